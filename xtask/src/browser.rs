@@ -1,0 +1,173 @@
+//! Browser end-to-end tests: Debian's Chromium driven by `playwright-core` (npm).
+//!
+//! ```text
+//!   xtask ──thread──▶ static server on 127.0.0.1:<free port> serving target/dist/
+//!     │
+//!     └──▶ node --test web/e2e/*.test.mjs   (E2E_BASE_URL=http://127.0.0.1:<port>/)
+//!              └──▶ playwright-core ──CDP──▶ /usr/bin/chromium --headless ...
+//! ```
+//!
+//! Only the npm package is used, never `npx playwright install`: that downloads a
+//! browser build, which this network refuses. Screenshots land in `target/e2e/`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::serve;
+use crate::util::{self, apt_install, capture, is_root, note, run, say, which, Result};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// playwright-core declares `engines.node >= 20`.
+const MIN_NODE_MAJOR: u32 = 20;
+
+/// Directory of the e2e project (package.json, lockfile, tests).
+fn e2e_dir() -> PathBuf {
+    util::workspace_root().join("web").join("e2e")
+}
+
+/// Where screenshots and other test artifacts go.
+pub fn artifacts_dir() -> PathBuf {
+    util::target_dir().join("e2e")
+}
+
+/// Makes sure Chromium, ChromeDriver, Node.js and the npm packages are present.
+pub fn ensure_browser_tools() -> Result {
+    say(
+        format!("checking for {CHROMIUM} and {CHROMEDRIVER}"),
+        "the tests drive Debian's Chromium; no other browser build can be downloaded here",
+    );
+    let missing = [CHROMIUM, CHROMEDRIVER]
+        .into_iter()
+        .filter(|p| !Path::new(p).is_file())
+        .collect::<Vec<_>>();
+    if missing.is_empty() {
+        note("both present");
+    } else if is_root() {
+        say(
+            "installing chromium and chromium-driver with apt-get",
+            format!("missing {}, and we run as root", missing.join(", ")),
+        );
+        apt_install(&["chromium", "chromium-driver"])?;
+    } else {
+        return Err(format!(
+            "missing {}: install Debian's packages with\n  sudo apt-get install chromium chromium-driver",
+            missing.join(", ")
+        ));
+    }
+
+    say(
+        "checking Node.js",
+        format!("playwright-core (the test driver) needs Node.js {MIN_NODE_MAJOR} or newer"),
+    );
+    let version = capture(Command::new("node").arg("--version"));
+    match version.as_deref().and_then(node_major) {
+        Some(major) if major >= MIN_NODE_MAJOR => {
+            note(format!("node {}", version.unwrap_or_default()))
+        }
+        _ => {
+            return Err(format!(
+                "Node.js {MIN_NODE_MAJOR}+ with npm is needed for the browser tests (found: {}); \
+                 install it, e.g. from nodejs.org or your distribution",
+                version.as_deref().unwrap_or("none")
+            ))
+        }
+    }
+    if which("npm").is_none() {
+        return Err("npm is missing; install it alongside Node.js".into());
+    }
+
+    let dir = e2e_dir();
+    if needs_npm_ci(&dir) {
+        say(
+            "installing the e2e test packages with `npm ci` in web/e2e",
+            "node_modules is missing or older than package-lock.json; npm ci installs exactly the lockfile",
+        );
+        run(Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir))?;
+    } else {
+        note("web/e2e/node_modules is up to date with package-lock.json");
+    }
+    Ok(())
+}
+
+/// `v20.20.2` → 20.
+fn node_major(version: &str) -> Option<u32> {
+    version
+        .trim()
+        .strip_prefix('v')?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// npm writes `node_modules/.package-lock.json` on install; if it is missing or older
+/// than the lockfile, the installed tree may not match.
+fn needs_npm_ci(dir: &Path) -> bool {
+    let modified = |p: PathBuf| fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (
+        modified(dir.join("node_modules").join(".package-lock.json")),
+        modified(dir.join("package-lock.json")),
+    ) {
+        (Some(installed), Some(lock)) => installed < lock,
+        _ => true,
+    }
+}
+
+/// Serves `site` on a free loopback port and runs the e2e tests against it.
+pub fn run_e2e(site: &Path) -> Result {
+    if !site.join("index.html").is_file() {
+        return Err(format!(
+            "{} has no index.html; run `cargo xtask dist` first",
+            site.display()
+        ));
+    }
+    let addr = serve::spawn(site.to_path_buf())?;
+    let base_url = format!("http://{addr}/");
+    let artifacts = artifacts_dir();
+    fs::create_dir_all(&artifacts)
+        .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
+
+    let dir = e2e_dir();
+    let mut tests: Vec<PathBuf> = fs::read_dir(&dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    tests.sort();
+    if tests.is_empty() {
+        return Err(format!("no *.test.mjs files in {}", dir.display()));
+    }
+
+    say(
+        format!(
+            "running the browser tests against {base_url} (serving {})",
+            site.display()
+        ),
+        "they load the real page in headless Chromium and check it the way a person would",
+    );
+    note(format!("screenshots go to {}", artifacts.display()));
+    run(Command::new("node")
+        .args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
+        .args(&tests)
+        .env("E2E_BASE_URL", &base_url)
+        .env("E2E_ARTIFACTS", &artifacts)
+        .env("E2E_CHROMIUM", CHROMIUM)
+        .current_dir(&dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_major_reads_node_versions() {
+        assert_eq!(node_major("v20.20.2"), Some(20));
+        assert_eq!(node_major("v18.19.0\n"), Some(18));
+        assert_eq!(node_major("20.1"), None);
+    }
+}

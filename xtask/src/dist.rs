@@ -1,0 +1,120 @@
+//! `cargo xtask dist`: the static site in `target/dist/`.
+//!
+//! ```text
+//!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
+//!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
+//!   web/{index,embed}.html, web/styles.css, assets/ ──copy──▶ target/dist/
+//! ```
+//!
+//! The result is plain static files: any web server (or `cargo xtask serve`) can host it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::toolchain::{self, WASM_TARGET};
+use crate::util::{self, human_size, note, run, say, Result};
+
+/// The app package and the file name cargo gives its cdylib.
+const APP_PACKAGE: &str = "ddlscope-app";
+const APP_WASM: &str = "ddlscope_app.wasm";
+
+/// Files from `web/` that make up the site.
+const WEB_FILES: [&str; 3] = ["index.html", "embed.html", "styles.css"];
+
+/// Where the site is assembled.
+pub fn dist_dir() -> PathBuf {
+    util::target_dir().join("dist")
+}
+
+/// Builds the wasm, generates the JS glue and assembles the site. Returns its directory.
+pub fn dist() -> Result<PathBuf> {
+    let root = util::workspace_root();
+    let wasm_toolchain = toolchain::ensure_wasm_toolchain()?;
+    let bindgen = toolchain::ensure_wasm_bindgen()?;
+
+    say(
+        format!("building {APP_PACKAGE} for {WASM_TARGET} (release profile)"),
+        "the browser runs the simulator and the UI as one WebAssembly module",
+    );
+    if wasm_toolchain == toolchain::WasmToolchain::Debian {
+        note("the first build also compiles the standard library for wasm32 (1-3 minutes)");
+    }
+    run(&mut toolchain::wasm_build_command(
+        &wasm_toolchain,
+        APP_PACKAGE,
+    ))?;
+    let wasm = util::target_dir()
+        .join(WASM_TARGET)
+        .join("release")
+        .join(APP_WASM);
+    if !wasm.is_file() {
+        return Err(format!(
+            "the build succeeded but {} is missing",
+            wasm.display()
+        ));
+    }
+
+    let dist = dist_dir();
+    say(
+        format!("generating JS bindings into {}", dist.display()),
+        "wasm-bindgen turns the module's imports and exports into an ES module the page loads",
+    );
+    if dist.exists() {
+        // Start clean so files removed from web/ or assets/ do not linger.
+        fs::remove_dir_all(&dist).map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
+    }
+    run(Command::new(&bindgen)
+        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        .arg(&dist)
+        .arg(&wasm))?;
+
+    say(
+        "copying web/ pages and assets/ into the site",
+        "the site must be self-contained static files",
+    );
+    for name in WEB_FILES {
+        copy_file(&root.join("web").join(name), &dist.join(name))?;
+    }
+    let assets = root.join("assets");
+    if assets.is_dir() {
+        copy_tree(&assets, &dist.join("assets"))?;
+    }
+
+    for (label, path) in [
+        ("raw build", &wasm),
+        ("shipped", &dist.join("ddlscope_app_bg.wasm")),
+    ] {
+        let size = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        note(format!(
+            "{label}: {} is {}",
+            path.display(),
+            human_size(size)
+        ));
+    }
+    println!("==> site ready in {}", dist.display());
+    Ok(dist)
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result {
+    fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+}
+
+/// Copies a directory tree (regular files and directories; symlinks are followed).
+fn copy_tree(from: &Path, to: &Path) -> Result {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("cannot list {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", from.display()))?;
+        let source = entry.path();
+        let dest = to.join(entry.file_name());
+        if source.is_dir() {
+            copy_tree(&source, &dest)?;
+        } else {
+            copy_file(&source, &dest)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! xtask: ddlscope's build, serve and test driver, run as `cargo xtask <command>`.
+//!
+//! It owns the toolchain (finding or installing a Rust that targets wasm32 and the
+//! matching wasm-bindgen CLI), assembling the static site, serving it, and the
+//! browser tests. It knows nothing of the engine or the app beyond the app's package
+//! name and the files in `web/`.
+//!
+//! Commands:
+//! - `dist`: build the app to wasm and assemble `target/dist/`.
+//! - `serve [--port N] [--no-build] [--dir DIR]`: dist, then serve it on 127.0.0.1.
+//! - `test`: fmt, clippy, native tests, the wasm build and the browser tests, with a
+//!   summary table; this is what CI runs (`.ci/run`).
+//! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
+
+mod browser;
+mod check;
+mod dist;
+mod serve;
+mod toolchain;
+mod util;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use util::Result;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  dist                      build the wasm app and assemble target/dist/
+  serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
+        [--no-build]        serve the existing target/dist/ without building
+        [--dir DIR]         serve DIR instead (implies --no-build)
+  test                      fmt, clippy, native tests, wasm build, browser tests (what CI runs)
+  e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
+  help                      this text";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Task {
+    Dist,
+    Serve {
+        port: u16,
+        build: bool,
+        dir: Option<PathBuf>,
+    },
+    Test,
+    E2e {
+        dir: Option<PathBuf>,
+    },
+    Help,
+}
+
+fn parse(args: &[String]) -> Result<Task> {
+    let (command, mut rest) = match args.split_first() {
+        Some((command, rest)) => (command.as_str(), rest),
+        None => return Ok(Task::Help),
+    };
+    let mut port = 8080;
+    let mut build = true;
+    let mut dir = None;
+    while let Some((flag, tail)) = rest.split_first() {
+        rest = tail;
+        let mut value = |name: &str| -> Result<String> {
+            let (v, tail) = rest
+                .split_first()
+                .ok_or_else(|| format!("{name} needs a value"))?;
+            rest = tail;
+            Ok(v.clone())
+        };
+        match (command, flag.as_str()) {
+            ("serve", "--port") => {
+                let v = value("--port")?;
+                port = v
+                    .parse()
+                    .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
+            }
+            ("serve", "--no-build") => build = false,
+            ("serve" | "e2e", "--dir") => {
+                dir = Some(PathBuf::from(value("--dir")?));
+                build = false;
+            }
+            (_, "-h" | "--help") => return Ok(Task::Help),
+            _ => {
+                return Err(format!(
+                    "unknown option {flag:?} for `{command}`\n\n{USAGE}"
+                ))
+            }
+        }
+    }
+    match command {
+        "dist" => Ok(Task::Dist),
+        "serve" => Ok(Task::Serve { port, build, dir }),
+        "test" => Ok(Task::Test),
+        "e2e" => Ok(Task::E2e { dir }),
+        "help" | "-h" | "--help" => Ok(Task::Help),
+        other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
+    }
+}
+
+fn execute(task: Task) -> Result {
+    match task {
+        Task::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Task::Dist => dist::dist().map(|_| ()),
+        Task::Serve { port, build, dir } => {
+            // Claim the port before a build that may take minutes, so a busy port
+            // fails at once.
+            let listener = serve::bind(port)?;
+            let site = match dir {
+                Some(dir) => dir,
+                None if build => dist::dist()?,
+                None => dist::dist_dir(),
+            };
+            if !site.join("index.html").is_file() {
+                return Err(format!(
+                    "{} has no index.html; run `cargo xtask dist` (or serve without --no-build)",
+                    site.display()
+                ));
+            }
+            let addr = listener
+                .local_addr()
+                .map_err(|e| format!("cannot read the listening address: {e}"))?;
+            println!(
+                "==> serving {} at http://{addr}/  (Ctrl-C stops)",
+                site.display()
+            );
+            serve::serve_forever(listener, site);
+            Ok(())
+        }
+        Task::Test => check::test(),
+        Task::E2e { dir } => {
+            browser::ensure_browser_tools()?;
+            browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse(&args).and_then(execute) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(args: &[&str], expect: Result<Task>) {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let got = parse(&args).map_err(|e| e.lines().next().unwrap_or_default().to_string());
+        assert_eq!(got, expect, "args {args:?}");
+    }
+
+    #[test]
+    fn parses_commands_and_options() {
+        check(&[], Ok(Task::Help));
+        check(&["dist"], Ok(Task::Dist));
+        check(&["test"], Ok(Task::Test));
+        check(
+            &["serve"],
+            Ok(Task::Serve {
+                port: 8080,
+                build: true,
+                dir: None,
+            }),
+        );
+        check(
+            &["serve", "--port", "9000", "--no-build"],
+            Ok(Task::Serve {
+                port: 9000,
+                build: false,
+                dir: None,
+            }),
+        );
+        check(
+            &["serve", "--dir", "/tmp/site"],
+            Ok(Task::Serve {
+                port: 8080,
+                build: false,
+                dir: Some("/tmp/site".into()),
+            }),
+        );
+        check(
+            &["e2e", "--dir", "x"],
+            Ok(Task::E2e {
+                dir: Some("x".into()),
+            }),
+        );
+        check(&["serve", "--port"], Err("--port needs a value".into()));
+        check(
+            &["serve", "--port", "http"],
+            Err("--port wants a number from 0 to 65535, not \"http\"".into()),
+        );
+        check(
+            &["dist", "--port", "1"],
+            Err("unknown option \"--port\" for `dist`".into()),
+        );
+        check(&["deploy"], Err("unknown command \"deploy\"".into()));
+    }
+}
