@@ -1,0 +1,127 @@
+// End-to-end tests of the ddlscope page in headless Chromium.
+//
+// Run by `cargo xtask test` (or `cargo xtask e2e`), which serves target/dist/ and sets
+// E2E_BASE_URL. What the tests rely on from the app (the contract):
+//   - body[data-ready="1"] once the app is mounted and the simulation running;
+//   - canvases [data-testid=bufpool-map] and [data-testid=chart-bp];
+//   - [data-testid=play] (aria-pressed="true" or a "Pause" label while playing);
+//   - select [data-testid=profile-select] with option values such as mysql-5.7;
+//   - input or textarea [data-testid=sql-input] and button [data-testid=sql-run];
+//   - [data-testid=stat-free-pages] and [data-testid=stat-stale-pages], whose text is
+//     an integer, possibly with thousands separators;
+//   - the default scenario has a table t1 large enough that dropping it frees at
+//     least MIN_FREE_PAGES_RISE pages of the pool.
+// Screenshots go to target/e2e/.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  BASE_URL,
+  expectCanvasDrawn,
+  ensurePlaying,
+  ids,
+  openBrowser,
+  pollUntil,
+  readFigure,
+  runSql,
+  screenshot,
+  selectProfile,
+  waitReady,
+} from './lib.mjs';
+
+/** "A large amount": at least 1,000 pages (16 MiB of 16 KiB pages) freed. */
+const MIN_FREE_PAGES_RISE = Number(process.env.E2E_MIN_FREE_PAGES_RISE ?? 1000);
+/** Virtual time runs at the app's default speed; leave room for a slow machine. */
+const DROP_EFFECT_TIMEOUT_MS = 120_000;
+
+/**
+ * Opens the page, runs `body` with it, and always leaves a screenshot: the final
+ * state on success, `<name>-failure.png` on failure. Console and page errors fail
+ * the test even when `body` passed.
+ */
+async function withApp(name, path, body) {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.goto(new URL(path, BASE_URL).href);
+    await waitReady(page);
+    await body(page);
+    assert.deepEqual(problems, [], 'the page reported errors');
+  } catch (err) {
+    await screenshot(page, `${name}-failure`).catch(() => {});
+    if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+/** Selects the profile, starts the simulation and checks both canvases draw. */
+async function startProfile(page, profile) {
+  await selectProfile(page, profile);
+  await ensurePlaying(page);
+  await expectCanvasDrawn(page, ids.bufpoolMap);
+  await pollUntil(
+    'the free-pages figure to show a number',
+    () => readFigure(page, ids.freePages),
+    (value) => Number.isFinite(value),
+    { timeoutMs: 30_000 },
+  );
+}
+
+test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout: 300_000 }, async () => {
+  await withApp('mysql-5.7', '/', async (page) => {
+    await startProfile(page, 'mysql-5.7');
+    await screenshot(page, 'mysql-5.7-running');
+
+    const before = await readFigure(page, ids.freePages);
+    await runSql(page, 'DROP TABLE t1');
+    const after = await pollUntil(
+      `free pages to rise by ${MIN_FREE_PAGES_RISE} from ${before}`,
+      () => readFigure(page, ids.freePages),
+      (value) => value - before >= MIN_FREE_PAGES_RISE,
+      { timeoutMs: DROP_EFFECT_TIMEOUT_MS },
+    );
+    assert.ok(after - before >= MIN_FREE_PAGES_RISE, `free pages ${before} -> ${after}`);
+
+    await expectCanvasDrawn(page, ids.chartBp);
+    await screenshot(page, 'mysql-5.7-after-drop');
+  });
+});
+
+test('mysql-8.0.23: DROP TABLE leaves stale pages that are reclaimed later', { timeout: 300_000 }, async () => {
+  await withApp('mysql-8.0.23', '/', async (page) => {
+    await startProfile(page, 'mysql-8.0.23');
+    await runSql(page, 'DROP TABLE t1');
+
+    const stale = await pollUntil(
+      'stale pages to appear right after the DROP',
+      () => readFigure(page, ids.stalePages),
+      (value) => value > 0,
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
+    await screenshot(page, 'mysql-8.0.23-stale');
+
+    let peak = stale;
+    const later = await pollUntil(
+      `stale pages to fall below their peak (first seen ${stale})`,
+      () => readFigure(page, ids.stalePages),
+      (value) => {
+        if (value > peak) peak = value;
+        return value < peak;
+      },
+      { timeoutMs: DROP_EFFECT_TIMEOUT_MS },
+    );
+    assert.ok(later < peak, `stale pages: peak ${peak}, later ${later}`);
+
+    await expectCanvasDrawn(page, ids.chartBp);
+    await screenshot(page, 'mysql-8.0.23-reclaimed');
+  });
+});
+
+test('embed page loads chrome-less without errors', { timeout: 120_000 }, async () => {
+  await withApp('embed', '/embed.html', async (page) => {
+    assert.ok(await page.locator('body.embed').count(), 'body has class "embed"');
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    await screenshot(page, 'embed');
+  });
+});

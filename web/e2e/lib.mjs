@@ -1,0 +1,186 @@
+// Helpers for the browser tests: launching Debian's Chromium through playwright-core,
+// reading the app's figures, polling for a condition, and telling a blank canvas from
+// a drawn one. The tests themselves are in *.test.mjs.
+
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+/** The site under test; xtask serves target/dist/ on a free loopback port. */
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080/';
+/** Where screenshots go (target/e2e/ when run by xtask). */
+export const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(process.cwd(), 'artifacts');
+/** Debian's Chromium; playwright-core never downloads a browser here. */
+const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+// Without the networking flags Chromium keeps trying to reach Google's services,
+// which this machine's closed network refuses, many times a second.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The contract between these tests and the app: data-testid values. */
+export const ids = {
+  bufpoolMap: '[data-testid=bufpool-map]',
+  chartBp: '[data-testid=chart-bp]',
+  play: '[data-testid=play]',
+  profileSelect: '[data-testid=profile-select]',
+  sqlInput: '[data-testid=sql-input]',
+  sqlRun: '[data-testid=sql-run]',
+  freePages: '[data-testid=stat-free-pages]',
+  stalePages: '[data-testid=stat-stale-pages]',
+};
+
+/**
+ * Opens a fresh Chromium (new empty profile) with one page, and records every
+ * console error, uncaught page error and failed request in `problems`.
+ * Call `close()` when done; it removes the profile directory.
+ */
+export async function openBrowser() {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'ddlscope-e2e-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+  });
+  const close = async () => {
+    await context.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return { page, problems, close };
+}
+
+/** Saves a full-page screenshot as ARTIFACTS/<name>.png. */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until the app says it is mounted and running (`body[data-ready="1"]`). */
+export async function waitReady(page, timeout = 60_000) {
+  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout });
+}
+
+/**
+ * Parses a figure shown as an integer, possibly with thousands separators
+ * ("12,345", "12 345", "12.345", "12'345"); NaN for anything else.
+ */
+export function parseFigure(text) {
+  const compact = (text ?? '').trim().replace(/[\s,.'\u00a0\u202f_]/g, '');
+  return /^-?\d+$/.test(compact) ? Number(compact) : NaN;
+}
+
+/** Reads the integer shown by `selector`; NaN when absent or not a number yet. */
+export async function readFigure(page, selector) {
+  const text = await page.locator(selector).first().textContent({ timeout: 5_000 }).catch(() => null);
+  return parseFigure(text);
+}
+
+/**
+ * Calls `probe` every `intervalMs` until `accept(value)` holds, and returns that
+ * value; fails after `timeoutMs` with the values it saw. This is a wait for the
+ * simulation to get somewhere, not a sleep standing in for an assertion.
+ */
+export async function pollUntil(what, probe, accept, { timeoutMs = 60_000, intervalMs = 100 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  const seen = [];
+  for (;;) {
+    const value = await probe();
+    if (seen.length === 0 || !Object.is(seen[seen.length - 1], value)) seen.push(value);
+    if (accept(value)) return value;
+    if (Date.now() > deadline) {
+      const tail = seen.slice(-12).map(String).join(', ');
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last values seen: ${tail}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/**
+ * Colour statistics of a canvas: its size and how many distinct colours cover at
+ * least `minPixels` pixels each. The canvas is copied onto a 2D canvas first, so
+ * this works whatever context the app drew with.
+ */
+export async function canvasColours(page, selector, minPixels = 8) {
+  return page.locator(selector).first().evaluate((canvas, minPixels) => {
+    const { width, height } = canvas;
+    if (!width || !height) return { width, height, colours: 0 };
+    const copy = document.createElement('canvas');
+    copy.width = width;
+    copy.height = height;
+    const ctx = copy.getContext('2d');
+    ctx.drawImage(canvas, 0, 0);
+    const data = ctx.getImageData(0, 0, width, height).data;
+    const counts = new Map();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = ((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]) >>> 0;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    let colours = 0;
+    for (const n of counts.values()) if (n >= minPixels) colours += 1;
+    return { width, height, colours };
+  }, minPixels);
+}
+
+/** Waits until the canvas shows at least `wanted` distinct colours (not blank). */
+export async function expectCanvasDrawn(page, selector, wanted = 3, timeoutMs = 20_000) {
+  return pollUntil(
+    `${selector} to show at least ${wanted} distinct colours`,
+    async () => (await canvasColours(page, selector)).colours,
+    (colours) => colours >= wanted,
+    { timeoutMs, intervalMs: 200 },
+  );
+}
+
+/**
+ * Starts the simulation unless it already runs. The play control tells its state
+ * with aria-pressed="true", or by reading "Pause" while playing.
+ */
+export async function ensurePlaying(page) {
+  const play = page.locator(ids.play).first();
+  const playing = await play.evaluate((el) => {
+    if (el.getAttribute('aria-pressed') === 'true') return true;
+    const label = `${el.textContent} ${el.getAttribute('aria-label') ?? ''} ${el.title ?? ''}`;
+    return /pause/i.test(label);
+  });
+  if (!playing) await play.click();
+}
+
+/** Selects an engine profile and waits for the app to settle on it. */
+export async function selectProfile(page, profile) {
+  await page.selectOption(ids.profileSelect, profile);
+  await waitReady(page);
+  await pollUntil(
+    `the profile select to read ${profile}`,
+    () => page.locator(ids.profileSelect).inputValue(),
+    (value) => value === profile,
+    { timeoutMs: 10_000 },
+  );
+}
+
+/** Types a statement into the SQL console and runs it. */
+export async function runSql(page, statement) {
+  await page.fill(ids.sqlInput, statement);
+  await page.click(ids.sqlRun);
+}
