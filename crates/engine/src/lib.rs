@@ -1,0 +1,42 @@
+//! ddlscope's engine: a deterministic simulation of the InnoDB internals that make DDL
+//! freeze a MySQL server.
+//!
+//! The engine takes a [`Scenario`], an engine [`Profile`] and timed SQL commands, and
+//! gives back an event stream ([`Event`]), per-second samples ([`Sample`]) and state
+//! queries (the buffer pool, latches, tables). It runs on virtual time ([`Tick`]) with
+//! one seeded random generator per subsystem, so the same inputs give the same trace,
+//! bit for bit, natively and in WebAssembly.
+//!
+//! Architecture invariant: this crate knows nothing of browsers, terminals, files or
+//! wall clocks. Built-in scenarios and profiles are compiled in from `assets/`.
+
+pub mod builtin;
+pub mod bufpool;
+pub mod events;
+pub mod latch;
+pub mod metrics;
+pub mod profile;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod size;
+pub mod sql;
+pub mod time;
+
+pub use bufpool::{BufPool, Cell, CellKind, PageId, SpaceId};
+pub use events::{Event, EventKind, ListKind};
+pub use latch::LatchId;
+pub use metrics::Sample;
+pub use profile::Profile;
+pub use scenario::Scenario;
+pub use sim::{Sim, Table};
+pub use size::ByteSize;
+pub use sql::SqlError;
+pub use time::Tick;
+
+use serde::{Deserialize, Serialize};
+
+/// A simulated thread: a client session, a background thread or a DDL thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ThreadId(pub u32);

@@ -1,0 +1,240 @@
+//! Per-virtual-second samples, named the way operators know them.
+//!
+//! Gauges (`..._pages_free`) are read at the end of each second; counters that the
+//! server reports as running totals (`..._reads`) are given here as the rate over that
+//! second, as a monitoring agent graphs them. Latency percentiles come from an
+//! HdrHistogram of the statements that finished during the second.
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+/// One second of counters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sample {
+    /// Virtual second this sample closes (1 = the first second).
+    pub t_s: u64,
+    /// `Innodb_buffer_pool_pages_total`.
+    #[serde(rename = "Innodb_buffer_pool_pages_total")]
+    pub pages_total: u64,
+    /// `Innodb_buffer_pool_pages_data` (stale pages included).
+    #[serde(rename = "Innodb_buffer_pool_pages_data")]
+    pub pages_data: u64,
+    /// `Innodb_buffer_pool_pages_dirty`.
+    #[serde(rename = "Innodb_buffer_pool_pages_dirty")]
+    pub pages_dirty: u64,
+    /// `Innodb_buffer_pool_pages_free`.
+    #[serde(rename = "Innodb_buffer_pool_pages_free")]
+    pub pages_free: u64,
+    /// `Innodb_buffer_pool_pages_misc` (AHI and lock memory borrowed from the pool).
+    #[serde(rename = "Innodb_buffer_pool_pages_misc")]
+    pub pages_misc: u64,
+    /// Pages of dropped or truncated tablespaces not yet reclaimed (8.0.23+).
+    pub pages_stale: u64,
+    /// `Innodb_buffer_pool_wait_free` per second.
+    #[serde(rename = "Innodb_buffer_pool_wait_free")]
+    pub wait_free: u64,
+    /// `Innodb_buffer_pool_reads` per second (pages read from the device).
+    #[serde(rename = "Innodb_buffer_pool_reads")]
+    pub reads: u64,
+    /// `Innodb_buffer_pool_read_requests` per second (page requests, hits included).
+    #[serde(rename = "Innodb_buffer_pool_read_requests")]
+    pub read_requests: u64,
+    /// `Innodb_buffer_pool_pages_made_young` per second.
+    #[serde(rename = "Innodb_buffer_pool_pages_made_young")]
+    pub made_young: u64,
+    /// `Innodb_buffer_pool_pages_made_not_young` per second.
+    #[serde(rename = "Innodb_buffer_pool_pages_made_not_young")]
+    pub made_not_young: u64,
+    /// Transactions committed per second.
+    pub tps: u64,
+    /// Statements per second.
+    pub qps: u64,
+    /// Mean statement latency, ms.
+    pub latency_avg_ms: f64,
+    /// 95th percentile, ms.
+    pub latency_p95_ms: f64,
+    /// 99th percentile, ms.
+    pub latency_p99_ms: f64,
+    /// Longest, ms.
+    pub latency_max_ms: f64,
+    /// Client threads inside a statement at the end of the second.
+    pub threads_running: u64,
+}
+
+impl Sample {
+    /// Column names, in row order.
+    pub const COLUMNS: [&'static str; 19] = [
+        "t_s",
+        "Innodb_buffer_pool_pages_total",
+        "Innodb_buffer_pool_pages_data",
+        "Innodb_buffer_pool_pages_dirty",
+        "Innodb_buffer_pool_pages_free",
+        "Innodb_buffer_pool_pages_misc",
+        "pages_stale",
+        "Innodb_buffer_pool_wait_free",
+        "Innodb_buffer_pool_reads",
+        "Innodb_buffer_pool_read_requests",
+        "Innodb_buffer_pool_pages_made_young",
+        "Innodb_buffer_pool_pages_made_not_young",
+        "tps",
+        "qps",
+        "latency_avg_ms",
+        "latency_p95_ms",
+        "latency_p99_ms",
+        "latency_max_ms",
+        "threads_running",
+    ];
+
+    /// The values as text, in [`Sample::COLUMNS`] order (ms with two decimals).
+    pub fn row(&self) -> Vec<String> {
+        let ms = |v: f64| format!("{v:.2}");
+        vec![
+            self.t_s.to_string(),
+            self.pages_total.to_string(),
+            self.pages_data.to_string(),
+            self.pages_dirty.to_string(),
+            self.pages_free.to_string(),
+            self.pages_misc.to_string(),
+            self.pages_stale.to_string(),
+            self.wait_free.to_string(),
+            self.reads.to_string(),
+            self.read_requests.to_string(),
+            self.made_young.to_string(),
+            self.made_not_young.to_string(),
+            self.tps.to_string(),
+            self.qps.to_string(),
+            ms(self.latency_avg_ms),
+            ms(self.latency_p95_ms),
+            ms(self.latency_p99_ms),
+            ms(self.latency_max_ms),
+            self.threads_running.to_string(),
+        ]
+    }
+}
+
+/// Running totals, from which each second's rates are taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Page requests.
+    pub read_requests: u64,
+    /// Pages read from the device.
+    pub reads: u64,
+    /// Waits for a free block.
+    pub wait_free: u64,
+    /// Statements finished.
+    pub queries: u64,
+    /// Transactions committed.
+    pub transactions: u64,
+    /// Pages made young.
+    pub made_young: u64,
+    /// Accesses that did not make a page young.
+    pub made_not_young: u64,
+}
+
+impl Counters {
+    /// `self - earlier`, field by field.
+    pub fn since(&self, earlier: &Counters) -> Counters {
+        Counters {
+            read_requests: self.read_requests - earlier.read_requests,
+            reads: self.reads - earlier.reads,
+            wait_free: self.wait_free - earlier.wait_free,
+            queries: self.queries - earlier.queries,
+            transactions: self.transactions - earlier.transactions,
+            made_young: self.made_young - earlier.made_young,
+            made_not_young: self.made_not_young - earlier.made_not_young,
+        }
+    }
+}
+
+/// Statement latencies of the current second, in µs.
+#[derive(Clone, Debug)]
+pub struct LatencyWindow {
+    hist: Histogram<u64>,
+    sum_us: u64,
+}
+
+impl Default for LatencyWindow {
+    fn default() -> LatencyWindow {
+        LatencyWindow {
+            // 1 µs .. 1 hour at 3 significant digits.
+            hist: Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("valid histogram bounds"),
+            sum_us: 0,
+        }
+    }
+}
+
+impl LatencyWindow {
+    /// Records one statement.
+    pub fn record(&mut self, latency_us: u64) {
+        self.hist.saturating_record(latency_us.max(1));
+        self.sum_us += latency_us;
+    }
+
+    /// (avg, p95, p99, max) in ms, then clears the window.
+    pub fn take_ms(&mut self) -> (f64, f64, f64, f64) {
+        let n = self.hist.len();
+        let out = if n == 0 {
+            (0.0, 0.0, 0.0, 0.0)
+        } else {
+            let ms = |us: u64| us as f64 / 1000.0;
+            (
+                self.sum_us as f64 / n as f64 / 1000.0,
+                ms(self.hist.value_at_quantile(0.95)),
+                ms(self.hist.value_at_quantile(0.99)),
+                ms(self.hist.max()),
+            )
+        };
+        self.hist.reset();
+        self.sum_us = 0;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_window_reports_and_resets() {
+        let mut w = LatencyWindow::default();
+        for us in 1..=100u64 {
+            w.record(us * 1000);
+        }
+        let (avg, p95, p99, max) = w.take_ms();
+        assert!((avg - 50.5).abs() < 0.01, "{avg}");
+        assert!((p95 - 95.0).abs() < 0.1, "{p95}");
+        assert!((p99 - 99.0).abs() < 0.1, "{p99}");
+        assert!((max - 100.0).abs() < 0.1, "{max}");
+        assert_eq!(w.take_ms(), (0.0, 0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn a_row_has_one_value_per_column() {
+        let s = Sample {
+            t_s: 1,
+            pages_total: 2,
+            pages_data: 3,
+            pages_dirty: 0,
+            pages_free: 4,
+            pages_misc: 0,
+            pages_stale: 0,
+            wait_free: 0,
+            reads: 5,
+            read_requests: 6,
+            made_young: 0,
+            made_not_young: 0,
+            tps: 7,
+            qps: 7,
+            latency_avg_ms: 1.0,
+            latency_p95_ms: 2.0,
+            latency_p99_ms: 3.0,
+            latency_max_ms: 4.0,
+            threads_running: 1,
+        };
+        assert_eq!(s.row().len(), Sample::COLUMNS.len());
+        let json = serde_json::to_value(&s).unwrap();
+        for c in Sample::COLUMNS {
+            assert!(json.get(c).is_some(), "json has {c}");
+        }
+    }
+}

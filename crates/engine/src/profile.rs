@@ -1,0 +1,130 @@
+//! Engine profiles: how one server version does each mechanism.
+//!
+//! A profile is data (one TOML file per version under `assets/profiles/`), never a
+//! scatter of version checks: the simulated threads ask the profile which path to take,
+//! and the profile says where that behaviour comes from.
+
+use serde::{Deserialize, Serialize};
+
+/// How DROP TABLE gets a tablespace's pages out of the buffer pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropEviction {
+    /// Scan every instance's whole LRU list under its buffer-pool mutex and free the
+    /// tablespace's pages (5.7, `buf_LRU_remove_all_pages()`).
+    LruScan,
+    /// Bump the tablespace version; stale pages are freed when an LRU scan or a lookup
+    /// meets them (8.0.23+, WL#14100).
+    LazyStale,
+}
+
+/// Where the data file is deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileDelete {
+    /// `os_file_delete()` inside the dictionary latches (5.7 `fil_delete_tablespace`).
+    UnderDictSys,
+    /// After the DDL commits, with no InnoDB latch held (8.0 atomic DDL `post_ddl`).
+    PostDdl,
+}
+
+/// Which path each mechanism takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mechanisms {
+    /// DROP TABLE's buffer-pool eviction.
+    pub drop_eviction: DropEviction,
+    /// Where the file is deleted.
+    pub file_delete: FileDelete,
+}
+
+/// CPU costs of the engine's inner loops, in virtual nanoseconds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Costs {
+    /// One block visited by a scan of the LRU list.
+    pub lru_scan_ns_per_page: u64,
+    /// Bumping a tablespace version (stop new operations, shard mutex).
+    pub version_bump_ns: u64,
+    /// The dictionary work of a DROP apart from the pool and the file.
+    pub drop_dict_ns: u64,
+    /// A page-hash lookup and buffer fix of a resident page (`buf_page_get_gen()`).
+    pub page_get_ns: u64,
+    /// One LRU-list operation under the instance mutex (make young, take a free block,
+    /// insert a read page).
+    pub lru_op_ns: u64,
+}
+
+/// Where a behaviour comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cite {
+    /// What the citation supports.
+    pub what: String,
+    /// Source file and function, bug number, or article.
+    pub source: String,
+}
+
+/// One engine profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Short name, the file stem: `mysql-5.7`.
+    pub name: String,
+    /// Display title: `MySQL 5.7`.
+    pub title: String,
+    /// What distinguishes this version, for people.
+    pub summary: String,
+    /// The mechanisms.
+    pub mechanisms: Mechanisms,
+    /// The costs.
+    pub costs: Costs,
+    /// Where each behaviour comes from.
+    #[serde(default)]
+    pub cites: Vec<Cite>,
+}
+
+impl Profile {
+    /// Reads a profile from TOML text.
+    pub fn from_toml(text: &str) -> Result<Profile, String> {
+        toml::from_str(text).map_err(|e| format!("invalid profile: {}", e.message()))
+    }
+
+    /// A built-in profile by name.
+    pub fn builtin(name: &str) -> Result<Profile, String> {
+        let text = crate::builtin::profile_text(name).ok_or_else(|| {
+            format!(
+                "unknown engine profile '{name}'; known profiles: {}",
+                crate::builtin::PROFILES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            )
+        })?;
+        Profile::from_toml(text).map_err(|e| format!("built-in profile {name}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_profile_parses_and_is_named_after_its_file() {
+        for (name, _) in crate::builtin::PROFILES {
+            let p = Profile::builtin(name).unwrap();
+            assert_eq!(&p.name, name);
+            assert!(!p.cites.is_empty(), "{name} cites its sources");
+        }
+    }
+
+    #[test]
+    fn an_unknown_profile_lists_the_known_ones() {
+        let e = Profile::builtin("mysql-9.9").unwrap_err();
+        assert!(e.contains("mysql-5.7") && e.contains("mysql-8.0.23"), "{e}");
+    }
+
+    #[test]
+    fn a_misspelt_switch_is_an_error() {
+        let text = crate::builtin::profile_text("mysql-5.7").unwrap().replace("drop_eviction", "drop_evicton");
+        let e = Profile::from_toml(&text).unwrap_err();
+        assert!(e.contains("drop_evicton"), "{e}");
+    }
+}

@@ -1,0 +1,363 @@
+//! Scenarios: the machine, the data, the workload and the timed statements of one run.
+//!
+//! A scenario is a TOML file under `assets/scenarios/`; the file stem names it. Every
+//! field is checked when the scenario is loaded, and a bad one gets an error that names
+//! the field and says what is allowed, so a typo never becomes a silent default.
+
+use crate::size::ByteSize;
+use crate::time::Tick;
+use serde::{Deserialize, Serialize};
+
+/// InnoDB's page size (`UNIV_PAGE_SIZE_DEF`).
+pub const PAGE_SIZE: u64 = 16 * 1024;
+/// `innodb_buffer_pool_size` minimum.
+pub const POOL_MIN: u64 = 5 * ByteSize::MIB;
+/// The largest pool this simulator models (32 B of descriptor per 16 KiB page).
+pub const POOL_MAX: u64 = 256 * ByteSize::GIB;
+
+/// One run's set-up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The file stem.
+    pub name: String,
+    /// Display title.
+    pub title: String,
+    /// What the scenario shows.
+    #[serde(default)]
+    pub description: String,
+    /// The engine profile to run (a file stem under `assets/profiles/`).
+    pub profile: String,
+    /// The seed of every random stream.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// How long a headless run lasts by default, in virtual seconds.
+    #[serde(default = "default_seconds")]
+    pub seconds: u64,
+    /// The schema the tables live in.
+    #[serde(default = "default_schema")]
+    pub schema: String,
+    /// The buffer pool.
+    pub buffer_pool: BufferPoolConfig,
+    /// The storage device.
+    #[serde(default)]
+    pub device: DeviceConfig,
+    /// The file system the data files live on.
+    #[serde(default)]
+    pub file_system: FileSystemConfig,
+    /// The tables, each in its own tablespace (file-per-table).
+    pub tables: Vec<TableConfig>,
+    /// The client workload.
+    pub workload: WorkloadConfig,
+    /// Statements issued at fixed virtual times.
+    #[serde(default)]
+    pub script: Vec<ScriptStep>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_seconds() -> u64 {
+    60
+}
+fn default_schema() -> String {
+    "test".into()
+}
+
+/// `innodb_buffer_pool_*` settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferPoolConfig {
+    /// `innodb_buffer_pool_size`.
+    pub size: ByteSize,
+    /// `innodb_buffer_pool_instances` (1-64).
+    #[serde(default = "default_instances")]
+    pub instances: u16,
+    /// `innodb_lru_scan_depth`, per instance.
+    #[serde(default = "default_lru_scan_depth")]
+    pub lru_scan_depth: u32,
+    /// `innodb_old_blocks_pct` (5-95).
+    #[serde(default = "default_old_blocks_pct")]
+    pub old_blocks_pct: u32,
+    /// `innodb_old_blocks_time`, ms.
+    #[serde(default = "default_old_blocks_time_ms")]
+    pub old_blocks_time_ms: u32,
+    /// Fill the pool with the tables' pages before the run starts, as a server that has
+    /// been up for a while would be.
+    #[serde(default = "default_true")]
+    pub warm: bool,
+}
+
+fn default_instances() -> u16 {
+    1
+}
+fn default_lru_scan_depth() -> u32 {
+    1024
+}
+fn default_old_blocks_pct() -> u32 {
+    37
+}
+fn default_old_blocks_time_ms() -> u32 {
+    1000
+}
+fn default_true() -> bool {
+    true
+}
+
+/// The storage device's kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceKind {
+    /// A spinning disk.
+    Hdd,
+    /// A SATA SSD.
+    #[default]
+    SataSsd,
+    /// NVMe or PCIe flash (Fusion-io).
+    Nvme,
+}
+
+/// The storage device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    /// The kind, which sets the default latency.
+    #[serde(default)]
+    pub kind: DeviceKind,
+    /// Latency of one 16 KiB page read, µs; defaults by kind.
+    #[serde(default)]
+    pub read_latency_us: Option<u64>,
+}
+
+impl DeviceConfig {
+    /// The read latency in µs: the override, else the kind's typical figure.
+    pub fn read_latency_us(&self) -> u64 {
+        self.read_latency_us.unwrap_or(match self.kind {
+            DeviceKind::Hdd => 8_000,
+            DeviceKind::SataSsd => 150,
+            DeviceKind::Nvme => 80,
+        })
+    }
+}
+
+/// The file system's kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileSystemKind {
+    /// ext3: block maps through indirect blocks; unlink walks every block.
+    Ext3,
+    /// ext4: extents of up to 128 MiB.
+    #[default]
+    Ext4,
+    /// XFS: extents in a B+tree.
+    Xfs,
+}
+
+impl FileSystemKind {
+    /// Virtual time to unlink a file of `bytes` bytes.
+    ///
+    /// Calibrated on the incidents: ext3 frees every 4 KiB block through its indirect
+    /// blocks, 7.44 s for 10 GB (I3); XFS frees extents, 0.29 s for the same file (I3);
+    /// ext4's extents of up to 128 MiB still took about 20 s for 100 GB on the I1
+    /// author's machine.
+    pub fn unlink_cost(self, bytes: u64) -> Tick {
+        let ns_per_gib: u128 = match self {
+            FileSystemKind::Ext3 => 744_000_000,
+            FileSystemKind::Ext4 => 200_000_000,
+            FileSystemKind::Xfs => 29_000_000,
+        };
+        // A fixed 50 µs for the directory entry and inode, then the size-bound part.
+        Tick::from_us(50) + Tick((u128::from(bytes) * ns_per_gib / u128::from(ByteSize::GIB)) as u64)
+    }
+}
+
+/// The file system.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSystemConfig {
+    /// The kind.
+    #[serde(default)]
+    pub kind: FileSystemKind,
+}
+
+/// One table (and its file-per-table tablespace).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableConfig {
+    /// The table name.
+    pub name: String,
+    /// Size of its data file.
+    pub size: ByteSize,
+}
+
+/// The client workload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadConfig {
+    /// Client threads.
+    pub threads: u32,
+    /// Client round trip between statements, µs.
+    #[serde(default = "default_round_trip_us")]
+    pub round_trip_us: u64,
+    /// Server CPU per statement besides page accesses, µs.
+    #[serde(default = "default_statement_cpu_us")]
+    pub statement_cpu_us: u64,
+    /// Share of each table's pages that are hot, percent.
+    #[serde(default = "default_hot_pages_pct")]
+    pub hot_pages_pct: u32,
+    /// Share of accesses that go to the hot pages, percent.
+    #[serde(default = "default_hot_access_pct")]
+    pub hot_access_pct: u32,
+}
+
+fn default_round_trip_us() -> u64 {
+    200
+}
+fn default_statement_cpu_us() -> u64 {
+    50
+}
+fn default_hot_pages_pct() -> u32 {
+    20
+}
+fn default_hot_access_pct() -> u32 {
+    80
+}
+
+/// A statement issued at a fixed virtual time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptStep {
+    /// When, in virtual seconds from the start.
+    pub at_s: u64,
+    /// The SQL text.
+    pub sql: String,
+}
+
+impl Scenario {
+    /// Reads and checks a scenario from TOML text.
+    pub fn from_toml(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = toml::from_str(text).map_err(|e| {
+            let mut msg = format!("invalid scenario: {}", e.message().trim());
+            if let Some(span) = e.span() {
+                let line = text[..span.start.min(text.len())].lines().count().max(1);
+                msg.push_str(&format!(" (line {line})"));
+            }
+            msg
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// A built-in scenario by name.
+    pub fn builtin(name: &str) -> Result<Scenario, String> {
+        let text = crate::builtin::scenario_text(name).ok_or_else(|| {
+            format!(
+                "unknown scenario '{name}'; built-in scenarios: {}",
+                crate::builtin::SCENARIOS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            )
+        })?;
+        Scenario::from_toml(text).map_err(|e| format!("built-in scenario {name}: {e}"))
+    }
+
+    /// Pages in the pool.
+    pub fn pool_pages(&self) -> u32 {
+        (self.buffer_pool.size.bytes() / PAGE_SIZE) as u32
+    }
+
+    /// Checks every value against what the server (or this simulator) accepts.
+    pub fn validate(&self) -> Result<(), String> {
+        let bp = &self.buffer_pool;
+        let size = bp.size.bytes();
+        if !(POOL_MIN..=POOL_MAX).contains(&size) {
+            return Err(format!(
+                "buffer_pool.size = {}: must be between {} and {}",
+                bp.size,
+                ByteSize(POOL_MIN),
+                ByteSize(POOL_MAX)
+            ));
+        }
+        if !(1..=64).contains(&bp.instances) {
+            return Err(format!("buffer_pool.instances = {}: must be between 1 and 64", bp.instances));
+        }
+        let per_instance = self.pool_pages() / u32::from(bp.instances);
+        if per_instance < 2 * bp.lru_scan_depth.max(crate::bufpool::LRU_OLD_MIN_LEN) {
+            return Err(format!(
+                "buffer_pool.size = {} over {} instances leaves {per_instance} pages per instance; need at least {}",
+                bp.size,
+                bp.instances,
+                2 * bp.lru_scan_depth.max(crate::bufpool::LRU_OLD_MIN_LEN)
+            ));
+        }
+        if bp.lru_scan_depth < 100 {
+            return Err(format!("buffer_pool.lru_scan_depth = {}: the minimum is 100", bp.lru_scan_depth));
+        }
+        if !(5..=95).contains(&bp.old_blocks_pct) {
+            return Err(format!("buffer_pool.old_blocks_pct = {}: must be between 5 and 95", bp.old_blocks_pct));
+        }
+        if self.tables.is_empty() {
+            return Err("tables: a scenario needs at least one table".into());
+        }
+        for (i, t) in self.tables.iter().enumerate() {
+            if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+                return Err(format!("tables[{i}].name = '{}': use letters, digits and _", t.name));
+            }
+            if self.tables[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&t.name)) {
+                return Err(format!("tables[{i}].name = '{}': table names must be unique", t.name));
+            }
+            if t.size.bytes() < 4 * PAGE_SIZE || t.size.bytes() > 64 * ByteSize::TIB {
+                return Err(format!("tables[{i}].size = {}: must be between 64K and 64T", t.size));
+            }
+        }
+        let w = &self.workload;
+        if w.threads > 4096 {
+            return Err(format!("workload.threads = {}: at most 4096", w.threads));
+        }
+        if w.hot_pages_pct == 0 || w.hot_pages_pct > 100 || w.hot_access_pct > 100 {
+            return Err("workload.hot_pages_pct must be 1-100 and workload.hot_access_pct 0-100".into());
+        }
+        if self.seconds == 0 || self.seconds > 86_400 {
+            return Err(format!("seconds = {}: must be between 1 and 86400", self.seconds));
+        }
+        for (i, s) in self.script.iter().enumerate() {
+            crate::sql::parse(&s.sql).map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(edit: impl Fn(&str) -> String) -> Result<Scenario, String> {
+        Scenario::from_toml(&edit(crate::builtin::scenario_text("drop-table-demo").unwrap()))
+    }
+
+    #[test]
+    fn every_builtin_scenario_loads_and_names_a_builtin_profile() {
+        for (name, _) in crate::builtin::SCENARIOS {
+            let s = Scenario::builtin(name).unwrap();
+            assert_eq!(&s.name, name);
+            crate::profile::Profile::builtin(&s.profile).unwrap();
+        }
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        let cases: [(&str, &str, &str); 5] = [
+            ("instances = 4", "instances = 65", "buffer_pool.instances = 65"),
+            ("size = \"4G\"", "size = \"1M\"", "buffer_pool.size = 1M"),
+            ("size = \"4G\"", "size = \"four gigs\"", "invalid size 'four gigs'"),
+            ("threads = 16", "threads = 16\nthreds = 3", "unknown field `threds`"),
+            ("DROP TABLE t1", "DROP TABLEX t1", "script[0]"),
+        ];
+        for (from, to, expect) in cases {
+            let e = with(|t| {
+                assert!(t.contains(from), "fixture has {from}");
+                t.replacen(from, to, 1)
+            })
+            .unwrap_err();
+            assert!(e.contains(expect), "{to}: {e}");
+        }
+    }
+}
