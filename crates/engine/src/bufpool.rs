@@ -432,7 +432,9 @@ impl BufPool {
         assert!(instances >= 1);
         let per = pages / u32::from(instances);
         BufPool {
-            instances: (0..instances).map(|i| BufPoolInstance::new(i, u32::from(i) * per, per, old_blocks_pct)).collect(),
+            instances: (0..instances)
+                .map(|i| BufPoolInstance::new(i, u32::from(i) * per, per, old_blocks_pct))
+                .collect(),
             frames_per_instance: per,
             spaces: BTreeMap::new(),
         }
@@ -466,12 +468,14 @@ impl BufPool {
     }
     /// Counters summed over the instances.
     pub fn stats(&self) -> InstanceStats {
-        self.instances.iter().fold(InstanceStats::default(), |a, i| InstanceStats {
-            made_young: a.made_young + i.stats.made_young,
-            not_made_young: a.not_made_young + i.stats.not_made_young,
-            evicted: a.evicted + i.stats.evicted,
-            stale_freed: a.stale_freed + i.stats.stale_freed,
-        })
+        self.instances
+            .iter()
+            .fold(InstanceStats::default(), |a, i| InstanceStats {
+                made_young: a.made_young + i.stats.made_young,
+                not_made_young: a.not_made_young + i.stats.not_made_young,
+                evicted: a.evicted + i.stats.evicted,
+                stale_freed: a.stale_freed + i.stats.stale_freed,
+            })
     }
 
     /// InnoDB: `buf_pool_get()`: the instance a page belongs to.
@@ -525,7 +529,11 @@ impl BufPool {
         let Some(sp) = self.spaces.get(&page.space) else {
             return Lookup::Miss;
         };
-        let frame = sp.frames.get(page.page_no as usize).copied().unwrap_or(FRAME_NONE);
+        let frame = sp
+            .frames
+            .get(page.page_no as usize)
+            .copied()
+            .unwrap_or(FRAME_NONE);
         if frame == FRAME_NONE {
             return Lookup::Miss;
         }
@@ -541,7 +549,9 @@ impl BufPool {
     }
 
     fn is_stale(&self, b: &BufBlock) -> bool {
-        self.spaces.get(&SpaceId(b.space)).is_some_and(|s| s.version != b.version)
+        self.spaces
+            .get(&SpaceId(b.space))
+            .is_some_and(|s| s.version != b.version)
     }
 
     /// Records an access to a resident page and says whether it should be made young
@@ -600,7 +610,10 @@ impl BufPool {
             if !blk.io_fix {
                 let frame = self.instances[i].base + b;
                 self.evict(frame);
-                let local = self.instances[i].free.pop().expect("evict put the block on the free list");
+                let local = self.instances[i]
+                    .free
+                    .pop()
+                    .expect("evict put the block on the free list");
                 debug_assert_eq!(local, b);
                 return FreeBlock::Evicted { frame, scanned };
             }
@@ -650,11 +663,17 @@ impl BufPool {
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
         let version = self.space_version(page.space);
-        let sp = self.spaces.get_mut(&page.space).expect("page of an unregistered tablespace");
+        let sp = self
+            .spaces
+            .get_mut(&page.space)
+            .expect("page of an unregistered tablespace");
         if sp.frames.len() <= page.page_no as usize {
             sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
         }
-        debug_assert_eq!(sp.frames[page.page_no as usize], FRAME_NONE, "page read twice");
+        debug_assert_eq!(
+            sp.frames[page.page_no as usize], FRAME_NONE,
+            "page read twice"
+        );
         sp.frames[page.page_no as usize] = frame;
         let i = self.instance_of_frame(frame);
         let inst = &mut self.instances[i];
@@ -713,7 +732,13 @@ impl BufPool {
     /// `space`. Returns (blocks looked at, pages freed, pages skipped because they were
     /// being read); `*cursor` becomes [`FRAME_NONE`] at the head. Caller holds the
     /// instance mutex throughout.
-    pub fn lru_remove_space_pages(&mut self, instance: u16, cursor: &mut u32, space: SpaceId, budget: u32) -> (u32, u32, u32) {
+    pub fn lru_remove_space_pages(
+        &mut self,
+        instance: u16,
+        cursor: &mut u32,
+        space: SpaceId,
+        budget: u32,
+    ) -> (u32, u32, u32) {
         let i = usize::from(instance);
         let (mut visited, mut freed, mut skipped) = (0, 0, 0);
         while *cursor != FRAME_NONE && visited < budget {
@@ -735,7 +760,9 @@ impl BufPool {
 
     /// Pages of `space` resident in the pool (any version).
     pub fn resident_pages(&self, space: SpaceId) -> u64 {
-        self.spaces.get(&space).map_or(0, |s| s.frames.iter().filter(|&&f| f != FRAME_NONE).count() as u64)
+        self.spaces.get(&space).map_or(0, |s| {
+            s.frames.iter().filter(|&&f| f != FRAME_NONE).count() as u64
+        })
     }
 
     /// The cells of one instance for the pool map, in LRU order from the head, then the
@@ -773,21 +800,46 @@ impl BufPool {
     pub fn validate(&self) {
         for inst in &self.instances {
             let order: Vec<u32> = inst.lru_iter().collect();
-            assert_eq!(order.len() as u32, inst.lru_len, "instance {}: LRU length", inst.id);
-            assert_eq!(inst.lru_len + inst.free_len(), inst.size(), "instance {}: pages conserved", inst.id);
-            let old = order.iter().filter(|&&b| inst.blocks[b as usize].old).count() as u32;
+            assert_eq!(
+                order.len() as u32,
+                inst.lru_len,
+                "instance {}: LRU length",
+                inst.id
+            );
+            assert_eq!(
+                inst.lru_len + inst.free_len(),
+                inst.size(),
+                "instance {}: pages conserved",
+                inst.id
+            );
+            let old = order
+                .iter()
+                .filter(|&&b| inst.blocks[b as usize].old)
+                .count() as u32;
             assert_eq!(old, inst.lru_old_len, "instance {}: old count", inst.id);
             if inst.lru_len >= LRU_OLD_MIN_LEN {
                 // Old blocks are exactly the suffix starting at LRU_old.
                 let first_old = order.iter().position(|&b| inst.blocks[b as usize].old);
-                assert_eq!(first_old.map(|p| order[p]), Some(inst.lru_old), "instance {}: LRU_old", inst.id);
-                assert!(order[first_old.unwrap_or(0)..].iter().all(|&b| inst.blocks[b as usize].old));
+                assert_eq!(
+                    first_old.map(|p| order[p]),
+                    Some(inst.lru_old),
+                    "instance {}: LRU_old",
+                    inst.id
+                );
+                assert!(order[first_old.unwrap_or(0)..]
+                    .iter()
+                    .all(|&b| inst.blocks[b as usize].old));
                 let target = (u64::from(inst.lru_len) * u64::from(inst.old_ratio) / 1024) as u32;
-                assert!(inst.lru_old_len.abs_diff(target) <= LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN);
+                assert!(
+                    inst.lru_old_len.abs_diff(target) <= LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN
+                );
             } else {
                 assert_eq!(inst.lru_old, FRAME_NONE);
             }
-            let stale = order.iter().filter(|&&b| self.is_stale(&inst.blocks[b as usize])).count() as u32;
+            let stale = order
+                .iter()
+                .filter(|&&b| self.is_stale(&inst.blocks[b as usize]))
+                .count() as u32;
             assert_eq!(stale, inst.stale_len, "instance {}: stale count", inst.id);
             for &b in &order {
                 let blk = &inst.blocks[b as usize];
@@ -830,7 +882,11 @@ mod tests {
         let inst = &pool.instances()[0];
         assert_eq!(inst.lru_len(), 1500);
         // 37% of 1500 = 555, within the tolerance.
-        assert!(inst.lru_old_len().abs_diff(555) <= 25, "old len {}", inst.lru_old_len());
+        assert!(
+            inst.lru_old_len().abs_diff(555) <= 25,
+            "old len {}",
+            inst.lru_old_len()
+        );
         // The newest read sits just after LRU_old: it is old, not at the head.
         let mut cells = Vec::new();
         pool.lru_cells(0, &mut cells);
@@ -850,8 +906,20 @@ mod tests {
         assert_eq!(pool.stats().evicted, 5000 - 1024);
         // Midpoint insertion: page 0..(young part) read first were pushed out long ago,
         // the latest page is resident.
-        assert!(matches!(pool.lookup(PageId { space: T, page_no: 4999 }), Lookup::Hit(_)));
-        assert_eq!(pool.lookup(PageId { space: T, page_no: 0 }), Lookup::Miss);
+        assert!(matches!(
+            pool.lookup(PageId {
+                space: T,
+                page_no: 4999
+            }),
+            Lookup::Hit(_)
+        ));
+        assert_eq!(
+            pool.lookup(PageId {
+                space: T,
+                page_no: 0
+            }),
+            Lookup::Miss
+        );
     }
 
     #[test]
@@ -861,11 +929,22 @@ mod tests {
         for p in 0..2000 {
             read(&mut pool, p);
         }
-        let Lookup::Hit(f) = pool.lookup(PageId { space: T, page_no: 1999 }) else { panic!() };
-        assert!(!pool.note_access(f, 10, 1000), "the first access stamps the time");
+        let Lookup::Hit(f) = pool.lookup(PageId {
+            space: T,
+            page_no: 1999,
+        }) else {
+            panic!()
+        };
+        assert!(
+            !pool.note_access(f, 10, 1000),
+            "the first access stamps the time"
+        );
         assert!(!pool.note_access(f, 500, 1000), "too soon: not made young");
         assert_eq!(pool.stats().not_made_young, 2);
-        assert!(pool.note_access(f, 1010, 1000), "after old_blocks_time: make young");
+        assert!(
+            pool.note_access(f, 1010, 1000),
+            "after old_blocks_time: make young"
+        );
         pool.make_young(f);
         assert_eq!(pool.stats().made_young, 1);
         let mut cells = Vec::new();
@@ -877,7 +956,12 @@ mod tests {
     #[test]
     fn instances_share_extents() {
         let pool = BufPool::new(8 * 1024, 8, 37);
-        let inst = |p| pool.instance_of(PageId { space: SpaceId(5), page_no: p });
+        let inst = |p| {
+            pool.instance_of(PageId {
+                space: SpaceId(5),
+                page_no: p,
+            })
+        };
         assert_eq!(inst(0), inst(63));
         assert_ne!(inst(63), inst(64));
         // fold = (5 << 20) + 5 + extent.
@@ -895,7 +979,13 @@ mod tests {
         let (v, n) = pool.bump_space_version(T);
         assert_eq!((v, n), (1, 600));
         assert_eq!(pool.pages_stale(), 600);
-        assert!(matches!(pool.lookup(PageId { space: T, page_no: 3 }), Lookup::Stale(_)));
+        assert!(matches!(
+            pool.lookup(PageId {
+                space: T,
+                page_no: 3
+            }),
+            Lookup::Stale(_)
+        ));
         pool.validate();
         // The page cleaner frees stale pages as it meets them at the tail.
         let (scanned, freed) = pool.lru_flush_batch(0, 1024);
@@ -912,9 +1002,14 @@ mod tests {
         pool.register_space(SpaceId(2), 10_000);
         for p in 0..1500 {
             read(&mut pool, p);
-            let page = PageId { space: SpaceId(2), page_no: p };
+            let page = PageId {
+                space: SpaceId(2),
+                page_no: p,
+            };
             let inst = pool.instance_of(page);
-            let FreeBlock::FromFreeList(f) = pool.get_free_block(inst, 100) else { panic!() };
+            let FreeBlock::FromFreeList(f) = pool.get_free_block(inst, 100) else {
+                panic!()
+            };
             pool.init_for_read(f, page);
             pool.complete_read(f);
         }

@@ -102,7 +102,12 @@ impl Latch {
 
     /// Releases the latch held by `thread` and hands it to the first waiter.
     pub fn release(&mut self, thread: ThreadId, now: Tick) -> Released {
-        assert_eq!(self.holder, Some(thread), "{} released by a thread that does not hold it", self.id);
+        assert_eq!(
+            self.holder,
+            Some(thread),
+            "{} released by a thread that does not hold it",
+            self.id
+        );
         let held_since = self.held_since;
         let next = self.waiters.pop_front();
         self.holder = next;
@@ -151,11 +156,23 @@ mod tests {
         assert!(l.try_acquire(a, Tick(0)));
         assert!(!l.try_acquire(b, Tick(10)));
         assert!(!l.try_acquire(c, Tick(20)));
-        assert!(!l.try_acquire(b, Tick(25)), "asking twice does not queue twice");
+        assert!(
+            !l.try_acquire(b, Tick(25)),
+            "asking twice does not queue twice"
+        );
         assert_eq!(l.waiter_count(), 2);
         let r = l.release(a, Tick(100));
-        assert_eq!(r, Released { held_since: Tick(0), next_holder: Some(b) });
-        assert!(l.try_acquire(b, Tick(100)), "the woken waiter already holds it");
+        assert_eq!(
+            r,
+            Released {
+                held_since: Tick(0),
+                next_holder: Some(b)
+            }
+        );
+        assert!(
+            l.try_acquire(b, Tick(100)),
+            "the woken waiter already holds it"
+        );
         assert_eq!(l.wait_time, Tick(90));
         let r = l.release(b, Tick(150));
         assert_eq!(r.next_holder, Some(c));

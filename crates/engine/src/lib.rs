@@ -10,8 +10,8 @@
 //! Architecture invariant: this crate knows nothing of browsers, terminals, files or
 //! wall clocks. Built-in scenarios and profiles are compiled in from `assets/`.
 
-pub mod builtin;
 pub mod bufpool;
+pub mod builtin;
 pub mod events;
 pub mod latch;
 pub mod metrics;
@@ -29,7 +29,7 @@ pub use latch::LatchId;
 pub use metrics::Sample;
 pub use profile::Profile;
 pub use scenario::Scenario;
-pub use sim::{Sim, Table};
+pub use sim::{SessionView, Sim, Table};
 pub use size::ByteSize;
 pub use sql::SqlError;
 pub use time::Tick;

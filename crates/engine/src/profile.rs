@@ -95,7 +95,11 @@ impl Profile {
         let text = crate::builtin::profile_text(name).ok_or_else(|| {
             format!(
                 "unknown engine profile '{name}'; known profiles: {}",
-                crate::builtin::PROFILES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                crate::builtin::PROFILES
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })?;
         Profile::from_toml(text).map_err(|e| format!("built-in profile {name}: {e}"))
@@ -123,7 +127,9 @@ mod tests {
 
     #[test]
     fn a_misspelt_switch_is_an_error() {
-        let text = crate::builtin::profile_text("mysql-5.7").unwrap().replace("drop_eviction", "drop_evicton");
+        let text = crate::builtin::profile_text("mysql-5.7")
+            .unwrap()
+            .replace("drop_eviction", "drop_evicton");
         let e = Profile::from_toml(&text).unwrap_err();
         assert!(e.contains("drop_evicton"), "{e}");
     }

@@ -62,8 +62,13 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_independent() {
-        let a: Vec<u64> = (0..4).map(|_| SimRng::stream(7, "workload").next_u64()).collect();
-        assert!(a.windows(2).all(|w| w[0] == w[1]), "same seed and name, same first draw");
+        let a: Vec<u64> = (0..4)
+            .map(|_| SimRng::stream(7, "workload").next_u64())
+            .collect();
+        assert!(
+            a.windows(2).all(|w| w[0] == w[1]),
+            "same seed and name, same first draw"
+        );
         let mut w = SimRng::stream(7, "workload");
         let mut c = SimRng::stream(7, "cleaner");
         assert_ne!(w.next_u64(), c.next_u64());

@@ -167,7 +167,8 @@ impl FileSystemKind {
             FileSystemKind::Xfs => 29_000_000,
         };
         // A fixed 50 µs for the directory entry and inode, then the size-bound part.
-        Tick::from_us(50) + Tick((u128::from(bytes) * ns_per_gib / u128::from(ByteSize::GIB)) as u64)
+        Tick::from_us(50)
+            + Tick((u128::from(bytes) * ns_per_gib / u128::from(ByteSize::GIB)) as u64)
     }
 }
 
@@ -253,7 +254,11 @@ impl Scenario {
         let text = crate::builtin::scenario_text(name).ok_or_else(|| {
             format!(
                 "unknown scenario '{name}'; built-in scenarios: {}",
-                crate::builtin::SCENARIOS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                crate::builtin::SCENARIOS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })?;
         Scenario::from_toml(text).map_err(|e| format!("built-in scenario {name}: {e}"))
@@ -277,7 +282,10 @@ impl Scenario {
             ));
         }
         if !(1..=64).contains(&bp.instances) {
-            return Err(format!("buffer_pool.instances = {}: must be between 1 and 64", bp.instances));
+            return Err(format!(
+                "buffer_pool.instances = {}: must be between 1 and 64",
+                bp.instances
+            ));
         }
         let per_instance = self.pool_pages() / u32::from(bp.instances);
         if per_instance < 2 * bp.lru_scan_depth.max(crate::bufpool::LRU_OLD_MIN_LEN) {
@@ -289,23 +297,46 @@ impl Scenario {
             ));
         }
         if bp.lru_scan_depth < 100 {
-            return Err(format!("buffer_pool.lru_scan_depth = {}: the minimum is 100", bp.lru_scan_depth));
+            return Err(format!(
+                "buffer_pool.lru_scan_depth = {}: the minimum is 100",
+                bp.lru_scan_depth
+            ));
         }
         if !(5..=95).contains(&bp.old_blocks_pct) {
-            return Err(format!("buffer_pool.old_blocks_pct = {}: must be between 5 and 95", bp.old_blocks_pct));
+            return Err(format!(
+                "buffer_pool.old_blocks_pct = {}: must be between 5 and 95",
+                bp.old_blocks_pct
+            ));
         }
         if self.tables.is_empty() {
             return Err("tables: a scenario needs at least one table".into());
         }
         for (i, t) in self.tables.iter().enumerate() {
-            if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
-                return Err(format!("tables[{i}].name = '{}': use letters, digits and _", t.name));
+            if t.name.is_empty()
+                || !t
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            {
+                return Err(format!(
+                    "tables[{i}].name = '{}': use letters, digits and _",
+                    t.name
+                ));
             }
-            if self.tables[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&t.name)) {
-                return Err(format!("tables[{i}].name = '{}': table names must be unique", t.name));
+            if self.tables[..i]
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&t.name))
+            {
+                return Err(format!(
+                    "tables[{i}].name = '{}': table names must be unique",
+                    t.name
+                ));
             }
             if t.size.bytes() < 4 * PAGE_SIZE || t.size.bytes() > 64 * ByteSize::TIB {
-                return Err(format!("tables[{i}].size = {}: must be between 64K and 64T", t.size));
+                return Err(format!(
+                    "tables[{i}].size = {}: must be between 64K and 64T",
+                    t.size
+                ));
             }
         }
         let w = &self.workload;
@@ -313,13 +344,19 @@ impl Scenario {
             return Err(format!("workload.threads = {}: at most 4096", w.threads));
         }
         if w.hot_pages_pct == 0 || w.hot_pages_pct > 100 || w.hot_access_pct > 100 {
-            return Err("workload.hot_pages_pct must be 1-100 and workload.hot_access_pct 0-100".into());
+            return Err(
+                "workload.hot_pages_pct must be 1-100 and workload.hot_access_pct 0-100".into(),
+            );
         }
         if self.seconds == 0 || self.seconds > 86_400 {
-            return Err(format!("seconds = {}: must be between 1 and 86400", self.seconds));
+            return Err(format!(
+                "seconds = {}: must be between 1 and 86400",
+                self.seconds
+            ));
         }
         for (i, s) in self.script.iter().enumerate() {
-            crate::sql::parse(&s.sql).map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+            crate::sql::parse(&s.sql)
+                .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
         }
         Ok(())
     }
@@ -330,7 +367,9 @@ mod tests {
     use super::*;
 
     fn with(edit: impl Fn(&str) -> String) -> Result<Scenario, String> {
-        Scenario::from_toml(&edit(crate::builtin::scenario_text("drop-table-demo").unwrap()))
+        Scenario::from_toml(&edit(
+            crate::builtin::scenario_text("drop-table-demo").unwrap(),
+        ))
     }
 
     #[test]
@@ -345,10 +384,22 @@ mod tests {
     #[test]
     fn bad_values_name_the_field() {
         let cases: [(&str, &str, &str); 5] = [
-            ("instances = 4", "instances = 65", "buffer_pool.instances = 65"),
+            (
+                "instances = 4",
+                "instances = 65",
+                "buffer_pool.instances = 65",
+            ),
             ("size = \"4G\"", "size = \"1M\"", "buffer_pool.size = 1M"),
-            ("size = \"4G\"", "size = \"four gigs\"", "invalid size 'four gigs'"),
-            ("threads = 16", "threads = 16\nthreds = 3", "unknown field `threds`"),
+            (
+                "size = \"4G\"",
+                "size = \"four gigs\"",
+                "invalid size 'four gigs'",
+            ),
+            (
+                "threads = 16",
+                "threads = 16\nthreds = 3",
+                "unknown field `threds`",
+            ),
             ("DROP TABLE t1", "DROP TABLEX t1", "script[0]"),
         ];
         for (from, to, expect) in cases {

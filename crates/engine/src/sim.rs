@@ -18,7 +18,9 @@
 //! `t0`. Samples are taken at each whole virtual second, before any thread step of that
 //! same tick.
 
-use crate::bufpool::{BufPool, FrameId, FreeBlock, Lookup, PageId, SpaceId, FRAME_NONE, LRU_SEARCH_SCAN_THRESHOLD};
+use crate::bufpool::{
+    BufPool, FrameId, FreeBlock, Lookup, PageId, SpaceId, FRAME_NONE, LRU_SEARCH_SCAN_THRESHOLD,
+};
 use crate::events::{Event, EventKind, ListKind, TraceHash};
 use crate::latch::{Latch, LatchId};
 use crate::metrics::{Counters, LatencyWindow, Sample};
@@ -57,6 +59,17 @@ pub struct Table {
     pub pages: u32,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
+}
+
+/// One session as a processlist row sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionView {
+    /// The processlist id.
+    pub id: u32,
+    /// What the session is doing, in words close to the server's stage names.
+    pub state: &'static str,
+    /// The latch the session is queued for, if any.
+    pub waiting_for: Option<LatchId>,
 }
 
 /// What wakes next.
@@ -218,7 +231,11 @@ impl Sim {
         scenario.validate()?;
         let bp = &scenario.buffer_pool;
         let mut pool = BufPool::new(scenario.pool_pages(), bp.instances, bp.old_blocks_pct);
-        let mut latches = vec![Latch::new(LatchId::LockOpen), Latch::new(LatchId::DictSys), Latch::new(LatchId::FilSys)];
+        let mut latches = vec![
+            Latch::new(LatchId::LockOpen),
+            Latch::new(LatchId::DictSys),
+            Latch::new(LatchId::FilSys),
+        ];
         latches.extend((0..bp.instances).map(|i| Latch::new(LatchId::BufPool(i))));
         let tables: Vec<Table> = scenario
             .tables
@@ -317,9 +334,13 @@ impl Sim {
             if self.pool.instances().iter().all(|i| i.free_len() <= depth) {
                 break;
             }
-            let Some(page) = self.pick_page(&mut rng) else { return };
+            let Some(page) = self.pick_page(&mut rng) else {
+                return;
+            };
             let inst = self.pool.instance_of(page);
-            if self.pool.instances()[usize::from(inst)].free_len() <= depth || self.pool.lookup(page) != Lookup::Miss {
+            if self.pool.instances()[usize::from(inst)].free_len() <= depth
+                || self.pool.lookup(page) != Lookup::Miss
+            {
                 continue;
             }
             if let FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
@@ -409,7 +430,9 @@ impl Sim {
             if at > until {
                 break;
             }
-            let Some(Reverse((at, _, wake))) = self.queue.pop() else { break };
+            let Some(Reverse((at, _, wake))) = self.queue.pop() else {
+                break;
+            };
             self.now = at;
             match wake {
                 Wake::Sample => self.take_sample(),
@@ -458,11 +481,16 @@ impl Sim {
                 Command::DropTable { tables, if_exists } => {
                     let mut targets = Vec::new();
                     for name in tables {
-                        let schema_ok = name.schema.as_deref().is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
+                        let schema_ok = name
+                            .schema
+                            .as_deref()
+                            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
                         let found = self
                             .tables
                             .iter()
-                            .position(|t| !t.dropped && schema_ok && t.name.eq_ignore_ascii_case(&name.table))
+                            .position(|t| {
+                                !t.dropped && schema_ok && t.name.eq_ignore_ascii_case(&name.table)
+                            })
                             .filter(|i| !claimed.contains(i));
                         match found {
                             Some(i) => {
@@ -471,7 +499,10 @@ impl Sim {
                             }
                             None if *if_exists => {}
                             None => {
-                                let schema = name.schema.clone().unwrap_or_else(|| self.scenario.schema.clone());
+                                let schema = name
+                                    .schema
+                                    .clone()
+                                    .unwrap_or_else(|| self.scenario.schema.clone());
                                 return Err(SqlError::unknown_table(&schema, &name.table));
                             }
                         }
@@ -546,7 +577,11 @@ impl Sim {
                     Lookup::Hit(f) => {
                         c.frame = f;
                         let now_ms = self.now.as_ms() as u32;
-                        if self.pool.note_access(f, now_ms, self.scenario.buffer_pool.old_blocks_time_ms) {
+                        if self.pool.note_access(
+                            f,
+                            now_ms,
+                            self.scenario.buffer_pool.old_blocks_time_ms,
+                        ) {
                             c.step = ClientStep::MakeYoung;
                         } else {
                             c.step = ClientStep::StatementDone;
@@ -618,7 +653,11 @@ impl Sim {
                     self.counters.read_requests -= 1;
                     return Next::After(Tick::ZERO);
                 }
-                let limit = if c.free_block_attempt == 0 { LRU_SEARCH_SCAN_THRESHOLD } else { u32::MAX };
+                let limit = if c.free_block_attempt == 0 {
+                    LRU_SEARCH_SCAN_THRESHOLD
+                } else {
+                    u32::MAX
+                };
                 match self.pool.get_free_block(inst, limit) {
                     FreeBlock::FromFreeList(f) => {
                         self.pool.init_for_read(f, c.page);
@@ -630,15 +669,24 @@ impl Sim {
                         self.pool.init_for_read(frame, c.page);
                         c.frame = frame;
                         c.step = ClientStep::ReadIssue;
-                        Next::After(lru_op + Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned)))
+                        Next::After(
+                            lru_op
+                                + Tick(self.profile.costs.lru_scan_ns_per_page)
+                                    .times(u64::from(scanned)),
+                        )
                     }
                     FreeBlock::NoneFound { scanned } => {
                         // Every block looked at was fixed: count the wait, let go, retry.
                         self.counters.wait_free += 1;
                         c.free_block_attempt += 1;
                         self.release(latch, t, false);
-                        let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
-                        let sleep = if c.free_block_attempt > 1 { FREE_BLOCK_SLEEP } else { Tick::ZERO };
+                        let scan =
+                            Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
+                        let sleep = if c.free_block_attempt > 1 {
+                            FREE_BLOCK_SLEEP
+                        } else {
+                            Tick::ZERO
+                        };
                         Next::After(scan + sleep)
                     }
                 }
@@ -752,7 +800,8 @@ impl Sim {
                 let len = self.pool.instances()[usize::from(d.instance)].lru_len();
                 d.cursor = self.pool.lru_scan_start(d.instance);
                 d.io_skipped = false;
-                let t1 = self.now + Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(len));
+                let t1 =
+                    self.now + Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(len));
                 self.emit(EventKind::Scan {
                     list: ListKind::Lru,
                     instance: d.instance,
@@ -769,8 +818,12 @@ impl Sim {
             }
             DdlStep::LruScan => {
                 let space = self.tables[d.targets[d.current].table].space;
-                let (visited, _freed, skipped) =
-                    self.pool.lru_remove_space_pages(d.instance, &mut d.cursor, space, SCAN_STRETCH_PAGES);
+                let (visited, _freed, skipped) = self.pool.lru_remove_space_pages(
+                    d.instance,
+                    &mut d.cursor,
+                    space,
+                    SCAN_STRETCH_PAGES,
+                );
                 d.io_skipped |= skipped > 0;
                 if d.cursor == FRAME_NONE {
                     d.step = DdlStep::LruScanEnd;
@@ -851,7 +904,11 @@ impl Sim {
                     session: d.session,
                     sql: d.sql.clone(),
                     elapsed,
-                    result: format!("Query OK, 0 rows affected ({}.{:02} sec)", elapsed.as_secs(), (elapsed.as_ms() % 1000) / 10),
+                    result: format!(
+                        "Query OK, 0 rows affected ({}.{:02} sec)",
+                        elapsed.as_secs(),
+                        (elapsed.as_ms() % 1000) / 10
+                    ),
                     error: false,
                 });
                 Next::Exit
@@ -954,6 +1011,36 @@ impl Sim {
         self.next_session += 1;
         self.next_session - 1
     }
+    /// The workload's client sessions, in id order.
+    pub fn sessions(&self) -> Vec<SessionView> {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, th)| match th {
+                Thread::Client(c) => {
+                    let tid = ThreadId(i as u32);
+                    let waiting_for = self
+                        .latches
+                        .iter()
+                        .find(|l| l.waiters().any(|w| w == tid))
+                        .map(|l| l.id);
+                    let state = match (waiting_for, c.step) {
+                        (Some(_), _) => "waiting for a buffer pool mutex",
+                        (None, ClientStep::NextStatement) => "",
+                        (None, ClientStep::ReadComplete) => "reading a page",
+                        (None, _) => "Sending data",
+                    };
+                    Some(SessionView {
+                        id: c.session,
+                        state,
+                        waiting_for,
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Client sessions inside a statement right now.
     pub fn threads_running(&self) -> u64 {
         self.running

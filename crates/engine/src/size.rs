@@ -64,11 +64,19 @@ impl ByteSize {
         if int_part.is_empty() && frac_part.is_empty() {
             return Err(bad());
         }
-        if !int_part.chars().all(|c| c.is_ascii_digit()) || !frac_part.chars().all(|c| c.is_ascii_digit()) {
+        if !int_part.chars().all(|c| c.is_ascii_digit())
+            || !frac_part.chars().all(|c| c.is_ascii_digit())
+        {
             return Err(bad());
         }
-        let int: u64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| bad())? };
-        let mut bytes = int.checked_mul(mult).ok_or_else(|| SizeError(format!("size '{text}' is too large")))?;
+        let int: u64 = if int_part.is_empty() {
+            0
+        } else {
+            int_part.parse().map_err(|_| bad())?
+        };
+        let mut bytes = int
+            .checked_mul(mult)
+            .ok_or_else(|| SizeError(format!("size '{text}' is too large")))?;
         // Fractions, exact to the byte for up to 9 decimal places.
         if !frac_part.is_empty() {
             let digits = &frac_part[..frac_part.len().min(9)];
@@ -92,7 +100,12 @@ impl fmt::Display for ByteSize {
     /// The largest unit that divides the size exactly, else one decimal: `128G`, `1.5G`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = self.0;
-        for (unit, m) in [("T", Self::TIB), ("G", Self::GIB), ("M", Self::MIB), ("K", Self::KIB)] {
+        for (unit, m) in [
+            ("T", Self::TIB),
+            ("G", Self::GIB),
+            ("M", Self::MIB),
+            ("K", Self::KIB),
+        ] {
             if b >= m {
                 return if b % m == 0 {
                     write!(f, "{}{unit}", b / m)
@@ -151,7 +164,10 @@ mod tests {
     fn rejects_nonsense_with_a_clear_message() {
         for text in ["", "G", "-1G", "12Q", "1..5G", "abc", "99999999999T"] {
             let err = ByteSize::parse(text).unwrap_err();
-            assert!(err.0.contains(text.trim()) || err.0.contains("too large"), "{err}");
+            assert!(
+                err.0.contains(text.trim()) || err.0.contains("too large"),
+                "{err}"
+            );
         }
     }
 

@@ -94,7 +94,11 @@ impl SqlError {
 
 impl fmt::Display for SqlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ERROR {} ({}): {}", self.code, self.sqlstate, self.message)
+        write!(
+            f,
+            "ERROR {} ({}): {}",
+            self.code, self.sqlstate, self.message
+        )
     }
 }
 
@@ -126,7 +130,12 @@ fn command(stmt: &Statement) -> Result<Command, SqlError> {
 }
 
 fn table_name(name: &ObjectName) -> Result<TableName, SqlError> {
-    let parts: Vec<&str> = name.0.iter().filter_map(|p| p.as_ident()).map(|i| i.value.as_str()).collect();
+    let parts: Vec<&str> = name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident())
+        .map(|i| i.value.as_str())
+        .collect();
     match parts.as_slice() {
         [t] => Ok(TableName {
             schema: None,
@@ -169,9 +178,14 @@ fn syntax_error(sql: &str, e: &ParserError) -> SqlError {
         .take(line.saturating_sub(1) as usize)
         .map(str::len)
         .sum::<usize>()
-        + sql.split('\n').nth(line.saturating_sub(1) as usize).map_or(0, |l| {
-            l.char_indices().nth(col.saturating_sub(1) as usize).map_or(l.len(), |(i, _)| i)
-        });
+        + sql
+            .split('\n')
+            .nth(line.saturating_sub(1) as usize)
+            .map_or(0, |l| {
+                l.char_indices()
+                    .nth(col.saturating_sub(1) as usize)
+                    .map_or(l.len(), |(i, _)| i)
+            });
     let near: String = sql.get(offset..).unwrap_or("").chars().take(80).collect();
     SqlError::syntax(near.trim_end_matches(['\n', ' ']), line)
 }
@@ -202,7 +216,9 @@ mod tests {
     fn drop_table_forms() {
         check(
             "DROP TABLE t1",
-            expect![[r#"[DropTable { tables: [TableName { schema: None, table: "t1" }], if_exists: false }]"#]],
+            expect![[
+                r#"[DropTable { tables: [TableName { schema: None, table: "t1" }], if_exists: false }]"#
+            ]],
         );
         check(
             "drop table if exists test.t1, `t2`;",
@@ -229,7 +245,9 @@ mod tests {
         check("  ;  ", expect![[r#"ERROR 1065 (42000): Query was empty"#]]);
         check(
             "CREATE TABLE t3 (id INT PRIMARY KEY)",
-            expect![[r#"ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TABLE'"#]],
+            expect![[
+                r#"ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TABLE'"#
+            ]],
         );
         check(
             "DROP TABLE t1; SELEKT 1",

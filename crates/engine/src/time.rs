@@ -9,7 +9,9 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
 /// An instant or a duration in virtual nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Tick(pub u64);
 
@@ -90,7 +92,12 @@ impl fmt::Display for Tick {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ns = self.0;
         if ns >= 1_000_000_000 {
-            write!(f, "{}.{:03} s", ns / 1_000_000_000, (ns / 1_000_000) % 1_000)
+            write!(
+                f,
+                "{}.{:03} s",
+                ns / 1_000_000_000,
+                (ns / 1_000_000) % 1_000
+            )
         } else if ns >= 1_000_000 {
             write!(f, "{}.{:03} ms", ns / 1_000_000, (ns / 1_000) % 1_000)
         } else if ns >= 1_000 {

@@ -1,0 +1,255 @@
+//! `ddlscope`: run ddlscope scenarios headless and print the per-second counters a
+//! monitoring agent would record.
+//!
+//! This crate is the only one that prints. It stands on the engine's public API, the
+//! same one the browser app uses, and runs the same scenario files.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use ddlscope_engine::{builtin, EventKind, Profile, Sample, Scenario, Sim, Tick};
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ddlscope",
+    version,
+    about = "See why DDL freezes a MySQL/InnoDB server: a deterministic simulation, headless"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run a scenario and print one row of counters per virtual second.
+    Run(RunArgs),
+    /// List the built-in scenarios and engine profiles.
+    List,
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// A built-in scenario (its file stem, see `ddlscope list`) or the path of a scenario
+    /// TOML file.
+    #[arg(default_value = "drop-table-demo")]
+    scenario: String,
+    /// Engine profile to run instead of the scenario's own.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Virtual seconds to run (default: the scenario's).
+    #[arg(long)]
+    seconds: Option<u64>,
+    /// Seed of the random streams (default: the scenario's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output format: an aligned table, CSV with a header, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Statements to run in addition to the scenario's script, as `SECONDS:SQL`
+    /// (e.g. `--at '10:DROP TABLE t1'`); may be repeated.
+    #[arg(long = "at", value_name = "SECONDS:SQL")]
+    at: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Run(args) => run(&args),
+        Cmd::List => {
+            list();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn list() {
+    println!("Scenarios:");
+    for (name, _) in builtin::SCENARIOS {
+        match Scenario::builtin(name) {
+            Ok(s) => println!("  {name:<24} {} (profile {})", s.title, s.profile),
+            Err(e) => println!("  {name:<24} (broken: {e})"),
+        }
+    }
+    println!("Profiles:");
+    for (name, _) in builtin::PROFILES {
+        match Profile::builtin(name) {
+            Ok(p) => println!("  {name:<24} {}", p.title),
+            Err(e) => println!("  {name:<24} (broken: {e})"),
+        }
+    }
+}
+
+fn load_scenario(arg: &str) -> Result<Scenario, String> {
+    if builtin::scenario_text(arg).is_some() {
+        return Scenario::builtin(arg);
+    }
+    if arg.ends_with(".toml") || arg.contains('/') {
+        let text = std::fs::read_to_string(arg)
+            .map_err(|e| format!("cannot read scenario file {arg}: {e}"))?;
+        return Scenario::from_toml(&text).map_err(|e| format!("{arg}: {e}"));
+    }
+    Scenario::builtin(arg)
+}
+
+fn parse_at(spec: &str) -> Result<(u64, String), String> {
+    let (secs, sql) = spec
+        .split_once(':')
+        .ok_or_else(|| format!("--at '{spec}': expected SECONDS:SQL, like '10:DROP TABLE t1'"))?;
+    let secs: u64 = secs
+        .trim()
+        .parse()
+        .map_err(|_| format!("--at '{spec}': '{secs}' is not a whole number of seconds"))?;
+    ddlscope_engine::sql::parse(sql).map_err(|e| format!("--at '{spec}': {e}"))?;
+    Ok((secs, sql.trim().to_string()))
+}
+
+fn run(args: &RunArgs) -> Result<(), String> {
+    let mut scenario = load_scenario(&args.scenario)?;
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    if let Some(s) = args.seconds {
+        if s == 0 || s > 86_400 {
+            return Err(format!("--seconds {s}: must be between 1 and 86400"));
+        }
+        scenario.seconds = s;
+    }
+    for spec in &args.at {
+        let (at_s, sql) = parse_at(spec)?;
+        scenario
+            .script
+            .push(ddlscope_engine::scenario::ScriptStep { at_s, sql });
+    }
+    let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
+    let seconds = scenario.seconds;
+    let mut sim = Sim::new(scenario, profile)?;
+
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let widths: Vec<usize> = Sample::COLUMNS
+        .iter()
+        .map(|c| short_name(c).len().max(6))
+        .collect();
+    let io_err = |e: io::Error| format!("writing output: {e}");
+    match args.format {
+        Format::Table => {
+            let header: Vec<String> = Sample::COLUMNS
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{:>w$}", short_name(c), w = w))
+                .collect();
+            writeln!(out, "{}", header.join(" ")).map_err(io_err)?;
+        }
+        Format::Csv => writeln!(out, "{}", Sample::COLUMNS.join(",")).map_err(io_err)?,
+        Format::Json => {}
+    }
+
+    // Wall time only paces the progress bar; the simulation never sees it.
+    #[allow(clippy::disallowed_methods)]
+    let started = Instant::now();
+    let progress = io::stderr().is_terminal();
+    let mut printed_events = 0;
+    let mut printed_samples = 0;
+    for s in 1..=seconds {
+        sim.run_until(Tick::from_secs(s));
+        for e in &sim.events()[printed_events..] {
+            if let Some(line) = narrate(&e.kind) {
+                out.flush().map_err(io_err)?;
+                // Statements are narrated on stderr so that stdout stays machine-readable.
+                eprintln!("# {:>9}  {line}", e.at.to_string());
+            }
+        }
+        printed_events = sim.events().len();
+        for sample in &sim.samples()[printed_samples..] {
+            match args.format {
+                Format::Table => {
+                    let row: Vec<String> = sample
+                        .row()
+                        .iter()
+                        .zip(&widths)
+                        .map(|(v, w)| format!("{v:>w$}"))
+                        .collect();
+                    writeln!(out, "{}", row.join(" ")).map_err(io_err)?;
+                }
+                Format::Csv => writeln!(out, "{}", sample.row().join(",")).map_err(io_err)?,
+                Format::Json => {
+                    let line = serde_json::to_string(sample).map_err(|e| e.to_string())?;
+                    writeln!(out, "{line}").map_err(io_err)?;
+                }
+            }
+        }
+        printed_samples = sim.samples().len();
+        if progress && started.elapsed().as_secs_f64() > 1.0 {
+            out.flush().map_err(io_err)?;
+            eprint!(
+                "\r[{:<30}] {s}/{seconds} s virtual",
+                "#".repeat((s * 30 / seconds) as usize)
+            );
+            if s == seconds {
+                eprintln!();
+            }
+        }
+    }
+    out.flush().map_err(io_err)?;
+    eprintln!(
+        "# trace hash {:016x}; {} virtual s in {:.2} s wall",
+        sim.trace_hash(),
+        seconds,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A one-line account of the events a person running the CLI wants to see.
+fn narrate(kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::StatementStarted { session, sql } => Some(format!("session {session}: {sql}")),
+        EventKind::StatementFinished {
+            session, result, ..
+        } => Some(format!("session {session}: {result}")),
+        EventKind::Scan {
+            instance,
+            latch,
+            to,
+            t0,
+            t1,
+            ..
+        } => Some(format!(
+            "LRU scan of instance {instance}: {to} pages under {latch}, {}",
+            *t1 - *t0
+        )),
+        EventKind::SpaceVersionBumped {
+            space,
+            version,
+            stale_pages,
+        } => Some(format!(
+            "{space} now at version {version}: {stale_pages} pages stale"
+        )),
+        EventKind::FileUnlink { path, t0, t1, .. } => Some(format!("unlink {path}: {}", *t1 - *t0)),
+        _ => None,
+    }
+}
+
+/// Column headers for the table view: the status-variable prefix dropped, as `bp_*`
+/// monitoring agents shorten them.
+fn short_name(column: &str) -> String {
+    column
+        .strip_prefix("Innodb_buffer_pool_")
+        .map_or_else(|| column.to_string(), |rest| format!("bp_{rest}"))
+}

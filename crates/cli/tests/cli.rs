@@ -1,0 +1,125 @@
+//! The CLI as users meet it: a process with arguments, stdout and an exit code.
+
+use std::process::Command;
+
+fn ddlscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ddlscope"))
+        .args(args)
+        .output()
+        .expect("run ddlscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn csv_has_the_operators_column_names_and_one_row_per_second() {
+    let (code, out, err) = ddlscope(&[
+        "run",
+        "drop-table-demo",
+        "--seconds",
+        "12",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "t_s");
+    for c in [
+        "Innodb_buffer_pool_pages_total",
+        "Innodb_buffer_pool_pages_free",
+        "Innodb_buffer_pool_reads",
+        "qps",
+        "latency_p95_ms",
+    ] {
+        assert!(header.contains(&c), "missing {c}");
+    }
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 12);
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    assert_eq!(rows[11][0], "12");
+    // The scenario drops t1 at 10 s: the narration says so on stderr.
+    assert!(
+        err.contains("DROP TABLE t1") && err.contains("Query OK"),
+        "{err}"
+    );
+    let free = header
+        .iter()
+        .position(|c| *c == "Innodb_buffer_pool_pages_free")
+        .unwrap();
+    let free_at = |s: usize| rows[s - 1][free].parse::<u64>().unwrap();
+    assert!(
+        free_at(11) > free_at(9) + 50_000,
+        "5.7 frees t1's pages at once: {} -> {}",
+        free_at(9),
+        free_at(11)
+    );
+}
+
+#[test]
+fn json_lines_parse_and_the_profile_can_be_switched() {
+    let (code, out, err) = ddlscope(&[
+        "run",
+        "--profile",
+        "mysql-8.0.23",
+        "--seconds",
+        "12",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 12);
+    assert!(
+        rows[10]["pages_stale"].as_u64().unwrap() > 10_000,
+        "8.0.23 leaves stale pages: {}",
+        rows[10]
+    );
+    assert!(err.contains("version 1"), "{err}");
+}
+
+#[test]
+fn same_seed_same_output() {
+    let a = ddlscope(&["run", "--seconds", "5", "--format", "csv", "--seed", "9"]);
+    let b = ddlscope(&["run", "--seconds", "5", "--format", "csv", "--seed", "9"]);
+    assert_eq!(a.1, b.1);
+}
+
+#[test]
+fn bad_input_gets_a_clear_error_and_exit_code_2() {
+    let (code, _, err) = ddlscope(&["run", "no-such-scenario"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown scenario 'no-such-scenario'") && err.contains("drop-table-demo"),
+        "{err}"
+    );
+    let (code, _, err) = ddlscope(&["run", "--profile", "mysql-9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown engine profile 'mysql-9'"), "{err}");
+    let (code, _, err) = ddlscope(&["run", "--at", "5:DROP TABLEE t1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ERROR 1064 (42000)"), "{err}");
+    let (code, _, err) = ddlscope(&["run", "/nonexistent/x.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read scenario file"), "{err}");
+    let (code, _, err) = ddlscope(&["run", "--format", "xml"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("xml"), "{err}");
+}
+
+#[test]
+fn list_names_the_builtins() {
+    let (code, out, _) = ddlscope(&["list"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("drop-table-demo")
+            && out.contains("mysql-5.7")
+            && out.contains("mysql-8.0.23")
+    );
+}
