@@ -34,21 +34,31 @@ const MIN_FREE_PAGES_RISE = Number(process.env.E2E_MIN_FREE_PAGES_RISE ?? 1000);
 /** Virtual time runs at the app's default speed; leave room for a slow machine. */
 const DROP_EFFECT_TIMEOUT_MS = 120_000;
 
+/** Set once the app fails to start, so later tests skip instead of waiting again. */
+let notStarting = null;
+
 /**
  * Opens the page, runs `body` with it, and always leaves a screenshot: the final
  * state on success, `<name>-failure.png` on failure. Console and page errors fail
  * the test even when `body` passed.
  */
-async function withApp(name, path, body) {
+async function withApp(t, name, path, body) {
+  if (notStarting) {
+    t.skip(`the app did not start in an earlier test (${notStarting})`);
+    return;
+  }
   const { page, problems, close } = await openBrowser();
   try {
     await page.goto(new URL(path, BASE_URL).href);
-    await waitReady(page);
+    await waitReady(page, { problems }).catch((err) => {
+      notStarting = err.message.split('\n')[0];
+      throw err;
+    });
     await body(page);
     assert.deepEqual(problems, [], 'the page reported errors');
   } catch (err) {
     await screenshot(page, `${name}-failure`).catch(() => {});
-    if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
+    if (problems.length > 0 && !err.message.includes(problems[0])) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
     throw err;
   } finally {
     await close();
@@ -68,8 +78,8 @@ async function startProfile(page, profile) {
   );
 }
 
-test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout: 300_000 }, async () => {
-  await withApp('mysql-5.7', '/', async (page) => {
+test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'mysql-5.7', '/', async (page) => {
     await startProfile(page, 'mysql-5.7');
     await screenshot(page, 'mysql-5.7-running');
 
@@ -88,8 +98,8 @@ test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout
   });
 });
 
-test('mysql-8.0.23: DROP TABLE leaves stale pages that are reclaimed later', { timeout: 300_000 }, async () => {
-  await withApp('mysql-8.0.23', '/', async (page) => {
+test('mysql-8.0.23: DROP TABLE leaves stale pages that are reclaimed later', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'mysql-8.0.23', '/', async (page) => {
     await startProfile(page, 'mysql-8.0.23');
     await runSql(page, 'DROP TABLE t1');
 
@@ -118,8 +128,8 @@ test('mysql-8.0.23: DROP TABLE leaves stale pages that are reclaimed later', { t
   });
 });
 
-test('embed page loads chrome-less without errors', { timeout: 120_000 }, async () => {
-  await withApp('embed', '/embed.html', async (page) => {
+test('embed page loads chrome-less without errors', { timeout: 120_000 }, async (t) => {
+  await withApp(t, 'embed', '/embed.html', async (page) => {
     assert.ok(await page.locator('body.embed').count(), 'body has class "embed"');
     await expectCanvasDrawn(page, ids.bufpoolMap);
     await screenshot(page, 'embed');

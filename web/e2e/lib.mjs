@@ -77,9 +77,20 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-/** Waits until the app says it is mounted and running (`body[data-ready="1"]`). */
-export async function waitReady(page, timeout = 60_000) {
-  await page.waitForFunction(() => document.body?.dataset.ready === '1', null, { timeout });
+/**
+ * Waits until the app says it is mounted and running (`body[data-ready="1"]`).
+ * Gives up at once if the page reports a problem meanwhile (a panic in the wasm
+ * shows up as a console error), rather than waiting out the timeout.
+ */
+export async function waitReady(page, { timeoutMs = 60_000, problems = [] } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await page.evaluate(() => document.body?.dataset.ready === '1').catch(() => false);
+    if (ready) return;
+    if (problems.length > 0) throw new Error(`the page reported problems before it was ready:\n  ${problems.join('\n  ')}`);
+    if (Date.now() > deadline) throw new Error(`the app did not set body[data-ready="1"] within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**

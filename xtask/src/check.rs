@@ -47,7 +47,14 @@ pub fn test() -> Result {
         ]))
     });
     step(&mut reports, "cargo test (native)", || {
-        run(Command::new(host_cargo()).args(["test", "--workspace", "-j", toolchain::JOBS]))
+        // --no-fail-fast: one failing test binary should not hide the others' results.
+        run(Command::new(host_cargo()).args([
+            "test",
+            "--workspace",
+            "--no-fail-fast",
+            "-j",
+            toolchain::JOBS,
+        ]))
     });
     let mut site = None;
     step(&mut reports, "wasm dist build", || {

@@ -80,15 +80,32 @@ pub fn display_command(cmd: &Command) -> String {
 /// Runs a command with inherited stdio, echoing it first; fails on a non-zero exit.
 pub fn run(cmd: &mut Command) -> Result {
     println!("    $ {}", display_command(cmd));
-    let program = cmd.get_program().to_string_lossy().into_owned();
     let status = cmd
         .status()
-        .map_err(|e| format!("could not start `{program}`: {e}"))?;
+        .map_err(|e| format!("could not start `{}`: {e}", short_command(cmd)))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`{program}` failed ({status})"))
+        Err(format!("`{}` failed ({status})", short_command(cmd)))
     }
+}
+
+/// The program's file name and its first few arguments, for one-line reports.
+fn short_command(cmd: &Command) -> String {
+    let program = Path::new(cmd.get_program())
+        .file_name()
+        .unwrap_or(cmd.get_program())
+        .to_string_lossy()
+        .into_owned();
+    let args: Vec<String> = cmd
+        .get_args()
+        .take(3)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let more = if cmd.get_args().len() > 3 { " ..." } else { "" };
+    format!("{program} {}{more}", args.join(" "))
+        .trim_end()
+        .to_string()
 }
 
 /// Runs a command quietly and returns its trimmed stdout, or `None` if it could not
@@ -173,5 +190,23 @@ mod tests {
         let mut cmd = Command::new("cargo");
         cmd.env("RUSTC_BOOTSTRAP", "1").args(["build", "a b"]);
         assert_eq!(display_command(&cmd), "RUSTC_BOOTSTRAP=1 cargo build 'a b'");
+    }
+
+    #[test]
+    fn failures_name_the_program_briefly() {
+        let mut cmd = Command::new("/root/.rustup/toolchains/stable/bin/cargo");
+        cmd.args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]);
+        assert_eq!(
+            short_command(&cmd),
+            "cargo clippy --workspace --all-targets ..."
+        );
+        assert_eq!(short_command(&Command::new("node")), "node");
     }
 }
