@@ -1,5 +1,5 @@
 //! The buffer pool: page frames, the page hash, the LRU list with its old/young
-//! midpoint, and the free list, split into instances.
+//! midpoint, the free list and the flush list, split into instances.
 //!
 //! ```text
 //!  instance i (its own mutex, `buf_pool->mutex` in 5.7)
@@ -18,8 +18,16 @@
 //! (`buf_LRU_get_free_block()`); the page cleaner keeps `innodb_lru_scan_depth` blocks
 //! free per instance.
 //!
-//! Memory layout: each instance keeps its frame descriptors in one `Vec` and links the
-//! LRU list through `u32` indices into it, so a scan is a walk over contiguous memory.
+//! Dirty pages sit on the flush list in the order they were first modified (oldest
+//! modification LSN); the page cleaner writes from its old end, and a free-block search
+//! that finds only dirty pages at the LRU tail writes one itself (a single-page flush,
+//! counted in `Innodb_buffer_pool_wait_free`).
+//!
+//! Memory layout: each instance keeps its frame descriptors (32 bytes each) in one `Vec`
+//! and links the LRU list, and the free list, through `u32` indices into it, so a scan is
+//! a walk over contiguous memory. The flush list is a deque of (LSN, frame) in
+//! modification order; a page cleaned out of order leaves a tombstone that is skipped
+//! and compacted away.
 //! A page id maps to its instance as `buf_pool_get()` does: the extent number
 //! (`page_no >> 6`) folded with the space id, modulo the number of instances.
 //!
@@ -33,7 +41,7 @@
 //! a lookup meets it.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 /// A tablespace id (`space_id`).
@@ -59,6 +67,13 @@ pub struct PageId {
     pub page_no: PageNo,
 }
 
+/// A log sequence number: bytes of redo written since the server was created.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Lsn(pub u64);
+
 /// A frame, numbered across the whole pool: instance `i` owns frames
 /// `i * frames_per_instance ..`.
 pub type FrameId = u32;
@@ -79,46 +94,135 @@ pub const LRU_MIN_LEN: u32 = 256;
 /// `BUF_LRU_SEARCH_SCAN_THRESHOLD`: blocks a first free-block search looks at.
 pub const LRU_SEARCH_SCAN_THRESHOLD: u32 = 100;
 
-/// What a frame holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BlockState {
-    /// On the free list (`BUF_BLOCK_NOT_USED`).
-    Free,
-    /// A file page on the LRU list (`BUF_BLOCK_FILE_PAGE`).
-    FilePage,
+/// How pages move in the LRU list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LruPolicy {
+    /// InnoDB's: reads go in at the old/young midpoint, `innodb_old_blocks_time` guards
+    /// promotion, young pages near the head stay put.
+    #[default]
+    Midpoint,
+    /// Textbook LRU: every read and every hit goes to the head. For comparing with other
+    /// cache simulators, never a server profile.
+    Exact,
 }
 
-/// One frame descriptor (`buf_block_t`, reduced to what the simulation needs).
+// Block state, the low two bits of `flags` (`buf_page_state`).
+const STATE_MASK: u8 = 0b11;
+/// `BUF_BLOCK_NOT_USED`: on the free list.
+const STATE_FREE: u8 = 0;
+/// `BUF_BLOCK_FILE_PAGE`: a page on the LRU list.
+const STATE_FILE: u8 = 1;
+/// `BUF_BLOCK_MEMORY`: lent to the AHI or lock heaps.
+const STATE_MEMORY: u8 = 2;
+/// In the old sublist.
+const F_OLD: u8 = 1 << 2;
+/// Modified since last written; on the flush list.
+const F_DIRTY: u8 = 1 << 3;
+/// Being read (`BUF_IO_READ`).
+const F_IO_READ: u8 = 1 << 4;
+/// Being written (`BUF_IO_WRITE`).
+const F_IO_WRITE: u8 = 1 << 5;
+const F_IO: u8 = F_IO_READ | F_IO_WRITE;
+
+/// One frame descriptor (`buf_block_t`, reduced to what the simulation needs): 32 bytes.
 #[derive(Clone, Copy, Debug)]
 struct BufBlock {
     space: u32,
     page_no: u32,
-    /// The tablespace version when the page was read (8.0.23+).
-    version: u32,
     prev: u32,
+    /// LRU successor, or the next free block while on the free list.
     next: u32,
-    /// `freed_page_clock` of the instance when the block was last made young.
+    /// `freed_page_clock` of the instance when the block was last put at the head.
     freed_page_clock: u32,
     /// Virtual ms of the first access since the page was read, 0 = not yet accessed.
     access_ms: u32,
-    state: BlockState,
-    old: bool,
-    io_fix: bool,
+    /// Sequence number of the page's flush-list entry while dirty.
+    flush_seq: u32,
+    /// The tablespace version when the page was read (8.0.23+).
+    version: u16,
+    flags: u8,
+    /// `block->index`: which index of the table has AHI entries on this page (0 = none).
+    ahi_index: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<BufBlock>() == 32);
 
 impl BufBlock {
     const FREE: BufBlock = BufBlock {
         space: 0,
         page_no: 0,
-        version: 0,
         prev: FRAME_NONE,
         next: FRAME_NONE,
         freed_page_clock: 0,
         access_ms: 0,
-        state: BlockState::Free,
-        old: false,
-        io_fix: false,
+        flush_seq: 0,
+        version: 0,
+        flags: STATE_FREE,
+        ahi_index: 0,
     };
+    fn state(&self) -> u8 {
+        self.flags & STATE_MASK
+    }
+    fn is(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+    fn set(&mut self, flag: u8, on: bool) {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+    }
+}
+
+/// One flush-list entry: a page's oldest modification.
+#[derive(Clone, Copy, Debug)]
+struct FlushEntry {
+    lsn: Lsn,
+    /// Local frame, [`FRAME_NONE`] once the page was cleaned out of order.
+    frame: u32,
+}
+
+/// The flush list (`buf_pool->flush_list`) as a deque in modification order: the front
+/// is the oldest modification (InnoDB's tail, where flushing starts).
+#[derive(Clone, Debug, Default)]
+struct FlushList {
+    entries: VecDeque<FlushEntry>,
+    /// Sequence number of `entries[0]`.
+    front_seq: u32,
+    live: u32,
+}
+
+impl FlushList {
+    fn push(&mut self, lsn: Lsn, frame: u32) -> u32 {
+        debug_assert!(
+            self.entries.back().is_none_or(|e| e.lsn <= lsn),
+            "flush list stays in LSN order"
+        );
+        let seq = self.front_seq.wrapping_add(self.entries.len() as u32);
+        self.entries.push_back(FlushEntry { lsn, frame });
+        self.live += 1;
+        seq
+    }
+
+    fn remove(&mut self, seq: u32) {
+        let idx = seq.wrapping_sub(self.front_seq) as usize;
+        debug_assert!(
+            self.entries[idx].frame != FRAME_NONE,
+            "flush entry removed twice"
+        );
+        self.entries[idx].frame = FRAME_NONE;
+        self.live -= 1;
+        while self.entries.front().is_some_and(|e| e.frame == FRAME_NONE) {
+            self.entries.pop_front();
+            self.front_seq = self.front_seq.wrapping_add(1);
+        }
+    }
+
+    fn lsn_of(&self, seq: u32) -> Lsn {
+        self.entries[seq.wrapping_sub(self.front_seq) as usize].lsn
+    }
 }
 
 /// Counters of one instance, as `SHOW ENGINE INNODB STATUS` reports them.
@@ -132,6 +236,8 @@ pub struct InstanceStats {
     pub evicted: u64,
     /// Stale pages freed (8.0.23+).
     pub stale_freed: u64,
+    /// Pages written (`Innodb_buffer_pool_pages_flushed`).
+    pub flushed: u64,
 }
 
 /// One buffer-pool instance.
@@ -139,8 +245,10 @@ pub struct InstanceStats {
 pub struct BufPoolInstance {
     id: u16,
     base: u32,
+    policy: LruPolicy,
     blocks: Vec<BufBlock>,
-    free: Vec<u32>,
+    free_head: u32,
+    free_len: u32,
     lru_head: u32,
     lru_tail: u32,
     lru_len: u32,
@@ -151,6 +259,8 @@ pub struct BufPoolInstance {
     old_ratio: u32,
     freed_page_clock: u32,
     stale_len: u32,
+    memory_len: u32,
+    flush: FlushList,
     /// This instance's counters.
     pub stats: InstanceStats,
 }
@@ -187,6 +297,40 @@ pub enum FreeBlock {
     },
 }
 
+/// What `buf_flush_single_page_from_LRU()` found at the tail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinglePageFlush {
+    /// A clean (or stale) page was freed; the free list has a block.
+    Freed {
+        /// Blocks looked at.
+        scanned: u32,
+    },
+    /// A dirty page must be written first; it is now write-fixed. Call
+    /// [`BufPool::complete_write`] with `evict = true` when the write is done.
+    Write {
+        /// The page being written.
+        frame: FrameId,
+        /// Blocks looked at.
+        scanned: u32,
+    },
+    /// Every block is fixed.
+    Nothing {
+        /// Blocks looked at.
+        scanned: u32,
+    },
+}
+
+/// What one page-cleaner LRU batch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LruBatch {
+    /// Blocks looked at.
+    pub scanned: u32,
+    /// Clean or stale blocks freed.
+    pub freed: u32,
+    /// Dirty blocks write-fixed (their frames were pushed on the caller's list).
+    pub writes: u32,
+}
+
 /// How a cell of the pool map is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -195,10 +339,14 @@ pub enum CellKind {
     Free,
     /// A clean page.
     Clean,
+    /// A modified page, on the flush list.
+    Dirty,
     /// A page of an old tablespace version, waiting to be reclaimed.
     Stale,
-    /// A page being read.
+    /// A page being read or written.
     Io,
+    /// Lent to the adaptive hash index or the lock heaps.
+    Memory,
 }
 
 /// One frame as the pool map draws it.
@@ -210,16 +358,34 @@ pub struct Cell {
     pub kind: CellKind,
     /// In the old sublist.
     pub old: bool,
+    /// Has adaptive-hash-index entries.
+    pub ahi: bool,
 }
 
 impl BufPoolInstance {
-    fn new(id: u16, base: u32, frames: u32, old_blocks_pct: u32) -> BufPoolInstance {
+    fn new(
+        id: u16,
+        base: u32,
+        frames: u32,
+        old_blocks_pct: u32,
+        policy: LruPolicy,
+    ) -> BufPoolInstance {
+        let mut blocks = vec![BufBlock::FREE; frames as usize];
+        // The free list links frames in order: frame 0 is handed out first.
+        for (i, b) in blocks.iter_mut().enumerate() {
+            b.next = if i + 1 < frames as usize {
+                i as u32 + 1
+            } else {
+                FRAME_NONE
+            };
+        }
         BufPoolInstance {
             id,
             base,
-            blocks: vec![BufBlock::FREE; frames as usize],
-            // Pop from the end: frame 0 is handed out first.
-            free: (0..frames).rev().collect(),
+            policy,
+            blocks,
+            free_head: if frames > 0 { 0 } else { FRAME_NONE },
+            free_len: frames,
             lru_head: FRAME_NONE,
             lru_tail: FRAME_NONE,
             lru_len: 0,
@@ -228,6 +394,8 @@ impl BufPoolInstance {
             old_ratio: old_ratio(old_blocks_pct),
             freed_page_clock: 0,
             stale_len: 0,
+            memory_len: 0,
+            flush: FlushList::default(),
             stats: InstanceStats::default(),
         }
     }
@@ -242,7 +410,7 @@ impl BufPoolInstance {
     }
     /// Length of the free list.
     pub fn free_len(&self) -> u32 {
-        self.free.len() as u32
+        self.free_len
     }
     /// Length of the LRU list (data pages, stale ones included).
     pub fn lru_len(&self) -> u32 {
@@ -256,9 +424,57 @@ impl BufPoolInstance {
     pub fn stale_len(&self) -> u32 {
         self.stale_len
     }
+    /// Dirty pages (the flush list's length).
+    pub fn dirty_len(&self) -> u32 {
+        self.flush.live
+    }
+    /// Frames lent to the AHI and lock heaps.
+    pub fn memory_len(&self) -> u32 {
+        self.memory_len
+    }
+    /// The oldest modification still unwritten.
+    pub fn oldest_modification(&self) -> Option<Lsn> {
+        self.flush.entries.front().map(|e| e.lsn)
+    }
 
     fn local(&self, frame: FrameId) -> u32 {
         frame - self.base
+    }
+
+    /// Removes a flush-list entry; when tombstones outnumber live entries, compacts the
+    /// deque and renumbers the blocks' entries, so the deque stays within twice the
+    /// number of dirty pages.
+    fn flush_remove(&mut self, seq: u32) {
+        self.flush.remove(seq);
+        if self.flush.entries.len() > 2 * self.flush.live as usize + 4096 {
+            self.flush.entries.retain(|e| e.frame != FRAME_NONE);
+            for (k, e) in self.flush.entries.iter().enumerate() {
+                self.blocks[e.frame as usize].flush_seq =
+                    self.flush.front_seq.wrapping_add(k as u32);
+            }
+        }
+    }
+
+    // ---- free list ----------------------------------------------------------------------
+
+    fn free_pop(&mut self) -> Option<u32> {
+        let b = self.free_head;
+        if b == FRAME_NONE {
+            return None;
+        }
+        self.free_head = self.blocks[b as usize].next;
+        self.blocks[b as usize].next = FRAME_NONE;
+        self.free_len -= 1;
+        Some(b)
+    }
+
+    fn free_push(&mut self, b: u32) {
+        self.blocks[b as usize] = BufBlock {
+            next: self.free_head,
+            ..BufBlock::FREE
+        };
+        self.free_head = b;
+        self.free_len += 1;
     }
 
     // ---- LRU list primitives (buf0lru.cc) ---------------------------------------------
@@ -319,10 +535,10 @@ impl BufPoolInstance {
             if self.lru_old_len + LRU_OLD_TOLERANCE < new_len {
                 let prev = self.blocks[old as usize].prev;
                 self.lru_old = prev;
-                self.blocks[prev as usize].old = true;
+                self.blocks[prev as usize].set(F_OLD, true);
                 self.lru_old_len += 1;
             } else if self.lru_old_len > new_len + LRU_OLD_TOLERANCE {
-                self.blocks[old as usize].old = false;
+                self.blocks[old as usize].set(F_OLD, false);
                 self.lru_old = self.blocks[old as usize].next;
                 self.lru_old_len -= 1;
             } else {
@@ -336,7 +552,7 @@ impl BufPoolInstance {
     fn old_init(&mut self) {
         let mut b = self.lru_head;
         while b != FRAME_NONE {
-            self.blocks[b as usize].old = true;
+            self.blocks[b as usize].set(F_OLD, true);
             b = self.blocks[b as usize].next;
         }
         self.lru_old = self.lru_head;
@@ -346,13 +562,17 @@ impl BufPoolInstance {
 
     /// InnoDB: `buf_LRU_add_block_low()`.
     fn add_block(&mut self, b: u32, old: bool) {
+        if self.policy == LruPolicy::Exact {
+            self.link_first(b);
+            return;
+        }
         if !old || self.lru_len < LRU_OLD_MIN_LEN {
             self.link_first(b);
-            self.blocks[b as usize].old = false;
+            self.blocks[b as usize].set(F_OLD, false);
             self.blocks[b as usize].freed_page_clock = self.freed_page_clock;
         } else {
             self.link_after(self.lru_old, b);
-            self.blocks[b as usize].old = true;
+            self.blocks[b as usize].set(F_OLD, true);
             self.lru_old_len += 1;
         }
         if self.lru_len > LRU_OLD_MIN_LEN {
@@ -364,20 +584,24 @@ impl BufPoolInstance {
 
     /// InnoDB: `buf_LRU_remove_block()`.
     fn remove_block(&mut self, b: u32) {
+        if self.policy == LruPolicy::Exact {
+            self.unlink(b);
+            return;
+        }
         if b == self.lru_old {
             let prev = self.blocks[b as usize].prev;
             self.lru_old = prev;
-            self.blocks[prev as usize].old = true;
+            self.blocks[prev as usize].set(F_OLD, true);
             self.lru_old_len += 1;
         }
-        let was_old = self.blocks[b as usize].old;
+        let was_old = self.blocks[b as usize].is(F_OLD);
         self.unlink(b);
-        self.blocks[b as usize].old = false;
+        self.blocks[b as usize].set(F_OLD, false);
         if self.lru_len < LRU_OLD_MIN_LEN {
             if self.lru_old != FRAME_NONE {
                 let mut x = self.lru_head;
                 while x != FRAME_NONE {
-                    self.blocks[x as usize].old = false;
+                    self.blocks[x as usize].set(F_OLD, false);
                     x = self.blocks[x as usize].next;
                 }
             }
@@ -413,7 +637,7 @@ fn old_ratio(pct: u32) -> u32 {
 /// Per-tablespace state the pool needs: its current version and its page map.
 #[derive(Clone, Debug, Default)]
 struct SpacePages {
-    version: u32,
+    version: u16,
     /// page_no → frame, [`FRAME_NONE`] when not in the pool.
     frames: Vec<u32>,
 }
@@ -427,13 +651,24 @@ pub struct BufPool {
 }
 
 impl BufPool {
-    /// A pool of `pages` frames split over `instances` instances, all free.
+    /// A pool of `pages` frames split over `instances` instances, all free, with
+    /// InnoDB's midpoint LRU.
     pub fn new(pages: u32, instances: u16, old_blocks_pct: u32) -> BufPool {
+        BufPool::with_policy(pages, instances, old_blocks_pct, LruPolicy::Midpoint)
+    }
+
+    /// A pool with the given LRU policy.
+    pub fn with_policy(
+        pages: u32,
+        instances: u16,
+        old_blocks_pct: u32,
+        policy: LruPolicy,
+    ) -> BufPool {
         assert!(instances >= 1);
         let per = pages / u32::from(instances);
         BufPool {
             instances: (0..instances)
-                .map(|i| BufPoolInstance::new(i, u32::from(i) * per, per, old_blocks_pct))
+                .map(|i| BufPoolInstance::new(i, u32::from(i) * per, per, old_blocks_pct, policy))
                 .collect(),
             frames_per_instance: per,
             spaces: BTreeMap::new(),
@@ -450,21 +685,32 @@ impl BufPool {
         self.instances.len() as u16
     }
 
+    fn sum(&self, f: impl Fn(&BufPoolInstance) -> u32) -> u64 {
+        self.instances.iter().map(|i| u64::from(f(i))).sum()
+    }
     /// Frames in the pool (`Innodb_buffer_pool_pages_total`).
     pub fn pages_total(&self) -> u64 {
-        self.instances.iter().map(|i| u64::from(i.size())).sum()
+        self.sum(BufPoolInstance::size)
     }
     /// Σ LRU length (`Innodb_buffer_pool_pages_data`).
     pub fn pages_data(&self) -> u64 {
-        self.instances.iter().map(|i| u64::from(i.lru_len)).sum()
+        self.sum(|i| i.lru_len)
     }
     /// Σ free list length (`Innodb_buffer_pool_pages_free`).
     pub fn pages_free(&self) -> u64 {
-        self.instances.iter().map(|i| u64::from(i.free_len())).sum()
+        self.sum(|i| i.free_len)
+    }
+    /// Σ flush list length (`Innodb_buffer_pool_pages_dirty`).
+    pub fn pages_dirty(&self) -> u64 {
+        self.sum(|i| i.flush.live)
+    }
+    /// Frames lent to the AHI and lock heaps (`Innodb_buffer_pool_pages_misc`).
+    pub fn pages_misc(&self) -> u64 {
+        self.sum(|i| i.memory_len)
     }
     /// Stale pages still in the pool.
     pub fn pages_stale(&self) -> u64 {
-        self.instances.iter().map(|i| u64::from(i.stale_len)).sum()
+        self.sum(|i| i.stale_len)
     }
     /// Counters summed over the instances.
     pub fn stats(&self) -> InstanceStats {
@@ -475,18 +721,58 @@ impl BufPool {
                 not_made_young: a.not_made_young + i.stats.not_made_young,
                 evicted: a.evicted + i.stats.evicted,
                 stale_freed: a.stale_freed + i.stats.stale_freed,
+                flushed: a.flushed + i.stats.flushed,
             })
+    }
+
+    /// Bytes of simulator memory per pool frame: descriptors plus page maps plus the
+    /// flush list, divided by the number of frames.
+    pub fn bytes_per_page(&self) -> f64 {
+        let descriptors = self.pages_total() * std::mem::size_of::<BufBlock>() as u64;
+        let maps: u64 = self
+            .spaces
+            .values()
+            .map(|s| s.frames.capacity() as u64 * 4)
+            .sum();
+        let flush: u64 = self
+            .instances
+            .iter()
+            .map(|i| i.flush.entries.capacity() as u64 * std::mem::size_of::<FlushEntry>() as u64)
+            .sum();
+        (descriptors + maps + flush) as f64 / self.pages_total().max(1) as f64
     }
 
     /// InnoDB: `buf_pool_get()`: the instance a page belongs to.
     pub fn instance_of(&self, page: PageId) -> u16 {
+        if self.instances.len() == 1 {
+            return 0;
+        }
         let extent = page.page_no >> EXTENT_SHIFT;
         let fold = (u64::from(page.space.0) << 20) + u64::from(page.space.0) + u64::from(extent);
         (fold % self.instances.len() as u64) as u16
     }
 
-    fn instance_of_frame(&self, frame: FrameId) -> usize {
+    fn inst_of_frame(&self, frame: FrameId) -> usize {
         (frame / self.frames_per_instance) as usize
+    }
+
+    fn block(&self, frame: FrameId) -> &BufBlock {
+        let inst = &self.instances[self.inst_of_frame(frame)];
+        &inst.blocks[inst.local(frame) as usize]
+    }
+
+    /// The page a frame holds.
+    pub fn page_of(&self, frame: FrameId) -> PageId {
+        let b = self.block(frame);
+        PageId {
+            space: SpaceId(b.space),
+            page_no: b.page_no,
+        }
+    }
+
+    /// Whether the frame's page is modified and unwritten.
+    pub fn is_dirty(&self, frame: FrameId) -> bool {
+        self.block(frame).is(F_DIRTY)
     }
 
     /// Registers a tablespace of `pages` pages at version 0 (creating its page map).
@@ -499,32 +785,45 @@ impl BufPool {
 
     /// The current version of a tablespace.
     pub fn space_version(&self, space: SpaceId) -> u32 {
-        self.spaces.get(&space).map_or(0, |s| s.version)
+        self.spaces.get(&space).map_or(0, |s| u32::from(s.version))
+    }
+
+    fn is_stale(&self, b: &BufBlock) -> bool {
+        b.state() == STATE_FILE
+            && self
+                .spaces
+                .get(&SpaceId(b.space))
+                .is_some_and(|s| s.version != b.version)
     }
 
     /// WL#14100 `fil_space_t::bump_version()`: every frame of the space becomes stale.
     /// Returns the new version and how many frames just became stale.
+    ///
+    /// Simplification: versions are 16 bits; a page would look current again only after
+    /// 65,536 bumps of its tablespace while it stayed in the pool.
     pub fn bump_space_version(&mut self, space: SpaceId) -> (u32, u64) {
         let Some(sp) = self.spaces.get_mut(&space) else {
             return (0, 0);
         };
-        sp.version += 1;
+        let old = sp.version;
+        sp.version = sp.version.wrapping_add(1);
         let version = sp.version;
         let mut became_stale = 0u64;
         for &f in &sp.frames {
             if f != FRAME_NONE {
                 let inst = &mut self.instances[(f / self.frames_per_instance) as usize];
                 let b = &inst.blocks[(f - inst.base) as usize];
-                if b.version + 1 == version {
+                if b.version == old {
                     inst.stale_len += 1;
                     became_stale += 1;
                 }
             }
         }
-        (version, became_stale)
+        (u32::from(version), became_stale)
     }
 
     /// InnoDB: the page-hash step of `buf_page_get_gen()`.
+    #[inline]
     pub fn lookup(&self, page: PageId) -> Lookup {
         let Some(sp) = self.spaces.get(&page.space) else {
             return Lookup::Miss;
@@ -537,29 +836,25 @@ impl BufPool {
         if frame == FRAME_NONE {
             return Lookup::Miss;
         }
-        let inst = &self.instances[self.instance_of_frame(frame)];
-        let b = &inst.blocks[inst.local(frame) as usize];
+        let b = self.block(frame);
         if b.version != sp.version {
             Lookup::Stale(frame)
-        } else if b.io_fix {
+        } else if b.is(F_IO_READ) {
             Lookup::IoFixed(frame)
         } else {
             Lookup::Hit(frame)
         }
     }
 
-    fn is_stale(&self, b: &BufBlock) -> bool {
-        self.spaces
-            .get(&SpaceId(b.space))
-            .is_some_and(|s| s.version != b.version)
-    }
-
     /// Records an access to a resident page and says whether it should be made young
     /// (`buf_page_peek_if_too_old()`). Counts `not_made_young` when the old-blocks time
-    /// keeps an old page where it is.
+    /// keeps an old page where it is. Under the exact policy every hit is made young.
     pub fn note_access(&mut self, frame: FrameId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
-        let i = self.instance_of_frame(frame);
+        let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
+        if inst.policy == LruPolicy::Exact {
+            return inst.lru_head != inst.local(frame);
+        }
         let local = inst.local(frame) as usize;
         // buf_page_get_gen() stamps the first access before buf_page_make_young_if_needed().
         if inst.blocks[local].access_ms == 0 {
@@ -569,7 +864,7 @@ impl BufPool {
         if inst.freed_page_clock == 0 {
             return false;
         }
-        if old_blocks_time_ms != 0 && b.old {
+        if old_blocks_time_ms != 0 && b.is(F_OLD) {
             if now_ms.saturating_sub(b.access_ms) >= old_blocks_time_ms {
                 return true;
             }
@@ -583,10 +878,10 @@ impl BufPool {
 
     /// InnoDB: `buf_LRU_make_block_young()`. Caller holds the instance mutex.
     pub fn make_young(&mut self, frame: FrameId) {
-        let i = self.instance_of_frame(frame);
+        let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame);
-        if inst.blocks[local as usize].old {
+        if inst.blocks[local as usize].is(F_OLD) {
             inst.stats.made_young += 1;
         }
         inst.remove_block(local);
@@ -598,7 +893,7 @@ impl BufPool {
     /// Caller holds the instance mutex.
     pub fn get_free_block(&mut self, instance: u16, scan_limit: u32) -> FreeBlock {
         let i = usize::from(instance);
-        if let Some(local) = self.instances[i].free.pop() {
+        if let Some(local) = self.instances[i].free_pop() {
             return FreeBlock::FromFreeList(self.instances[i].base + local);
         }
         let mut scanned = 0;
@@ -607,12 +902,11 @@ impl BufPool {
             scanned += 1;
             let blk = self.instances[i].blocks[b as usize];
             let prev = blk.prev;
-            if !blk.io_fix {
-                let frame = self.instances[i].base + b;
+            let frame = self.instances[i].base + b;
+            if self.ready_for_replace(&blk) {
                 self.evict(frame);
                 let local = self.instances[i]
-                    .free
-                    .pop()
+                    .free_pop()
                     .expect("evict put the block on the free list");
                 debug_assert_eq!(local, b);
                 return FreeBlock::Evicted { frame, scanned };
@@ -622,12 +916,18 @@ impl BufPool {
         FreeBlock::NoneFound { scanned }
     }
 
-    /// Removes a page from the LRU list and the page hash and puts its frame on the free
-    /// list (`buf_LRU_free_page()` + `buf_LRU_block_remove_hashed()`). Returns whether the
-    /// page was stale.
+    /// InnoDB: `buf_flush_ready_for_replace()`: unfixed and clean, or stale (8.0.23
+    /// frees stale pages without writing them).
+    fn ready_for_replace(&self, b: &BufBlock) -> bool {
+        !b.is(F_IO) && (!b.is(F_DIRTY) || self.is_stale(b))
+    }
+
+    /// Removes a page from the LRU list, the flush list and the page hash and puts its
+    /// frame on the free list (`buf_LRU_free_page()` + `buf_LRU_block_remove_hashed()`).
+    /// Returns whether the page was stale.
     fn evict(&mut self, frame: FrameId) -> bool {
-        let i = self.instance_of_frame(frame);
-        let b = self.instances[i].blocks[self.instances[i].local(frame) as usize];
+        let i = self.inst_of_frame(frame);
+        let b = *self.block(frame);
         let stale = self.is_stale(&b);
         if let Some(sp) = self.spaces.get_mut(&SpaceId(b.space)) {
             if let Some(slot) = sp.frames.get_mut(b.page_no as usize) {
@@ -638,9 +938,11 @@ impl BufPool {
         }
         let inst = &mut self.instances[i];
         let local = inst.local(frame);
+        if b.is(F_DIRTY) {
+            inst.flush_remove(b.flush_seq);
+        }
         inst.remove_block(local);
-        inst.blocks[local as usize] = BufBlock::FREE;
-        inst.free.push(local);
+        inst.free_push(local);
         inst.freed_page_clock = inst.freed_page_clock.wrapping_add(1);
         if stale {
             inst.stale_len -= 1;
@@ -662,11 +964,11 @@ impl BufPool {
     /// taken by [`BufPool::get_free_block`] now holds `page`, I/O-fixed, at the midpoint.
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
-        let version = self.space_version(page.space);
         let sp = self
             .spaces
             .get_mut(&page.space)
             .expect("page of an unregistered tablespace");
+        let version = sp.version;
         if sp.frames.len() <= page.page_no as usize {
             sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
         }
@@ -675,15 +977,14 @@ impl BufPool {
             "page read twice"
         );
         sp.frames[page.page_no as usize] = frame;
-        let i = self.instance_of_frame(frame);
+        let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame);
         inst.blocks[local as usize] = BufBlock {
             space: page.space.0,
             page_no: page.page_no,
             version,
-            io_fix: true,
-            state: BlockState::FilePage,
+            flags: STATE_FILE | F_IO_READ,
             ..BufBlock::FREE
         };
         inst.add_block(local, true);
@@ -691,35 +992,210 @@ impl BufPool {
 
     /// The read finished (`buf_page_io_complete()`).
     pub fn complete_read(&mut self, frame: FrameId) {
-        let i = self.instance_of_frame(frame);
+        let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame) as usize;
-        inst.blocks[local].io_fix = false;
+        inst.blocks[local].set(F_IO_READ, false);
+    }
+
+    /// A mini-transaction modified the page at `lsn` (`buf_flush_note_modification()`):
+    /// if it was clean it joins the flush list with `lsn` as its oldest modification.
+    pub fn mark_dirty(&mut self, frame: FrameId, lsn: Lsn) {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        if inst.blocks[local].is(F_DIRTY) {
+            return;
+        }
+        let seq = inst.flush.push(lsn, local as u32);
+        let b = &mut inst.blocks[local];
+        b.set(F_DIRTY, true);
+        b.flush_seq = seq;
+    }
+
+    /// Starts writing a dirty page (`buf_flush_page()`): it stays dirty, write-fixed,
+    /// until [`BufPool::complete_write`].
+    fn begin_write(&mut self, frame: FrameId) {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        debug_assert!(inst.blocks[local].is(F_DIRTY) && !inst.blocks[local].is(F_IO));
+        inst.blocks[local].set(F_IO_WRITE, true);
+    }
+
+    /// A write finished (`buf_flush_write_complete()`): the page leaves the flush list;
+    /// an LRU-list flush then frees the block (`evict`).
+    pub fn complete_write(&mut self, frame: FrameId, evict: bool) {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        let b = inst.blocks[local];
+        debug_assert!(b.is(F_IO_WRITE));
+        inst.blocks[local].set(F_IO_WRITE, false);
+        if b.is(F_DIRTY) {
+            inst.flush_remove(b.flush_seq);
+            inst.blocks[local].set(F_DIRTY, false);
+        }
+        inst.stats.flushed += 1;
+        if evict && b.state() == STATE_FILE {
+            self.evict(frame);
+        }
+    }
+
+    /// InnoDB: `buf_flush_single_page_from_LRU()`: from the tail, free the first clean
+    /// page, or write-fix the first dirty one for the caller to write synchronously.
+    /// Caller holds the instance mutex.
+    pub fn single_page_flush(&mut self, instance: u16) -> SinglePageFlush {
+        let i = usize::from(instance);
+        let mut scanned = 0;
+        let mut b = self.instances[i].lru_tail;
+        while b != FRAME_NONE {
+            scanned += 1;
+            let blk = self.instances[i].blocks[b as usize];
+            let frame = self.instances[i].base + b;
+            if self.ready_for_replace(&blk) {
+                self.evict(frame);
+                return SinglePageFlush::Freed { scanned };
+            }
+            if !blk.is(F_IO) && blk.is(F_DIRTY) {
+                self.begin_write(frame);
+                return SinglePageFlush::Write { frame, scanned };
+            }
+            b = blk.prev;
+        }
+        SinglePageFlush::Nothing { scanned }
     }
 
     /// The page cleaner's LRU batch for one instance (`buf_flush_LRU_list_batch()`): from
     /// the tail, look at up to `scan_depth` blocks while fewer than `scan_depth` are free
-    /// and the list is longer than `BUF_LRU_MIN_LEN`, evicting clean unfixed (and stale)
-    /// ones. Returns (blocks looked at, blocks freed). Caller holds the instance mutex.
-    pub fn lru_flush_batch(&mut self, instance: u16, scan_depth: u32) -> (u32, u32) {
+    /// and the list is longer than `BUF_LRU_MIN_LEN`: free clean unfixed (and stale)
+    /// blocks, write-fix dirty ones and push them on `writes` (the caller writes them
+    /// and completes each with `evict = true`). Caller holds the instance mutex.
+    pub fn lru_flush_batch(
+        &mut self,
+        instance: u16,
+        scan_depth: u32,
+        writes: &mut Vec<FrameId>,
+    ) -> LruBatch {
         let i = usize::from(instance);
-        let (mut scanned, mut freed) = (0, 0);
+        let mut r = LruBatch::default();
         let mut b = self.instances[i].lru_tail;
         while b != FRAME_NONE
-            && scanned < scan_depth
-            && self.instances[i].free_len() < scan_depth
+            && r.scanned < scan_depth
+            && self.instances[i].free_len + r.writes < scan_depth
             && self.instances[i].lru_len > LRU_MIN_LEN
         {
-            scanned += 1;
+            r.scanned += 1;
             let blk = self.instances[i].blocks[b as usize];
             let prev = blk.prev;
-            if !blk.io_fix {
-                self.evict(self.instances[i].base + b);
-                freed += 1;
+            let frame = self.instances[i].base + b;
+            if self.ready_for_replace(&blk) {
+                self.evict(frame);
+                r.freed += 1;
+            } else if !blk.is(F_IO) && blk.is(F_DIRTY) {
+                self.begin_write(frame);
+                writes.push(frame);
+                r.writes += 1;
             }
             b = prev;
         }
-        (scanned, freed)
+        r
+    }
+
+    /// The page cleaner's flush-list batch for one instance (`buf_flush_do_batch(
+    /// BUF_FLUSH_LIST)`): write-fix up to `max_pages` dirty pages from the oldest
+    /// modification on, stopping at pages modified at or after `lsn_limit`. Pushes them
+    /// on `writes`; returns the number of entries looked at.
+    pub fn flush_list_batch(
+        &mut self,
+        instance: u16,
+        max_pages: u32,
+        lsn_limit: Lsn,
+        writes: &mut Vec<FrameId>,
+    ) -> u32 {
+        let i = usize::from(instance);
+        let mut scanned = 0;
+        let mut picked = 0;
+        let mut idx = 0;
+        while picked < max_pages && idx < self.instances[i].flush.entries.len() {
+            let e = self.instances[i].flush.entries[idx];
+            idx += 1;
+            if e.frame == FRAME_NONE {
+                continue;
+            }
+            if e.lsn >= lsn_limit {
+                break;
+            }
+            scanned += 1;
+            let frame = self.instances[i].base + e.frame;
+            if !self.instances[i].blocks[e.frame as usize].is(F_IO) {
+                self.begin_write(frame);
+                writes.push(frame);
+                picked += 1;
+            }
+        }
+        scanned
+    }
+
+    /// Lends up to `n` frames of `instance` to the AHI or lock heaps (`BUF_BLOCK_MEMORY`),
+    /// from the free list, then by evicting clean pages from the LRU tail. Returns how
+    /// many were lent. Caller holds the instance mutex.
+    pub fn borrow_frames(&mut self, instance: u16, n: u32) -> u32 {
+        let i = usize::from(instance);
+        let mut lent = 0;
+        while lent < n {
+            let local = match self.instances[i].free_pop() {
+                Some(l) => l,
+                None => match self.get_free_block(instance, LRU_SEARCH_SCAN_THRESHOLD) {
+                    FreeBlock::Evicted { frame, .. } | FreeBlock::FromFreeList(frame) => {
+                        frame - self.instances[i].base
+                    }
+                    FreeBlock::NoneFound { .. } => break,
+                },
+            };
+            let inst = &mut self.instances[i];
+            inst.blocks[local as usize] = BufBlock {
+                flags: STATE_MEMORY,
+                ..BufBlock::FREE
+            };
+            inst.memory_len += 1;
+            lent += 1;
+        }
+        lent
+    }
+
+    /// Returns `n` lent frames of `instance` to the free list.
+    pub fn return_frames(&mut self, instance: u16, n: u32) {
+        let inst = &mut self.instances[usize::from(instance)];
+        let mut left = n.min(inst.memory_len);
+        let mut b = 0usize;
+        while left > 0 && b < inst.blocks.len() {
+            if inst.blocks[b].state() == STATE_MEMORY {
+                inst.free_push(b as u32);
+                inst.memory_len -= 1;
+                left -= 1;
+            }
+            b += 1;
+        }
+    }
+
+    /// Marks a page as carrying AHI entries of index `index` (1-based; `block->index`).
+    /// Returns whether it was not hashed before.
+    pub fn ahi_mark(&mut self, frame: FrameId, index: u8) -> bool {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        let was = inst.blocks[local].ahi_index;
+        inst.blocks[local].ahi_index = index;
+        was == 0
+    }
+
+    /// Drops a page's AHI entries; returns the index they belonged to (0 = none).
+    pub fn ahi_unmark(&mut self, frame: FrameId) -> u8 {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        std::mem::take(&mut inst.blocks[local].ahi_index)
     }
 
     /// Where a full LRU scan starts: the tail of `instance`'s LRU list.
@@ -729,9 +1205,9 @@ impl BufPool {
 
     /// One bounded stretch of `buf_LRU_remove_all_pages()`: from `*cursor` (a local frame,
     /// walking toward the head) look at up to `budget` blocks and free every page of
-    /// `space`. Returns (blocks looked at, pages freed, pages skipped because they were
-    /// being read); `*cursor` becomes [`FRAME_NONE`] at the head. Caller holds the
-    /// instance mutex throughout.
+    /// `space`, dirty ones without writing them. Returns (blocks looked at, pages freed,
+    /// pages skipped because they were under I/O); `*cursor` becomes [`FRAME_NONE`] at
+    /// the head. Caller holds the instance mutex throughout.
     pub fn lru_remove_space_pages(
         &mut self,
         instance: u16,
@@ -746,8 +1222,8 @@ impl BufPool {
             let blk = self.instances[i].blocks[b as usize];
             *cursor = blk.prev;
             visited += 1;
-            if blk.space == space.0 && blk.state == BlockState::FilePage {
-                if blk.io_fix {
+            if blk.space == space.0 && blk.state() == STATE_FILE {
+                if blk.is(F_IO) {
                     skipped += 1;
                 } else {
                     self.evict(self.instances[i].base + b);
@@ -765,88 +1241,166 @@ impl BufPool {
         })
     }
 
+    fn cell(&self, blk: &BufBlock) -> Cell {
+        let kind = match blk.state() {
+            STATE_FREE => CellKind::Free,
+            STATE_MEMORY => CellKind::Memory,
+            _ if self.is_stale(blk) => CellKind::Stale,
+            _ if blk.is(F_IO) => CellKind::Io,
+            _ if blk.is(F_DIRTY) => CellKind::Dirty,
+            _ => CellKind::Clean,
+        };
+        Cell {
+            space: SpaceId(blk.space),
+            kind,
+            old: blk.is(F_OLD),
+            ahi: blk.ahi_index != 0,
+        }
+    }
+
     /// The cells of one instance for the pool map, in LRU order from the head, then the
-    /// free blocks. `out` is cleared first.
+    /// lent frames, then the free blocks. `out` is cleared first.
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        for b in inst.lru_iter() {
-            let blk = &inst.blocks[b as usize];
-            let kind = if self.is_stale(blk) {
-                CellKind::Stale
-            } else if blk.io_fix {
-                CellKind::Io
-            } else {
-                CellKind::Clean
-            };
-            out.push(Cell {
-                space: SpaceId(blk.space),
-                kind,
-                old: blk.old,
-            });
-        }
+        out.extend(inst.lru_iter().map(|b| self.cell(&inst.blocks[b as usize])));
+        let filler = |kind| Cell {
+            space: SpaceId(0),
+            kind,
+            old: false,
+            ahi: false,
+        };
         out.extend(std::iter::repeat_n(
-            Cell {
-                space: SpaceId(0),
-                kind: CellKind::Free,
-                old: false,
-            },
-            inst.free.len(),
+            filler(CellKind::Memory),
+            inst.memory_len as usize,
         ));
+        out.extend(std::iter::repeat_n(
+            filler(CellKind::Free),
+            inst.free_len as usize,
+        ));
+    }
+
+    /// The cells of one instance in frame order (the pool's physical layout).
+    pub fn frame_cells(&self, instance: u16, out: &mut Vec<Cell>) {
+        out.clear();
+        let inst = &self.instances[usize::from(instance)];
+        out.extend(inst.blocks.iter().map(|b| self.cell(b)));
     }
 
     /// Checks the structural invariants; panics with a description on the first broken
     /// one. Used by tests and debug runs.
     pub fn validate(&self) {
         for inst in &self.instances {
+            let id = inst.id;
             let order: Vec<u32> = inst.lru_iter().collect();
             assert_eq!(
                 order.len() as u32,
                 inst.lru_len,
-                "instance {}: LRU length",
-                inst.id
+                "instance {id}: LRU length"
             );
-            assert_eq!(
-                inst.lru_len + inst.free_len(),
-                inst.size(),
-                "instance {}: pages conserved",
-                inst.id
-            );
-            let old = order
-                .iter()
-                .filter(|&&b| inst.blocks[b as usize].old)
-                .count() as u32;
-            assert_eq!(old, inst.lru_old_len, "instance {}: old count", inst.id);
-            if inst.lru_len >= LRU_OLD_MIN_LEN {
-                // Old blocks are exactly the suffix starting at LRU_old.
-                let first_old = order.iter().position(|&b| inst.blocks[b as usize].old);
+            let mut free = 0;
+            let mut b = inst.free_head;
+            while b != FRAME_NONE {
                 assert_eq!(
-                    first_old.map(|p| order[p]),
-                    Some(inst.lru_old),
-                    "instance {}: LRU_old",
-                    inst.id
+                    inst.blocks[b as usize].state(),
+                    STATE_FREE,
+                    "instance {id}: free list holds a used block"
                 );
-                assert!(order[first_old.unwrap_or(0)..]
+                free += 1;
+                b = inst.blocks[b as usize].next;
+            }
+            assert_eq!(free, inst.free_len, "instance {id}: free length");
+            let memory = inst
+                .blocks
+                .iter()
+                .filter(|b| b.state() == STATE_MEMORY)
+                .count() as u32;
+            assert_eq!(memory, inst.memory_len, "instance {id}: lent frames");
+            assert_eq!(
+                inst.lru_len + inst.free_len + inst.memory_len,
+                inst.size(),
+                "instance {id}: pages conserved"
+            );
+            if inst.policy == LruPolicy::Midpoint {
+                let old = order
                     .iter()
-                    .all(|&b| inst.blocks[b as usize].old));
-                let target = (u64::from(inst.lru_len) * u64::from(inst.old_ratio) / 1024) as u32;
-                assert!(
-                    inst.lru_old_len.abs_diff(target) <= LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN
-                );
-            } else {
-                assert_eq!(inst.lru_old, FRAME_NONE);
+                    .filter(|&&b| inst.blocks[b as usize].is(F_OLD))
+                    .count() as u32;
+                assert_eq!(old, inst.lru_old_len, "instance {id}: old count");
+                if inst.lru_len >= LRU_OLD_MIN_LEN {
+                    let first_old = order
+                        .iter()
+                        .position(|&b| inst.blocks[b as usize].is(F_OLD));
+                    assert_eq!(
+                        first_old.map(|p| order[p]),
+                        Some(inst.lru_old),
+                        "instance {id}: LRU_old"
+                    );
+                    assert!(order[first_old.unwrap_or(0)..]
+                        .iter()
+                        .all(|&b| inst.blocks[b as usize].is(F_OLD)));
+                    let target =
+                        (u64::from(inst.lru_len) * u64::from(inst.old_ratio) / 1024) as u32;
+                    assert!(
+                        inst.lru_old_len.abs_diff(target)
+                            <= LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN
+                    );
+                } else {
+                    assert_eq!(inst.lru_old, FRAME_NONE);
+                }
             }
             let stale = order
                 .iter()
                 .filter(|&&b| self.is_stale(&inst.blocks[b as usize]))
                 .count() as u32;
-            assert_eq!(stale, inst.stale_len, "instance {}: stale count", inst.id);
+            assert_eq!(stale, inst.stale_len, "instance {id}: stale count");
             for &b in &order {
                 let blk = &inst.blocks[b as usize];
+                assert_eq!(blk.state(), STATE_FILE);
                 let mapped = self.spaces[&SpaceId(blk.space)].frames[blk.page_no as usize];
-                assert_eq!(mapped, inst.base + b, "instance {}: page hash", inst.id);
+                assert_eq!(mapped, inst.base + b, "instance {id}: page hash");
+            }
+            // Every dirty page has exactly one live flush-list entry, in LSN order.
+            let mut live = 0;
+            let mut last = Lsn(0);
+            for (k, e) in inst.flush.entries.iter().enumerate() {
+                if e.frame == FRAME_NONE {
+                    continue;
+                }
+                live += 1;
+                assert!(e.lsn >= last, "instance {id}: flush list out of LSN order");
+                last = e.lsn;
+                let blk = &inst.blocks[e.frame as usize];
+                assert!(
+                    blk.is(F_DIRTY),
+                    "instance {id}: clean page on the flush list"
+                );
+                assert_eq!(
+                    blk.flush_seq,
+                    inst.flush.front_seq.wrapping_add(k as u32),
+                    "instance {id}: flush seq"
+                );
+            }
+            let dirty = inst.blocks.iter().filter(|b| b.is(F_DIRTY)).count() as u32;
+            assert_eq!(live, inst.flush.live, "instance {id}: flush list length");
+            assert_eq!(
+                dirty, live,
+                "instance {id}: dirty pages are on the flush list"
+            );
+            if let Some(front) = inst.flush.entries.front() {
+                assert_ne!(
+                    front.frame, FRAME_NONE,
+                    "instance {id}: tombstone at the flush list's old end"
+                );
             }
         }
+    }
+
+    /// The oldest modification of a dirty page, if `frame` is dirty.
+    pub fn oldest_modification(&self, frame: FrameId) -> Option<Lsn> {
+        let inst = &self.instances[self.inst_of_frame(frame)];
+        let b = &inst.blocks[inst.local(frame) as usize];
+        b.is(F_DIRTY).then(|| inst.flush.lsn_of(b.flush_seq))
     }
 }
 
@@ -988,8 +1542,11 @@ mod tests {
         ));
         pool.validate();
         // The page cleaner frees stale pages as it meets them at the tail.
-        let (scanned, freed) = pool.lru_flush_batch(0, 1024);
+        let mut writes = Vec::new();
+        let batch = pool.lru_flush_batch(0, 1024, &mut writes);
+        let (scanned, freed) = (batch.scanned, batch.freed);
         assert_eq!(scanned, freed);
+        assert!(writes.is_empty(), "nothing dirty");
         assert_eq!(pool.pages_stale(), 600 - u64::from(freed));
         assert_eq!(pool.stats().stale_freed, u64::from(freed));
         pool.validate();

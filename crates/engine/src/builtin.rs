@@ -1,23 +1,19 @@
 //! The shipped scenarios and profiles, compiled in from `assets/` so the browser and the
 //! command line run exactly the same files without any file access.
 
+/// `(name, text)` pairs for files `assets/<dir>/<name>.toml`.
+macro_rules! assets {
+    ($dir:literal: $($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../../assets/", $dir, "/", $name, ".toml")))),*]
+    };
+}
+
 /// Built-in engine profiles: (name, TOML text).
-pub const PROFILES: &[(&str, &str)] = &[
-    (
-        "mysql-5.7",
-        include_str!("../../../assets/profiles/mysql-5.7.toml"),
-    ),
-    (
-        "mysql-8.0.23",
-        include_str!("../../../assets/profiles/mysql-8.0.23.toml"),
-    ),
-];
+pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.7", "mysql-8.0.23");
 
 /// Built-in scenarios: (name, TOML text).
-pub const SCENARIOS: &[(&str, &str)] = &[(
-    "drop-table-demo",
-    include_str!("../../../assets/scenarios/drop-table-demo.toml"),
-)];
+pub const SCENARIOS: &[(&str, &str)] =
+    assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes");
 
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {
@@ -27,4 +23,26 @@ pub fn profile_text(name: &str) -> Option<&'static str> {
 /// The TOML text of a built-in scenario.
 pub fn scenario_text(name: &str) -> Option<&'static str> {
     SCENARIOS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_asset_file_is_built_in() {
+        // A scenario or profile added to assets/ but not to the lists above would be
+        // invisible to users.
+        for (dir, list) in [
+            ("profiles", super::PROFILES),
+            ("scenarios", super::SCENARIOS),
+        ] {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/");
+            let on_disk = std::fs::read_dir(format!("{path}{dir}")).unwrap().count();
+            assert_eq!(
+                on_disk,
+                list.len(),
+                "assets/{dir} has {on_disk} files, {} built in",
+                list.len()
+            );
+        }
+    }
 }

@@ -12,6 +12,9 @@
 
 pub mod bufpool;
 pub mod builtin;
+pub mod detmath;
+pub mod device;
+pub mod dict;
 pub mod events;
 pub mod latch;
 pub mod metrics;
@@ -22,14 +25,16 @@ pub mod sim;
 pub mod size;
 pub mod sql;
 pub mod time;
+pub mod workload;
 
 pub use bufpool::{BufPool, Cell, CellKind, PageId, SpaceId};
+pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};
 pub use latch::LatchId;
 pub use metrics::Sample;
 pub use profile::Profile;
 pub use scenario::Scenario;
-pub use sim::{SessionView, Sim, Table};
+pub use sim::{SessionView, Sim};
 pub use size::ByteSize;
 pub use sql::SqlError;
 pub use time::Tick;

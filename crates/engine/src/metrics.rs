@@ -39,6 +39,9 @@ pub struct Sample {
     /// `Innodb_buffer_pool_read_requests` per second (page requests, hits included).
     #[serde(rename = "Innodb_buffer_pool_read_requests")]
     pub read_requests: u64,
+    /// `Innodb_buffer_pool_pages_flushed` per second.
+    #[serde(rename = "Innodb_buffer_pool_pages_flushed")]
+    pub pages_flushed: u64,
     /// `Innodb_buffer_pool_pages_made_young` per second.
     #[serde(rename = "Innodb_buffer_pool_pages_made_young")]
     pub made_young: u64,
@@ -57,13 +60,15 @@ pub struct Sample {
     pub latency_p99_ms: f64,
     /// Longest, ms.
     pub latency_max_ms: f64,
-    /// Client threads inside a statement at the end of the second.
+    /// Client threads inside an event (transaction) at the end of the second.
     pub threads_running: u64,
+    /// Redo between the current LSN and the oldest unwritten change, MiB.
+    pub checkpoint_age_mb: u64,
 }
 
 impl Sample {
     /// Column names, in row order.
-    pub const COLUMNS: [&'static str; 19] = [
+    pub const COLUMNS: [&'static str; 21] = [
         "t_s",
         "Innodb_buffer_pool_pages_total",
         "Innodb_buffer_pool_pages_data",
@@ -74,6 +79,7 @@ impl Sample {
         "Innodb_buffer_pool_wait_free",
         "Innodb_buffer_pool_reads",
         "Innodb_buffer_pool_read_requests",
+        "Innodb_buffer_pool_pages_flushed",
         "Innodb_buffer_pool_pages_made_young",
         "Innodb_buffer_pool_pages_made_not_young",
         "tps",
@@ -83,6 +89,7 @@ impl Sample {
         "latency_p99_ms",
         "latency_max_ms",
         "threads_running",
+        "checkpoint_age_mb",
     ];
 
     /// The values as text, in [`Sample::COLUMNS`] order (ms with two decimals).
@@ -99,6 +106,7 @@ impl Sample {
             self.wait_free.to_string(),
             self.reads.to_string(),
             self.read_requests.to_string(),
+            self.pages_flushed.to_string(),
             self.made_young.to_string(),
             self.made_not_young.to_string(),
             self.tps.to_string(),
@@ -108,6 +116,7 @@ impl Sample {
             ms(self.latency_p99_ms),
             ms(self.latency_max_ms),
             self.threads_running.to_string(),
+            self.checkpoint_age_mb.to_string(),
         ]
     }
 }
@@ -129,6 +138,10 @@ pub struct Counters {
     pub made_young: u64,
     /// Accesses that did not make a page young.
     pub made_not_young: u64,
+    /// Pages written.
+    pub pages_flushed: u64,
+    /// Waits in `log_free_check()` for the checkpoint to advance.
+    pub log_waits: u64,
 }
 
 impl Counters {
@@ -142,6 +155,8 @@ impl Counters {
             transactions: self.transactions - earlier.transactions,
             made_young: self.made_young - earlier.made_young,
             made_not_young: self.made_not_young - earlier.made_not_young,
+            pages_flushed: self.pages_flushed - earlier.pages_flushed,
+            log_waits: self.log_waits - earlier.log_waits,
         }
     }
 }
@@ -221,6 +236,7 @@ mod tests {
             wait_free: 0,
             reads: 5,
             read_requests: 6,
+            pages_flushed: 0,
             made_young: 0,
             made_not_young: 0,
             tps: 7,
@@ -230,6 +246,7 @@ mod tests {
             latency_p99_ms: 3.0,
             latency_max_ms: 4.0,
             threads_running: 1,
+            checkpoint_age_mb: 0,
         };
         assert_eq!(s.row().len(), Sample::COLUMNS.len());
         let json = serde_json::to_value(&s).unwrap();

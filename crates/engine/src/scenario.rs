@@ -6,6 +6,7 @@
 
 use crate::size::ByteSize;
 use crate::time::Tick;
+use crate::workload::{Distribution, WorkloadKind};
 use serde::{Deserialize, Serialize};
 
 /// InnoDB's page size (`UNIV_PAGE_SIZE_DEF`).
@@ -49,6 +50,9 @@ pub struct Scenario {
     pub tables: Vec<TableConfig>,
     /// The client workload.
     pub workload: WorkloadConfig,
+    /// InnoDB variables.
+    #[serde(default)]
+    pub innodb: InnodbConfig,
     /// Statements issued at fixed virtual times.
     #[serde(default)]
     pub script: Vec<ScriptStep>,
@@ -127,17 +131,18 @@ pub struct DeviceConfig {
     /// Latency of one 16 KiB page read, µs; defaults by kind.
     #[serde(default)]
     pub read_latency_us: Option<u64>,
-}
-
-impl DeviceConfig {
-    /// The read latency in µs: the override, else the kind's typical figure.
-    pub fn read_latency_us(&self) -> u64 {
-        self.read_latency_us.unwrap_or(match self.kind {
-            DeviceKind::Hdd => 8_000,
-            DeviceKind::SataSsd => 150,
-            DeviceKind::Nvme => 80,
-        })
-    }
+    /// Latency of one page write, µs; defaults by kind.
+    #[serde(default)]
+    pub write_latency_us: Option<u64>,
+    /// Latency of a redo-log write + fsync at commit, µs; defaults by kind.
+    #[serde(default)]
+    pub fsync_latency_us: Option<u64>,
+    /// Transfer rate per second; defaults by kind.
+    #[serde(default)]
+    pub bandwidth: Option<ByteSize>,
+    /// I/Os the device serves at once; defaults by kind.
+    #[serde(default)]
+    pub channels: Option<u32>,
 }
 
 /// The file system's kind.
@@ -181,47 +186,163 @@ pub struct FileSystemConfig {
     pub kind: FileSystemKind,
 }
 
-/// One table (and its file-per-table tablespace).
+/// One table (and its file-per-table tablespace). Give `rows`, or `size` (the rows
+/// that fill a file that big), or both (rows, in a file at least that big).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableConfig {
     /// The table name.
     pub name: String,
+    /// Rows.
+    #[serde(default)]
+    pub rows: Option<u64>,
     /// Size of its data file.
-    pub size: ByteSize,
+    #[serde(default)]
+    pub size: Option<ByteSize>,
+    /// Average row length in bytes (sysbench's sbtest rows are about 210).
+    #[serde(default = "default_row_bytes")]
+    pub row_bytes: u64,
+    /// Integer secondary indexes (sysbench's `k`).
+    #[serde(default = "default_secondary_indexes")]
+    pub secondary_indexes: u8,
 }
 
-/// The client workload.
+fn default_row_bytes() -> u64 {
+    210
+}
+fn default_secondary_indexes() -> u8 {
+    1
+}
+
+/// The client workload: sysbench's scripts and options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadConfig {
-    /// Client threads.
+    /// The sysbench script.
+    #[serde(default = "default_kind")]
+    pub kind: WorkloadKind,
+    /// Client threads (`--threads`).
     pub threads: u32,
-    /// Client round trip between statements, µs.
+    /// Tables the workload uses (default: all). sysbench picks one at random per statement.
+    #[serde(default)]
+    pub tables: Vec<String>,
+    /// `--rand-type`.
+    #[serde(default)]
+    pub distribution: Distribution,
+    /// `--rand-spec-pct`.
+    #[serde(default = "default_special_pct")]
+    pub special_pct: u32,
+    /// `--rand-spec-res`.
+    #[serde(default = "default_special_res")]
+    pub special_res: u32,
+    /// `--rand-pareto-h`.
+    #[serde(default = "default_pareto_h")]
+    pub pareto_h: f64,
+    /// Mean client round trip per statement, µs (network, client, protocol).
     #[serde(default = "default_round_trip_us")]
     pub round_trip_us: u64,
-    /// Server CPU per statement besides page accesses, µs.
+    /// Spread of ordinary round trips: uniform within ±this percent of the mean.
+    #[serde(default = "default_jitter_pct")]
+    pub round_trip_jitter_pct: u32,
+    /// Share of round trips that are slow, in tenths of a percent.
+    #[serde(default)]
+    pub round_trip_tail_permille: u32,
+    /// How many times the mean a slow round trip takes (uniform from 1x to this).
+    #[serde(default = "default_tail_x")]
+    pub round_trip_tail_x: u32,
+    /// Server CPU per statement besides page accesses (parse, optimise, execute), µs.
     #[serde(default = "default_statement_cpu_us")]
     pub statement_cpu_us: u64,
-    /// Share of each table's pages that are hot, percent.
-    #[serde(default = "default_hot_pages_pct")]
-    pub hot_pages_pct: u32,
-    /// Share of accesses that go to the hot pages, percent.
-    #[serde(default = "default_hot_access_pct")]
-    pub hot_access_pct: u32,
 }
 
+fn default_kind() -> WorkloadKind {
+    WorkloadKind::OltpReadWrite
+}
+fn default_special_pct() -> u32 {
+    1
+}
+fn default_special_res() -> u32 {
+    75
+}
+fn default_pareto_h() -> f64 {
+    0.2
+}
 fn default_round_trip_us() -> u64 {
     200
+}
+fn default_jitter_pct() -> u32 {
+    20
+}
+fn default_tail_x() -> u32 {
+    4
 }
 fn default_statement_cpu_us() -> u64 {
     50
 }
-fn default_hot_pages_pct() -> u32 {
-    20
+
+/// InnoDB server variables the simulation uses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InnodbConfig {
+    /// `innodb_io_capacity`.
+    #[serde(default = "default_io_capacity")]
+    pub io_capacity: u32,
+    /// `innodb_io_capacity_max`.
+    #[serde(default = "default_io_capacity_max")]
+    pub io_capacity_max: u32,
+    /// `innodb_max_dirty_pages_pct`.
+    #[serde(default = "default_max_dirty_pct")]
+    pub max_dirty_pages_pct: u32,
+    /// `innodb_max_dirty_pages_pct_lwm`.
+    #[serde(default = "default_max_dirty_lwm")]
+    pub max_dirty_pages_pct_lwm: u32,
+    /// `innodb_adaptive_flushing_lwm`, percent of the redo capacity.
+    #[serde(default = "default_adaptive_flushing_lwm")]
+    pub adaptive_flushing_lwm: u32,
+    /// Redo log capacity (`innodb_log_file_size` x `innodb_log_files_in_group`, or 8.0.30's
+    /// `innodb_redo_log_capacity`).
+    #[serde(default = "default_redo_capacity")]
+    pub redo_log_capacity: ByteSize,
+    /// Redo bytes a row change writes.
+    #[serde(default = "default_redo_bytes_per_row")]
+    pub redo_bytes_per_row: u64,
+    /// `innodb_adaptive_hash_index`.
+    #[serde(default = "default_true")]
+    pub adaptive_hash_index: bool,
+    /// `innodb_adaptive_hash_index_parts`.
+    #[serde(default = "default_ahi_parts")]
+    pub adaptive_hash_index_parts: u32,
 }
-fn default_hot_access_pct() -> u32 {
-    80
+
+impl Default for InnodbConfig {
+    fn default() -> InnodbConfig {
+        toml::from_str("").expect("every InnoDB variable has a default")
+    }
+}
+
+fn default_io_capacity() -> u32 {
+    200
+}
+fn default_io_capacity_max() -> u32 {
+    2000
+}
+fn default_max_dirty_pct() -> u32 {
+    90
+}
+fn default_max_dirty_lwm() -> u32 {
+    10
+}
+fn default_adaptive_flushing_lwm() -> u32 {
+    10
+}
+fn default_redo_capacity() -> ByteSize {
+    ByteSize(96 * ByteSize::MIB)
+}
+fn default_redo_bytes_per_row() -> u64 {
+    250
+}
+fn default_ahi_parts() -> u32 {
+    8
 }
 
 /// A statement issued at a fixed virtual time.
@@ -332,21 +453,106 @@ impl Scenario {
                     t.name
                 ));
             }
-            if t.size.bytes() < 4 * PAGE_SIZE || t.size.bytes() > 64 * ByteSize::TIB {
+            match (t.rows, t.size) {
+                (None, None) => {
+                    return Err(format!("tables[{i}] ({}): give rows, size or both", t.name))
+                }
+                (Some(r), _) if r == 0 || r > 100_000_000_000 => {
+                    return Err(format!(
+                        "tables[{i}].rows = {r}: must be between 1 and 100000000000"
+                    ))
+                }
+                (_, Some(sz)) if sz.bytes() < 4 * PAGE_SIZE || sz.bytes() > 64 * ByteSize::TIB => {
+                    return Err(format!(
+                        "tables[{i}].size = {sz}: must be between 64K and 64T"
+                    ))
+                }
+                _ => {}
+            }
+            if !(16..=65_535).contains(&t.row_bytes) {
                 return Err(format!(
-                    "tables[{i}].size = {}: must be between 64K and 64T",
-                    t.size
+                    "tables[{i}].row_bytes = {}: must be between 16 and 65535",
+                    t.row_bytes
+                ));
+            }
+            if t.secondary_indexes > 63 {
+                return Err(format!(
+                    "tables[{i}].secondary_indexes = {}: at most 63",
+                    t.secondary_indexes
                 ));
             }
         }
         let w = &self.workload;
         if w.threads > 4096 {
-            return Err(format!("workload.threads = {}: at most 4096", w.threads));
+            return Err(format!(
+                "workload.threads = {}: must be between 0 and 4096",
+                w.threads
+            ));
         }
-        if w.hot_pages_pct == 0 || w.hot_pages_pct > 100 || w.hot_access_pct > 100 {
+        for name in &w.tables {
+            if !self
+                .tables
+                .iter()
+                .any(|t| t.name.eq_ignore_ascii_case(name))
+            {
+                return Err(format!(
+                    "workload.tables: no table named '{name}' in [[tables]]"
+                ));
+            }
+        }
+        if w.special_pct == 0 || w.special_pct > 100 || w.special_res > 100 {
+            return Err("workload.special_pct must be 1-100 and workload.special_res 0-100".into());
+        }
+        if !(w.pareto_h > 0.0 && w.pareto_h < 1.0) {
+            return Err(format!(
+                "workload.pareto_h = {}: must be strictly between 0 and 1",
+                w.pareto_h
+            ));
+        }
+        if w.round_trip_jitter_pct > 100
+            || w.round_trip_tail_permille > 1000
+            || w.round_trip_tail_x > 1000
+        {
+            return Err("workload.round_trip_jitter_pct must be 0-100, round_trip_tail_permille 0-1000 and round_trip_tail_x 0-1000".into());
+        }
+        let inn = &self.innodb;
+        if !(100..=u32::MAX / 2).contains(&inn.io_capacity) || inn.io_capacity_max < inn.io_capacity
+        {
+            return Err(format!(
+                "innodb.io_capacity = {} and io_capacity_max = {}: io_capacity is at least 100 and io_capacity_max at least io_capacity",
+                inn.io_capacity, inn.io_capacity_max
+            ));
+        }
+        if inn.max_dirty_pages_pct > 99 || inn.max_dirty_pages_pct_lwm > inn.max_dirty_pages_pct {
             return Err(
-                "workload.hot_pages_pct must be 1-100 and workload.hot_access_pct 0-100".into(),
+                "innodb.max_dirty_pages_pct must be 0-99 and max_dirty_pages_pct_lwm at most it"
+                    .into(),
             );
+        }
+        if inn.adaptive_flushing_lwm > 70 {
+            return Err(format!(
+                "innodb.adaptive_flushing_lwm = {}: must be 0-70",
+                inn.adaptive_flushing_lwm
+            ));
+        }
+        if inn.redo_log_capacity.bytes() < 8 * ByteSize::MIB
+            || inn.redo_log_capacity.bytes() > 512 * ByteSize::GIB
+        {
+            return Err(format!(
+                "innodb.redo_log_capacity = {}: must be between 8M and 512G",
+                inn.redo_log_capacity
+            ));
+        }
+        if !(1..=512).contains(&inn.adaptive_hash_index_parts) {
+            return Err(format!(
+                "innodb.adaptive_hash_index_parts = {}: must be between 1 and 512",
+                inn.adaptive_hash_index_parts
+            ));
+        }
+        if let Some(c) = self.device.channels {
+            if !(1..=1024).contains(&c) {
+                return Err(format!("device.channels = {c}: must be between 1 and 1024"));
+            }
         }
         if self.seconds == 0 || self.seconds > 86_400 {
             return Err(format!(
@@ -383,7 +589,7 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_field() {
-        let cases: [(&str, &str, &str); 5] = [
+        let cases: [(&str, &str, &str); 9] = [
             (
                 "instances = 4",
                 "instances = 65",
@@ -401,6 +607,26 @@ mod tests {
                 "unknown field `threds`",
             ),
             ("DROP TABLE t1", "DROP TABLEX t1", "script[0]"),
+            (
+                "distribution = \"special\"",
+                "distribution = \"zipf\"",
+                "unknown variant `zipf`",
+            ),
+            (
+                "kind = \"oltp_point_select\"",
+                "kind = \"tpcc\"",
+                "unknown variant `tpcc`",
+            ),
+            (
+                "size = \"1536M\"",
+                "size = \"1536M\"\nrows = 0",
+                "tables[0].rows = 0",
+            ),
+            (
+                "special_pct = 10",
+                "special_pct = 0",
+                "workload.special_pct",
+            ),
         ];
         for (from, to, expect) in cases {
             let e = with(|t| {

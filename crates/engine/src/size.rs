@@ -107,7 +107,7 @@ impl fmt::Display for ByteSize {
             ("K", Self::KIB),
         ] {
             if b >= m {
-                return if b % m == 0 {
+                return if b.is_multiple_of(m) {
                     write!(f, "{}{unit}", b / m)
                 } else {
                     write!(f, "{:.1}{unit}", b as f64 / m as f64)

@@ -1,0 +1,282 @@
+//! The data dictionary: tables, their indexes, and where each index's pages lie in the
+//! tablespace.
+//!
+//! A statement in the simulator does not read rows; it touches the pages a B-tree
+//! search would touch. So each index is laid out as InnoDB grows one: a root, levels of
+//! internal pages, and leaves, contiguous in the table's file-per-table tablespace:
+//!
+//! ```text
+//!  page 0-2   FSP header, ibuf bitmap, inode page
+//!  PRIMARY    root | level h-2 .. level 1 | leaves (rows_per_leaf rows each)
+//!  k          root | internal             | leaves (entries_per_leaf keys each)
+//!  ...        free extents up to the file size
+//! ```
+//!
+//! The tree's height follows from its size: a 1,000,000-row sysbench table (about 70
+//! rows a leaf) has 14,286 leaves under 12 internal pages and a root: height 3.
+//!
+//! Simplification: pages are full to the fill factor and never split or merge during a
+//! run except at the right edge (appends).
+
+use crate::bufpool::{PageNo, SpaceId};
+use crate::scenario::PAGE_SIZE;
+
+/// Node pointers per internal page: a 4-byte key, a 4-byte child page number and the
+/// 5-byte record header, in 15/16 of a 16 KiB page.
+pub const INTERNAL_FANOUT: u64 = 1_180;
+/// Pages before the first index: FSP header, insert-buffer bitmap, inode page.
+const FIRST_INDEX_PAGE: u64 = 3;
+/// Usable bytes of a page at InnoDB's 15/16 fill factor.
+const PAGE_FILL_BYTES: u64 = PAGE_SIZE * 15 / 16;
+/// Bytes of a secondary-index entry on an integer column: key, primary key, header.
+const SECONDARY_ENTRY_BYTES: u64 = 4 + 4 + 6;
+
+/// One B-tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexLayout {
+    /// 1-based index number within the table (`block->index` in the pool).
+    pub number: u8,
+    /// Index name (`PRIMARY`, `k_1`, ...).
+    pub name: String,
+    /// Records per leaf page.
+    pub records_per_leaf: u64,
+    /// First page of each level, root first; the last level is the leaves.
+    pub level_first: Vec<PageNo>,
+    /// Pages on each level, root first.
+    pub level_pages: Vec<u64>,
+}
+
+impl IndexLayout {
+    fn new(
+        number: u8,
+        name: &str,
+        records: u64,
+        records_per_leaf: u64,
+        first_page: u64,
+    ) -> IndexLayout {
+        let leaves = records.div_ceil(records_per_leaf).max(1);
+        let mut levels = vec![leaves];
+        while *levels.last().unwrap_or(&1) > 1 {
+            let above = levels
+                .last()
+                .copied()
+                .unwrap_or(1)
+                .div_ceil(INTERNAL_FANOUT);
+            levels.push(above);
+        }
+        levels.reverse();
+        let mut first = Vec::with_capacity(levels.len());
+        let mut next = first_page;
+        for &n in &levels {
+            first.push(next as PageNo);
+            next += n;
+        }
+        IndexLayout {
+            number,
+            name: name.to_string(),
+            records_per_leaf,
+            level_first: first,
+            level_pages: levels,
+        }
+    }
+
+    /// Levels, leaves included (the tree's height).
+    pub fn height(&self) -> u32 {
+        self.level_pages.len() as u32
+    }
+
+    /// Pages the index occupies.
+    pub fn pages(&self) -> u64 {
+        self.level_pages.iter().sum()
+    }
+
+    /// Leaf pages.
+    pub fn leaves(&self) -> u64 {
+        self.level_pages.last().copied().unwrap_or(1)
+    }
+
+    /// The first leaf page.
+    pub fn first_leaf(&self) -> PageNo {
+        self.level_first.last().copied().unwrap_or(0)
+    }
+
+    /// The root page.
+    pub fn root(&self) -> PageNo {
+        self.level_first[0]
+    }
+
+    /// The pages a search for the record at `position` (0-based, in key order) visits,
+    /// root to leaf (`btr_cur_search_to_nth_level()`), appended to `out`.
+    pub fn search_path(&self, position: u64, out: &mut Vec<PageNo>) {
+        let leaf = (position / self.records_per_leaf).min(self.leaves() - 1);
+        let levels = self.level_pages.len();
+        for (lvl, (&first, &n)) in self.level_first.iter().zip(&self.level_pages).enumerate() {
+            // A node on level `lvl` covers fanout^(levels-1-lvl) leaves.
+            let below = (levels - 1 - lvl) as u32;
+            let span = INTERNAL_FANOUT.saturating_pow(below);
+            let node = (leaf / span).min(n - 1);
+            out.push(first + node as PageNo);
+        }
+    }
+
+    /// The leaf holding the record at `position`.
+    pub fn leaf_of(&self, position: u64) -> PageNo {
+        self.first_leaf() + (position / self.records_per_leaf).min(self.leaves() - 1) as PageNo
+    }
+}
+
+/// A table in the simulated dictionary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// Its name.
+    pub name: String,
+    /// Its file-per-table tablespace.
+    pub space: SpaceId,
+    /// Size of the data file.
+    pub bytes: u64,
+    /// Pages in the data file.
+    pub pages: u32,
+    /// Rows.
+    pub rows: u64,
+    /// Average row length, bytes.
+    pub row_bytes: u64,
+    /// The clustered index first, then the secondary indexes.
+    pub indexes: Vec<IndexLayout>,
+    /// Whether a DROP has removed it from the dictionary.
+    pub dropped: bool,
+}
+
+impl Table {
+    /// A table of `rows` rows of `row_bytes` bytes with `secondary` integer secondary
+    /// indexes; the file is at least `min_bytes` long (free extents beyond the data).
+    pub fn new(
+        name: &str,
+        space: SpaceId,
+        rows: u64,
+        row_bytes: u64,
+        secondary: u8,
+        min_bytes: u64,
+    ) -> Table {
+        let per_leaf = (PAGE_FILL_BYTES / row_bytes.max(16)).max(2);
+        let mut indexes = vec![IndexLayout::new(
+            1,
+            "PRIMARY",
+            rows,
+            per_leaf,
+            FIRST_INDEX_PAGE,
+        )];
+        for k in 0..secondary {
+            let first = FIRST_INDEX_PAGE + indexes.iter().map(IndexLayout::pages).sum::<u64>();
+            let name = format!("k_{}", k + 1);
+            indexes.push(IndexLayout::new(
+                k + 2,
+                &name,
+                rows,
+                PAGE_FILL_BYTES / SECONDARY_ENTRY_BYTES,
+                first,
+            ));
+        }
+        let used = FIRST_INDEX_PAGE + indexes.iter().map(IndexLayout::pages).sum::<u64>();
+        // Files grow by whole extents (64 pages).
+        let pages = used.max(min_bytes.div_ceil(PAGE_SIZE)).div_ceil(64) * 64;
+        Table {
+            name: name.to_string(),
+            space,
+            bytes: pages * PAGE_SIZE,
+            pages: pages as u32,
+            rows,
+            row_bytes,
+            indexes,
+            dropped: false,
+        }
+    }
+
+    /// Rows that fill a file of `bytes` bytes, for tables given by size.
+    pub fn rows_for_size(bytes: u64, row_bytes: u64, secondary: u8) -> u64 {
+        let pages = bytes / PAGE_SIZE;
+        let per_leaf = (PAGE_FILL_BYTES / row_bytes.max(16)).max(2) as f64;
+        let per_sec_leaf = (PAGE_FILL_BYTES / SECONDARY_ENTRY_BYTES) as f64;
+        // Pages per row, internal levels included (~1/1180 more per level).
+        let per_row = (1.0 / per_leaf + f64::from(secondary) / per_sec_leaf)
+            * (1.0 + 1.0 / INTERNAL_FANOUT as f64);
+        (pages.saturating_sub(FIRST_INDEX_PAGE + 2) as f64 / per_row) as u64
+    }
+
+    /// The clustered index.
+    pub fn primary(&self) -> &IndexLayout {
+        &self.indexes[0]
+    }
+
+    /// Which index a page belongs to (1-based), 0 for the file's header pages and free
+    /// extents.
+    pub fn index_of_page(&self, page: PageNo) -> u8 {
+        self.indexes
+            .iter()
+            .find(|ix| page >= ix.root() && u64::from(page) < u64::from(ix.root()) + ix.pages())
+            .map_or(0, |ix| ix.number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sysbench_table_of_a_million_rows_is_three_levels_deep() {
+        let t = Table::new("sbtest1", SpaceId(1), 1_000_000, 210, 1, 0);
+        let pk = t.primary();
+        assert_eq!(pk.records_per_leaf, 73);
+        assert_eq!(pk.leaves(), 13_699);
+        assert_eq!(pk.level_pages, vec![1, 12, 13_699]);
+        assert_eq!(pk.height(), 3);
+        let k = &t.indexes[1];
+        assert_eq!(
+            k.height(),
+            2,
+            "1,097 keys a leaf: 912 leaves under one root"
+        );
+        // About 240 MB, as sysbench's 1 M-row table is on disk.
+        assert!(
+            (220..260).contains(&(t.bytes >> 20)),
+            "{} MiB",
+            t.bytes >> 20
+        );
+    }
+
+    #[test]
+    fn a_search_visits_one_page_per_level_ending_at_the_rows_leaf() {
+        let t = Table::new("t", SpaceId(1), 1_000_000, 210, 0, 0);
+        let pk = t.primary();
+        for pos in [0, 72, 73, 500_000, 999_999, 5_000_000] {
+            let mut path = Vec::new();
+            pk.search_path(pos, &mut path);
+            assert_eq!(path.len(), 3);
+            assert_eq!(path[0], pk.root());
+            assert_eq!(*path.last().unwrap(), pk.leaf_of(pos));
+            assert!(path[1] >= pk.level_first[1] && path[1] < pk.level_first[2]);
+        }
+        assert_eq!(pk.leaf_of(72), pk.leaf_of(0));
+        assert_eq!(pk.leaf_of(73), pk.leaf_of(0) + 1);
+    }
+
+    #[test]
+    fn a_table_given_by_size_fills_its_file() {
+        let rows = Table::rows_for_size(10 << 30, 210, 1);
+        let t = Table::new("big", SpaceId(3), rows, 210, 1, 10 << 30);
+        let used: u64 = t.indexes.iter().map(IndexLayout::pages).sum();
+        assert!(
+            used <= u64::from(t.pages) && used * 100 / u64::from(t.pages) >= 98,
+            "{used} of {}",
+            t.pages
+        );
+        // 600k leaves under 509 internal pages under a root.
+        assert_eq!(
+            t.primary().height(),
+            3,
+            "a 10 GB table is three levels deep"
+        );
+        assert_eq!(t.index_of_page(t.primary().root()), 1);
+        assert_eq!(t.index_of_page(t.indexes[1].first_leaf()), 2);
+        assert_eq!(t.index_of_page(0), 0);
+    }
+}

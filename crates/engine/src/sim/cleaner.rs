@@ -1,0 +1,170 @@
+//! The page cleaner: keeps free blocks available and dirty pages flowing to disk.
+//!
+//! Once a second (or at once when a session that found no free block sets
+//! `buf_flush_event`) the coordinator runs, per instance:
+//!
+//! - an LRU batch (`buf_flush_LRU_list()`): from the LRU tail, free clean pages and write
+//!   dirty ones until `innodb_lru_scan_depth` blocks are free;
+//! - a flush-list batch (`buf_flush_do_batch(BUF_FLUSH_LIST)`): write the pages with the
+//!   oldest modifications, as many as adaptive flushing recommends.
+//!
+//! The writes go to the device together; when the last completes the pages are clean
+//! (and the LRU-batch ones freed), and the coordinator sleeps until the next second.
+//!
+//! Adaptive flushing, simplified from `page_cleaner_flush_pages_recommendation()`: the
+//! percentage of `innodb_io_capacity` to use is the larger of one for dirty pages
+//! (`dirty% / innodb_max_dirty_pages_pct`, from `innodb_max_dirty_pages_pct_lwm` on) and one
+//! for redo age (`age%·sqrt(age%)/7.5` from `innodb_adaptive_flushing_lwm` on, as
+//! `af_get_pct_for_lsn()`), capped at `innodb_io_capacity_max`. Simplification: the
+//! server also averages in the recent page and LSN rates; we do not.
+
+use super::{Next, Sim};
+use crate::bufpool::{FrameId, Lsn};
+use crate::device::IoOp;
+use crate::latch::LatchId;
+use crate::scenario::PAGE_SIZE;
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// The page cleaner coordinator.
+#[derive(Clone, Debug)]
+pub(super) struct PageCleaner {
+    step: CleanerStep,
+    instance: u16,
+    next_round: Tick,
+    period: Tick,
+    /// Flush-list pages to write per instance this round.
+    flush_quota: u32,
+    /// Pages write-fixed this round, and whether each is freed after its write.
+    writes: Vec<(FrameId, bool)>,
+    lru_writes: Vec<FrameId>,
+    flush_writes: Vec<FrameId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CleanerStep {
+    /// Work out this round's flush-list quota.
+    RoundStart,
+    /// Take the instance mutex; run the LRU and flush-list batches.
+    Batch,
+    /// Release the instance mutex; next instance, or issue the writes.
+    BatchDone,
+    /// `buf_flush_wait_batch_end()`: the writes are done; clean (and free) the pages.
+    WritesDone,
+}
+
+impl PageCleaner {
+    pub(super) fn new(period: Tick) -> PageCleaner {
+        PageCleaner {
+            step: CleanerStep::RoundStart,
+            instance: 0,
+            next_round: period,
+            period,
+            flush_quota: 0,
+            writes: Vec::new(),
+            lru_writes: Vec::new(),
+            flush_writes: Vec::new(),
+        }
+    }
+}
+
+impl Sim {
+    /// Pages per second adaptive flushing asks for.
+    fn flush_recommendation(&self) -> u32 {
+        let inn = &self.scenario.innodb;
+        let data = self.pool.pages_data() + self.pool.pages_free();
+        let dirty_pct = (self.pool.pages_dirty() * 100)
+            .checked_div(data)
+            .unwrap_or(0) as f64;
+        let max_dirty = f64::from(inn.max_dirty_pages_pct.max(1));
+        let pct_for_dirty = if dirty_pct >= max_dirty {
+            100.0
+        } else if dirty_pct >= f64::from(inn.max_dirty_pages_pct_lwm)
+            && inn.max_dirty_pages_pct_lwm > 0
+        {
+            dirty_pct * 100.0 / max_dirty
+        } else {
+            0.0
+        };
+        // af_get_pct_for_lsn(): age as a percentage of the async flush point (7/8 capacity).
+        let max_async_age = (inn.redo_log_capacity.bytes() / 8 * 7) as f64;
+        let age_pct = self.checkpoint_age() as f64 * 100.0 / max_async_age;
+        let pct_for_lsn = if age_pct < f64::from(inn.adaptive_flushing_lwm) {
+            0.0
+        } else {
+            f64::from(inn.io_capacity_max) / f64::from(inn.io_capacity) * age_pct * age_pct.sqrt()
+                / 7.5
+        };
+        let pct = pct_for_dirty.max(pct_for_lsn);
+        let pages = (f64::from(inn.io_capacity) * pct / 100.0) as u32;
+        pages.min(inn.io_capacity_max)
+    }
+
+    pub(super) fn step_cleaner(&mut self, t: ThreadId, p: &mut PageCleaner) -> Next {
+        let latch = LatchId::BufPool(p.instance);
+        match p.step {
+            CleanerStep::RoundStart => {
+                self.cleaner_signalled = false;
+                // pc_sleep_if_needed(): the next round is due a second after this one
+                // started, so an early wake-up shifts the cadence, as in the server.
+                p.next_round = self.now + p.period;
+                let n = u32::from(self.pool.n_instances());
+                p.flush_quota = self.flush_recommendation().div_ceil(n);
+                p.instance = 0;
+                p.writes.clear();
+                p.step = CleanerStep::Batch;
+                Next::After(Tick::ZERO)
+            }
+            CleanerStep::Batch => {
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                let depth = self.scenario.buffer_pool.lru_scan_depth;
+                p.lru_writes.clear();
+                p.flush_writes.clear();
+                let lru = self
+                    .pool
+                    .lru_flush_batch(p.instance, depth, &mut p.lru_writes);
+                let scanned = self.pool.flush_list_batch(
+                    p.instance,
+                    p.flush_quota,
+                    Lsn(u64::MAX),
+                    &mut p.flush_writes,
+                );
+                p.writes.extend(p.lru_writes.iter().map(|&f| (f, true)));
+                p.writes.extend(p.flush_writes.iter().map(|&f| (f, false)));
+                p.step = CleanerStep::BatchDone;
+                let cost = u64::from(lru.scanned) + u64::from(scanned);
+                Next::After(Tick(self.profile.costs.lru_scan_ns_per_page).times(cost))
+            }
+            CleanerStep::BatchDone => {
+                self.release(latch, t, false);
+                p.instance += 1;
+                if p.instance < self.pool.n_instances() {
+                    p.step = CleanerStep::Batch;
+                    return Next::After(Tick::ZERO);
+                }
+                // Issue every write; the batch ends when the last completes.
+                let mut done = self.now;
+                for _ in 0..p.writes.len() {
+                    done = done.max(self.device.submit(self.now, IoOp::Write, PAGE_SIZE));
+                }
+                p.step = CleanerStep::WritesDone;
+                Next::After(done - self.now)
+            }
+            CleanerStep::WritesDone => {
+                // Simplification: write completion does not take the instance mutex.
+                for &(frame, evict) in &p.writes {
+                    self.pool.complete_write(frame, evict);
+                }
+                p.writes.clear();
+                p.step = CleanerStep::RoundStart;
+                if self.cleaner_signalled || p.next_round <= self.now {
+                    return Next::After(Tick::ZERO);
+                }
+                self.cleaner_sleeping = true;
+                Next::After(p.next_round - self.now)
+            }
+        }
+    }
+}

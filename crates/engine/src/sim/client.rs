@@ -1,0 +1,461 @@
+//! Client sessions: each runs the workload's events (sysbench transactions) one
+//! statement at a time, and each statement one page at a time.
+//!
+//! ```text
+//!  NextEvent ─▶ StatementStart ─▶ BufPageGet ─hit──────────────────────────▶ PageDone ─┐
+//!                    ▲                │ miss                                    ▲      │
+//!                    │                ▼                                         │      │
+//!                    │           GetFreeBlock ─▶ ReadIssue ─▶ ReadComplete ─────┘      │
+//!                    │            │ none free                                          │
+//!                    │            ▼                                                    │
+//!                    │      SinglePageWrite ─▶ SinglePageWriteDone (retry)             │
+//!                    └──── StatementEnd ◀── LogFlush (COMMIT) ◀── last page ◀──────────┘
+//! ```
+//!
+//! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
+//! `ReadComplete`); a session parked in a latch queue shows in the processlist.
+
+use super::{Next, Sim};
+use crate::bufpool::{
+    FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,
+    LRU_SEARCH_SCAN_THRESHOLD,
+};
+use crate::device::IoOp;
+use crate::latch::LatchId;
+use crate::rng::SimRng;
+use crate::scenario::PAGE_SIZE;
+use crate::time::Tick;
+use crate::workload::{event_statements, statement_ops, PageOp, StatementKind};
+use crate::ThreadId;
+
+/// A thread that finds its page being read by another thread polls this often.
+const IO_WAIT_POLL: Tick = Tick::from_us(20);
+/// `buf_LRU_get_free_block()` sleeps 10 ms from its third attempt on.
+const FREE_BLOCK_SLEEP: Tick = Tick::from_ms(10);
+/// `log_free_check()` waits in steps of this while the checkpoint age is too high.
+const LOG_FREE_CHECK_POLL: Tick = Tick::from_ms(1);
+
+/// A client session running the workload.
+#[derive(Clone, Debug)]
+pub(super) struct Client {
+    pub(super) session: u32,
+    rng: SimRng,
+    step: ClientStep,
+    stmts: &'static [StatementKind],
+    stmt_idx: usize,
+    table: usize,
+    ops: Vec<PageOp>,
+    op_idx: usize,
+    page: PageId,
+    frame: FrameId,
+    event_start: Tick,
+    last_lsn: Lsn,
+    wrote: bool,
+    free_block_attempt: u32,
+}
+
+/// Where a client is, named after the InnoDB code it models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClientStep {
+    /// Start the next sysbench event.
+    NextEvent,
+    /// The statement arrives after the client round trip; parse and execute.
+    StatementStart,
+    /// `buf_page_get_gen()`: look the page up in the page hash.
+    BufPageGet,
+    /// `buf_page_make_young()`: move the page to the LRU head, under the instance mutex.
+    MakeYoung,
+    /// Release the instance mutex after `MakeYoung`.
+    MakeYoungDone,
+    /// 8.0.23 `buf_page_free_stale()`: the lookup met a stale page; free it.
+    FreeStale,
+    /// Release the instance mutex after `FreeStale`, then read the page.
+    FreeStaleDone,
+    /// `buf_LRU_get_free_block()` + `buf_page_init_for_read()`, under the instance mutex.
+    GetFreeBlock,
+    /// `buf_flush_single_page_from_LRU()`: write the dirty tail page synchronously.
+    SinglePageWrite,
+    /// The single-page write finished: free the block, retry the free-block search.
+    SinglePageWriteDone,
+    /// Release the instance mutex and issue the read (`buf_read_page()`).
+    ReadIssue,
+    /// `buf_page_io_complete()`: the read is done; clear the I/O fix under the mutex.
+    ReadComplete,
+    /// Release the instance mutex after `ReadComplete`.
+    ReadCompleteDone,
+    /// The page is fixed: apply the change (`mtr_commit()`), go to the next page.
+    PageDone,
+    /// `trx_commit()` → `log_write_up_to(flush = true)`: wait for the redo flush.
+    LogFlush,
+    /// The statement's result goes back to the client.
+    StatementEnd,
+}
+
+impl Client {
+    pub(super) fn new(session: u32, rng: SimRng) -> Client {
+        Client {
+            session,
+            rng,
+            step: ClientStep::NextEvent,
+            stmts: &[],
+            stmt_idx: 0,
+            table: 0,
+            ops: Vec::with_capacity(8),
+            op_idx: 0,
+            page: PageId {
+                space: SpaceId(0),
+                page_no: 0,
+            },
+            frame: FRAME_NONE,
+            event_start: Tick::ZERO,
+            last_lsn: Lsn(0),
+            wrote: false,
+            free_block_attempt: 0,
+        }
+    }
+
+    /// The processlist state for this session.
+    pub(super) fn state_name(&self) -> &'static str {
+        match self.step {
+            ClientStep::NextEvent => "",
+            ClientStep::ReadComplete | ClientStep::ReadIssue => "reading a page",
+            ClientStep::SinglePageWrite | ClientStep::SinglePageWriteDone => {
+                "flushing a page to free a block"
+            }
+            ClientStep::LogFlush => "waiting for handler commit",
+            _ => match self.stmts.get(self.stmt_idx) {
+                Some(k) if k.is_write() => "updating",
+                _ => "Sending data",
+            },
+        }
+    }
+}
+
+impl Sim {
+    /// A round trip drawn from the workload's distribution: most within ±jitter of the
+    /// mean, a few slow ones (uniform up to `tail_x` times the mean).
+    fn round_trip(&self, rng: &mut SimRng) -> Tick {
+        let w = &self.scenario.workload;
+        let mean = w.round_trip_us * 1_000;
+        if w.round_trip_tail_permille > 0 && rng.chance(u64::from(w.round_trip_tail_permille), 1000)
+        {
+            let span = mean * u64::from(w.round_trip_tail_x.max(1));
+            return Tick(mean + rng.below(span.saturating_sub(mean).max(1)));
+        }
+        let j = mean * u64::from(w.round_trip_jitter_pct) / 100;
+        Tick(mean - j + rng.below(2 * j + 1))
+    }
+
+    fn pick_table(&self, rng: &mut SimRng) -> Option<usize> {
+        let live = self
+            .workload_tables
+            .iter()
+            .filter(|&&t| !self.tables[t].dropped)
+            .count() as u64;
+        if live == 0 {
+            return None;
+        }
+        let pick = rng.below(live) as usize;
+        self.workload_tables
+            .iter()
+            .copied()
+            .filter(|&t| !self.tables[t].dropped)
+            .nth(pick)
+    }
+
+    pub(super) fn step_client(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        let (page_get, lru_op) = (
+            Tick(self.profile.costs.page_get_ns),
+            Tick(self.profile.costs.lru_op_ns),
+        );
+        match c.step {
+            ClientStep::NextEvent => {
+                c.stmts = event_statements(self.scenario.workload.kind);
+                c.stmt_idx = 0;
+                c.event_start = self.now;
+                c.wrote = false;
+                self.running += 1;
+                c.step = ClientStep::StatementStart;
+                Next::After(self.round_trip(&mut c.rng))
+            }
+            ClientStep::StatementStart => {
+                let kind = c.stmts[c.stmt_idx];
+                let Some(table) = self.pick_table(&mut c.rng) else {
+                    // Every table the workload uses is gone: sysbench's statements fail;
+                    // idle until one exists again.
+                    self.running -= 1;
+                    c.step = ClientStep::NextEvent;
+                    return Next::After(Tick::SECOND);
+                };
+                c.table = table;
+                statement_ops(
+                    kind,
+                    &self.tables[table],
+                    &self.dist,
+                    &mut c.rng,
+                    &mut self.append_row[table],
+                    &mut c.ops,
+                );
+                c.op_idx = 0;
+                c.free_block_attempt = 0;
+                c.step = if c.ops.is_empty() {
+                    if kind == StatementKind::Commit && c.wrote {
+                        ClientStep::LogFlush
+                    } else {
+                        ClientStep::StatementEnd
+                    }
+                } else {
+                    ClientStep::BufPageGet
+                };
+                Next::After(Tick::from_us(self.scenario.workload.statement_cpu_us))
+            }
+            ClientStep::BufPageGet => {
+                let op = c.ops[c.op_idx];
+                c.page = PageId {
+                    space: self.tables[c.table].space,
+                    page_no: op.page,
+                };
+                self.counters.read_requests += 1;
+                match self.pool.lookup(c.page) {
+                    Lookup::Hit(f) => {
+                        c.frame = f;
+                        let now_ms = self.now.as_ms() as u32;
+                        c.step = if self.pool.note_access(
+                            f,
+                            now_ms,
+                            self.scenario.buffer_pool.old_blocks_time_ms,
+                        ) {
+                            ClientStep::MakeYoung
+                        } else {
+                            ClientStep::PageDone
+                        };
+                        Next::After(page_get)
+                    }
+                    Lookup::IoFixed(_) => {
+                        // Counted once per access: undo this poll's request.
+                        self.counters.read_requests -= 1;
+                        Next::After(IO_WAIT_POLL)
+                    }
+                    Lookup::Stale(f) => {
+                        c.frame = f;
+                        c.step = ClientStep::FreeStale;
+                        Next::After(page_get)
+                    }
+                    Lookup::Miss => {
+                        c.step = ClientStep::GetFreeBlock;
+                        Next::After(page_get)
+                    }
+                }
+            }
+            ClientStep::MakeYoung => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                // The page may have been evicted while we waited.
+                if self.pool.lookup(c.page) == Lookup::Hit(c.frame) {
+                    self.pool.make_young(c.frame);
+                }
+                c.step = ClientStep::MakeYoungDone;
+                Next::After(lru_op)
+            }
+            ClientStep::MakeYoungDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                c.step = ClientStep::PageDone;
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::FreeStale => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                if self.pool.lookup(c.page) == Lookup::Stale(c.frame) {
+                    self.pool.free_stale(c.frame);
+                }
+                c.step = ClientStep::FreeStaleDone;
+                Next::After(lru_op)
+            }
+            ClientStep::FreeStaleDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                c.step = ClientStep::BufPageGet;
+                self.counters.read_requests -= 1;
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::GetFreeBlock => {
+                let inst = self.pool.instance_of(c.page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                if self.pool.lookup(c.page) != Lookup::Miss {
+                    // Another session read it (or it went stale) while we waited.
+                    self.release(latch, t, false);
+                    c.step = ClientStep::BufPageGet;
+                    self.counters.read_requests -= 1;
+                    return Next::After(Tick::ZERO);
+                }
+                let scan_ns = self.profile.costs.lru_scan_ns_per_page;
+                // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
+                // the whole list.
+                let limit = if c.free_block_attempt == 0 {
+                    LRU_SEARCH_SCAN_THRESHOLD
+                } else {
+                    u32::MAX
+                };
+                let (frame, scanned) = match self.pool.get_free_block(inst, limit) {
+                    FreeBlock::FromFreeList(f) => (f, 0),
+                    FreeBlock::Evicted { frame, scanned } => (frame, scanned),
+                    FreeBlock::NoneFound { scanned } => {
+                        // Nothing clean at the tail: count the wait, wake the page cleaner and
+                        // write a dirty page ourselves.
+                        self.counters.wait_free += 1;
+                        c.free_block_attempt += 1;
+                        self.signal_page_cleaner();
+                        let scan = Tick(scan_ns).times(u64::from(scanned));
+                        return match self.pool.single_page_flush(inst) {
+                            SinglePageFlush::Freed { scanned: s2 } => {
+                                // A block was freed after all; retry at once, still holding the
+                                // mutex (the retry takes it again harmlessly).
+                                self.release(latch, t, false);
+                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
+                            }
+                            SinglePageFlush::Write { frame, scanned: s2 } => {
+                                c.frame = frame;
+                                c.step = ClientStep::SinglePageWrite;
+                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
+                            }
+                            SinglePageFlush::Nothing { scanned: s2 } => {
+                                self.release(latch, t, false);
+                                let sleep = if c.free_block_attempt > 2 {
+                                    FREE_BLOCK_SLEEP
+                                } else {
+                                    Tick::ZERO
+                                };
+                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
+                            }
+                        };
+                    }
+                };
+                let op = c.ops[c.op_idx];
+                self.pool.init_for_read(frame, c.page);
+                c.frame = frame;
+                let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
+                if op.create {
+                    // buf_page_create(): a new page at the end of the file, nothing to read.
+                    self.pool.complete_read(frame);
+                    self.release(latch, t, false);
+                    c.step = ClientStep::PageDone;
+                } else {
+                    c.step = ClientStep::ReadIssue;
+                }
+                Next::After(cost)
+            }
+            ClientStep::SinglePageWrite => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                c.step = ClientStep::SinglePageWriteDone;
+                Next::After(done - self.now)
+            }
+            ClientStep::SinglePageWriteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(c.frame)));
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                self.pool.complete_write(c.frame, true);
+                self.release(latch, t, false);
+                c.step = ClientStep::GetFreeBlock;
+                Next::After(lru_op)
+            }
+            ClientStep::ReadIssue => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                self.counters.reads += 1;
+                let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
+                c.step = ClientStep::ReadComplete;
+                Next::After(done - self.now)
+            }
+            ClientStep::ReadComplete => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                self.pool.complete_read(c.frame);
+                c.step = ClientStep::ReadCompleteDone;
+                Next::After(lru_op)
+            }
+            ClientStep::ReadCompleteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                c.step = ClientStep::PageDone;
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::PageDone => {
+                let op = c.ops[c.op_idx];
+                if op.write {
+                    // The page may have been evicted since it was fixed only if we let it go;
+                    // look again.
+                    match self.pool.lookup(c.page) {
+                        Lookup::Hit(f) => c.frame = f,
+                        _ => {
+                            c.step = ClientStep::BufPageGet;
+                            self.counters.read_requests -= 1;
+                            return Next::After(Tick::ZERO);
+                        }
+                    }
+                    // log_free_check(): no new redo while the checkpoint age is near the log's
+                    // capacity.
+                    let capacity = self.scenario.innodb.redo_log_capacity.bytes();
+                    if self.checkpoint_age() > capacity / 16 * 15 {
+                        self.counters.log_waits += 1;
+                        self.signal_page_cleaner();
+                        return Next::After(LOG_FREE_CHECK_POLL);
+                    }
+                    let lsn = self.log.append(self.scenario.innodb.redo_bytes_per_row);
+                    self.pool.mark_dirty(c.frame, lsn);
+                    c.last_lsn = lsn;
+                    c.wrote = true;
+                }
+                c.op_idx += 1;
+                if c.op_idx < c.ops.len() {
+                    c.step = ClientStep::BufPageGet;
+                } else {
+                    let kind = c.stmts[c.stmt_idx];
+                    let autocommit_write = kind.is_write() && c.stmts.len() == 1;
+                    c.step = if autocommit_write {
+                        ClientStep::LogFlush
+                    } else {
+                        ClientStep::StatementEnd
+                    };
+                }
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::LogFlush => {
+                // Simplification: the redo log has its own device queue (it usually sits on
+                // the same disk, but its sequential writes barely interact with page I/O).
+                let fsync = self.device.fsync_latency();
+                let done = self.log.commit_done_at(self.now, c.last_lsn, fsync);
+                c.step = ClientStep::StatementEnd;
+                Next::After(done - self.now)
+            }
+            ClientStep::StatementEnd => {
+                self.counters.queries += 1;
+                c.stmt_idx += 1;
+                if c.stmt_idx < c.stmts.len() {
+                    c.step = ClientStep::StatementStart;
+                    return Next::After(self.round_trip(&mut c.rng));
+                }
+                // The event (sysbench's transaction) is done: its latency is what sysbench
+                // reports.
+                let latency = self.now - c.event_start;
+                self.latency.record(latency.as_us());
+                self.counters.transactions += 1;
+                self.running -= 1;
+                c.step = ClientStep::NextEvent;
+                Next::After(Tick::ZERO)
+            }
+        }
+    }
+}

@@ -1,0 +1,686 @@
+//! The simulation: one virtual clock, a deterministic scheduler, and the simulated
+//! threads (client sessions, the page cleaner, DDL threads) written as step machines.
+//!
+//! ```text
+//!   queue: (tick, seq, wake) ──pop──▶ step the thread ──▶ Next::After(d) ─▶ re-queue at now+d
+//!                                          │                Next::Parked  ─▶ a latch queue
+//!                                          ▼                Next::Exit
+//!                                   events, counters
+//! ```
+//!
+//! Each step runs at one virtual instant and says how long until the thread's next step,
+//! so every latch wait and every cost is visible. Ties at the same tick run in the order
+//! they were scheduled (`seq`), which makes the whole run a function of the scenario, the
+//! seed and the timed list of user commands.
+//!
+//! Event-ordering contract: an event is appended when the engine decides it, with the
+//! current tick; spans whose end is known up front carry `t0`/`t1` and are appended at
+//! `t0`. Samples are taken at each whole virtual second, before any thread step of that
+//! same tick.
+
+mod cleaner;
+mod client;
+mod ddl;
+pub mod log;
+
+use crate::bufpool::{BufPool, SpaceId, FRAME_NONE};
+use crate::device::Device;
+use crate::dict::Table;
+use crate::events::{Event, EventKind, TraceHash};
+use crate::latch::{Latch, LatchId};
+use crate::metrics::{Counters, LatencyWindow, Sample};
+use crate::profile::Profile;
+use crate::rng::SimRng;
+use crate::scenario::Scenario;
+use crate::sql::{self, Command, SqlError};
+use crate::time::Tick;
+use crate::workload::KeyDist;
+use crate::ThreadId;
+use cleaner::PageCleaner;
+use client::Client;
+use ddl::{Ddl, DdlStep, DropTarget};
+use log::LogSys;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The page-cleaner coordinator's loop period.
+const PAGE_CLEANER_PERIOD: Tick = Tick::SECOND;
+
+/// One session as a processlist row sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionView {
+    /// The processlist id.
+    pub id: u32,
+    /// What the session is doing, in words close to the server's stage names.
+    pub state: &'static str,
+    /// The latch the session is queued for, if any.
+    pub waiting_for: Option<LatchId>,
+}
+
+/// What wakes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Wake {
+    Sample,
+    Script(u32),
+    /// A thread, with the generation it was scheduled under: a wake whose generation is
+    /// stale (the thread was woken early since) is dropped.
+    Thread(ThreadId, u32),
+}
+
+/// What a step asks of the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// Run the next step after this much virtual time.
+    After(Tick),
+    /// Parked in a latch queue; the release that hands it the latch wakes it.
+    Parked,
+    /// The thread is finished.
+    Exit,
+}
+
+#[derive(Clone, Debug)]
+enum Thread {
+    Client(Box<Client>),
+    PageCleaner(Box<PageCleaner>),
+    Ddl(Box<Ddl>),
+    Exited,
+}
+
+/// The whole simulated server.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    scenario: Scenario,
+    profile: Profile,
+    now: Tick,
+    seq: u64,
+    queue: BinaryHeap<Reverse<(Tick, u64, Wake)>>,
+    threads: Vec<Thread>,
+    thread_gen: Vec<u32>,
+    pool: BufPool,
+    device: Device,
+    log: LogSys,
+    latches: Vec<Latch>,
+    tables: Vec<Table>,
+    /// Next auto-increment row position per table (appends).
+    append_row: Vec<u64>,
+    /// Tables the workload draws from (indexes into `tables`).
+    workload_tables: Vec<usize>,
+    dist: KeyDist,
+    events: Vec<Event>,
+    samples: Vec<Sample>,
+    hash: TraceHash,
+    counters: Counters,
+    last_counters: Counters,
+    latency: LatencyWindow,
+    running: u64,
+    commands: Vec<(Tick, String)>,
+    console_session: u32,
+    next_session: u32,
+    cleaner: ThreadId,
+    /// A session could not find a free block and signalled `buf_flush_event`.
+    cleaner_signalled: bool,
+    /// The page cleaner is in its between-rounds sleep.
+    cleaner_sleeping: bool,
+}
+
+impl Sim {
+    /// A server set up as `scenario` says, running `profile`, at virtual time zero.
+    pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
+        scenario.validate()?;
+        let bp = &scenario.buffer_pool;
+        let mut pool = BufPool::new(scenario.pool_pages(), bp.instances, bp.old_blocks_pct);
+        let mut latches = vec![
+            Latch::new(LatchId::LockOpen),
+            Latch::new(LatchId::DictSys),
+            Latch::new(LatchId::FilSys),
+        ];
+        latches.extend((0..bp.instances).map(|i| Latch::new(LatchId::BufPool(i))));
+        let tables: Vec<Table> = scenario
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let rows = t.rows.unwrap_or_else(|| {
+                    Table::rows_for_size(
+                        t.size.map_or(0, |s| s.bytes()),
+                        t.row_bytes,
+                        t.secondary_indexes,
+                    )
+                });
+                // Space 0 is the system tablespace; file-per-table ids start after it.
+                let min_bytes = t.size.map_or(0, |s| s.bytes());
+                Table::new(
+                    &t.name,
+                    SpaceId(i as u32 + 1),
+                    rows.max(1),
+                    t.row_bytes,
+                    t.secondary_indexes,
+                    min_bytes,
+                )
+            })
+            .collect();
+        for t in &tables {
+            pool.register_space(t.space, t.pages);
+        }
+        let w = &scenario.workload;
+        let workload_tables: Vec<usize> = if w.tables.is_empty() {
+            (0..tables.len()).collect()
+        } else {
+            w.tables
+                .iter()
+                .filter_map(|n| tables.iter().position(|t| t.name.eq_ignore_ascii_case(n)))
+                .collect()
+        };
+        let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
+        let threads_n = w.threads;
+        let device = Device::new(&scenario.device);
+        let mut sim = Sim {
+            profile,
+            now: Tick::ZERO,
+            seq: 0,
+            queue: BinaryHeap::new(),
+            threads: Vec::new(),
+            thread_gen: Vec::new(),
+            pool,
+            device,
+            log: LogSys::default(),
+            latches,
+            append_row: tables.iter().map(|t| t.rows).collect(),
+            tables,
+            workload_tables,
+            dist,
+            events: Vec::new(),
+            samples: Vec::new(),
+            hash: TraceHash::default(),
+            counters: Counters::default(),
+            last_counters: Counters::default(),
+            latency: LatencyWindow::default(),
+            running: 0,
+            commands: Vec::new(),
+            console_session: threads_n + 1,
+            next_session: threads_n + 2,
+            cleaner: ThreadId(0),
+            cleaner_signalled: false,
+            cleaner_sleeping: false,
+            scenario,
+        };
+        if sim.scenario.buffer_pool.warm {
+            sim.warm_pool();
+        }
+        // Client sessions start staggered over one round trip so they do not march in step.
+        let round_trip = Tick::from_us(sim.scenario.workload.round_trip_us.max(1));
+        for n in 0..threads_n {
+            let mut rng = SimRng::stream(sim.scenario.seed, &format!("client.{n}"));
+            let start = Tick(rng.below(round_trip.as_ns()));
+            let id = sim.spawn(Thread::Client(Box::new(Client::new(n + 1, rng))));
+            sim.schedule_thread(start, id);
+        }
+        sim.cleaner = sim.spawn(Thread::PageCleaner(Box::new(PageCleaner::new(
+            PAGE_CLEANER_PERIOD,
+        ))));
+        sim.schedule_thread(PAGE_CLEANER_PERIOD, sim.cleaner);
+        sim.schedule(Tick::SECOND, Wake::Sample);
+        for i in 0..sim.scenario.script.len() {
+            let at = Tick::from_secs(sim.scenario.script[i].at_s);
+            sim.schedule(at, Wake::Script(i as u32));
+        }
+        Ok(sim)
+    }
+
+    /// A built-in scenario, optionally with another built-in profile than its own.
+    pub fn builtin(scenario: &str, profile: Option<&str>) -> Result<Sim, String> {
+        let scenario = Scenario::builtin(scenario)?;
+        let profile = Profile::builtin(profile.unwrap_or(&scenario.profile))?;
+        Sim::new(scenario, profile)
+    }
+
+    /// Fills the pool the way the workload would have after a long warm-up: leaf pages
+    /// drawn from the workload's key distribution (with every internal page of their
+    /// trees), until each instance is down to `innodb_lru_scan_depth` free blocks, the
+    /// steady state the page cleaner keeps. Tables the workload does not use are warmed
+    /// uniformly, as earlier traffic would have left them.
+    fn warm_pool(&mut self) {
+        let depth = self.scenario.buffer_pool.lru_scan_depth;
+        let mut rng = SimRng::stream(self.scenario.seed, "warm");
+        let pool_pages = u64::from(self.scenario.pool_pages());
+        // Internal pages first: every search passes through them.
+        for t in 0..self.tables.len() {
+            for ix in 0..self.tables[t].indexes.len() {
+                let internal: u64 =
+                    self.tables[t].indexes[ix].pages() - self.tables[t].indexes[ix].leaves();
+                let root = self.tables[t].indexes[ix].root();
+                for p in 0..internal as u32 {
+                    self.warm_page(t, root + p, depth);
+                }
+            }
+        }
+        // Enough draws to fill the pool when the data is larger than it; a smaller data set
+        // leaves the rest free, as on a real server.
+        for _ in 0..pool_pages * 8 {
+            if self.pool.instances().iter().all(|i| i.free_len() <= depth) {
+                break;
+            }
+            let t = self.tables.len();
+            let t = rng.below(t as u64) as usize;
+            let table = &self.tables[t];
+            let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
+                1
+            } else {
+                0
+            };
+            let index = &table.indexes[ix];
+            // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
+            let pos = if ix == 0 && self.workload_tables.contains(&t) {
+                self.dist.draw(&mut rng, table.rows)
+            } else {
+                rng.below(table.rows.max(1))
+            };
+            let page = index.leaf_of(pos);
+            self.warm_page(t, page, depth);
+        }
+    }
+
+    fn warm_page(&mut self, table: usize, page_no: u32, depth: u32) {
+        let page = crate::bufpool::PageId {
+            space: self.tables[table].space,
+            page_no,
+        };
+        let inst = self.pool.instance_of(page);
+        if self.pool.instances()[usize::from(inst)].free_len() <= depth
+            || self.pool.lookup(page) != crate::bufpool::Lookup::Miss
+        {
+            return;
+        }
+        if let crate::bufpool::FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
+            self.pool.init_for_read(f, page);
+            self.pool.complete_read(f);
+        }
+    }
+
+    fn spawn(&mut self, t: Thread) -> ThreadId {
+        self.threads.push(t);
+        self.thread_gen.push(0);
+        ThreadId(self.threads.len() as u32 - 1)
+    }
+
+    fn schedule(&mut self, at: Tick, wake: Wake) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, wake)));
+    }
+
+    fn schedule_thread(&mut self, at: Tick, t: ThreadId) {
+        let gen = self.thread_gen[t.0 as usize];
+        self.schedule(at, Wake::Thread(t, gen));
+    }
+
+    /// Wakes a sleeping thread now, dropping its pending wake.
+    fn wake_early(&mut self, t: ThreadId) {
+        self.thread_gen[t.0 as usize] = self.thread_gen[t.0 as usize].wrapping_add(1);
+        let now = self.now;
+        self.schedule_thread(now, t);
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        let e = Event { at: self.now, kind };
+        self.hash.feed_json(&e);
+        self.events.push(e);
+    }
+
+    fn latch_index(id: LatchId) -> usize {
+        match id {
+            LatchId::LockOpen => 0,
+            LatchId::DictSys => 1,
+            LatchId::FilSys => 2,
+            LatchId::BufPool(i) => 3 + usize::from(i),
+        }
+    }
+
+    fn acquire(&mut self, latch: LatchId, t: ThreadId) -> bool {
+        let now = self.now;
+        self.latches[Self::latch_index(latch)].try_acquire(t, now)
+    }
+
+    /// Releases `latch`, waking the next holder; background and DDL threads' holds are
+    /// reported as spans.
+    fn release(&mut self, latch: LatchId, t: ThreadId, report: bool) {
+        let now = self.now;
+        let l = &mut self.latches[Self::latch_index(latch)];
+        let waiters = l.waiter_count() as u32;
+        let r = l.release(t, now);
+        if let Some(next) = r.next_holder {
+            self.schedule_thread(now, next);
+        }
+        if report {
+            self.emit(EventKind::LatchHeld {
+                latch,
+                thread: t,
+                t0: r.held_since,
+                t1: now,
+                waiters,
+            });
+        }
+    }
+
+    /// `buf_flush_event` is set: wake the page cleaner if it is between rounds.
+    fn signal_page_cleaner(&mut self) {
+        self.cleaner_signalled = true;
+        if self.cleaner_sleeping {
+            self.cleaner_sleeping = false;
+            let c = self.cleaner;
+            self.wake_early(c);
+        }
+    }
+
+    // ---- the public run loop -------------------------------------------------------
+
+    /// Runs every step due up to and including `until`, then sets the clock to `until`.
+    pub fn run_until(&mut self, until: Tick) {
+        while let Some(&Reverse((at, _, _))) = self.queue.peek() {
+            if at > until {
+                break;
+            }
+            let Some(Reverse((at, _, wake))) = self.queue.pop() else {
+                break;
+            };
+            self.now = at;
+            match wake {
+                Wake::Sample => self.take_sample(),
+                Wake::Script(i) => {
+                    let sql = self.scenario.script[i as usize].sql.clone();
+                    let session = self.console_session;
+                    if let Err(e) = self.submit(session, &sql) {
+                        self.emit(EventKind::StatementFinished {
+                            session,
+                            sql,
+                            elapsed: Tick::ZERO,
+                            result: e.to_string(),
+                            error: true,
+                        });
+                    }
+                }
+                Wake::Thread(t, gen) => {
+                    if self.thread_gen[t.0 as usize] == gen {
+                        self.step_thread(t);
+                    }
+                }
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Runs for `d` more virtual time.
+    pub fn run_for(&mut self, d: Tick) {
+        let until = self.now + d;
+        self.run_until(until);
+    }
+
+    /// Runs `sql` from the console session at the current virtual time. Errors in the
+    /// text or unknown tables come back at once and change nothing; accepted statements
+    /// report their result as a [`EventKind::StatementFinished`] event.
+    pub fn execute(&mut self, sql: &str) -> Result<(), SqlError> {
+        let session = self.console_session;
+        self.submit(session, sql)?;
+        self.commands.push((self.now, sql.to_string()));
+        Ok(())
+    }
+
+    fn submit(&mut self, session: u32, sql: &str) -> Result<(), SqlError> {
+        let commands = sql::parse(sql)?;
+        // Check every statement before running any, so a batch is all or nothing.
+        let mut plans = Vec::new();
+        let mut claimed: Vec<usize> = Vec::new();
+        for c in &commands {
+            match c {
+                Command::DropTable { tables, if_exists } => {
+                    let mut targets = Vec::new();
+                    for name in tables {
+                        let schema_ok = name
+                            .schema
+                            .as_deref()
+                            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
+                        let found = self
+                            .tables
+                            .iter()
+                            .position(|t| {
+                                !t.dropped && schema_ok && t.name.eq_ignore_ascii_case(&name.table)
+                            })
+                            .filter(|i| !claimed.contains(i));
+                        match found {
+                            Some(i) => {
+                                claimed.push(i);
+                                targets.push(DropTarget { table: i });
+                            }
+                            None if *if_exists => {}
+                            None => {
+                                let schema = name
+                                    .schema
+                                    .clone()
+                                    .unwrap_or_else(|| self.scenario.schema.clone());
+                                return Err(SqlError::unknown_table(&schema, &name.table));
+                            }
+                        }
+                    }
+                    plans.push(targets);
+                }
+            }
+        }
+        for (targets, text) in plans.into_iter().zip(split_statements(sql, commands.len())) {
+            self.emit(EventKind::StatementStarted {
+                session,
+                sql: text.clone(),
+            });
+            let id = self.spawn(Thread::Ddl(Box::new(Ddl {
+                session,
+                sql: text,
+                started: self.now,
+                targets,
+                current: 0,
+                step: DdlStep::Begin,
+                instance: 0,
+                cursor: FRAME_NONE,
+                io_skipped: false,
+                file_done: false,
+            })));
+            let now = self.now;
+            self.schedule_thread(now, id);
+        }
+        Ok(())
+    }
+
+    fn step_thread(&mut self, t: ThreadId) {
+        let mut th = std::mem::replace(&mut self.threads[t.0 as usize], Thread::Exited);
+        let next = match &mut th {
+            Thread::Client(c) => self.step_client(t, c),
+            Thread::PageCleaner(p) => self.step_cleaner(t, p),
+            Thread::Ddl(d) => self.step_ddl(t, d),
+            Thread::Exited => Next::Exit,
+        };
+        match next {
+            Next::After(d) => {
+                self.threads[t.0 as usize] = th;
+                let at = self.now + d;
+                self.schedule_thread(at, t);
+            }
+            Next::Parked => self.threads[t.0 as usize] = th,
+            Next::Exit => {}
+        }
+    }
+
+    // ---- samples ---------------------------------------------------------------------
+
+    fn take_sample(&mut self) {
+        self.log.advance(self.now);
+        let stats = self.pool.stats();
+        self.counters.made_young = stats.made_young;
+        self.counters.made_not_young = stats.not_made_young;
+        self.counters.pages_flushed = stats.flushed;
+        let d = self.counters.since(&self.last_counters);
+        self.last_counters = self.counters.clone();
+        let (avg, p95, p99, max) = self.latency.take_ms();
+        let s = Sample {
+            t_s: self.now.as_secs(),
+            pages_total: self.pool.pages_total(),
+            pages_data: self.pool.pages_data(),
+            pages_dirty: self.pool.pages_dirty(),
+            pages_free: self.pool.pages_free(),
+            pages_misc: self.pool.pages_misc(),
+            pages_stale: self.pool.pages_stale(),
+            wait_free: d.wait_free,
+            reads: d.reads,
+            read_requests: d.read_requests,
+            pages_flushed: d.pages_flushed,
+            made_young: d.made_young,
+            made_not_young: d.made_not_young,
+            tps: d.transactions,
+            qps: d.queries,
+            latency_avg_ms: avg,
+            latency_p95_ms: p95,
+            latency_p99_ms: p99,
+            latency_max_ms: max,
+            threads_running: self.running,
+            checkpoint_age_mb: self.checkpoint_age() >> 20,
+        };
+        self.hash.feed_json(&s);
+        self.samples.push(s);
+        let next = self.now + Tick::SECOND;
+        self.schedule(next, Wake::Sample);
+    }
+
+    /// Redo bytes between the current LSN and the oldest unflushed modification.
+    pub fn checkpoint_age(&self) -> u64 {
+        let oldest = self
+            .pool
+            .instances()
+            .iter()
+            .filter_map(|i| i.oldest_modification())
+            .min();
+        oldest.map_or(0, |o| self.log.lsn.0.saturating_sub(o.0))
+    }
+
+    // ---- what viewers read -------------------------------------------------------------
+
+    /// The virtual time.
+    pub fn now(&self) -> Tick {
+        self.now
+    }
+    /// Every event so far, oldest first.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    /// Every per-second sample so far.
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+    /// The hash of every event and sample so far.
+    pub fn trace_hash(&self) -> u64 {
+        self.hash.value()
+    }
+    /// The buffer pool.
+    pub fn pool(&self) -> &BufPool {
+        &self.pool
+    }
+    /// The tables, dropped ones included (flagged).
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+    /// A latch's state.
+    pub fn latch(&self, id: LatchId) -> &Latch {
+        &self.latches[Self::latch_index(id)]
+    }
+    /// Every latch.
+    pub fn latches(&self) -> &[Latch] {
+        &self.latches
+    }
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// The engine profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+    /// The user's accepted commands with the virtual time of each: with the scenario and
+    /// the seed, everything needed to replay this run.
+    pub fn commands(&self) -> &[(Tick, String)] {
+        &self.commands
+    }
+    /// The console's session id.
+    pub fn console_session(&self) -> u32 {
+        self.console_session
+    }
+    /// A new session id (for tabs of the SQL console).
+    pub fn new_session_id(&mut self) -> u32 {
+        self.next_session += 1;
+        self.next_session - 1
+    }
+    /// Client sessions inside a statement right now.
+    pub fn threads_running(&self) -> u64 {
+        self.running
+    }
+    /// The redo log's current LSN.
+    pub fn lsn(&self) -> crate::bufpool::Lsn {
+        self.log.lsn
+    }
+
+    /// The workload's client sessions, in id order.
+    pub fn sessions(&self) -> Vec<SessionView> {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, th)| match th {
+                Thread::Client(c) => {
+                    let tid = ThreadId(i as u32);
+                    let waiting_for = self
+                        .latches
+                        .iter()
+                        .find(|l| l.waiters().any(|w| w == tid))
+                        .map(|l| l.id);
+                    Some(SessionView {
+                        id: c.session,
+                        state: if waiting_for.is_some() {
+                            "waiting for a buffer pool mutex"
+                        } else {
+                            c.state_name()
+                        },
+                        waiting_for,
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The text of each statement of a batch, for the processlist and the console.
+/// Splits on `;` outside quotes; falls back to the whole text.
+fn split_statements(sql: &str, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for ch in sql.chars() {
+        match (quote, ch) {
+            (None, '\'' | '"' | '`') => {
+                quote = Some(ch);
+                cur.push(ch);
+            }
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(ch);
+            }
+            (None, ';') => {
+                if !cur.trim().is_empty() {
+                    out.push(cur.trim().to_string());
+                }
+                cur.clear();
+            }
+            _ => cur.push(ch),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    if out.len() != n {
+        return vec![sql.trim().to_string(); n];
+    }
+    out
+}
