@@ -14,6 +14,7 @@ pub mod bufpool;
 pub mod builtin;
 pub mod events;
 pub mod latch;
+pub mod mdl;
 pub mod metrics;
 pub mod profile;
 pub mod rng;
