@@ -128,6 +128,11 @@ pub fn run_e2e(site: &Path) -> Result {
     let addr = serve::spawn(site.to_path_buf())?;
     let base_url = format!("http://{addr}/");
     let artifacts = artifacts_dir();
+    // Start empty, so every screenshot there belongs to this run.
+    if artifacts.exists() {
+        fs::remove_dir_all(&artifacts)
+            .map_err(|e| format!("cannot clear {}: {e}", artifacts.display()))?;
+    }
     fs::create_dir_all(&artifacts)
         .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
 

@@ -17,6 +17,7 @@ pub mod device;
 pub mod dict;
 pub mod events;
 pub mod latch;
+pub mod mdl;
 pub mod metrics;
 pub mod profile;
 pub mod rng;

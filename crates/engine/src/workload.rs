@@ -310,7 +310,7 @@ pub fn statement_ops(
                 ops.push(PageOp {
                     page,
                     write: true,
-                    create: extra > 0 && pos % pk.records_per_leaf == 0,
+                    create: extra > 0 && pos.is_multiple_of(pk.records_per_leaf),
                 });
             }
             if let Some(leaf) = secondary_leaf(rng.below(rows)) {

@@ -430,7 +430,7 @@ impl Sim {
         let mut plans = Vec::new();
         let mut claimed: Vec<usize> = Vec::new();
         for c in &commands {
-            match c {
+            match &c.command {
                 Command::DropTable { tables, if_exists } => {
                     let mut targets = Vec::new();
                     for name in tables {
@@ -462,9 +462,12 @@ impl Sim {
                     }
                     plans.push(targets);
                 }
+                // Parsed, but not executed yet: MySQL's 1235, naming the statement.
+                other => return Err(SqlError::not_modelled(other.name())),
             }
         }
-        for (targets, text) in plans.into_iter().zip(split_statements(sql, commands.len())) {
+        let texts = commands.into_iter().map(|c| c.text);
+        for (targets, text) in plans.into_iter().zip(texts) {
             self.emit(EventKind::StatementStarted {
                 session,
                 sql: text.clone(),
@@ -649,38 +652,4 @@ impl Sim {
             })
             .collect()
     }
-}
-
-/// The text of each statement of a batch, for the processlist and the console.
-/// Splits on `;` outside quotes; falls back to the whole text.
-fn split_statements(sql: &str, n: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    for ch in sql.chars() {
-        match (quote, ch) {
-            (None, '\'' | '"' | '`') => {
-                quote = Some(ch);
-                cur.push(ch);
-            }
-            (Some(q), c) if c == q => {
-                quote = None;
-                cur.push(ch);
-            }
-            (None, ';') => {
-                if !cur.trim().is_empty() {
-                    out.push(cur.trim().to_string());
-                }
-                cur.clear();
-            }
-            _ => cur.push(ch),
-        }
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_string());
-    }
-    if out.len() != n {
-        return vec![sql.trim().to_string(); n];
-    }
-    out
 }

@@ -1,0 +1,689 @@
+//! The simulation driver and the animation loop.
+//!
+//! ```text
+//!   requestAnimationFrame ──▶ FrameLoop::frame(t)
+//!        ▲                      │ dt = t - last (wall, clamped to 100 ms)
+//!        │                      ├─▶ Runner::advance(dt × speed)   Sim::run_for, in slices,
+//!        │                      │                                 within a CPU budget
+//!        │                      ├─▶ Runner::digest()              new events: scans, DDL spans,
+//!        │                      │                                 finished statements
+//!        │                      ├─▶ pool_map::draw()              every frame the clock moved
+//!        │                      ├─▶ chart::draw()                 when a sample arrived
+//!        │                      └─▶ News ──▶ reducer              at most ~10 times a second
+//!        └──────── re-armed at the end of the frame (a panic stops the loop)
+//! ```
+//!
+//! The [`Sim`] lives in an `Rc<RefCell<Runner>>` next to Yew, never in Yew's render
+//! state: it holds a quarter of a million page descriptors, and a re-render must not
+//! clone or compare it. Yew sees only small [`Snapshot`]s of it.
+//!
+//! The loop is one `Closure` built once and handed to `requestAnimationFrame` again at
+//! the end of each frame. The virtual clock advances by wall time × speed; when the
+//! engine cannot keep up (a 10× run on a slow machine), the loop stops stepping after
+//! its budget and drops the rest of that frame's virtual time, so the page stays
+//! responsive and the shown speed says how fast the simulation really runs.
+
+use crate::chart;
+use crate::pool_map::{self, MapScratch};
+use crate::theme::Theme;
+use ddlscope_engine::{EventKind, LatchId, Profile, Sample, Scenario, Sim, SpaceId, Tick};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+use yew::{Callback, NodeRef};
+
+/// The scenario the page runs.
+pub const SCENARIO: &str = "drop-table-demo";
+/// The engine profile the page starts with.
+pub const DEFAULT_PROFILE: &str = "mysql-5.7";
+
+/// Longest wall-clock step a frame may take: after a background tab or a long pause the
+/// simulation resumes where it was instead of jumping ahead.
+const MAX_DT_MS: f64 = 100.0;
+/// Wall time a frame may spend stepping the engine.
+const STEP_BUDGET_MS: f64 = 10.0;
+/// Virtual time per `run_for` call inside a frame, so the budget is checked often.
+const STEP_SLICE: Tick = Tick::from_ms(5);
+/// How often Yew hears about the simulation (the stats, the clock).
+const REPORT_EVERY_MS: f64 = 100.0;
+/// The window over which the achieved speed is measured.
+const SPEED_WINDOW_MS: f64 = 1000.0;
+
+/// An LRU scan in progress, as the pool map draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScanSpan {
+    /// The buffer-pool instance whose list is scanned.
+    pub instance: u16,
+    /// The latch held throughout.
+    pub latch: LatchId,
+    /// First position, counted from the tail.
+    pub from: u32,
+    /// One past the last position, counted from the tail.
+    pub to: u32,
+    /// Start.
+    pub t0: Tick,
+    /// End.
+    pub t1: Tick,
+}
+
+impl ScanSpan {
+    /// Whether the scan is running at `now`.
+    pub fn active(&self, now: Tick) -> bool {
+        self.t0 <= now && now <= self.t1
+    }
+
+    /// Blocks between the list head and the cursor at `now`: the cursor's index in LRU
+    /// order from the head. The scan holds the instance mutex, so nothing else changes
+    /// the part of the list it has not reached yet; the pages it freed behind the
+    /// cursor left the list, and the cursor's index from the head is exactly the
+    /// number of blocks still ahead of it.
+    pub fn unvisited(&self, now: Tick) -> u32 {
+        let span = (self.t1 - self.t0).as_ns();
+        let len = u64::from(self.to - self.from);
+        // A zero-length span is over as soon as it starts.
+        let done = (len * (now - self.t0).as_ns().min(span))
+            .checked_div(span)
+            .unwrap_or(len);
+        self.to - self.from - done as u32
+    }
+}
+
+/// A statement from the console, from StatementStarted to StatementFinished: a band on
+/// the charts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DdlSpan {
+    /// The statement.
+    pub sql: String,
+    /// Started.
+    pub t0: Tick,
+    /// Finished, or `None` while it runs.
+    pub t1: Option<Tick>,
+}
+
+/// A finished statement, for the console's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    /// When it finished.
+    pub at: Tick,
+    /// The statement.
+    pub sql: String,
+    /// `Query OK, ...` or the error.
+    pub result: String,
+    /// Whether it failed.
+    pub error: bool,
+}
+
+/// A table, for the legend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableInfo {
+    /// Its name.
+    pub name: String,
+    /// Its tablespace (picks the colour).
+    pub space: SpaceId,
+    /// Whether it was dropped.
+    pub dropped: bool,
+}
+
+/// What Yew shows of the simulation: small, cheap to compare.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// The virtual time.
+    pub now: Tick,
+    /// `Innodb_buffer_pool_pages_total`.
+    pub pages_total: u64,
+    /// `Innodb_buffer_pool_pages_data`.
+    pub pages_data: u64,
+    /// `Innodb_buffer_pool_pages_free`.
+    pub pages_free: u64,
+    /// Stale pages not yet reclaimed.
+    pub pages_stale: u64,
+    /// Statements per second, from the last whole second.
+    pub qps: u64,
+    /// 95th percentile statement latency in the last whole second, ms.
+    pub latency_p95_ms: f64,
+    /// Client threads inside a statement now.
+    pub threads_running: u64,
+    /// Whether a thread holds `dict_sys` now.
+    pub dict_sys_held: bool,
+    /// Virtual seconds per wall second over the last second while playing (0 when
+    /// unknown or paused).
+    pub actual_speed: f64,
+    /// The tables.
+    pub tables: Vec<TableInfo>,
+}
+
+/// What the loop tells the reducer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum News {
+    /// The simulation's state now.
+    Snapshot(Snapshot),
+    /// A console statement finished.
+    Finished(LogEntry),
+}
+
+/// The simulation and what the views need from its event stream.
+#[derive(Debug)]
+pub struct Runner {
+    sim: Sim,
+    generation: u32,
+    playing: bool,
+    speed: f64,
+    /// Events already digested.
+    cursor: usize,
+    scans: Vec<ScanSpan>,
+    ddl: Vec<DdlSpan>,
+    finished: Vec<LogEntry>,
+    /// Achieved speed: wall ms and virtual ns accumulated since the window started.
+    window_wall_ms: f64,
+    window_virtual_ns: u64,
+    actual_speed: f64,
+}
+
+impl Runner {
+    /// The demo scenario on `profile`, at virtual time zero. The scenario's own script
+    /// is dropped: on this page the user is the script.
+    pub fn new(profile: &str, generation: u32) -> Result<Runner, String> {
+        let mut scenario = Scenario::builtin(SCENARIO)?;
+        scenario.script.clear();
+        let sim = Sim::new(scenario, Profile::builtin(profile)?)?;
+        Ok(Runner {
+            sim,
+            generation,
+            playing: true,
+            speed: 1.0,
+            cursor: 0,
+            scans: Vec::new(),
+            ddl: Vec::new(),
+            finished: Vec::new(),
+            window_wall_ms: 0.0,
+            window_virtual_ns: 0,
+            actual_speed: 0.0,
+        })
+    }
+
+    /// Replaces the simulation with a fresh one on `profile`, keeping the clock settings.
+    pub fn restart(&mut self, profile: &str, generation: u32) -> Result<(), String> {
+        let (playing, speed) = (self.playing, self.speed);
+        *self = Runner::new(profile, generation)?;
+        self.playing = playing;
+        self.speed = speed;
+        Ok(())
+    }
+
+    /// The simulation.
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
+    /// Which restart this is; news carries it so the reducer can drop stale news.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+    /// The profile's name.
+    pub fn profile(&self) -> &str {
+        &self.sim.profile().name
+    }
+    /// Scans known so far that have not ended before now.
+    pub fn scans(&self) -> &[ScanSpan] {
+        &self.scans
+    }
+    /// The console statements' spans.
+    pub fn ddl_spans(&self) -> &[DdlSpan] {
+        &self.ddl
+    }
+
+    /// Sets play/pause and the speed factor.
+    pub fn set_clock(&mut self, playing: bool, speed: f64) {
+        if playing != self.playing || speed != self.speed {
+            self.window_wall_ms = 0.0;
+            self.window_virtual_ns = 0;
+        }
+        self.playing = playing;
+        self.speed = speed;
+        if !playing {
+            self.actual_speed = 0.0;
+        }
+    }
+
+    /// Runs `sql` on the console session. Returns how many statements were accepted
+    /// (a batch may hold several), or the error the mysql client would print.
+    pub fn execute(&mut self, sql: &str) -> Result<u32, String> {
+        let before = self.sim.events().len();
+        self.sim.execute(sql).map_err(|e| e.to_string())?;
+        let started = self.sim.events()[before..]
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::StatementStarted { .. }))
+            .count();
+        Ok(started as u32)
+    }
+
+    /// Advances the virtual clock by `dt_ms` of wall time × speed, in slices, until done
+    /// or until `clock()` says the frame's budget is spent. Returns the virtual time run.
+    pub fn advance(&mut self, dt_ms: f64, clock: &dyn Fn() -> f64) -> Tick {
+        if !self.playing {
+            return Tick::ZERO;
+        }
+        let started_ms = clock();
+        let want = Tick((dt_ms * self.speed * 1e6) as u64);
+        let mut done = Tick::ZERO;
+        while done < want {
+            let step = (want - done).min(STEP_SLICE);
+            self.sim.run_for(step);
+            done += step;
+            if clock() - started_ms > STEP_BUDGET_MS {
+                break;
+            }
+        }
+        self.window_wall_ms += dt_ms;
+        self.window_virtual_ns += done.as_ns();
+        if self.window_wall_ms >= SPEED_WINDOW_MS {
+            let actual = self.window_virtual_ns as f64 / 1e6 / self.window_wall_ms;
+            self.actual_speed = (actual * 100.0).round() / 100.0;
+            self.window_wall_ms = 0.0;
+            self.window_virtual_ns = 0;
+        }
+        done
+    }
+
+    /// Reads the events that arrived since the last call: keeps scans that are not over,
+    /// opens and closes the console statements' spans, and queues finished statements
+    /// for [`Runner::take_finished`].
+    pub fn digest(&mut self) {
+        let now = self.sim.now();
+        let console = self.sim.console_session();
+        for e in &self.sim.events()[self.cursor..] {
+            match &e.kind {
+                EventKind::Scan {
+                    instance,
+                    latch,
+                    from,
+                    to,
+                    t0,
+                    t1,
+                    ..
+                } => self.scans.push(ScanSpan {
+                    instance: *instance,
+                    latch: *latch,
+                    from: *from,
+                    to: *to,
+                    t0: *t0,
+                    t1: *t1,
+                }),
+                EventKind::StatementStarted { session, sql } if *session == console => {
+                    self.ddl.push(DdlSpan {
+                        sql: sql.clone(),
+                        t0: e.at,
+                        t1: None,
+                    })
+                }
+                EventKind::StatementFinished {
+                    session,
+                    sql,
+                    result,
+                    error,
+                    ..
+                } if *session == console => {
+                    if let Some(span) = self
+                        .ddl
+                        .iter_mut()
+                        .find(|s| s.t1.is_none() && s.sql == *sql)
+                    {
+                        span.t1 = Some(e.at);
+                    }
+                    self.finished.push(LogEntry {
+                        at: e.at,
+                        sql: sql.clone(),
+                        result: result.clone(),
+                        error: *error,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.cursor = self.sim.events().len();
+        self.scans.retain(|s| s.t1 >= now);
+    }
+
+    /// Statements that finished since the last call.
+    pub fn take_finished(&mut self) -> Vec<LogEntry> {
+        std::mem::take(&mut self.finished)
+    }
+
+    /// The figures Yew shows, read from the pool now.
+    pub fn snapshot(&self) -> Snapshot {
+        let pool = self.sim.pool();
+        let last: Option<&Sample> = self.sim.samples().last();
+        Snapshot {
+            now: self.sim.now(),
+            pages_total: pool.pages_total(),
+            pages_data: pool.pages_data(),
+            pages_free: pool.pages_free(),
+            pages_stale: pool.pages_stale(),
+            qps: last.map_or(0, |s| s.qps),
+            latency_p95_ms: last.map_or(0.0, |s| s.latency_p95_ms),
+            threads_running: self.sim.threads_running(),
+            dict_sys_held: self.sim.latch(LatchId::DictSys).holder().is_some(),
+            actual_speed: if self.playing { self.actual_speed } else { 0.0 },
+            tables: self
+                .sim
+                .tables()
+                .iter()
+                .map(|t| TableInfo {
+                    name: t.name.clone(),
+                    space: t.space,
+                    dropped: t.dropped,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What the chart was last drawn from; a change means redraw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ChartKey {
+    generation: u32,
+    samples: usize,
+    spans: usize,
+    open_spans: usize,
+    size: (u32, u32),
+    dark: bool,
+}
+
+/// What the map was last drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MapKey {
+    generation: u32,
+    now: Tick,
+    size: (u32, u32),
+    dark: bool,
+}
+
+/// The closure `requestAnimationFrame` calls.
+type FrameClosure = Closure<dyn FnMut(f64)>;
+
+/// The state the frame closure keeps between frames.
+struct LoopInner {
+    runner: Rc<RefCell<Runner>>,
+    map: NodeRef,
+    chart: NodeRef,
+    on_news: Callback<(u32, News)>,
+    closure: RefCell<Option<FrameClosure>>,
+    frame_id: Cell<Option<i32>>,
+    stopped: Cell<bool>,
+    last_ms: Cell<Option<f64>>,
+    last_report_ms: Cell<f64>,
+    ready: Cell<bool>,
+    scratch: RefCell<MapScratch>,
+    map_key: Cell<Option<MapKey>>,
+    chart_key: Cell<Option<ChartKey>>,
+    dark_query: Option<web_sys::MediaQueryList>,
+}
+
+/// The running animation loop; dropping it stops the loop.
+pub struct FrameLoop {
+    inner: Rc<LoopInner>,
+}
+
+impl std::fmt::Debug for FrameLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FrameLoop")
+            .field("stopped", &self.inner.stopped.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl FrameLoop {
+    /// Starts animating `runner` into the canvases behind `map` and `chart`, telling
+    /// `on_news` what Yew should show, stamped with the runner's generation.
+    pub fn start(
+        runner: Rc<RefCell<Runner>>,
+        map: NodeRef,
+        chart: NodeRef,
+        on_news: Callback<(u32, News)>,
+    ) -> FrameLoop {
+        let dark_query = gloo::utils::window()
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten();
+        let inner = Rc::new(LoopInner {
+            runner,
+            map,
+            chart,
+            on_news,
+            closure: RefCell::new(None),
+            frame_id: Cell::new(None),
+            stopped: Cell::new(false),
+            last_ms: Cell::new(None),
+            last_report_ms: Cell::new(f64::NEG_INFINITY),
+            ready: Cell::new(false),
+            scratch: RefCell::new(MapScratch::default()),
+            map_key: Cell::new(None),
+            chart_key: Cell::new(None),
+            dark_query,
+        });
+        // The closure holds the loop state and the state holds the closure: the cycle
+        // keeps both alive while the loop runs, and `Drop` breaks it.
+        let weak = Rc::downgrade(&inner);
+        let closure = Closure::<dyn FnMut(f64)>::new(move |_timestamp: f64| {
+            if let Some(inner) = weak.upgrade() {
+                inner.frame();
+            }
+        });
+        *inner.closure.borrow_mut() = Some(closure);
+        inner.arm();
+        FrameLoop { inner }
+    }
+}
+
+impl Drop for FrameLoop {
+    fn drop(&mut self) {
+        self.inner.stopped.set(true);
+        if let Some(id) = self.inner.frame_id.take() {
+            let _ = gloo::utils::window().cancel_animation_frame(id);
+        }
+        self.inner.closure.borrow_mut().take();
+    }
+}
+
+fn performance_now() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+impl LoopInner {
+    /// Asks for the next frame.
+    fn arm(&self) {
+        if self.stopped.get() {
+            return;
+        }
+        if let Some(closure) = self.closure.borrow().as_ref() {
+            let id = gloo::utils::window()
+                .request_animation_frame(closure.as_ref().unchecked_ref())
+                .expect("requestAnimationFrame is available");
+            self.frame_id.set(Some(id));
+        }
+    }
+
+    fn theme(&self) -> Theme {
+        Theme::for_scheme(self.dark_query.as_ref().is_some_and(|q| q.matches()))
+    }
+
+    /// One animation frame.
+    fn frame(&self) {
+        self.frame_id.set(None);
+        if self.stopped.get() {
+            return;
+        }
+        let now_ms = performance_now();
+        let dt_ms = self
+            .last_ms
+            .replace(Some(now_ms))
+            .map_or(0.0, |last| (now_ms - last).clamp(0.0, MAX_DT_MS));
+        let theme = self.theme();
+        let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
+        let mut news = Vec::new();
+        let mut drew_map = false;
+        let generation = {
+            let mut runner = self.runner.borrow_mut();
+            runner.advance(dt_ms, &performance_now);
+            runner.digest();
+            let generation = runner.generation();
+            if let Some(canvas) = self.map.cast::<HtmlCanvasElement>() {
+                let size = pool_map::fit_canvas(&canvas, runner.sim().pool().n_instances(), dpr);
+                let key = MapKey {
+                    generation,
+                    now: runner.sim().now(),
+                    size,
+                    dark: theme.dark,
+                };
+                if self.map_key.get() != Some(key) && size.0 > 0 {
+                    let mut scratch = self.scratch.borrow_mut();
+                    pool_map::draw(
+                        &canvas,
+                        runner.sim(),
+                        runner.scans(),
+                        &theme,
+                        dpr,
+                        &mut scratch,
+                    );
+                    self.map_key.set(Some(key));
+                }
+                drew_map = self.map_key.get().is_some();
+            }
+            if let Some(canvas) = self.chart.cast::<HtmlCanvasElement>() {
+                let size = chart::fit_canvas(&canvas, dpr);
+                let spans = runner.ddl_spans();
+                let key = ChartKey {
+                    generation,
+                    samples: runner.sim().samples().len(),
+                    spans: spans.len(),
+                    open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
+                    size,
+                    dark: theme.dark,
+                };
+                if self.chart_key.get() != Some(key) && size.0 > 0 {
+                    let sim = runner.sim();
+                    if let Err(e) = chart::draw(
+                        &canvas,
+                        sim.samples(),
+                        spans,
+                        sim.now(),
+                        sim.pool().pages_total(),
+                        &theme,
+                        dpr,
+                    ) {
+                        gloo::console::error!(format!("chart: {e}"));
+                    }
+                    self.chart_key.set(Some(key));
+                }
+            }
+            for entry in runner.take_finished() {
+                news.push(News::Finished(entry));
+            }
+            if !news.is_empty() || now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS {
+                self.last_report_ms.set(now_ms);
+                news.push(News::Snapshot(runner.snapshot()));
+            }
+            generation
+        };
+        if drew_map && !self.ready.replace(true) {
+            if let Some(body) = gloo::utils::document().body() {
+                let _ = body.dataset().set("ready", "1");
+            }
+        }
+        // The runner is no longer borrowed: the reducer and any re-render may use it.
+        for n in news {
+            self.on_news.emit((generation, n));
+        }
+        self.arm();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(to: u32) -> ScanSpan {
+        ScanSpan {
+            instance: 1,
+            latch: LatchId::BufPool(1),
+            from: 0,
+            to,
+            t0: Tick::from_ms(100),
+            t1: Tick::from_ms(100) + Tick(500).times(u64::from(to)),
+        }
+    }
+
+    #[test]
+    fn the_scan_cursor_sweeps_from_the_tail_to_the_head() {
+        let s = scan(1000);
+        assert_eq!(s.unvisited(Tick::from_ms(100)), 1000, "starts at the tail");
+        assert_eq!(
+            s.unvisited(Tick::from_ms(100) + Tick::from_us(250)),
+            500,
+            "halfway"
+        );
+        assert_eq!(s.unvisited(s.t1), 0, "ends at the head");
+        assert_eq!(s.unvisited(s.t1 + Tick::SECOND), 0);
+        assert!(s.active(s.t0) && s.active(s.t1) && !s.active(s.t1 + Tick(1)));
+    }
+
+    #[test]
+    fn a_drop_on_57_shows_scans_a_span_and_a_log_line() {
+        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        assert_eq!(r.sim().now(), Tick::from_ms(100));
+        assert_eq!(r.execute("DROP TABLE t1"), Ok(1));
+        let free_before = r.snapshot().pages_free;
+        // Run into the first instance's scan.
+        r.advance(10.0, &|| 0.0);
+        r.digest();
+        assert_eq!(r.scans().len(), 1, "{:?}", r.scans());
+        assert!(r.scans()[0].active(r.sim().now()));
+        assert_eq!(r.ddl_spans().len(), 1);
+        assert_eq!(r.ddl_spans()[0].t1, None);
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        assert!(r.scans().is_empty(), "the scans are over: {:?}", r.scans());
+        assert!(r.ddl_spans()[0].t1.is_some());
+        let done = r.take_finished();
+        assert_eq!(done.len(), 1);
+        assert!(done[0].result.starts_with("Query OK"), "{done:?}");
+        assert!(r.take_finished().is_empty(), "taken once");
+        let snap = r.snapshot();
+        assert!(
+            snap.pages_free > free_before + 50_000,
+            "{free_before} -> {}",
+            snap.pages_free
+        );
+        assert!(snap.tables.iter().any(|t| t.name == "t1" && t.dropped));
+    }
+
+    #[test]
+    fn an_unknown_table_is_an_error_at_once() {
+        let mut r = Runner::new("mysql-8.0.23", 0).unwrap();
+        assert_eq!(
+            r.execute("DROP TABLE nope"),
+            Err("ERROR 1051 (42S02): Unknown table 'test.nope'".to_string())
+        );
+        r.digest();
+        assert!(r.ddl_spans().is_empty());
+    }
+
+    #[test]
+    fn a_paused_runner_does_not_move_and_the_budget_stops_a_slow_frame() {
+        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        r.set_clock(false, 1.0);
+        assert_eq!(r.advance(50.0, &|| 0.0), Tick::ZERO);
+        r.set_clock(true, 10.0);
+        // A clock that says each slice took 20 ms: one slice, then stop.
+        let t = Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 20.0);
+            t.get()
+        };
+        assert_eq!(r.advance(100.0, &clock), STEP_SLICE);
+    }
+}

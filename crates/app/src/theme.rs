@@ -1,0 +1,173 @@
+//! Colours for the canvases, in a light and a dark variant.
+//!
+//! The page's own colours live in `web/styles.css` as CSS variables and follow
+//! `prefers-color-scheme`; canvases cannot read CSS, so the same choice is made here
+//! with `matchMedia` and the values below mirror the stylesheet's (`--page-free`,
+//! `--surface-2`, `--text`, `--text-muted`, `--border`).
+//!
+//! Tablespaces get colours by space id from one palette, so a table keeps its colour
+//! in the pool map, its legend and anywhere else it is drawn. Space 1 (t1 in the demo)
+//! is orange and space 2 (t2) blue: the pair stays distinct for the common forms of
+//! colour blindness, and neither is the bright yellow used for pages under I/O or the
+//! red of the scan cursor.
+
+use ddlscope_engine::SpaceId;
+
+/// An sRGB colour.
+pub type Rgb = [u8; 3];
+
+/// Tablespace colours, indexed by space id (wrapping).
+const SPACE_PALETTE: [Rgb; 8] = [
+    [0x64, 0x74, 0x8b], // 0: the system tablespace, slate
+    [0xf9, 0x73, 0x16], // 1: orange
+    [0x3b, 0x82, 0xf6], // 2: blue
+    [0x14, 0xb8, 0xa6], // 3: teal
+    [0xec, 0x48, 0x99], // 4: pink
+    [0x84, 0xcc, 0x16], // 5: lime
+    [0x8b, 0x5c, 0xf6], // 6: violet
+    [0xa1, 0x62, 0x07], // 7: brown
+];
+
+/// The colours one theme draws with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Whether this is the dark variant.
+    pub dark: bool,
+    /// Canvas background (`--surface-2`).
+    pub background: Rgb,
+    /// A free block (`--page-free`).
+    pub free: Rgb,
+    /// A page being read: bright in both themes.
+    pub io: Rgb,
+    /// Main text (`--text`).
+    pub text: Rgb,
+    /// Secondary text (`--text-muted`).
+    pub text_muted: Rgb,
+    /// Grid lines (`--border`).
+    pub grid: Rgb,
+    /// The scan cursor.
+    pub cursor: Rgb,
+    /// The old/young midpoint marker.
+    pub marker: Rgb,
+    /// Stale pages in charts (`--page-stale`).
+    pub stale: Rgb,
+    /// Free pages in charts (`--ok`).
+    pub free_line: Rgb,
+    /// DDL bands on charts (`--warning`).
+    pub ddl_band: Rgb,
+}
+
+impl Theme {
+    /// The light variant.
+    pub const LIGHT: Theme = Theme {
+        dark: false,
+        background: [0xf0, 0xf2, 0xf5],
+        free: [0xdd, 0xe1, 0xe6],
+        io: [0xfd, 0xe0, 0x47],
+        text: [0x1c, 0x21, 0x28],
+        text_muted: [0x5b, 0x65, 0x70],
+        grid: [0xdf, 0xe3, 0xe8],
+        cursor: [0xe1, 0x1d, 0x48],
+        marker: [0x1c, 0x21, 0x28],
+        stale: [0xa8, 0x55, 0xf7],
+        free_line: [0x15, 0x80, 0x3d],
+        ddl_band: [0xb4, 0x53, 0x09],
+    };
+
+    /// The dark variant.
+    pub const DARK: Theme = Theme {
+        dark: true,
+        background: [0x1e, 0x23, 0x2b],
+        free: [0x2f, 0x35, 0x3e],
+        io: [0xfe, 0xf0, 0x8a],
+        text: [0xe6, 0xe9, 0xee],
+        text_muted: [0x9a, 0xa4, 0xb1],
+        grid: [0x2b, 0x32, 0x3c],
+        cursor: [0xff, 0x4d, 0x6d],
+        marker: [0xf8, 0xfa, 0xfc],
+        stale: [0xc0, 0x84, 0xfc],
+        free_line: [0x4a, 0xde, 0x80],
+        ddl_band: [0xfb, 0xbf, 0x24],
+    };
+
+    /// The variant for a dark or light colour scheme.
+    pub fn for_scheme(dark: bool) -> Theme {
+        if dark {
+            Theme::DARK
+        } else {
+            Theme::LIGHT
+        }
+    }
+
+    /// The colour of a tablespace's clean pages.
+    pub fn space(&self, space: SpaceId) -> Rgb {
+        space_colour(space)
+    }
+
+    /// The colour of a tablespace's stale pages: hatching of the table colour, washed
+    /// out toward the free-block colour (the pages are as good as free, not yet freed);
+    /// `stripe` picks the stronger or the fainter stripe.
+    pub fn stale_of(&self, space: SpaceId, stripe: bool) -> Rgb {
+        let c = space_colour(space);
+        mix(c, self.free, if stripe { 0.3 } else { 0.82 })
+    }
+}
+
+/// A tablespace's colour, the same in both themes.
+pub fn space_colour(space: SpaceId) -> Rgb {
+    SPACE_PALETTE[space.0 as usize % SPACE_PALETTE.len()]
+}
+
+/// `a` moved toward `b` by `t` (0 = a, 1 = b).
+pub fn mix(a: Rgb, b: Rgb, t: f64) -> Rgb {
+    let f = |x: u8, y: u8| {
+        (f64::from(x) + (f64::from(y) - f64::from(x)) * t)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    };
+    [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2])]
+}
+
+/// `#rrggbb`.
+pub fn css(c: Rgb) -> String {
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+/// `rgba(r, g, b, a)`.
+pub fn css_alpha(c: Rgb, alpha: f64) -> String {
+    format!("rgba({}, {}, {}, {alpha})", c[0], c[1], c[2])
+}
+
+/// The CSS background of a legend swatch for stale pages of `space`: the map's
+/// hatching, mixed with the page's own free-block colour so it follows the theme.
+pub fn stale_swatch_css(space: SpaceId) -> String {
+    let c = css(space_colour(space));
+    format!(
+        "repeating-linear-gradient(135deg, color-mix(in srgb, {c} 70%, var(--page-free)) 0 2px, \
+         color-mix(in srgb, {c} 18%, var(--page-free)) 2px 4px)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn t1_and_t2_are_far_apart() {
+        let (a, b) = (space_colour(SpaceId(1)), space_colour(SpaceId(2)));
+        let d: i32 = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
+            .sum();
+        assert!(d > 300, "{a:?} vs {b:?}");
+    }
+
+    #[test]
+    fn mixing_goes_from_one_colour_to_the_other() {
+        assert_eq!(mix([0, 0, 0], [200, 100, 50], 0.0), [0, 0, 0]);
+        assert_eq!(mix([0, 0, 0], [200, 100, 50], 1.0), [200, 100, 50]);
+        assert_eq!(mix([0, 0, 0], [200, 100, 50], 0.5), [100, 50, 25]);
+        assert_eq!(css([0xf9, 0x73, 0x16]), "#f97316");
+    }
+}

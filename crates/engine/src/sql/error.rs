@@ -1,0 +1,180 @@
+//! MySQL's errors, with the server's numbers, SQLSTATEs and message texts
+//! (`share/messages_to_clients.txt` in the MySQL source), so the console reads like
+//! the `mysql` client.
+
+use std::fmt;
+
+/// A MySQL error: code, SQLSTATE and message, printed as the `mysql` client prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlError {
+    /// The server error number (`ER_PARSE_ERROR` = 1064, ...).
+    pub code: u16,
+    /// The SQLSTATE.
+    pub sqlstate: &'static str,
+    /// The message.
+    pub message: String,
+}
+
+impl SqlError {
+    fn new(code: u16, sqlstate: &'static str, message: String) -> SqlError {
+        SqlError {
+            code,
+            sqlstate,
+            message,
+        }
+    }
+
+    /// `ER_PARSE_ERROR` (1064) near `near` (the statement from the fault on, up to 80
+    /// characters), at `line` of the statement.
+    pub fn syntax(near: &str, line: u64) -> SqlError {
+        SqlError::new(
+            1064,
+            "42000",
+            format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{near}' at line {line}"
+            ),
+        )
+    }
+
+    /// `ER_EMPTY_QUERY` (1065).
+    pub fn empty() -> SqlError {
+        SqlError::new(1065, "42000", "Query was empty".into())
+    }
+
+    /// `ER_NOT_SUPPORTED_YET` (1235), naming what the simulator does not model.
+    pub fn not_modelled(what: &str) -> SqlError {
+        SqlError::new(
+            1235,
+            "42000",
+            format!("This version of ddlscope doesn't yet support '{what}'"),
+        )
+    }
+
+    /// `ER_BAD_TABLE_ERROR` (1051).
+    pub fn unknown_table(schema: &str, table: &str) -> SqlError {
+        SqlError::new(1051, "42S02", format!("Unknown table '{schema}.{table}'"))
+    }
+
+    /// `ER_TOO_LONG_IDENT` (1059): names are at most 64 characters.
+    pub fn too_long_ident(name: &str) -> SqlError {
+        SqlError::new(
+            1059,
+            "42000",
+            format!("Identifier name '{}' is too long", clip(name, 100)),
+        )
+    }
+
+    /// `ER_DUP_FIELDNAME` (1060).
+    pub fn duplicate_column(name: &str) -> SqlError {
+        SqlError::new(1060, "42S21", format!("Duplicate column name '{name}'"))
+    }
+
+    /// `ER_DUP_KEYNAME` (1061).
+    pub fn duplicate_key(name: &str) -> SqlError {
+        SqlError::new(1061, "42000", format!("Duplicate key name '{name}'"))
+    }
+
+    /// `ER_MULTIPLE_PRI_KEY` (1068).
+    pub fn multiple_primary_key() -> SqlError {
+        SqlError::new(1068, "42000", "Multiple primary key defined".into())
+    }
+
+    /// `ER_TABLE_MUST_HAVE_COLUMNS` (1113).
+    pub fn table_must_have_columns() -> SqlError {
+        SqlError::new(1113, "42000", "A table must have at least 1 column".into())
+    }
+
+    /// `ER_WRONG_DB_NAME` (1102).
+    pub fn wrong_db_name(name: &str) -> SqlError {
+        SqlError::new(
+            1102,
+            "42000",
+            format!("Incorrect database name '{}'", clip(name, 100)),
+        )
+    }
+
+    /// `ER_WRONG_TABLE_NAME` (1103).
+    pub fn wrong_table_name(name: &str) -> SqlError {
+        SqlError::new(
+            1103,
+            "42000",
+            format!("Incorrect table name '{}'", clip(name, 100)),
+        )
+    }
+
+    /// `ER_WRONG_COLUMN_NAME` (1166).
+    pub fn wrong_column_name(name: &str) -> SqlError {
+        SqlError::new(
+            1166,
+            "42000",
+            format!("Incorrect column name '{}'", clip(name, 100)),
+        )
+    }
+
+    /// `ER_WRONG_TYPE_FOR_VAR` (1232): a value of the wrong kind for the variable.
+    pub fn wrong_type_for_var(name: &str) -> SqlError {
+        SqlError::new(
+            1232,
+            "42000",
+            format!("Incorrect argument type to variable '{}'", clip(name, 64)),
+        )
+    }
+
+    /// `ER_WRONG_NAME_FOR_INDEX` (1280).
+    pub fn wrong_index_name(name: &str) -> SqlError {
+        SqlError::new(
+            1280,
+            "42000",
+            format!("Incorrect index name '{}'", clip(name, 100)),
+        )
+    }
+
+    /// `ER_PARTITION_MAXVALUE_ERROR` (1481).
+    pub fn partition_maxvalue_not_last() -> SqlError {
+        SqlError::new(
+            1481,
+            "HY000",
+            "MAXVALUE can only be used in last partition definition".into(),
+        )
+    }
+
+    /// `ER_PARTITIONS_MUST_BE_DEFINED_ERROR` (1492).
+    pub fn partitions_must_be_defined(kind: &str) -> SqlError {
+        SqlError::new(
+            1492,
+            "HY000",
+            format!("For {kind} partitions each partition must be defined"),
+        )
+    }
+
+    /// `ER_RANGE_NOT_INCREASING_ERROR` (1493).
+    pub fn range_not_increasing() -> SqlError {
+        SqlError::new(
+            1493,
+            "HY000",
+            "VALUES LESS THAN value must be strictly increasing for each partition".into(),
+        )
+    }
+
+    /// `ER_SAME_NAME_PARTITION` (1517).
+    pub fn duplicate_partition(name: &str) -> SqlError {
+        SqlError::new(1517, "HY000", format!("Duplicate partition name {name}"))
+    }
+}
+
+/// MySQL's `%-.100s`: at most `n` characters.
+fn clip(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+impl fmt::Display for SqlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ERROR {} ({}): {}",
+            self.code, self.sqlstate, self.message
+        )
+    }
+}
+
+impl std::error::Error for SqlError {}
