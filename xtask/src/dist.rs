@@ -65,7 +65,14 @@ pub fn dist() -> Result<PathBuf> {
         fs::remove_dir_all(&dist).map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
     }
     run(Command::new(&bindgen)
-        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        // The name section only serves debuggers; it is 40% of the file.
+        .args([
+            "--target",
+            "web",
+            "--no-typescript",
+            "--remove-name-section",
+            "--out-dir",
+        ])
         .arg(&dist)
         .arg(&wasm))?;
 
