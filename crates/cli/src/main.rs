@@ -10,6 +10,8 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod bench;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ddlscope",
@@ -27,6 +29,19 @@ enum Cmd {
     Run(RunArgs),
     /// List the built-in scenarios and engine profiles.
     List,
+    /// Measure the engine: trace replay, memory per page, real-time factor, eviction pass.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// A page-access trace, one page id per line (../shared/bench/gen_trace.py writes
+    /// the reference one); default: a generated trace of the same shape.
+    #[arg(long)]
+    trace: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -68,6 +83,7 @@ fn main() -> ExitCode {
             list();
             Ok(())
         }
+        Cmd::Bench(args) => bench_cmd(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -93,6 +109,46 @@ fn list() {
             Err(e) => println!("  {name:<24} (broken: {e})"),
         }
     }
+}
+
+fn bench_cmd(args: &BenchArgs) -> Result<(), String> {
+    let report = bench::run(args.trace.as_deref(), &mut |what| eprintln!("# {what}…"))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let goal = |ok: bool| if ok { "met" } else { "NOT met" };
+    println!("trace: {}", report.trace);
+    println!(
+        "exact LRU:   {:>6.2} M accesses/s, miss ratio {:.6}  (goal >= 10 M/s: {}; libCacheSim: 0.2085)",
+        report.exact_lru_accesses_per_s / 1e6,
+        report.exact_lru_miss_ratio,
+        goal(report.exact_lru_accesses_per_s >= 10e6)
+    );
+    println!(
+        "InnoDB LRU:  {:>6.2} M accesses/s, miss ratio {:.6}",
+        report.innodb_lru_accesses_per_s / 1e6,
+        report.innodb_lru_miss_ratio
+    );
+    println!(
+        "memory:      {:.1} bytes per page: 32 of frame descriptor, the rest page maps and flush list (goal <= 32: {})",
+        report.bytes_per_page,
+        goal(report.bytes_per_page <= 32.0)
+    );
+    println!(
+        "real time:   {:.0}x (8 M pages, 16 threads oltp_read_write; goal >= 100x: {})",
+        report.realtime_factor,
+        goal(report.realtime_factor >= 100.0)
+    );
+    println!(
+        "evict pass:  {:.2}x a plain sweep (goal <= 2x: {})",
+        report.evict_pass_vs_sweep_ratio,
+        goal(report.evict_pass_vs_sweep_ratio <= 2.0)
+    );
+    Ok(())
 }
 
 fn load_scenario(arg: &str) -> Result<Scenario, String> {

@@ -123,3 +123,28 @@ fn list_names_the_builtins() {
             && out.contains("mysql-8.0.23")
     );
 }
+
+#[test]
+fn bench_reports_the_four_figures_as_json() {
+    let (code, out, err) = ddlscope(&["bench", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    for key in [
+        "exact_lru_accesses_per_s",
+        "exact_lru_miss_ratio",
+        "innodb_lru_accesses_per_s",
+        "innodb_lru_miss_ratio",
+        "bytes_per_page",
+        "realtime_factor",
+        "evict_pass_vs_sweep_ratio",
+    ] {
+        assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key} in {out}");
+    }
+    // The generated trace has the reference shape: about 21% of accesses miss (the pool
+    // never fills, so every miss is a first touch).
+    let miss = v["exact_lru_miss_ratio"].as_f64().unwrap();
+    assert!((0.20..0.22).contains(&miss), "{miss}");
+    let (code, _, err) = ddlscope(&["bench", "--trace", "/nonexistent/trace.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read trace"), "{err}");
+}

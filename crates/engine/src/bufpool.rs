@@ -1234,6 +1234,68 @@ impl BufPool {
         (visited, freed, skipped)
     }
 
+    /// `buf_LRU_remove_all_pages()` for one instance, computed as one sweep over the
+    /// instance's descriptors instead of a walk of the LRU list: the same pages are freed
+    /// (dirty ones without a write), and the caller charges the virtual time of the walk
+    /// it models. The sweep reads the descriptor array in order, which on 8 M pages is
+    /// tens of times faster than chasing the list's links. Returns (pages freed, pages
+    /// skipped because they were under I/O). Caller holds the instance mutex.
+    pub fn remove_space_pages(&mut self, instance: u16, space: SpaceId) -> (u32, u32) {
+        let i = usize::from(instance);
+        let (mut freed, mut skipped) = (0, 0);
+        for b in 0..self.instances[i].blocks.len() {
+            let blk = self.instances[i].blocks[b];
+            if blk.space != space.0 || blk.state() != STATE_FILE {
+                continue;
+            }
+            if blk.is(F_IO) {
+                skipped += 1;
+            } else {
+                self.evict(self.instances[i].base + b as u32);
+                freed += 1;
+            }
+        }
+        (freed, skipped)
+    }
+
+    /// A read-only sweep over every descriptor, counting the pages of `space`: the
+    /// baseline the benchmark compares [`BufPool::remove_space_pages`] with.
+    pub fn count_space_pages(&self, space: SpaceId) -> u64 {
+        self.instances
+            .iter()
+            .map(|inst| {
+                inst.blocks
+                    .iter()
+                    .filter(|b| b.space == space.0 && b.state() == STATE_FILE)
+                    .count() as u64
+            })
+            .sum()
+    }
+
+    /// One access of a replayed trace: `buf_page_get_gen()` without latches or time —
+    /// a hit makes the page young if the policy says so, a miss takes a free block (the
+    /// free list, else the LRU tail) and reads the page in. Returns whether it was a hit.
+    pub fn replay_access(&mut self, page: PageId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
+        match self.lookup(page) {
+            Lookup::Hit(f) => {
+                if self.note_access(f, now_ms, old_blocks_time_ms) {
+                    self.make_young(f);
+                }
+                true
+            }
+            _ => {
+                let inst = self.instance_of(page);
+                if let FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } =
+                    self.get_free_block(inst, u32::MAX)
+                {
+                    self.init_for_read(f, page);
+                    self.complete_read(f);
+                }
+                false
+            }
+        }
+    }
+
     /// Pages of `space` resident in the pool (any version).
     pub fn resident_pages(&self, space: SpaceId) -> u64 {
         self.spaces.get(&space).map_or(0, |s| {
@@ -1505,6 +1567,64 @@ mod tests {
         pool.lru_cells(0, &mut cells);
         assert!(!cells[0].old);
         pool.validate();
+    }
+
+    #[test]
+    fn exact_lru_evicts_the_least_recently_used_page() {
+        let mut pool = BufPool::with_policy(1024, 1, 37, LruPolicy::Exact);
+        pool.register_space(T, 10_000);
+        let page = |p| PageId {
+            space: T,
+            page_no: p,
+        };
+        for p in 0..1024 {
+            assert!(!pool.replay_access(page(p), 0, 1000));
+        }
+        // Touch page 0: now page 1 is the least recently used.
+        assert!(pool.replay_access(page(0), 0, 1000));
+        assert!(!pool.replay_access(page(5000), 0, 1000));
+        assert_eq!(pool.lookup(page(1)), Lookup::Miss);
+        assert!(matches!(pool.lookup(page(0)), Lookup::Hit(_)));
+        pool.validate();
+    }
+
+    #[test]
+    fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
+        let build = || {
+            let mut pool = BufPool::new(4096, 2, 37);
+            pool.register_space(T, 10_000);
+            pool.register_space(SpaceId(2), 10_000);
+            for p in 0..3000 {
+                let sp = if p % 3 == 0 { T } else { SpaceId(2) };
+                pool.replay_access(
+                    PageId {
+                        space: sp,
+                        page_no: p,
+                    },
+                    p,
+                    1000,
+                );
+            }
+            pool
+        };
+        let mut walked = build();
+        for i in 0..2 {
+            let mut cursor = walked.lru_scan_start(i);
+            while cursor != FRAME_NONE {
+                walked.lru_remove_space_pages(i, &mut cursor, T, 100);
+            }
+        }
+        let mut swept = build();
+        let before = swept.count_space_pages(T);
+        let freed: u32 = (0..2).map(|i| swept.remove_space_pages(i, T).0).sum();
+        assert_eq!(u64::from(freed), before);
+        assert_eq!(swept.count_space_pages(T), 0);
+        assert_eq!(swept.pages_free(), walked.pages_free());
+        assert_eq!(
+            swept.resident_pages(SpaceId(2)),
+            walked.resident_pages(SpaceId(2))
+        );
+        swept.validate();
     }
 
     #[test]

@@ -10,16 +10,12 @@
 //! ```
 
 use super::{Next, Sim};
-use crate::bufpool::FRAME_NONE;
 use crate::events::{EventKind, ListKind};
 use crate::latch::LatchId;
 use crate::profile::{DropEviction, FileDelete};
 use crate::time::Tick;
 use crate::ThreadId;
 
-/// Pages a DDL thread's LRU scan visits per step. Engine granularity only: the latch is
-/// held across steps, so no other thread can tell.
-const SCAN_STRETCH_PAGES: u32 = 1024;
 /// `buf_LRU_remove_all_pages()` sleeps this long before rescanning when it had to skip
 /// I/O-fixed pages.
 const RESCAN_SLEEP: Tick = Tick::from_ms(20);
@@ -34,7 +30,6 @@ pub(super) struct Ddl {
     pub(super) current: usize,
     pub(super) step: DdlStep,
     pub(super) instance: u16,
-    pub(super) cursor: u32,
     pub(super) io_skipped: bool,
     pub(super) file_done: bool,
 }
@@ -53,9 +48,9 @@ pub(super) enum DdlStep {
     DictLock,
     /// `row_drop_table_for_mysql()`: delete the SYS_* rows, drop the table from the cache.
     DictDrop,
-    /// `buf_LRU_remove_all_pages()`: take instance `i`'s mutex, start the tail-to-head scan.
+    /// `buf_LRU_remove_all_pages()`: take instance `i`'s mutex and walk its LRU list.
     LruScanBegin,
-    /// One stretch of the scan, mutex held.
+    /// The walk is done: the space's pages are freed, mutex still held.
     LruScan,
     /// Release the instance mutex; rescan after 20 ms if I/O-fixed pages were skipped.
     LruScanEnd,
@@ -112,8 +107,6 @@ impl Sim {
                 }
                 let space = self.tables[d.targets[d.current].table].space;
                 let len = self.pool.instances()[usize::from(d.instance)].lru_len();
-                d.cursor = self.pool.lru_scan_start(d.instance);
-                d.io_skipped = false;
                 let t1 =
                     self.now + Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(len));
                 self.emit(EventKind::Scan {
@@ -128,21 +121,17 @@ impl Sim {
                     t1,
                 });
                 d.step = DdlStep::LruScan;
-                Next::After(Tick::ZERO)
+                Next::After(t1 - self.now)
             }
             DdlStep::LruScan => {
+                // The walk from tail to head ran under the mutex for the span's length; no
+                // other thread could see the list meanwhile, so its result is computed
+                // here in one sweep (viewers interpolate the cursor from the span).
                 let space = self.tables[d.targets[d.current].table].space;
-                let (visited, _freed, skipped) = self.pool.lru_remove_space_pages(
-                    d.instance,
-                    &mut d.cursor,
-                    space,
-                    SCAN_STRETCH_PAGES,
-                );
-                d.io_skipped |= skipped > 0;
-                if d.cursor == FRAME_NONE {
-                    d.step = DdlStep::LruScanEnd;
-                }
-                Next::After(Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(visited)))
+                let (_freed, skipped) = self.pool.remove_space_pages(d.instance, space);
+                d.io_skipped = skipped > 0;
+                d.step = DdlStep::LruScanEnd;
+                Next::After(Tick::ZERO)
             }
             DdlStep::LruScanEnd => {
                 let latch = LatchId::BufPool(d.instance);

@@ -23,7 +23,7 @@ mod client;
 mod ddl;
 pub mod log;
 
-use crate::bufpool::{BufPool, SpaceId, FRAME_NONE};
+use crate::bufpool::{BufPool, SpaceId};
 use crate::device::Device;
 use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
@@ -256,8 +256,15 @@ impl Sim {
         }
         // Enough draws to fill the pool when the data is larger than it; a smaller data set
         // leaves the rest free, as on a real server.
+        let index_pages: u64 = self
+            .tables
+            .iter()
+            .flat_map(|t| t.indexes.iter().map(|ix| ix.pages()))
+            .sum();
         for _ in 0..pool_pages * 8 {
-            if self.pool.instances().iter().all(|i| i.free_len() <= depth) {
+            if self.pool.instances().iter().all(|i| i.free_len() <= depth)
+                || self.pool.pages_data() >= index_pages
+            {
                 break;
             }
             let t = self.tables.len();
@@ -480,7 +487,6 @@ impl Sim {
                 current: 0,
                 step: DdlStep::Begin,
                 instance: 0,
-                cursor: FRAME_NONE,
                 io_skipped: false,
                 file_done: false,
             })));

@@ -1,0 +1,285 @@
+//! `ddlscope bench`: how fast and how compact the engine is, measured in this process.
+//!
+//! (a) Trace replay through an exact-LRU pool and through InnoDB's midpoint LRU, 8 M
+//!     pages: accesses per second and miss ratio. With `--trace` the reference trace of
+//!     ../shared/bench (one page id per line); without, a trace of the same shape
+//!     (20 M accesses, 12 M pages, 75% to the hottest 1%) from the engine's own PRNG.
+//! (b) Bytes of simulator memory per pool page.
+//! (c) Real-time factor: a 128 GB pool (8 M pages) under 16 threads of
+//!     oltp_read_write for 60 virtual seconds.
+//! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
+//!     over the same descriptors.
+//!
+//! Wall-clock times vary with the machine and its load; the ratios are what compare.
+
+use ddlscope_engine::bufpool::{BufPool, LruPolicy, PageId, SpaceId};
+use ddlscope_engine::rng::SimRng;
+use ddlscope_engine::{Profile, Scenario, Sim, Tick};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Pool size of the cache-simulation comparison.
+const POOL_PAGES: u32 = 8_000_000;
+/// Shape of the generated trace (as ../shared/bench/gen_trace.py).
+const TRACE_PAGES: u64 = 12_000_000;
+const TRACE_REQUESTS: usize = 20_000_000;
+
+/// The four figures.
+#[derive(Debug, Serialize)]
+pub struct BenchReport {
+    /// Where the trace came from.
+    pub trace: String,
+    /// Accesses per second through the exact-LRU pool.
+    pub exact_lru_accesses_per_s: f64,
+    /// Its miss ratio.
+    pub exact_lru_miss_ratio: f64,
+    /// Accesses per second through InnoDB's midpoint LRU.
+    pub innodb_lru_accesses_per_s: f64,
+    /// Its miss ratio.
+    pub innodb_lru_miss_ratio: f64,
+    /// Simulator bytes per pool page (descriptors, page maps, flush list).
+    pub bytes_per_page: f64,
+    /// Virtual seconds per wall second, 8 M pages, 16 threads oltp_read_write.
+    pub realtime_factor: f64,
+    /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
+    pub evict_pass_vs_sweep_ratio: f64,
+}
+
+#[allow(clippy::disallowed_methods)] // a benchmark measures wall time
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let r = std::hint::black_box(f());
+    (r, t.elapsed())
+}
+
+/// Reads a trace: one page id per line.
+pub fn read_trace(path: &str) -> Result<Vec<u32>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read trace {path}: {e}"))?;
+    let mut out = Vec::with_capacity(text.len() / 8);
+    let mut cur: u64 = 0;
+    let mut digits = 0;
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                cur = cur * 10 + u64::from(b - b'0');
+                digits += 1;
+                if cur > u64::from(u32::MAX) {
+                    return Err(format!("{path}: page id too large at byte {i}"));
+                }
+            }
+            b'\n' | b'\r' => {
+                if digits > 0 {
+                    out.push(cur as u32);
+                }
+                cur = 0;
+                digits = 0;
+            }
+            _ => {
+                return Err(format!(
+                    "{path}: byte {i} is not a digit or a newline; expected one page id per line"
+                ))
+            }
+        }
+    }
+    if digits > 0 {
+        out.push(cur as u32);
+    }
+    if out.is_empty() {
+        return Err(format!("{path}: no page ids"));
+    }
+    Ok(out)
+}
+
+/// A trace of the reference shape from the engine's PRNG.
+pub fn generated_trace() -> Vec<u32> {
+    let mut rng = SimRng::stream(42, "bench.trace");
+    let hot = TRACE_PAGES / 100;
+    (0..TRACE_REQUESTS)
+        .map(|_| {
+            let p = if rng.chance(75, 100) {
+                rng.below(hot)
+            } else {
+                rng.below(TRACE_PAGES)
+            };
+            (p + 1) as u32
+        })
+        .collect()
+}
+
+/// Replays `trace` through a pool of `POOL_PAGES` pages; returns (misses, wall time,
+/// the pool).
+fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
+    let max = trace.iter().copied().max().unwrap_or(0);
+    let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
+    pool.register_space(SpaceId(1), max + 1);
+    let ((misses, pool), wall) = timed(move || {
+        let mut misses = 0u64;
+        for (i, &p) in trace.iter().enumerate() {
+            // One access per virtual microsecond: innodb_old_blocks_time (1 s) spans a
+            // million accesses.
+            let now_ms = (i / 1000) as u32 + 1;
+            if !pool.replay_access(
+                PageId {
+                    space: SpaceId(1),
+                    page_no: p,
+                },
+                now_ms,
+                1000,
+            ) {
+                misses += 1;
+            }
+        }
+        (misses, pool)
+    });
+    (misses, wall, pool)
+}
+
+/// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
+fn realtime_factor() -> Result<f64, String> {
+    let mut s = Scenario::builtin("steady-oltp-rw")?;
+    s.buffer_pool.size = ddlscope_engine::ByteSize(128 << 30);
+    s.buffer_pool.instances = 8;
+    let profile = Profile::builtin(&s.profile)?;
+    let (sim, wall) = timed(|| {
+        let mut sim = Sim::new(s, profile)?;
+        sim.run_until(Tick::from_secs(60));
+        Ok::<Sim, String>(sim)
+    });
+    let sim = sim?;
+    assert_eq!(sim.pool().pages_total(), 8_388_608);
+    Ok(60.0 / wall.as_secs_f64())
+}
+
+/// (d): free one tablespace's pages from a full 8 M-page pool, vs a plain sweep.
+fn evict_pass_ratio() -> f64 {
+    let mut pool = BufPool::new(POOL_PAGES, 8, 37);
+    // A hundred tablespaces sharing the pool; the dropped one holds about 1% of it, as
+    // an ordinary table among many does.
+    for s in 1..=100 {
+        pool.register_space(SpaceId(s), 1_000_000);
+    }
+    let mut rng = SimRng::stream(1, "bench.fill");
+    for _ in 0..u64::from(POOL_PAGES) * 2 {
+        let space = SpaceId(1 + rng.below(100) as u32);
+        let page = PageId {
+            space,
+            page_no: rng.below(1_000_000) as u32,
+        };
+        pool.replay_access(page, 1, 1000);
+    }
+    // Best of three of the baseline sweep (black_box keeps the compiler from reusing
+    // the first result), then the real pass once (it changes the pool).
+    let mut sweep = Duration::MAX;
+    let mut count = 0;
+    for _ in 0..3 {
+        let (c, d) = timed(|| {
+            std::hint::black_box(&pool).count_space_pages(std::hint::black_box(SpaceId(3)))
+        });
+        sweep = sweep.min(d);
+        count = c;
+    }
+    let (freed, pass) = timed(|| {
+        (0..8)
+            .map(|i| u64::from(pool.remove_space_pages(i, SpaceId(3)).0))
+            .sum::<u64>()
+    });
+    assert_eq!(freed, count);
+    pass.as_secs_f64() / sweep.as_secs_f64()
+}
+
+/// Runs everything; `progress` is told what is running.
+pub fn run(
+    trace_path: Option<&str>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
+    progress("reading the trace");
+    let (trace, source) = match trace_path {
+        Some(p) => (read_trace(p)?, p.to_string()),
+        None => (
+            generated_trace(),
+            "generated (reference shape, engine PRNG)".to_string(),
+        ),
+    };
+    progress("replaying through exact LRU");
+    let (exact_misses, exact_wall, _) = replay(&trace, LruPolicy::Exact);
+    progress("replaying through InnoDB's midpoint LRU");
+    let (innodb_misses, innodb_wall, pool) = replay(&trace, LruPolicy::Midpoint);
+    let bytes_per_page = pool.bytes_per_page();
+    drop(pool);
+    progress("running 60 virtual seconds on a 128 GB pool");
+    let realtime_factor = realtime_factor()?;
+    progress("timing a tablespace-eviction pass against a plain sweep");
+    let evict_pass_vs_sweep_ratio = evict_pass_ratio();
+    let n = trace.len() as f64;
+    Ok(BenchReport {
+        trace: source,
+        exact_lru_accesses_per_s: n / exact_wall.as_secs_f64(),
+        exact_lru_miss_ratio: exact_misses as f64 / n,
+        innodb_lru_accesses_per_s: n / innodb_wall.as_secs_f64(),
+        innodb_lru_miss_ratio: innodb_misses as f64 / n,
+        bytes_per_page,
+        realtime_factor,
+        evict_pass_vs_sweep_ratio,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traces_parse_strictly() {
+        let dir = std::env::temp_dir().join(format!("ddlscope-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = dir.join("ok.txt");
+        std::fs::write(&ok, "1\n22\r\n333").unwrap();
+        assert_eq!(read_trace(ok.to_str().unwrap()).unwrap(), vec![1, 22, 333]);
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "1\nx\n").unwrap();
+        assert!(read_trace(bad.to_str().unwrap())
+            .unwrap_err()
+            .contains("byte 2"));
+        std::fs::write(&bad, "").unwrap();
+        assert!(read_trace(bad.to_str().unwrap())
+            .unwrap_err()
+            .contains("no page ids"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn exact_lru_replay_matches_a_reference_lru() {
+        // A tiny reference LRU (a Vec, most recent last) against the pool's exact mode.
+        let mut rng = SimRng::stream(5, "t");
+        let trace: Vec<u32> = (0..20_000).map(|_| 1 + rng.below(3_000) as u32).collect();
+        let cap = 1_000usize;
+        let mut lru: Vec<u32> = Vec::new();
+        let mut want = 0u64;
+        for &p in &trace {
+            if let Some(i) = lru.iter().position(|&x| x == p) {
+                lru.remove(i);
+            } else {
+                want += 1;
+                if lru.len() == cap {
+                    lru.remove(0);
+                }
+            }
+            lru.push(p);
+        }
+        let mut pool = BufPool::with_policy(cap as u32, 1, 37, LruPolicy::Exact);
+        pool.register_space(SpaceId(1), 3_001);
+        let got = trace
+            .iter()
+            .filter(|&&p| {
+                !pool.replay_access(
+                    PageId {
+                        space: SpaceId(1),
+                        page_no: p,
+                    },
+                    1,
+                    1000,
+                )
+            })
+            .count() as u64;
+        assert_eq!(got, want);
+    }
+}
