@@ -16,6 +16,7 @@ pub mod detmath;
 pub mod device;
 pub mod dict;
 pub mod events;
+pub mod fs;
 pub mod latch;
 pub mod mdl;
 pub mod metrics;
