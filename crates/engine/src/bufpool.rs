@@ -648,6 +648,7 @@ pub struct BufPool {
     instances: Vec<BufPoolInstance>,
     frames_per_instance: u32,
     spaces: BTreeMap<SpaceId, SpacePages>,
+    ahi_pages: BTreeMap<(SpaceId, u8), u64>,
 }
 
 impl BufPool {
@@ -672,6 +673,7 @@ impl BufPool {
                 .collect(),
             frames_per_instance: per,
             spaces: BTreeMap::new(),
+            ahi_pages: BTreeMap::new(),
         }
     }
 
@@ -936,6 +938,10 @@ impl BufPool {
                 }
             }
         }
+        if b.ahi_index != 0 {
+            // buf_LRU_free_page() drops the page's hash entries before freeing it.
+            self.ahi_forget(SpaceId(b.space), b.ahi_index);
+        }
         let inst = &mut self.instances[i];
         let local = inst.local(frame);
         if b.is(F_DIRTY) {
@@ -972,9 +978,9 @@ impl BufPool {
         if sp.frames.len() <= page.page_no as usize {
             sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
         }
-        debug_assert_eq!(
+        assert_eq!(
             sp.frames[page.page_no as usize], FRAME_NONE,
-            "page read twice"
+            "{page:?} is already in the pool"
         );
         sp.frames[page.page_no as usize] = frame;
         let i = self.inst_of_frame(frame);
@@ -1182,20 +1188,51 @@ impl BufPool {
     /// Marks a page as carrying AHI entries of index `index` (1-based; `block->index`).
     /// Returns whether it was not hashed before.
     pub fn ahi_mark(&mut self, frame: FrameId, index: u8) -> bool {
+        debug_assert!(index != 0);
         let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame) as usize;
-        let was = inst.blocks[local].ahi_index;
+        let b = inst.blocks[local];
+        if b.ahi_index != 0 {
+            return false;
+        }
         inst.blocks[local].ahi_index = index;
-        was == 0
+        *self.ahi_pages.entry((SpaceId(b.space), index)).or_insert(0) += 1;
+        true
     }
 
-    /// Drops a page's AHI entries; returns the index they belonged to (0 = none).
+    /// Drops a page's AHI entries (`btr_search_drop_page_hash_index()`); returns the
+    /// index they belonged to (0 = none).
     pub fn ahi_unmark(&mut self, frame: FrameId) -> u8 {
         let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame) as usize;
-        std::mem::take(&mut inst.blocks[local].ahi_index)
+        let space = SpaceId(inst.blocks[local].space);
+        let index = std::mem::take(&mut inst.blocks[local].ahi_index);
+        if index != 0 {
+            self.ahi_forget(space, index);
+        }
+        index
+    }
+
+    fn ahi_forget(&mut self, space: SpaceId, index: u8) {
+        if let Some(n) = self.ahi_pages.get_mut(&(space, index)) {
+            *n -= 1;
+            if *n == 0 {
+                self.ahi_pages.remove(&(space, index));
+            }
+        }
+    }
+
+    /// Whether the frame's page carries AHI entries.
+    pub fn is_hashed(&self, frame: FrameId) -> bool {
+        self.block(frame).ahi_index != 0
+    }
+
+    /// Pages with AHI entries, per (tablespace, index): what the AHI's memory and an
+    /// index's `search_info->ref_count` follow.
+    pub fn ahi_pages(&self) -> &BTreeMap<(SpaceId, u8), u64> {
+        &self.ahi_pages
     }
 
     /// Where a full LRU scan starts: the tail of `instance`'s LRU list.
@@ -1283,7 +1320,10 @@ impl BufPool {
                 }
                 true
             }
-            _ => {
+            other => {
+                if let Lookup::Stale(f) = other {
+                    self.free_stale(f);
+                }
                 let inst = self.instance_of(page);
                 if let FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } =
                     self.get_free_block(inst, u32::MAX)
@@ -1352,6 +1392,7 @@ impl BufPool {
     /// Checks the structural invariants; panics with a description on the first broken
     /// one. Used by tests and debug runs.
     pub fn validate(&self) {
+        self.validate_ahi();
         for inst in &self.instances {
             let id = inst.id;
             let order: Vec<u32> = inst.lru_iter().collect();
@@ -1456,6 +1497,32 @@ impl BufPool {
                 );
             }
         }
+    }
+
+    /// InnoDB: `buf_LRU_buf_pool_running_out()`: some instance has less than a quarter
+    /// of its frames free or holding pages, the rest lent to the AHI and lock heaps.
+    pub fn running_out(&self) -> bool {
+        self.instances
+            .iter()
+            .any(|i| i.free_len + i.lru_len < i.size() / 4)
+    }
+
+    /// Checks that the AHI page counts match the frames' marks.
+    pub fn validate_ahi(&self) {
+        let mut counted: BTreeMap<(SpaceId, u8), u64> = BTreeMap::new();
+        for inst in &self.instances {
+            for b in &inst.blocks {
+                if b.ahi_index != 0 {
+                    assert_eq!(
+                        b.state(),
+                        STATE_FILE,
+                        "AHI entries on a block that holds no page"
+                    );
+                    *counted.entry((SpaceId(b.space), b.ahi_index)).or_insert(0) += 1;
+                }
+            }
+        }
+        assert_eq!(counted, self.ahi_pages, "AHI page counts");
     }
 
     /// The oldest modification of a dirty page, if `frame` is dirty.

@@ -64,11 +64,13 @@ pub struct Sample {
     pub threads_running: u64,
     /// Redo between the current LSN and the oldest unwritten change, MiB.
     pub checkpoint_age_mb: u64,
+    /// Statements that failed per second (sysbench's "ignored errors").
+    pub errors: u64,
 }
 
 impl Sample {
     /// Column names, in row order.
-    pub const COLUMNS: [&'static str; 21] = [
+    pub const COLUMNS: [&'static str; 22] = [
         "t_s",
         "Innodb_buffer_pool_pages_total",
         "Innodb_buffer_pool_pages_data",
@@ -90,6 +92,7 @@ impl Sample {
         "latency_max_ms",
         "threads_running",
         "checkpoint_age_mb",
+        "errors",
     ];
 
     /// The values as text, in [`Sample::COLUMNS`] order (ms with two decimals).
@@ -117,6 +120,7 @@ impl Sample {
             ms(self.latency_max_ms),
             self.threads_running.to_string(),
             self.checkpoint_age_mb.to_string(),
+            self.errors.to_string(),
         ]
     }
 }
@@ -142,6 +146,8 @@ pub struct Counters {
     pub pages_flushed: u64,
     /// Waits in `log_free_check()` for the checkpoint to advance.
     pub log_waits: u64,
+    /// Statements that failed.
+    pub errors: u64,
 }
 
 impl Counters {
@@ -157,6 +163,7 @@ impl Counters {
             made_not_young: self.made_not_young - earlier.made_not_young,
             pages_flushed: self.pages_flushed - earlier.pages_flushed,
             log_waits: self.log_waits - earlier.log_waits,
+            errors: self.errors - earlier.errors,
         }
     }
 }
@@ -247,6 +254,7 @@ mod tests {
             latency_max_ms: 4.0,
             threads_running: 1,
             checkpoint_age_mb: 0,
+            errors: 0,
         };
         assert_eq!(s.row().len(), Sample::COLUMNS.len());
         let json = serde_json::to_value(&s).unwrap();

@@ -52,6 +52,8 @@ pub(super) struct Client {
     last_lsn: Lsn,
     wrote: bool,
     free_block_attempt: u32,
+    /// Bytes of row-lock structures this transaction holds.
+    lock_bytes: u64,
 }
 
 /// Where a client is, named after the InnoDB code it models.
@@ -111,6 +113,7 @@ impl Client {
             last_lsn: Lsn(0),
             wrote: false,
             free_block_attempt: 0,
+            lock_bytes: 0,
         }
     }
 
@@ -131,7 +134,34 @@ impl Client {
     }
 }
 
+/// A leaf page hit this many times is hashed, on average: InnoDB builds a page's hash
+/// once enough searches on it would have been helped (`btr_search_info_update_hash()`,
+/// `BTR_SEARCH_BUILD_LIMIT`). Simplification: a 1-in-16 chance per hit.
+const AHI_BUILD_ODDS: u64 = 16;
+
 impl Sim {
+    /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
+    fn maybe_build_hash(&mut self, c: &mut Client) {
+        if !self.scenario.innodb.adaptive_hash_index || c.frame == FRAME_NONE {
+            return;
+        }
+        let op = c.ops[c.op_idx];
+        let table = &self.tables[c.table];
+        // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
+        if self.pool.lookup(PageId {
+            space: table.space,
+            page_no: op.page,
+        }) != Lookup::Hit(c.frame)
+        {
+            return;
+        }
+        let index = table.index_of_page(op.page);
+        let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
+        if is_leaf && !self.pool.is_hashed(c.frame) && c.rng.chance(1, AHI_BUILD_ODDS) {
+            self.pool.ahi_mark(c.frame, index);
+        }
+    }
+
     /// A round trip drawn from the workload's distribution: most within ±jitter of the
     /// mean, a few slow ones (uniform up to `tail_x` times the mean).
     fn round_trip(&self, rng: &mut SimRng) -> Tick {
@@ -196,6 +226,22 @@ impl Sim {
                     &mut self.append_row[table],
                     &mut c.ops,
                 );
+                if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
+                    // btr_search_guess_on_hash(): a point lookup whose leaf is hashed goes
+                    // straight to it, skipping the descent.
+                    if let Some(&leaf) = c.ops.last() {
+                        let page = PageId {
+                            space: self.tables[table].space,
+                            page_no: leaf.page,
+                        };
+                        if let Lookup::Hit(f) = self.pool.lookup(page) {
+                            if self.pool.is_hashed(f) {
+                                c.ops.clear();
+                                c.ops.push(leaf);
+                            }
+                        }
+                    }
+                }
                 c.op_idx = 0;
                 c.free_block_attempt = 0;
                 c.step = if c.ops.is_empty() {
@@ -394,7 +440,17 @@ impl Sim {
             }
             ClientStep::PageDone => {
                 let op = c.ops[c.op_idx];
+                self.maybe_build_hash(c);
                 if op.write {
+                    // A pessimistic insert or update needs lock memory; when the pool is
+                    // nearly all lent to the AHI and lock heaps it fails
+                    // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
+                    if self.pool.running_out() {
+                        self.counters.errors += 1;
+                        c.op_idx = c.ops.len();
+                        c.step = ClientStep::StatementEnd;
+                        return Next::After(Tick::ZERO);
+                    }
                     // The page may have been evicted since it was fixed only if we let it go;
                     // look again.
                     match self.pool.lookup(c.page) {
@@ -417,6 +473,9 @@ impl Sim {
                     self.pool.mark_dirty(c.frame, lsn);
                     c.last_lsn = lsn;
                     c.wrote = true;
+                    // The row lock, held to commit.
+                    c.lock_bytes += super::LOCK_BYTES_PER_PAGE;
+                    self.lock_heap_bytes += super::LOCK_BYTES_PER_PAGE;
                 }
                 c.op_idx += 1;
                 if c.op_idx < c.ops.len() {
@@ -447,6 +506,9 @@ impl Sim {
                     c.step = ClientStep::StatementStart;
                     return Next::After(self.round_trip(&mut c.rng));
                 }
+                // Commit (or autocommit) releases the transaction's row locks.
+                self.lock_heap_bytes -= c.lock_bytes;
+                c.lock_bytes = 0;
                 // The event (sysbench's transaction) is done: its latency is what sysbench
                 // reports.
                 let latency = self.now - c.event_start;

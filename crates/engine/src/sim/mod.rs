@@ -121,7 +121,16 @@ pub struct Sim {
     cleaner_signalled: bool,
     /// The page cleaner is in its between-rounds sleep.
     cleaner_sleeping: bool,
+    /// Bytes of row-lock structures held by open transactions (`trx->lock.lock_heap`).
+    lock_heap_bytes: u64,
+    /// Next instance to lend a frame from.
+    lend_cursor: u16,
 }
+
+/// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
+const AHI_NODE_BYTES: u64 = 32;
+/// Bytes of lock structures per page a transaction locks rows on (`lock_t` + bitmap).
+pub(crate) const LOCK_BYTES_PER_PAGE: u64 = 120;
 
 impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
@@ -202,6 +211,8 @@ impl Sim {
             cleaner: ThreadId(0),
             cleaner_signalled: false,
             cleaner_sleeping: false,
+            lock_heap_bytes: 0,
+            lend_cursor: 0,
             scenario,
         };
         if sim.scenario.buffer_pool.warm {
@@ -517,6 +528,51 @@ impl Sim {
 
     // ---- samples ---------------------------------------------------------------------
 
+    /// Bytes the adaptive hash index uses: one node per record on every hashed page.
+    pub fn ahi_bytes(&self) -> u64 {
+        self.pool
+            .ahi_pages()
+            .iter()
+            .map(|(&(space, index), &pages)| {
+                let recs = self
+                    .tables
+                    .iter()
+                    .find(|t| t.space == space)
+                    .and_then(|t| t.indexes.get(usize::from(index) - 1))
+                    .map_or(0, |ix| ix.records_per_leaf);
+                pages * recs * AHI_NODE_BYTES
+            })
+            .sum()
+    }
+
+    /// Lends or takes back whole pool frames so the AHI and lock heaps have what they use
+    /// (`mem_heap_create_block_func()` takes a pool block for every heap block of half a
+    /// page or more). Done once a second. Simplification: no instance mutex is taken.
+    fn rebalance_lent_frames(&mut self) {
+        let page = crate::scenario::PAGE_SIZE;
+        let need = self.ahi_bytes().div_ceil(page) + self.lock_heap_bytes.div_ceil(page);
+        let n = self.pool.n_instances();
+        let mut lent = self.pool.pages_misc();
+        let mut stuck = 0;
+        while lent < need && stuck < n {
+            let got = self.pool.borrow_frames(self.lend_cursor, 1);
+            self.lend_cursor = (self.lend_cursor + 1) % n;
+            if got == 0 {
+                stuck += 1;
+            } else {
+                stuck = 0;
+                lent += 1;
+            }
+        }
+        while lent > need {
+            let inst = (0..n)
+                .max_by_key(|&i| self.pool.instances()[usize::from(i)].memory_len())
+                .unwrap_or(0);
+            self.pool.return_frames(inst, 1);
+            lent -= 1;
+        }
+    }
+
     fn take_sample(&mut self) {
         self.log.advance(self.now);
         let stats = self.pool.stats();
@@ -548,9 +604,11 @@ impl Sim {
             latency_max_ms: max,
             threads_running: self.running,
             checkpoint_age_mb: self.checkpoint_age() >> 20,
+            errors: d.errors,
         };
         self.hash.feed_json(&s);
         self.samples.push(s);
+        self.rebalance_lent_frames();
         let next = self.now + Tick::SECOND;
         self.schedule(next, Wake::Sample);
     }

@@ -1,0 +1,129 @@
+//! The shipped scenarios reproduce what they claim, within the stated tolerances.
+
+use ddlscope_engine::{Profile, Sample, Scenario, Sim, Tick};
+
+fn run(name: &str, seconds: u64, edit: impl FnOnce(&mut Scenario)) -> Sim {
+    let mut s = Scenario::builtin(name).unwrap();
+    edit(&mut s);
+    let profile = Profile::builtin(&s.profile).unwrap();
+    let mut sim = Sim::new(s, profile).unwrap();
+    sim.run_until(Tick::from_secs(seconds));
+    sim
+}
+
+fn mean(samples: &[Sample], f: impl Fn(&Sample) -> f64) -> f64 {
+    samples.iter().map(f).sum::<f64>() / samples.len() as f64
+}
+
+fn within(got: f64, want: f64, tolerance: f64) -> bool {
+    (got - want).abs() <= want * tolerance
+}
+
+#[test]
+fn steady_oltp_rw_reproduces_the_aurora_baseline_within_15_percent() {
+    // I4: 399.81 tps, 7996 qps, avg 40.02 ms, p95 63.32 ms.
+    let sim = run("steady-oltp-rw", 40, |_| {});
+    let steady = &sim.samples()[5..];
+    let tps = mean(steady, |s| s.tps as f64);
+    let qps = mean(steady, |s| s.qps as f64);
+    let avg = mean(steady, |s| s.latency_avg_ms);
+    let p95 = mean(steady, |s| s.latency_p95_ms);
+    let report = format!("tps {tps:.1} qps {qps:.0} avg {avg:.2} p95 {p95:.2}");
+    assert!(within(tps, 399.81, 0.15), "{report}");
+    assert!(within(qps, 7996.0, 0.15), "{report}");
+    assert!(within(avg, 40.02, 0.15), "{report}");
+    assert!(within(p95, 63.32, 0.15), "{report}");
+    // 20 statements per transaction, as sysbench counts them.
+    assert!(within(qps / tps, 20.0, 0.01), "{report}");
+    // The whole table is in the pool: reads are rare after warm-up.
+    assert!(mean(steady, |s| s.reads as f64) < mean(steady, |s| s.read_requests as f64) / 100.0);
+}
+
+#[test]
+fn full_pool_writes_keeps_the_pool_full_and_waits_for_free_blocks() {
+    let sim = run("full-pool-writes", 20, |_| {});
+    let s = &sim.samples()[3..];
+    let depth = 1024 * 4;
+    let wait_free: u64 = s.iter().map(|x| x.wait_free).sum();
+    assert!(
+        wait_free > 0,
+        "sessions had to flush a page themselves: {s:?}"
+    );
+    assert!(
+        s.iter().all(|x| x.pages_free <= depth as u64),
+        "the page cleaner refills to lru_scan_depth per instance"
+    );
+    assert!(
+        mean(s, |x| x.pages_free as f64) > 100.0,
+        "and the free list is refilled each round"
+    );
+    assert!(
+        s.iter().all(|x| x.pages_dirty > x.pages_total / 4),
+        "mostly dirty"
+    );
+    assert!(
+        s.iter().all(|x| x.pages_flushed > 0),
+        "the page cleaner writes every second"
+    );
+    assert!(s.iter().all(|x| x.reads > 1000), "the data does not fit");
+}
+
+#[test]
+fn the_adaptive_hash_index_borrows_pool_frames_and_speeds_point_selects() {
+    let on = run("drop-table-demo", 6, |s| s.script.clear());
+    let off = run("drop-table-demo", 6, |s| {
+        s.script.clear();
+        s.innodb.adaptive_hash_index = false;
+    });
+    let last_on = on.samples().last().unwrap();
+    let last_off = off.samples().last().unwrap();
+    assert!(
+        last_on.pages_misc > 100,
+        "AHI memory is lent from the pool: {last_on:?}"
+    );
+    assert_eq!(last_off.pages_misc, 0);
+    for s in [last_on, last_off] {
+        assert_eq!(s.pages_free + s.pages_data + s.pages_misc, s.pages_total);
+    }
+    // With the leaf hashed, a point select reads one page instead of the whole descent.
+    assert!(
+        last_on.read_requests < last_off.read_requests,
+        "{} vs {}",
+        last_on.read_requests,
+        last_off.read_requests
+    );
+    on.pool().validate();
+}
+
+#[test]
+fn the_pool_runs_out_when_three_quarters_are_lent() {
+    // buf_LRU_buf_pool_running_out(): free + LRU < a quarter of the instance. The
+    // sessions check it before each row change and fail with ER_LOCK_TABLE_FULL (1206).
+    use ddlscope_engine::bufpool::{BufPool, PageId, SpaceId};
+    let mut pool = BufPool::new(4096, 2, 37);
+    pool.register_space(SpaceId(1), 10_000);
+    for p in 0..3000 {
+        pool.replay_access(
+            PageId {
+                space: SpaceId(1),
+                page_no: p,
+            },
+            1,
+            1000,
+        );
+    }
+    assert_eq!(pool.borrow_frames(0, 1500), 1500);
+    assert!(
+        !pool.running_out(),
+        "1500 of 2048 lent: 548 left, more than a quarter (512)"
+    );
+    assert_eq!(pool.borrow_frames(0, 40), 40);
+    assert!(pool.running_out(), "508 left");
+    pool.return_frames(0, 40);
+    assert!(!pool.running_out());
+    assert_eq!(
+        pool.pages_free() + pool.pages_data() + pool.pages_misc(),
+        4096
+    );
+    pool.validate();
+}
