@@ -12,10 +12,10 @@
 //! dozen figures, the console's log). The simulation itself is in the [`Runner`]
 //! behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones it.
 
-use crate::chart::Chart;
+use crate::chart::{Chart, TpsChart};
 use crate::controls::{Controls, ProfileChoice};
 use crate::pool_map::PoolMap;
-use crate::runner::{FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE};
+use crate::runner::{Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE};
 use crate::sql_box::{SqlBox, SqlResult, LOG_LEN};
 use crate::stats::Stats;
 use ddlscope_engine::Profile;
@@ -169,20 +169,19 @@ pub fn app() -> Html {
     let runner = use_mut_ref(|| {
         Runner::new(DEFAULT_PROFILE, 0).expect("the built-in demo scenario and profile load")
     });
-    let map_ref = use_node_ref();
-    let chart_ref = use_node_ref();
+    let canvases = use_memo((), |_| Canvases::default());
     let profiles = use_memo((), |_| profiles());
 
     // The animation loop: built once, stopped when the page goes away.
     {
         let runner = runner.clone();
-        let (map_ref, chart_ref) = (map_ref.clone(), chart_ref.clone());
+        let canvases = (*canvases).clone();
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
             let on_news = Callback::from(move |(generation, news): (u32, News)| {
                 dispatcher.dispatch(Action::Frame { generation, news });
             });
-            let frame_loop = FrameLoop::start(runner, map_ref, chart_ref, on_news);
+            let frame_loop = FrameLoop::start(runner, canvases, on_news);
             move || drop(frame_loop)
         });
     }
@@ -291,8 +290,11 @@ pub fn app() -> Html {
                             <p style="margin: 6px 0 0">{ scenario_text }</p>
                         </details>
                     </section>
-                    <PoolMap canvas={map_ref} {instances} tables={state.snapshot.tables.clone()} />
-                    <Chart canvas={chart_ref} />
+                    <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
+                    <div style="display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: var(--gap); min-width: 0">
+                        <Chart canvas={canvases.pages.clone()} />
+                        <TpsChart canvas={canvases.tps.clone()} />
+                    </div>
                 </div>
                 <aside class="panel side" style="display: grid; gap: 18px">
                     <SqlBox result={state.sql.clone()} log={state.log.clone()} {suggestions} {on_run} />

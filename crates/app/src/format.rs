@@ -35,8 +35,8 @@ pub fn speed(x: f64) -> String {
     format!("{s}×")
 }
 
-/// A page count on a chart axis: `0`, `50k`, `262k`.
-pub fn pages_short(v: f64) -> String {
+/// A count on a chart axis (pages, queries per second): `0`, `50k`, `262k`.
+pub fn count_short(v: f64) -> String {
     if v.abs() >= 1000.0 {
         format!("{:.0}k", v / 1000.0)
     } else {
@@ -81,8 +81,8 @@ mod tests {
 
     #[test]
     fn axis_labels_are_short() {
-        assert_eq!(pages_short(0.0), "0");
-        assert_eq!(pages_short(500.0), "500");
-        assert_eq!(pages_short(250_000.0), "250k");
+        assert_eq!(count_short(0.0), "0");
+        assert_eq!(count_short(500.0), "500");
+        assert_eq!(count_short(250_000.0), "250k");
     }
 }

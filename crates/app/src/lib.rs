@@ -6,8 +6,9 @@
 //!   app.rs      AppState + Action + reducer; the root component and its wiring
 //!   runner.rs   Runner (the Sim and what the views need from its events) and the
 //!               requestAnimationFrame loop that advances and draws it
-//!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order)
-//!   chart.rs    the pages chart (plotters on a canvas)
+//!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
+//!               5.7 scan's sweep drawn from its span)
+//!   chart.rs    the pages chart and the throughput/latency chart (plotters)
 //!   controls.rs play/pause, speed, engine profile, clock
 //!   sql_box.rs  the SQL console
 //!   stats.rs    the status figures

@@ -9,24 +9,46 @@
 //!  ┌───────────────────────────────────────────────────┃───────────┐  LRU positions
 //! ```
 //!
-//! A band is filled column-major: pixel column `x` of a `w`-pixel band holds LRU
-//! positions `x·n/w ..(x+1)·n/w` (`n` = the instance's frames: its LRU list, then its
-//! free list), stacked top to bottom. So a vertical line is one LRU position, and the
-//! scan cursor of `buf_LRU_remove_all_pages()` is a vertical line that walks left, from
-//! the tail toward the head. At the demo's 262,144 frames a pixel holds a few frames
-//! and takes the colour of the most common state among them (ties go to the rarer
-//! state: under I/O, then stale, then clean, then free), so no state vanishes.
+//! A band is filled column-major: pixel column `x` of a `w`-pixel band holds positions
+//! `x·n/w ..(x+1)·n/w` (`n` = the instance's frames: its LRU list from the head, then
+//! the frames lent to the AHI and lock heaps, then its free list), stacked top to
+//! bottom. So a vertical line is one LRU position, and the scan cursor of
+//! `buf_LRU_remove_all_pages()` is a vertical line that walks left, from the tail
+//! toward the head. At the demo's 262,144 frames a pixel holds a few frames and takes
+//! the colour of the most common state among them; ties go to the rarer, more telling
+//! state (under I/O, then freed by a scan, stale, lent, dirty, clean, free), so no
+//! state vanishes.
 //!
-//! Colours: clean pages in their tablespace's colour, stale pages (8.0.23 after a DROP)
-//! as washed-out diagonal stripes of it, pages being read bright yellow, free blocks
-//! neutral. The whole map is built in one RGBA buffer and put on the canvas with one
+//! Colours: clean pages in their tablespace's colour, dirty pages a darker shade of it,
+//! stale pages (8.0.23 after a DROP) washed-out diagonal stripes of it, pages being
+//! read or written bright yellow, lent frames (`Innodb_buffer_pool_pages_misc`) a
+//! strong neutral, free blocks a pale one. A page carrying adaptive-hash-index entries
+//! gets a light dot on a sparse grid, drawn where most of a pixel's frames are hashed:
+//! a texture over the hashed region rather than a colour, so it combines with every
+//! state above and survives aggregation.
+//!
+//! The 5.7 scan. The engine takes the instance mutex at the `Scan` span's `t0` and
+//! frees the dropped tablespace's pages at `t1`, in one step: under the mutex no other
+//! thread can see the list, so the walk's intermediate states exist only here. While a
+//! span is active the map draws its cursor `visited(now)` blocks in from the tail and
+//! every page of the tablespace between the cursor and the tail (not under I/O: the
+//! real scan skips those and rescans) as freed, so the table's pages vanish behind the
+//! cursor as it sweeps; at `t1` the engine's state catches up and the freed frames move
+//! to the free list.
+//!
+//! ```text
+//!   head ───────────────── cursor ◀── tail   free
+//!   1 2 2 1 2 1 1 2 2 1 2 1 ┃ x 2 2 x x 2 x │ . . .      1 = t1, x = t1 freed by the scan
+//! ```
+//!
+//! The whole map is built in one RGBA buffer and put on the canvas with one
 //! `putImageData` a frame; the labels, the old/young midpoints and the scan cursors are
 //! drawn over it with the 2D context. No DOM node per page.
 
 use crate::format;
 use crate::runner::{ScanSpan, TableInfo};
 use crate::theme::{self, Rgb, Theme};
-use ddlscope_engine::{Cell, CellKind, Sim, SpaceId};
+use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 use yew::prelude::*;
@@ -102,103 +124,194 @@ pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32,
     (w, h)
 }
 
-/// A pixel's summary of the frames it covers: what it shows, by priority on ties.
+/// A frame's state as the map draws it (and a pixel's, by majority).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shade {
     /// A free block.
     Free,
-    /// A page of a live tablespace.
+    /// A clean page of a live tablespace.
     Clean(SpaceId),
+    /// A modified page, on the flush list.
+    Dirty(SpaceId),
+    /// A frame lent to the adaptive hash index or the lock heaps.
+    Memory,
     /// A page of an old tablespace version.
     Stale(SpaceId),
-    /// A page being read.
+    /// A page of the tablespace a running LRU scan frees, already passed by its cursor.
+    Freed,
+    /// A page being read or written.
     Io,
 }
 
 impl Shade {
-    /// How a frame is drawn. Kinds this map does not tell apart yet are drawn as their
+    /// How a frame is drawn. Kinds this map does not know are drawn as their
     /// tablespace's pages (comparisons rather than a `match`, so a new kind in the
     /// engine does not break the app).
     pub fn of(cell: &Cell) -> Shade {
         if cell.kind == CellKind::Free {
             Shade::Free
+        } else if cell.kind == CellKind::Memory {
+            Shade::Memory
         } else if cell.kind == CellKind::Io {
             Shade::Io
         } else if cell.kind == CellKind::Stale {
             Shade::Stale(cell.space)
+        } else if cell.kind == CellKind::Dirty {
+            Shade::Dirty(cell.space)
         } else {
             Shade::Clean(cell.space)
         }
     }
-    /// Which wins a tie: the rarer state.
+    /// Which wins a tie: the rarer, more telling state.
     fn priority(self) -> u8 {
         match self {
             Shade::Free => 0,
             Shade::Clean(_) => 1,
-            Shade::Stale(_) => 2,
-            Shade::Io => 3,
+            Shade::Dirty(_) => 2,
+            Shade::Memory => 3,
+            Shade::Stale(_) => 4,
+            Shade::Freed => 5,
+            Shade::Io => 6,
         }
+    }
+    /// Whether a page in this state can carry an AHI dot.
+    fn hashable(self) -> bool {
+        matches!(self, Shade::Clean(_) | Shade::Dirty(_) | Shade::Stale(_))
     }
     fn colour(self, theme: &Theme, stripe: bool) -> Rgb {
         match self {
             Shade::Free => theme.free,
             Shade::Clean(s) => theme.space(s),
+            Shade::Dirty(s) => theme.dirty_of(s),
+            Shade::Memory => theme.memory,
             Shade::Stale(s) => theme.stale_of(s, stripe),
+            Shade::Freed => theme.freed,
             Shade::Io => theme.io,
         }
     }
 }
 
-/// The most common shade among `cells` (ties to the higher priority).
-fn majority<T>(cells: &[T], shade_of: impl Fn(&T) -> Shade) -> Shade {
+/// The stretch of an instance's LRU list a running scan has passed: positions
+/// `lo..hi` from the head, where the scan frees the pages of `space`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Swept {
+    /// The cursor's position from the head.
+    pub lo: u32,
+    /// The end of the LRU list (the tail is `hi - 1`).
+    pub hi: u32,
+    /// The tablespace being freed.
+    pub space: SpaceId,
+}
+
+/// What the scans of `instance` running at `now` have passed, on an LRU list of
+/// `lru_len` blocks. Anchored at the tail, where the walk starts.
+pub fn swept(scans: &[ScanSpan], instance: u16, lru_len: u32, now: Tick) -> Vec<Swept> {
+    scans
+        .iter()
+        .filter(|s| s.instance == instance && s.active(now))
+        .map(|s| Swept {
+            lo: lru_len.saturating_sub(s.visited(now)),
+            hi: lru_len,
+            space: s.space,
+        })
+        .collect()
+}
+
+/// One frame as the map draws it: its shade and whether it carries AHI entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The state.
+    pub shade: Shade,
+    /// Has adaptive-hash-index entries.
+    pub ahi: bool,
+}
+
+impl From<Shade> for Mark {
+    fn from(shade: Shade) -> Mark {
+        Mark { shade, ahi: false }
+    }
+}
+
+impl Mark {
+    /// The frame at position `pos` (from the LRU head) holding `cell`, with the pages
+    /// the running scans have passed shown as freed. Pages under I/O stay: the scan
+    /// skips them (`buf_LRU_remove_all_pages()` rescans after a sleep).
+    pub fn of(cell: &Cell, pos: u32, swept: &[Swept]) -> Mark {
+        let shade = Shade::of(cell);
+        let freed = matches!(shade, Shade::Clean(s) | Shade::Dirty(s)
+            if swept.iter().any(|w| w.space == s && (w.lo..w.hi).contains(&pos)));
+        if freed {
+            Mark::from(Shade::Freed)
+        } else {
+            Mark {
+                shade,
+                ahi: cell.ahi,
+            }
+        }
+    }
+}
+
+/// A pixel's summary of `marks`: the most common shade (ties to the higher priority),
+/// and whether at least half the frames carry AHI entries.
+fn majority(marks: impl Iterator<Item = Mark>) -> Mark {
     // A pixel covers a handful of frames and at most a few distinct shades.
-    let mut seen: [(Shade, u32); 6] = [(Shade::Free, 0); 6];
+    let mut seen: [(Shade, u32); 8] = [(Shade::Free, 0); 8];
     let mut distinct = 0;
-    for c in cells {
-        let s = shade_of(c);
-        if let Some(slot) = seen[..distinct].iter_mut().find(|(k, _)| *k == s) {
+    let (mut n, mut hashed) = (0u32, 0u32);
+    for m in marks {
+        n += 1;
+        hashed += u32::from(m.ahi);
+        if let Some(slot) = seen[..distinct].iter_mut().find(|(k, _)| *k == m.shade) {
             slot.1 += 1;
         } else if distinct < seen.len() {
-            seen[distinct] = (s, 1);
+            seen[distinct] = (m.shade, 1);
             distinct += 1;
         }
     }
-    seen[..distinct]
+    let shade = seen[..distinct]
         .iter()
         .max_by_key(|(s, n)| (*n, s.priority()))
-        .map_or(Shade::Free, |(s, _)| *s)
+        .map_or(Shade::Free, |(s, _)| *s);
+    Mark {
+        shade,
+        ahi: shade.hashable() && 2 * hashed >= n.max(1),
+    }
 }
 
-/// Paints one band: `cells` (one instance, LRU order then free) into the `w`×`h` box at
-/// row `y0` of an RGBA image `img_w` pixels wide. `stripe_px` is the width of a stale
-/// stripe.
+/// Paints one band: `n` frames (one instance, positions as [`Mark::of`] takes them),
+/// whose marks `mark_at` gives, into the `w`×`h` box at row `y0` of an RGBA image
+/// `img_w` pixels wide. `pattern_px` is the width of a stale stripe and the pitch of
+/// the AHI dots.
 #[allow(clippy::too_many_arguments)]
-fn paint_band<T>(
-    cells: &[T],
-    shade_of: impl Fn(&T) -> Shade + Copy,
+fn paint_band(
+    n: usize,
+    mark_at: impl Fn(usize) -> Mark,
     theme: &Theme,
     img: &mut [u8],
     img_w: usize,
     y0: usize,
     w: usize,
     h: usize,
-    stripe_px: usize,
+    pattern_px: usize,
 ) {
-    let n = cells.len() as u64;
     if n == 0 || w == 0 || h == 0 {
         return;
     }
+    let pitch = pattern_px.max(1);
+    // A dot a third of the pitch wide, at least one pixel.
+    let dot = (pitch / 3).max(1);
     let total = (w * h) as u64;
     for x in 0..w {
         for y in 0..h {
             let p = (x * h + y) as u64;
-            let lo = (p * n / total) as usize;
-            let hi = (((p + 1) * n / total) as usize)
-                .max(lo + 1)
-                .min(cells.len());
-            let shade = majority(&cells[lo..hi], shade_of);
-            let stripe = ((x + y) / stripe_px.max(1)) & 1 == 0;
-            let c = shade.colour(theme, stripe);
+            let lo = (p * n as u64 / total) as usize;
+            let hi = (((p + 1) * n as u64 / total) as usize).max(lo + 1).min(n);
+            let m = majority((lo..hi).map(&mark_at));
+            let stripe = ((x + y) / pitch) & 1 == 0;
+            let mut c = m.shade.colour(theme, stripe);
+            if m.ahi && x % pitch < dot && y % pitch < dot {
+                c = theme.ahi_dot(c);
+            }
             let at = ((y0 + y) * img_w + x) * 4;
             img[at..at + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
         }
@@ -233,21 +346,23 @@ pub fn draw(
     for px in pixels.chunks_exact_mut(4) {
         px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
     }
-    let stripe_px = (3.0 * dpr).round() as usize;
+    let pattern_px = (3.0 * dpr).round() as usize;
+    let now = sim.now();
     for i in 0..pool.n_instances() {
         pool.lru_cells(i, cells);
+        let passed = swept(scans, i, pool.instances()[usize::from(i)].lru_len(), now);
         let top = layout.band_top(i) as usize;
         let band_h = (layout.band_h as usize).min(hu.saturating_sub(top));
         paint_band(
-            cells,
-            Shade::of,
+            cells.len(),
+            |j| Mark::of(&cells[j], j as u32, &passed),
             theme,
             pixels,
             wu,
             top,
             wu,
             band_h,
-            stripe_px,
+            pattern_px,
         );
     }
     match ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels[..]), w, h) {
@@ -256,7 +371,6 @@ pub fn draw(
         }
         Err(_) => return,
     }
-    let now = sim.now();
     for i in 0..pool.n_instances() {
         let inst = &pool.instances()[usize::from(i)];
         let n = inst.size();
@@ -276,11 +390,14 @@ pub fn draw(
             format::int(u64::from(inst.lru_old_len())),
             format::int(u64::from(inst.free_len()))
         );
-        if inst.stale_len() > 0 {
-            detail.push_str(&format!(
-                " · stale {}",
-                format::int(u64::from(inst.stale_len()))
-            ));
+        for (what, count) in [
+            ("dirty", inst.dirty_len()),
+            ("stale", inst.stale_len()),
+            ("AHI/lock", inst.memory_len()),
+        ] {
+            if count > 0 {
+                detail.push_str(&format!(" · {what} {}", format::int(u64::from(count))));
+            }
         }
         let waiting = sim
             .latch(ddlscope_engine::LatchId::BufPool(i))
@@ -322,24 +439,31 @@ pub fn draw(
             }
         }
 
-        // The free blocks, named when there is room.
-        let free_x = layout.x_of(inst.lru_len(), n);
-        let free_w = f64::from(w) - free_x;
-        if free_w > 60.0 * dpr && layout.band_h as f64 > 14.0 * dpr {
-            ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
-            ctx.set_fill_style_str(&theme::css(theme.text_muted));
-            ctx.set_text_align("center");
-            let _ = ctx.fill_text(
-                "free",
-                free_x + free_w / 2.0,
-                top + f64::from(layout.band_h) / 2.0 + 4.0 * dpr,
-            );
-            ctx.set_text_align("start");
+        // The lent frames and the free blocks, named when there is room.
+        let memory_x = layout.x_of(inst.lru_len(), n);
+        let free_x = layout.x_of(inst.lru_len() + inst.memory_len(), n);
+        let regions = [
+            ("AHI / lock", memory_x, free_x, theme.background),
+            ("free", free_x, f64::from(w), theme.text_muted),
+        ];
+        for (name, x0, x1, colour) in regions {
+            if x1 - x0 > 60.0 * dpr && layout.band_h as f64 > 14.0 * dpr {
+                ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
+                ctx.set_fill_style_str(&theme::css(colour));
+                ctx.set_text_align("center");
+                let _ = ctx.fill_text(
+                    name,
+                    (x0 + x1) / 2.0,
+                    top + f64::from(layout.band_h) / 2.0 + 4.0 * dpr,
+                );
+                ctx.set_text_align("start");
+            }
         }
 
-        // The scan cursors sweeping this instance.
+        // The scan cursors sweeping this instance, where the masking above put them.
         for s in scans.iter().filter(|s| s.instance == i && s.active(now)) {
-            let x = layout.x_of(s.unvisited(now), n).round();
+            let pos = inst.lru_len().saturating_sub(s.visited(now));
+            let x = layout.x_of(pos, n).round();
             ctx.set_fill_style_str(&theme::css_alpha(theme.cursor, 0.25));
             ctx.fill_rect(x - 4.0 * dpr, top, 8.0 * dpr, f64::from(layout.band_h));
             ctx.set_fill_style_str(&theme::css(theme.cursor));
@@ -412,10 +536,14 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
                     html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
                 }) }
+                <li><span class="swatch" style={format!("--swatch: {}", theme::css(theme::dirty_colour(first_space)))}></span>{ "dirty (darker)" }</li>
+                <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
                 <li><span class="swatch free"></span>{ "free" }</li>
                 <li><span class="swatch" style={format!("background: {}", theme::stale_swatch_css(first_space))}></span>{ "stale (dropped table's pages not yet freed)" }</li>
-                <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
                 <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
                 <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
             </ul>
         </section>
@@ -425,52 +553,84 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Shade::{Clean, Free, Io, Stale};
+    use crate::runner::Runner;
+    use Shade::{Clean, Dirty, Free, Freed, Io, Memory, Stale};
 
     const T1: SpaceId = SpaceId(1);
     const T2: SpaceId = SpaceId(2);
 
-    /// Paints `cells` into a `w`×`h` band and returns the shade letter of each pixel,
-    /// row by row: `1`/`2` clean of that space, `s` stale, `i` under I/O, `.` free.
-    fn check(cells: &[Shade], w: usize, h: usize) -> Vec<String> {
+    /// A hashed page.
+    fn ahi(shade: Shade) -> Mark {
+        Mark { shade, ahi: true }
+    }
+
+    /// Paints `marks` into a `w`×`h` band and returns the letter of each pixel, row by
+    /// row: `1`/`2` clean of that space, `d`/`D` dirty of t1/t2, `a` a hashed clean t1
+    /// page's dot, `s` stale, `m` lent memory, `x` freed by a scan, `i` under I/O,
+    /// `.` free. The pattern pitch is so large that every pixel is a stripe and a dot.
+    fn check<M: Into<Mark> + Copy>(marks: &[M], w: usize, h: usize) -> Vec<String> {
         let theme = Theme::LIGHT;
         let mut img = vec![0u8; w * h * 4];
-        paint_band(cells, |s: &Shade| *s, &theme, &mut img, w, 0, w, h, 1000);
+        let marks: Vec<Mark> = marks.iter().map(|m| (*m).into()).collect();
+        paint_band(
+            marks.len(),
+            |j| marks[j],
+            &theme,
+            &mut img,
+            w,
+            0,
+            w,
+            h,
+            3000,
+        );
+        let letters = [
+            ('.', theme.free),
+            ('i', theme.io),
+            ('1', theme.space(T1)),
+            ('2', theme.space(T2)),
+            ('d', theme.dirty_of(T1)),
+            ('D', theme.dirty_of(T2)),
+            ('a', theme.ahi_dot(theme.space(T1))),
+            ('s', theme.stale_of(T1, true)),
+            ('m', theme.memory),
+            ('x', theme.freed),
+        ];
         let name = |px: &[u8]| -> char {
             let c = [px[0], px[1], px[2]];
-            if c == theme.free {
-                '.'
-            } else if c == theme.io {
-                'i'
-            } else if c == theme.space(SpaceId(1)) {
-                '1'
-            } else if c == theme.space(SpaceId(2)) {
-                '2'
-            } else if c == theme.stale_of(SpaceId(1), true) {
-                's'
-            } else {
-                '?'
-            }
+            letters
+                .iter()
+                .find(|(_, colour)| *colour == c)
+                .map_or('?', |(l, _)| *l)
         };
         (0..h)
             .map(|y| (0..w).map(|x| name(&img[(y * w + x) * 4..])).collect())
             .collect()
     }
 
+    /// An engine cell.
+    fn cell(kind: CellKind, space: SpaceId) -> Cell {
+        Cell {
+            space,
+            kind,
+            old: false,
+            ahi: false,
+        }
+    }
+
     #[test]
-    fn columns_run_from_the_head_to_the_tail_then_the_free_blocks() {
+    fn columns_run_from_the_head_to_the_tail_then_lent_then_free_blocks() {
         // 8 cells in a 4×2 band: one cell a pixel, column by column.
         let cells = [
             Clean(T1),
             Clean(T1),
-            Clean(T1),
-            Clean(T1),
+            Dirty(T1),
+            Dirty(T2),
             Clean(T2),
-            Clean(T2),
+            Memory,
             Free,
             Free,
         ];
-        assert_eq!(check(&cells, 4, 2), ["112.", "112."]);
+        assert_eq!(check(&cells, 4, 2), ["1d2.", "1Dm."]);
     }
 
     #[test]
@@ -484,12 +644,200 @@ mod tests {
         ]
         .concat();
         assert_eq!(check(&cells, 4, 1), ["12s."]);
-        assert_eq!(check(&[Free, Io], 1, 1), ["i"]);
+        // Two cells a pixel, one of each: the rarer state wins every tie.
+        let ties = [
+            [Free, Clean(T1)],
+            [Clean(T1), Dirty(T1)],
+            [Dirty(T1), Memory],
+            [Memory, Stale(T1)],
+            [Stale(T1), Freed],
+            [Freed, Io],
+        ]
+        .concat();
+        assert_eq!(check(&ties, 6, 1), ["1dmsxi"]);
+    }
+
+    #[test]
+    fn hashed_pages_are_dotted_where_at_least_half_a_pixel_is_hashed() {
+        let marks = [
+            // One page a pixel: hashed, not hashed.
+            ahi(Clean(T1)),
+            Mark::from(Clean(T1)),
+        ];
+        assert_eq!(check(&marks, 2, 1), ["a1"]);
+        // Three pixels of three pages: 2 of 3 hashed, 1 of 3, none.
+        let marks = [
+            [ahi(Clean(T1)), ahi(Clean(T1)), Clean(T1).into()],
+            [ahi(Clean(T1)), Clean(T1).into(), Clean(T1).into()],
+            [Clean(T1).into(), Clean(T1).into(), Clean(T1).into()],
+        ]
+        .concat();
+        assert_eq!(check(&marks, 3, 1), ["a11"]);
+        // Half of two pages.
+        assert_eq!(check(&marks[2..4], 1, 1), ["a"]);
+        // A state that has no index pages is never dotted.
+        assert_eq!(
+            check(
+                &[Mark {
+                    shade: Memory,
+                    ahi: true
+                }],
+                1,
+                1
+            ),
+            ["m"]
+        );
     }
 
     #[test]
     fn fewer_cells_than_pixels_stretch() {
         assert_eq!(check(&[Clean(T1), Free], 4, 1), ["11.."]);
+    }
+
+    #[test]
+    fn a_scan_frees_its_tablespace_behind_the_cursor_only() {
+        use CellKind as K;
+        // LRU of 6 (head first), then 1 lent frame and 1 free block; the cursor has
+        // passed the last 3 LRU blocks.
+        let cells = [
+            cell(K::Clean, T1),
+            cell(K::Clean, T2),
+            cell(K::Dirty, T1),
+            cell(K::Dirty, T1),
+            cell(K::Io, T1),
+            Cell {
+                ahi: true,
+                ..cell(K::Clean, T1)
+            },
+            cell(K::Memory, SpaceId(0)),
+            cell(K::Free, SpaceId(0)),
+        ];
+        let passed = [Swept {
+            lo: 3,
+            hi: 6,
+            space: T1,
+        }];
+        let shades: Vec<Shade> = cells
+            .iter()
+            .enumerate()
+            .map(|(j, c)| Mark::of(c, j as u32, &passed).shade)
+            .collect();
+        assert_eq!(
+            shades,
+            [
+                Clean(T1),
+                Clean(T2),
+                Dirty(T1),
+                Freed,
+                Io,
+                Freed,
+                Memory,
+                Free
+            ]
+        );
+        assert!(
+            !Mark::of(&cells[5], 5, &passed).ahi,
+            "a freed page has no dot"
+        );
+        assert!(Mark::of(&cells[5], 5, &[]).ahi);
+    }
+
+    #[test]
+    fn the_swept_stretch_grows_from_the_tail_while_the_scan_runs() {
+        let scan = ScanSpan {
+            instance: 2,
+            space: T1,
+            latch: ddlscope_engine::LatchId::BufPool(2),
+            from: 0,
+            to: 1000,
+            t0: Tick::from_ms(10),
+            t1: Tick::from_ms(20),
+        };
+        let scans = [scan.clone()];
+        assert_eq!(
+            swept(&scans, 1, 1000, Tick::from_ms(15)),
+            [],
+            "another instance"
+        );
+        assert_eq!(swept(&scans, 2, 1000, Tick::from_ms(9)), [], "not started");
+        assert_eq!(swept(&scans, 2, 1000, Tick::from_ms(21)), [], "over");
+        assert_eq!(
+            swept(&scans, 2, 1000, Tick::from_ms(14)),
+            [Swept {
+                lo: 600,
+                hi: 1000,
+                space: T1
+            }]
+        );
+        assert_eq!(swept(&scans, 2, 1000, scan.t1)[0].lo, 0, "the head at t1");
+    }
+
+    /// The marks of instance `i` as `draw` computes them.
+    fn marks_of(r: &Runner, i: u16) -> Vec<Mark> {
+        let pool = r.sim().pool();
+        let mut cells = Vec::new();
+        pool.lru_cells(i, &mut cells);
+        let now = r.sim().now();
+        let passed = swept(
+            r.scans(),
+            i,
+            pool.instances()[usize::from(i)].lru_len(),
+            now,
+        );
+        cells
+            .iter()
+            .enumerate()
+            .map(|(j, c)| Mark::of(c, j as u32, &passed))
+            .collect()
+    }
+
+    #[test]
+    fn mid_sweep_on_57_the_dropped_table_vanishes_behind_the_cursor() {
+        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        r.execute("DROP TABLE t1").unwrap();
+        r.advance(10.0, &|| 0.0);
+        r.digest();
+        let scan = r.scans()[0].clone();
+        let t1 = r
+            .sim()
+            .tables()
+            .iter()
+            .find(|t| t.name == "t1")
+            .unwrap()
+            .space;
+        assert_eq!(scan.space, t1);
+        let i = scan.instance;
+        // Halfway through the walk.
+        let half = scan.t0 + Tick((scan.t1 - scan.t0).as_ns() / 2);
+        r.advance((half - r.sim().now()).as_ns() as f64 / 1e6, &|| 0.0);
+        r.digest();
+        assert!(scan.active(r.sim().now()), "{scan:?} at {}", r.sim().now());
+        let cursor = r.sim().pool().instances()[usize::from(i)]
+            .lru_len()
+            .saturating_sub(scan.visited(r.sim().now())) as usize;
+        let marks = marks_of(&r, i);
+        let is_t1 = |m: &Mark| matches!(m.shade, Clean(s) | Dirty(s) if s == t1);
+        let (ahead, behind) = marks.split_at(cursor);
+        assert!(
+            ahead.iter().any(is_t1),
+            "t1 still shows ahead of the cursor"
+        );
+        assert!(ahead.iter().all(|m| m.shade != Freed));
+        assert!(
+            !behind.iter().any(is_t1),
+            "none of t1 left behind the cursor"
+        );
+        assert!(behind.iter().any(|m| m.shade == Freed));
+
+        // After the scan the engine has freed them: nothing of t1 and nothing masked.
+        r.advance(
+            (scan.t1 - r.sim().now()).as_ns() as f64 / 1e6 + 1.0,
+            &|| 0.0,
+        );
+        r.digest();
+        let marks = marks_of(&r, i);
+        assert!(!marks.iter().any(|m| is_t1(m) || m.shade == Freed));
     }
 
     #[test]
@@ -503,6 +851,11 @@ mod tests {
         assert_eq!(shades.len() as u32, sim.pool().instances()[0].size());
         assert_eq!(shades.last(), Some(&Free), "free blocks come last");
         assert!(shades.contains(&Clean(T1)) && shades.contains(&Clean(T2)));
+        let kinds = |k| Shade::of(&cell(k, T1));
+        assert_eq!(kinds(CellKind::Dirty), Dirty(T1));
+        assert_eq!(kinds(CellKind::Memory), Memory);
+        assert_eq!(kinds(CellKind::Stale), Stale(T1));
+        assert_eq!(kinds(CellKind::Io), Io);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!        │                      ├─▶ Runner::digest()              new events: scans, DDL spans,
 //!        │                      │                                 finished statements
 //!        │                      ├─▶ pool_map::draw()              every frame the clock moved
-//!        │                      ├─▶ chart::draw()                 when a sample arrived
+//!        │                      ├─▶ chart::draw_pages/_tps()      when a sample arrived
 //!        │                      └─▶ News ──▶ reducer              at most ~10 times a second
 //!        └──────── re-armed at the end of the frame (a panic stops the loop)
 //! ```
@@ -52,10 +52,17 @@ const REPORT_EVERY_MS: f64 = 100.0;
 const SPEED_WINDOW_MS: f64 = 1000.0;
 
 /// An LRU scan in progress, as the pool map draws it.
+///
+/// The engine emits the span when the scan takes the instance mutex and frees the
+/// tablespace's pages when it releases it, at `t1`, all at once: no thread can look at
+/// the list in between, so only the viewer sees the walk. The map interpolates the
+/// cursor from the span and shows the pages it has passed as freed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScanSpan {
     /// The buffer-pool instance whose list is scanned.
     pub instance: u16,
+    /// The tablespace whose pages the scan frees.
+    pub space: SpaceId,
     /// The latch held throughout.
     pub latch: LatchId,
     /// First position, counted from the tail.
@@ -74,19 +81,23 @@ impl ScanSpan {
         self.t0 <= now && now <= self.t1
     }
 
-    /// Blocks between the list head and the cursor at `now`: the cursor's index in LRU
-    /// order from the head. The scan holds the instance mutex, so nothing else changes
-    /// the part of the list it has not reached yet; the pages it freed behind the
-    /// cursor left the list, and the cursor's index from the head is exactly the
-    /// number of blocks still ahead of it.
-    pub fn unvisited(&self, now: Tick) -> u32 {
+    /// Blocks the cursor has passed at `now`, counted from the tail: the walk covers
+    /// `to - from` blocks at an even pace over `[t0, t1]`.
+    pub fn visited(&self, now: Tick) -> u32 {
         let span = (self.t1 - self.t0).as_ns();
         let len = u64::from(self.to - self.from);
-        // A zero-length span is over as soon as it starts.
-        let done = (len * (now - self.t0).as_ns().min(span))
+        // Tick subtraction saturates: before t0 nothing is visited. A zero-length span
+        // is over as soon as it starts.
+        (len * (now - self.t0).as_ns().min(span))
             .checked_div(span)
-            .unwrap_or(len);
-        self.to - self.from - done as u32
+            .unwrap_or(len) as u32
+    }
+
+    /// Blocks still ahead of the cursor at `now`, between it and the list head: the
+    /// cursor's index in LRU order from the head. The scan holds the instance mutex and
+    /// the engine frees the pages only at `t1`, so the list keeps its length meanwhile.
+    pub fn unvisited(&self, now: Tick) -> u32 {
+        self.to - self.from - self.visited(now)
     }
 }
 
@@ -139,6 +150,13 @@ pub struct Snapshot {
     pub pages_free: u64,
     /// Stale pages not yet reclaimed.
     pub pages_stale: u64,
+    /// `Innodb_buffer_pool_pages_dirty`.
+    pub pages_dirty: u64,
+    /// `Innodb_buffer_pool_pages_misc`: frames lent to the AHI and lock heaps.
+    pub pages_misc: u64,
+    /// `Innodb_buffer_pool_wait_free` in the last whole second: a thread found no free
+    /// block and waited for the page cleaner.
+    pub wait_free: u64,
     /// Statements per second, from the last whole second.
     pub qps: u64,
     /// 95th percentile statement latency in the last whole second, ms.
@@ -296,6 +314,7 @@ impl Runner {
             match &e.kind {
                 EventKind::Scan {
                     instance,
+                    space,
                     latch,
                     from,
                     to,
@@ -304,6 +323,7 @@ impl Runner {
                     ..
                 } => self.scans.push(ScanSpan {
                     instance: *instance,
+                    space: *space,
                     latch: *latch,
                     from: *from,
                     to: *to,
@@ -360,6 +380,9 @@ impl Runner {
             pages_data: pool.pages_data(),
             pages_free: pool.pages_free(),
             pages_stale: pool.pages_stale(),
+            pages_dirty: pool.pages_dirty(),
+            pages_misc: pool.pages_misc(),
+            wait_free: last.map_or(0, |s| s.wait_free),
             qps: last.map_or(0, |s| s.qps),
             latency_p95_ms: last.map_or(0.0, |s| s.latency_p95_ms),
             threads_running: self.sim.threads_running(),
@@ -386,7 +409,8 @@ struct ChartKey {
     samples: usize,
     spans: usize,
     open_spans: usize,
-    size: (u32, u32),
+    pages_size: (u32, u32),
+    tps_size: (u32, u32),
     dark: bool,
 }
 
@@ -399,14 +423,24 @@ struct MapKey {
     dark: bool,
 }
 
+/// The canvases the loop draws into.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Canvases {
+    /// The buffer-pool map.
+    pub map: NodeRef,
+    /// The pages chart.
+    pub pages: NodeRef,
+    /// The throughput and latency chart.
+    pub tps: NodeRef,
+}
+
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
 
 /// The state the frame closure keeps between frames.
 struct LoopInner {
     runner: Rc<RefCell<Runner>>,
-    map: NodeRef,
-    chart: NodeRef,
+    canvases: Canvases,
     on_news: Callback<(u32, News)>,
     closure: RefCell<Option<FrameClosure>>,
     frame_id: Cell<Option<i32>>,
@@ -434,12 +468,11 @@ impl std::fmt::Debug for FrameLoop {
 }
 
 impl FrameLoop {
-    /// Starts animating `runner` into the canvases behind `map` and `chart`, telling
-    /// `on_news` what Yew should show, stamped with the runner's generation.
+    /// Starts animating `runner` into `canvases`, telling `on_news` what Yew should
+    /// show, stamped with the runner's generation.
     pub fn start(
         runner: Rc<RefCell<Runner>>,
-        map: NodeRef,
-        chart: NodeRef,
+        canvases: Canvases,
         on_news: Callback<(u32, News)>,
     ) -> FrameLoop {
         let dark_query = gloo::utils::window()
@@ -448,8 +481,7 @@ impl FrameLoop {
             .flatten();
         let inner = Rc::new(LoopInner {
             runner,
-            map,
-            chart,
+            canvases,
             on_news,
             closure: RefCell::new(None),
             frame_id: Cell::new(None),
@@ -528,7 +560,7 @@ impl LoopInner {
             runner.advance(dt_ms, &performance_now);
             runner.digest();
             let generation = runner.generation();
-            if let Some(canvas) = self.map.cast::<HtmlCanvasElement>() {
+            if let Some(canvas) = self.canvases.map.cast::<HtmlCanvasElement>() {
                 let size = pool_map::fit_canvas(&canvas, runner.sim().pool().n_instances(), dpr);
                 let key = MapKey {
                     generation,
@@ -550,32 +582,48 @@ impl LoopInner {
                 }
                 drew_map = self.map_key.get().is_some();
             }
-            if let Some(canvas) = self.chart.cast::<HtmlCanvasElement>() {
-                let size = chart::fit_canvas(&canvas, dpr);
-                let spans = runner.ddl_spans();
-                let key = ChartKey {
-                    generation,
-                    samples: runner.sim().samples().len(),
-                    spans: spans.len(),
-                    open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
-                    size,
-                    dark: theme.dark,
+            let pages = self.canvases.pages.cast::<HtmlCanvasElement>();
+            let tps = self.canvases.tps.cast::<HtmlCanvasElement>();
+            let size = |c: &Option<HtmlCanvasElement>| {
+                c.as_ref().map_or((0, 0), |c| chart::fit_canvas(c, dpr))
+            };
+            let spans = runner.ddl_spans();
+            let key = ChartKey {
+                generation,
+                samples: runner.sim().samples().len(),
+                spans: spans.len(),
+                open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
+                pages_size: size(&pages),
+                tps_size: size(&tps),
+                dark: theme.dark,
+            };
+            // Both charts plot the samples: they change together, once a virtual second
+            // (or when a statement starts or ends, or the page is resized).
+            if self.chart_key.get() != Some(key) {
+                let sim = runner.sim();
+                let frame = chart::Frame {
+                    samples: sim.samples(),
+                    spans,
+                    now: sim.now(),
+                    theme: &theme,
+                    dpr,
                 };
-                if self.chart_key.get() != Some(key) && size.0 > 0 {
-                    let sim = runner.sim();
-                    if let Err(e) = chart::draw(
-                        &canvas,
-                        sim.samples(),
-                        spans,
-                        sim.now(),
-                        sim.pool().pages_total(),
-                        &theme,
-                        dpr,
-                    ) {
-                        gloo::console::error!(format!("chart: {e}"));
+                let drawn = [
+                    pages.filter(|_| key.pages_size.0 > 0).map(|c| {
+                        (
+                            "pages",
+                            chart::draw_pages(&c, &frame, sim.pool().pages_total()),
+                        )
+                    }),
+                    tps.filter(|_| key.tps_size.0 > 0)
+                        .map(|c| ("tps", chart::draw_tps(&c, &frame))),
+                ];
+                for (name, result) in drawn.into_iter().flatten() {
+                    if let Err(e) = result {
+                        gloo::console::error!(format!("chart {name}: {e}"));
                     }
-                    self.chart_key.set(Some(key));
                 }
+                self.chart_key.set(Some(key));
             }
             for entry in runner.take_finished() {
                 news.push(News::Finished(entry));
@@ -606,6 +654,7 @@ mod tests {
     fn scan(to: u32) -> ScanSpan {
         ScanSpan {
             instance: 1,
+            space: SpaceId(1),
             latch: LatchId::BufPool(1),
             from: 0,
             to,
@@ -625,6 +674,8 @@ mod tests {
         );
         assert_eq!(s.unvisited(s.t1), 0, "ends at the head");
         assert_eq!(s.unvisited(s.t1 + Tick::SECOND), 0);
+        assert_eq!(s.visited(Tick::ZERO), 0, "before it starts");
+        assert_eq!(s.visited(Tick::from_ms(100) + Tick::from_us(100)), 200);
         assert!(s.active(s.t0) && s.active(s.t1) && !s.active(s.t1 + Tick(1)));
     }
 

@@ -63,6 +63,20 @@ pub fn stats(props: &StatsProps) -> Html {
             mood: (s.pages_stale > 0).then_some("warn"),
         },
         Stat {
+            id: "stat-dirty-pages",
+            label: "dirty pages",
+            title: "Innodb_buffer_pool_pages_dirty: modified pages on the flush lists, not yet written",
+            value: format::int(s.pages_dirty),
+            mood: None,
+        },
+        Stat {
+            id: "stat-wait-free",
+            label: "free-block waits / s",
+            title: "Innodb_buffer_pool_wait_free in the last whole virtual second: a thread found no free block and waited for the page cleaner",
+            value: format::int(s.wait_free),
+            mood: (s.wait_free > 0).then_some("warn"),
+        },
+        Stat {
             id: "stat-total-pages",
             label: "total pages",
             title: "Innodb_buffer_pool_pages_total",

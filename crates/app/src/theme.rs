@@ -10,6 +10,13 @@
 //! is orange and space 2 (t2) blue: the pair stays distinct for the common forms of
 //! colour blindness, and neither is the bright yellow used for pages under I/O or the
 //! red of the scan cursor.
+//!
+//! A page's state is a variation on its tablespace's colour (dirty darker, stale washed
+//! out and striped, AHI-hashed dotted), so the map answers "whose page" and "in what
+//! state" at once. States with no tablespace get neutrals: free blocks the page's
+//! `--page-free`, frames lent to the AHI and lock heaps a strong neutral (dark on the
+//! light theme, light on the dark one), and frames the 5.7 scan has already passed a
+//! free colour tinted with the cursor's red.
 
 use ddlscope_engine::SpaceId;
 
@@ -55,6 +62,22 @@ pub struct Theme {
     pub free_line: Rgb,
     /// DDL bands on charts (`--warning`).
     pub ddl_band: Rgb,
+    /// Frames lent to the AHI and lock heaps (`Innodb_buffer_pool_pages_misc`), in the
+    /// map and the charts: `--text` mixed 30% toward `--page-free`.
+    pub memory: Rgb,
+    /// Pages of the dropped tablespace the LRU scan's cursor has passed: freed by the
+    /// time the scan releases the mutex (`--page-free` mixed 22% toward the cursor).
+    pub freed: Rgb,
+    /// Dirty pages in charts (`--page-dirty`).
+    pub dirty_line: Rgb,
+    /// Queries per second in charts.
+    pub qps: Rgb,
+    /// Mean statement latency in charts.
+    pub latency_avg: Rgb,
+    /// 95th percentile latency in charts.
+    pub latency_p95: Rgb,
+    /// Longest statement in charts.
+    pub latency_max: Rgb,
 }
 
 impl Theme {
@@ -72,6 +95,13 @@ impl Theme {
         stale: [0xa8, 0x55, 0xf7],
         free_line: [0x15, 0x80, 0x3d],
         ddl_band: [0xb4, 0x53, 0x09],
+        memory: [0x56, 0x5b, 0x61],
+        freed: [0xde, 0xb6, 0xc3],
+        dirty_line: [0xf5, 0x9e, 0x0b],
+        qps: [0x08, 0x91, 0xb2],
+        latency_avg: [0x15, 0x80, 0x3d],
+        latency_p95: [0x7c, 0x3a, 0xed],
+        latency_max: [0xe1, 0x1d, 0x48],
     };
 
     /// The dark variant.
@@ -88,6 +118,13 @@ impl Theme {
         stale: [0xc0, 0x84, 0xfc],
         free_line: [0x4a, 0xde, 0x80],
         ddl_band: [0xfb, 0xbf, 0x24],
+        memory: [0xaf, 0xb3, 0xb9],
+        freed: [0x5d, 0x3a, 0x48],
+        dirty_line: [0xf5, 0x9e, 0x0b],
+        qps: [0x22, 0xd3, 0xee],
+        latency_avg: [0x4a, 0xde, 0x80],
+        latency_p95: [0xc0, 0x84, 0xfc],
+        latency_max: [0xff, 0x4d, 0x6d],
     };
 
     /// The variant for a dark or light colour scheme.
@@ -111,6 +148,21 @@ impl Theme {
         let c = space_colour(space);
         mix(c, self.free, if stripe { 0.3 } else { 0.82 })
     }
+
+    /// The colour of a tablespace's dirty pages: its colour, darkened.
+    pub fn dirty_of(&self, space: SpaceId) -> Rgb {
+        dirty_colour(space)
+    }
+
+    /// The dot marking a page with adaptive-hash-index entries, over `base`.
+    pub fn ahi_dot(&self, base: Rgb) -> Rgb {
+        mix(base, [0xff, 0xff, 0xff], 0.72)
+    }
+}
+
+/// A tablespace's dirty-page colour, the same in both themes.
+pub fn dirty_colour(space: SpaceId) -> Rgb {
+    mix(space_colour(space), [0, 0, 0], 0.45)
 }
 
 /// A tablespace's colour, the same in both themes.
@@ -148,6 +200,25 @@ pub fn stale_swatch_css(space: SpaceId) -> String {
     )
 }
 
+/// A legend swatch's colour for what `pick` draws: the light theme's colour or the
+/// dark one's, as the page's colour scheme says (CSS `light-dark()`).
+pub fn swatch_css(pick: fn(&Theme) -> Rgb) -> String {
+    format!(
+        "light-dark({}, {})",
+        css(pick(&Theme::LIGHT)),
+        css(pick(&Theme::DARK))
+    )
+}
+
+/// The CSS background of the legend swatch for a page with AHI entries: a light dot on
+/// `space`'s colour.
+pub fn ahi_swatch_css(space: SpaceId) -> String {
+    format!(
+        "radial-gradient(circle, rgb(255 255 255 / 0.85) 0 2px, transparent 2.5px), {}",
+        css(space_colour(space))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +232,47 @@ mod tests {
             .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
             .sum();
         assert!(d > 300, "{a:?} vs {b:?}");
+    }
+
+    #[test]
+    fn the_map_states_of_a_table_stay_apart() {
+        // Clean, dirty and stale pages of t1 and the neutrals must not be confused.
+        let distance = |a: Rgb, b: Rgb| -> i32 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
+                .sum()
+        };
+        for theme in [Theme::LIGHT, Theme::DARK] {
+            let t1 = SpaceId(1);
+            let colours = [
+                ("clean", theme.space(t1)),
+                ("dirty", theme.dirty_of(t1)),
+                ("stale", theme.stale_of(t1, true)),
+                ("free", theme.free),
+                ("memory", theme.memory),
+                ("freed", theme.freed),
+                ("io", theme.io),
+                ("background", theme.background),
+            ];
+            for (i, (a, ca)) in colours.iter().enumerate() {
+                for (b, cb) in &colours[i + 1..] {
+                    assert!(
+                        distance(*ca, *cb) >= 40,
+                        "{a} {ca:?} vs {b} {cb:?} (dark: {})",
+                        theme.dark
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_neutrals_are_the_mixes_their_docs_and_swatches_name() {
+        for theme in [Theme::LIGHT, Theme::DARK] {
+            assert_eq!(theme.memory, mix(theme.text, theme.free, 0.3));
+            assert_eq!(theme.freed, mix(theme.free, theme.cursor, 0.22));
+        }
     }
 
     #[test]
