@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
+mod reproduce;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -31,6 +32,12 @@ enum Cmd {
     List,
     /// Measure the engine: trace replay, memory per page, real-time factor, eviction pass.
     Bench(BenchArgs),
+    /// Run the incident scenarios: each published figure beside the simulated one.
+    Reproduce {
+        /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -84,6 +91,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Cmd::Bench(args) => bench_cmd(&args),
+        Cmd::Reproduce { json } => reproduce_cmd(json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -109,6 +117,44 @@ fn list() {
             Err(e) => println!("  {name:<24} (broken: {e})"),
         }
     }
+}
+
+fn reproduce_cmd(json: bool) -> Result<(), String> {
+    let figures = reproduce::reproduce(&mut |what| eprintln!("# {what}…"))?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&figures).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let show = |v: &Option<reproduce::Value>| match v {
+        Some(reproduce::Value::Number(n)) if n.abs() >= 1000.0 => format!("{n:.0}"),
+        Some(reproduce::Value::Number(n)) => format!("{n:.2}"),
+        Some(reproduce::Value::Bool(b)) => b.to_string(),
+        None => "not modelled yet".to_string(),
+    };
+    println!(
+        "{:<28} {:>12} {:>18} {:<6} {:<22} result",
+        "figure", "published", "simulated", "unit", "tolerance"
+    );
+    for f in &figures {
+        let published = show(&Some(f.published.clone()));
+        let result = match (&f.simulated, f.ok) {
+            (None, _) => "-",
+            (Some(_), true) => "ok",
+            (Some(_), false) => "OUT OF TOLERANCE",
+        };
+        println!(
+            "{:<28} {:>12} {:>18} {:<6} {:<22} {result}",
+            f.id,
+            published,
+            show(&f.simulated),
+            f.unit,
+            f.tolerance
+        );
+    }
+    Ok(())
 }
 
 fn bench_cmd(args: &BenchArgs) -> Result<(), String> {

@@ -1224,6 +1224,30 @@ impl BufPool {
         }
     }
 
+    /// Drops the AHI entries of every page of `space` in `instance` (one sweep over its
+    /// descriptors); returns how many hashed pages of each index there were.
+    pub fn ahi_drop_space(&mut self, instance: u16, space: SpaceId) -> Vec<(u8, u64)> {
+        let i = usize::from(instance);
+        let mut dropped: BTreeMap<u8, u64> = BTreeMap::new();
+        for b in 0..self.instances[i].blocks.len() {
+            let blk = self.instances[i].blocks[b];
+            if blk.space == space.0 && blk.ahi_index != 0 && blk.state() == STATE_FILE {
+                self.instances[i].blocks[b].ahi_index = 0;
+                self.ahi_forget(space, blk.ahi_index);
+                *dropped.entry(blk.ahi_index).or_insert(0) += 1;
+            }
+        }
+        dropped.into_iter().collect()
+    }
+
+    /// The frame holding `page` in any version, if resident.
+    pub fn frame_of(&self, page: PageId) -> Option<FrameId> {
+        match self.lookup(page) {
+            Lookup::Miss => None,
+            Lookup::Hit(f) | Lookup::IoFixed(f) | Lookup::Stale(f) => Some(f),
+        }
+    }
+
     /// Whether the frame's page carries AHI entries.
     pub fn is_hashed(&self, frame: FrameId) -> bool {
         self.block(frame).ahi_index != 0

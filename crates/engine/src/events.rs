@@ -99,6 +99,49 @@ pub enum EventKind {
         /// Its tablespace.
         space: SpaceId,
     },
+    /// DROP TABLE started removing the table's adaptive-hash-index entries, expecting to
+    /// finish around `until` (the work depends on what is hashed as it goes).
+    AhiCleanupStarted {
+        /// The tablespace.
+        space: SpaceId,
+        /// Pages to look at.
+        pages: u64,
+        /// Hashed pages among them right now.
+        hashed_pages: u64,
+        /// The latch held throughout, if any.
+        latch: Option<LatchId>,
+        /// Estimated end.
+        until: Tick,
+    },
+    /// The AHI cleanup finished: `[t0, t1]`, hashed pages dropped, records hashed.
+    AhiCleanupDone {
+        /// The tablespace.
+        space: SpaceId,
+        /// Start.
+        t0: Tick,
+        /// End.
+        t1: Tick,
+        /// Hashed pages whose entries were deleted.
+        hashed_pages: u64,
+        /// Records hashed to delete their entries.
+        records: u64,
+    },
+    /// The HA manager's write probe has stalled past its limit and fails the primary over.
+    Failover {
+        /// How long the heartbeat write had been stalled.
+        stalled_for: Tick,
+    },
+    /// A truncate step of the background purge of a dropped table's renamed file.
+    PurgeStep {
+        /// The file.
+        path: String,
+        /// Bytes left after the step.
+        remaining_bytes: u64,
+        /// Start.
+        t0: Tick,
+        /// End.
+        t1: Tick,
+    },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {
         /// The file.

@@ -16,6 +16,25 @@ pub enum DropEviction {
     /// Bump the tablespace version; stale pages are freed when an LRU scan or a lookup
     /// meets them (8.0.23+, WL#14100).
     LazyStale,
+    /// Walk the tablespace's own page list (AliSQL's 2048 space-partitioned lists): the
+    /// cost follows the table's resident pages, not the pool.
+    SpaceList,
+}
+
+/// How DROP TABLE removes the table's adaptive-hash-index entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AhiCleanup {
+    /// 5.7: while freeing each index's extents under `dict_sys`, every page of every
+    /// extent is looked up in the pool (`btr_search_drop_page_hash_when_freed()`), and a
+    /// hashed page has every record hashed and its entry deleted.
+    PerPageUnderDictSys,
+    /// 8.0.21+: `btr_drop_ahi_for_table()` under `dict_sys`, only if an index has AHI
+    /// entries: batches of hashed pages collected from each LRU list.
+    LruScanIfHashed,
+    /// AliSQL: the entries are cleared before the drop, without `dict_sys`, and only for
+    /// indexes that have any.
+    BeforeDropOutsideDictSys,
 }
 
 /// Where the data file is deleted.
@@ -26,6 +45,22 @@ pub enum FileDelete {
     UnderDictSys,
     /// After the DDL commits, with no InnoDB latch held (8.0 atomic DDL `post_ddl`).
     PostDdl,
+    /// The file is renamed into a purge directory and a background thread truncates it
+    /// 512 MiB at a time before unlinking it (AliSQL `innodb_data_file_purge`).
+    AsyncPurge,
+}
+
+/// Which global mutex the SQL layer holds to open a table, and whether DROP TABLE holds
+/// it throughout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableOpenLock {
+    /// 5.0/5.1: every table open takes `LOCK_open`, and `mysql_rm_table_part2()` holds
+    /// it across the whole drop, the file delete included ("Opening tables").
+    LockOpenHeldByDrop,
+    /// 5.5+: the table cache is partitioned and protected by MDL; DROP does not hold a
+    /// global mutex across the storage engine's work.
+    Mdl,
 }
 
 /// Which path each mechanism takes.
@@ -36,6 +71,13 @@ pub struct Mechanisms {
     pub drop_eviction: DropEviction,
     /// Where the file is deleted.
     pub file_delete: FileDelete,
+    /// How the table's AHI entries are removed.
+    pub ahi_cleanup: AhiCleanup,
+    /// How tables are opened.
+    pub table_open_lock: TableOpenLock,
+    /// With a replication plugin installed, every DML statement's `before_dml` hook
+    /// looks up foreign keys through InnoDB's dictionary under `dict_sys` (5.7).
+    pub before_dml_takes_dict_sys: bool,
 }
 
 /// CPU costs of the engine's inner loops, in virtual nanoseconds.
@@ -53,6 +95,11 @@ pub struct Costs {
     /// One LRU-list operation under the instance mutex (make young, take a free block,
     /// insert a read page).
     pub lru_op_ns: u64,
+    /// AHI cleanup steps 1-2 for one page of a freed extent: is it in the pool, does
+    /// its block have an index (`buf_page_get_gen(PEEK_IF_IN_POOL)`).
+    pub ahi_check_ns_per_page: u64,
+    /// AHI cleanup step 3, per record of a hashed page: hash it, delete its entry.
+    pub ahi_drop_ns_per_record: u64,
 }
 
 /// Where a behaviour comes from.

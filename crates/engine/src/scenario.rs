@@ -53,6 +53,12 @@ pub struct Scenario {
     /// InnoDB variables.
     #[serde(default)]
     pub innodb: InnodbConfig,
+    /// The server around InnoDB.
+    #[serde(default)]
+    pub server: ServerConfig,
+    /// The HA manager's write probe.
+    #[serde(default)]
+    pub ha_probe: HaProbeConfig,
     /// Statements issued at fixed virtual times.
     #[serde(default)]
     pub script: Vec<ScriptStep>,
@@ -90,6 +96,10 @@ pub struct BufferPoolConfig {
     /// been up for a while would be.
     #[serde(default = "default_true")]
     pub warm: bool,
+    /// Percent of the leaf pages loaded by the warm-up that already carry adaptive-hash
+    /// entries (a server whose AHI has been built up by earlier traffic).
+    #[serde(default)]
+    pub warm_ahi_pct: u32,
 }
 
 fn default_instances() -> u16 {
@@ -278,6 +288,45 @@ fn default_tail_x() -> u32 {
 }
 fn default_statement_cpu_us() -> u64 {
     50
+}
+
+/// The server around InnoDB.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// A replication plugin (semi-sync, group replication) with a `before_dml` hook is
+    /// installed.
+    #[serde(default)]
+    pub replication_plugin: bool,
+}
+
+/// An HA manager's health check: it writes a heartbeat row every interval and fails the
+/// primary over when a write stalls for too long.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HaProbeConfig {
+    /// Whether the probe runs.
+    #[serde(default)]
+    pub enabled: bool,
+    /// Time between heartbeats, ms.
+    #[serde(default = "default_probe_interval_ms")]
+    pub interval_ms: u64,
+    /// A heartbeat stalled this long declares a failover, s.
+    #[serde(default = "default_failover_after_s")]
+    pub failover_after_s: u64,
+}
+
+impl Default for HaProbeConfig {
+    fn default() -> HaProbeConfig {
+        toml::from_str("").expect("every HA probe setting has a default")
+    }
+}
+
+fn default_probe_interval_ms() -> u64 {
+    1000
+}
+fn default_failover_after_s() -> u64 {
+    30
 }
 
 /// InnoDB server variables the simulation uses.
@@ -547,6 +596,21 @@ impl Scenario {
             return Err(format!(
                 "innodb.adaptive_hash_index_parts = {}: must be between 1 and 512",
                 inn.adaptive_hash_index_parts
+            ));
+        }
+        if bp.warm_ahi_pct > 100 {
+            return Err(format!(
+                "buffer_pool.warm_ahi_pct = {}: must be 0-100",
+                bp.warm_ahi_pct
+            ));
+        }
+        let probe = &self.ha_probe;
+        if !(10..=3_600_000).contains(&probe.interval_ms)
+            || !(1..=86_400).contains(&probe.failover_after_s)
+        {
+            return Err(format!(
+                "ha_probe.interval_ms = {} and failover_after_s = {}: the interval is 10 ms-1 h, the failover 1 s-1 day",
+                probe.interval_ms, probe.failover_after_s
             ));
         }
         if let Some(c) = self.device.channels {

@@ -3,9 +3,14 @@
 use ddlscope_engine::{EventKind, LatchId, Sim, SpaceId, Tick};
 
 fn sim(profile: &str) -> Sim {
+    sim_with(profile, true)
+}
+
+fn sim_with(profile: &str, ahi: bool) -> Sim {
     let mut s = ddlscope_engine::Scenario::builtin("drop-table-demo").unwrap();
     // The test issues the DROP itself.
     s.script.clear();
+    s.innodb.adaptive_hash_index = ahi;
     Sim::new(s, ddlscope_engine::Profile::builtin(profile).unwrap()).unwrap()
 }
 
@@ -74,7 +79,12 @@ fn mysql_57_sweeps_every_lru_list_under_the_pool_mutex() {
         assert_eq!(*latch, LatchId::BufPool(*inst));
         assert_eq!(*from, 0);
         assert!(*to > 60_000, "the whole LRU list of a 1 GB instance: {to}");
-        assert_eq!(*t1 - *t0, Tick(500).times(u64::from(*to)), "0.5 us a page");
+        let per_page = s.profile().costs.lru_scan_ns_per_page;
+        assert_eq!(
+            *t1 - *t0,
+            Tick(per_page).times(u64::from(*to)),
+            "the profile's cost a page"
+        );
     }
     let finished = s.events().iter().find_map(|e| match &e.kind {
         EventKind::StatementFinished { result, error, .. } => Some((result.clone(), *error)),
@@ -87,8 +97,9 @@ fn mysql_57_sweeps_every_lru_list_under_the_pool_mutex() {
     );
     // The freed pages show up as free pages at once.
     let jump = s.samples().iter().map(|x| x.pages_free).max().unwrap() - free_before;
+    // Reads take some of the freed blocks before the next sample.
     assert!(
-        jump as f64 > 0.9 * resident as f64,
+        jump as f64 > 0.8 * resident as f64,
         "free pages jump by about {resident}: {jump}"
     );
 }
@@ -99,12 +110,21 @@ fn mysql_8023_leaves_stale_pages_that_the_lru_tail_reclaims() {
     s.run_until(Tick::from_secs(3));
     let resident = s.pool().resident_pages(T1);
     s.execute("DROP TABLE t1").unwrap();
-    s.run_until(Tick::from_secs(4));
-    assert!(
-        !s.events()
+    let finished = |s: &Sim| {
+        s.events()
             .iter()
-            .any(|e| matches!(e.kind, EventKind::Scan { .. })),
-        "no LRU scan"
+            .any(|e| matches!(e.kind, EventKind::StatementFinished { .. }))
+    };
+    while !finished(&s) && s.now() < Tick::from_secs(20) {
+        s.run_for(Tick::from_ms(10));
+    }
+    assert!(finished(&s), "the DROP finished");
+    // 8.0's only scans look for hashed pages (btr_drop_ahi_for_table); none frees a page.
+    assert!(
+        s.events()
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::AhiCleanupDone { .. })),
+        "the AHI entries were dropped"
     );
     let stale_now = s.pool().pages_stale();
     assert!(
@@ -123,8 +143,10 @@ fn mysql_8023_leaves_stale_pages_that_the_lru_tail_reclaims() {
 
 #[test]
 fn the_57_drop_stalls_reads_and_8023_does_not() {
+    // AHI off, to compare the evictions alone: with it on, 8.0's btr_drop_ahi_for_table
+    // holds each LRU mutex while it collects hashed pages, and stalls reads too.
     let worst_qps = |profile: &str| {
-        let mut s = sim(profile);
+        let mut s = sim_with(profile, false);
         s.run_until(Tick::from_secs(3));
         s.execute("DROP TABLE t1").unwrap();
         s.run_until(Tick::from_secs(8));
@@ -153,7 +175,21 @@ fn the_57_drop_stalls_reads_and_8023_does_not() {
     let mut s = sim("mysql-5.7");
     s.run_until(Tick::from_secs(3));
     s.execute("DROP TABLE t1").unwrap();
-    s.run_until(Tick::from_secs(3) + Tick::from_ms(20));
+    // Run to the middle of the first instance's scan (after the AHI cleanup).
+    let mut mid = None;
+    while mid.is_none() && s.now() < Tick::from_secs(10) {
+        s.run_for(Tick::from_ms(1));
+        mid = s.events().iter().find_map(|e| match e.kind {
+            EventKind::Scan {
+                instance: 0,
+                t0,
+                t1,
+                ..
+            } => Some(t0 + Tick((t1 - t0).as_ns() / 2)),
+            _ => None,
+        });
+    }
+    s.run_until(mid.expect("the 5.7 DROP scans instance 0"));
     let waiting = s
         .sessions()
         .iter()
@@ -167,7 +203,7 @@ fn the_57_drop_stalls_reads_and_8023_does_not() {
     let (lat57, dict57) = worst_qps("mysql-5.7");
     let (lat80, dict80) = worst_qps("mysql-8.0.23");
     assert!(
-        lat57 > 20.0,
+        lat57 > 5.0,
         "a read waits behind a whole-instance scan: {lat57} ms"
     );
     assert!(

@@ -70,7 +70,10 @@ fn full_pool_writes_keeps_the_pool_full_and_waits_for_free_blocks() {
 
 #[test]
 fn the_adaptive_hash_index_borrows_pool_frames_and_speeds_point_selects() {
-    let on = run("drop-table-demo", 6, |s| s.script.clear());
+    let on = run("drop-table-demo", 6, |s| {
+        s.script.clear();
+        s.innodb.adaptive_hash_index = true;
+    });
     let off = run("drop-table-demo", 6, |s| {
         s.script.clear();
         s.innodb.adaptive_hash_index = false;

@@ -22,6 +22,7 @@ use crate::bufpool::{
 };
 use crate::device::IoOp;
 use crate::latch::LatchId;
+use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
 use crate::scenario::PAGE_SIZE;
 use crate::time::Tick;
@@ -63,6 +64,10 @@ enum ClientStep {
     NextEvent,
     /// The statement arrives after the client round trip; parse and execute.
     StatementStart,
+    /// `open_table()`: 5.1 needs the global `LOCK_open` ("Opening tables").
+    OpenTable,
+    /// A replication plugin's `before_dml` hook (5.7: under `dict_sys`).
+    BeforeDml,
     /// `buf_page_get_gen()`: look the page up in the page hash.
     BufPageGet,
     /// `buf_page_make_young()`: move the page to the LRU head, under the instance mutex.
@@ -126,6 +131,7 @@ impl Client {
                 "flushing a page to free a block"
             }
             ClientStep::LogFlush => "waiting for handler commit",
+            ClientStep::OpenTable => "Opening tables",
             _ => match self.stmts.get(self.stmt_idx) {
                 Some(k) if k.is_write() => "updating",
                 _ => "Sending data",
@@ -244,6 +250,38 @@ impl Sim {
                 }
                 c.op_idx = 0;
                 c.free_block_attempt = 0;
+                c.step = ClientStep::OpenTable;
+                Next::After(Tick::from_us(self.scenario.workload.statement_cpu_us))
+            }
+            ClientStep::OpenTable => {
+                // open_table(): 5.1 takes the global LOCK_open for every table it opens.
+                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
+                    && !matches!(
+                        c.stmts[c.stmt_idx],
+                        StatementKind::Begin | StatementKind::Commit
+                    )
+                {
+                    if !self.acquire(LatchId::LockOpen, t) {
+                        return Next::Parked;
+                    }
+                    self.release(LatchId::LockOpen, t, false);
+                }
+                c.step = ClientStep::BeforeDml;
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::BeforeDml => {
+                // The replication plugin's before_dml hook looks up foreign keys through
+                // InnoDB's dictionary, under dict_sys (5.7).
+                let kind = c.stmts[c.stmt_idx];
+                if kind.is_write()
+                    && self.scenario.server.replication_plugin
+                    && self.profile.mechanisms.before_dml_takes_dict_sys
+                {
+                    if !self.acquire(LatchId::DictSys, t) {
+                        return Next::Parked;
+                    }
+                    self.release(LatchId::DictSys, t, false);
+                }
                 c.step = if c.ops.is_empty() {
                     if kind == StatementKind::Commit && c.wrote {
                         ClientStep::LogFlush
@@ -253,7 +291,7 @@ impl Sim {
                 } else {
                     ClientStep::BufPageGet
                 };
-                Next::After(Tick::from_us(self.scenario.workload.statement_cpu_us))
+                Next::After(Tick::ZERO)
             }
             ClientStep::BufPageGet => {
                 let op = c.ops[c.op_idx];

@@ -1,24 +1,37 @@
 //! DDL threads: each accepted DDL statement runs on its own simulated thread, step by
 //! step along the server's code path, as the engine profile selects it.
 //!
-//! DROP TABLE (file-per-table), two ways:
+//! DROP TABLE (file-per-table), per profile:
 //!
 //! ```text
-//!  5.7   dict_sys ─┬─ DictDrop ─ LRU scan inst 0 ─ ... ─ LRU scan inst n ─ unlink ─┐ release
-//!                  │            (buf_pool[i] held for the whole list)              │
-//!  8.0.23 dict_sys ┴─ DictDrop ─ bump version ─ release ─ unlink (post-DDL, no latch)
+//!  5.1    LOCK_open ─ dict_sys ─ DictDrop ─ LRU scans ─ unlink ─ release all
+//!         (every other query waits in "Opening tables" for LOCK_open)
+//!  5.7    dict_sys ─ DictDrop ─ AHI: every page of every extent (149 s in I1) ─
+//!         LRU scan of each instance under its mutex ─ unlink ─ release
+//!         (with a replication plugin, every DML's before_dml hook waits for dict_sys)
+//!  8.0.23 dict_sys ─ DictDrop ─ AHI: LRU scan, only if hashed ─ bump version ─ release
+//!         ─ unlink after commit (no latch)
+//!  AliSQL AHI cleared first, no dict_sys ─ dict_sys ─ DictDrop ─ the space's own page
+//!         list ─ rename the file ─ release; a background thread truncates and unlinks
 //! ```
 
-use super::{Next, Sim};
+use super::{Next, Sim, Thread};
+use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
+use crate::fs::unlink_cost_estimate;
 use crate::latch::LatchId;
-use crate::profile::{DropEviction, FileDelete};
+use crate::profile::{AhiCleanup, DropEviction, FileDelete, TableOpenLock};
 use crate::time::Tick;
 use crate::ThreadId;
 
 /// `buf_LRU_remove_all_pages()` sleeps this long before rescanning when it had to skip
 /// I/O-fixed pages.
 const RESCAN_SLEEP: Tick = Tick::from_ms(20);
+/// Pages in an extent: `fseg_free_step()` frees one extent per mini-transaction.
+const EXTENT_PAGES: u32 = 64;
+/// AliSQL's `innodb_data_file_purge_max_size` (512 MiB) and `_interval` (100 ms).
+const PURGE_STEP_BYTES: u64 = 512 << 20;
+const PURGE_INTERVAL: Tick = Tick::from_ms(100);
 
 /// A DDL statement's thread.
 #[derive(Clone, Debug)]
@@ -32,6 +45,11 @@ pub(super) struct Ddl {
     pub(super) instance: u16,
     pub(super) io_skipped: bool,
     pub(super) file_done: bool,
+    /// Next page of the per-extent AHI walk.
+    pub(super) next_page: u32,
+    /// AHI cleanup so far: (start, hashed pages, records).
+    pub(super) ahi: (Tick, u64, u64),
+    pub(super) holds_lock_open: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -39,36 +57,187 @@ pub(super) struct DropTarget {
     pub(super) table: usize,
 }
 
-/// Where a DROP TABLE is, named after the InnoDB code it models.
+/// Where a DROP TABLE is, named after the server code it models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum DdlStep {
     /// Next table of the statement, or finish.
     Begin,
+    /// 5.1 `mysql_rm_table_part2()`: take `LOCK_open` for the whole statement.
+    LockOpen,
+    /// AliSQL: clear the table's AHI entries before the drop, without `dict_sys`.
+    AhiDropBeforeDrop,
     /// `row_mysql_lock_data_dictionary()`: take `dict_sys`.
     DictLock,
     /// `row_drop_table_for_mysql()`: delete the SYS_* rows, drop the table from the cache.
     DictDrop,
+    /// 5.7 `fseg_free_extent()` → `btr_search_drop_page_hash_when_freed()`, one extent
+    /// per step, under `dict_sys`.
+    AhiFreeExtents,
+    /// 8.0 `btr_drop_ahi_for_table()`: collect the hashed pages from instance `i`'s LRU
+    /// list under its mutex. Simplification: the server collects at most 1024 pages per
+    /// batch, releasing the mutex between batches and restarting from the tail; we hold
+    /// it for one walk of the whole list.
+    AhiLruScan,
+    /// ...then drop their entries, under `dict_sys` only.
+    AhiLruDrop,
+    /// Every instance done: report the cleanup.
+    AhiLruDropDone,
     /// `buf_LRU_remove_all_pages()`: take instance `i`'s mutex and walk its LRU list.
     LruScanBegin,
     /// The walk is done: the space's pages are freed, mutex still held.
     LruScan,
     /// Release the instance mutex; rescan after 20 ms if I/O-fixed pages were skipped.
     LruScanEnd,
+    /// AliSQL: walk the space's own page list in instance `i` under its mutex.
+    SpaceListScan,
+    /// Release the instance mutex.
+    SpaceListEnd,
     /// `fil_space_t::set_deleted()` (8.0.23): bump the version; pages become stale.
     BumpVersion,
     /// `os_file_delete()`.
     FileUnlink,
     /// The unlink finished.
     FileUnlinked,
+    /// AliSQL: rename the file into the purge directory instead of deleting it.
+    PurgeRename,
     /// `row_mysql_unlock_data_dictionary()`.
     DictUnlock,
-    /// Report the result to the session.
+    /// Release `LOCK_open` (5.1) and report the result to the session.
     Finish,
 }
 
+/// AliSQL's background purge of one renamed data file.
+#[derive(Clone, Debug)]
+pub(super) struct FilePurge {
+    path: String,
+    remaining_bytes: u64,
+}
+
+impl Ddl {
+    pub(super) fn new(session: u32, sql: String, started: Tick, targets: Vec<DropTarget>) -> Ddl {
+        Ddl {
+            session,
+            sql,
+            started,
+            targets,
+            current: 0,
+            step: DdlStep::Begin,
+            instance: 0,
+            io_skipped: false,
+            file_done: false,
+            next_page: 0,
+            ahi: (Tick::ZERO, 0, 0),
+            holds_lock_open: false,
+        }
+    }
+}
+
 impl Sim {
+    /// AHI records on a hashed page of `index` (1-based) of the table in `space`.
+    fn ahi_records(&self, space: SpaceId, index: u8) -> u64 {
+        self.tables
+            .iter()
+            .find(|t| t.space == space)
+            .and_then(|t| t.indexes.get(usize::from(index).wrapping_sub(1)))
+            .map_or(0, |ix| ix.records_per_leaf)
+    }
+
+    fn hashed_pages_of(&self, space: SpaceId) -> u64 {
+        self.pool
+            .ahi_pages()
+            .range((space, 0)..=(space, u8::MAX))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// The step after the AHI cleanup under `dict_sys`: the profile's eviction.
+    fn eviction_step(&self, d: &mut Ddl) -> DdlStep {
+        d.instance = 0;
+        match self.profile.mechanisms.drop_eviction {
+            DropEviction::LruScan => DdlStep::LruScanBegin,
+            DropEviction::LazyStale => DdlStep::BumpVersion,
+            DropEviction::SpaceList => DdlStep::SpaceListScan,
+        }
+    }
+
+    /// The step after eviction: the profile's file handling.
+    fn file_step(&self) -> DdlStep {
+        match self.profile.mechanisms.file_delete {
+            FileDelete::UnderDictSys => DdlStep::FileUnlink,
+            FileDelete::PostDdl => DdlStep::DictUnlock,
+            FileDelete::AsyncPurge => DdlStep::PurgeRename,
+        }
+    }
+
+    /// The step after `DictDrop`: the profile's AHI cleanup under `dict_sys`.
+    fn ahi_step(&mut self, t: ThreadId, d: &mut Ddl) -> DdlStep {
+        let space = self.tables[d.targets[d.current].table].space;
+        let ahi_on = self.scenario.innodb.adaptive_hash_index;
+        match self.profile.mechanisms.ahi_cleanup {
+            AhiCleanup::PerPageUnderDictSys => {
+                // Every page of every extent is checked, AHI on or off (the check is how
+                // the code learns whether there is anything to drop).
+                let pages = u64::from(self.tables[d.targets[d.current].table].pages);
+                let hashed = self.hashed_pages_of(space);
+                let costs = &self.profile.costs;
+                let estimate = Tick(costs.ahi_check_ns_per_page).times(pages)
+                    + Tick(costs.ahi_drop_ns_per_record).times(self.hashed_records(space));
+                self.emit(EventKind::AhiCleanupStarted {
+                    space,
+                    pages,
+                    hashed_pages: hashed,
+                    latch: Some(LatchId::DictSys),
+                    until: self.now + estimate,
+                });
+                let _ = t;
+                d.next_page = 0;
+                d.ahi = (self.now, 0, 0);
+                DdlStep::AhiFreeExtents
+            }
+            AhiCleanup::LruScanIfHashed if ahi_on && self.hashed_pages_of(space) > 0 => {
+                d.instance = 0;
+                d.ahi = (self.now, 0, 0);
+                let hashed = self.hashed_pages_of(space);
+                let until = self.now
+                    + Tick(self.profile.costs.lru_scan_ns_per_page).times(self.pool.pages_data())
+                    + Tick(self.profile.costs.ahi_drop_ns_per_record)
+                        .times(self.hashed_records(space));
+                self.emit(EventKind::AhiCleanupStarted {
+                    space,
+                    pages: self.pool.pages_data(),
+                    hashed_pages: hashed,
+                    latch: Some(LatchId::DictSys),
+                    until,
+                });
+                DdlStep::AhiLruScan
+            }
+            _ => self.eviction_step(d),
+        }
+    }
+
+    fn hashed_records(&self, space: SpaceId) -> u64 {
+        self.pool
+            .ahi_pages()
+            .range((space, 0)..=(space, u8::MAX))
+            .map(|(&(s, ix), &n)| n * self.ahi_records(s, ix))
+            .sum()
+    }
+
+    fn finish_ahi(&mut self, d: &mut Ddl) {
+        let space = self.tables[d.targets[d.current].table].space;
+        let (t0, pages, records) = d.ahi;
+        self.emit(EventKind::AhiCleanupDone {
+            space,
+            t0,
+            t1: self.now,
+            hashed_pages: pages,
+            records,
+        });
+    }
+
     pub(super) fn step_ddl(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
         let mech = self.profile.mechanisms.clone();
+        let costs = self.profile.costs.clone();
         match d.step {
             DdlStep::Begin => {
                 if d.current >= d.targets.len() {
@@ -76,28 +245,140 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
-                d.step = DdlStep::DictLock;
+                d.step = if mech.table_open_lock == TableOpenLock::LockOpenHeldByDrop
+                    && !d.holds_lock_open
+                {
+                    DdlStep::LockOpen
+                } else if mech.ahi_cleanup == AhiCleanup::BeforeDropOutsideDictSys {
+                    DdlStep::AhiDropBeforeDrop
+                } else {
+                    DdlStep::DictLock
+                };
                 Next::After(Tick::ZERO)
+            }
+            DdlStep::LockOpen => {
+                if !self.acquire(LatchId::LockOpen, t) {
+                    return Next::Parked;
+                }
+                d.holds_lock_open = true;
+                d.step = if mech.ahi_cleanup == AhiCleanup::BeforeDropOutsideDictSys {
+                    DdlStep::AhiDropBeforeDrop
+                } else {
+                    DdlStep::DictLock
+                };
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::AhiDropBeforeDrop => {
+                // AliSQL: drop the entries of indexes that have any, page by page, with no
+                // dictionary latch: DML carries on.
+                let space = self.tables[d.targets[d.current].table].space;
+                let records = self.hashed_records(space);
+                let mut pages = 0;
+                for i in 0..self.pool.n_instances() {
+                    pages += self
+                        .pool
+                        .ahi_drop_space(i, space)
+                        .iter()
+                        .map(|(_, n)| n)
+                        .sum::<u64>();
+                }
+                let cost = Tick(costs.ahi_drop_ns_per_record).times(records);
+                if pages > 0 {
+                    self.emit(EventKind::AhiCleanupStarted {
+                        space,
+                        pages,
+                        hashed_pages: pages,
+                        latch: None,
+                        until: self.now + cost,
+                    });
+                }
+                d.ahi = (self.now, pages, records);
+                d.step = DdlStep::DictLock;
+                Next::After(cost)
             }
             DdlStep::DictLock => {
                 if !self.acquire(LatchId::DictSys, t) {
                     return Next::Parked;
                 }
                 d.step = DdlStep::DictDrop;
-                Next::After(Tick(self.profile.costs.drop_dict_ns))
+                Next::After(Tick(costs.drop_dict_ns))
             }
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
                 self.tables[ti].dropped = true;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
                 self.emit(EventKind::TableDropped { table, space });
-                match mech.drop_eviction {
-                    DropEviction::LruScan => {
-                        d.instance = 0;
-                        d.step = DdlStep::LruScanBegin;
+                d.step = self.ahi_step(t, d);
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::AhiFreeExtents => {
+                let table = &self.tables[d.targets[d.current].table];
+                let (space, pages) = (table.space, table.pages);
+                let end = (d.next_page + EXTENT_PAGES).min(pages);
+                let mut cost =
+                    Tick(costs.ahi_check_ns_per_page).times(u64::from(end - d.next_page));
+                for p in d.next_page..end {
+                    let Some(f) = self.pool.frame_of(PageId { space, page_no: p }) else {
+                        continue;
+                    };
+                    let index = self.pool.ahi_unmark(f);
+                    if index != 0 {
+                        let recs = self.ahi_records(space, index);
+                        cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
+                        d.ahi.1 += 1;
+                        d.ahi.2 += recs;
                     }
-                    DropEviction::LazyStale => d.step = DdlStep::BumpVersion,
                 }
+                d.next_page = end;
+                if end >= pages {
+                    self.finish_ahi(d);
+                    d.step = self.eviction_step(d);
+                }
+                Next::After(cost)
+            }
+            DdlStep::AhiLruScan => {
+                let latch = LatchId::BufPool(d.instance);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                let len = self.pool.instances()[usize::from(d.instance)].lru_len();
+                let t1 = self.now + Tick(costs.lru_scan_ns_per_page).times(u64::from(len));
+                let space = self.tables[d.targets[d.current].table].space;
+                self.emit(EventKind::Scan {
+                    list: ListKind::Lru,
+                    instance: d.instance,
+                    space,
+                    latch,
+                    thread: t,
+                    from: 0,
+                    to: len,
+                    t0: self.now,
+                    t1,
+                });
+                d.step = DdlStep::AhiLruDrop;
+                Next::After(t1 - self.now)
+            }
+            DdlStep::AhiLruDrop => {
+                self.release(LatchId::BufPool(d.instance), t, true);
+                let space = self.tables[d.targets[d.current].table].space;
+                let mut cost = Tick::ZERO;
+                for (index, pages) in self.pool.ahi_drop_space(d.instance, space) {
+                    let recs = pages * self.ahi_records(space, index);
+                    cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
+                    d.ahi.1 += pages;
+                    d.ahi.2 += recs;
+                }
+                d.instance += 1;
+                if d.instance < self.pool.n_instances() {
+                    d.step = DdlStep::AhiLruScan;
+                } else {
+                    d.step = DdlStep::AhiLruDropDone;
+                }
+                Next::After(cost)
+            }
+            DdlStep::AhiLruDropDone => {
+                self.finish_ahi(d);
+                d.step = self.eviction_step(d);
                 Next::After(Tick::ZERO)
             }
             DdlStep::LruScanBegin => {
@@ -107,8 +388,7 @@ impl Sim {
                 }
                 let space = self.tables[d.targets[d.current].table].space;
                 let len = self.pool.instances()[usize::from(d.instance)].lru_len();
-                let t1 =
-                    self.now + Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(len));
+                let t1 = self.now + Tick(costs.lru_scan_ns_per_page).times(u64::from(len));
                 self.emit(EventKind::Scan {
                     list: ListKind::Lru,
                     instance: d.instance,
@@ -142,14 +422,37 @@ impl Sim {
                     return Next::After(RESCAN_SLEEP);
                 }
                 d.instance += 1;
-                if d.instance < self.pool.n_instances() {
-                    d.step = DdlStep::LruScanBegin;
+                d.step = if d.instance < self.pool.n_instances() {
+                    DdlStep::LruScanBegin
                 } else {
-                    d.step = match mech.file_delete {
-                        FileDelete::UnderDictSys => DdlStep::FileUnlink,
-                        FileDelete::PostDdl => DdlStep::DictUnlock,
-                    };
+                    self.file_step()
+                };
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::SpaceListScan => {
+                let latch = LatchId::BufPool(d.instance);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
                 }
+                // Only the space's own pages are visited.
+                let space = self.tables[d.targets[d.current].table].space;
+                let (freed, skipped) = self.pool.remove_space_pages(d.instance, space);
+                d.io_skipped = skipped > 0;
+                d.step = DdlStep::SpaceListEnd;
+                Next::After(Tick(costs.lru_scan_ns_per_page).times(u64::from(freed + skipped)))
+            }
+            DdlStep::SpaceListEnd => {
+                self.release(LatchId::BufPool(d.instance), t, true);
+                if d.io_skipped {
+                    d.step = DdlStep::SpaceListScan;
+                    return Next::After(RESCAN_SLEEP);
+                }
+                d.instance += 1;
+                d.step = if d.instance < self.pool.n_instances() {
+                    DdlStep::SpaceListScan
+                } else {
+                    self.file_step()
+                };
                 Next::After(Tick::ZERO)
             }
             DdlStep::BumpVersion => {
@@ -160,17 +463,14 @@ impl Sim {
                     version,
                     stale_pages,
                 });
-                d.step = match mech.file_delete {
-                    FileDelete::UnderDictSys => DdlStep::FileUnlink,
-                    FileDelete::PostDdl => DdlStep::DictUnlock,
-                };
-                Next::After(Tick(self.profile.costs.version_bump_ns))
+                d.step = self.file_step();
+                Next::After(Tick(costs.version_bump_ns))
             }
             DdlStep::FileUnlink => {
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
                 let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
-                let cost = self.scenario.file_system.kind.unlink_cost(bytes);
+                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
                 self.emit(EventKind::FileUnlink {
                     path,
                     bytes,
@@ -191,6 +491,20 @@ impl Sim {
                 }
                 Next::After(Tick::ZERO)
             }
+            DdlStep::PurgeRename => {
+                let table = &self.tables[d.targets[d.current].table];
+                let path = format!("./#file_purge/#FP_{}_{}", self.now.as_secs(), table.space.0);
+                let purge = FilePurge {
+                    path,
+                    remaining_bytes: table.bytes,
+                };
+                let id = self.spawn(Thread::FilePurge(Box::new(purge)));
+                // The purge thread starts after its interval.
+                self.schedule_thread(self.now + PURGE_INTERVAL, id);
+                d.file_done = true;
+                d.step = DdlStep::DictUnlock;
+                Next::After(Tick::from_us(40))
+            }
             DdlStep::DictUnlock => {
                 self.release(LatchId::DictSys, t, true);
                 if d.file_done {
@@ -202,6 +516,10 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::Finish => {
+                if d.holds_lock_open {
+                    self.release(LatchId::LockOpen, t, true);
+                    d.holds_lock_open = false;
+                }
                 let elapsed = self.now - d.started;
                 self.emit(EventKind::StatementFinished {
                     session: d.session,
@@ -217,5 +535,30 @@ impl Sim {
                 Next::Exit
             }
         }
+    }
+
+    /// AliSQL's purge thread: truncate 512 MiB, sleep 100 ms, ..., unlink the rest.
+    pub(super) fn step_file_purge(&mut self, t: ThreadId, p: &mut FilePurge) -> Next {
+        let kind = self.scenario.file_system.kind;
+        if p.remaining_bytes > PURGE_STEP_BYTES {
+            let cost = unlink_cost_estimate(kind, PURGE_STEP_BYTES);
+            p.remaining_bytes -= PURGE_STEP_BYTES;
+            self.emit(EventKind::PurgeStep {
+                path: p.path.clone(),
+                remaining_bytes: p.remaining_bytes,
+                t0: self.now,
+                t1: self.now + cost,
+            });
+            return Next::After(cost + PURGE_INTERVAL);
+        }
+        let cost = unlink_cost_estimate(kind, p.remaining_bytes);
+        self.emit(EventKind::FileUnlink {
+            path: p.path.clone(),
+            bytes: p.remaining_bytes,
+            thread: t,
+            t0: self.now,
+            t1: self.now + cost,
+        });
+        Next::Exit
     }
 }

@@ -38,7 +38,7 @@ use crate::workload::KeyDist;
 use crate::ThreadId;
 use cleaner::PageCleaner;
 use client::Client;
-use ddl::{Ddl, DdlStep, DropTarget};
+use ddl::{Ddl, DropTarget, FilePurge};
 use log::LogSys;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -83,7 +83,28 @@ enum Thread {
     Client(Box<Client>),
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
+    FilePurge(Box<FilePurge>),
+    HaProbe(Box<HaProbe>),
     Exited,
+}
+
+/// The HA manager's write probe (a heartbeat `UPDATE` every interval).
+#[derive(Clone, Debug)]
+struct HaProbe {
+    step: ProbeStep,
+    started: Tick,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ProbeStep {
+    /// Send the heartbeat.
+    Start,
+    /// Open the heartbeat table (5.1: `LOCK_open`).
+    OpenTable,
+    /// The replication plugin's `before_dml` hook (5.7: `dict_sys`).
+    BeforeDml,
+    /// Written; sleep until the next one.
+    Done,
 }
 
 /// The whole simulated server.
@@ -125,6 +146,12 @@ pub struct Sim {
     lock_heap_bytes: u64,
     /// Next instance to lend a frame from.
     lend_cursor: u16,
+    /// The HA probe's heartbeat in progress (its start), the longest one so far, and
+    /// whether it failed the primary over.
+    probe_in_flight: Option<Tick>,
+    probe_longest: Tick,
+    failed_over: bool,
+    warm_rng: SimRng,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -213,6 +240,10 @@ impl Sim {
             cleaner_sleeping: false,
             lock_heap_bytes: 0,
             lend_cursor: 0,
+            probe_in_flight: None,
+            probe_longest: Tick::ZERO,
+            failed_over: false,
+            warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             scenario,
         };
         if sim.scenario.buffer_pool.warm {
@@ -230,6 +261,14 @@ impl Sim {
             PAGE_CLEANER_PERIOD,
         ))));
         sim.schedule_thread(PAGE_CLEANER_PERIOD, sim.cleaner);
+        if sim.scenario.ha_probe.enabled {
+            let probe = sim.spawn(Thread::HaProbe(Box::new(HaProbe {
+                step: ProbeStep::Start,
+                started: Tick::ZERO,
+            })));
+            let first = Tick::from_ms(sim.scenario.ha_probe.interval_ms);
+            sim.schedule_thread(first, probe);
+        }
         sim.schedule(Tick::SECOND, Wake::Sample);
         for i in 0..sim.scenario.script.len() {
             let at = Tick::from_secs(sim.scenario.script[i].at_s);
@@ -312,6 +351,14 @@ impl Sim {
         if let crate::bufpool::FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
             self.pool.init_for_read(f, page);
             self.pool.complete_read(f);
+            let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
+            let table = &self.tables[table];
+            let index = table.index_of_page(page_no);
+            let is_leaf =
+                index != 0 && page_no >= table.indexes[usize::from(index) - 1].first_leaf();
+            if is_leaf && pct > 0 && self.warm_rng.chance(pct, 100) {
+                self.pool.ahi_mark(f, index);
+            }
         }
     }
 
@@ -490,17 +537,9 @@ impl Sim {
                 session,
                 sql: text.clone(),
             });
-            let id = self.spawn(Thread::Ddl(Box::new(Ddl {
-                session,
-                sql: text,
-                started: self.now,
-                targets,
-                current: 0,
-                step: DdlStep::Begin,
-                instance: 0,
-                io_skipped: false,
-                file_done: false,
-            })));
+            let id = self.spawn(Thread::Ddl(Box::new(Ddl::new(
+                session, text, self.now, targets,
+            ))));
             let now = self.now;
             self.schedule_thread(now, id);
         }
@@ -513,6 +552,8 @@ impl Sim {
             Thread::Client(c) => self.step_client(t, c),
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
+            Thread::FilePurge(p) => self.step_file_purge(t, p),
+            Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Exited => Next::Exit,
         };
         match next {
@@ -575,6 +616,17 @@ impl Sim {
 
     fn take_sample(&mut self) {
         self.log.advance(self.now);
+        if let Some(started) = self.probe_in_flight {
+            let stalled = self.now - started;
+            self.probe_longest = self.probe_longest.max(stalled);
+            let limit = Tick::from_secs(self.scenario.ha_probe.failover_after_s);
+            if stalled >= limit && !self.failed_over {
+                self.failed_over = true;
+                self.emit(EventKind::Failover {
+                    stalled_for: stalled,
+                });
+            }
+        }
         let stats = self.pool.stats();
         self.counters.made_young = stats.made_young;
         self.counters.made_not_young = stats.not_made_young;
@@ -689,6 +741,61 @@ impl Sim {
         self.log.lsn
     }
 
+    /// The HA probe's longest heartbeat write so far (the longest write stall it saw).
+    pub fn probe_longest_write(&self) -> Tick {
+        let current = self.probe_in_flight.map_or(Tick::ZERO, |s| self.now - s);
+        self.probe_longest.max(current)
+    }
+
+    /// Whether the HA probe failed the primary over.
+    pub fn failed_over(&self) -> bool {
+        self.failed_over
+    }
+
+    /// The HA probe: a heartbeat write every interval, through the same hooks as any DML.
+    fn step_probe(&mut self, t: ThreadId, p: &mut HaProbe) -> Next {
+        use crate::profile::TableOpenLock;
+        match p.step {
+            ProbeStep::Start => {
+                p.started = self.now;
+                self.probe_in_flight = Some(self.now);
+                p.step = ProbeStep::OpenTable;
+                Next::After(Tick::ZERO)
+            }
+            ProbeStep::OpenTable => {
+                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop {
+                    if !self.acquire(LatchId::LockOpen, t) {
+                        return Next::Parked;
+                    }
+                    self.release(LatchId::LockOpen, t, false);
+                }
+                p.step = ProbeStep::BeforeDml;
+                Next::After(Tick(self.profile.costs.lru_op_ns))
+            }
+            ProbeStep::BeforeDml => {
+                if self.profile.mechanisms.before_dml_takes_dict_sys
+                    && self.scenario.server.replication_plugin
+                {
+                    if !self.acquire(LatchId::DictSys, t) {
+                        return Next::Parked;
+                    }
+                    self.release(LatchId::DictSys, t, false);
+                }
+                p.step = ProbeStep::Done;
+                // The write itself and its commit.
+                Next::After(self.device.fsync_latency())
+            }
+            ProbeStep::Done => {
+                let took = self.now - p.started;
+                self.probe_longest = self.probe_longest.max(took);
+                self.probe_in_flight = None;
+                p.step = ProbeStep::Start;
+                let interval = Tick::from_ms(self.scenario.ha_probe.interval_ms);
+                Next::After(interval.saturating_sub(took))
+            }
+        }
+    }
+
     /// The workload's client sessions, in id order.
     pub fn sessions(&self) -> Vec<SessionView> {
         self.threads
@@ -704,10 +811,11 @@ impl Sim {
                         .map(|l| l.id);
                     Some(SessionView {
                         id: c.session,
-                        state: if waiting_for.is_some() {
-                            "waiting for a buffer pool mutex"
-                        } else {
-                            c.state_name()
+                        state: match waiting_for {
+                            Some(LatchId::BufPool(_)) => "waiting for a buffer pool mutex",
+                            Some(LatchId::LockOpen) => "Opening tables",
+                            Some(LatchId::DictSys) => "waiting for dict_sys (before_dml hook)",
+                            _ => c.state_name(),
                         },
                         waiting_for,
                     })
