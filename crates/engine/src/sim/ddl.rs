@@ -170,7 +170,7 @@ impl Sim {
     }
 
     /// The step after `DictDrop`: the profile's AHI cleanup under `dict_sys`.
-    fn ahi_step(&mut self, t: ThreadId, d: &mut Ddl) -> DdlStep {
+    fn ahi_step(&mut self, d: &mut Ddl) -> DdlStep {
         let space = self.tables[d.targets[d.current].table].space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
         match self.profile.mechanisms.ahi_cleanup {
@@ -189,7 +189,6 @@ impl Sim {
                     latch: Some(LatchId::DictSys),
                     until: self.now + estimate,
                 });
-                let _ = t;
                 d.next_page = 0;
                 d.ahi = (self.now, 0, 0);
                 DdlStep::AhiFreeExtents
@@ -308,7 +307,7 @@ impl Sim {
                 self.tables[ti].dropped = true;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
                 self.emit(EventKind::TableDropped { table, space });
-                d.step = self.ahi_step(t, d);
+                d.step = self.ahi_step(d);
                 Next::After(Tick::ZERO)
             }
             DdlStep::AhiFreeExtents => {
