@@ -222,6 +222,30 @@ impl Sim {
             .sum()
     }
 
+    /// Takes instance `d.instance`'s mutex and starts a walk of its whole LRU list,
+    /// reported as a `Scan` span; returns how long the walk takes, or `None` if the
+    /// thread is parked waiting for the mutex.
+    fn walk_lru_list(&mut self, t: ThreadId, d: &Ddl) -> Option<Tick> {
+        let latch = LatchId::BufPool(d.instance);
+        if !self.acquire(latch, t) {
+            return None;
+        }
+        let len = self.pool.instances()[usize::from(d.instance)].lru_len();
+        let walk = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(len));
+        self.emit(EventKind::Scan {
+            list: ListKind::Lru,
+            instance: d.instance,
+            space: self.tables[d.targets[d.current].table].space,
+            latch,
+            thread: t,
+            from: 0,
+            to: len,
+            t0: self.now,
+            t1: self.now + walk,
+        });
+        Some(walk)
+    }
+
     fn finish_ahi(&mut self, d: &mut Ddl) {
         let space = self.tables[d.targets[d.current].table].space;
         let (t0, pages, records) = d.ahi;
@@ -335,28 +359,13 @@ impl Sim {
                 }
                 Next::After(cost)
             }
-            DdlStep::AhiLruScan => {
-                let latch = LatchId::BufPool(d.instance);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
+            DdlStep::AhiLruScan => match self.walk_lru_list(t, d) {
+                Some(walk) => {
+                    d.step = DdlStep::AhiLruDrop;
+                    Next::After(walk)
                 }
-                let len = self.pool.instances()[usize::from(d.instance)].lru_len();
-                let t1 = self.now + Tick(costs.lru_scan_ns_per_page).times(u64::from(len));
-                let space = self.tables[d.targets[d.current].table].space;
-                self.emit(EventKind::Scan {
-                    list: ListKind::Lru,
-                    instance: d.instance,
-                    space,
-                    latch,
-                    thread: t,
-                    from: 0,
-                    to: len,
-                    t0: self.now,
-                    t1,
-                });
-                d.step = DdlStep::AhiLruDrop;
-                Next::After(t1 - self.now)
-            }
+                None => Next::Parked,
+            },
             DdlStep::AhiLruDrop => {
                 self.release(LatchId::BufPool(d.instance), t, true);
                 let space = self.tables[d.targets[d.current].table].space;
@@ -380,28 +389,13 @@ impl Sim {
                 d.step = self.eviction_step(d);
                 Next::After(Tick::ZERO)
             }
-            DdlStep::LruScanBegin => {
-                let latch = LatchId::BufPool(d.instance);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
+            DdlStep::LruScanBegin => match self.walk_lru_list(t, d) {
+                Some(walk) => {
+                    d.step = DdlStep::LruScan;
+                    Next::After(walk)
                 }
-                let space = self.tables[d.targets[d.current].table].space;
-                let len = self.pool.instances()[usize::from(d.instance)].lru_len();
-                let t1 = self.now + Tick(costs.lru_scan_ns_per_page).times(u64::from(len));
-                self.emit(EventKind::Scan {
-                    list: ListKind::Lru,
-                    instance: d.instance,
-                    space,
-                    latch,
-                    thread: t,
-                    from: 0,
-                    to: len,
-                    t0: self.now,
-                    t1,
-                });
-                d.step = DdlStep::LruScan;
-                Next::After(t1 - self.now)
-            }
+                None => Next::Parked,
+            },
             DdlStep::LruScan => {
                 // The walk from tail to head ran under the mutex for the span's length; no
                 // other thread could see the list meanwhile, so its result is computed
