@@ -4,7 +4,9 @@
 //! ```text
 //!   user ──▶ Controls / SqlBox ──Action──▶ reduce() ──▶ AppState ──▶ render
 //!                    │                                     │
-//!                    ▼ (execute)                           ▼ effects: profile → restart,
+//!                    ▼ (execute)                           ▼ effects: scenario/profile →
+//!                                                            restart (a heavy scenario
+//!                                                            after a painted frame),
 //!   FrameLoop ──▶ Runner { Sim } ──News (≤10/s)──▶ reduce()         play/speed → clock
 //! ```
 //!
@@ -13,12 +15,17 @@
 //! behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones it.
 
 use crate::chart::{Chart, TpsChart};
-use crate::controls::{Controls, ProfileChoice};
+use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::pool_map::PoolMap;
-use crate::runner::{Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE};
+use crate::runner::{
+    is_heavy, Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE,
+    DEFAULT_SCENARIO,
+};
 use crate::sql_box::{SqlBox, SqlResult, LOG_LEN};
 use crate::stats::Stats;
-use ddlscope_engine::Profile;
+use ddlscope_engine::{Profile, Scenario};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -31,8 +38,12 @@ pub struct AppState {
     pub playing: bool,
     /// Virtual seconds per wall second.
     pub speed: f64,
+    /// The built-in scenario.
+    pub scenario: String,
     /// The engine profile.
     pub profile: String,
+    /// A restart is pending or under way: no snapshot of the new simulation yet.
+    pub building: bool,
     /// The figures, as of the last report from the loop.
     pub snapshot: Snapshot,
     /// The console's result line.
@@ -49,7 +60,9 @@ impl Default for AppState {
             generation: 0,
             playing: true,
             speed: 1.0,
+            scenario: DEFAULT_SCENARIO.to_string(),
             profile: DEFAULT_PROFILE.to_string(),
+            building: false,
             snapshot: Snapshot::default(),
             sql: SqlResult::Idle,
             log: Vec::new(),
@@ -65,8 +78,15 @@ pub enum Action {
     TogglePlay,
     /// A new speed.
     SetSpeed(f64),
-    /// Another engine profile: restart the simulation on it.
+    /// Another engine profile: restart the same scenario on it.
     SetProfile(String),
+    /// Another scenario: restart the simulation with it on its own profile.
+    SetScenario {
+        /// The scenario.
+        name: String,
+        /// The profile it names.
+        profile: String,
+    },
     /// The console sent a statement and the engine accepted `statements` of them.
     SqlAccepted {
         /// How many statements the text held.
@@ -94,13 +114,13 @@ impl AppState {
                 if name == self.profile {
                     return None;
                 }
-                next = AppState {
-                    generation: self.generation + 1,
-                    profile: name,
-                    playing: true,
-                    speed: self.speed,
-                    ..AppState::default()
-                };
+                next = self.restarted(self.scenario.clone(), name);
+            }
+            Action::SetScenario { name, profile } => {
+                if name == self.scenario {
+                    return None;
+                }
+                next = self.restarted(name, profile);
             }
             Action::SqlAccepted { statements } => {
                 next.outstanding += statements;
@@ -111,7 +131,14 @@ impl AppState {
             Action::Frame {
                 news: News::Snapshot(s),
                 ..
-            } => next.snapshot = s,
+            } => {
+                next.snapshot = s;
+                next.building = false;
+            }
+            Action::Frame {
+                news: News::Note(entry),
+                ..
+            } => next.push_log(entry),
             Action::Frame {
                 news: News::Finished(entry),
                 ..
@@ -123,13 +150,31 @@ impl AppState {
                         error: entry.error,
                     };
                 }
-                next.log.push(entry);
-                if next.log.len() > LOG_LEN {
-                    next.log.remove(0);
-                }
+                next.push_log(entry);
             }
         }
         (next != *self).then_some(next)
+    }
+
+    /// A fresh simulation of `scenario` on `profile`: a new generation, an empty
+    /// console, the speed kept, playing.
+    fn restarted(&self, scenario: String, profile: String) -> AppState {
+        AppState {
+            generation: self.generation + 1,
+            scenario,
+            profile,
+            building: true,
+            playing: true,
+            speed: self.speed,
+            ..AppState::default()
+        }
+    }
+
+    fn push_log(&mut self, entry: LogEntry) {
+        self.log.push(entry);
+        if self.log.len() > LOG_LEN {
+            self.log.remove(0);
+        }
     }
 }
 
@@ -162,15 +207,56 @@ fn profiles() -> Vec<(ProfileChoice, String)> {
         .collect()
 }
 
+/// The built-in scenarios, for the select, the description and the console's chips.
+fn scenarios() -> Vec<ScenarioChoice> {
+    ddlscope_engine::builtin::SCENARIOS
+        .iter()
+        .filter_map(|(name, _)| Scenario::builtin(name).ok())
+        .map(|s| ScenarioChoice {
+            heavy: is_heavy(&s),
+            name: s.name,
+            title: s.title,
+            description: s.description,
+            profile: s.profile,
+            script: s.script.into_iter().map(|st| (st.at_s, st.sql)).collect(),
+            pool_bytes: s.buffer_pool.size.0,
+        })
+        .collect()
+}
+
+/// The console's one-click statements: the scenario's scripted ones, or, for a
+/// scenario without a script, a DROP TABLE of each table still there.
+fn suggestions(scenario: Option<&ScenarioChoice>, snapshot: &Snapshot) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, sql) in scenario.map_or(&[][..], |s| &s.script[..]) {
+        if !out.contains(sql) {
+            out.push(sql.clone());
+        }
+    }
+    if out.is_empty() {
+        out = snapshot
+            .tables
+            .iter()
+            .filter(|t| !t.dropped)
+            .map(|t| format!("DROP TABLE {}", t.name))
+            .collect();
+    }
+    out
+}
+
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(AppState::default);
     let runner = use_mut_ref(|| {
-        Runner::new(DEFAULT_PROFILE, 0).expect("the built-in demo scenario and profile load")
+        Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
+            .expect("the built-in demo scenario and profile load")
     });
     let canvases = use_memo((), |_| Canvases::default());
     let profiles = use_memo((), |_| profiles());
+    let scenarios = use_memo((), |_| scenarios());
+    let chosen = scenarios.iter().find(|s| s.name == state.scenario).cloned();
+    let heavy = chosen.as_ref().is_some_and(|s| s.heavy);
 
     // The animation loop: built once, stopped when the page goes away.
     {
@@ -192,17 +278,42 @@ pub fn app() -> Html {
             runner.borrow_mut().set_clock(*playing, *speed);
         });
     }
-    // A new profile restarts the simulation.
+    // A new scenario or profile restarts the simulation. Building a heavy scenario
+    // blocks for seconds, so it waits two animation frames: the browser paints the
+    // "building…" state in between.
     {
         let runner = runner.clone();
         use_effect_with(
-            (state.profile.clone(), state.generation),
-            move |(profile, generation)| {
-                let mut r = runner.borrow_mut();
-                if r.generation() != *generation || r.profile() != profile {
-                    r.restart(profile, *generation)
-                        .expect("built-in profiles load");
+            (
+                state.scenario.clone(),
+                state.profile.clone(),
+                state.generation,
+                heavy,
+            ),
+            move |(scenario, profile, generation, heavy)| {
+                let (scenario, profile, generation) =
+                    (scenario.clone(), profile.clone(), *generation);
+                let restart = move || {
+                    let mut r = runner.borrow_mut();
+                    if r.generation() != generation
+                        || r.scenario() != scenario
+                        || r.profile() != profile
+                    {
+                        r.restart(&scenario, &profile, generation)
+                            .expect("built-in scenarios and profiles load");
+                    }
+                };
+                // Dropping an AnimationFrame cancels it: a newer choice supersedes.
+                let pending: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+                if *heavy {
+                    let inner = pending.clone();
+                    *pending.borrow_mut() = Some(request_animation_frame(move |_| {
+                        *inner.borrow_mut() = Some(request_animation_frame(move |_| restart()));
+                    }));
+                } else {
+                    restart();
                 }
+                move || drop(pending.borrow_mut().take())
             },
         );
     }
@@ -218,6 +329,18 @@ pub fn app() -> Html {
     let on_profile = {
         let d = state.dispatcher();
         Callback::from(move |name| d.dispatch(Action::SetProfile(name)))
+    };
+    let on_scenario = {
+        let d = state.dispatcher();
+        let scenarios = scenarios.clone();
+        Callback::from(move |name: String| {
+            if let Some(s) = scenarios.iter().find(|s| s.name == name) {
+                d.dispatch(Action::SetScenario {
+                    name,
+                    profile: s.profile.clone(),
+                });
+            }
+        })
     };
     let on_run = {
         let d = state.dispatcher();
@@ -237,28 +360,37 @@ pub fn app() -> Html {
         })
     };
 
-    let (instances, scenario_title, scenario_text) = {
-        let r = runner.borrow();
-        let s = r.sim().scenario();
-        (
-            r.sim().pool().n_instances(),
-            s.title.clone(),
-            s.description.clone(),
-        )
-    };
+    let instances = runner.borrow().sim().pool().n_instances();
+    let (scenario_title, scenario_text) = chosen
+        .as_ref()
+        .map(|s| (s.title.clone(), s.description.clone()))
+        .unwrap_or_default();
     let choices: Vec<ProfileChoice> = profiles.iter().map(|(c, _)| c.clone()).collect();
     let (profile_title, summary) = profiles
         .iter()
         .find(|(c, _)| c.name == state.profile)
         .map(|(c, s)| (c.title.clone(), s.clone()))
         .unwrap_or_default();
-    let suggestions: Vec<String> = state
-        .snapshot
-        .tables
-        .iter()
-        .filter(|t| !t.dropped)
-        .map(|t| format!("DROP TABLE {}", t.name))
-        .collect();
+    let suggestions = suggestions(chosen.as_ref(), &state.snapshot);
+    let try_it = match chosen.as_ref().and_then(|s| s.script.first()) {
+        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then switch the engine and compare.".to_string(),
+        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then switch the engine and compare."),
+        None => "Try it: run a statement from the console; then switch the engine and compare.".to_string(),
+    };
+    let script_text = chosen
+        .as_ref()
+        .map(|s| {
+            s.script
+                .iter()
+                .map(|(at, sql)| format!("at {at} s: {sql}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .filter(|t| !t.is_empty())
+        .map_or(
+            "This scenario has no script: the workload just runs.".to_string(),
+            |t| format!("The scenario's own script (not run here; you are the script): {t}."),
+        );
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
 
     html! {
@@ -268,12 +400,16 @@ pub fn app() -> Html {
                 <Controls
                     playing={state.playing}
                     speed={state.speed}
+                    scenario={AttrValue::from(state.scenario.clone())}
+                    scenarios={(*scenarios).clone()}
+                    building={state.building && heavy}
                     profile={AttrValue::from(state.profile.clone())}
                     profiles={choices}
                     now={state.snapshot.now}
                     actual_speed={state.snapshot.actual_speed}
                     {on_toggle}
                     {on_speed}
+                    {on_scenario}
                     {on_profile}
                 />
             </header>
@@ -284,10 +420,11 @@ pub fn app() -> Html {
                             <span data-testid="profile-title">{ profile_title }</span>
                             <span style={subtle}>{ scenario_title }</span>
                         </h2>
-                        <p style="margin: 0 0 6px" data-testid="profile-summary">{ summary }</p>
+                        <p style="margin: 0 0 6px" data-testid="scenario-description">{ scenario_text }</p>
+                        <p style="margin: 0 0 6px; color: var(--text-muted)" data-testid="profile-summary">{ summary }</p>
                         <details style="color: var(--text-muted); font-size: 13px">
-                            <summary style="cursor: pointer">{ "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then switch the engine and compare." }</summary>
-                            <p style="margin: 6px 0 0">{ scenario_text }</p>
+                            <summary style="cursor: pointer">{ try_it }</summary>
+                            <p style="margin: 6px 0 0">{ script_text }</p>
                         </details>
                     </section>
                     <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
@@ -318,6 +455,7 @@ mod tests {
                 sql: sql.into(),
                 result: result.into(),
                 error,
+                note: false,
             }),
         }
     }
@@ -417,5 +555,129 @@ mod tests {
         let s = s.apply(Action::SetSpeed(0.05)).unwrap();
         assert_eq!(s.speed, 0.05);
         assert_eq!(s.apply(Action::SetSpeed(0.05)), None);
+    }
+
+    #[test]
+    fn a_new_scenario_restarts_on_its_own_profile_and_keeps_it_for_a_profile_switch() {
+        let s = AppState::default();
+        assert_eq!(
+            (s.scenario.as_str(), s.profile.as_str()),
+            ("drop-table-demo", "mysql-5.7")
+        );
+        assert!(!s.building);
+        let s = s
+            .apply(Action::SqlAccepted { statements: 1 })
+            .unwrap()
+            .apply(Action::SetSpeed(4.0))
+            .unwrap()
+            .apply(Action::SetScenario {
+                name: "i3-ext3-drop".into(),
+                profile: "mysql-5.1".into(),
+            })
+            .unwrap();
+        assert_eq!(
+            (s.scenario.as_str(), s.profile.as_str()),
+            ("i3-ext3-drop", "mysql-5.1")
+        );
+        assert_eq!(s.generation, 1);
+        assert!(s.building && s.playing);
+        assert_eq!(s.speed, 4.0, "the speed is kept");
+        assert_eq!((s.outstanding, &s.sql), (0, &SqlResult::Idle));
+        assert_eq!(
+            s.apply(Action::SetScenario {
+                name: "i3-ext3-drop".into(),
+                profile: "mysql-5.1".into(),
+            }),
+            None,
+            "same scenario"
+        );
+        let s = s.apply(Action::SetProfile("mysql-5.7".into())).unwrap();
+        assert_eq!(
+            (s.scenario.as_str(), s.profile.as_str()),
+            ("i3-ext3-drop", "mysql-5.7")
+        );
+        assert_eq!(s.generation, 2);
+        // The first snapshot of the new simulation ends the building state.
+        let stale = Action::Frame {
+            generation: 1,
+            news: News::Snapshot(Snapshot::default()),
+        };
+        assert_eq!(s.apply(stale), None);
+        let s = s
+            .apply(Action::Frame {
+                generation: 2,
+                news: News::Snapshot(Snapshot {
+                    now: Tick::from_ms(16),
+                    ..Snapshot::default()
+                }),
+            })
+            .unwrap();
+        assert!(!s.building);
+    }
+
+    #[test]
+    fn a_note_joins_the_log_without_touching_the_statement() {
+        let s = AppState::default()
+            .apply(Action::SqlAccepted { statements: 1 })
+            .unwrap();
+        let note = LogEntry::note(
+            Tick::from_secs(40),
+            "HA probe: failover after 30 s of stalled writes".into(),
+        );
+        let s = s
+            .apply(Action::Frame {
+                generation: 0,
+                news: News::Note(note.clone()),
+            })
+            .unwrap();
+        assert_eq!(s.log, vec![note]);
+        assert_eq!((s.outstanding, &s.sql), (1, &SqlResult::Running));
+    }
+
+    #[test]
+    fn every_builtin_scenario_is_offered_and_its_script_fills_the_chips() {
+        let all = scenarios();
+        let names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "drop-table-demo",
+                "steady-oltp-rw",
+                "full-pool-writes",
+                "i1-ahi-drop",
+                "i3-ext3-drop"
+            ]
+        );
+        let by = |n: &str| all.iter().find(|s| s.name == n).unwrap();
+        assert_eq!(by("i3-ext3-drop").profile, "mysql-5.1");
+        assert!(by("i1-ahi-drop").heavy && !by("i3-ext3-drop").heavy);
+        assert_eq!(by("i1-ahi-drop").pool_bytes >> 30, 128);
+        assert!(all
+            .iter()
+            .all(|s| !s.title.is_empty() && !s.description.is_empty()));
+        let snap = Snapshot {
+            tables: vec![
+                crate::runner::TableInfo {
+                    name: "t1".into(),
+                    space: ddlscope_engine::SpaceId(1),
+                    dropped: true,
+                },
+                crate::runner::TableInfo {
+                    name: "t2".into(),
+                    space: ddlscope_engine::SpaceId(2),
+                    dropped: false,
+                },
+            ],
+            ..Snapshot::default()
+        };
+        assert_eq!(
+            suggestions(Some(by("i3-ext3-drop")), &snap),
+            ["DROP TABLE big"]
+        );
+        assert_eq!(
+            suggestions(Some(by("steady-oltp-rw")), &snap),
+            ["DROP TABLE t2"],
+            "no script: the tables still there"
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! The toolbar's controls: play/pause, the speed of virtual time, the engine profile,
-//! and the virtual clock.
+//! The toolbar's controls: play/pause, the speed of virtual time, the scenario, the
+//! engine profile, and the virtual clock.
 //!
 //! Speed is virtual seconds per wall second. Slow motion matters here: a 5.7 DROP
 //! TABLE scans the four LRU lists in about 130 ms of virtual time, so at 0.05× the
@@ -23,6 +23,25 @@ pub struct ProfileChoice {
     pub title: String,
 }
 
+/// A built-in scenario as the select offers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioChoice {
+    /// `drop-table-demo`.
+    pub name: String,
+    /// `DROP TABLE on a busy server`.
+    pub title: String,
+    /// What it shows.
+    pub description: String,
+    /// The profile it names (selected with it).
+    pub profile: String,
+    /// Its script's statements, `(virtual seconds, SQL)`, offered in the console.
+    pub script: Vec<(u64, String)>,
+    /// `innodb_buffer_pool_size`, bytes.
+    pub pool_bytes: u64,
+    /// Whether building it blocks the page noticeably (see [`crate::runner::is_heavy`]).
+    pub heavy: bool,
+}
+
 /// Properties of [`Controls`].
 #[derive(Properties, PartialEq, Debug)]
 pub struct ControlsProps {
@@ -30,6 +49,12 @@ pub struct ControlsProps {
     pub playing: bool,
     /// The chosen speed.
     pub speed: f64,
+    /// The scenario running.
+    pub scenario: AttrValue,
+    /// The scenarios to choose from.
+    pub scenarios: Vec<ScenarioChoice>,
+    /// Whether a heavy scenario is being built.
+    pub building: bool,
     /// The engine profile running.
     pub profile: AttrValue,
     /// The profiles to choose from.
@@ -42,6 +67,8 @@ pub struct ControlsProps {
     pub on_toggle: Callback<()>,
     /// A new speed.
     pub on_speed: Callback<f64>,
+    /// A new scenario (restarts the simulation on its own profile).
+    pub on_scenario: Callback<String>,
     /// A new profile (restarts the simulation).
     pub on_profile: Callback<String>,
 }
@@ -65,6 +92,23 @@ pub fn controls(props: &ControlsProps) -> Html {
             cb.emit(e.target_unchecked_into::<HtmlSelectElement>().value())
         })
     };
+    let on_scenario = {
+        let cb = props.on_scenario.clone();
+        Callback::from(move |e: Event| {
+            cb.emit(e.target_unchecked_into::<HtmlSelectElement>().value())
+        })
+    };
+    let chosen = props.scenarios.iter().find(|s| *s.name == *props.scenario);
+    let heavy_note = chosen.filter(|s| s.heavy).map(|s| {
+        if props.building {
+            "building…".to_string()
+        } else {
+            format!(
+                "builds a {} GB pool: may take a few seconds to start",
+                s.pool_bytes >> 30
+            )
+        }
+    });
     let label = if props.playing { "Pause" } else { "Play" };
     let icon = if props.playing { "❚❚" } else { "▶" };
     // Behind when the engine runs noticeably slower than asked.
@@ -91,6 +135,17 @@ pub fn controls(props: &ControlsProps) -> Html {
                         <option value={x.to_string()} selected={x == props.speed}>{ format::speed(x) }</option>
                     }) }
                 </select>
+            </div>
+            <div class="group">
+                <label for="scenario-select">{ "Scenario" }</label>
+                <select id="scenario-select" data-testid="scenario-select" onchange={on_scenario} title="Scenario: changing it restarts the simulation on the scenario's own engine profile" style="max-width: 320px">
+                    { for props.scenarios.iter().map(|s| html! {
+                        <option value={s.name.clone()} selected={*s.name == *props.scenario}>{ &s.title }</option>
+                    }) }
+                </select>
+                if let Some(note) = heavy_note {
+                    <span data-testid="scenario-note" style="color: var(--warning); font-size: 12px" role="status">{ note }</span>
+                }
             </div>
             <div class="group">
                 <label for="profile-select">{ "Engine" }</label>

@@ -793,7 +793,7 @@ mod tests {
 
     #[test]
     fn mid_sweep_on_57_the_dropped_table_vanishes_behind_the_cursor() {
-        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        let mut r = Runner::new(crate::runner::DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
         r.advance(100.0, &|| 0.0);
         r.execute("DROP TABLE t1").unwrap();
         // Into the first instance's scan (after dict_sys and the per-extent walk).

@@ -24,6 +24,7 @@
 //! responsive and the shown speed says how fast the simulation really runs.
 
 use crate::chart;
+use crate::format;
 use crate::pool_map::{self, MapScratch};
 use crate::theme::Theme;
 use ddlscope_engine::{EventKind, LatchId, Profile, Sample, Scenario, Sim, SpaceId, Tick};
@@ -34,8 +35,17 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 use yew::{Callback, NodeRef};
 
-/// The scenario the page runs.
-pub const SCENARIO: &str = "drop-table-demo";
+/// The scenario the page starts with.
+pub const DEFAULT_SCENARIO: &str = "drop-table-demo";
+/// A buffer pool at least this large takes the engine noticeably long to build and
+/// warm up (i1-ahi-drop's 128 GB pool is 8.4 M pages): the page warns about it and
+/// defers the construction so that a "building…" state is painted first.
+pub const HEAVY_POOL_BYTES: u64 = 32 << 30;
+
+/// Whether building `scenario` blocks the page for a noticeable time.
+pub fn is_heavy(scenario: &Scenario) -> bool {
+    scenario.buffer_pool.size.0 >= HEAVY_POOL_BYTES
+}
 /// The engine profile the page starts with.
 pub const DEFAULT_PROFILE: &str = "mysql-5.7";
 
@@ -113,17 +123,32 @@ pub struct DdlSpan {
     pub t1: Option<Tick>,
 }
 
-/// A finished statement, for the console's log.
+/// A finished statement, or a note about what the server did, for the console's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogEntry {
-    /// When it finished.
+    /// When it finished (or happened, for a note).
     pub at: Tick,
-    /// The statement.
+    /// The statement, or the note's text.
     pub sql: String,
-    /// `Query OK, ...` or the error.
+    /// `Query OK, ...` or the error; empty for a note.
     pub result: String,
     /// Whether it failed.
     pub error: bool,
+    /// A line about the server (an HA failover, the AHI cleanup), not a statement.
+    pub note: bool,
+}
+
+impl LogEntry {
+    /// A note line at `at`.
+    pub fn note(at: Tick, text: String) -> LogEntry {
+        LogEntry {
+            at,
+            sql: text,
+            result: String::new(),
+            error: false,
+            note: true,
+        }
+    }
 }
 
 /// A table, for the legend.
@@ -135,6 +160,47 @@ pub struct TableInfo {
     pub space: SpaceId,
     /// Whether it was dropped.
     pub dropped: bool,
+}
+
+/// The log line an engine event deserves, if any: the HA probe's failover and the
+/// adaptive hash index cleanup of a dropped table.
+pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
+    let text = match kind {
+        EventKind::Failover { stalled_for } => format!(
+            "HA probe: failover after {} s of stalled writes",
+            stalled_for.as_secs()
+        ),
+        EventKind::AhiCleanupStarted {
+            space,
+            pages,
+            hashed_pages,
+            latch,
+            ..
+        } => {
+            let held = latch.map_or(String::new(), |l| format!(", holding {l}"));
+            format!(
+                "AHI cleanup of space {}: started, {} pages to look at, {} hashed{held}",
+                space.0,
+                format::int(*pages),
+                format::int(*hashed_pages),
+            )
+        }
+        EventKind::AhiCleanupDone {
+            space,
+            t0,
+            t1,
+            hashed_pages,
+            records,
+        } => format!(
+            "AHI cleanup of space {}: done in {} s, {} hashed pages, {} records",
+            space.0,
+            format::secs(*t1 - *t0),
+            format::int(*hashed_pages),
+            format::int(*records),
+        ),
+        _ => return None,
+    };
+    Some(LogEntry::note(at, text))
 }
 
 /// What Yew shows of the simulation: small, cheap to compare.
@@ -179,6 +245,8 @@ pub enum News {
     Snapshot(Snapshot),
     /// A console statement finished.
     Finished(LogEntry),
+    /// Something the statement log should mention (not a statement).
+    Note(LogEntry),
 }
 
 /// The simulation and what the views need from its event stream.
@@ -193,6 +261,9 @@ pub struct Runner {
     scans: Vec<ScanSpan>,
     ddl: Vec<DdlSpan>,
     finished: Vec<LogEntry>,
+    notes: Vec<LogEntry>,
+    /// The statements the scenario's own script would have run, in order.
+    script: Vec<String>,
     /// Achieved speed: wall ms and virtual ns accumulated since the window started.
     window_wall_ms: f64,
     window_virtual_ns: u64,
@@ -200,11 +271,20 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// The demo scenario on `profile`, at virtual time zero. The scenario's own script
-    /// is dropped: on this page the user is the script.
-    pub fn new(profile: &str, generation: u32) -> Result<Runner, String> {
-        let mut scenario = Scenario::builtin(SCENARIO)?;
-        scenario.script.clear();
+    /// The built-in `scenario` on `profile`, at virtual time zero. The scenario's own
+    /// script is dropped: on this page the user is the script (its statements are
+    /// offered in the console, see [`Runner::script`]).
+    pub fn new(scenario: &str, profile: &str, generation: u32) -> Result<Runner, String> {
+        Runner::from_scenario(Scenario::builtin(scenario)?, profile, generation)
+    }
+
+    /// Like [`Runner::new`], from a scenario already read.
+    pub fn from_scenario(
+        mut scenario: Scenario,
+        profile: &str,
+        generation: u32,
+    ) -> Result<Runner, String> {
+        let script = scenario.script.drain(..).map(|s| s.sql).collect();
         let sim = Sim::new(scenario, Profile::builtin(profile)?)?;
         Ok(Runner {
             sim,
@@ -215,16 +295,24 @@ impl Runner {
             scans: Vec::new(),
             ddl: Vec::new(),
             finished: Vec::new(),
+            notes: Vec::new(),
+            script,
             window_wall_ms: 0.0,
             window_virtual_ns: 0,
             actual_speed: 0.0,
         })
     }
 
-    /// Replaces the simulation with a fresh one on `profile`, keeping the clock settings.
-    pub fn restart(&mut self, profile: &str, generation: u32) -> Result<(), String> {
+    /// Replaces the simulation with a fresh one of `scenario` on `profile`, keeping the
+    /// clock settings.
+    pub fn restart(
+        &mut self,
+        scenario: &str,
+        profile: &str,
+        generation: u32,
+    ) -> Result<(), String> {
         let (playing, speed) = (self.playing, self.speed);
-        *self = Runner::new(profile, generation)?;
+        *self = Runner::new(scenario, profile, generation)?;
         self.playing = playing;
         self.speed = speed;
         Ok(())
@@ -241,6 +329,14 @@ impl Runner {
     /// The profile's name.
     pub fn profile(&self) -> &str {
         &self.sim.profile().name
+    }
+    /// The scenario's name.
+    pub fn scenario(&self) -> &str {
+        &self.sim.scenario().name
+    }
+    /// The statements of the scenario's script (which this page does not run itself).
+    pub fn script(&self) -> &[String] {
+        &self.script
     }
     /// Scans known so far that have not ended before now.
     pub fn scans(&self) -> &[ScanSpan] {
@@ -356,9 +452,10 @@ impl Runner {
                         sql: sql.clone(),
                         result: result.clone(),
                         error: *error,
+                        note: false,
                     });
                 }
-                _ => {}
+                kind => self.notes.extend(note_for(e.at, kind)),
             }
         }
         self.cursor = self.sim.events().len();
@@ -368,6 +465,11 @@ impl Runner {
     /// Statements that finished since the last call.
     pub fn take_finished(&mut self) -> Vec<LogEntry> {
         std::mem::take(&mut self.finished)
+    }
+
+    /// Notes for the log (failover, AHI cleanup) since the last call.
+    pub fn take_notes(&mut self) -> Vec<LogEntry> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The figures Yew shows, read from the pool now.
@@ -625,6 +727,9 @@ impl LoopInner {
                 }
                 self.chart_key.set(Some(key));
             }
+            for entry in runner.take_notes() {
+                news.push(News::Note(entry));
+            }
             for entry in runner.take_finished() {
                 news.push(News::Finished(entry));
             }
@@ -681,7 +786,7 @@ mod tests {
 
     #[test]
     fn a_drop_on_57_shows_scans_a_span_and_a_log_line() {
-        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
         r.advance(100.0, &|| 0.0);
         assert_eq!(r.sim().now(), Tick::from_ms(100));
         assert_eq!(r.execute("DROP TABLE t1"), Ok(1));
@@ -719,7 +824,7 @@ mod tests {
 
     #[test]
     fn an_unknown_table_is_an_error_at_once() {
-        let mut r = Runner::new("mysql-8.0.23", 0).unwrap();
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
         assert_eq!(
             r.execute("DROP TABLE nope"),
             Err("ERROR 1051 (42S02): Unknown table 'test.nope'".to_string())
@@ -730,7 +835,7 @@ mod tests {
 
     #[test]
     fn a_paused_runner_does_not_move_and_the_budget_stops_a_slow_frame() {
-        let mut r = Runner::new("mysql-5.7", 0).unwrap();
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
         r.set_clock(false, 1.0);
         assert_eq!(r.advance(50.0, &|| 0.0), Tick::ZERO);
         r.set_clock(true, 10.0);
@@ -741,5 +846,91 @@ mod tests {
             t.get()
         };
         assert_eq!(r.advance(100.0, &clock), STEP_SLICE);
+    }
+
+    #[test]
+    fn a_scenario_runs_on_the_profile_asked_for_without_its_script() {
+        let mut r = Runner::new("i3-ext3-drop", "mysql-5.1", 0).unwrap();
+        assert_eq!(r.scenario(), "i3-ext3-drop");
+        assert_eq!(r.profile(), "mysql-5.1");
+        assert_eq!(r.script(), ["DROP TABLE big".to_string()]);
+        assert!(
+            r.sim().scenario().script.is_empty(),
+            "the user is the script"
+        );
+        r.restart("i3-ext3-drop", "mysql-5.7", 1).unwrap();
+        assert_eq!(
+            (r.scenario(), r.profile(), r.generation()),
+            ("i3-ext3-drop", "mysql-5.7", 1)
+        );
+        // Nothing runs by itself: 20 virtual seconds later big is still there.
+        for _ in 0..200 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        assert!(r.ddl_spans().is_empty());
+        assert!(r
+            .snapshot()
+            .tables
+            .iter()
+            .any(|t| t.name == "big" && !t.dropped));
+        assert!(Runner::new("no-such-scenario", "mysql-5.7", 0).is_err());
+    }
+
+    #[test]
+    fn only_the_128_gb_incident_is_heavy() {
+        for (name, _) in ddlscope_engine::builtin::SCENARIOS {
+            let s = Scenario::builtin(name).unwrap();
+            assert_eq!(is_heavy(&s), *name == "i1-ahi-drop", "{name}");
+        }
+    }
+
+    #[test]
+    fn a_failover_and_the_ahi_cleanup_become_log_notes() {
+        let note = note_for(
+            Tick::from_secs(45),
+            &EventKind::Failover {
+                stalled_for: Tick::from_secs(30),
+            },
+        )
+        .unwrap();
+        assert!(note.note && !note.error);
+        assert_eq!(note.sql, "HA probe: failover after 30 s of stalled writes");
+        let done = note_for(
+            Tick::from_secs(160),
+            &EventKind::AhiCleanupDone {
+                space: SpaceId(1),
+                t0: Tick::from_secs(10),
+                t1: Tick::from_secs(160),
+                hashed_pages: 1_200_000,
+                records: 90_000_000,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            done.sql,
+            "AHI cleanup of space 1: done in 150.000 s, 1,200,000 hashed pages, 90,000,000 records"
+        );
+
+        // And from a real run: the demo with the AHI on, dropped on 5.7.
+        let mut scenario = Scenario::builtin(DEFAULT_SCENARIO).unwrap();
+        scenario.innodb.adaptive_hash_index = true;
+        let mut r = Runner::from_scenario(scenario, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        r.execute("DROP TABLE t1").unwrap();
+        for _ in 0..30 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let notes = r.take_notes();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].sql.starts_with("AHI cleanup of space ") && notes[0].sql.contains("started"),
+            "{notes:?}"
+        );
+        assert!(notes[0].sql.contains("holding dict_sys"), "{notes:?}");
+        assert!(notes[1].sql.contains(": done in "), "{notes:?}");
+        assert!(r.take_notes().is_empty(), "taken once");
+        assert_eq!(r.take_finished().len(), 1, "the DROP itself is not a note");
     }
 }

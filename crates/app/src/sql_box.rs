@@ -4,7 +4,9 @@
 //! A statement is checked when it is sent: an unknown table or a statement the engine
 //! does not model fails at once with the server's error (`ERROR 1051 (42S02): ...`).
 //! An accepted statement runs in virtual time; the result line says "running…" until
-//! its StatementFinished event arrives, then shows `Query OK, ... (0.43 sec)`.
+//! its StatementFinished event arrives, then shows `Query OK, ... (0.43 sec)`. The log
+//! also carries notes on what the server did meanwhile (an HA failover, the adaptive
+//! hash index cleanup), printed as `-- ...` lines.
 
 use crate::format;
 use crate::runner::LogEntry;
@@ -125,6 +127,11 @@ pub fn sql_box(props: &SqlBoxProps) -> Html {
             if !props.log.is_empty() {
                 <pre data-testid="sql-log">
                     { for props.log.iter().rev().map(|e| {
+                        if e.note {
+                            return html! {
+                                <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
+                            };
+                        }
                         let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
                         html! {
                             <>
