@@ -186,7 +186,7 @@ impl Sim {
         let live = self
             .workload_tables
             .iter()
-            .filter(|&&t| !self.tables[t].dropped)
+            .filter(|&&t| self.table_open(t))
             .count() as u64;
         if live == 0 {
             return None;
@@ -195,7 +195,7 @@ impl Sim {
         self.workload_tables
             .iter()
             .copied()
-            .filter(|&t| !self.tables[t].dropped)
+            .filter(|&t| self.table_open(t))
             .nth(pick)
     }
 
@@ -224,6 +224,7 @@ impl Sim {
                     return Next::After(Tick::SECOND);
                 };
                 c.table = table;
+                self.table_users[table] += 1;
                 statement_ops(
                     kind,
                     &self.tables[table],
@@ -538,6 +539,7 @@ impl Sim {
                 Next::After(done - self.now)
             }
             ClientStep::StatementEnd => {
+                self.table_users[c.table] -= 1;
                 self.counters.queries += 1;
                 c.stmt_idx += 1;
                 if c.stmt_idx < c.stmts.len() {

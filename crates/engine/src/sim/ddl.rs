@@ -62,6 +62,11 @@ pub(super) struct DropTarget {
 pub(super) enum DdlStep {
     /// Next table of the statement, or finish.
     Begin,
+    /// Claim the statement's tables and wait for the statements using them to finish.
+    /// Simplification: this stands in for the metadata lock (MDL X, 5.1's name lock)
+    /// until sessions and the MDL subsystem are wired together: new statements do not
+    /// start on a claimed table (the server would queue them behind the DDL).
+    WaitForTableUsers,
     /// 5.1 `mysql_rm_table_part2()`: take `LOCK_open` for the whole statement.
     LockOpen,
     /// AliSQL: clear the table's AHI entries before the drop, without `dict_sys`.
@@ -268,6 +273,22 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
+                d.step = DdlStep::WaitForTableUsers;
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::WaitForTableUsers => {
+                // Every table of the statement at once, before any global latch: waiting
+                // for one table while holding LOCK_open would deadlock with a statement
+                // on it that is waiting for LOCK_open.
+                for target in &d.targets {
+                    self.ddl_claimed[target.table] = true;
+                }
+                if d.targets[d.current..]
+                    .iter()
+                    .any(|x| self.table_users[x.table] > 0)
+                {
+                    return Next::After(Tick::from_us(100));
+                }
                 d.step = if mech.table_open_lock == TableOpenLock::LockOpenHeldByDrop
                     && !d.holds_lock_open
                 {

@@ -152,6 +152,10 @@ pub struct Sim {
     probe_longest: Tick,
     failed_over: bool,
     warm_rng: SimRng,
+    /// Statements using each table right now.
+    table_users: Vec<u32>,
+    /// Tables a DDL statement has claimed: new statements do not start on them.
+    ddl_claimed: Vec<bool>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -244,6 +248,8 @@ impl Sim {
             probe_longest: Tick::ZERO,
             failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
+            table_users: vec![0; scenario.tables.len()],
+            ddl_claimed: vec![false; scenario.tables.len()],
             scenario,
         };
         if sim.scenario.buffer_pool.warm {
@@ -663,6 +669,11 @@ impl Sim {
         self.rebalance_lent_frames();
         let next = self.now + Tick::SECOND;
         self.schedule(next, Wake::Sample);
+    }
+
+    /// Whether new statements may use table `t`.
+    fn table_open(&self, t: usize) -> bool {
+        !self.tables[t].dropped && !self.ddl_claimed[t]
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
