@@ -44,12 +44,12 @@ round_trip_us = 200
 fn check(profile: &str, seed: u64) {
     let mut scenario = Scenario::from_toml(SCENARIO).unwrap();
     scenario.seed = seed;
-    scenario.innodb.adaptive_hash_index = seed % 2 == 0;
+    scenario.innodb.adaptive_hash_index = seed.is_multiple_of(2);
     scenario.buffer_pool.warm_ahi_pct = (seed % 3) as u32 * 40;
     let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
     let at = Tick::from_ms(500 + seed * 137 % 2000);
     sim.run_until(at);
-    let victim = if seed % 3 == 0 {
+    let victim = if seed.is_multiple_of(3) {
         "DROP TABLE a, c"
     } else {
         "DROP TABLE a"
