@@ -611,12 +611,21 @@ impl Sim {
                 lent += 1;
             }
         }
-        while lent > need {
-            let inst = (0..n)
-                .max_by_key(|&i| self.pool.instances()[usize::from(i)].memory_len())
-                .unwrap_or(0);
-            self.pool.return_frames(inst, 1);
-            lent -= 1;
+        // Give back the excess from the instances that lent the most, one call each:
+        // returning a frame means finding it among the instance's descriptors.
+        let mut order: Vec<u16> = (0..n).collect();
+        order.sort_by_key(|&i| {
+            std::cmp::Reverse(self.pool.instances()[usize::from(i)].memory_len())
+        });
+        for i in order {
+            if lent <= need {
+                break;
+            }
+            let give = (lent - need).min(u64::from(
+                self.pool.instances()[usize::from(i)].memory_len(),
+            ));
+            self.pool.return_frames(i, give as u32);
+            lent -= give;
         }
     }
 
