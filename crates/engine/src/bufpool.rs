@@ -219,10 +219,6 @@ impl FlushList {
             self.front_seq = self.front_seq.wrapping_add(1);
         }
     }
-
-    fn lsn_of(&self, seq: u32) -> Lsn {
-        self.entries[seq.wrapping_sub(self.front_seq) as usize].lsn
-    }
 }
 
 /// Counters of one instance, as `SHOW ENGINE INNODB STATUS` reports them.
@@ -1259,11 +1255,15 @@ impl BufPool {
         &self.ahi_pages
     }
 
-    /// Where a full LRU scan starts: the tail of `instance`'s LRU list.
+    /// Where a full LRU scan starts: the tail of `instance`'s LRU list. The simulation
+    /// computes the walk with [`BufPool::remove_space_pages`]; this and
+    /// `lru_remove_space_pages` are the walk itself, kept to test that the two agree.
+    #[cfg(test)]
     pub fn lru_scan_start(&self, instance: u16) -> u32 {
         self.instances[usize::from(instance)].lru_tail
     }
 
+    #[cfg(test)]
     /// One bounded stretch of `buf_LRU_remove_all_pages()`: from `*cursor` (a local frame,
     /// walking toward the head) look at up to `budget` blocks and free every page of
     /// `space`, dirty ones without writing them. Returns (blocks looked at, pages freed,
@@ -1406,13 +1406,6 @@ impl BufPool {
         ));
     }
 
-    /// The cells of one instance in frame order (the pool's physical layout).
-    pub fn frame_cells(&self, instance: u16, out: &mut Vec<Cell>) {
-        out.clear();
-        let inst = &self.instances[usize::from(instance)];
-        out.extend(inst.blocks.iter().map(|b| self.cell(b)));
-    }
-
     /// Checks the structural invariants; panics with a description on the first broken
     /// one. Used by tests and debug runs.
     pub fn validate(&self) {
@@ -1547,13 +1540,6 @@ impl BufPool {
             }
         }
         assert_eq!(counted, self.ahi_pages, "AHI page counts");
-    }
-
-    /// The oldest modification of a dirty page, if `frame` is dirty.
-    pub fn oldest_modification(&self, frame: FrameId) -> Option<Lsn> {
-        let inst = &self.instances[self.inst_of_frame(frame)];
-        let b = &inst.blocks[inst.local(frame) as usize];
-        b.is(F_DIRTY).then(|| inst.flush.lsn_of(b.flush_seq))
     }
 }
 

@@ -136,7 +136,6 @@ pub struct Sim {
     running: u64,
     commands: Vec<(Tick, String)>,
     console_session: u32,
-    next_session: u32,
     cleaner: ThreadId,
     /// A session could not find a free block and signalled `buf_flush_event`.
     cleaner_signalled: bool,
@@ -238,7 +237,6 @@ impl Sim {
             running: 0,
             commands: Vec::new(),
             console_session: threads_n + 1,
-            next_session: threads_n + 2,
             cleaner: ThreadId(0),
             cleaner_signalled: false,
             cleaner_sleeping: false,
@@ -746,11 +744,6 @@ impl Sim {
     /// The console's session id.
     pub fn console_session(&self) -> u32 {
         self.console_session
-    }
-    /// A new session id (for tabs of the SQL console).
-    pub fn new_session_id(&mut self) -> u32 {
-        self.next_session += 1;
-        self.next_session - 1
     }
     /// Client sessions inside a statement right now.
     pub fn threads_running(&self) -> u64 {
