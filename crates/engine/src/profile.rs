@@ -80,6 +80,23 @@ pub struct Mechanisms {
     pub before_dml_takes_dict_sys: bool,
     /// How a flush-list scan for one tablespace goes on after writing a page.
     pub flush_scan: FlushScan,
+    /// What `ALTER TABLE ... ADD/DROP COLUMN` can do without a rebuild.
+    pub instant_columns: InstantColumns,
+}
+
+/// Instant ADD/DROP COLUMN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstantColumns {
+    /// None: every column change rebuilds the table (5.7 and before; ALGORITHM=INSTANT
+    /// is not even a keyword: ER_UNKNOWN_ALTER_ALGORITHM).
+    None,
+    /// 8.0.12-8.0.28: ADD COLUMN at the end only, flagged in the record's info bits
+    /// (`REC_INFO_INSTANT_FLAG`).
+    AppendOnly,
+    /// 8.0.29+: ADD at any position and DROP, each giving the table a new row version
+    /// (at most `MAX_ROW_VERSION` = 64, then ER_INNODB_MAX_ROW_VERSION).
+    RowVersions,
 }
 
 /// `buf_flush_or_remove_pages()` in a flush mode (an index build's FlushObserver,

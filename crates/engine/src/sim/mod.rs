@@ -38,7 +38,7 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::IndexBuild;
+use alter::{IndexBuild, InstantAlter};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
@@ -69,6 +69,12 @@ enum Plan {
         name: String,
         entry_bytes: u64,
     },
+    InstantColumns {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+        new_row_version: bool,
+    },
 }
 
 /// What wakes next.
@@ -98,6 +104,7 @@ enum Thread {
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
     IndexBuild(Box<IndexBuild>),
+    InstantAlter(Box<InstantAlter>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
     Exited,
@@ -571,6 +578,20 @@ impl Sim {
                     };
                     plans.push(self.plan_add_index(table, index, *algorithm)?);
                 }
+                Command::AlterTable {
+                    table,
+                    actions,
+                    algorithm,
+                    ..
+                } if actions.iter().all(|a| {
+                    matches!(
+                        a,
+                        sql::AlterAction::AddColumn { .. } | sql::AlterAction::DropColumn { .. }
+                    )
+                }) =>
+                {
+                    plans.push(self.plan_column_change(table, actions, *algorithm)?)
+                }
                 // Parsed, but not executed yet: MySQL's 1235, naming the statement.
                 other => return Err(SqlError::not_modelled(other.name())),
             }
@@ -584,6 +605,20 @@ impl Sim {
             let now = self.now;
             let thread = match plan {
                 Plan::Drop(targets) => Thread::Ddl(Box::new(Ddl::new(session, text, now, targets))),
+                Plan::InstantColumns {
+                    table,
+                    add,
+                    drop,
+                    new_row_version,
+                } => Thread::InstantAlter(Box::new(InstantAlter::new(
+                    session,
+                    text,
+                    now,
+                    table,
+                    add,
+                    drop,
+                    new_row_version,
+                ))),
                 Plan::AddIndex {
                     table,
                     name,
@@ -601,6 +636,96 @@ impl Sim {
             self.schedule_thread(now, id);
         }
         Ok(())
+    }
+
+    /// `ALTER TABLE ... ADD/DROP COLUMN`: which algorithm the profile can do it with
+    /// (`ha_innobase::check_if_supported_inplace_alter()`), MySQL's errors otherwise.
+    fn plan_column_change(
+        &self,
+        table: &sql::TableName,
+        actions: &[sql::AlterAction],
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        use crate::profile::InstantColumns;
+        use sql::{Algorithm, AlterAction, ColumnPosition};
+        let t = self.resolve_table(table)?;
+        let tb = &self.tables[t];
+        let mut add = Vec::new();
+        let mut drop = Vec::new();
+        let mut append_only = true;
+        for a in actions {
+            match a {
+                AlterAction::AddColumn { column, position } => {
+                    if tb.column(&column.name).is_some()
+                        || add
+                            .iter()
+                            .any(|(n, _): &(String, u64)| n.eq_ignore_ascii_case(&column.name))
+                    {
+                        return Err(SqlError::duplicate_column(&column.name));
+                    }
+                    if let ColumnPosition::After(c) = position {
+                        if tb.column(c).is_none() {
+                            return Err(SqlError::unknown_column(c));
+                        }
+                    }
+                    append_only &= *position == ColumnPosition::Last;
+                    add.push((
+                        column.name.clone(),
+                        crate::dict::column_bytes(&column.data_type),
+                    ));
+                }
+                AlterAction::DropColumn { name } => {
+                    if tb.column(name).is_none() {
+                        return Err(SqlError::cant_drop_field_or_key(name));
+                    }
+                    append_only = false;
+                    drop.push(name.clone());
+                }
+                _ => unreachable!("only column changes are planned here"),
+            }
+        }
+        let not_instant =
+            || SqlError::alter_not_supported("ALGORITHM=INSTANT", "ALGORITHM=COPY/INPLACE");
+        let instant = match self.profile.mechanisms.instant_columns {
+            InstantColumns::None => {
+                if algorithm == Algorithm::Instant {
+                    return Err(SqlError::unknown_alter_algorithm("INSTANT"));
+                }
+                false
+            }
+            InstantColumns::AppendOnly => match algorithm {
+                Algorithm::Instant if !append_only => return Err(not_instant()),
+                Algorithm::Instant | Algorithm::Default => append_only,
+                Algorithm::Inplace | Algorithm::Copy => false,
+            },
+            InstantColumns::RowVersions => {
+                // MAX_ROW_VERSION: 64 instant changes, then INPLACE (or 4092 if asked).
+                let room = tb.row_version < 64;
+                match algorithm {
+                    Algorithm::Instant if !room => {
+                        return Err(SqlError::max_row_version(&format!(
+                            "{}/{}",
+                            self.scenario.schema, tb.name
+                        )))
+                    }
+                    Algorithm::Instant | Algorithm::Default => room,
+                    Algorithm::Inplace | Algorithm::Copy => false,
+                }
+            }
+        };
+        if !instant {
+            return Err(SqlError::not_modelled(
+                "ALTER TABLE ... ADD/DROP COLUMN rebuilding the table (ALGORITHM=INPLACE/COPY)",
+            ));
+        }
+        let new_row_version =
+            self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
+        Ok(Plan::InstantColumns {
+            table: t,
+            add,
+            drop,
+            new_row_version,
+        })
     }
 
     /// The live table `name` names, or MySQL's 1146.
@@ -684,6 +809,7 @@ impl Sim {
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
             Thread::IndexBuild(b) => self.step_index_build(t, b),
+            Thread::InstantAlter(a) => self.step_instant_alter(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Exited => Next::Exit,
@@ -972,6 +1098,11 @@ impl Sim {
                 Thread::IndexBuild(b) => Some(SessionView {
                     id: b.session,
                     state: b.stage(),
+                    waiting_for: None,
+                }),
+                Thread::InstantAlter(a) => Some(SessionView {
+                    id: a.session,
+                    state: a.stage(),
                     waiting_for: None,
                 }),
                 _ => None,
