@@ -64,6 +64,7 @@ pub struct SessionView {
 /// An accepted DDL statement, checked and ready to run.
 enum Plan {
     Drop(Vec<DropTarget>),
+    Truncate(usize),
     AddIndex {
         table: usize,
         name: String,
@@ -561,6 +562,16 @@ impl Sim {
                     }
                     plans.push(Plan::Drop(targets));
                 }
+                Command::TruncateTable { table } => {
+                    let t = self.resolve_table(table)?;
+                    if claimed.contains(&t) {
+                        return Err(SqlError::not_modelled(
+                            "two DDL statements on one table in one batch",
+                        ));
+                    }
+                    claimed.push(t);
+                    plans.push(Plan::Truncate(t));
+                }
                 Command::CreateIndex {
                     table,
                     index,
@@ -605,6 +616,11 @@ impl Sim {
             let now = self.now;
             let thread = match plan {
                 Plan::Drop(targets) => Thread::Ddl(Box::new(Ddl::new(session, text, now, targets))),
+                Plan::Truncate(table) => {
+                    let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
+                    d.truncate = true;
+                    Thread::Ddl(Box::new(d))
+                }
                 Plan::InstantColumns {
                     table,
                     add,
