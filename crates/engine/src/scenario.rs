@@ -29,6 +29,10 @@ pub struct Scenario {
     pub description: String,
     /// The engine profile to run (a file stem under `assets/profiles/`).
     pub profile: String,
+    /// Single switches or costs of the profile to override, by name:
+    /// `[profile_overrides] flush_scan = "pin_next"`, `record_parse_ns = 70`.
+    #[serde(default)]
+    pub profile_overrides: toml::Table,
     /// The seed of every random stream.
     #[serde(default = "default_seed")]
     pub seed: u64,

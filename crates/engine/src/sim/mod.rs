@@ -204,6 +204,7 @@ impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
         scenario.validate()?;
+        let profile = profile.with_overrides(&scenario.profile_overrides)?;
         let bp = &scenario.buffer_pool;
         let mut pool = BufPool::new(scenario.pool_pages(), bp.instances, bp.old_blocks_pct);
         let mut latches = vec![
