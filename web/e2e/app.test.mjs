@@ -94,6 +94,7 @@ test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout
     assert.ok(after - before >= MIN_FREE_PAGES_RISE, `free pages ${before} -> ${after}`);
 
     await expectCanvasDrawn(page, ids.chartBp);
+    await expectCanvasDrawn(page, ids.latchLanes);
     await screenshot(page, 'mysql-5.7-after-drop');
   });
 });

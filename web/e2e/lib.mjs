@@ -30,6 +30,7 @@ const CHROMIUM_ARGS = [
 /** The contract between these tests and the app: data-testid values. */
 export const ids = {
   bufpoolMap: '[data-testid=bufpool-map]',
+  latchLanes: '[data-testid=latch-lanes]',
   chartBp: '[data-testid=chart-bp]',
   play: '[data-testid=play]',
   profileSelect: '[data-testid=profile-select]',

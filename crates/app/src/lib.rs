@@ -26,6 +26,7 @@ pub mod app;
 pub mod chart;
 pub mod controls;
 pub mod format;
+pub mod latch_lanes;
 mod panic;
 pub mod pool_map;
 pub mod runner;

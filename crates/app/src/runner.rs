@@ -25,6 +25,7 @@
 
 use crate::chart;
 use crate::format;
+use crate::latch_lanes::{self, LatchSpan};
 use crate::pool_map::{self, MapScratch};
 use crate::theme::Theme;
 use ddlscope_engine::{EventKind, LatchId, Profile, Sample, Scenario, Sim, SpaceId, Tick};
@@ -259,6 +260,7 @@ pub struct Runner {
     /// Events already digested.
     cursor: usize,
     scans: Vec<ScanSpan>,
+    latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
     finished: Vec<LogEntry>,
     notes: Vec<LogEntry>,
@@ -284,7 +286,12 @@ impl Runner {
         profile: &str,
         generation: u32,
     ) -> Result<Runner, String> {
-        let script = scenario.script.drain(..).map(|s| s.sql).collect();
+        let script = scenario
+            .script
+            .drain(..)
+            .map(|s| s.sql)
+            .filter(|sql| !sql.is_empty())
+            .collect();
         let sim = Sim::new(scenario, Profile::builtin(profile)?)?;
         Ok(Runner {
             sim,
@@ -293,6 +300,7 @@ impl Runner {
             speed: 1.0,
             cursor: 0,
             scans: Vec::new(),
+            latch_spans: Vec::new(),
             ddl: Vec::new(),
             finished: Vec::new(),
             notes: Vec::new(),
@@ -339,6 +347,11 @@ impl Runner {
         &self.script
     }
     /// Scans known so far that have not ended before now.
+    pub fn latch_spans(&self) -> &[LatchSpan] {
+        &self.latch_spans
+    }
+
+    /// Scans not over yet.
     pub fn scans(&self) -> &[ScanSpan] {
         &self.scans
     }
@@ -426,6 +439,19 @@ impl Runner {
                     t0: *t0,
                     t1: *t1,
                 }),
+                EventKind::LatchHeld {
+                    latch,
+                    thread,
+                    t0,
+                    t1,
+                    waiters,
+                } => self.latch_spans.push(LatchSpan {
+                    latch: *latch,
+                    thread: *thread,
+                    t0: *t0,
+                    t1: *t1,
+                    waiters: *waiters,
+                }),
                 EventKind::StatementStarted { session, sql } if *session == console => {
                     self.ddl.push(DdlSpan {
                         sql: sql.clone(),
@@ -460,6 +486,8 @@ impl Runner {
         }
         self.cursor = self.sim.events().len();
         self.scans.retain(|s| s.t1 >= now);
+        let horizon = now.saturating_sub(crate::latch_lanes::WINDOW);
+        self.latch_spans.retain(|s| s.t1 >= horizon);
     }
 
     /// Statements that finished since the last call.
@@ -534,7 +562,12 @@ pub struct Canvases {
     pub pages: NodeRef,
     /// The throughput and latency chart.
     pub tps: NodeRef,
+    /// The latch lanes.
+    pub latches: NodeRef,
 }
+
+/// What the latch lanes were last drawn for: generation, virtual time, size, theme.
+type LatchKey = (u32, Tick, (u32, u32), bool);
 
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
@@ -553,6 +586,7 @@ struct LoopInner {
     scratch: RefCell<MapScratch>,
     map_key: Cell<Option<MapKey>>,
     chart_key: Cell<Option<ChartKey>>,
+    latch_key: Cell<Option<LatchKey>>,
     dark_query: Option<web_sys::MediaQueryList>,
 }
 
@@ -594,6 +628,7 @@ impl FrameLoop {
             scratch: RefCell::new(MapScratch::default()),
             map_key: Cell::new(None),
             chart_key: Cell::new(None),
+            latch_key: Cell::new(None),
             dark_query,
         });
         // The closure holds the loop state and the state holds the closure: the cycle
@@ -683,6 +718,19 @@ impl LoopInner {
                     self.map_key.set(Some(key));
                 }
                 drew_map = self.map_key.get().is_some();
+            }
+            if let Some(canvas) = self.canvases.latches.cast::<HtmlCanvasElement>() {
+                let sim = runner.sim();
+                let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
+                let key = (generation, sim.now(), size, theme.dark);
+                if self.latch_key.get() != Some(key) && size.0 > 0 {
+                    if let Err(e) =
+                        latch_lanes::draw(&canvas, sim, runner.latch_spans(), &theme, dpr)
+                    {
+                        gloo::console::error!(format!("latch lanes: {e}"));
+                    }
+                    self.latch_key.set(Some(key));
+                }
             }
             let pages = self.canvases.pages.cast::<HtmlCanvasElement>();
             let tps = self.canvases.tps.cast::<HtmlCanvasElement>();
