@@ -16,6 +16,7 @@
 
 use crate::chart::{Chart, TpsChart};
 use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
+use crate::flush_list::FlushList;
 use crate::latch_lanes::LatchLanes;
 use crate::pool_map::PoolMap;
 use crate::runner::{
@@ -430,6 +431,7 @@ pub fn app() -> Html {
                     </section>
                     <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
                     <LatchLanes canvas={canvases.latches.clone()} {instances} />
+                    <FlushList canvas={canvases.flush.clone()} {instances} walks={state.snapshot.flush_walks} />
                     <div style="display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: var(--gap); min-width: 0">
                         <Chart canvas={canvases.pages.clone()} />
                         <TpsChart canvas={canvases.tps.clone()} />

@@ -25,6 +25,7 @@
 pub mod app;
 pub mod chart;
 pub mod controls;
+pub mod flush_list;
 pub mod format;
 pub mod latch_lanes;
 mod panic;

@@ -24,11 +24,14 @@
 //! responsive and the shown speed says how fast the simulation really runs.
 
 use crate::chart;
+use crate::flush_list;
 use crate::format;
 use crate::latch_lanes::{self, LatchSpan};
 use crate::pool_map::{self, MapScratch};
 use crate::theme::Theme;
-use ddlscope_engine::{EventKind, LatchId, Profile, Sample, Scenario, Sim, SpaceId, Tick};
+use ddlscope_engine::{
+    EventKind, LatchId, ListKind, Profile, Sample, Scenario, Sim, SpaceId, Tick,
+};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -237,6 +240,8 @@ pub struct Snapshot {
     pub actual_speed: f64,
     /// The tables.
     pub tables: Vec<TableInfo>,
+    /// Flush-list walks by DDL so far, every instance together.
+    pub flush_walks: u64,
 }
 
 /// What the loop tells the reducer.
@@ -260,6 +265,9 @@ pub struct Runner {
     /// Events already digested.
     cursor: usize,
     scans: Vec<ScanSpan>,
+    /// Flush-list walks not over yet, and every instance's walks so far.
+    flush_walks: Vec<ScanSpan>,
+    flush_walk_count: Vec<u64>,
     latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
     finished: Vec<LogEntry>,
@@ -300,6 +308,8 @@ impl Runner {
             speed: 1.0,
             cursor: 0,
             scans: Vec::new(),
+            flush_walks: Vec::new(),
+            flush_walk_count: Vec::new(),
             latch_spans: Vec::new(),
             ddl: Vec::new(),
             finished: Vec::new(),
@@ -347,6 +357,11 @@ impl Runner {
         &self.script
     }
     /// Scans known so far that have not ended before now.
+    pub fn flush_walks(&self) -> (&[ScanSpan], &[u64]) {
+        (&self.flush_walks, &self.flush_walk_count)
+    }
+
+    /// Finished latch holds by DDL and background threads, last minute.
     pub fn latch_spans(&self) -> &[LatchSpan] {
         &self.latch_spans
     }
@@ -422,6 +437,32 @@ impl Runner {
         for e in &self.sim.events()[self.cursor..] {
             match &e.kind {
                 EventKind::Scan {
+                    list: ListKind::Flush,
+                    instance,
+                    space,
+                    latch,
+                    from,
+                    to,
+                    t0,
+                    t1,
+                    ..
+                } => {
+                    let i = usize::from(*instance);
+                    if self.flush_walk_count.len() <= i {
+                        self.flush_walk_count.resize(i + 1, 0);
+                    }
+                    self.flush_walk_count[i] += 1;
+                    self.flush_walks.push(ScanSpan {
+                        instance: *instance,
+                        space: *space,
+                        latch: *latch,
+                        from: *from,
+                        to: *to,
+                        t0: *t0,
+                        t1: *t1,
+                    });
+                }
+                EventKind::Scan {
                     instance,
                     space,
                     latch,
@@ -486,6 +527,7 @@ impl Runner {
         }
         self.cursor = self.sim.events().len();
         self.scans.retain(|s| s.t1 >= now);
+        self.flush_walks.retain(|s| s.t1 >= now);
         let horizon = now.saturating_sub(crate::latch_lanes::WINDOW);
         self.latch_spans.retain(|s| s.t1 >= horizon);
     }
@@ -528,6 +570,7 @@ impl Runner {
                     dropped: t.dropped,
                 })
                 .collect(),
+            flush_walks: self.flush_walk_count.iter().sum(),
         }
     }
 }
@@ -564,6 +607,8 @@ pub struct Canvases {
     pub tps: NodeRef,
     /// The latch lanes.
     pub latches: NodeRef,
+    /// The flush lists.
+    pub flush: NodeRef,
 }
 
 /// What the latch lanes were last drawn for: generation, virtual time, size, theme.
@@ -587,6 +632,8 @@ struct LoopInner {
     map_key: Cell<Option<MapKey>>,
     chart_key: Cell<Option<ChartKey>>,
     latch_key: Cell<Option<LatchKey>>,
+    flush_key: Cell<Option<LatchKey>>,
+    flush_cells: RefCell<Vec<ddlscope_engine::Cell>>,
     dark_query: Option<web_sys::MediaQueryList>,
 }
 
@@ -629,6 +676,8 @@ impl FrameLoop {
             map_key: Cell::new(None),
             chart_key: Cell::new(None),
             latch_key: Cell::new(None),
+            flush_key: Cell::new(None),
+            flush_cells: RefCell::new(Vec::new()),
             dark_query,
         });
         // The closure holds the loop state and the state holds the closure: the cycle
@@ -718,6 +767,21 @@ impl LoopInner {
                     self.map_key.set(Some(key));
                 }
                 drew_map = self.map_key.get().is_some();
+            }
+            if let Some(canvas) = self.canvases.flush.cast::<HtmlCanvasElement>() {
+                let sim = runner.sim();
+                let size = flush_list::fit_canvas(&canvas, sim.pool().n_instances(), dpr);
+                let key = (generation, sim.now(), size, theme.dark);
+                if self.flush_key.get() != Some(key) && size.0 > 0 {
+                    let (walks, counts) = runner.flush_walks();
+                    let mut cells = self.flush_cells.borrow_mut();
+                    if let Err(e) =
+                        flush_list::draw(&canvas, sim, walks, counts, &theme, dpr, &mut cells)
+                    {
+                        gloo::console::error!(format!("flush list: {e}"));
+                    }
+                    self.flush_key.set(Some(key));
+                }
             }
             if let Some(canvas) = self.canvases.latches.cast::<HtmlCanvasElement>() {
                 let sim = runner.sim();
