@@ -53,6 +53,9 @@ pub(super) struct Ddl {
     pub(super) truncate: bool,
     /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
     pub(super) discard: bool,
+    /// Part of another statement (a rebuild dropping the old table): no result of its
+    /// own.
+    pub(super) internal: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -146,6 +149,7 @@ impl Ddl {
             holds_lock_open: false,
             truncate: false,
             discard: false,
+            internal: false,
         }
     }
 }
@@ -670,6 +674,9 @@ impl Sim {
                 if d.holds_lock_open {
                     self.release(LatchId::LockOpen, t, true);
                     d.holds_lock_open = false;
+                }
+                if d.internal {
+                    return Next::Exit;
                 }
                 let elapsed = self.now - d.started;
                 self.emit(EventKind::StatementFinished {
