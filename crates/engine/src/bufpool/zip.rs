@@ -735,6 +735,21 @@ impl BufPool {
         s.cur_unzip = 0;
     }
 
+    /// Puts back on the free list a block taken with [`BufPool::get_free_block`] and not
+    /// used.
+    pub fn release_free_block(&mut self, block: FrameId) {
+        let i = self.inst_of_frame(block);
+        let local = self.instances[i].local(block);
+        assert_eq!(self.instances[i].blocks[local as usize].state(), STATE_FREE);
+        self.instances[i].free_push(local);
+    }
+
+    /// Forgets the read and decompression history (after a warm-up that stands for
+    /// traffic long past).
+    pub fn clear_lru_stat(&mut self) {
+        self.lru_stat = LruStat::default();
+    }
+
     /// A free block of `instance` for decompressing a page: the free list, else a first
     /// LRU pass of `BUF_LRU_SEARCH_SCAN_THRESHOLD` blocks, else the whole list
     /// (`buf_LRU_get_free_block()` without its flush fallback). Returns the block, if

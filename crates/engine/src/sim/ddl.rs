@@ -14,7 +14,12 @@
 //!  AliSQL AHI cleared first, no dict_sys ─ dict_sys ─ DictDrop ─ the space's own page
 //!         list ─ rename the file ─ release; a background thread truncates and unlinks
 //! ```
+//!
+//! ALTER TABLE ... DROP PARTITION runs the same path on each partition's own table,
+//! and TRUNCATE PARTITION the profile's TRUNCATE path (see `partition.rs`); on servers
+//! with Bug#16067973 the per-extent walk decompresses compressed-only pages first.
 
+use super::partition::{DdlOp, PartStep};
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
@@ -28,7 +33,7 @@ use crate::ThreadId;
 /// I/O-fixed pages.
 const RESCAN_SLEEP: Tick = Tick::from_ms(20);
 /// Pages in an extent: `fseg_free_step()` frees one extent per mini-transaction.
-const EXTENT_PAGES: u32 = 64;
+pub(super) const EXTENT_PAGES: u32 = 64;
 /// AliSQL's `innodb_data_file_purge_max_size` (512 MiB) and `_interval` (100 ms).
 const PURGE_STEP_BYTES: u64 = 512 << 20;
 const PURGE_INTERVAL: Tick = Tick::from_ms(100);
@@ -50,6 +55,14 @@ pub(super) struct Ddl {
     /// AHI cleanup so far: (start, hashed pages, records).
     pub(super) ahi: (Tick, u64, u64),
     pub(super) holds_lock_open: bool,
+    /// What the statement does with its targets.
+    pub(super) op: DdlOp,
+    /// TRUNCATE: the current target's new tablespace exists.
+    pub(super) created: bool,
+    /// The per-extent walk has looked for compressed-only pages up to here.
+    pub(super) peeked_to: u32,
+    /// Decompressions so far: (start, pages, blocks found by evicting).
+    pub(super) unzip: (Tick, u64, u64),
 }
 
 #[derive(Clone, Debug)]
@@ -109,6 +122,8 @@ pub(super) enum DdlStep {
     DictUnlock,
     /// Release `LOCK_open` (5.1) and report the result to the session.
     Finish,
+    /// Compressed pages and partitions (`partition.rs`).
+    Part(PartStep),
 }
 
 /// AliSQL's background purge of one renamed data file.
@@ -133,6 +148,10 @@ impl Ddl {
             next_page: 0,
             ahi: (Tick::ZERO, 0, 0),
             holds_lock_open: false,
+            op: DdlOp::Drop,
+            created: false,
+            peeked_to: 0,
+            unzip: (Tick::ZERO, 0, 0),
         }
     }
 }
@@ -158,6 +177,10 @@ impl Sim {
     /// The step after the AHI cleanup under `dict_sys`: the profile's eviction.
     fn eviction_step(&self, d: &mut Ddl) -> DdlStep {
         d.instance = 0;
+        if d.op.removes_all_pages() {
+            // TRUNCATE: buf_LRU_flush_or_remove_pages(BUF_REMOVE_ALL_NO_WRITE).
+            return DdlStep::LruScanBegin;
+        }
         match self.profile.mechanisms.drop_eviction {
             DropEviction::LruScan => DdlStep::LruScanBegin,
             DropEviction::LazyStale => DdlStep::BumpVersion,
@@ -166,7 +189,10 @@ impl Sim {
     }
 
     /// The step after eviction: the profile's file handling.
-    fn file_step(&self) -> DdlStep {
+    fn file_step(&self, d: &Ddl) -> DdlStep {
+        if d.op == DdlOp::TruncateInPlace {
+            return DdlStep::Part(PartStep::FileTruncate);
+        }
         match self.profile.mechanisms.file_delete {
             FileDelete::UnderDictSys => DdlStep::FileUnlink,
             FileDelete::PostDdl => DdlStep::DictUnlock,
@@ -176,6 +202,11 @@ impl Sim {
 
     /// The step after `DictDrop`: the profile's AHI cleanup under `dict_sys`.
     fn ahi_step(&mut self, d: &mut Ddl) -> DdlStep {
+        if d.op == DdlOp::TruncateDiscard {
+            // fil_discard_tablespace() frees no index tree: the LRU scan drops the AHI
+            // entries of the pages it frees.
+            return self.eviction_step(d);
+        }
         let space = self.tables[d.targets[d.current].table].space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
         match self.profile.mechanisms.ahi_cleanup {
@@ -252,6 +283,7 @@ impl Sim {
     }
 
     fn finish_ahi(&mut self, d: &mut Ddl) {
+        self.finish_peek(d);
         let space = self.tables[d.targets[d.current].table].space;
         let (t0, pages, records) = d.ahi;
         self.emit(EventKind::AhiCleanupDone {
@@ -273,6 +305,8 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
+                d.created = false;
+                d.peeked_to = 0;
                 d.step = DdlStep::WaitForTableUsers;
                 Next::After(Tick::ZERO)
             }
@@ -356,6 +390,9 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::AhiFreeExtents => {
+                if let Some(next) = self.peek_zip_pages(d) {
+                    return next;
+                }
                 let table = &self.tables[d.targets[d.current].table];
                 let (space, pages) = (table.space, table.pages);
                 let end = (d.next_page + EXTENT_PAGES).min(pages);
@@ -439,7 +476,7 @@ impl Sim {
                 d.step = if d.instance < self.pool.n_instances() {
                     DdlStep::LruScanBegin
                 } else {
-                    self.file_step()
+                    self.file_step(d)
                 };
                 Next::After(Tick::ZERO)
             }
@@ -465,7 +502,7 @@ impl Sim {
                 d.step = if d.instance < self.pool.n_instances() {
                     DdlStep::SpaceListScan
                 } else {
-                    self.file_step()
+                    self.file_step(d)
                 };
                 Next::After(Tick::ZERO)
             }
@@ -477,7 +514,7 @@ impl Sim {
                     version,
                     stale_pages,
                 });
-                d.step = self.file_step();
+                d.step = self.file_step(d);
                 Next::After(Tick(costs.version_bump_ns))
             }
             DdlStep::FileUnlink => {
@@ -520,6 +557,10 @@ impl Sim {
                 Next::After(Tick::from_us(40))
             }
             DdlStep::DictUnlock => {
+                if d.op.creates_tablespace() && !d.created {
+                    d.step = DdlStep::Part(PartStep::CreateTablespace);
+                    return Next::After(Tick::ZERO);
+                }
                 self.release(LatchId::DictSys, t, true);
                 if d.file_done {
                     d.current += 1;
@@ -548,6 +589,7 @@ impl Sim {
                 });
                 Next::Exit
             }
+            DdlStep::Part(step) => self.step_partition(t, d, step),
         }
     }
 

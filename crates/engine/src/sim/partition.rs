@@ -1,0 +1,539 @@
+//! Partitioned and compressed tables: building them from the scenario, warming them
+//! into the pool, and the partition-management statements.
+//!
+//! A `PARTITION BY RANGE (id)` table is, in InnoDB, one table per partition, each in its
+//! own tablespace `t#P#p0`, `t#P#p1`, ... (5.5/5.6 through `ha_partition`, which opens
+//! one InnoDB handler per partition; 5.7+ natively, with the same file names). So the
+//! dictionary keeps one [`Table`] per partition and the partitioned table is the set of
+//! them:
+//!
+//! ```text
+//!  ALTER TABLE logs DROP PARTITION p0      -> the DROP TABLE path on logs#P#p0
+//!  ALTER TABLE logs TRUNCATE PARTITION p0  -> the profile's TRUNCATE path on logs#P#p0
+//!  DROP TABLE logs                         -> the DROP TABLE path on every partition
+//! ```
+//!
+//! `ha_partition::drop_partitions()` (5.5/5.6) calls `handler::ha_delete_table()` for each
+//! dropped partition, which is `row_drop_table_for_mysql()` on the partition's table;
+//! 5.7's `ha_innopart` and 8.0 drop each partition's tablespace the same way. The
+//! profile's DROP path (AHI cleanup, eviction, file delete, under its latches) and, on
+//! servers before Bug#16067973's fix, the decompression of every compressed-only page
+//! of each freed extent, therefore apply to a partition as to a table.
+
+use super::ddl::{Ddl, DdlStep, EXTENT_PAGES};
+use super::{Next, Sim};
+use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SinglePageFlush, SpaceId};
+use crate::device::IoOp;
+use crate::dict::{partition_table_name, Table};
+use crate::events::EventKind;
+use crate::fs::unlink_cost_estimate;
+use crate::latch::LatchId;
+use crate::profile::TruncatePath;
+use crate::scenario::{Scenario, PAGE_SIZE};
+use crate::sql::{AlterAction, SqlError, TableName};
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
+/// partition of a partitioned one, in order, with tablespace ids from 1.
+pub(super) fn build_tables(scenario: &Scenario) -> Vec<Table> {
+    let mut out = Vec::new();
+    let mut next_space = 1u32;
+    for t in &scenario.tables {
+        let kb = u64::from(t.zip_kb());
+        // The bytes of 16 KiB pages a file of `bytes` holds: a compressed file stores
+        // each page in KEY_BLOCK_SIZE KiB.
+        let logical = |bytes: u64| {
+            if kb == 0 {
+                bytes
+            } else {
+                bytes / (kb * 1024) * PAGE_SIZE
+            }
+        };
+        let build = |name: &str, space: u32, rows: Option<u64>, bytes: u64| {
+            let rows = rows.unwrap_or_else(|| {
+                Table::rows_for_size(logical(bytes), t.row_bytes, t.secondary_indexes)
+            });
+            let table = Table::new(
+                name,
+                SpaceId(space),
+                rows.max(1),
+                t.row_bytes,
+                t.secondary_indexes,
+                logical(bytes),
+            );
+            if kb == 0 {
+                table
+            } else {
+                table.compressed(kb as u32)
+            }
+        };
+        let Some(n) = t.partitions else {
+            out.push(build(
+                &t.name,
+                next_space,
+                t.rows,
+                t.size.map_or(0, |s| s.bytes()),
+            ));
+            next_space += 1;
+            continue;
+        };
+        // RANGE (id): ids from 1, each partition holding its rows' id range.
+        let mut first_id = 1u64;
+        for (k, name) in t.partition_names().iter().enumerate() {
+            let bytes = match t.partition_sizes.get(k) {
+                Some(sz) => sz.bytes(),
+                None => t.size.map_or(0, |s| s.bytes() / u64::from(n)),
+            };
+            let rows = t.rows.map(|r| (r / u64::from(n)).max(1));
+            let table = build(
+                &partition_table_name(&t.name, name),
+                next_space,
+                rows,
+                bytes,
+            );
+            first_id += table.rows;
+            out.push(table.partition_of(&t.name, name, first_id));
+            next_space += 1;
+        }
+    }
+    out
+}
+
+/// The tables the workload draws from: those named (every partition of a partitioned
+/// one), or all uncompressed ones.
+pub(super) fn workload_tables(tables: &[Table], named: &[String]) -> Vec<usize> {
+    if named.is_empty() {
+        return (0..tables.len())
+            .filter(|&i| tables[i].zip_kb == 0)
+            .collect();
+    }
+    named
+        .iter()
+        .flat_map(|n| {
+            (0..tables.len()).filter(move |&i| tables[i].sql_name().eq_ignore_ascii_case(n))
+        })
+        .collect()
+}
+
+/// Whether the warm-up keeps this page of a compressed table in both frames: a fixed
+/// spread of `pct` percent of the pages, the same on every run.
+fn keeps_uncompressed(page: PageId, pct: u32) -> bool {
+    let h = (u64::from(page.space.0) << 32 | u64::from(page.page_no))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 40) % 100 < u64::from(pct)
+}
+
+impl Sim {
+    /// The scenario's `[[tables]]` entry a dictionary table comes from.
+    fn table_config(&self, t: usize) -> &crate::scenario::TableConfig {
+        let name = self.tables[t].sql_name();
+        self.scenario
+            .tables
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+            .expect("every table comes from the scenario")
+    }
+
+    /// The partitions the scenario asks the warm-up to read in whole.
+    fn cached_partitions(&self) -> Vec<usize> {
+        (0..self.tables.len())
+            .filter(|&t| {
+                self.tables[t].partition.as_ref().is_some_and(|p| {
+                    self.table_config(t)
+                        .cached_partitions
+                        .iter()
+                        .any(|c| c.eq_ignore_ascii_case(&p.name))
+                })
+            })
+            .collect()
+    }
+
+    /// Free blocks per instance to keep for the cached partitions while the rest of the
+    /// pool is warmed: their compressed frames (KEY_BLOCK_SIZE/16 of a block each) and
+    /// the uncompressed frames kept, or one block a page when uncompressed.
+    pub(super) fn cached_partitions_reserve(&self) -> u32 {
+        let blocks: u64 = self
+            .cached_partitions()
+            .iter()
+            .map(|&t| {
+                let table = &self.tables[t];
+                let pages = u64::from(table.used_pages());
+                if table.zip_kb == 0 {
+                    pages
+                } else {
+                    let pct = u64::from(self.table_config(t).warm_unzip_pct);
+                    pages * u64::from(table.zip_kb) / 16 + pages * pct / 100 + 1
+                }
+            })
+            .sum();
+        let per = blocks.div_ceil(u64::from(self.pool.n_instances()));
+        u32::try_from(per).unwrap_or(u32::MAX)
+    }
+
+    /// Reads every page of the cached partitions, in file order as a scan would, while
+    /// each instance has more than `depth` free blocks.
+    pub(super) fn warm_cached_partitions(&mut self, depth: u32) {
+        for t in self.cached_partitions() {
+            for page_no in 0..self.tables[t].used_pages() {
+                self.warm_page(t, page_no, depth);
+            }
+        }
+        // The history the unzip_LRU rule weighs starts with the run, not the warm-up.
+        self.pool.clear_lru_stat();
+    }
+
+    /// The warm-up's read of a compressed table's page: compressed-only
+    /// (`buf_read_page()`), and for `warm_unzip_pct` percent of them also inflated into a
+    /// block, as a `buf_page_get_gen()` would have left them.
+    pub(super) fn warm_zip_page(&mut self, table: usize, page_no: u32, depth: u32) {
+        let page = PageId {
+            space: self.tables[table].space,
+            page_no,
+        };
+        let inst = self.pool.instance_of(page);
+        if self.pool.instances()[usize::from(inst)].free_len() <= depth
+            || self.pool.lookup(page) != Lookup::Miss
+        {
+            return;
+        }
+        let Some(zip) = self.pool.read_zip_page(page) else {
+            return;
+        };
+        if keeps_uncompressed(page, self.table_config(table).warm_unzip_pct) {
+            if let FreeBlock::FromFreeList(block) = self.pool.get_free_block(inst, 0) {
+                self.pool.unzip(zip, block);
+            }
+        }
+    }
+}
+
+/// What a DDL thread does with each of its target tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DdlOp {
+    /// DROP TABLE, DROP PARTITION: the profile's DROP path.
+    Drop,
+    /// TRUNCATE on 5.1-5.6: discard the tablespace (LRU scan, unlink), create a new one.
+    TruncateDiscard,
+    /// TRUNCATE on 5.7: free the trees, LRU scan, truncate the file under `fil_sys`.
+    TruncateInPlace,
+    /// TRUNCATE on 8.0: the DROP path, then a new tablespace.
+    TruncateDropCreate,
+}
+
+impl DdlOp {
+    /// The eviction is `BUF_REMOVE_ALL_NO_WRITE`'s LRU scan whatever the DROP path.
+    pub(super) fn removes_all_pages(self) -> bool {
+        matches!(self, DdlOp::TruncateDiscard | DdlOp::TruncateInPlace)
+    }
+    /// The target gets a new, empty tablespace before `dict_sys` is released.
+    pub(super) fn creates_tablespace(self) -> bool {
+        self != DdlOp::Drop
+    }
+}
+
+/// The DDL steps of compressed pages and partitions, named after the server code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PartStep {
+    /// Bug#16067973: `btr_search_drop_page_hash_when_freed()` → `buf_page_get_gen(
+    /// BUF_PEEK_IF_IN_POOL)` met compressed-only pages in the extent being freed: under
+    /// the instance's mutex, `buf_LRU_get_free_block()` (which may evict, or flush a
+    /// dirty page) and `buf_relocate()` for each.
+    PeekAlloc,
+    /// ...then release the mutex and inflate them (`buf_zip_decompress()`), `dict_sys`
+    /// still held.
+    PeekInflate(u32),
+    /// `fil_create_new_single_table_tablespace()`: TRUNCATE's new, empty tablespace.
+    CreateTablespace,
+    /// 5.7 `truncate_t::truncate()`: `os_file_truncate()` under the global `fil_sys`.
+    FileTruncate,
+    /// The truncate finished: release `fil_sys`.
+    FileTruncated,
+}
+
+impl Sim {
+    /// The live tables a statement's name means: the table, or every partition of a
+    /// partitioned one.
+    pub(super) fn tables_named(&self, name: &TableName) -> Vec<usize> {
+        let schema_ok = name
+            .schema
+            .as_deref()
+            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
+        if !schema_ok {
+            return Vec::new();
+        }
+        (0..self.tables.len())
+            .filter(|&i| {
+                !self.tables[i].dropped
+                    && self.tables[i].sql_name().eq_ignore_ascii_case(&name.table)
+            })
+            .collect()
+    }
+
+    /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
+    /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
+    /// tables and what to do with them. Other ALTER TABLE actions are not modelled here.
+    pub(super) fn plan_partition_alter(
+        &self,
+        table: &TableName,
+        actions: &[AlterAction],
+        claimed: &[usize],
+    ) -> Result<(Vec<usize>, DdlOp), SqlError> {
+        let (names, drop) = match actions {
+            [AlterAction::DropPartition { names }] => (names, true),
+            [AlterAction::TruncatePartition { names }] => (names, false),
+            [one] => return Err(SqlError::not_modelled(one.name())),
+            _ => return Err(SqlError::not_modelled("ALTER TABLE")),
+        };
+        let found = self.tables_named(table);
+        if found.is_empty() {
+            let schema = table.schema.as_deref().unwrap_or(&self.scenario.schema);
+            return Err(SqlError::no_such_table(schema, &table.table));
+        }
+        if self.tables[found[0]].partition.is_none() {
+            return Err(SqlError::partition_mgmt_on_nonpartitioned());
+        }
+        let command = if drop { "DROP" } else { "TRUNCATE" };
+        let part_name = |i: usize| {
+            self.tables[i]
+                .partition
+                .as_ref()
+                .map_or("", |p| p.name.as_str())
+        };
+        let mut targets = Vec::new();
+        if !drop && names.len() == 1 && names[0].eq_ignore_ascii_case("ALL") {
+            targets = found.clone();
+        } else {
+            for n in names {
+                let i = found
+                    .iter()
+                    .copied()
+                    .find(|&i| part_name(i).eq_ignore_ascii_case(n))
+                    .filter(|i| !targets.contains(i))
+                    .ok_or_else(|| SqlError::partition_list(command))?;
+                targets.push(i);
+            }
+        }
+        if targets.iter().any(|i| claimed.contains(i)) {
+            return Err(SqlError::partition_list(command));
+        }
+        if drop {
+            if targets.len() == found.len() {
+                return Err(SqlError::drop_last_partition());
+            }
+            return Ok((targets, DdlOp::Drop));
+        }
+        let op = match self.profile.mechanisms.truncate {
+            TruncatePath::DiscardAndCreate => DdlOp::TruncateDiscard,
+            TruncatePath::InPlace => DdlOp::TruncateInPlace,
+            TruncatePath::DropAndCreate => DdlOp::TruncateDropCreate,
+        };
+        Ok((targets, op))
+    }
+
+    /// Before the per-extent AHI walk checks an extent: on a server with Bug#16067973,
+    /// if the extent has compressed-only pages in the pool, decompress them first
+    /// (`PeekAlloc`). `None` lets the walk go on.
+    pub(super) fn peek_zip_pages(&mut self, d: &mut Ddl) -> Option<Next> {
+        if !self.profile.mechanisms.peek_decompresses_zip_pages {
+            return None;
+        }
+        let table = &self.tables[d.targets[d.current].table];
+        let (space, pages) = (table.space, table.pages);
+        if table.zip_kb == 0 {
+            return None;
+        }
+        let end = (d.next_page + EXTENT_PAGES).min(pages);
+        if d.peeked_to >= end {
+            return None;
+        }
+        if d.peeked_to == 0 {
+            d.unzip = (self.now, 0, 0);
+        }
+        d.peeked_to = end;
+        let any = (d.next_page..end).any(|page_no| {
+            matches!(self.pool.lookup(PageId { space, page_no }),
+                Lookup::Hit(f) if self.pool.is_zip_only(f))
+        });
+        if !any {
+            return None;
+        }
+        d.step = DdlStep::Part(PartStep::PeekAlloc);
+        Some(Next::After(Tick::ZERO))
+    }
+
+    /// The DROP's decompressions, reported when its per-extent walk ends.
+    pub(super) fn finish_peek(&mut self, d: &mut Ddl) {
+        let (t0, pages, evicted) = std::mem::take(&mut d.unzip);
+        if pages > 0 {
+            let space = self.tables[d.targets[d.current].table].space;
+            self.emit(EventKind::ZipPagesDecompressed {
+                space,
+                pages,
+                evicted,
+                latch: LatchId::DictSys,
+                t0,
+                t1: self.now,
+            });
+        }
+    }
+
+    /// `buf_LRU_get_free_block()` for a page the DROP decompresses, instance mutex held:
+    /// the free list, an LRU pass, the whole LRU, then a synchronous single-page flush
+    /// (`buf_flush_single_page_from_LRU()`). Returns the block, the time it cost, and
+    /// whether it had to evict.
+    ///
+    /// Simplification: the single-page write is charged to this step and completes in
+    /// it, with the instance mutex held (InnoDB releases it around the write).
+    fn block_for_unzip(&mut self, inst: u16) -> (Option<FrameId>, Tick, bool) {
+        let costs = &self.profile.costs;
+        let (scan_ns, op_ns) = (costs.lru_scan_ns_per_page, costs.lru_op_ns);
+        let had_free = self.pool.instances()[usize::from(inst)].free_len() > 0;
+        let (block, scanned) = self.pool.free_block_for_unzip(inst);
+        let mut cost = Tick(op_ns) + Tick(scan_ns).times(u64::from(scanned));
+        if block.is_some() {
+            return (block, cost, !had_free);
+        }
+        self.counters.wait_free += 1;
+        self.signal_page_cleaner();
+        match self.pool.single_page_flush(inst) {
+            SinglePageFlush::Freed { scanned } => {
+                cost += Tick(scan_ns).times(u64::from(scanned));
+            }
+            SinglePageFlush::Write { frame, scanned } => {
+                cost += Tick(scan_ns).times(u64::from(scanned));
+                let done = self.device.submit(self.now + cost, IoOp::Write, PAGE_SIZE);
+                cost = done - self.now;
+                self.pool.complete_write(frame, true);
+            }
+            SinglePageFlush::Nothing { scanned } => {
+                return (None, cost + Tick(scan_ns).times(u64::from(scanned)), true);
+            }
+        }
+        match self.pool.get_free_block(inst, 0) {
+            FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } => {
+                (Some(f), cost, true)
+            }
+            FreeBlock::NoneFound { .. } => (None, cost, true),
+        }
+    }
+
+    /// A table's `.ibd` path.
+    fn ibd_path(&self, t: usize) -> String {
+        format!("./{}/{}.ibd", self.scenario.schema, self.tables[t].name)
+    }
+
+    pub(super) fn step_partition(&mut self, t: ThreadId, d: &mut Ddl, step: PartStep) -> Next {
+        let ti = d.targets[d.current].table;
+        match step {
+            PartStep::PeekAlloc => {
+                let space = self.tables[ti].space;
+                let first = PageId {
+                    space,
+                    page_no: d.next_page,
+                };
+                // An extent's pages all belong to one instance (buf_pool_get()).
+                let inst = self.pool.instance_of(first);
+                if !self.acquire(LatchId::BufPool(inst), t) {
+                    return Next::Parked;
+                }
+                let mut cost = Tick::ZERO;
+                let mut n = 0;
+                for page_no in d.next_page..d.peeked_to {
+                    let page = PageId { space, page_no };
+                    if !matches!(self.pool.lookup(page),
+                        Lookup::Hit(f) if self.pool.is_zip_only(f) && self.pool.can_relocate(f))
+                    {
+                        continue;
+                    }
+                    let (block, c, evicted) = self.block_for_unzip(inst);
+                    cost += c;
+                    let Some(block) = block else {
+                        // Nothing evictable: the rest of the extent stays compressed.
+                        break;
+                    };
+                    // Finding the block may have evicted this very page.
+                    match self.pool.lookup(page) {
+                        Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => {
+                            self.pool.unzip(z, block);
+                            n += 1;
+                            d.unzip.2 += u64::from(evicted);
+                        }
+                        _ => self.pool.release_free_block(block),
+                    }
+                }
+                d.unzip.1 += u64::from(n);
+                d.step = DdlStep::Part(PartStep::PeekInflate(n));
+                Next::After(cost)
+            }
+            PartStep::PeekInflate(n) => {
+                let first = PageId {
+                    space: self.tables[ti].space,
+                    page_no: d.next_page,
+                };
+                let inst = self.pool.instance_of(first);
+                self.release(LatchId::BufPool(inst), t, true);
+                d.step = DdlStep::AhiFreeExtents;
+                Next::After(Tick(self.profile.costs.zip_decompress_ns_per_page).times(u64::from(n)))
+            }
+            PartStep::CreateTablespace => {
+                let old = &self.tables[ti];
+                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let mut table = Table::new(
+                    &old.name,
+                    space,
+                    1,
+                    old.row_bytes,
+                    old.indexes.len().saturating_sub(1) as u8,
+                    0,
+                );
+                if old.zip_kb != 0 {
+                    table = table.compressed(old.zip_kb);
+                }
+                if let Some(p) = &old.partition {
+                    table = table.partition_of(&p.table, &p.name, p.less_than);
+                }
+                let (name, old_space) = (old.name.clone(), old.space);
+                self.pool.register_space(space, table.pages);
+                if table.zip_kb != 0 {
+                    self.pool.set_space_zip_size(space, table.zip_kb);
+                }
+                self.append_row.push(table.rows);
+                self.table_users.push(0);
+                self.ddl_claimed.push(false);
+                self.tables.push(table);
+                self.emit(EventKind::TablespaceCreated {
+                    table: name,
+                    old_space,
+                    space,
+                });
+                d.created = true;
+                d.step = DdlStep::DictUnlock;
+                Next::After(Tick(self.profile.costs.tablespace_create_ns))
+            }
+            PartStep::FileTruncate => {
+                if !self.acquire(LatchId::FilSys, t) {
+                    return Next::Parked;
+                }
+                let bytes = self.tables[ti].bytes;
+                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                self.emit(EventKind::FileTruncate {
+                    path: self.ibd_path(ti),
+                    bytes,
+                    latch: LatchId::FilSys,
+                    thread: t,
+                    t0: self.now,
+                    t1: self.now + cost,
+                });
+                d.step = DdlStep::Part(PartStep::FileTruncated);
+                Next::After(cost)
+            }
+            PartStep::FileTruncated => {
+                self.release(LatchId::FilSys, t, true);
+                d.file_done = true;
+                d.step = DdlStep::DictUnlock;
+                Next::After(Tick::ZERO)
+            }
+        }
+    }
+}
