@@ -35,8 +35,49 @@ at_s = 2
 sql = "DROP TABLE a"
 "#;
 
+/// A compressed table in three partitions, p0 cached (mostly compressed-only), dropped.
+const COMPRESSED: &str = r#"
+name = "golden-compressed"
+title = "a 64 MB pool, a compressed partitioned table, DROP PARTITION"
+profile = "mariadb-5.5"
+seed = 11
+seconds = 4
+
+[buffer_pool]
+size = "64M"
+instances = 1
+
+[[tables]]
+name = "logs"
+row_format = "compressed"
+key_block_size = 8
+partitions = 3
+size = "3M"
+cached_partitions = ["p0"]
+warm_unzip_pct = 25
+
+[[tables]]
+name = "b"
+rows = 100000
+
+[workload]
+kind = "oltp_read_write"
+threads = 4
+tables = ["b"]
+distribution = "uniform"
+round_trip_us = 300
+
+[[script]]
+at_s = 2
+sql = "ALTER TABLE logs DROP PARTITION p0"
+"#;
+
 fn trace(profile: &str) -> String {
-    let scenario = Scenario::from_toml(SCENARIO).unwrap();
+    trace_of(SCENARIO, profile)
+}
+
+fn trace_of(scenario: &str, profile: &str) -> String {
+    let scenario = Scenario::from_toml(scenario).unwrap();
     let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
     sim.run_until(Tick::from_secs(4));
     let mut out = String::new();
@@ -60,4 +101,24 @@ fn small_pool_drop_table_57() {
 #[test]
 fn small_pool_drop_table_8023() {
     expect_file!["golden/small-pool-drop-8.0.23.txt"].assert_eq(&trace("mysql-8.0.23"));
+}
+
+#[test]
+fn small_pool_compressed_partition_drop_decompresses_on_mariadb_55() {
+    let mariadb = trace_of(COMPRESSED, "mariadb-5.5");
+    assert!(
+        mariadb.contains("zip_pages_decompressed"),
+        "Bug#16067973's path ran"
+    );
+    expect_file!["golden/small-pool-compressed-drop-mariadb-5.5.txt"].assert_eq(&mariadb);
+}
+
+#[test]
+fn small_pool_compressed_partition_drop_57() {
+    let mysql57 = trace_of(COMPRESSED, "mysql-5.7");
+    assert!(
+        !mysql57.contains("zip_pages_decompressed"),
+        "fixed: PEEK returns NULL"
+    );
+    expect_file!["golden/small-pool-compressed-drop-5.7.txt"].assert_eq(&mysql57);
 }

@@ -1,0 +1,217 @@
+//! Partitioned and compressed tables: MySQL's errors for bad partition statements (the
+//! simulation carries on), DROP TABLE of a partitioned table, and the scenario fields'
+//! checks, each naming the field.
+
+use ddlscope_engine::{EventKind, Profile, Scenario, Sim, Tick};
+
+const SCENARIO: &str = r#"
+name = "partitions"
+title = "a compressed table in four partitions"
+profile = "mariadb-5.5"
+seconds = 10
+
+[buffer_pool]
+size = "64M"
+instances = 2
+
+[[tables]]
+name = "logs"
+row_format = "compressed"
+key_block_size = 8
+partitions = 4
+size = "16M"
+cached_partitions = ["p0"]
+
+[[tables]]
+name = "b"
+rows = 100000
+
+[workload]
+kind = "oltp_read_only"
+threads = 4
+tables = ["b"]
+distribution = "uniform"
+"#;
+
+fn sim() -> Sim {
+    let mut sim = Sim::new(
+        Scenario::from_toml(SCENARIO).unwrap(),
+        Profile::builtin("mariadb-5.5").unwrap(),
+    )
+    .unwrap();
+    sim.run_until(Tick::from_secs(1));
+    sim
+}
+
+#[test]
+fn bad_partition_statements_get_mysqls_errors_and_change_nothing() {
+    let mut sim = sim();
+    let events = sim.events().len();
+    let errors: Vec<String> = [
+        "ALTER TABLE nosuch DROP PARTITION p0",
+        "ALTER TABLE other.logs DROP PARTITION p0",
+        "ALTER TABLE b DROP PARTITION p0",
+        "ALTER TABLE b TRUNCATE PARTITION p0",
+        "ALTER TABLE logs DROP PARTITION p9",
+        "ALTER TABLE logs DROP PARTITION p0, p0",
+        "ALTER TABLE logs TRUNCATE PARTITION p4",
+        "ALTER TABLE logs DROP PARTITION p0, p1, p2, p3",
+        "ALTER TABLE logs DROP PARTITION p1; ALTER TABLE logs DROP PARTITION p1",
+    ]
+    .iter()
+    .map(|sql| sim.execute(sql).unwrap_err().to_string())
+    .collect();
+    expect_test::expect![[r#"
+        [
+            "ERROR 1146 (42S02): Table 'test.nosuch' doesn't exist",
+            "ERROR 1146 (42S02): Table 'other.logs' doesn't exist",
+            "ERROR 1505 (HY000): Partition management on a not partitioned table is not possible",
+            "ERROR 1505 (HY000): Partition management on a not partitioned table is not possible",
+            "ERROR 1507 (HY000): Error in list of partitions to DROP",
+            "ERROR 1507 (HY000): Error in list of partitions to DROP",
+            "ERROR 1507 (HY000): Error in list of partitions to TRUNCATE",
+            "ERROR 1508 (HY000): Cannot remove all partitions, use DROP TABLE instead",
+            "ERROR 1507 (HY000): Error in list of partitions to DROP",
+        ]
+    "#]]
+    .assert_debug_eq(&errors);
+    assert_eq!(sim.events().len(), events, "nothing ran");
+    // The simulation carries on, and a good statement still runs.
+    sim.execute("ALTER TABLE logs DROP PARTITION p0").unwrap();
+    sim.run_for(Tick::from_secs(3));
+    assert!(sim.samples().last().unwrap().qps > 0);
+    let err = sim
+        .execute("ALTER TABLE logs DROP PARTITION p0")
+        .unwrap_err();
+    assert_eq!(err.code, 1507, "p0 is gone: {err}");
+    // Three partitions left: dropping them all is refused, dropping two is not.
+    assert_eq!(
+        sim.execute("ALTER TABLE logs DROP PARTITION p1, p2, p3")
+            .unwrap_err()
+            .code,
+        1508
+    );
+    sim.execute("ALTER TABLE logs DROP PARTITION p1, p2")
+        .unwrap();
+}
+
+#[test]
+fn drop_table_of_a_partitioned_table_drops_every_partition() {
+    let mut sim = sim();
+    sim.execute("DROP TABLE logs").unwrap();
+    sim.run_for(Tick::from_secs(5));
+    let dropped: Vec<String> = sim
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TableDropped { table, .. } => Some(table.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        dropped,
+        ["logs#P#p0", "logs#P#p1", "logs#P#p2", "logs#P#p3"],
+        "each partition's own table, as InnoDB names them"
+    );
+    let unlinked = sim
+        .events()
+        .iter()
+        .filter(
+            |e| matches!(&e.kind, EventKind::FileUnlink { path, .. } if path.contains("logs#P#p")),
+        )
+        .count();
+    assert_eq!(unlinked, 4);
+    let err = sim
+        .execute("ALTER TABLE logs DROP PARTITION p0")
+        .unwrap_err();
+    assert_eq!(err.code, 1146, "{err}");
+    assert_eq!(sim.execute("DROP TABLE logs").unwrap_err().code, 1051);
+}
+
+#[test]
+fn truncate_partition_gives_the_partition_a_new_empty_tablespace() {
+    let mut sim = sim();
+    let p0 = sim
+        .tables()
+        .iter()
+        .find(|t| t.name == "logs#P#p0")
+        .unwrap()
+        .clone();
+    assert!(sim.pool().resident_pages(p0.space) > 0, "p0 is cached");
+    sim.execute("ALTER TABLE logs TRUNCATE PARTITION p0")
+        .unwrap();
+    sim.run_for(Tick::from_secs(3));
+    assert_eq!(sim.pool().resident_pages(p0.space), 0);
+    let new = sim
+        .tables()
+        .iter()
+        .find(|t| t.name == "logs#P#p0" && !t.dropped)
+        .unwrap();
+    assert_ne!(new.space, p0.space);
+    assert!(new.pages < p0.pages && new.zip_kb == 8);
+    // 5.5 discards the tablespace: the LRU scan frees the compressed pages without
+    // decompressing them.
+    assert!(!sim
+        .events()
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::ZipPagesDecompressed { .. })));
+    assert!(sim.events().iter().any(
+        |e| matches!(&e.kind, EventKind::TablespaceCreated { table, .. } if table == "logs#P#p0")
+    ));
+}
+
+#[test]
+fn bad_table_fields_name_the_field() {
+    let cases = [
+        (
+            "key_block_size = 8",
+            "key_block_size = 3",
+            "tables[0].key_block_size = 3: must be 1, 2, 4, 8 or 16",
+        ),
+        (
+            "row_format = \"compressed\"",
+            "row_format = \"dynamic\"",
+            "tables[0].key_block_size = 8: only with row_format = \"compressed\"",
+        ),
+        (
+            "row_format = \"compressed\"",
+            "row_format = \"zipped\"",
+            "unknown variant `zipped`",
+        ),
+        (
+            "partitions = 4",
+            "partitions = 0",
+            "tables[0].partitions = 0: must be between 1 and 8192",
+        ),
+        (
+            "partitions = 4",
+            "partitions = 4\npartition_sizes = [\"1M\", \"2M\"]",
+            "tables[0].partition_sizes has 2 sizes for 4 partitions",
+        ),
+        (
+            "cached_partitions = [\"p0\"]",
+            "cached_partitions = [\"p7\"]",
+            "tables[0].cached_partitions: no partition 'p7' (the partitions are p0..p3)",
+        ),
+        (
+            "partitions = 4\n",
+            "",
+            "tables[0] (logs): partition_sizes and cached_partitions need partitions = N",
+        ),
+        (
+            "cached_partitions = [\"p0\"]",
+            "warm_unzip_pct = 101",
+            "tables[0].warm_unzip_pct = 101: must be 0-100",
+        ),
+        (
+            "tables = [\"b\"]",
+            "tables = [\"logs\"]",
+            "workload.tables: 'logs' is ROW_FORMAT=COMPRESSED",
+        ),
+    ];
+    for (from, to, expect) in cases {
+        assert!(SCENARIO.contains(from), "fixture has {from}");
+        let e = Scenario::from_toml(&SCENARIO.replacen(from, to, 1)).unwrap_err();
+        assert!(e.contains(expect), "{to}: {e}");
+    }
+}
