@@ -28,8 +28,11 @@ struct ZipActivity {
     zip_only_max: u64,
 }
 
+/// The final pool's cells per instance: (instance, [(space, kind)]).
+type Digest = Vec<(u16, Vec<(u32, u8)>)>;
+
 /// Runs `steps` random operations; returns a digest of the final pool.
-fn run(seed: u64, steps: u32) -> (Vec<(u16, Vec<(u32, u8)>)>, ZipActivity) {
+fn run(seed: u64, steps: u32) -> (Digest, ZipActivity) {
     let mut zip = ZipActivity::default();
     let mut rng = SimRng::stream(seed, "props");
     let instances = 1 + rng.below(3) as u16;

@@ -497,20 +497,15 @@ impl Sim {
                             .into_iter()
                             .filter(|i| !claimed.contains(i))
                             .collect();
-                        match found.is_empty() {
-                            false => {
-                                claimed.extend(&found);
-                                targets.extend(found.into_iter().map(|table| DropTarget { table }));
-                            }
-                            true if *if_exists => {}
-                            true => {
-                                let schema = name
-                                    .schema
-                                    .clone()
-                                    .unwrap_or_else(|| self.scenario.schema.clone());
-                                return Err(SqlError::unknown_table(&schema, &name.table));
-                            }
+                        if found.is_empty() && !*if_exists {
+                            let schema = name
+                                .schema
+                                .clone()
+                                .unwrap_or_else(|| self.scenario.schema.clone());
+                            return Err(SqlError::unknown_table(&schema, &name.table));
                         }
+                        claimed.extend(&found);
+                        targets.extend(found.into_iter().map(|table| DropTarget { table }));
                     }
                     plans.push((targets, DdlOp::Drop));
                 }
