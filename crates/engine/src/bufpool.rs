@@ -1076,6 +1076,7 @@ impl BufPool {
 
     /// InnoDB: `buf_page_init_for_read()` + `buf_LRU_add_block(old = true)`: the block
     /// taken by [`BufPool::get_free_block`] now holds `page`, I/O-fixed, at the midpoint.
+    /// For a page of a compressed tablespace use [`BufPool::init_for_read_zip`].
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
         let sp = self
@@ -1102,6 +1103,8 @@ impl BufPool {
             ..BufBlock::FREE
         };
         inst.add_block(local, true);
+        // buf_LRU_stat_inc_io().
+        self.lru_stat.cur_io += 1;
     }
 
     /// The read finished (`buf_page_io_complete()`).

@@ -669,22 +669,14 @@ impl Scenario {
             ));
         }
         for name in &w.tables {
-            match self
+            if !self
                 .tables
                 .iter()
-                .find(|t| t.name.eq_ignore_ascii_case(name))
+                .any(|t| t.name.eq_ignore_ascii_case(name))
             {
-                None => {
-                    return Err(format!(
-                        "workload.tables: no table named '{name}' in [[tables]]"
-                    ))
-                }
-                Some(t) if t.zip_kb() != 0 => {
-                    return Err(format!(
-                        "workload.tables: '{name}' is ROW_FORMAT=COMPRESSED; the workload runs on uncompressed tables only"
-                    ))
-                }
-                Some(_) => {}
+                return Err(format!(
+                    "workload.tables: no table named '{name}' in [[tables]]"
+                ));
             }
         }
         if w.special_pct == 0 || w.special_pct > 100 || w.special_res > 100 {

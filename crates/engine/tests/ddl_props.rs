@@ -139,6 +139,10 @@ fn check_partition(profile: &str, seed: u64) {
     scenario.seed = seed;
     scenario.tables[0].key_block_size = Some([1, 2, 4, 8, 16][(seed % 5) as usize]);
     scenario.tables[0].warm_unzip_pct = (seed * 23 % 101) as u32;
+    if seed.is_multiple_of(2) {
+        // Sessions on the compressed partitions too, racing the DDL.
+        scenario.workload.tables.push("logs".into());
+    }
     let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
     sim.run_until(Tick::from_ms(300 + seed * 211 % 1500));
     let statements = match seed % 4 {

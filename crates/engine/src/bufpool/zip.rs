@@ -135,7 +135,7 @@ impl ZipState {
 /// 50 s (`buf_LRU_stat_update()`), which `buf_LRU_evict_from_unzip_LRU()` compares.
 #[derive(Clone, Debug)]
 pub(super) struct LruStat {
-    cur_io: u64,
+    pub(super) cur_io: u64,
     cur_unzip: u64,
     arr: [(u64, u64); LRU_STAT_N_INTERVAL],
     ind: usize,
@@ -591,6 +591,32 @@ impl BufPool {
         sp.frames[page.page_no as usize] = frame;
         self.lru_stat.cur_io += 1;
         Some(frame)
+    }
+
+    /// InnoDB: `buf_page_init_for_read(unzip = TRUE)` for a compressed table: `frame`
+    /// (from [`BufPool::get_free_block`]) takes the uncompressed frame, the buddy
+    /// allocator the compressed one; the page is I/O-fixed at the LRU midpoint and on
+    /// `unzip_LRU`, and `buf_page_io_complete()` will inflate it. Returns false, with
+    /// `frame` back on the free list, when no compressed frame could be had. Caller holds
+    /// the instance mutex.
+    pub fn init_for_read_zip(&mut self, frame: FrameId, page: PageId) -> bool {
+        let class = self.spaces.get(&page.space).map_or(0, |s| s.zip_class);
+        assert!(class != 0, "{page:?} is not in a compressed tablespace");
+        let i = self.inst_of_frame(frame);
+        let Some(loc) = self.buddy_alloc(i, class - 1) else {
+            self.release_free_block(frame);
+            return false;
+        };
+        self.init_for_read(frame, page);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame);
+        inst.blocks[local as usize].set(F_ZIP, true);
+        inst.side_ensure();
+        inst.zip.side[local as usize].loc = loc;
+        inst.unzip_add(local, inst.blocks[local as usize].is(F_OLD));
+        inst.stats.unzipped += 1;
+        self.lru_stat.cur_unzip += 1;
+        true
     }
 
     /// InnoDB: `buf_page_get_gen()` on a `BUF_BLOCK_ZIP_PAGE`: the free `block` (from

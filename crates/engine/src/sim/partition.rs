@@ -101,12 +101,10 @@ pub(super) fn build_tables(scenario: &Scenario) -> Vec<Table> {
 }
 
 /// The tables the workload draws from: those named (every partition of a partitioned
-/// one), or all uncompressed ones.
+/// one), or all.
 pub(super) fn workload_tables(tables: &[Table], named: &[String]) -> Vec<usize> {
     if named.is_empty() {
-        return (0..tables.len())
-            .filter(|&i| tables[i].zip_kb == 0)
-            .collect();
+        return (0..tables.len()).collect();
     }
     named
         .iter()
