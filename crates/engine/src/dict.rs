@@ -152,6 +152,8 @@ pub struct Table {
     pub row_bytes: u64,
     /// The clustered index first, then the secondary indexes.
     pub indexes: Vec<IndexLayout>,
+    /// Columns and their stored widths in bytes.
+    pub columns: Vec<Column>,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
     /// `KEY_BLOCK_SIZE` in KiB for ROW_FORMAT=COMPRESSED, 0 for uncompressed rows.
@@ -217,6 +219,7 @@ impl Table {
             rows,
             row_bytes,
             indexes,
+            columns: sysbench_columns(),
             dropped: false,
             zip_kb: 0,
             partition: None,
@@ -252,6 +255,57 @@ impl Table {
         (FIRST_INDEX_PAGE + self.indexes.iter().map(IndexLayout::pages).sum::<u64>()) as u32
     }
 
+    /// A column by name (case-insensitive, as MySQL compares column names).
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// An index by name (case-insensitive).
+    pub fn index_named(&self, name: &str) -> Option<&IndexLayout> {
+        self.indexes
+            .iter()
+            .find(|ix| ix.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Lays out a new secondary index of `entry_bytes` entries after the table's current
+    /// last page, as a bulk load allocates it at the end of the file, and grows the file
+    /// by whole extents. Returns the index number.
+    pub fn add_index(&mut self, name: &str, entry_bytes: u64) -> u8 {
+        let number = self.indexes.iter().map(|ix| ix.number).max().unwrap_or(0) + 1;
+        let per_leaf = (PAGE_FILL_BYTES / entry_bytes.max(8)).max(2);
+        let layout = IndexLayout::new(number, name, self.rows, per_leaf, u64::from(self.pages));
+        let end = u64::from(self.pages) + layout.pages();
+        self.indexes.push(layout);
+        let pages = end.div_ceil(64) * 64;
+        self.pages = pages as u32;
+        self.bytes = pages * PAGE_SIZE;
+        number
+    }
+}
+
+/// One column of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// The name.
+    pub name: String,
+    /// Bytes it takes in a record.
+    pub bytes: u64,
+}
+
+/// sysbench's table: `id INT PRIMARY KEY, k INT, c CHAR(120), pad CHAR(60), KEY k_1(k)`.
+pub fn sysbench_columns() -> Vec<Column> {
+    [("id", 4), ("k", 4), ("c", 120), ("pad", 60)]
+        .into_iter()
+        .map(|(name, bytes)| Column {
+            name: name.to_string(),
+            bytes,
+        })
+        .collect()
+}
+
+impl Table {
     /// Rows that fill a file of `bytes` bytes, for tables given by size.
     pub fn rows_for_size(bytes: u64, row_bytes: u64, secondary: u8) -> u64 {
         let pages = bytes / PAGE_SIZE;

@@ -182,11 +182,16 @@ fn check_partition(profile: &str, seed: u64) {
             );
         }
     }
+    // The DDL thread holds nothing any more. A workload session may be inside one of
+    // its own short holds of a buffer-pool mutex at this instant: sessions are the
+    // first threads spawned, ids below the thread count.
+    let sessions = sim.scenario().workload.threads;
     for latch in sim.latches() {
-        assert_eq!(
-            latch.holder(),
-            None,
-            "{profile} seed {seed}: {} is free",
+        let held = latch.holder();
+        assert!(
+            held.is_none()
+                || (matches!(latch.id, LatchId::BufPool(_)) && held.unwrap().0 < sessions),
+            "{profile} seed {seed}: {} is held by {held:?}",
             latch.id
         );
     }

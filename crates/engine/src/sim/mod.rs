@@ -18,8 +18,10 @@
 //! `t0`. Samples are taken at each whole virtual second, before any thread step of that
 //! same tick.
 
+mod alter;
 mod cleaner;
 mod client;
+mod cpu;
 mod ddl;
 pub mod log;
 mod partition;
@@ -37,8 +39,10 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
+use alter::IndexBuild;
 use cleaner::PageCleaner;
 use client::Client;
+use cpu::Cpu;
 use ddl::{Ddl, DropTarget, FilePurge};
 use log::LogSys;
 use partition::DdlOp;
@@ -57,6 +61,17 @@ pub struct SessionView {
     pub state: &'static str,
     /// The latch the session is queued for, if any.
     pub waiting_for: Option<LatchId>,
+}
+
+/// An accepted DDL statement, checked and ready to run.
+enum Plan {
+    /// DROP TABLE, DROP PARTITION (`DdlOp::Drop`) or TRUNCATE PARTITION on the targets.
+    Drop(Vec<DropTarget>, DdlOp),
+    AddIndex {
+        table: usize,
+        name: String,
+        entry_bytes: u64,
+    },
 }
 
 /// What wakes next.
@@ -85,6 +100,7 @@ enum Thread {
     Client(Box<Client>),
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
+    IndexBuild(Box<IndexBuild>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
     Exited,
@@ -121,6 +137,7 @@ pub struct Sim {
     thread_gen: Vec<u32>,
     pool: BufPool,
     device: Device,
+    cpu: Cpu,
     log: LogSys,
     latches: Vec<Latch>,
     tables: Vec<Table>,
@@ -157,6 +174,10 @@ pub struct Sim {
     table_users: Vec<u32>,
     /// Tables a DDL statement has claimed: new statements do not start on them.
     ddl_claimed: Vec<bool>,
+    /// Tables with an online index build logging concurrent DML (a row log).
+    online_build: Vec<bool>,
+    /// Row-log entries written per table so far.
+    row_log_ops: Vec<u64>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -200,6 +221,7 @@ impl Sim {
             thread_gen: Vec::new(),
             pool,
             device,
+            cpu: Cpu::new(scenario.server.cpus),
             log: LogSys::default(),
             latches,
             append_row: tables.iter().map(|t| t.rows).collect(),
@@ -226,6 +248,8 @@ impl Sim {
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             table_users: vec![0; tables_n],
             ddl_claimed: vec![false; tables_n],
+            online_build: vec![false; tables_n],
+            row_log_ops: vec![0; tables_n],
             scenario,
         };
         if sim.scenario.buffer_pool.warm {
@@ -484,7 +508,7 @@ impl Sim {
     fn submit(&mut self, session: u32, sql: &str) -> Result<(), SqlError> {
         let commands = sql::parse(sql)?;
         // Check every statement before running any, so a batch is all or nothing.
-        let mut plans = Vec::new();
+        let mut plans: Vec<Plan> = Vec::new();
         let mut claimed: Vec<usize> = Vec::new();
         for c in &commands {
             match &c.command {
@@ -507,12 +531,29 @@ impl Sim {
                         claimed.extend(&found);
                         targets.extend(found.into_iter().map(|table| DropTarget { table }));
                     }
-                    plans.push((targets, DdlOp::Drop));
+                    plans.push(Plan::Drop(targets, DdlOp::Drop));
+                }
+                Command::CreateIndex {
+                    table,
+                    index,
+                    algorithm,
+                    ..
+                } => plans.push(self.plan_add_index(table, index, *algorithm)?),
+                Command::AlterTable {
+                    table,
+                    actions,
+                    algorithm,
+                    ..
+                } if matches!(actions.as_slice(), [sql::AlterAction::AddIndex(_)]) => {
+                    let [sql::AlterAction::AddIndex(index)] = actions.as_slice() else {
+                        unreachable!("matched above");
+                    };
+                    plans.push(self.plan_add_index(table, index, *algorithm)?);
                 }
                 Command::AlterTable { table, actions, .. } => {
                     let (found, op) = self.plan_partition_alter(table, actions, &claimed)?;
                     claimed.extend(&found);
-                    plans.push((
+                    plans.push(Plan::Drop(
                         found
                             .into_iter()
                             .map(|table| DropTarget { table })
@@ -525,18 +566,109 @@ impl Sim {
             }
         }
         let texts = commands.into_iter().map(|c| c.text);
-        for ((targets, op), text) in plans.into_iter().zip(texts) {
+        for (plan, text) in plans.into_iter().zip(texts) {
             self.emit(EventKind::StatementStarted {
                 session,
                 sql: text.clone(),
             });
-            let mut ddl = Ddl::new(session, text, self.now, targets);
-            ddl.op = op;
-            let id = self.spawn(Thread::Ddl(Box::new(ddl)));
             let now = self.now;
+            let thread = match plan {
+                Plan::Drop(targets, op) => {
+                    let mut ddl = Ddl::new(session, text, now, targets);
+                    ddl.op = op;
+                    Thread::Ddl(Box::new(ddl))
+                }
+                Plan::AddIndex {
+                    table,
+                    name,
+                    entry_bytes,
+                } => Thread::IndexBuild(Box::new(IndexBuild::new(
+                    session,
+                    text,
+                    now,
+                    table,
+                    name,
+                    entry_bytes,
+                ))),
+            };
+            let id = self.spawn(thread);
             self.schedule_thread(now, id);
         }
         Ok(())
+    }
+
+    /// The live table `name` names, or MySQL's 1146.
+    fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
+        let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
+        let found = schema
+            .eq_ignore_ascii_case(&self.scenario.schema)
+            .then(|| {
+                self.tables
+                    .iter()
+                    .position(|t| !t.dropped && t.name.eq_ignore_ascii_case(&name.table))
+            })
+            .flatten();
+        found.ok_or_else(|| SqlError::no_such_table(schema, &name.table))
+    }
+
+    /// `CREATE INDEX` / `ALTER TABLE ... ADD INDEX`: checks it the way the server does
+    /// (table, duplicate name, key columns, algorithm) and plans an online build.
+    fn plan_add_index(
+        &self,
+        table: &sql::TableName,
+        index: &sql::IndexDef,
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        let t = self.resolve_table(table)?;
+        let tb = &self.tables[t];
+        if algorithm == sql::Algorithm::Instant {
+            return Err(SqlError::alter_not_supported(
+                "ALGORITHM=INSTANT",
+                "ALGORITHM=COPY/INPLACE",
+            ));
+        }
+        if self.online_build[t] {
+            return Err(SqlError::not_modelled(
+                "a second online index build on a table while one runs",
+            ));
+        }
+        let mut key_bytes = 0;
+        let mut includes_pk = false;
+        for part in &index.columns {
+            let col = tb
+                .column(&part.column)
+                .ok_or_else(|| SqlError::key_column_missing(&part.column))?;
+            key_bytes += part
+                .prefix_len
+                .map_or(col.bytes, |n| u64::from(n).min(col.bytes));
+            includes_pk |= col.name.eq_ignore_ascii_case("id");
+        }
+        // MySQL names an unnamed index after its first column: k, k_2, k_3...
+        let name = match &index.name {
+            Some(n) => {
+                if tb.index_named(n).is_some() {
+                    return Err(SqlError::duplicate_key(n));
+                }
+                n.clone()
+            }
+            None => {
+                let base = index.columns[0].column.clone();
+                let mut name = base.clone();
+                let mut k = 2;
+                while tb.index_named(&name).is_some() {
+                    name = format!("{base}_{k}");
+                    k += 1;
+                }
+                name
+            }
+        };
+        // The entry: the key, the primary key unless the key has it, the record header.
+        let entry_bytes = key_bytes + if includes_pk { 0 } else { 4 } + 6;
+        Ok(Plan::AddIndex {
+            table: t,
+            name,
+            entry_bytes,
+        })
     }
 
     fn step_thread(&mut self, t: ThreadId) {
@@ -545,6 +677,7 @@ impl Sim {
             Thread::Client(c) => self.step_client(t, c),
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
+            Thread::IndexBuild(b) => self.step_index_build(t, b),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Exited => Next::Exit,
@@ -739,6 +872,14 @@ impl Sim {
     pub fn threads_running(&self) -> u64 {
         self.running
     }
+    /// Core time the server's threads have used so far.
+    pub fn cpu_busy(&self) -> Tick {
+        self.cpu.busy
+    }
+    /// Threads waiting for a core right now.
+    pub fn cpu_queued(&self) -> usize {
+        self.cpu.queued()
+    }
     /// The redo log's current LSN.
     pub fn lsn(&self) -> crate::bufpool::Lsn {
         self.log.lsn
@@ -823,6 +964,11 @@ impl Sim {
                         waiting_for,
                     })
                 }
+                Thread::IndexBuild(b) => Some(SessionView {
+                    id: b.session,
+                    state: b.stage(),
+                    waiting_for: None,
+                }),
                 _ => None,
             })
             .collect()

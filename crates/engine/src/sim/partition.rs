@@ -238,9 +238,11 @@ pub(super) enum PartStep {
     /// the instance's mutex, `buf_LRU_get_free_block()` (which may evict, or flush a
     /// dirty page) and `buf_relocate()` for each.
     PeekAlloc,
-    /// ...then release the mutex and inflate them (`buf_zip_decompress()`), `dict_sys`
-    /// still held.
+    /// ...then release the mutex and inflate them (`buf_zip_decompress()`), a CPU
+    /// burst, `dict_sys` still held.
     PeekInflate(u32),
+    /// The inflate's burst ended: on to the extent's AHI check.
+    PeekInflated,
     /// `fil_create_new_single_table_tablespace()`: TRUNCATE's new, empty tablespace.
     CreateTablespace,
     /// 5.7 `truncate_t::truncate()`: `os_file_truncate()` under the global `fil_sys`.
@@ -471,8 +473,15 @@ impl Sim {
                 };
                 let inst = self.pool.instance_of(first);
                 self.release(LatchId::BufPool(inst), t, true);
+                d.step = DdlStep::Part(PartStep::PeekInflated);
+                let inflate =
+                    Tick(self.profile.costs.zip_decompress_ns_per_page).times(u64::from(n));
+                self.cpu_run(t, inflate)
+            }
+            PartStep::PeekInflated => {
+                self.cpu_done();
                 d.step = DdlStep::AhiFreeExtents;
-                Next::After(Tick(self.profile.costs.zip_decompress_ns_per_page).times(u64::from(n)))
+                Next::After(Tick::ZERO)
             }
             PartStep::CreateTablespace => {
                 let old = &self.tables[ti];
@@ -498,7 +507,10 @@ impl Sim {
                 }
                 self.append_row.push(table.rows);
                 self.table_users.push(0);
+                // Every per-table vector of the simulation grows with the table.
                 self.ddl_claimed.push(false);
+                self.online_build.push(false);
+                self.row_log_ops.push(0);
                 self.tables.push(table);
                 self.emit(EventKind::TablespaceCreated {
                     table: name,

@@ -55,6 +55,83 @@ impl SqlError {
         SqlError::new(1051, "42S02", format!("Unknown table '{schema}.{table}'"))
     }
 
+    /// `ER_NO_SUCH_TABLE` (1146).
+    pub fn no_such_table(schema: &str, table: &str) -> SqlError {
+        SqlError::new(
+            1146,
+            "42S02",
+            format!("Table '{schema}.{table}' doesn't exist"),
+        )
+    }
+
+    /// `ER_TABLE_EXISTS_ERROR` (1050).
+    pub fn table_exists(table: &str) -> SqlError {
+        SqlError::new(1050, "42S01", format!("Table '{table}' already exists"))
+    }
+
+    /// `ER_KEY_COLUMN_DOES_NOT_EXITS` (1072).
+    pub fn key_column_missing(column: &str) -> SqlError {
+        SqlError::new(
+            1072,
+            "42000",
+            format!("Key column '{column}' doesn't exist in table"),
+        )
+    }
+
+    /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
+    pub fn cant_drop_field_or_key(name: &str) -> SqlError {
+        SqlError::new(
+            1091,
+            "42000",
+            format!("Can't DROP '{name}'; check that column/key exists"),
+        )
+    }
+
+    /// `ER_BAD_FIELD_ERROR` (1054) in a field list.
+    pub fn unknown_column(column: &str) -> SqlError {
+        SqlError::new(
+            1054,
+            "42S22",
+            format!("Unknown column '{column}' in 'field list'"),
+        )
+    }
+
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON` (1846).
+    pub fn alter_not_supported_reason(what: &str, reason: &str, try_instead: &str) -> SqlError {
+        SqlError::new(
+            1846,
+            "0A000",
+            format!("{what} is not supported. Reason: {reason}. Try {try_instead}."),
+        )
+    }
+
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED` (1845).
+    pub fn alter_not_supported(what: &str, try_instead: &str) -> SqlError {
+        SqlError::new(
+            1845,
+            "0A000",
+            format!("{what} is not supported for this operation. Try {try_instead}."),
+        )
+    }
+
+    /// `ER_INNODB_MAX_ROW_VERSION` (4092, 8.0.29+): 64 instant ADD/DROP COLUMNs.
+    pub fn max_row_version(table: &str) -> SqlError {
+        SqlError::new(
+            4092,
+            "HY000",
+            format!("Maximum row versions reached for table {table}. No more columns can be added or dropped instantly. Please use COPY/INPLACE."),
+        )
+    }
+
+    /// `ER_INNODB_ONLINE_LOG_TOO_BIG` (1799).
+    pub fn online_log_too_big(index: &str) -> SqlError {
+        SqlError::new(
+            1799,
+            "HY000",
+            format!("Creating index '{index}' required more than 'innodb_online_alter_log_max_size' bytes of modification log. Please try again."),
+        )
+    }
+
     /// `ER_TOO_LONG_IDENT` (1059): names are at most 64 characters.
     pub fn too_long_ident(name: &str) -> SqlError {
         SqlError::new(
@@ -153,15 +230,6 @@ impl SqlError {
             1493,
             "HY000",
             "VALUES LESS THAN value must be strictly increasing for each partition".into(),
-        )
-    }
-
-    /// `ER_NO_SUCH_TABLE` (1146).
-    pub fn no_such_table(schema: &str, table: &str) -> SqlError {
-        SqlError::new(
-            1146,
-            "42S02",
-            format!("Table '{schema}.{table}' doesn't exist"),
         )
     }
 
