@@ -507,7 +507,11 @@ impl Sim {
                 }
                 self.append_row.push(table.rows);
                 self.table_users.push(0);
-                // Every per-table vector of the simulation grows with the table.
+                // Every per-table vector of the simulation grows with the table, and the
+                // workload goes on with the new table where it used the old one.
+                if self.workload_tables.contains(&ti) {
+                    self.workload_tables.push(self.tables.len());
+                }
                 self.ddl_claimed.push(false);
                 self.online_build.push(false);
                 self.row_log_ops.push(0);
