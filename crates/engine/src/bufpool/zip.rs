@@ -862,4 +862,42 @@ mod tests {
         assert_eq!(pool.stats().unzipped, 901);
         pool.validate();
     }
+
+    #[test]
+    fn unzip_lru_is_preferred_only_past_a_tenth_of_the_lru_and_when_io_bound() {
+        let mut pool = BufPool::new(1024, 1, 37);
+        pool.register_space(Z, 10_000);
+        pool.register_space(SpaceId(2), 10_000);
+        pool.set_space_zip_size(Z, 8);
+        // 300 plain pages and 20 with both frames: unzip_LRU under a tenth of the LRU.
+        for p in 0..300 {
+            pool.replay_access(
+                PageId {
+                    space: SpaceId(2),
+                    page_no: p,
+                },
+                1,
+                1000,
+            );
+        }
+        for p in 0..20 {
+            pool.replay_access(page(p), 1, 1000);
+        }
+        assert!(!pool.evict_from_unzip_lru(0), "20 of 320: common LRU");
+        for p in 20..100 {
+            pool.replay_access(page(p), 1, 1000);
+        }
+        // 100 of 400, and nothing evicted yet: buf_pool->freed_page_clock == 0.
+        assert!(pool.evict_from_unzip_lru(0));
+        // Once pages have been evicted, it depends on I/O against decompressions: here
+        // 400 reads and 100 decompressions in the current second: I/O-bound.
+        pool.free_stale_or_evict_for_test(pool.frame_of(page(0)).unwrap());
+        assert!(pool.evict_from_unzip_lru(0));
+        // A history of decompressions without reads (a CPU-bound second, 50 times over)
+        // turns it off.
+        pool.lru_stat_update();
+        pool.lru_stat.cur_unzip = 50 * 1_000;
+        assert!(!pool.evict_from_unzip_lru(0));
+        pool.validate();
+    }
 }
