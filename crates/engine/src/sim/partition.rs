@@ -19,6 +19,30 @@
 //! profile's DROP path (AHI cleanup, eviction, file delete, under its latches) and, on
 //! servers before Bug#16067973's fix, the decompression of every compressed-only page
 //! of each freed extent, therefore apply to a partition as to a table.
+//!
+//! Bug#16067973 in the per-extent walk (`PeekAlloc`, `PeekInflate`):
+//!
+//! ```text
+//!  dict_sys held ── for each extent of the dropped space:
+//!     buf_pool[i] ── for each compressed-only page: buf_LRU_get_free_block()
+//!                    (free list, else evict from unzip_LRU or the LRU tail, else
+//!                    flush one dirty page) + buf_relocate()
+//!     release ────── buf_zip_decompress() of those pages (a CPU burst)
+//!     btr_search_drop_page_hash_when_freed() checks of the extent's pages
+//! ```
+//!
+//! Simplification: the server does this page by page inside the check; we take an
+//! extent's blocks under one hold of the instance mutex (an extent's pages share an
+//! instance), then inflate them in one burst.
+//!
+//! Simplification: the SQL layer's own work for ALTER TABLE ... DROP/TRUNCATE PARTITION
+//! (the `.par`/`.frm` rewrite and the DDL log of 5.5-5.7) costs nothing here; its
+//! metadata locking is whatever the DROP path does.
+//!
+//! Simplification: a TRUNCATE gives the partition a new tablespace id on every server
+//! (5.7's in-place TRUNCATE keeps the id, with a new table id); and 5.7's LRU scan and
+//! `fil_sys` truncate run before `dict_sys` is released (the server releases it around
+//! the scan, holding every AHI latch in S mode, and truncates after the commit).
 
 use super::ddl::{Ddl, DdlStep, EXTENT_PAGES};
 use super::{Next, Sim};
