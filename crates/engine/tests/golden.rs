@@ -122,3 +122,15 @@ fn small_pool_compressed_partition_drop_57() {
     );
     expect_file!["golden/small-pool-compressed-drop-5.7.txt"].assert_eq(&mysql57);
 }
+
+#[test]
+fn small_pool_truncate_partition_57_in_place_under_fil_sys() {
+    let scenario = COMPRESSED.replace(
+        "ALTER TABLE logs DROP PARTITION p0",
+        "ALTER TABLE logs TRUNCATE PARTITION p0",
+    );
+    let mysql57 = trace_of(&scenario, "mysql-5.7");
+    assert!(mysql57.contains("\"file_truncate\"") && mysql57.contains("\"fil_sys\""));
+    assert!(mysql57.contains("\"tablespace_created\""));
+    expect_file!["golden/small-pool-truncate-partition-5.7.txt"].assert_eq(&mysql57);
+}
