@@ -371,7 +371,10 @@ fn narrate(kind: &EventKind) -> Option<String> {
             t0,
             t1,
             ..
-        } => Some(format!("truncate {path} under {latch}: {}", *t1 - *t0)),
+        } => Some(match latch {
+            Some(l) => format!("truncate {path} under {l}: {}", *t1 - *t0),
+            None => format!("truncate {path}: {}", *t1 - *t0),
+        }),
         EventKind::DdlPhase {
             session,
             table,

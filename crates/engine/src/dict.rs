@@ -154,6 +154,8 @@ pub struct Table {
     pub indexes: Vec<IndexLayout>,
     /// Columns and their stored widths in bytes.
     pub columns: Vec<Column>,
+    /// Instant ADD/DROP COLUMNs so far (8.0.29's row versions; a rebuild resets it).
+    pub row_version: u32,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
     /// `KEY_BLOCK_SIZE` in KiB for ROW_FORMAT=COMPRESSED, 0 for uncompressed rows.
@@ -220,6 +222,7 @@ impl Table {
             row_bytes,
             indexes,
             columns: sysbench_columns(),
+            row_version: 0,
             dropped: false,
             zip_kb: 0,
             partition: None,
@@ -292,6 +295,32 @@ pub struct Column {
     pub name: String,
     /// Bytes it takes in a record.
     pub bytes: u64,
+}
+
+/// Bytes a column of SQL type `data_type` takes in a record, roughly as InnoDB stores
+/// it (variable-length columns at half their maximum, BLOB/TEXT as the 20-byte pointer
+/// to off-page storage).
+pub fn column_bytes(data_type: &str) -> u64 {
+    let t = data_type.to_ascii_uppercase();
+    let arg = |t: &str| -> Option<u64> {
+        let open = t.find('(')?;
+        let close = t[open..].find([',', ')'])? + open;
+        t[open + 1..close].trim().parse().ok()
+    };
+    let base = t.split(['(', ' ']).next().unwrap_or("");
+    match base {
+        "TINYINT" | "BOOL" | "BOOLEAN" => 1,
+        "SMALLINT" | "YEAR" => 2,
+        "MEDIUMINT" | "DATE" | "TIME" => 3,
+        "INT" | "INTEGER" | "FLOAT" | "TIMESTAMP" => 4,
+        "DATETIME" => 5,
+        "BIGINT" | "DOUBLE" | "REAL" => 8,
+        "CHAR" | "BINARY" => arg(&t).unwrap_or(1),
+        "VARCHAR" | "VARBINARY" => arg(&t).map_or(1, |n| n / 2 + 1),
+        "DECIMAL" | "NUMERIC" => arg(&t).map_or(5, |p| p / 2 + 1),
+        "TEXT" | "BLOB" | "MEDIUMTEXT" | "MEDIUMBLOB" | "LONGTEXT" | "LONGBLOB" | "JSON" => 20,
+        _ => 8,
+    }
 }
 
 /// sysbench's table: `id INT PRIMARY KEY, k INT, c CHAR(120), pad CHAR(60), KEY k_1(k)`.

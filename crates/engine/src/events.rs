@@ -167,21 +167,6 @@ pub enum EventKind {
         /// The new one.
         space: SpaceId,
     },
-    /// A data file is being truncated over `[t0, t1]`, holding `latch`.
-    FileTruncate {
-        /// The file.
-        path: String,
-        /// Its size before.
-        bytes: u64,
-        /// The latch held throughout.
-        latch: LatchId,
-        /// The DDL thread.
-        thread: ThreadId,
-        /// Start.
-        t0: Tick,
-        /// End.
-        t1: Tick,
-    },
     /// A DDL statement entered a phase of its work (an online ALTER's read, sort, load,
     /// flush, row-log apply).
     DdlPhase {
@@ -193,6 +178,19 @@ pub enum EventKind {
         phase: String,
         /// What the previous phase did, if worth saying.
         detail: String,
+    },
+    /// A data file is being truncated to its initial size over `[t0, t1]`, under `latch`.
+    FileTruncate {
+        /// The file.
+        path: String,
+        /// Bytes freed.
+        bytes: u64,
+        /// The latch held throughout (5.7: the global `fil_sys`).
+        latch: Option<LatchId>,
+        /// Start.
+        t0: Tick,
+        /// End.
+        t1: Tick,
     },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {

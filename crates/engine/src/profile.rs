@@ -63,24 +63,6 @@ pub enum TableOpenLock {
     Mdl,
 }
 
-/// How TRUNCATE TABLE / TRUNCATE PARTITION empties a file-per-table tablespace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TruncatePath {
-    /// 5.1-5.6 `row_truncate_table_for_mysql()`: `fil_discard_tablespace()` (an LRU scan
-    /// of every instance, `BUF_REMOVE_ALL_NO_WRITE`, then the unlink) and a new
-    /// tablespace under a new id, all under `dict_sys`. No index tree is freed, so no
-    /// page is looked up one by one.
-    DiscardAndCreate,
-    /// 5.7 WL#6501 (`row/row0trunc.cc`): free the index trees (the per-page AHI walk),
-    /// the LRU scan with `BUF_REMOVE_ALL_NO_WRITE`, then `os_file_truncate()` under the
-    /// global `fil_sys` mutex, which every page-modifying mini-transaction needs.
-    #[default]
-    InPlace,
-    /// 8.0: rename, the DROP TABLE path, create (`innobase_truncate::truncate()`).
-    DropAndCreate,
-}
-
 /// Which path each mechanism takes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,11 +86,48 @@ pub struct Mechanisms {
     /// (it cannot carry AHI entries). Default false: the fixed behaviour.
     #[serde(default)]
     pub peek_decompresses_zip_pages: bool,
-    /// TRUNCATE's path. Default `in_place` (5.7).
-    #[serde(default)]
-    pub truncate: TruncatePath,
     /// How a flush-list scan for one tablespace goes on after writing a page.
     pub flush_scan: FlushScan,
+    /// What `ALTER TABLE ... ADD/DROP COLUMN` can do without a rebuild.
+    pub instant_columns: InstantColumns,
+    /// How TRUNCATE TABLE empties a file-per-table tablespace.
+    pub truncate: Truncate,
+    /// Every page-modifying mini-transaction names its tablespace under the global
+    /// `fil_system->mutex` (5.7 `fil_names_write_if_was_clean()`); 8.0 splits it into
+    /// 64 shards.
+    pub mtr_takes_fil_sys: bool,
+}
+
+/// TRUNCATE TABLE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Truncate {
+    /// 5.7 (WL#6501): free the index trees under `dict_sys` (per-page AHI drop), an LRU
+    /// scan of every instance (`BUF_REMOVE_ALL_NO_WRITE`), then `os_file_truncate()`
+    /// under the global `fil_sys` mutex.
+    InPlaceUnderFilSys,
+    /// 8.0: rename the tablespace, drop it along the DROP path, create a new one.
+    DropCreate,
+    /// 5.1-5.6 `row_truncate_table_for_mysql()`: `fil_discard_tablespace()` (an LRU
+    /// scan of every instance, `BUF_REMOVE_ALL_NO_WRITE`, then the unlink) and a new
+    /// tablespace under a new id, all under `dict_sys`. No index tree is freed, so no
+    /// page is looked up one by one (nor, with Bug#16067973, decompressed).
+    DiscardAndCreate,
+}
+
+/// Instant ADD/DROP COLUMN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstantColumns {
+    /// None: every column change rebuilds the table (5.7 and before; ALGORITHM=INSTANT
+    /// is not even a keyword: ER_UNKNOWN_ALTER_ALGORITHM).
+    None,
+    /// 8.0.12-8.0.28: ADD COLUMN at the end only, flagged in the record's info bits
+    /// (`REC_INFO_INSTANT_FLAG`).
+    AppendOnly,
+    /// 8.0.29+: ADD at any position and DROP, each giving the table a new row version
+    /// (at most `MAX_ROW_VERSION` = 64, then ER_INNODB_MAX_ROW_VERSION).
+    RowVersions,
 }
 
 /// `buf_flush_or_remove_pages()` in a flush mode (an index build's FlushObserver,

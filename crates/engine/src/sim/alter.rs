@@ -656,3 +656,174 @@ fn log2_ceil(n: u64) -> u32 {
         64 - (n - 1).leading_zeros()
     }
 }
+
+/// DDL that changes only the data dictionary (and at most creates or renames a file):
+/// instant ADD/DROP COLUMN (`Instant_ddl_impl`: no row is read or written), RENAME
+/// TABLE, CREATE TABLE ... LIKE. Each takes the metadata lock's exclusive phase on the
+/// tables it changes and `dict_sys`, whatever the tables' sizes.
+#[derive(Clone, Debug)]
+pub(super) struct MetaDdl {
+    pub(super) session: u32,
+    pub(super) sql: String,
+    pub(super) started: Tick,
+    pub(super) change: MetaChange,
+    step: MetaStep,
+}
+
+/// What a [`MetaDdl`] changes.
+#[derive(Clone, Debug)]
+pub(super) enum MetaChange {
+    /// Instant ADD/DROP COLUMN: columns added (name, bytes) and dropped; whether the
+    /// table gets a new row version (8.0.29+).
+    Columns {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+        new_row_version: bool,
+    },
+    /// RENAME TABLE a TO b, c TO d: every pair at once.
+    Rename(Vec<(usize, String)>),
+    /// CREATE TABLE name LIKE table: an empty table of the same shape.
+    CreateLike { like: usize, name: String },
+}
+
+impl MetaChange {
+    /// The existing tables the statement locks exclusively.
+    fn tables(&self) -> Vec<usize> {
+        match self {
+            MetaChange::Columns { table, .. } => vec![*table],
+            MetaChange::Rename(pairs) => pairs.iter().map(|(t, _)| *t).collect(),
+            MetaChange::CreateLike { .. } => Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MetaStep {
+    /// Stand-in for the metadata lock's EXCLUSIVE phase: wait for the statements using
+    /// the tables.
+    Wait,
+    Dict,
+    DictDone,
+}
+
+impl MetaDdl {
+    pub(super) fn new(session: u32, sql: String, started: Tick, change: MetaChange) -> MetaDdl {
+        MetaDdl {
+            session,
+            sql,
+            started,
+            change,
+            step: MetaStep::Wait,
+        }
+    }
+
+    /// The processlist stage.
+    pub(super) fn stage(&self) -> &'static str {
+        match (self.step, &self.change) {
+            (MetaStep::Wait, _) => "Waiting for table metadata lock",
+            (_, MetaChange::Columns { .. }) => "committing alter table to storage engine",
+            (_, MetaChange::Rename(_)) => "rename",
+            (_, MetaChange::CreateLike { .. }) => "creating table",
+        }
+    }
+}
+
+impl Sim {
+    pub(super) fn step_meta_ddl(&mut self, t: ThreadId, a: &mut MetaDdl) -> Next {
+        match a.step {
+            MetaStep::Wait => {
+                let tables = a.change.tables();
+                for &x in &tables {
+                    self.ddl_claimed[x] = true;
+                }
+                if tables.iter().any(|&x| self.table_users[x] > 0) {
+                    return Next::After(Tick::from_us(100));
+                }
+                a.step = MetaStep::Dict;
+                Next::After(Tick::ZERO)
+            }
+            MetaStep::Dict => {
+                if !self.acquire(LatchId::DictSys, t) {
+                    return Next::Parked;
+                }
+                a.step = MetaStep::DictDone;
+                Next::After(Tick(self.profile.costs.drop_dict_ns))
+            }
+            MetaStep::DictDone => {
+                self.release(LatchId::DictSys, t, true);
+                self.apply_meta_change(&mut a.change);
+                for x in a.change.tables() {
+                    self.ddl_claimed[x] = false;
+                }
+                let elapsed = self.now - a.started;
+                let extra = match a.change {
+                    MetaChange::Columns { .. } => "\nRecords: 0  Duplicates: 0  Warnings: 0",
+                    _ => "",
+                };
+                self.emit(EventKind::StatementFinished {
+                    session: a.session,
+                    sql: a.sql.clone(),
+                    elapsed,
+                    result: format!(
+                        "Query OK, 0 rows affected ({}.{:02} sec){extra}",
+                        elapsed.as_secs(),
+                        (elapsed.as_ms() % 1000) / 10
+                    ),
+                    error: false,
+                });
+                Next::Exit
+            }
+        }
+    }
+
+    fn apply_meta_change(&mut self, change: &mut MetaChange) {
+        match change {
+            MetaChange::Columns {
+                table,
+                add,
+                drop,
+                new_row_version,
+            } => {
+                let table = &mut self.tables[*table];
+                for (name, bytes) in add.drain(..) {
+                    table.row_bytes += bytes;
+                    table.columns.push(crate::dict::Column { name, bytes });
+                }
+                for name in drop.drain(..) {
+                    if let Some(c) = table.column(&name) {
+                        table.row_bytes = table.row_bytes.saturating_sub(c.bytes);
+                    }
+                    table
+                        .columns
+                        .retain(|c| !c.name.eq_ignore_ascii_case(&name));
+                }
+                if *new_row_version {
+                    table.row_version += 1;
+                }
+            }
+            MetaChange::Rename(pairs) => {
+                for (t, name) in pairs.iter() {
+                    self.tables[*t].name = name.clone();
+                }
+                self.refresh_workload_tables();
+            }
+            MetaChange::CreateLike { like, name } => {
+                let src = &self.tables[*like];
+                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let secondary = src.indexes.len().saturating_sub(1) as u8;
+                let mut fresh =
+                    crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
+                fresh.columns = src.columns.clone();
+                self.pool.register_space(space, fresh.pages);
+                self.tables.push(fresh);
+                self.append_row.push(0);
+                self.table_users.push(0);
+                self.ddl_claimed.push(false);
+                self.online_build.push(false);
+                self.row_log_ops.push(0);
+                self.refresh_workload_tables();
+            }
+        }
+    }
+}

@@ -101,6 +101,8 @@ enum ClientStep {
     ReadCompleteDone,
     /// The page is fixed: apply the change (`mtr_commit()`), go to the next page.
     PageDone,
+    /// 5.7: name the tablespace for redo under the global `fil_sys` mutex.
+    FilNames,
     /// `buf_flush_insert_into_flush_list()`: a clean page's first modification puts it
     /// on the flush list, under the instance's flush-list mutex.
     NoteModification,
@@ -624,13 +626,22 @@ impl Sim {
                         self.signal_page_cleaner();
                         return Next::After(LOG_FREE_CHECK_POLL);
                     }
-                    if !self.pool.is_dirty(c.frame) {
-                        c.step = ClientStep::NoteModification;
+                    if self.profile.mechanisms.mtr_takes_fil_sys {
+                        c.step = ClientStep::FilNames;
                         return Next::After(Tick::ZERO);
                     }
-                    self.apply_modification(c);
+                    return self.note_modification(c);
                 }
                 self.next_page_op(c)
+            }
+            ClientStep::FilNames => {
+                // fil_names_write_if_was_clean(): the tablespace is named for redo under
+                // the global fil_system mutex (5.7).
+                if !self.acquire(LatchId::FilSys, t) {
+                    return Next::Parked;
+                }
+                self.release(LatchId::FilSys, t, false);
+                self.note_modification(c)
             }
             ClientStep::NoteModification => {
                 // Simplification: the instance mutex stands for the flush-list mutex too;
@@ -679,6 +690,17 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
         }
+    }
+
+    /// The change goes into the page: straight away if it is already dirty, else through
+    /// the flush-list mutex.
+    fn note_modification(&mut self, c: &mut Client) -> Next {
+        if !self.pool.is_dirty(c.frame) {
+            c.step = ClientStep::NoteModification;
+            return Next::After(Tick::ZERO);
+        }
+        self.apply_modification(c);
+        self.next_page_op(c)
     }
 
     /// `mtr_commit()` of a row change: redo, the page dirty as of its LSN, the row lock.

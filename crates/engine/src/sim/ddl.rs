@@ -19,7 +19,7 @@
 //! and TRUNCATE PARTITION the profile's TRUNCATE path (see `partition.rs`); on servers
 //! with Bug#16067973 the per-extent walk decompresses compressed-only pages first.
 
-use super::partition::{DdlOp, PartStep};
+use super::partition::PeekStep;
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
@@ -55,10 +55,8 @@ pub(super) struct Ddl {
     /// AHI cleanup so far: (start, hashed pages, records).
     pub(super) ahi: (Tick, u64, u64),
     pub(super) holds_lock_open: bool,
-    /// What the statement does with its targets.
-    pub(super) op: DdlOp,
-    /// TRUNCATE: the current target's new tablespace exists.
-    pub(super) created: bool,
+    /// TRUNCATE TABLE rather than DROP: the tables stay, emptied.
+    pub(super) truncate: bool,
     /// The per-extent walk has looked for compressed-only pages up to here.
     pub(super) peeked_to: u32,
     /// Decompressions so far: (start, pages, blocks found by evicting).
@@ -112,6 +110,14 @@ pub(super) enum DdlStep {
     SpaceListEnd,
     /// `fil_space_t::set_deleted()` (8.0.23): bump the version; pages become stale.
     BumpVersion,
+    /// 5.7 TRUNCATE: `fil_reinit_space_header_for_table()` releases the dictionary
+    /// before its LRU scan.
+    DictUnlockForScan,
+    /// 5.7 TRUNCATE: `truncate_t::truncate()`: `os_file_truncate()` under the global
+    /// `fil_system->mutex`, which every page-modifying mini-transaction needs.
+    FileTruncate,
+    /// The truncate finished: release `fil_sys`.
+    FileTruncated,
     /// `os_file_delete()`.
     FileUnlink,
     /// The unlink finished.
@@ -122,8 +128,9 @@ pub(super) enum DdlStep {
     DictUnlock,
     /// Release `LOCK_open` (5.1) and report the result to the session.
     Finish,
-    /// Compressed pages and partitions (`partition.rs`).
-    Part(PartStep),
+    /// Bug#16067973: the per-extent walk decompresses compressed-only pages
+    /// (`partition.rs`).
+    Peek(PeekStep),
 }
 
 /// AliSQL's background purge of one renamed data file.
@@ -148,8 +155,7 @@ impl Ddl {
             next_page: 0,
             ahi: (Tick::ZERO, 0, 0),
             holds_lock_open: false,
-            op: DdlOp::Drop,
-            created: false,
+            truncate: false,
             peeked_to: 0,
             unzip: (Tick::ZERO, 0, 0),
         }
@@ -157,6 +163,56 @@ impl Ddl {
 }
 
 impl Sim {
+    /// Whether this is 5.7's in-place TRUNCATE (WL#6501) rather than a drop.
+    fn truncates_in_place(&self, d: &Ddl) -> bool {
+        d.truncate
+            && self.profile.mechanisms.truncate == crate::profile::Truncate::InPlaceUnderFilSys
+    }
+
+    /// Whether this is 5.1-5.6's TRUNCATE: `fil_discard_tablespace()` and a new one.
+    fn truncates_by_discard(&self, d: &Ddl) -> bool {
+        d.truncate && self.profile.mechanisms.truncate == crate::profile::Truncate::DiscardAndCreate
+    }
+
+    /// The statement is done with its current table: a TRUNCATE leaves it empty, in the
+    /// same tablespace (5.7, in place) or a new one (5.5 discard and create, 8.0 DROP +
+    /// CREATE).
+    fn next_target(&mut self, d: &mut Ddl) {
+        if d.truncate {
+            let t = d.targets[d.current].table;
+            let space = if self.truncates_in_place(d) {
+                self.tables[t].space
+            } else {
+                SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1)
+            };
+            let old = &self.tables[t];
+            let secondary = old.indexes.len().saturating_sub(1) as u8;
+            let mut fresh =
+                crate::dict::Table::new(&old.name, space, 0, old.row_bytes, secondary, 0);
+            fresh.columns = old.columns.clone();
+            if old.zip_kb != 0 {
+                fresh = fresh.compressed(old.zip_kb);
+            }
+            fresh.partition = old.partition.clone();
+            let (name, old_space) = (old.name.clone(), old.space);
+            self.tables[t] = fresh;
+            self.append_row[t] = 0;
+            self.pool.register_space(space, self.tables[t].pages);
+            if self.tables[t].zip_kb != 0 {
+                self.pool.set_space_zip_size(space, self.tables[t].zip_kb);
+            }
+            if space != old_space {
+                self.emit(EventKind::TablespaceCreated {
+                    table: name,
+                    old_space,
+                    space,
+                });
+            }
+            self.ddl_claimed[t] = false;
+        }
+        d.current += 1;
+    }
+
     /// AHI records on a hashed page of `index` (1-based) of the table in `space`.
     fn ahi_records(&self, space: SpaceId, index: u8) -> u64 {
         self.tables
@@ -177,8 +233,12 @@ impl Sim {
     /// The step after the AHI cleanup under `dict_sys`: the profile's eviction.
     fn eviction_step(&self, d: &mut Ddl) -> DdlStep {
         d.instance = 0;
-        if d.op.removes_all_pages() {
-            // TRUNCATE: buf_LRU_flush_or_remove_pages(BUF_REMOVE_ALL_NO_WRITE).
+        if self.truncates_in_place(d) {
+            return DdlStep::DictUnlockForScan;
+        }
+        if self.truncates_by_discard(d) {
+            // fil_discard_tablespace(): buf_LRU_flush_or_remove_pages(
+            // BUF_REMOVE_ALL_NO_WRITE), whatever the DROP path.
             return DdlStep::LruScanBegin;
         }
         match self.profile.mechanisms.drop_eviction {
@@ -190,8 +250,8 @@ impl Sim {
 
     /// The step after eviction: the profile's file handling.
     fn file_step(&self, d: &Ddl) -> DdlStep {
-        if d.op == DdlOp::TruncateInPlace {
-            return DdlStep::Part(PartStep::FileTruncate);
+        if self.truncates_in_place(d) {
+            return DdlStep::FileTruncate;
         }
         match self.profile.mechanisms.file_delete {
             FileDelete::UnderDictSys => DdlStep::FileUnlink,
@@ -202,7 +262,7 @@ impl Sim {
 
     /// The step after `DictDrop`: the profile's AHI cleanup under `dict_sys`.
     fn ahi_step(&mut self, d: &mut Ddl) -> DdlStep {
-        if d.op == DdlOp::TruncateDiscard {
+        if self.truncates_by_discard(d) {
             // fil_discard_tablespace() frees no index tree: the LRU scan drops the AHI
             // entries of the pages it frees.
             return self.eviction_step(d);
@@ -305,7 +365,6 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
-                d.created = false;
                 d.peeked_to = 0;
                 d.step = DdlStep::WaitForTableUsers;
                 Next::After(Tick::ZERO)
@@ -383,9 +442,18 @@ impl Sim {
             }
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
-                self.tables[ti].dropped = true;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
-                self.emit(EventKind::TableDropped { table, space });
+                if d.truncate {
+                    self.emit(EventKind::DdlPhase {
+                        session: d.session,
+                        table,
+                        phase: "truncating".to_string(),
+                        detail: String::new(),
+                    });
+                } else {
+                    self.tables[ti].dropped = true;
+                    self.emit(EventKind::TableDropped { table, space });
+                }
                 d.step = self.ahi_step(d);
                 Next::After(Tick::ZERO)
             }
@@ -517,6 +585,37 @@ impl Sim {
                 d.step = self.file_step(d);
                 Next::After(Tick(costs.version_bump_ns))
             }
+            DdlStep::DictUnlockForScan => {
+                self.release(LatchId::DictSys, t, true);
+                d.step = DdlStep::LruScanBegin;
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::FileTruncate => {
+                if !self.acquire(LatchId::FilSys, t) {
+                    return Next::Parked;
+                }
+                let table = &self.tables[d.targets[d.current].table];
+                let bytes = table.bytes;
+                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
+                // Freeing the file's blocks costs what unlinking it would.
+                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                self.emit(EventKind::FileTruncate {
+                    path,
+                    bytes,
+                    latch: Some(LatchId::FilSys),
+                    t0: self.now,
+                    t1: self.now + cost,
+                });
+                d.step = DdlStep::FileTruncated;
+                Next::After(cost)
+            }
+            DdlStep::FileTruncated => {
+                self.release(LatchId::FilSys, t, true);
+                d.file_done = true;
+                self.next_target(d);
+                d.step = DdlStep::Begin;
+                Next::After(Tick::ZERO)
+            }
             DdlStep::FileUnlink => {
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
@@ -537,7 +636,7 @@ impl Sim {
                 if mech.file_delete == FileDelete::UnderDictSys {
                     d.step = DdlStep::DictUnlock;
                 } else {
-                    d.current += 1;
+                    self.next_target(d);
                     d.step = DdlStep::Begin;
                 }
                 Next::After(Tick::ZERO)
@@ -557,13 +656,9 @@ impl Sim {
                 Next::After(Tick::from_us(40))
             }
             DdlStep::DictUnlock => {
-                if d.op.creates_tablespace() && !d.created {
-                    d.step = DdlStep::Part(PartStep::CreateTablespace);
-                    return Next::After(Tick::ZERO);
-                }
                 self.release(LatchId::DictSys, t, true);
                 if d.file_done {
-                    d.current += 1;
+                    self.next_target(d);
                     d.step = DdlStep::Begin;
                 } else {
                     d.step = DdlStep::FileUnlink;
@@ -589,7 +684,7 @@ impl Sim {
                 });
                 Next::Exit
             }
-            DdlStep::Part(step) => self.step_partition(t, d, step),
+            DdlStep::Peek(step) => self.step_peek(t, d, step),
         }
     }
 

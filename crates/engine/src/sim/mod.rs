@@ -39,13 +39,12 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::IndexBuild;
+use alter::{IndexBuild, MetaChange, MetaDdl};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
 use ddl::{Ddl, DropTarget, FilePurge};
 use log::LogSys;
-use partition::DdlOp;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -65,13 +64,16 @@ pub struct SessionView {
 
 /// An accepted DDL statement, checked and ready to run.
 enum Plan {
-    /// DROP TABLE, DROP PARTITION (`DdlOp::Drop`) or TRUNCATE PARTITION on the targets.
-    Drop(Vec<DropTarget>, DdlOp),
+    Drop(Vec<DropTarget>),
+    Truncate(usize),
+    /// ALTER TABLE ... TRUNCATE PARTITION: the TRUNCATE path on each partition.
+    TruncatePartitions(Vec<DropTarget>),
     AddIndex {
         table: usize,
         name: String,
         entry_bytes: u64,
     },
+    Meta(MetaChange),
 }
 
 /// What wakes next.
@@ -101,6 +103,7 @@ enum Thread {
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
     IndexBuild(Box<IndexBuild>),
+    MetaDdl(Box<MetaDdl>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
     Exited,
@@ -145,6 +148,8 @@ pub struct Sim {
     append_row: Vec<u64>,
     /// Tables the workload draws from (indexes into `tables`).
     workload_tables: Vec<usize>,
+    /// Their names: after a RENAME the workload follows the name, as sysbench does.
+    workload_names: Vec<String>,
     dist: KeyDist,
     events: Vec<Event>,
     samples: Vec<Sample>,
@@ -225,6 +230,10 @@ impl Sim {
             log: LogSys::default(),
             latches,
             append_row: tables.iter().map(|t| t.rows).collect(),
+            workload_names: workload_tables
+                .iter()
+                .map(|&i| tables[i].name.clone())
+                .collect(),
             tables,
             workload_tables,
             dist,
@@ -531,7 +540,46 @@ impl Sim {
                         claimed.extend(&found);
                         targets.extend(found.into_iter().map(|table| DropTarget { table }));
                     }
-                    plans.push(Plan::Drop(targets, DdlOp::Drop));
+                    plans.push(Plan::Drop(targets));
+                }
+                Command::RenameTable { renames } => {
+                    plans.push(self.plan_rename(renames, &mut claimed)?)
+                }
+                Command::CreateTableLike { table, like } => {
+                    let src = self.resolve_table(like)?;
+                    if self.resolve_table(table).is_ok() {
+                        return Err(SqlError::table_exists(&table.table));
+                    }
+                    plans.push(Plan::Meta(MetaChange::CreateLike {
+                        like: src,
+                        name: table.table.clone(),
+                    }));
+                }
+                Command::TruncateTable { table } => {
+                    let parts = self.tables_named(table);
+                    if parts
+                        .first()
+                        .is_some_and(|&p| self.tables[p].partition.is_some())
+                    {
+                        // A partitioned table: every partition.
+                        if parts.iter().any(|p| claimed.contains(p)) {
+                            return Err(SqlError::not_modelled(
+                                "two DDL statements on one table in one batch",
+                            ));
+                        }
+                        claimed.extend(&parts);
+                        let targets = parts.into_iter().map(|table| DropTarget { table });
+                        plans.push(Plan::TruncatePartitions(targets.collect()));
+                        continue;
+                    }
+                    let t = self.resolve_table(table)?;
+                    if claimed.contains(&t) {
+                        return Err(SqlError::not_modelled(
+                            "two DDL statements on one table in one batch",
+                        ));
+                    }
+                    claimed.push(t);
+                    plans.push(Plan::Truncate(t));
                 }
                 Command::CreateIndex {
                     table,
@@ -550,16 +598,32 @@ impl Sim {
                     };
                     plans.push(self.plan_add_index(table, index, *algorithm)?);
                 }
+                Command::AlterTable {
+                    table,
+                    actions,
+                    algorithm,
+                    ..
+                } if actions.iter().all(|a| {
+                    matches!(
+                        a,
+                        sql::AlterAction::AddColumn { .. } | sql::AlterAction::DropColumn { .. }
+                    )
+                }) =>
+                {
+                    plans.push(self.plan_column_change(table, actions, *algorithm)?)
+                }
                 Command::AlterTable { table, actions, .. } => {
-                    let (found, op) = self.plan_partition_alter(table, actions, &claimed)?;
+                    let (found, truncate) = self.plan_partition_alter(table, actions, &claimed)?;
                     claimed.extend(&found);
-                    plans.push(Plan::Drop(
-                        found
-                            .into_iter()
-                            .map(|table| DropTarget { table })
-                            .collect(),
-                        op,
-                    ));
+                    let targets = found
+                        .into_iter()
+                        .map(|table| DropTarget { table })
+                        .collect();
+                    plans.push(if truncate {
+                        Plan::TruncatePartitions(targets)
+                    } else {
+                        Plan::Drop(targets)
+                    });
                 }
                 // Parsed, but not executed yet: MySQL's 1235, naming the statement.
                 other => return Err(SqlError::not_modelled(other.name())),
@@ -573,10 +637,19 @@ impl Sim {
             });
             let now = self.now;
             let thread = match plan {
-                Plan::Drop(targets, op) => {
-                    let mut ddl = Ddl::new(session, text, now, targets);
-                    ddl.op = op;
-                    Thread::Ddl(Box::new(ddl))
+                Plan::Drop(targets) => Thread::Ddl(Box::new(Ddl::new(session, text, now, targets))),
+                Plan::TruncatePartitions(targets) => {
+                    let mut d = Ddl::new(session, text, now, targets);
+                    d.truncate = true;
+                    Thread::Ddl(Box::new(d))
+                }
+                Plan::Truncate(table) => {
+                    let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
+                    d.truncate = true;
+                    Thread::Ddl(Box::new(d))
+                }
+                Plan::Meta(change) => {
+                    Thread::MetaDdl(Box::new(MetaDdl::new(session, text, now, change)))
                 }
                 Plan::AddIndex {
                     table,
@@ -595,6 +668,157 @@ impl Sim {
             self.schedule_thread(now, id);
         }
         Ok(())
+    }
+
+    /// `ALTER TABLE ... ADD/DROP COLUMN`: which algorithm the profile can do it with
+    /// (`ha_innobase::check_if_supported_inplace_alter()`), MySQL's errors otherwise.
+    fn plan_column_change(
+        &self,
+        table: &sql::TableName,
+        actions: &[sql::AlterAction],
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        use crate::profile::InstantColumns;
+        use sql::{Algorithm, AlterAction, ColumnPosition};
+        let t = self.resolve_table(table)?;
+        let tb = &self.tables[t];
+        let mut add = Vec::new();
+        let mut drop = Vec::new();
+        let mut append_only = true;
+        for a in actions {
+            match a {
+                AlterAction::AddColumn { column, position } => {
+                    if tb.column(&column.name).is_some()
+                        || add
+                            .iter()
+                            .any(|(n, _): &(String, u64)| n.eq_ignore_ascii_case(&column.name))
+                    {
+                        return Err(SqlError::duplicate_column(&column.name));
+                    }
+                    if let ColumnPosition::After(c) = position {
+                        if tb.column(c).is_none() {
+                            return Err(SqlError::unknown_column(c));
+                        }
+                    }
+                    append_only &= *position == ColumnPosition::Last;
+                    add.push((
+                        column.name.clone(),
+                        crate::dict::column_bytes(&column.data_type),
+                    ));
+                }
+                AlterAction::DropColumn { name } => {
+                    if tb.column(name).is_none() {
+                        return Err(SqlError::cant_drop_field_or_key(name));
+                    }
+                    append_only = false;
+                    drop.push(name.clone());
+                }
+                _ => unreachable!("only column changes are planned here"),
+            }
+        }
+        let not_instant =
+            || SqlError::alter_not_supported("ALGORITHM=INSTANT", "ALGORITHM=COPY/INPLACE");
+        let instant = match self.profile.mechanisms.instant_columns {
+            InstantColumns::None => {
+                if algorithm == Algorithm::Instant {
+                    return Err(SqlError::unknown_alter_algorithm("INSTANT"));
+                }
+                false
+            }
+            InstantColumns::AppendOnly => match algorithm {
+                Algorithm::Instant if !append_only => return Err(not_instant()),
+                Algorithm::Instant | Algorithm::Default => append_only,
+                Algorithm::Inplace | Algorithm::Copy => false,
+            },
+            InstantColumns::RowVersions => {
+                // MAX_ROW_VERSION: 64 instant changes, then INPLACE (or 4092 if asked).
+                let room = tb.row_version < 64;
+                match algorithm {
+                    Algorithm::Instant if !room => {
+                        return Err(SqlError::max_row_version(&format!(
+                            "{}/{}",
+                            self.scenario.schema, tb.name
+                        )))
+                    }
+                    Algorithm::Instant | Algorithm::Default => room,
+                    Algorithm::Inplace | Algorithm::Copy => false,
+                }
+            }
+        };
+        if !instant {
+            return Err(SqlError::not_modelled(
+                "ALTER TABLE ... ADD/DROP COLUMN rebuilding the table (ALGORITHM=INPLACE/COPY)",
+            ));
+        }
+        let new_row_version =
+            self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
+        Ok(Plan::Meta(MetaChange::Columns {
+            table: t,
+            add,
+            drop,
+            new_row_version,
+        }))
+    }
+
+    /// `RENAME TABLE a TO b, ...`: every pair checked in order as if the earlier ones
+    /// were done (so `a TO tmp, b TO a, tmp TO b` swaps), all applied at once.
+    fn plan_rename(
+        &self,
+        renames: &[(sql::TableName, sql::TableName)],
+        claimed: &mut Vec<usize>,
+    ) -> Result<Plan, SqlError> {
+        // Names as they will be after each pair: (table index, name).
+        let mut names: Vec<(usize, String)> = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.dropped)
+            .map(|(i, t)| (i, t.name.clone()))
+            .collect();
+        let mut pairs: Vec<(usize, String)> = Vec::new();
+        for (from, to) in renames {
+            let schema_ok = |n: &sql::TableName| {
+                n.schema
+                    .as_deref()
+                    .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema))
+            };
+            let schema = from.schema.as_deref().unwrap_or(&self.scenario.schema);
+            let pos = names
+                .iter()
+                .position(|(_, n)| schema_ok(from) && n.eq_ignore_ascii_case(&from.table))
+                .ok_or_else(|| SqlError::no_such_table(schema, &from.table))?;
+            if !schema_ok(to) {
+                return Err(SqlError::not_modelled("RENAME TABLE into another schema"));
+            }
+            if names.iter().any(|(_, n)| n.eq_ignore_ascii_case(&to.table)) {
+                return Err(SqlError::table_exists(&to.table));
+            }
+            let t = names[pos].0;
+            names[pos].1 = to.table.clone();
+            pairs.retain(|(x, _)| *x != t);
+            pairs.push((t, to.table.clone()));
+            if !claimed.contains(&t) {
+                claimed.push(t);
+            }
+        }
+        Ok(Plan::Meta(MetaChange::Rename(pairs)))
+    }
+
+    /// The tables the workload uses: the live ones bearing the names it started with.
+    fn refresh_workload_tables(&mut self) {
+        self.workload_tables = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                !t.dropped
+                    && self
+                        .workload_names
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(&t.name))
+            })
+            .map(|(i, _)| i)
+            .collect();
     }
 
     /// The live table `name` names, or MySQL's 1146.
@@ -678,6 +902,7 @@ impl Sim {
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
             Thread::IndexBuild(b) => self.step_index_build(t, b),
+            Thread::MetaDdl(a) => self.step_meta_ddl(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Exited => Next::Exit,
@@ -967,6 +1192,11 @@ impl Sim {
                 Thread::IndexBuild(b) => Some(SessionView {
                     id: b.session,
                     state: b.stage(),
+                    waiting_for: None,
+                }),
+                Thread::MetaDdl(a) => Some(SessionView {
+                    id: a.session,
+                    state: a.stage(),
                     waiting_for: None,
                 }),
                 _ => None,

@@ -20,7 +20,7 @@
 //! servers before Bug#16067973's fix, the decompression of every compressed-only page
 //! of each freed extent, therefore apply to a partition as to a table.
 //!
-//! Bug#16067973 in the per-extent walk (`PeekAlloc`, `PeekInflate`):
+//! Bug#16067973 in the per-extent walk (`PeekStep::Alloc`, `PeekStep::Inflate`):
 //!
 //! ```text
 //!  dict_sys held ── for each extent of the dropped space:
@@ -39,20 +39,18 @@
 //! (the `.par`/`.frm` rewrite and the DDL log of 5.5-5.7) costs nothing here; its
 //! metadata locking is whatever the DROP path does.
 //!
-//! Simplification: a TRUNCATE gives the partition a new tablespace id on every server
-//! (5.7's in-place TRUNCATE keeps the id, with a new table id); and 5.7's LRU scan and
-//! `fil_sys` truncate run before `dict_sys` is released (the server releases it around
-//! the scan, holding every AHI latch in S mode, and truncates after the commit).
-
+//! TRUNCATE PARTITION takes the TRUNCATE TABLE path of `ddl.rs` on each partition:
+//! 5.1-5.6 discard the tablespace (an LRU scan that frees its pages, compressed ones
+//! without decompressing them) and create a new one; 5.7 empties it in place; 8.0 drops
+//! it and creates a new one.
+//!
 use super::ddl::{Ddl, DdlStep, EXTENT_PAGES};
 use super::{Next, Sim};
 use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SinglePageFlush, SpaceId};
 use crate::device::IoOp;
 use crate::dict::{partition_table_name, Table};
 use crate::events::EventKind;
-use crate::fs::unlink_cost_estimate;
 use crate::latch::LatchId;
-use crate::profile::TruncatePath;
 use crate::scenario::{Scenario, PAGE_SIZE};
 use crate::sql::{AlterAction, SqlError, TableName};
 use crate::time::Tick;
@@ -230,49 +228,19 @@ impl Sim {
     }
 }
 
-/// What a DDL thread does with each of its target tables.
+/// The steps of a DROP's per-extent walk meeting compressed-only pages (Bug#16067973).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum DdlOp {
-    /// DROP TABLE, DROP PARTITION: the profile's DROP path.
-    Drop,
-    /// TRUNCATE on 5.1-5.6: discard the tablespace (LRU scan, unlink), create a new one.
-    TruncateDiscard,
-    /// TRUNCATE on 5.7: free the trees, LRU scan, truncate the file under `fil_sys`.
-    TruncateInPlace,
-    /// TRUNCATE on 8.0: the DROP path, then a new tablespace.
-    TruncateDropCreate,
-}
-
-impl DdlOp {
-    /// The eviction is `BUF_REMOVE_ALL_NO_WRITE`'s LRU scan whatever the DROP path.
-    pub(super) fn removes_all_pages(self) -> bool {
-        matches!(self, DdlOp::TruncateDiscard | DdlOp::TruncateInPlace)
-    }
-    /// The target gets a new, empty tablespace before `dict_sys` is released.
-    pub(super) fn creates_tablespace(self) -> bool {
-        self != DdlOp::Drop
-    }
-}
-
-/// The DDL steps of compressed pages and partitions, named after the server code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum PartStep {
+pub(super) enum PeekStep {
     /// Bug#16067973: `btr_search_drop_page_hash_when_freed()` → `buf_page_get_gen(
     /// BUF_PEEK_IF_IN_POOL)` met compressed-only pages in the extent being freed: under
     /// the instance's mutex, `buf_LRU_get_free_block()` (which may evict, or flush a
     /// dirty page) and `buf_relocate()` for each.
-    PeekAlloc,
+    Alloc,
     /// ...then release the mutex and inflate them (`buf_zip_decompress()`), a CPU
     /// burst, `dict_sys` still held.
-    PeekInflate(u32),
+    Inflate(u32),
     /// The inflate's burst ended: on to the extent's AHI check.
-    PeekInflated,
-    /// `fil_create_new_single_table_tablespace()`: TRUNCATE's new, empty tablespace.
-    CreateTablespace,
-    /// 5.7 `truncate_t::truncate()`: `os_file_truncate()` under the global `fil_sys`.
-    FileTruncate,
-    /// The truncate finished: release `fil_sys`.
-    FileTruncated,
+    Inflated,
 }
 
 impl Sim {
@@ -296,13 +264,14 @@ impl Sim {
 
     /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
     /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
-    /// tables and what to do with them. Other ALTER TABLE actions are not modelled here.
+    /// tables and whether to truncate (else drop) them. Other ALTER TABLE actions are
+    /// not modelled here.
     pub(super) fn plan_partition_alter(
         &self,
         table: &TableName,
         actions: &[AlterAction],
         claimed: &[usize],
-    ) -> Result<(Vec<usize>, DdlOp), SqlError> {
+    ) -> Result<(Vec<usize>, bool), SqlError> {
         let (names, drop) = match actions {
             [AlterAction::DropPartition { names }] => (names, true),
             [AlterAction::TruncatePartition { names }] => (names, false),
@@ -341,23 +310,15 @@ impl Sim {
         if targets.iter().any(|i| claimed.contains(i)) {
             return Err(SqlError::partition_list(command));
         }
-        if drop {
-            if targets.len() == found.len() {
-                return Err(SqlError::drop_last_partition());
-            }
-            return Ok((targets, DdlOp::Drop));
+        if drop && targets.len() == found.len() {
+            return Err(SqlError::drop_last_partition());
         }
-        let op = match self.profile.mechanisms.truncate {
-            TruncatePath::DiscardAndCreate => DdlOp::TruncateDiscard,
-            TruncatePath::InPlace => DdlOp::TruncateInPlace,
-            TruncatePath::DropAndCreate => DdlOp::TruncateDropCreate,
-        };
-        Ok((targets, op))
+        Ok((targets, !drop))
     }
 
     /// Before the per-extent AHI walk checks an extent: on a server with Bug#16067973,
     /// if the extent has compressed-only pages in the pool, decompress them first
-    /// (`PeekAlloc`). `None` lets the walk go on.
+    /// (`PeekStep::Alloc`). `None` lets the walk go on.
     pub(super) fn peek_zip_pages(&mut self, d: &mut Ddl) -> Option<Next> {
         if !self.profile.mechanisms.peek_decompresses_zip_pages {
             return None;
@@ -382,7 +343,7 @@ impl Sim {
         if !any {
             return None;
         }
-        d.step = DdlStep::Part(PartStep::PeekAlloc);
+        d.step = DdlStep::Peek(PeekStep::Alloc);
         Some(Next::After(Tick::ZERO))
     }
 
@@ -442,15 +403,10 @@ impl Sim {
         }
     }
 
-    /// A table's `.ibd` path.
-    fn ibd_path(&self, t: usize) -> String {
-        format!("./{}/{}.ibd", self.scenario.schema, self.tables[t].name)
-    }
-
-    pub(super) fn step_partition(&mut self, t: ThreadId, d: &mut Ddl, step: PartStep) -> Next {
+    pub(super) fn step_peek(&mut self, t: ThreadId, d: &mut Ddl, step: PeekStep) -> Next {
         let ti = d.targets[d.current].table;
         match step {
-            PartStep::PeekAlloc => {
+            PeekStep::Alloc => {
                 let space = self.tables[ti].space;
                 let first = PageId {
                     space,
@@ -487,89 +443,24 @@ impl Sim {
                     }
                 }
                 d.unzip.1 += u64::from(n);
-                d.step = DdlStep::Part(PartStep::PeekInflate(n));
+                d.step = DdlStep::Peek(PeekStep::Inflate(n));
                 Next::After(cost)
             }
-            PartStep::PeekInflate(n) => {
+            PeekStep::Inflate(n) => {
                 let first = PageId {
                     space: self.tables[ti].space,
                     page_no: d.next_page,
                 };
                 let inst = self.pool.instance_of(first);
                 self.release(LatchId::BufPool(inst), t, true);
-                d.step = DdlStep::Part(PartStep::PeekInflated);
+                d.step = DdlStep::Peek(PeekStep::Inflated);
                 let inflate =
                     Tick(self.profile.costs.zip_decompress_ns_per_page).times(u64::from(n));
                 self.cpu_run(t, inflate)
             }
-            PartStep::PeekInflated => {
+            PeekStep::Inflated => {
                 self.cpu_done();
                 d.step = DdlStep::AhiFreeExtents;
-                Next::After(Tick::ZERO)
-            }
-            PartStep::CreateTablespace => {
-                let old = &self.tables[ti];
-                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
-                let mut table = Table::new(
-                    &old.name,
-                    space,
-                    1,
-                    old.row_bytes,
-                    old.indexes.len().saturating_sub(1) as u8,
-                    0,
-                );
-                if old.zip_kb != 0 {
-                    table = table.compressed(old.zip_kb);
-                }
-                if let Some(p) = &old.partition {
-                    table = table.partition_of(&p.table, &p.name, p.less_than);
-                }
-                let (name, old_space) = (old.name.clone(), old.space);
-                self.pool.register_space(space, table.pages);
-                if table.zip_kb != 0 {
-                    self.pool.set_space_zip_size(space, table.zip_kb);
-                }
-                self.append_row.push(table.rows);
-                self.table_users.push(0);
-                // Every per-table vector of the simulation grows with the table, and the
-                // workload goes on with the new table where it used the old one.
-                if self.workload_tables.contains(&ti) {
-                    self.workload_tables.push(self.tables.len());
-                }
-                self.ddl_claimed.push(false);
-                self.online_build.push(false);
-                self.row_log_ops.push(0);
-                self.tables.push(table);
-                self.emit(EventKind::TablespaceCreated {
-                    table: name,
-                    old_space,
-                    space,
-                });
-                d.created = true;
-                d.step = DdlStep::DictUnlock;
-                Next::After(Tick(self.profile.costs.tablespace_create_ns))
-            }
-            PartStep::FileTruncate => {
-                if !self.acquire(LatchId::FilSys, t) {
-                    return Next::Parked;
-                }
-                let bytes = self.tables[ti].bytes;
-                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
-                self.emit(EventKind::FileTruncate {
-                    path: self.ibd_path(ti),
-                    bytes,
-                    latch: LatchId::FilSys,
-                    thread: t,
-                    t0: self.now,
-                    t1: self.now + cost,
-                });
-                d.step = DdlStep::Part(PartStep::FileTruncated);
-                Next::After(cost)
-            }
-            PartStep::FileTruncated => {
-                self.release(LatchId::FilSys, t, true);
-                d.file_done = true;
-                d.step = DdlStep::DictUnlock;
                 Next::After(Tick::ZERO)
             }
         }

@@ -114,6 +114,11 @@ impl SqlError {
         )
     }
 
+    /// `ER_UNKNOWN_ALTER_ALGORITHM` (1800): 5.7 has no `ALGORITHM=INSTANT`.
+    pub fn unknown_alter_algorithm(name: &str) -> SqlError {
+        SqlError::new(1800, "HY000", format!("Unknown ALGORITHM '{name}'"))
+    }
+
     /// `ER_INNODB_MAX_ROW_VERSION` (4092, 8.0.29+): 64 instant ADD/DROP COLUMNs.
     pub fn max_row_version(table: &str) -> SqlError {
         SqlError::new(
