@@ -42,7 +42,9 @@
 //!
 //! Compressed tables (ROW_FORMAT=COMPRESSED) keep compressed-only pages, pages with
 //! both frames on `unzip_LRU`, and compressed frames carved from pool blocks by the
-//! buddy allocator: see the `zip` submodule.
+//! buddy allocator: see the `zip` submodule. A compressed-only page's descriptor lives
+//! past the instance's blocks in the same `Vec` (so the LRU list links it like any
+//! page) and has a frame id after every block of the pool.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
