@@ -305,3 +305,32 @@ fn compressed_partition_runs_reproduce_and_do_not_depend_on_slicing() {
         assert_ne!(whole.0, partition_run(profile, 4, Tick::from_secs(5)).0);
     }
 }
+
+#[test]
+fn truncate_partition_all_and_truncate_table_empty_every_partition() {
+    for sql in [
+        "ALTER TABLE logs TRUNCATE PARTITION ALL",
+        "TRUNCATE TABLE logs",
+    ] {
+        let mut sim = sim();
+        sim.execute(sql).unwrap();
+        sim.run_for(Tick::from_secs(3));
+        let created = sim
+            .events()
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::TablespaceCreated { .. }))
+            .count();
+        assert_eq!(
+            created, 4,
+            "{sql}: 5.5 gives each partition a new tablespace"
+        );
+        assert_eq!(
+            sim.tables()
+                .iter()
+                .filter(|t| t.partition.is_some() && !t.dropped && t.rows <= 1)
+                .count(),
+            4,
+            "{sql}"
+        );
+    }
+}

@@ -294,7 +294,8 @@ impl Sim {
                 .map_or("", |p| p.name.as_str())
         };
         let mut targets = Vec::new();
-        if !drop && names.len() == 1 && names[0].eq_ignore_ascii_case("ALL") {
+        if !drop && names.is_empty() {
+            // TRUNCATE PARTITION ALL.
             targets = found.clone();
         } else {
             for n in names {
