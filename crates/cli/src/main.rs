@@ -234,9 +234,11 @@ fn run(args: &RunArgs) -> Result<(), String> {
     }
     for spec in &args.at {
         let (at_s, sql) = parse_at(spec)?;
-        scenario
-            .script
-            .push(ddlscope_engine::scenario::ScriptStep { at_s, sql });
+        scenario.script.push(ddlscope_engine::scenario::ScriptStep {
+            at_s,
+            sql,
+            shell: String::new(),
+        });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
     let seconds = scenario.seconds;
@@ -365,6 +367,15 @@ fn narrate(kind: &EventKind) -> Option<String> {
             old_space,
             space,
         } => Some(format!("{table}: new tablespace ({old_space} -> {space})")),
+        EventKind::ShellDone {
+            line,
+            result,
+            error,
+        } => Some(if *error {
+            format!("$ {line}: {result}")
+        } else {
+            format!("$ {line}")
+        }),
         EventKind::FileTruncate {
             path,
             latch,

@@ -158,6 +158,8 @@ pub struct Table {
     pub row_version: u32,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
+    /// `ALTER TABLE ... DISCARD TABLESPACE`: in the dictionary, with no tablespace.
+    pub discarded: bool,
     /// `KEY_BLOCK_SIZE` in KiB for ROW_FORMAT=COMPRESSED, 0 for uncompressed rows.
     pub zip_kb: u32,
     /// For one partition of a partitioned table: which, and its range.
@@ -226,6 +228,7 @@ impl Table {
             dropped: false,
             zip_kb: 0,
             partition: None,
+            discarded: false,
         }
     }
 

@@ -167,3 +167,31 @@ fn small_pool_create_index_8028_pins_the_next_page() {
     expect_file!["golden/small-pool-create-index-8.0.28.txt"]
         .assert_eq(&index_build_trace("mysql-8.0.28"));
 }
+
+#[test]
+fn small_pool_drop_table_51_holds_lock_open() {
+    expect_file!["golden/small-pool-drop-5.1.txt"].assert_eq(&trace("mysql-5.1"));
+}
+
+#[test]
+fn small_pool_drop_table_alisql_clears_ahi_first_and_purges_later() {
+    expect_file!["golden/small-pool-drop-alisql-5.7.txt"].assert_eq(&trace("alisql-5.7"));
+}
+
+fn truncate_trace(profile: &str) -> String {
+    trace_of(
+        &SCENARIO.replace("sql = \"DROP TABLE a\"", "sql = \"TRUNCATE TABLE a\""),
+        profile,
+    )
+}
+
+#[test]
+fn small_pool_truncate_57_in_place_under_fil_sys() {
+    expect_file!["golden/small-pool-truncate-5.7.txt"].assert_eq(&truncate_trace("mysql-5.7"));
+}
+
+#[test]
+fn small_pool_truncate_8023_drop_and_create() {
+    expect_file!["golden/small-pool-truncate-8.0.23.txt"]
+        .assert_eq(&truncate_trace("mysql-8.0.23"));
+}

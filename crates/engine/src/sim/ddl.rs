@@ -23,7 +23,6 @@ use super::partition::PeekStep;
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
-use crate::fs::unlink_cost_estimate;
 use crate::latch::LatchId;
 use crate::profile::{AhiCleanup, DropEviction, FileDelete, TableOpenLock};
 use crate::time::Tick;
@@ -61,6 +60,8 @@ pub(super) struct Ddl {
     pub(super) peeked_to: u32,
     /// Decompressions so far: (start, pages, blocks found by evicting).
     pub(super) unzip: (Tick, u64, u64),
+    /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
+    pub(super) discard: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +159,7 @@ impl Ddl {
             truncate: false,
             peeked_to: 0,
             unzip: (Tick::ZERO, 0, 0),
+            discard: false,
         }
     }
 }
@@ -178,6 +180,10 @@ impl Sim {
     /// same tablespace (5.7, in place) or a new one (5.5 discard and create, 8.0 DROP +
     /// CREATE).
     fn next_target(&mut self, d: &mut Ddl) {
+        if d.discard {
+            let t = d.targets[d.current].table;
+            self.ddl_claimed[t] = false;
+        }
         if d.truncate {
             let t = d.targets[d.current].table;
             let space = if self.truncates_in_place(d) {
@@ -195,6 +201,12 @@ impl Sim {
             }
             fresh.partition = old.partition.clone();
             let (name, old_space) = (old.name.clone(), old.space);
+            let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
+            if !self.fs.exists(&path) {
+                // 8.0: the new tablespace's file.
+                let _ = self.fs.create(&path);
+                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+            }
             self.tables[t] = fresh;
             self.append_row[t] = 0;
             self.pool.register_space(space, self.tables[t].pages);
@@ -269,7 +281,15 @@ impl Sim {
         }
         let space = self.tables[d.targets[d.current].table].space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
-        match self.profile.mechanisms.ahi_cleanup {
+        // DISCARD frees no index tree page by page: 5.7's BUF_REMOVE_ALL_NO_WRITE drops
+        // the hash entries it meets on an LRU walk (buf_LRU_drop_page_hash_for_
+        // tablespace()), as 8.0 does for DROP.
+        let cleanup = if d.discard {
+            AhiCleanup::LruScanIfHashed
+        } else {
+            self.profile.mechanisms.ahi_cleanup
+        };
+        match cleanup {
             AhiCleanup::PerPageUnderDictSys => {
                 // Every page of every extent is checked, AHI on or off (the check is how
                 // the code learns whether there is anything to drop).
@@ -443,7 +463,25 @@ impl Sim {
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
-                if d.truncate {
+                if self.tables[ti].discarded {
+                    // Nothing of it is in the pool or on disk: only the dictionary.
+                    if !d.discard {
+                        self.tables[ti].dropped = true;
+                        self.emit(EventKind::TableDropped { table, space });
+                    }
+                    d.file_done = true;
+                    d.step = DdlStep::DictUnlock;
+                    return Next::After(Tick::ZERO);
+                }
+                if d.discard {
+                    self.tables[ti].discarded = true;
+                    self.emit(EventKind::DdlPhase {
+                        session: d.session,
+                        table,
+                        phase: "discarding tablespace".to_string(),
+                        detail: String::new(),
+                    });
+                } else if d.truncate {
                     self.emit(EventKind::DdlPhase {
                         session: d.session,
                         table,
@@ -596,9 +634,15 @@ impl Sim {
                 }
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
-                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
-                // Freeing the file's blocks costs what unlinking it would.
-                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                let path = super::ibd_path(&self.scenario.schema, &table.name);
+                // To the size of an empty table: its first extent.
+                let keep = u64::from(
+                    crate::dict::Table::new("t", table.space, 0, table.row_bytes, 0, 0).pages,
+                ) * crate::scenario::PAGE_SIZE;
+                let cost = self
+                    .fs
+                    .truncate(&super::fs_path(&path), keep)
+                    .unwrap_or(Tick::ZERO);
                 self.emit(EventKind::FileTruncate {
                     path,
                     bytes,
@@ -619,8 +663,10 @@ impl Sim {
             DdlStep::FileUnlink => {
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
-                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
-                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                let path = super::ibd_path(&self.scenario.schema, &table.name);
+                // A discarded table has no file left; a hard link keeps the data, and
+                // the unlink only removes the name.
+                let cost = self.fs.unlink(&super::fs_path(&path)).unwrap_or(Tick::ZERO);
                 self.emit(EventKind::FileUnlink {
                     path,
                     bytes,
@@ -644,6 +690,11 @@ impl Sim {
             DdlStep::PurgeRename => {
                 let table = &self.tables[d.targets[d.current].table];
                 let path = format!("./#file_purge/#FP_{}_{}", self.now.as_secs(), table.space.0);
+                let from = super::ibd_path(&self.scenario.schema, &table.name);
+                let renamed = self
+                    .fs
+                    .rename(&super::fs_path(&from), &super::fs_path(&path))
+                    .unwrap_or(Tick::ZERO);
                 let purge = FilePurge {
                     path,
                     remaining_bytes: table.bytes,
@@ -653,7 +704,7 @@ impl Sim {
                 self.schedule_thread(self.now + PURGE_INTERVAL, id);
                 d.file_done = true;
                 d.step = DdlStep::DictUnlock;
-                Next::After(Tick::from_us(40))
+                Next::After(renamed)
             }
             DdlStep::DictUnlock => {
                 self.release(LatchId::DictSys, t, true);
@@ -690,9 +741,12 @@ impl Sim {
 
     /// AliSQL's purge thread: truncate 512 MiB, sleep 100 ms, ..., unlink the rest.
     pub(super) fn step_file_purge(&mut self, t: ThreadId, p: &mut FilePurge) -> Next {
-        let kind = self.scenario.file_system.kind;
+        let path = super::fs_path(&p.path);
         if p.remaining_bytes > PURGE_STEP_BYTES {
-            let cost = unlink_cost_estimate(kind, PURGE_STEP_BYTES);
+            let cost = self
+                .fs
+                .truncate_by(&path, PURGE_STEP_BYTES)
+                .unwrap_or(Tick::ZERO);
             p.remaining_bytes -= PURGE_STEP_BYTES;
             self.emit(EventKind::PurgeStep {
                 path: p.path.clone(),
@@ -702,7 +756,7 @@ impl Sim {
             });
             return Next::After(cost + PURGE_INTERVAL);
         }
-        let cost = unlink_cost_estimate(kind, p.remaining_bytes);
+        let cost = self.fs.unlink(&path).unwrap_or(Tick::ZERO);
         self.emit(EventKind::FileUnlink {
             path: p.path.clone(),
             bytes: p.remaining_bytes,

@@ -24,12 +24,14 @@ mod client;
 mod cpu;
 mod ddl;
 pub mod log;
+mod os;
 mod partition;
 
 use crate::bufpool::BufPool;
 use crate::device::Device;
 use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
+use crate::fs::{FileSystem, FsConfig};
 use crate::latch::{Latch, LatchId};
 use crate::metrics::{Counters, LatencyWindow, Sample};
 use crate::profile::Profile;
@@ -45,6 +47,8 @@ use client::Client;
 use cpu::Cpu;
 use ddl::{Ddl, DropTarget, FilePurge};
 use log::LogSys;
+use os::Shell;
+pub use os::{fs_path, ShellCommand, DATADIR};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -68,12 +72,18 @@ enum Plan {
     Truncate(usize),
     /// ALTER TABLE ... TRUNCATE PARTITION: the TRUNCATE path on each partition.
     TruncatePartitions(Vec<DropTarget>),
+    Discard(usize),
     AddIndex {
         table: usize,
         name: String,
         entry_bytes: u64,
     },
     Meta(MetaChange),
+}
+
+/// A table's data file as MySQL names it, relative to the datadir.
+pub fn ibd_path(schema: &str, table: &str) -> String {
+    format!("./{schema}/{table}.ibd")
 }
 
 /// What wakes next.
@@ -105,6 +115,7 @@ enum Thread {
     IndexBuild(Box<IndexBuild>),
     MetaDdl(Box<MetaDdl>),
     FilePurge(Box<FilePurge>),
+    Shell(Box<Shell>),
     HaProbe(Box<HaProbe>),
     Exited,
 }
@@ -140,6 +151,8 @@ pub struct Sim {
     thread_gen: Vec<u32>,
     pool: BufPool,
     device: Device,
+    /// The file system holding the data files.
+    fs: FileSystem,
     cpu: Cpu,
     log: LogSys,
     latches: Vec<Latch>,
@@ -194,6 +207,7 @@ impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
         scenario.validate()?;
+        let profile = profile.with_overrides(&scenario.profile_overrides)?;
         let bp = &scenario.buffer_pool;
         let mut pool = BufPool::new(scenario.pool_pages(), bp.instances, bp.old_blocks_pct);
         let mut latches = vec![
@@ -217,6 +231,7 @@ impl Sim {
         let threads_n = w.threads;
         let tables_n = tables.len();
         let device = Device::new(&scenario.device);
+        let fs = Self::data_files(&scenario, &tables)?;
         let mut sim = Sim {
             profile,
             now: Tick::ZERO,
@@ -226,6 +241,7 @@ impl Sim {
             thread_gen: Vec::new(),
             pool,
             device,
+            fs,
             cpu: Cpu::new(scenario.server.cpus),
             log: LogSys::default(),
             latches,
@@ -290,6 +306,24 @@ impl Sim {
             sim.schedule(at, Wake::Script(i as u32));
         }
         Ok(sim)
+    }
+
+    /// The file system with the datadir, the AliSQL purge directory and every table's
+    /// `.ibd` at its size.
+    fn data_files(scenario: &Scenario, tables: &[Table]) -> Result<FileSystem, String> {
+        let fail = |e: crate::fs::FsError| format!("file system: {e}");
+        let config = FsConfig::new(scenario.file_system.kind);
+        let mut fs = FileSystem::new(config, SimRng::stream(scenario.seed, "fs")).map_err(fail)?;
+        fs.mkdir(DATADIR).map_err(fail)?;
+        fs.mkdir(&format!("{DATADIR}/{}", scenario.schema))
+            .map_err(fail)?;
+        fs.mkdir(&format!("{DATADIR}/#file_purge")).map_err(fail)?;
+        for t in tables {
+            let path = fs_path(&ibd_path(&scenario.schema, &t.name));
+            fs.create(&path).map_err(fail)?;
+            fs.grow_to(&path, t.bytes, 64 << 20).map_err(fail)?;
+        }
+        Ok(fs)
     }
 
     /// A built-in scenario, optionally with another built-in profile than its own.
@@ -475,6 +509,10 @@ impl Sim {
             self.now = at;
             match wake {
                 Wake::Sample => self.take_sample(),
+                Wake::Script(i) if !self.scenario.script[i as usize].shell.is_empty() => {
+                    let line = self.scenario.script[i as usize].shell.clone();
+                    self.start_shell(&line);
+                }
                 Wake::Script(i) => {
                     let sql = self.scenario.script[i as usize].sql.clone();
                     let session = self.console_session;
@@ -541,6 +579,18 @@ impl Sim {
                         targets.extend(found.into_iter().map(|table| DropTarget { table }));
                     }
                     plans.push(Plan::Drop(targets));
+                }
+                Command::AlterTable { table, actions, .. }
+                    if matches!(actions.as_slice(), [sql::AlterAction::DiscardTablespace]) =>
+                {
+                    let t = self.resolve_table(table)?;
+                    if claimed.contains(&t) {
+                        return Err(SqlError::not_modelled(
+                            "two DDL statements on one table in one batch",
+                        ));
+                    }
+                    claimed.push(t);
+                    plans.push(Plan::Discard(t));
                 }
                 Command::RenameTable { renames } => {
                     plans.push(self.plan_rename(renames, &mut claimed)?)
@@ -646,6 +696,11 @@ impl Sim {
                 Plan::Truncate(table) => {
                     let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
                     d.truncate = true;
+                    Thread::Ddl(Box::new(d))
+                }
+                Plan::Discard(table) => {
+                    let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
+                    d.discard = true;
                     Thread::Ddl(Box::new(d))
                 }
                 Plan::Meta(change) => {
@@ -904,6 +959,7 @@ impl Sim {
             Thread::IndexBuild(b) => self.step_index_build(t, b),
             Thread::MetaDdl(a) => self.step_meta_ddl(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
+            Thread::Shell(s) => self.step_shell(t, s),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Exited => Next::Exit,
         };
@@ -1028,7 +1084,7 @@ impl Sim {
 
     /// Whether new statements may use table `t`.
     fn table_open(&self, t: usize) -> bool {
-        !self.tables[t].dropped && !self.ddl_claimed[t]
+        !self.tables[t].dropped && !self.tables[t].discarded && !self.ddl_claimed[t]
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
