@@ -62,6 +62,9 @@ pub(super) struct Ddl {
     pub(super) unzip: (Tick, u64, u64),
     /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
     pub(super) discard: bool,
+    /// Part of another statement (a rebuild dropping the old table): no result of its
+    /// own.
+    pub(super) internal: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -160,6 +163,7 @@ impl Ddl {
             peeked_to: 0,
             unzip: (Tick::ZERO, 0, 0),
             discard: false,
+            internal: false,
         }
     }
 }
@@ -720,6 +724,9 @@ impl Sim {
                 if d.holds_lock_open {
                     self.release(LatchId::LockOpen, t, true);
                     d.holds_lock_open = false;
+                }
+                if d.internal {
+                    return Next::Exit;
                 }
                 let elapsed = self.now - d.started;
                 self.emit(EventKind::StatementFinished {

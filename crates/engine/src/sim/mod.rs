@@ -41,7 +41,7 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::{IndexBuild, MetaChange, MetaDdl};
+use alter::{IndexBuild, MetaChange, MetaDdl, Rebuild};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
@@ -79,6 +79,11 @@ enum Plan {
         entry_bytes: u64,
     },
     Meta(MetaChange),
+    Rebuild {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+    },
 }
 
 /// A table's data file as MySQL names it, relative to the datadir.
@@ -592,6 +597,37 @@ impl Sim {
                     claimed.push(t);
                     plans.push(Plan::Discard(t));
                 }
+                Command::OptimizeTable { tables } => {
+                    let [table] = tables.as_slice() else {
+                        return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
+                    };
+                    let t = self.resolve_table(table)?;
+                    plans.push(Plan::Rebuild {
+                        table: t,
+                        add: Vec::new(),
+                        drop: Vec::new(),
+                    });
+                }
+                Command::AlterTable { table, actions, .. }
+                    if matches!(
+                        actions.as_slice(),
+                        [sql::AlterAction::Force] | [sql::AlterAction::Engine { .. }]
+                    ) =>
+                {
+                    if let [sql::AlterAction::Engine { name }] = actions.as_slice() {
+                        if !name.eq_ignore_ascii_case("innodb") {
+                            return Err(SqlError::not_modelled(&format!(
+                                "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
+                            )));
+                        }
+                    }
+                    let t = self.resolve_table(table)?;
+                    plans.push(Plan::Rebuild {
+                        table: t,
+                        add: Vec::new(),
+                        drop: Vec::new(),
+                    });
+                }
                 Command::RenameTable { renames } => {
                     plans.push(self.plan_rename(renames, &mut claimed)?)
                 }
@@ -706,6 +742,9 @@ impl Sim {
                 Plan::Meta(change) => {
                     Thread::MetaDdl(Box::new(MetaDdl::new(session, text, now, change)))
                 }
+                Plan::Rebuild { table, add, drop } => Thread::IndexBuild(Box::new(
+                    IndexBuild::rebuild(session, text, now, table, Rebuild::new(add, drop)),
+                )),
                 Plan::AddIndex {
                     table,
                     name,
@@ -801,9 +840,11 @@ impl Sim {
             }
         };
         if !instant {
-            return Err(SqlError::not_modelled(
-                "ALTER TABLE ... ADD/DROP COLUMN rebuilding the table (ALGORITHM=INPLACE/COPY)",
-            ));
+            return Ok(Plan::Rebuild {
+                table: t,
+                add,
+                drop,
+            });
         }
         let new_row_version =
             self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
@@ -857,6 +898,17 @@ impl Sim {
             }
         }
         Ok(Plan::Meta(MetaChange::Rename(pairs)))
+    }
+
+    /// Adds a table (CREATE TABLE ... LIKE, a rebuild's new table) with its per-table
+    /// bookkeeping.
+    fn push_table(&mut self, t: Table) {
+        self.tables.push(t);
+        self.append_row.push(0);
+        self.table_users.push(0);
+        self.ddl_claimed.push(false);
+        self.online_build.push(false);
+        self.row_log_ops.push(0);
     }
 
     /// The tables the workload uses: the live ones bearing the names it started with.

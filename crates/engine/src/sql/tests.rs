@@ -855,7 +855,8 @@ fn the_sim_refuses_what_it_does_not_run_yet() {
         "ALTER TABLE t1 ADD INDEX kk (k, nosuch)",
         "CREATE INDEX k_2 ON t1 (k) ALGORITHM=INSTANT",
         "ALTER TABLE t1 IMPORT TABLESPACE",
-        "DROP TABLE t1; OPTIMIZE TABLE t2",
+        "DROP TABLE t1; OPTIMIZE TABLE t1, t2",
+        "ALTER TABLE t1 ENGINE=MyISAM",
     ]
     .iter()
     .map(|sql| sim.execute(sql).unwrap_err().to_string())
@@ -867,7 +868,8 @@ fn the_sim_refuses_what_it_does_not_run_yet() {
             "ERROR 1072 (42000): Key column 'nosuch' doesn't exist in table",
             "ERROR 1845 (0A000): ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY/INPLACE.",
             "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'ALTER TABLE ... IMPORT TABLESPACE'",
-            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'OPTIMIZE TABLE'",
+            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'OPTIMIZE TABLE of several tables'",
+            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'ALTER TABLE ... ENGINE=MyISAM (only InnoDB is simulated)'",
         ]
     "#]].assert_debug_eq(&refused);
     assert_eq!(sim.events().len(), events, "nothing ran");
