@@ -76,6 +76,13 @@ enum ClientStep {
     MakeYoung,
     /// Release the instance mutex after `MakeYoung`.
     MakeYoungDone,
+    /// `buf_page_get_gen()` met a compressed-only page: under the instance mutex take a
+    /// free block and move the page into it (`buf_relocate()`).
+    Unzip,
+    /// Release the mutex and inflate the page (`buf_zip_decompress()`), a CPU burst.
+    UnzipDone,
+    /// The inflate's burst ended.
+    UnzipInflated,
     /// 8.0.23 `buf_page_free_stale()`: the lookup met a stale page; free it.
     FreeStale,
     /// Release the instance mutex after `FreeStale`, then read the page.
@@ -343,6 +350,11 @@ impl Sim {
                 };
                 self.counters.read_requests += 1;
                 match self.pool.lookup(c.page) {
+                    Lookup::Hit(f) if self.pool.is_zip_only(f) => {
+                        c.frame = f;
+                        c.step = ClientStep::Unzip;
+                        Next::After(page_get)
+                    }
                     Lookup::Hit(f) => {
                         c.frame = f;
                         let now_ms = self.now.as_ms() as u32;
@@ -388,6 +400,50 @@ impl Sim {
             ClientStep::MakeYoungDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(c.page));
                 self.release(latch, t, false);
+                c.step = ClientStep::PageDone;
+                Next::After(Tick::ZERO)
+            }
+            ClientStep::Unzip => {
+                let inst = self.pool.instance_of(c.page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                let zip = match self.pool.lookup(c.page) {
+                    Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
+                    // Decompressed, evicted or being written meanwhile: look again.
+                    _ => {
+                        self.release(latch, t, false);
+                        self.counters.read_requests -= 1;
+                        c.step = ClientStep::BufPageGet;
+                        return Next::After(IO_WAIT_POLL);
+                    }
+                };
+                let (block, scanned) = self.pool.free_block_for_unzip(inst);
+                let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
+                let Some(block) = block else {
+                    // Nothing clean to evict: wait for the page cleaner, as
+                    // buf_LRU_get_free_block() does, and try again.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    self.counters.read_requests -= 1;
+                    c.step = ClientStep::BufPageGet;
+                    return Next::After(scan + FREE_BLOCK_SLEEP);
+                };
+                self.pool.unzip(zip, block);
+                c.frame = block;
+                c.step = ClientStep::UnzipDone;
+                Next::After(lru_op + scan)
+            }
+            ClientStep::UnzipDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+                self.release(latch, t, false);
+                c.step = ClientStep::UnzipInflated;
+                self.cpu_run(t, Tick(self.profile.costs.zip_decompress_ns_per_page))
+            }
+            ClientStep::UnzipInflated => {
+                self.cpu_done();
                 c.step = ClientStep::PageDone;
                 Next::After(Tick::ZERO)
             }
@@ -465,7 +521,16 @@ impl Sim {
                     }
                 };
                 let op = c.ops[c.op_idx];
-                self.pool.init_for_read(frame, c.page);
+                if self.pool.space_zip_kb(c.page.space) == 0 {
+                    self.pool.init_for_read(frame, c.page);
+                } else if !self.pool.init_for_read_zip(frame, c.page) {
+                    // No compressed frame to be had: the block went back; wait as for a
+                    // free block.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    return Next::After(FREE_BLOCK_SLEEP);
+                }
                 c.frame = frame;
                 let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
                 if op.create {
@@ -499,9 +564,20 @@ impl Sim {
                 let latch = LatchId::BufPool(self.pool.instance_of(c.page));
                 self.release(latch, t, false);
                 self.counters.reads += 1;
-                let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
+                // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
+                // buf_page_io_complete() before the page is released.
+                let zip_kb = u64::from(self.pool.space_zip_kb(c.page.space));
+                let (bytes, inflate) = if zip_kb == 0 {
+                    (PAGE_SIZE, Tick::ZERO)
+                } else {
+                    (
+                        zip_kb * 1024,
+                        Tick(self.profile.costs.zip_decompress_ns_per_page),
+                    )
+                };
+                let done = self.device.submit(self.now, IoOp::Read, bytes);
                 c.step = ClientStep::ReadComplete;
-                Next::After(done - self.now)
+                Next::After(done - self.now + inflate)
             }
             ClientStep::ReadComplete => {
                 let latch = LatchId::BufPool(self.pool.instance_of(c.page));
@@ -534,7 +610,8 @@ impl Sim {
                     // The page may have been evicted since it was fixed only if we let it go;
                     // look again.
                     match self.pool.lookup(c.page) {
-                        Lookup::Hit(f) => c.frame = f,
+                        // Modified through the uncompressed frame only.
+                        Lookup::Hit(f) if !self.pool.is_zip_only(f) => c.frame = f,
                         _ => {
                             c.step = ClientStep::BufPageGet;
                             self.counters.read_requests -= 1;

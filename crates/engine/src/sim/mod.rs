@@ -25,8 +25,9 @@ mod cpu;
 mod ddl;
 pub mod log;
 mod os;
+mod partition;
 
-use crate::bufpool::{BufPool, SpaceId};
+use crate::bufpool::BufPool;
 use crate::device::Device;
 use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
@@ -69,6 +70,8 @@ pub struct SessionView {
 enum Plan {
     Drop(Vec<DropTarget>),
     Truncate(usize),
+    /// ALTER TABLE ... TRUNCATE PARTITION: the TRUNCATE path on each partition.
+    TruncatePartitions(Vec<DropTarget>),
     Discard(usize),
     AddIndex {
         table: usize,
@@ -218,44 +221,20 @@ impl Sim {
             Latch::new(LatchId::FilSys),
         ];
         latches.extend((0..bp.instances).map(|i| Latch::new(LatchId::BufPool(i))));
-        let tables: Vec<Table> = scenario
-            .tables
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let rows = t.rows.unwrap_or_else(|| {
-                    Table::rows_for_size(
-                        t.size.map_or(0, |s| s.bytes()),
-                        t.row_bytes,
-                        t.secondary_indexes,
-                    )
-                });
-                // Space 0 is the system tablespace; file-per-table ids start after it.
-                let min_bytes = t.size.map_or(0, |s| s.bytes());
-                Table::new(
-                    &t.name,
-                    SpaceId(i as u32 + 1),
-                    rows.max(1),
-                    t.row_bytes,
-                    t.secondary_indexes,
-                    min_bytes,
-                )
-            })
-            .collect();
+        // Space 0 is the system tablespace; file-per-table ids start after it. A
+        // partitioned table is one table (and tablespace) per partition.
+        let tables: Vec<Table> = partition::build_tables(&scenario);
         for t in &tables {
             pool.register_space(t.space, t.pages);
+            if t.zip_kb != 0 {
+                pool.set_space_zip_size(t.space, t.zip_kb);
+            }
         }
         let w = &scenario.workload;
-        let workload_tables: Vec<usize> = if w.tables.is_empty() {
-            (0..tables.len()).collect()
-        } else {
-            w.tables
-                .iter()
-                .filter_map(|n| tables.iter().position(|t| t.name.eq_ignore_ascii_case(n)))
-                .collect()
-        };
+        let workload_tables = partition::workload_tables(&tables, &w.tables);
         let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
         let threads_n = w.threads;
+        let tables_n = tables.len();
         let device = Device::new(&scenario.device);
         let fs = Self::data_files(&scenario, &tables)?;
         let mut sim = Sim {
@@ -297,10 +276,10 @@ impl Sim {
             probe_longest: Tick::ZERO,
             failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
-            table_users: vec![0; scenario.tables.len()],
-            ddl_claimed: vec![false; scenario.tables.len()],
-            online_build: vec![false; scenario.tables.len()],
-            row_log_ops: vec![0; scenario.tables.len()],
+            table_users: vec![0; tables_n],
+            ddl_claimed: vec![false; tables_n],
+            online_build: vec![false; tables_n],
+            row_log_ops: vec![0; tables_n],
             scenario,
         };
         if sim.scenario.buffer_pool.warm {
@@ -368,8 +347,15 @@ impl Sim {
         let depth = self.scenario.buffer_pool.lru_scan_depth;
         let mut rng = SimRng::stream(self.scenario.seed, "warm");
         let pool_pages = u64::from(self.scenario.pool_pages());
+        // Tables drawn from: not the partitions, which are read in whole or not at all,
+        // after the rest, with room kept for them.
+        let candidates: Vec<usize> = (0..self.tables.len())
+            .filter(|&t| self.tables[t].partition.is_none())
+            .collect();
+        let reserve = self.cached_partitions_reserve();
+        let depth = depth + reserve;
         // Internal pages first: every search passes through them.
-        for t in 0..self.tables.len() {
+        for &t in &candidates {
             for ix in 0..self.tables[t].indexes.len() {
                 let internal: u64 =
                     self.tables[t].indexes[ix].pages() - self.tables[t].indexes[ix].leaves();
@@ -381,10 +367,9 @@ impl Sim {
         }
         // Enough draws to fill the pool when the data is larger than it; a smaller data set
         // leaves the rest free, as on a real server.
-        let index_pages: u64 = self
-            .tables
+        let index_pages: u64 = candidates
             .iter()
-            .flat_map(|t| t.indexes.iter().map(|ix| ix.pages()))
+            .flat_map(|&t| self.tables[t].indexes.iter().map(|ix| ix.pages()))
             .sum();
         for _ in 0..pool_pages * 8 {
             if self.pool.instances().iter().all(|i| i.free_len() <= depth)
@@ -392,8 +377,7 @@ impl Sim {
             {
                 break;
             }
-            let t = self.tables.len();
-            let t = rng.below(t as u64) as usize;
+            let t = candidates[rng.below(candidates.len() as u64) as usize];
             let table = &self.tables[t];
             let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
                 1
@@ -410,9 +394,14 @@ impl Sim {
             let page = index.leaf_of(pos);
             self.warm_page(t, page, depth);
         }
+        self.warm_cached_partitions(depth - reserve);
     }
 
     fn warm_page(&mut self, table: usize, page_no: u32, depth: u32) {
+        if self.tables[table].zip_kb != 0 {
+            self.warm_zip_page(table, page_no, depth);
+            return;
+        }
         let page = crate::bufpool::PageId {
             space: self.tables[table].space,
             page_no,
@@ -578,31 +567,21 @@ impl Sim {
                 Command::DropTable { tables, if_exists } => {
                     let mut targets = Vec::new();
                     for name in tables {
-                        let schema_ok = name
-                            .schema
-                            .as_deref()
-                            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
-                        let found = self
-                            .tables
-                            .iter()
-                            .position(|t| {
-                                !t.dropped && schema_ok && t.name.eq_ignore_ascii_case(&name.table)
-                            })
-                            .filter(|i| !claimed.contains(i));
-                        match found {
-                            Some(i) => {
-                                claimed.push(i);
-                                targets.push(DropTarget { table: i });
-                            }
-                            None if *if_exists => {}
-                            None => {
-                                let schema = name
-                                    .schema
-                                    .clone()
-                                    .unwrap_or_else(|| self.scenario.schema.clone());
-                                return Err(SqlError::unknown_table(&schema, &name.table));
-                            }
+                        // A partitioned table: every partition.
+                        let found: Vec<usize> = self
+                            .tables_named(name)
+                            .into_iter()
+                            .filter(|i| !claimed.contains(i))
+                            .collect();
+                        if found.is_empty() && !*if_exists {
+                            let schema = name
+                                .schema
+                                .clone()
+                                .unwrap_or_else(|| self.scenario.schema.clone());
+                            return Err(SqlError::unknown_table(&schema, &name.table));
                         }
+                        claimed.extend(&found);
+                        targets.extend(found.into_iter().map(|table| DropTarget { table }));
                     }
                     plans.push(Plan::Drop(targets));
                 }
@@ -663,6 +642,22 @@ impl Sim {
                     }));
                 }
                 Command::TruncateTable { table } => {
+                    let parts = self.tables_named(table);
+                    if parts
+                        .first()
+                        .is_some_and(|&p| self.tables[p].partition.is_some())
+                    {
+                        // A partitioned table: every partition.
+                        if parts.iter().any(|p| claimed.contains(p)) {
+                            return Err(SqlError::not_modelled(
+                                "two DDL statements on one table in one batch",
+                            ));
+                        }
+                        claimed.extend(&parts);
+                        let targets = parts.into_iter().map(|table| DropTarget { table });
+                        plans.push(Plan::TruncatePartitions(targets.collect()));
+                        continue;
+                    }
                     let t = self.resolve_table(table)?;
                     if claimed.contains(&t) {
                         return Err(SqlError::not_modelled(
@@ -703,6 +698,19 @@ impl Sim {
                 {
                     plans.push(self.plan_column_change(table, actions, *algorithm)?)
                 }
+                Command::AlterTable { table, actions, .. } => {
+                    let (found, truncate) = self.plan_partition_alter(table, actions, &claimed)?;
+                    claimed.extend(&found);
+                    let targets = found
+                        .into_iter()
+                        .map(|table| DropTarget { table })
+                        .collect();
+                    plans.push(if truncate {
+                        Plan::TruncatePartitions(targets)
+                    } else {
+                        Plan::Drop(targets)
+                    });
+                }
                 // Parsed, but not executed yet: MySQL's 1235, naming the statement.
                 other => return Err(SqlError::not_modelled(other.name())),
             }
@@ -716,6 +724,11 @@ impl Sim {
             let now = self.now;
             let thread = match plan {
                 Plan::Drop(targets) => Thread::Ddl(Box::new(Ddl::new(session, text, now, targets))),
+                Plan::TruncatePartitions(targets) => {
+                    let mut d = Ddl::new(session, text, now, targets);
+                    d.truncate = true;
+                    Thread::Ddl(Box::new(d))
+                }
                 Plan::Truncate(table) => {
                     let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
                     d.truncate = true;
@@ -1082,6 +1095,7 @@ impl Sim {
                 });
             }
         }
+        self.pool.lru_stat_update();
         let stats = self.pool.stats();
         self.counters.made_young = stats.made_young;
         self.counters.made_not_young = stats.not_made_young;

@@ -238,6 +238,34 @@ impl SqlError {
         )
     }
 
+    /// `ER_PARTITION_MGMT_ON_NONPARTITIONED` (1505).
+    pub fn partition_mgmt_on_nonpartitioned() -> SqlError {
+        SqlError::new(
+            1505,
+            "HY000",
+            "Partition management on a not partitioned table is not possible".into(),
+        )
+    }
+
+    /// `ER_DROP_PARTITION_NON_EXISTENT` (1507): "Error in list of partitions to %s",
+    /// with `DROP` or `TRUNCATE`.
+    pub fn partition_list(command: &str) -> SqlError {
+        SqlError::new(
+            1507,
+            "HY000",
+            format!("Error in list of partitions to {command}"),
+        )
+    }
+
+    /// `ER_DROP_LAST_PARTITION` (1508).
+    pub fn drop_last_partition() -> SqlError {
+        SqlError::new(
+            1508,
+            "HY000",
+            "Cannot remove all partitions, use DROP TABLE instead".into(),
+        )
+    }
+
     /// `ER_SAME_NAME_PARTITION` (1517).
     pub fn duplicate_partition(name: &str) -> SqlError {
         SqlError::new(1517, "HY000", format!("Duplicate partition name {name}"))

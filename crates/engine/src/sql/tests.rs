@@ -854,7 +854,7 @@ fn the_sim_refuses_what_it_does_not_run_yet() {
         "CREATE INDEX k_1 ON t1 (k)",
         "ALTER TABLE t1 ADD INDEX kk (k, nosuch)",
         "CREATE INDEX k_2 ON t1 (k) ALGORITHM=INSTANT",
-        "ALTER TABLE t1 DROP PARTITION p1",
+        "ALTER TABLE t1 IMPORT TABLESPACE",
         "DROP TABLE t1; OPTIMIZE TABLE t1, t2",
         "ALTER TABLE t1 ENGINE=MyISAM",
     ]
@@ -867,7 +867,7 @@ fn the_sim_refuses_what_it_does_not_run_yet() {
             "ERROR 1061 (42000): Duplicate key name 'k_1'",
             "ERROR 1072 (42000): Key column 'nosuch' doesn't exist in table",
             "ERROR 1845 (0A000): ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY/INPLACE.",
-            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'ALTER TABLE ... DROP PARTITION'",
+            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'ALTER TABLE ... IMPORT TABLESPACE'",
             "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'OPTIMIZE TABLE of several tables'",
             "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'ALTER TABLE ... ENGINE=MyISAM (only InnoDB is simulated)'",
         ]
