@@ -48,15 +48,7 @@ const LATENCY_FLOOR_MS: f64 = 0.01;
 /// Sizes the canvas's pixel buffer to its CSS width × device pixel ratio. Returns the
 /// size in device pixels.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, dpr: f64) -> (u32, u32) {
-    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
-    let h = (CSS_HEIGHT * dpr).round() as u32;
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h)
+    crate::canvas::fit(canvas, CSS_HEIGHT, dpr)
 }
 
 /// The x range in seconds for a run whose last sample is at `last_s`.

@@ -13,8 +13,7 @@
 use crate::runner::ScanSpan;
 use crate::theme::{css, Theme};
 use ddlscope_engine::{Cell, CellKind, Sim};
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 /// CSS pixels per instance lane.
@@ -32,15 +31,7 @@ pub fn css_height(instances: u16) -> f64 {
 
 /// Sizes the canvas's pixel buffer; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
-    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
-    let h = (css_height(instances) * dpr).round() as u32;
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h)
+    crate::canvas::fit(canvas, css_height(instances), dpr)
 }
 
 /// Draws every instance's flush list with the walks running now; `walks[i]` counts the
@@ -54,12 +45,7 @@ pub fn draw(
     dpr: f64,
     cells: &mut Vec<Cell>,
 ) -> Result<(), String> {
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .map_err(|_| "no 2d context".to_string())?
-        .ok_or("no 2d context")?
-        .dyn_into()
-        .map_err(|_| "not a 2d context".to_string())?;
+    let ctx = crate::canvas::context_2d(canvas)?;
     let pool = sim.pool();
     let n = pool.n_instances().min(MAX_LANES);
     let w = f64::from(canvas.width()) / dpr;

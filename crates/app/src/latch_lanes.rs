@@ -16,8 +16,7 @@
 use crate::theme::{css, css_alpha, Theme};
 use ddlscope_engine::ThreadId;
 use ddlscope_engine::{LatchId, Sim, Tick};
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 /// The time window shown.
@@ -65,16 +64,7 @@ pub fn css_height(n: usize) -> f64 {
 
 /// Sizes the canvas's pixel buffer for `n` lanes; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, n: usize, dpr: f64) -> (u32, u32) {
-    let css_h = css_height(n);
-    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
-    let h = (css_h * dpr).round() as u32;
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h)
+    crate::canvas::fit(canvas, css_height(n), dpr)
 }
 
 /// Draws the lanes of `sim` at its current time.
@@ -85,12 +75,7 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), String> {
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .map_err(|_| "no 2d context".to_string())?
-        .ok_or("no 2d context")?
-        .dyn_into()
-        .map_err(|_| "not a 2d context".to_string())?;
+    let ctx = crate::canvas::context_2d(canvas)?;
     let lanes = lanes(sim);
     let w = f64::from(canvas.width()) / dpr;
     let now = sim.now();

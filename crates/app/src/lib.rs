@@ -23,6 +23,7 @@
 //! (reducer, pixel aggregation, formatting, the runner) run without a browser.
 
 pub mod app;
+pub mod canvas;
 pub mod chart;
 pub mod controls;
 pub mod flush_list;

@@ -49,7 +49,7 @@ use crate::format;
 use crate::runner::{ScanSpan, TableInfo};
 use crate::theme::{self, Rgb, Theme};
 use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 use yew::prelude::*;
 
@@ -113,15 +113,7 @@ pub struct MapScratch {
 /// Sizes the canvas's pixel buffer to its CSS box × device pixel ratio (only when it
 /// changed: resizing clears the canvas). Returns the size in device pixels.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
-    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
-    let h = (css_height(instances) * dpr).round() as u32;
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h)
+    crate::canvas::fit(canvas, css_height(instances), dpr)
 }
 
 /// A frame's state as the map draws it (and a pixel's, by majority).
@@ -319,7 +311,7 @@ fn paint_band(
 }
 
 fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas.get_context("2d").ok().flatten()?.dyn_into().ok()
+    crate::canvas::context_2d(canvas).ok()
 }
 
 /// Draws the whole map for the pool's state now, with the cursors of the active scans.
