@@ -44,30 +44,88 @@ pub(super) struct Client {
     step: ClientStep,
     stmts: &'static [StatementKind],
     stmt_idx: usize,
-    table: usize,
-    ops: Vec<PageOp>,
+    event_start: Tick,
+    /// The statement's page work.
+    walk: PageWalk,
+}
+
+/// One statement's page work: the pages it touches, in order, each fixed through
+/// `buf_page_get_gen()` (a read on a miss, a free block found first). Workload clients
+/// and console sessions run their statements through this same machine.
+#[derive(Clone, Debug)]
+pub(super) struct PageWalk {
+    /// The table (index into `Sim::tables`).
+    pub(super) table: usize,
+    pub(super) ops: Vec<PageOp>,
     op_idx: usize,
     page: PageId,
     frame: FrameId,
-    event_start: Tick,
-    last_lsn: Lsn,
-    wrote: bool,
+    pub(super) last_lsn: Lsn,
+    /// The transaction has modified a page (its commit must flush the redo log).
+    pub(super) wrote: bool,
     free_block_attempt: u32,
     /// Bytes of row-lock structures this transaction holds.
-    lock_bytes: u64,
+    pub(super) lock_bytes: u64,
+    step: WalkStep,
+    /// A write failed for want of lock memory (`DB_LOCK_TABLE_FULL`).
+    pub(super) lock_table_full: bool,
 }
 
-/// Where a client is, named after the InnoDB code it models.
+impl PageWalk {
+    pub(super) fn new() -> PageWalk {
+        PageWalk {
+            table: 0,
+            ops: Vec::with_capacity(8),
+            op_idx: 0,
+            page: PageId {
+                space: SpaceId(0),
+                page_no: 0,
+            },
+            frame: FRAME_NONE,
+            last_lsn: Lsn(0),
+            wrote: false,
+            free_block_attempt: 0,
+            lock_bytes: 0,
+            step: WalkStep::BufPageGet,
+            lock_table_full: false,
+        }
+    }
+
+    /// Starts over on `ops` (already filled) of `table`.
+    pub(super) fn restart(&mut self, table: usize) {
+        self.table = table;
+        self.op_idx = 0;
+        self.free_block_attempt = 0;
+        self.step = WalkStep::BufPageGet;
+        self.lock_table_full = false;
+    }
+
+    /// Where the walk is, for the processlist.
+    pub(super) fn is_reading(&self) -> bool {
+        matches!(self.step, WalkStep::ReadComplete | WalkStep::ReadIssue)
+    }
+
+    /// Whether it is flushing a page to get a free block.
+    pub(super) fn is_flushing(&self) -> bool {
+        matches!(
+            self.step,
+            WalkStep::SinglePageWrite | WalkStep::SinglePageWriteDone
+        )
+    }
+}
+
+/// What one step of a [`PageWalk`] asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ClientStep {
-    /// Start the next sysbench event.
-    NextEvent,
-    /// The statement arrives after the client round trip; parse and execute.
-    StatementStart,
-    /// `open_table()`: 5.1 needs the global `LOCK_open` ("Opening tables").
-    OpenTable,
-    /// A replication plugin's `before_dml` hook (5.7: under `dict_sys`).
-    BeforeDml,
+pub(super) enum WalkNext {
+    /// Step again (scheduler answer as for any thread).
+    Step(Next),
+    /// Every page done.
+    Done,
+}
+
+/// Where a page walk is, named after the InnoDB code it models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WalkStep {
     /// `buf_page_get_gen()`: look the page up in the page hash.
     BufPageGet,
     /// `buf_page_make_young()`: move the page to the LRU head, under the instance mutex.
@@ -92,6 +150,21 @@ enum ClientStep {
     ReadCompleteDone,
     /// The page is fixed: apply the change (`mtr_commit()`), go to the next page.
     PageDone,
+}
+
+/// Where a client is, named after the InnoDB code it models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClientStep {
+    /// Start the next sysbench event.
+    NextEvent,
+    /// The statement arrives after the client round trip; parse and execute.
+    StatementStart,
+    /// `open_table()`: 5.1 needs the global `LOCK_open` ("Opening tables").
+    OpenTable,
+    /// A replication plugin's `before_dml` hook (5.7: under `dict_sys`).
+    BeforeDml,
+    /// The statement's pages, one [`PageWalk`] step at a time.
+    Walk,
     /// `trx_commit()` → `log_write_up_to(flush = true)`: wait for the redo flush.
     LogFlush,
     /// The statement's result goes back to the client.
@@ -106,19 +179,8 @@ impl Client {
             step: ClientStep::NextEvent,
             stmts: &[],
             stmt_idx: 0,
-            table: 0,
-            ops: Vec::with_capacity(8),
-            op_idx: 0,
-            page: PageId {
-                space: SpaceId(0),
-                page_no: 0,
-            },
-            frame: FRAME_NONE,
             event_start: Tick::ZERO,
-            last_lsn: Lsn(0),
-            wrote: false,
-            free_block_attempt: 0,
-            lock_bytes: 0,
+            walk: PageWalk::new(),
         }
     }
 
@@ -126,10 +188,8 @@ impl Client {
     pub(super) fn state_name(&self) -> &'static str {
         match self.step {
             ClientStep::NextEvent => "",
-            ClientStep::ReadComplete | ClientStep::ReadIssue => "reading a page",
-            ClientStep::SinglePageWrite | ClientStep::SinglePageWriteDone => {
-                "flushing a page to free a block"
-            }
+            ClientStep::Walk if self.walk.is_reading() => "reading a page",
+            ClientStep::Walk if self.walk.is_flushing() => "flushing a page to free a block",
             ClientStep::LogFlush => "waiting for handler commit",
             ClientStep::OpenTable => "Opening tables",
             _ => match self.stmts.get(self.stmt_idx) {
@@ -147,7 +207,7 @@ const AHI_BUILD_ODDS: u64 = 16;
 
 impl Sim {
     /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
-    fn maybe_build_hash(&mut self, c: &mut Client) {
+    fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) {
         if !self.scenario.innodb.adaptive_hash_index || c.frame == FRAME_NONE {
             return;
         }
@@ -163,7 +223,7 @@ impl Sim {
         }
         let index = table.index_of_page(op.page);
         let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
-        if is_leaf && !self.pool.is_hashed(c.frame) && c.rng.chance(1, AHI_BUILD_ODDS) {
+        if is_leaf && !self.pool.is_hashed(c.frame) && rng.chance(1, AHI_BUILD_ODDS) {
             self.pool.ahi_mark(c.frame, index);
         }
     }
@@ -200,16 +260,12 @@ impl Sim {
     }
 
     pub(super) fn step_client(&mut self, t: ThreadId, c: &mut Client) -> Next {
-        let (page_get, lru_op) = (
-            Tick(self.profile.costs.page_get_ns),
-            Tick(self.profile.costs.lru_op_ns),
-        );
         match c.step {
             ClientStep::NextEvent => {
                 c.stmts = event_statements(self.scenario.workload.kind);
                 c.stmt_idx = 0;
                 c.event_start = self.now;
-                c.wrote = false;
+                c.walk.wrote = false;
                 self.running += 1;
                 c.step = ClientStep::StatementStart;
                 Next::After(self.round_trip(&mut c.rng))
@@ -223,7 +279,7 @@ impl Sim {
                     c.step = ClientStep::NextEvent;
                     return Next::After(Tick::SECOND);
                 };
-                c.table = table;
+                c.walk.table = table;
                 self.table_users[table] += 1;
                 statement_ops(
                     kind,
@@ -231,26 +287,25 @@ impl Sim {
                     &self.dist,
                     &mut c.rng,
                     &mut self.append_row[table],
-                    &mut c.ops,
+                    &mut c.walk.ops,
                 );
                 if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
                     // btr_search_guess_on_hash(): a point lookup whose leaf is hashed goes
                     // straight to it, skipping the descent.
-                    if let Some(&leaf) = c.ops.last() {
+                    if let Some(&leaf) = c.walk.ops.last() {
                         let page = PageId {
                             space: self.tables[table].space,
                             page_no: leaf.page,
                         };
                         if let Lookup::Hit(f) = self.pool.lookup(page) {
                             if self.pool.is_hashed(f) {
-                                c.ops.clear();
-                                c.ops.push(leaf);
+                                c.walk.ops.clear();
+                                c.walk.ops.push(leaf);
                             }
                         }
                     }
                 }
-                c.op_idx = 0;
-                c.free_block_attempt = 0;
+                c.walk.restart(table);
                 c.step = ClientStep::OpenTable;
                 Next::After(Tick::from_us(self.scenario.workload.statement_cpu_us))
             }
@@ -283,108 +338,173 @@ impl Sim {
                     }
                     self.release(LatchId::DictSys, t, false);
                 }
-                c.step = if c.ops.is_empty() {
-                    if kind == StatementKind::Commit && c.wrote {
+                c.step = if c.walk.ops.is_empty() {
+                    if kind == StatementKind::Commit && c.walk.wrote {
                         ClientStep::LogFlush
                     } else {
                         ClientStep::StatementEnd
                     }
                 } else {
-                    ClientStep::BufPageGet
+                    ClientStep::Walk
                 };
                 Next::After(Tick::ZERO)
             }
-            ClientStep::BufPageGet => {
-                let op = c.ops[c.op_idx];
-                c.page = PageId {
-                    space: self.tables[c.table].space,
+            ClientStep::Walk => match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
+                WalkNext::Step(next) => next,
+                WalkNext::Done => {
+                    if c.walk.lock_table_full {
+                        c.step = ClientStep::StatementEnd;
+                        return Next::After(Tick::ZERO);
+                    }
+                    let kind = c.stmts[c.stmt_idx];
+                    let autocommit_write = kind.is_write() && c.stmts.len() == 1;
+                    c.step = if autocommit_write {
+                        ClientStep::LogFlush
+                    } else {
+                        ClientStep::StatementEnd
+                    };
+                    Next::After(Tick::ZERO)
+                }
+            },
+            ClientStep::LogFlush => {
+                // Simplification: the redo log has its own device queue (it usually sits on
+                // the same disk, but its sequential writes barely interact with page I/O).
+                let fsync = self.device.fsync_latency();
+                let done = self.log.commit_done_at(self.now, c.walk.last_lsn, fsync);
+                c.step = ClientStep::StatementEnd;
+                Next::After(done - self.now)
+            }
+            ClientStep::StatementEnd => {
+                self.table_users[c.walk.table] -= 1;
+                self.counters.queries += 1;
+                c.stmt_idx += 1;
+                if c.stmt_idx < c.stmts.len() {
+                    c.step = ClientStep::StatementStart;
+                    return Next::After(self.round_trip(&mut c.rng));
+                }
+                // Commit (or autocommit) releases the transaction's row locks.
+                self.lock_heap_bytes -= c.walk.lock_bytes;
+                c.walk.lock_bytes = 0;
+                // The event (sysbench's transaction) is done: its latency is what sysbench
+                // reports.
+                let latency = self.now - c.event_start;
+                self.latency.record(latency.as_us());
+                self.counters.transactions += 1;
+                self.running -= 1;
+                c.step = ClientStep::NextEvent;
+                Next::After(Tick::ZERO)
+            }
+        }
+    }
+
+    /// One step of a statement's page work. Latches are held only across the steps
+    /// that need them; a thread parked in a latch queue is woken by the release.
+    pub(super) fn step_page_walk(
+        &mut self,
+        t: ThreadId,
+        w: &mut PageWalk,
+        rng: &mut SimRng,
+    ) -> WalkNext {
+        const PARKED: WalkNext = WalkNext::Step(Next::Parked);
+        fn after(d: Tick) -> WalkNext {
+            WalkNext::Step(Next::After(d))
+        }
+        let (page_get, lru_op) = (
+            Tick(self.profile.costs.page_get_ns),
+            Tick(self.profile.costs.lru_op_ns),
+        );
+        match w.step {
+            WalkStep::BufPageGet => {
+                let op = w.ops[w.op_idx];
+                w.page = PageId {
+                    space: self.tables[w.table].space,
                     page_no: op.page,
                 };
                 self.counters.read_requests += 1;
-                match self.pool.lookup(c.page) {
+                match self.pool.lookup(w.page) {
                     Lookup::Hit(f) => {
-                        c.frame = f;
+                        w.frame = f;
                         let now_ms = self.now.as_ms() as u32;
-                        c.step = if self.pool.note_access(
+                        w.step = if self.pool.note_access(
                             f,
                             now_ms,
                             self.scenario.buffer_pool.old_blocks_time_ms,
                         ) {
-                            ClientStep::MakeYoung
+                            WalkStep::MakeYoung
                         } else {
-                            ClientStep::PageDone
+                            WalkStep::PageDone
                         };
-                        Next::After(page_get)
+                        after(page_get)
                     }
                     Lookup::IoFixed(_) => {
                         // Counted once per access: undo this poll's request.
                         self.counters.read_requests -= 1;
-                        Next::After(IO_WAIT_POLL)
+                        after(IO_WAIT_POLL)
                     }
                     Lookup::Stale(f) => {
-                        c.frame = f;
-                        c.step = ClientStep::FreeStale;
-                        Next::After(page_get)
+                        w.frame = f;
+                        w.step = WalkStep::FreeStale;
+                        after(page_get)
                     }
                     Lookup::Miss => {
-                        c.step = ClientStep::GetFreeBlock;
-                        Next::After(page_get)
+                        w.step = WalkStep::GetFreeBlock;
+                        after(page_get)
                     }
                 }
             }
-            ClientStep::MakeYoung => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::MakeYoung => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 if !self.acquire(latch, t) {
-                    return Next::Parked;
+                    return PARKED;
                 }
                 // The page may have been evicted while we waited.
-                if self.pool.lookup(c.page) == Lookup::Hit(c.frame) {
-                    self.pool.make_young(c.frame);
+                if self.pool.lookup(w.page) == Lookup::Hit(w.frame) {
+                    self.pool.make_young(w.frame);
                 }
-                c.step = ClientStep::MakeYoungDone;
-                Next::After(lru_op)
+                w.step = WalkStep::MakeYoungDone;
+                after(lru_op)
             }
-            ClientStep::MakeYoungDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::MakeYoungDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
-                c.step = ClientStep::PageDone;
-                Next::After(Tick::ZERO)
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
             }
-            ClientStep::FreeStale => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::FreeStale => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 if !self.acquire(latch, t) {
-                    return Next::Parked;
+                    return PARKED;
                 }
-                if self.pool.lookup(c.page) == Lookup::Stale(c.frame) {
-                    self.pool.free_stale(c.frame);
+                if self.pool.lookup(w.page) == Lookup::Stale(w.frame) {
+                    self.pool.free_stale(w.frame);
                 }
-                c.step = ClientStep::FreeStaleDone;
-                Next::After(lru_op)
+                w.step = WalkStep::FreeStaleDone;
+                after(lru_op)
             }
-            ClientStep::FreeStaleDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::FreeStaleDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
-                c.step = ClientStep::BufPageGet;
+                w.step = WalkStep::BufPageGet;
                 self.counters.read_requests -= 1;
-                Next::After(Tick::ZERO)
+                after(Tick::ZERO)
             }
-            ClientStep::GetFreeBlock => {
-                let inst = self.pool.instance_of(c.page);
+            WalkStep::GetFreeBlock => {
+                let inst = self.pool.instance_of(w.page);
                 let latch = LatchId::BufPool(inst);
                 if !self.acquire(latch, t) {
-                    return Next::Parked;
+                    return PARKED;
                 }
-                if self.pool.lookup(c.page) != Lookup::Miss {
+                if self.pool.lookup(w.page) != Lookup::Miss {
                     // Another session read it (or it went stale) while we waited.
                     self.release(latch, t, false);
-                    c.step = ClientStep::BufPageGet;
+                    w.step = WalkStep::BufPageGet;
                     self.counters.read_requests -= 1;
-                    return Next::After(Tick::ZERO);
+                    return after(Tick::ZERO);
                 }
                 let scan_ns = self.profile.costs.lru_scan_ns_per_page;
                 // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
                 // the whole list.
-                let limit = if c.free_block_attempt == 0 {
+                let limit = if w.free_block_attempt == 0 {
                     LRU_SEARCH_SCAN_THRESHOLD
                 } else {
                     u32::MAX
@@ -396,7 +516,7 @@ impl Sim {
                         // Nothing clean at the tail: count the wait, wake the page cleaner and
                         // write a dirty page ourselves.
                         self.counters.wait_free += 1;
-                        c.free_block_attempt += 1;
+                        w.free_block_attempt += 1;
                         self.signal_page_cleaner();
                         let scan = Tick(scan_ns).times(u64::from(scanned));
                         return match self.pool.single_page_flush(inst) {
@@ -404,100 +524,100 @@ impl Sim {
                                 // A block was freed after all; retry at once, still holding the
                                 // mutex (the retry takes it again harmlessly).
                                 self.release(latch, t, false);
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
+                                after(scan + Tick(scan_ns).times(u64::from(s2)))
                             }
                             SinglePageFlush::Write { frame, scanned: s2 } => {
-                                c.frame = frame;
-                                c.step = ClientStep::SinglePageWrite;
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
+                                w.frame = frame;
+                                w.step = WalkStep::SinglePageWrite;
+                                after(scan + Tick(scan_ns).times(u64::from(s2)))
                             }
                             SinglePageFlush::Nothing { scanned: s2 } => {
                                 self.release(latch, t, false);
-                                let sleep = if c.free_block_attempt > 2 {
+                                let sleep = if w.free_block_attempt > 2 {
                                     FREE_BLOCK_SLEEP
                                 } else {
                                     Tick::ZERO
                                 };
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
+                                after(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
                             }
                         };
                     }
                 };
-                let op = c.ops[c.op_idx];
-                self.pool.init_for_read(frame, c.page);
-                c.frame = frame;
+                let op = w.ops[w.op_idx];
+                self.pool.init_for_read(frame, w.page);
+                w.frame = frame;
                 let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
                 if op.create {
                     // buf_page_create(): a new page at the end of the file, nothing to read.
                     self.pool.complete_read(frame);
                     self.release(latch, t, false);
-                    c.step = ClientStep::PageDone;
+                    w.step = WalkStep::PageDone;
                 } else {
-                    c.step = ClientStep::ReadIssue;
+                    w.step = WalkStep::ReadIssue;
                 }
-                Next::After(cost)
+                after(cost)
             }
-            ClientStep::SinglePageWrite => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::SinglePageWrite => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
                 let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
-                c.step = ClientStep::SinglePageWriteDone;
-                Next::After(done - self.now)
+                w.step = WalkStep::SinglePageWriteDone;
+                after(done - self.now)
             }
-            ClientStep::SinglePageWriteDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(c.frame)));
+            WalkStep::SinglePageWriteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(w.frame)));
                 if !self.acquire(latch, t) {
-                    return Next::Parked;
+                    return PARKED;
                 }
-                self.pool.complete_write(c.frame, true);
+                self.pool.complete_write(w.frame, true);
                 self.release(latch, t, false);
-                c.step = ClientStep::GetFreeBlock;
-                Next::After(lru_op)
+                w.step = WalkStep::GetFreeBlock;
+                after(lru_op)
             }
-            ClientStep::ReadIssue => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::ReadIssue => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
                 self.counters.reads += 1;
                 let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
-                c.step = ClientStep::ReadComplete;
-                Next::After(done - self.now)
+                w.step = WalkStep::ReadComplete;
+                after(done - self.now)
             }
-            ClientStep::ReadComplete => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::ReadComplete => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 if !self.acquire(latch, t) {
-                    return Next::Parked;
+                    return PARKED;
                 }
-                self.pool.complete_read(c.frame);
-                c.step = ClientStep::ReadCompleteDone;
-                Next::After(lru_op)
+                self.pool.complete_read(w.frame);
+                w.step = WalkStep::ReadCompleteDone;
+                after(lru_op)
             }
-            ClientStep::ReadCompleteDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
+            WalkStep::ReadCompleteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
-                c.step = ClientStep::PageDone;
-                Next::After(Tick::ZERO)
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
             }
-            ClientStep::PageDone => {
-                let op = c.ops[c.op_idx];
-                self.maybe_build_hash(c);
+            WalkStep::PageDone => {
+                let op = w.ops[w.op_idx];
+                self.maybe_build_hash(w, rng);
                 if op.write {
                     // A pessimistic insert or update needs lock memory; when the pool is
                     // nearly all lent to the AHI and lock heaps it fails
                     // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
                     if self.pool.running_out() {
                         self.counters.errors += 1;
-                        c.op_idx = c.ops.len();
-                        c.step = ClientStep::StatementEnd;
-                        return Next::After(Tick::ZERO);
+                        w.op_idx = w.ops.len();
+                        w.lock_table_full = true;
+                        return WalkNext::Done;
                     }
                     // The page may have been evicted since it was fixed only if we let it go;
                     // look again.
-                    match self.pool.lookup(c.page) {
-                        Lookup::Hit(f) => c.frame = f,
+                    match self.pool.lookup(w.page) {
+                        Lookup::Hit(f) => w.frame = f,
                         _ => {
-                            c.step = ClientStep::BufPageGet;
+                            w.step = WalkStep::BufPageGet;
                             self.counters.read_requests -= 1;
-                            return Next::After(Tick::ZERO);
+                            return after(Tick::ZERO);
                         }
                     }
                     // log_free_check(): no new redo while the checkpoint age is near the log's
@@ -506,57 +626,23 @@ impl Sim {
                     if self.checkpoint_age() > capacity / 16 * 15 {
                         self.counters.log_waits += 1;
                         self.signal_page_cleaner();
-                        return Next::After(LOG_FREE_CHECK_POLL);
+                        return after(LOG_FREE_CHECK_POLL);
                     }
                     let lsn = self.log.append(self.scenario.innodb.redo_bytes_per_row);
-                    self.pool.mark_dirty(c.frame, lsn);
-                    c.last_lsn = lsn;
-                    c.wrote = true;
+                    self.pool.mark_dirty(w.frame, lsn);
+                    w.last_lsn = lsn;
+                    w.wrote = true;
                     // The row lock, held to commit.
-                    c.lock_bytes += super::LOCK_BYTES_PER_PAGE;
+                    w.lock_bytes += super::LOCK_BYTES_PER_PAGE;
                     self.lock_heap_bytes += super::LOCK_BYTES_PER_PAGE;
                 }
-                c.op_idx += 1;
-                if c.op_idx < c.ops.len() {
-                    c.step = ClientStep::BufPageGet;
+                w.op_idx += 1;
+                if w.op_idx < w.ops.len() {
+                    w.step = WalkStep::BufPageGet;
+                    after(Tick::ZERO)
                 } else {
-                    let kind = c.stmts[c.stmt_idx];
-                    let autocommit_write = kind.is_write() && c.stmts.len() == 1;
-                    c.step = if autocommit_write {
-                        ClientStep::LogFlush
-                    } else {
-                        ClientStep::StatementEnd
-                    };
+                    WalkNext::Done
                 }
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::LogFlush => {
-                // Simplification: the redo log has its own device queue (it usually sits on
-                // the same disk, but its sequential writes barely interact with page I/O).
-                let fsync = self.device.fsync_latency();
-                let done = self.log.commit_done_at(self.now, c.last_lsn, fsync);
-                c.step = ClientStep::StatementEnd;
-                Next::After(done - self.now)
-            }
-            ClientStep::StatementEnd => {
-                self.table_users[c.table] -= 1;
-                self.counters.queries += 1;
-                c.stmt_idx += 1;
-                if c.stmt_idx < c.stmts.len() {
-                    c.step = ClientStep::StatementStart;
-                    return Next::After(self.round_trip(&mut c.rng));
-                }
-                // Commit (or autocommit) releases the transaction's row locks.
-                self.lock_heap_bytes -= c.lock_bytes;
-                c.lock_bytes = 0;
-                // The event (sysbench's transaction) is done: its latency is what sysbench
-                // reports.
-                let latency = self.now - c.event_start;
-                self.latency.record(latency.as_us());
-                self.counters.transactions += 1;
-                self.running -= 1;
-                c.step = ClientStep::NextEvent;
-                Next::After(Tick::ZERO)
             }
         }
     }
