@@ -100,6 +100,53 @@ pub struct Costs {
     pub ahi_check_ns_per_page: u64,
     /// AHI cleanup step 3, per record of a hashed page: hash it, delete its entry.
     pub ahi_drop_ns_per_record: u64,
+    /// A console statement's work per row it reads (`row_search_mvcc()`: fetch, check
+    /// the read view or lock the record, evaluate the condition).
+    #[serde(default = "default_row_search_ns")]
+    pub row_search_ns_per_row: u64,
+    /// ...and per row it changes (`row_upd_clust_step()`: undo record, in-place
+    /// update, redo; secondary-index maintenance for `k`).
+    #[serde(default = "default_row_update_ns")]
+    pub row_update_ns_per_row: u64,
+}
+
+/// Calibrated on incident I4: `UPDATE sbtest1 SET k=1` over 1,000,000 rows took
+/// 15.54 s (Aurora MySQL 5.7.12), i.e. 15.54 µs per row read and changed; split as
+/// 1.5 µs to find and lock the row and 14.04 µs to change it.
+fn default_row_search_ns() -> u64 {
+    1_500
+}
+fn default_row_update_ns() -> u64 {
+    14_040
+}
+
+/// The SQL layer's defaults that differ between servers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SqlLayer {
+    /// `lock_wait_timeout` default, seconds: MySQL's 31536000 (`LONG_TIMEOUT`,
+    /// `sql/sql_const.h`); MariaDB's 86400 since 10.2.
+    #[serde(default = "default_lock_wait_timeout_s")]
+    pub lock_wait_timeout_s: u64,
+    /// `innodb_lock_wait_timeout` default, seconds (50 in every version).
+    #[serde(default = "default_innodb_lock_wait_timeout_s")]
+    pub innodb_lock_wait_timeout_s: u64,
+}
+
+impl Default for SqlLayer {
+    fn default() -> SqlLayer {
+        SqlLayer {
+            lock_wait_timeout_s: default_lock_wait_timeout_s(),
+            innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
+        }
+    }
+}
+
+fn default_lock_wait_timeout_s() -> u64 {
+    31_536_000
+}
+fn default_innodb_lock_wait_timeout_s() -> u64 {
+    50
 }
 
 /// Where a behaviour comes from.
@@ -126,6 +173,9 @@ pub struct Profile {
     pub mechanisms: Mechanisms,
     /// The costs.
     pub costs: Costs,
+    /// SQL-layer defaults.
+    #[serde(default)]
+    pub sql: SqlLayer,
     /// Where each behaviour comes from.
     #[serde(default)]
     pub cites: Vec<Cite>,

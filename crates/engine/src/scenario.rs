@@ -215,6 +215,10 @@ pub struct TableConfig {
     /// Integer secondary indexes (sysbench's `k`).
     #[serde(default = "default_secondary_indexes")]
     pub secondary_indexes: u8,
+    /// RANGE partitions on the id, in equal parts (0: not partitioned). Kept at the
+    /// dictionary level (partition names for DDL); the data is one B-tree.
+    #[serde(default)]
+    pub partitions: u32,
 }
 
 fn default_row_bytes() -> u64 {

@@ -15,6 +15,7 @@
 //! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
 //! `ReadComplete`); a session parked in a latch queue shows in the processlist.
 
+use super::locks::MdlPoll;
 use super::{Next, Sim};
 use crate::bufpool::{
     FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,
@@ -22,6 +23,7 @@ use crate::bufpool::{
 };
 use crate::device::IoOp;
 use crate::latch::LatchId;
+use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
 use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
 use crate::scenario::PAGE_SIZE;
@@ -47,6 +49,9 @@ pub(super) struct Client {
     event_start: Tick,
     /// The statement's page work.
     walk: PageWalk,
+    /// Metadata locks of the current statement taken so far (GLOBAL IX for writes,
+    /// then the table's SR or SW).
+    mdl_taken: u8,
 }
 
 /// One statement's page work: the pages it touches, in order, each fixed through
@@ -181,7 +186,16 @@ impl Client {
             stmt_idx: 0,
             event_start: Tick::ZERO,
             walk: PageWalk::new(),
+            mdl_taken: 0,
         }
+    }
+
+    /// The statement running and its table, if any.
+    pub(super) fn current(&self) -> Option<(StatementKind, usize)> {
+        if self.step == ClientStep::NextEvent {
+            return None;
+        }
+        self.stmts.get(self.stmt_idx).map(|&k| (k, self.walk.table))
     }
 
     /// The processlist state for this session.
@@ -310,7 +324,17 @@ impl Sim {
                 Next::After(Tick::from_us(self.scenario.workload.statement_cpu_us))
             }
             ClientStep::OpenTable => {
-                // open_table(): 5.1 takes the global LOCK_open for every table it opens.
+                // open_table(): the statement's metadata locks first (sysbench's
+                // transaction keeps them to COMMIT).
+                let kind = c.stmts[c.stmt_idx];
+                if !matches!(kind, StatementKind::Begin | StatementKind::Commit) {
+                    match self.client_mdl(t, c, kind) {
+                        Some(Ok(())) => {}
+                        Some(Err(())) => return self.client_abort(c),
+                        None => return Next::Parked,
+                    }
+                }
+                // 5.1 takes the global LOCK_open for every table it opens.
                 if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
                     && !matches!(
                         c.stmts[c.stmt_idx],
@@ -378,11 +402,15 @@ impl Sim {
                 self.table_users[c.walk.table] -= 1;
                 self.counters.queries += 1;
                 c.stmt_idx += 1;
+                c.mdl_taken = 0;
+                self.mdl_release_statement(MdlContextId(c.session));
                 if c.stmt_idx < c.stmts.len() {
                     c.step = ClientStep::StatementStart;
                     return Next::After(self.round_trip(&mut c.rng));
                 }
-                // Commit (or autocommit) releases the transaction's row locks.
+                // Commit (or autocommit) releases the transaction's row locks and its
+                // metadata locks.
+                self.mdl_release_transactional(MdlContextId(c.session));
                 self.lock_heap_bytes -= c.walk.lock_bytes;
                 c.walk.lock_bytes = 0;
                 // The event (sysbench's transaction) is done: its latency is what sysbench
@@ -395,6 +423,73 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
         }
+    }
+
+    /// The statement's metadata locks (`open_table()` → `MDL_context::acquire_lock()`):
+    /// GLOBAL IX for a write, then SR or SW on the table with TRANSACTION duration.
+    /// `None`: parked; `Some(Err)`: the wait failed or the table went away meanwhile.
+    fn client_mdl(
+        &mut self,
+        t: ThreadId,
+        c: &mut Client,
+        kind: StatementKind,
+    ) -> Option<Result<(), ()>> {
+        let ctx = MdlContextId(c.session);
+        let table = c.walk.table;
+        let key = MdlKey::table(
+            &self.scenario.schema.to_ascii_lowercase(),
+            &self.tables[table].name.to_ascii_lowercase(),
+        );
+        let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
+            [
+                Some(MdlRequest::new(
+                    MdlKey::global(),
+                    MdlType::IntentionExclusive,
+                    MdlDuration::Statement,
+                )),
+                Some(MdlRequest::new(
+                    key,
+                    MdlType::SharedWrite,
+                    MdlDuration::Transaction,
+                )),
+            ]
+        } else {
+            [
+                Some(MdlRequest::new(
+                    key,
+                    MdlType::SharedRead,
+                    MdlDuration::Transaction,
+                )),
+                None,
+            ]
+        };
+        while let Some(Some(req)) = plan.get(usize::from(c.mdl_taken)).cloned() {
+            match self.mdl_acquire(t, ctx, req) {
+                MdlPoll::Granted(_) => c.mdl_taken += 1,
+                MdlPoll::Wait => return None,
+                MdlPoll::Failed(_) => return Some(Err(())),
+            }
+        }
+        // The lock was granted after a DROP: the table is gone (ER_NO_SUCH_TABLE).
+        if self.tables[table].dropped {
+            return Some(Err(()));
+        }
+        Some(Ok(()))
+    }
+
+    /// The statement failed: sysbench's transaction is rolled back, its locks go, and
+    /// the client starts its next event.
+    fn client_abort(&mut self, c: &mut Client) -> Next {
+        let ctx = MdlContextId(c.session);
+        self.table_users[c.walk.table] -= 1;
+        self.counters.errors += 1;
+        c.mdl_taken = 0;
+        self.mdl_release_transactional(ctx);
+        self.lock_heap_bytes -= c.walk.lock_bytes;
+        c.walk.lock_bytes = 0;
+        self.running -= 1;
+        c.step = ClientStep::NextEvent;
+        Next::After(Tick::ZERO)
     }
 
     /// One step of a statement's page work. Latches are held only across the steps

@@ -50,6 +50,9 @@ pub(super) struct Ddl {
     /// AHI cleanup so far: (start, hashed pages, records).
     pub(super) ahi: (Tick, u64, u64),
     pub(super) holds_lock_open: bool,
+    /// The session thread that runs the statement's SQL layer and waits for this
+    /// storage-engine work; `None` reports the result itself.
+    pub(super) notify: Option<ThreadId>,
 }
 
 #[derive(Clone, Debug)]
@@ -62,11 +65,9 @@ pub(super) struct DropTarget {
 pub(super) enum DdlStep {
     /// Next table of the statement, or finish.
     Begin,
-    /// Claim the statement's tables and wait for the statements using them to finish.
-    /// Simplification: this stands in for the metadata lock (MDL X, 5.1's name lock)
-    /// until sessions and the MDL subsystem are wired together: new statements do not
-    /// start on a claimed table (the server would queue them behind the DDL).
-    WaitForTableUsers,
+    /// The session holds MDL X on every table of the statement (sim/session.rs took
+    /// it before starting this thread): take the profile's first global latch.
+    AfterMdl,
     /// 5.1 `mysql_rm_table_part2()`: take `LOCK_open` for the whole statement.
     LockOpen,
     /// AliSQL: clear the table's AHI entries before the drop, without `dict_sys`.
@@ -133,6 +134,7 @@ impl Ddl {
             next_page: 0,
             ahi: (Tick::ZERO, 0, 0),
             holds_lock_open: false,
+            notify: None,
         }
     }
 }
@@ -273,22 +275,10 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
-                d.step = DdlStep::WaitForTableUsers;
+                d.step = DdlStep::AfterMdl;
                 Next::After(Tick::ZERO)
             }
-            DdlStep::WaitForTableUsers => {
-                // Every table of the statement at once, before any global latch: waiting
-                // for one table while holding LOCK_open would deadlock with a statement
-                // on it that is waiting for LOCK_open.
-                for target in &d.targets {
-                    self.ddl_claimed[target.table] = true;
-                }
-                if d.targets[d.current..]
-                    .iter()
-                    .any(|x| self.table_users[x.table] > 0)
-                {
-                    return Next::After(Tick::from_us(100));
-                }
+            DdlStep::AfterMdl => {
                 d.step = if mech.table_open_lock == TableOpenLock::LockOpenHeldByDrop
                     && !d.holds_lock_open
                 {
@@ -533,6 +523,10 @@ impl Sim {
                 if d.holds_lock_open {
                     self.release(LatchId::LockOpen, t, true);
                     d.holds_lock_open = false;
+                }
+                if let Some(session) = d.notify {
+                    self.schedule_thread(self.now, session);
+                    return Next::Exit;
                 }
                 let elapsed = self.now - d.started;
                 self.emit(EventKind::StatementFinished {

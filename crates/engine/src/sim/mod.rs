@@ -21,7 +21,13 @@
 mod cleaner;
 mod client;
 mod ddl;
+mod locks;
 pub mod log;
+mod session;
+mod show;
+
+pub use locks::MdlPoll;
+pub use session::{StatementOutcome, StatementRecord};
 
 use crate::bufpool::{BufPool, SpaceId};
 use crate::device::Device;
@@ -32,13 +38,13 @@ use crate::metrics::{Counters, LatencyWindow, Sample};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
-use crate::sql::{self, Command, SqlError};
+use crate::sql::{Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
 use cleaner::PageCleaner;
 use client::Client;
-use ddl::{Ddl, DropTarget, FilePurge};
+use ddl::{Ddl, FilePurge};
 use log::LogSys;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -62,6 +68,10 @@ pub struct SessionView {
 enum Wake {
     Sample,
     Script(u32),
+    /// A metadata-lock request's `lock_wait_timeout` deadline.
+    MdlTimeout,
+    /// A row-lock wait's `innodb_lock_wait_timeout` deadline, for this session.
+    RowLockTimeout(u32),
     /// A thread, with the generation it was scheduled under: a wake whose generation is
     /// stale (the thread was woken early since) is dropped.
     Thread(ThreadId, u32),
@@ -85,6 +95,7 @@ enum Thread {
     Ddl(Box<Ddl>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
+    Session(Box<session::SessionThread>),
     Exited,
 }
 
@@ -153,8 +164,31 @@ pub struct Sim {
     warm_rng: SimRng,
     /// Statements using each table right now.
     table_users: Vec<u32>,
-    /// Tables a DDL statement has claimed: new statements do not start on them.
-    ddl_claimed: Vec<bool>,
+    /// The metadata-lock manager (`MDL_map` and every `MDL_context`).
+    mdl: crate::mdl::MdlManager,
+    /// Threads parked on a metadata-lock request, by context (processlist id).
+    mdl_waiters: std::collections::BTreeMap<u32, ThreadId>,
+    /// How finished waits ended, until the woken thread reads it.
+    mdl_outcomes:
+        std::collections::BTreeMap<u32, Result<crate::mdl::MdlTicketId, crate::mdl::MdlError>>,
+    /// Granted row locks of console sessions' transactions.
+    row_locks: Vec<locks::RowLock>,
+    /// Console sessions waiting for a row lock.
+    row_waits: std::collections::BTreeMap<u32, locks::RowWait>,
+    /// Console sessions by processlist id.
+    sessions: std::collections::BTreeMap<u32, session::Session>,
+    /// Every statement given to a console session.
+    statements: Vec<StatementRecord>,
+    /// Each statement's command until its session runs it.
+    stmt_commands: Vec<Option<Command>>,
+    /// The SQL layer's table definitions, parallel to `tables`.
+    defs: Vec<session::TableDef>,
+    next_session_id: u32,
+    next_trx_id: u64,
+    /// `SET GLOBAL` values new sessions start with.
+    global_vars: session::SessionVars,
+    /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
+    ddl_running: Vec<u32>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -247,9 +281,40 @@ impl Sim {
             failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             table_users: vec![0; scenario.tables.len()],
-            ddl_claimed: vec![false; scenario.tables.len()],
+            mdl: crate::mdl::MdlManager::new(),
+            mdl_waiters: std::collections::BTreeMap::new(),
+            mdl_outcomes: std::collections::BTreeMap::new(),
+            row_locks: Vec::new(),
+            row_waits: std::collections::BTreeMap::new(),
+            sessions: std::collections::BTreeMap::new(),
+            statements: Vec::new(),
+            stmt_commands: Vec::new(),
+            defs: scenario
+                .tables
+                .iter()
+                .map(|t| {
+                    session::TableDef::sysbench(
+                        t.rows.unwrap_or(0),
+                        t.secondary_indexes,
+                        t.partitions,
+                    )
+                })
+                .collect(),
+            next_session_id: threads_n + 1,
+            next_trx_id: 0,
+            global_vars: session::SessionVars {
+                autocommit: true,
+                lock_wait_timeout_s: 0,
+                innodb_lock_wait_timeout_s: 0,
+            },
+            ddl_running: Vec::new(),
             scenario,
         };
+        sim.global_vars.lock_wait_timeout_s = sim.profile.sql.lock_wait_timeout_s;
+        sim.global_vars.innodb_lock_wait_timeout_s = sim.profile.sql.innodb_lock_wait_timeout_s;
+        for (d, t) in sim.defs.iter_mut().zip(&sim.tables) {
+            d.live_rows = t.rows;
+        }
         if sim.scenario.buffer_pool.warm {
             sim.warm_pool();
         }
@@ -261,6 +326,7 @@ impl Sim {
             let id = sim.spawn(Thread::Client(Box::new(Client::new(n + 1, rng))));
             sim.schedule_thread(start, id);
         }
+        sim.console_session = sim.connect();
         sim.cleaner = sim.spawn(Thread::PageCleaner(Box::new(PageCleaner::new(
             PAGE_CLEANER_PERIOD,
         ))));
@@ -454,10 +520,12 @@ impl Sim {
             self.now = at;
             match wake {
                 Wake::Sample => self.take_sample(),
+                Wake::MdlTimeout => self.mdl_expire(),
+                Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
                 Wake::Script(i) => {
                     let sql = self.scenario.script[i as usize].sql.clone();
                     let session = self.console_session;
-                    if let Err(e) = self.submit(session, &sql) {
+                    if let Err(e) = self.submit_to(session, &sql) {
                         self.emit(EventKind::StatementFinished {
                             session,
                             sql,
@@ -488,65 +556,8 @@ impl Sim {
     /// report their result as a [`EventKind::StatementFinished`] event.
     pub fn execute(&mut self, sql: &str) -> Result<(), SqlError> {
         let session = self.console_session;
-        self.submit(session, sql)?;
+        self.submit_to(session, sql)?;
         self.commands.push((self.now, sql.to_string()));
-        Ok(())
-    }
-
-    fn submit(&mut self, session: u32, sql: &str) -> Result<(), SqlError> {
-        let commands = sql::parse(sql)?;
-        // Check every statement before running any, so a batch is all or nothing.
-        let mut plans = Vec::new();
-        let mut claimed: Vec<usize> = Vec::new();
-        for c in &commands {
-            match &c.command {
-                Command::DropTable { tables, if_exists } => {
-                    let mut targets = Vec::new();
-                    for name in tables {
-                        let schema_ok = name
-                            .schema
-                            .as_deref()
-                            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
-                        let found = self
-                            .tables
-                            .iter()
-                            .position(|t| {
-                                !t.dropped && schema_ok && t.name.eq_ignore_ascii_case(&name.table)
-                            })
-                            .filter(|i| !claimed.contains(i));
-                        match found {
-                            Some(i) => {
-                                claimed.push(i);
-                                targets.push(DropTarget { table: i });
-                            }
-                            None if *if_exists => {}
-                            None => {
-                                let schema = name
-                                    .schema
-                                    .clone()
-                                    .unwrap_or_else(|| self.scenario.schema.clone());
-                                return Err(SqlError::unknown_table(&schema, &name.table));
-                            }
-                        }
-                    }
-                    plans.push(targets);
-                }
-                // Parsed, but not executed yet: MySQL's 1235, naming the statement.
-                other => return Err(SqlError::not_modelled(other.name())),
-            }
-        }
-        let texts = commands.into_iter().map(|c| c.text);
-        for (targets, text) in plans.into_iter().zip(texts) {
-            self.emit(EventKind::StatementStarted {
-                session,
-                sql: text.clone(),
-            });
-            let id = self.spawn(Thread::Ddl(Box::new(Ddl::new(
-                session, text, self.now, targets,
-            ))));
-            let now = self.now;
-            self.schedule_thread(now, id);
-        }
         Ok(())
     }
 
@@ -558,6 +569,7 @@ impl Sim {
             Thread::Ddl(d) => self.step_ddl(t, d),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
+            Thread::Session(st) => self.step_session(t, st),
             Thread::Exited => Next::Exit,
         };
         match next {
@@ -678,9 +690,10 @@ impl Sim {
         self.schedule(next, Wake::Sample);
     }
 
-    /// Whether new statements may use table `t`.
+    /// Whether new statements may use table `t`: it exists. (Statements on a table a
+    /// DDL is changing queue for its metadata lock, as in the server.)
     fn table_open(&self, t: usize) -> bool {
-        !self.tables[t].dropped && !self.ddl_claimed[t]
+        !self.tables[t].dropped
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
