@@ -10,7 +10,7 @@ macro_rules! assets {
 
 /// Built-in engine profiles: (name, TOML text).
 pub const PROFILES: &[(&str, &str)] =
-    assets!("profiles": "mysql-5.1", "mysql-5.7", "alisql-5.7", "mysql-8.0.23");
+    assets!("profiles": "mysql-5.1", "mysql-5.7", "alisql-5.7", "mysql-8.0.23", "mariadb-10.11");
 
 /// Built-in scenarios: (name, TOML text).
 pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop");

@@ -24,6 +24,7 @@ pub mod profile;
 pub mod resultset;
 pub mod rng;
 pub mod scenario;
+pub mod script;
 pub mod sim;
 pub mod size;
 pub mod sql;

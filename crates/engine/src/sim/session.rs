@@ -1422,6 +1422,11 @@ impl Sim {
     fn statement_end(&mut self, _t: ThreadId, id: u32, run: &mut Running) -> Next {
         let ctx = MdlContextId(id);
         self.mdl_release_statement(ctx);
+        // DDL and the admin statements commit when they end (`trans_commit_implicit()`),
+        // releasing their transactional locks.
+        if run.command.is_ddl() || matches!(run.command, Command::AnalyzeTable { .. }) {
+            self.mdl_release_transactional(ctx);
+        }
         // An autocommit transaction ends with its statement.
         if run.error.is_none() && run.autocommit_trx {
             let (wrote, lsn) = self.sessions[&id]
