@@ -290,7 +290,7 @@ struct Client {
 }
 
 /// An event read from a client: `(session index, arrival ms, line)`.
-type Arrival = (usize, u64, Result<String, String>);
+type Arrival = (usize, u64, std::result::Result<String, String>);
 
 /// Runs the script on the real server.
 fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {

@@ -272,6 +272,9 @@ enum Step {
 enum DdlOp {
     /// Upgrade the statement's lock on table `lock` (index into `Running::tickets`).
     Upgrade(usize, MdlType),
+    /// Release it and ask again for another type (OPTIMIZE: the admin open's lock goes
+    /// with `release_transactional_locks()`, then the recreate asks for SU).
+    Reacquire(usize, MdlType),
     /// Downgrade it.
     Downgrade(usize, MdlType),
     /// The storage engine works for this long, in this processlist state.
@@ -887,8 +890,15 @@ impl Sim {
                         keys.push((self.table_key(table), MdlType::SharedUpgradable))
                     }
                     Command::OptimizeTable { tables } => {
+                        // mysql_admin_table() opens the table for TL_WRITE first.
+                        let ty = match self.profile.sql.optimize_open_lock {
+                            crate::profile::AdminOpenLock::SharedNoReadWrite => {
+                                MdlType::SharedNoReadWrite
+                            }
+                            crate::profile::AdminOpenLock::SharedNoWrite => MdlType::SharedNoWrite,
+                        };
                         for n in tables {
-                            keys.push((self.table_key(n), MdlType::SharedUpgradable));
+                            keys.push((self.table_key(n), ty));
                         }
                     }
                     _ => {}
@@ -1736,9 +1746,18 @@ impl Sim {
             }
             Command::OptimizeTable { tables } => {
                 // InnoDB: "Table does not support optimize, doing recreate + analyze
-                // instead" → ALTER TABLE ... FORCE, online (sql_admin.cc).
+                // instead" (HA_ADMIN_TRY_ALTER): the admin open's locks go, and the
+                // recreate is an online ALTER TABLE ... FORCE (sql_admin.cc).
                 let ti = find(self, &tables[0])?;
-                self.online_alter(ti, T, Algorithm::Inplace, true, DictEffect::Rebuild(ti))?
+                let mut ops = vec![DdlOp::Reacquire(T, MdlType::SharedUpgradable)];
+                ops.extend(self.online_alter(
+                    ti,
+                    T,
+                    Algorithm::Inplace,
+                    true,
+                    DictEffect::Rebuild(ti),
+                )?);
+                ops
             }
             Command::AlterTable {
                 table,
@@ -1771,11 +1790,11 @@ impl Sim {
 
     /// How long the storage engine's bulk work on table `ti` takes.
     /// Simplification: until the DDL executors of sim/ddl.rs are wired in here, a
-    /// rebuild or index build costs a read of every row (`row_search_ns_per_row`) plus
-    /// the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
+    /// rebuild or index build costs `index_build_ns_per_row` per row (I4's idle build)
+    /// plus the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
     fn build_cost(&self, ti: usize) -> Tick {
         let c = &self.profile.costs;
-        Tick(c.row_search_ns_per_row).times(self.defs[ti].live_rows) + Tick(c.drop_dict_ns)
+        Tick(c.index_build_ns_per_row).times(self.defs[ti].live_rows) + Tick(c.drop_dict_ns)
     }
 
     /// An in-place ALTER's choreography (`mysql_inplace_alter_table()`): SU held; X to
@@ -2019,6 +2038,27 @@ impl Sim {
                 let ticket = run.tickets[i];
                 match self.mdl_upgrade(t, ctx, ticket, to) {
                     MdlPoll::Granted(_) => {
+                        run.ddl_idx += 1;
+                        Next::After(Tick::ZERO)
+                    }
+                    MdlPoll::Wait => {
+                        self.set_state(id, "Waiting for table metadata lock");
+                        Next::Parked
+                    }
+                    MdlPoll::Failed(e) => self.fail(id, run, e.into()),
+                }
+            }
+            DdlOp::Reacquire(i, to) => {
+                if let Some(old) = run.tickets.get(i).copied() {
+                    if self.mdl.ticket(old).is_some_and(|k| k.mdl_type != to) {
+                        self.mdl_release(old);
+                    }
+                }
+                let key = run.plan[i].key.clone();
+                let req = MdlRequest::new(key, to, MdlDuration::Transaction);
+                match self.mdl_acquire(t, ctx, req) {
+                    MdlPoll::Granted(ticket) => {
+                        run.tickets[i] = ticket;
                         run.ddl_idx += 1;
                         Next::After(Tick::ZERO)
                     }
