@@ -565,7 +565,9 @@ impl Sim {
                         MdlPoll::Failed(e) => return self.fail(id, run, e.into()),
                     }
                 }
-                self.set_state(id, "Opening tables");
+                if opens_tables(&run.plan) {
+                    self.set_state(id, "Opening tables");
+                }
                 run.step = Step::Open;
                 Next::After(Tick::ZERO)
             }
@@ -922,7 +924,7 @@ impl Sim {
         }
         run.plan = plan;
         run.step = Step::Mdl;
-        if !run.plan.is_empty() {
+        if opens_tables(&run.plan) {
             self.set_state(id, "Opening tables");
         }
         Next::After(Tick::ZERO)
@@ -2408,6 +2410,12 @@ impl Sim {
     pub fn mdl_error_text(e: MdlError) -> String {
         SqlError::from(e).to_string()
     }
+}
+
+/// Whether a lock plan opens tables (the "Opening tables" stage of `open_tables()`).
+fn opens_tables(plan: &[MdlRequest]) -> bool {
+    plan.iter()
+        .any(|r| r.key.namespace() == crate::mdl::MdlNamespace::Table)
 }
 
 /// 1.5 → "1.5", 2000 → "2".
