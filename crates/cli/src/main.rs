@@ -5,7 +5,7 @@
 //! same one the browser app uses, and runs the same scenario files.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ddlscope_engine::{builtin, EventKind, Profile, Sample, Scenario, Sim, Tick};
+use ddlscope_engine::{builtin, EventKind, ListKind, Profile, Sample, Scenario, Sim, Tick};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -369,6 +369,11 @@ fn narrate(kind: &EventKind) -> Option<String> {
         EventKind::StatementFinished {
             session, result, ..
         } => Some(format!("session {session}: {result}")),
+        // One per page an index build writes: its phase event sums them up.
+        EventKind::Scan {
+            list: ListKind::Flush,
+            ..
+        } => None,
         EventKind::Scan {
             instance,
             latch,
@@ -388,6 +393,16 @@ fn narrate(kind: &EventKind) -> Option<String> {
             "{space} now at version {version}: {stale_pages} pages stale"
         )),
         EventKind::FileUnlink { path, t0, t1, .. } => Some(format!("unlink {path}: {}", *t1 - *t0)),
+        EventKind::DdlPhase {
+            session,
+            table,
+            phase,
+            detail,
+        } => Some(if detail.is_empty() {
+            format!("session {session}: {table}: {phase}")
+        } else {
+            format!("session {session}: {table}: {detail}; {phase}")
+        }),
         _ => None,
     }
 }

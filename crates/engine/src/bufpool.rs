@@ -1015,6 +1015,68 @@ impl BufPool {
         b.flush_seq = seq;
     }
 
+    /// 5.7 `buf_flush_or_remove_pages()` in a flush mode, one pass from the tail: the
+    /// oldest dirty page of `space` within `pages` (the pages a FlushObserver tagged) in
+    /// instance `instance` that is not under I/O, and how
+    /// many flush-list entries the walk from the tail visits to reach it (itself
+    /// included). Pages of the space already being written are walked past, as the
+    /// server does (`buf_flush_or_remove_page()` fails on an I/O-fixed page).
+    pub fn flush_list_next_of_space(
+        &self,
+        instance: u16,
+        space: SpaceId,
+        pages: std::ops::Range<PageNo>,
+    ) -> Option<(FrameId, u32)> {
+        let inst = &self.instances[usize::from(instance)];
+        let mut visited = 0;
+        for e in &inst.flush.entries {
+            if e.frame == FRAME_NONE {
+                continue;
+            }
+            visited += 1;
+            let b = &inst.blocks[e.frame as usize];
+            if b.space == space.0 && pages.contains(&b.page_no) && !b.is(F_IO) {
+                return Some((inst.base + e.frame, visited));
+            }
+        }
+        None
+    }
+
+    /// 8.0 `flush_pages_flush_list()` with `buf_page_try_pin()`: one walk of the whole
+    /// flush list from the tail, collecting every dirty page of `space` not under I/O.
+    /// Returns the pages and the entries visited.
+    pub fn flush_list_pages_of_space(
+        &self,
+        instance: u16,
+        space: SpaceId,
+        pages: std::ops::Range<PageNo>,
+        out: &mut Vec<FrameId>,
+    ) -> u32 {
+        let inst = &self.instances[usize::from(instance)];
+        for e in &inst.flush.entries {
+            if e.frame == FRAME_NONE {
+                continue;
+            }
+            let b = &inst.blocks[e.frame as usize];
+            if b.space == space.0 && pages.contains(&b.page_no) && !b.is(F_IO) {
+                out.push(inst.base + e.frame);
+            }
+        }
+        inst.flush.live
+    }
+
+    /// Whether `frame` holds a dirty page not under I/O (a write may start on it).
+    pub fn is_dirty_unfixed(&self, frame: FrameId) -> bool {
+        let b = self.block(frame);
+        b.state() == STATE_FILE && b.is(F_DIRTY) && !b.is(F_IO)
+    }
+
+    /// Write-fixes a dirty page for a write the caller issues (`buf_flush_page()`); the
+    /// caller completes it with [`BufPool::complete_write`].
+    pub fn start_page_write(&mut self, frame: FrameId) {
+        self.begin_write(frame);
+    }
+
     /// Starts writing a dirty page (`buf_flush_page()`): it stays dirty, write-fixed,
     /// until [`BufPool::complete_write`].
     fn begin_write(&mut self, frame: FrameId) {

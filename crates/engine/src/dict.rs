@@ -142,6 +142,10 @@ pub struct Table {
     pub row_bytes: u64,
     /// The clustered index first, then the secondary indexes.
     pub indexes: Vec<IndexLayout>,
+    /// Columns and their stored widths in bytes.
+    pub columns: Vec<Column>,
+    /// Instant ADD/DROP COLUMNs so far (8.0.29's row versions; a rebuild resets it).
+    pub row_version: u32,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
 }
@@ -187,10 +191,89 @@ impl Table {
             rows,
             row_bytes,
             indexes,
+            columns: sysbench_columns(),
+            row_version: 0,
             dropped: false,
         }
     }
 
+    /// A column by name (case-insensitive, as MySQL compares column names).
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// An index by name (case-insensitive).
+    pub fn index_named(&self, name: &str) -> Option<&IndexLayout> {
+        self.indexes
+            .iter()
+            .find(|ix| ix.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Lays out a new secondary index of `entry_bytes` entries after the table's current
+    /// last page, as a bulk load allocates it at the end of the file, and grows the file
+    /// by whole extents. Returns the index number.
+    pub fn add_index(&mut self, name: &str, entry_bytes: u64) -> u8 {
+        let number = self.indexes.iter().map(|ix| ix.number).max().unwrap_or(0) + 1;
+        let per_leaf = (PAGE_FILL_BYTES / entry_bytes.max(8)).max(2);
+        let layout = IndexLayout::new(number, name, self.rows, per_leaf, u64::from(self.pages));
+        let end = u64::from(self.pages) + layout.pages();
+        self.indexes.push(layout);
+        let pages = end.div_ceil(64) * 64;
+        self.pages = pages as u32;
+        self.bytes = pages * PAGE_SIZE;
+        number
+    }
+}
+
+/// One column of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// The name.
+    pub name: String,
+    /// Bytes it takes in a record.
+    pub bytes: u64,
+}
+
+/// Bytes a column of SQL type `data_type` takes in a record, roughly as InnoDB stores
+/// it (variable-length columns at half their maximum, BLOB/TEXT as the 20-byte pointer
+/// to off-page storage).
+pub fn column_bytes(data_type: &str) -> u64 {
+    let t = data_type.to_ascii_uppercase();
+    let arg = |t: &str| -> Option<u64> {
+        let open = t.find('(')?;
+        let close = t[open..].find([',', ')'])? + open;
+        t[open + 1..close].trim().parse().ok()
+    };
+    let base = t.split(['(', ' ']).next().unwrap_or("");
+    match base {
+        "TINYINT" | "BOOL" | "BOOLEAN" => 1,
+        "SMALLINT" | "YEAR" => 2,
+        "MEDIUMINT" | "DATE" | "TIME" => 3,
+        "INT" | "INTEGER" | "FLOAT" | "TIMESTAMP" => 4,
+        "DATETIME" => 5,
+        "BIGINT" | "DOUBLE" | "REAL" => 8,
+        "CHAR" | "BINARY" => arg(&t).unwrap_or(1),
+        "VARCHAR" | "VARBINARY" => arg(&t).map_or(1, |n| n / 2 + 1),
+        "DECIMAL" | "NUMERIC" => arg(&t).map_or(5, |p| p / 2 + 1),
+        "TEXT" | "BLOB" | "MEDIUMTEXT" | "MEDIUMBLOB" | "LONGTEXT" | "LONGBLOB" | "JSON" => 20,
+        _ => 8,
+    }
+}
+
+/// sysbench's table: `id INT PRIMARY KEY, k INT, c CHAR(120), pad CHAR(60), KEY k_1(k)`.
+pub fn sysbench_columns() -> Vec<Column> {
+    [("id", 4), ("k", 4), ("c", 120), ("pad", 60)]
+        .into_iter()
+        .map(|(name, bytes)| Column {
+            name: name.to_string(),
+            bytes,
+        })
+        .collect()
+}
+
+impl Table {
     /// Rows that fill a file of `bytes` bytes, for tables given by size.
     pub fn rows_for_size(bytes: u64, row_bytes: u64, secondary: u8) -> u64 {
         let pages = bytes / PAGE_SIZE;

@@ -167,6 +167,18 @@ pub enum EventKind {
         /// End.
         t1: Tick,
     },
+    /// A DDL statement entered a phase of its work (an online ALTER's read, sort, load,
+    /// flush, row-log apply).
+    DdlPhase {
+        /// The session running it.
+        session: u32,
+        /// The table.
+        table: String,
+        /// The phase, in words.
+        phase: String,
+        /// What the previous phase did, if worth saying.
+        detail: String,
+    },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {
         /// The file.

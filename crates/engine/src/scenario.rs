@@ -302,6 +302,10 @@ pub struct ServerConfig {
     /// installed.
     #[serde(default)]
     pub replication_plugin: bool,
+    /// CPU cores running the server's threads; 0 = as many as there are runnable
+    /// threads (no CPU contention).
+    #[serde(default)]
+    pub cpus: u32,
 }
 
 /// An HA manager's health check: it writes a heartbeat row every interval and fails the
@@ -365,6 +369,12 @@ pub struct InnodbConfig {
     /// `innodb_adaptive_hash_index_parts`.
     #[serde(default = "default_ahi_parts")]
     pub adaptive_hash_index_parts: u32,
+    /// `innodb_sort_buffer_size`: an online index build's sort buffer and row-log block.
+    #[serde(default = "default_sort_buffer_size")]
+    pub sort_buffer_size: ByteSize,
+    /// `innodb_online_alter_log_max_size`.
+    #[serde(default = "default_online_alter_log_max_size")]
+    pub online_alter_log_max_size: ByteSize,
 }
 
 impl Default for InnodbConfig {
@@ -396,6 +406,12 @@ fn default_redo_bytes_per_row() -> u64 {
 }
 fn default_ahi_parts() -> u32 {
     8
+}
+fn default_sort_buffer_size() -> ByteSize {
+    ByteSize(1 << 20)
+}
+fn default_online_alter_log_max_size() -> ByteSize {
+    ByteSize(128 << 20)
 }
 
 /// A statement issued at a fixed virtual time.
@@ -567,6 +583,12 @@ impl Scenario {
             || w.round_trip_tail_x > 1000
         {
             return Err("workload.round_trip_jitter_pct must be 0-100, round_trip_tail_permille 0-1000 and round_trip_tail_x 0-1000".into());
+        }
+        if self.server.cpus > 4096 {
+            return Err(format!(
+                "server.cpus = {}: must be 0 (no CPU contention) to 4096",
+                self.server.cpus
+            ));
         }
         let inn = &self.innodb;
         if !(100..=u32::MAX / 2).contains(&inn.io_capacity) || inn.io_capacity_max < inn.io_capacity

@@ -349,7 +349,7 @@ impl SessionScript {
                     sim.run_for(Tick::from_ms(1));
                 }
                 for &i in &ids {
-                    if let Some(StatementOutcome::Error { code, message }) =
+                    if let Some(StatementOutcome::Error { code, message, .. }) =
                         &sim.statements()[i as usize].outcome
                     {
                         return Err(format!("line {line}: ERROR {code}: {message}"));
@@ -390,7 +390,7 @@ impl SessionScript {
             let (outcome, code, message) = match &r.outcome {
                 None => ("waiting", None, None),
                 Some(StatementOutcome::Ok { .. }) => ("ok", None, None),
-                Some(StatementOutcome::Error { code, message }) => {
+                Some(StatementOutcome::Error { code, message, .. }) => {
                     ("error", Some(*code), Some(message.clone()))
                 }
             };

@@ -18,8 +18,10 @@
 //! `t0`. Samples are taken at each whole virtual second, before any thread step of that
 //! same tick.
 
+mod alter;
 mod cleaner;
 mod client;
+mod cpu;
 mod ddl;
 mod locks;
 pub mod log;
@@ -38,12 +40,14 @@ use crate::metrics::{Counters, LatencyWindow, Sample};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
-use crate::sql::{Command, SqlError};
+use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
+use alter::{IndexBuild, InstantAlter};
 use cleaner::PageCleaner;
 use client::Client;
+use cpu::Cpu;
 use ddl::{Ddl, FilePurge};
 use log::LogSys;
 use std::cmp::Reverse;
@@ -61,6 +65,22 @@ pub struct SessionView {
     pub state: &'static str,
     /// The latch the session is queued for, if any.
     pub waiting_for: Option<LatchId>,
+}
+
+/// An accepted DDL statement's storage-engine work, checked and ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Plan {
+    AddIndex {
+        table: usize,
+        name: String,
+        entry_bytes: u64,
+    },
+    InstantColumns {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+        new_row_version: bool,
+    },
 }
 
 /// What wakes next.
@@ -93,6 +113,8 @@ enum Thread {
     Client(Box<Client>),
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
+    IndexBuild(Box<IndexBuild>),
+    InstantAlter(Box<InstantAlter>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
     Session(Box<session::SessionThread>),
@@ -130,6 +152,7 @@ pub struct Sim {
     thread_gen: Vec<u32>,
     pool: BufPool,
     device: Device,
+    cpu: Cpu,
     log: LogSys,
     latches: Vec<Latch>,
     tables: Vec<Table>,
@@ -189,6 +212,12 @@ pub struct Sim {
     global_vars: session::SessionVars,
     /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
     ddl_running: Vec<u32>,
+    /// How a DDL executor's metadata-lock wait failed, for its session to report.
+    ddl_outcomes: std::collections::BTreeMap<u32, SqlError>,
+    /// Tables with an online index build logging concurrent DML (a row log).
+    online_build: Vec<bool>,
+    /// Row-log entries written per table so far.
+    row_log_ops: Vec<u64>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -256,6 +285,7 @@ impl Sim {
             thread_gen: Vec::new(),
             pool,
             device,
+            cpu: Cpu::new(scenario.server.cpus),
             log: LogSys::default(),
             latches,
             append_row: tables.iter().map(|t| t.rows).collect(),
@@ -308,6 +338,9 @@ impl Sim {
                 innodb_lock_wait_timeout_s: 0,
             },
             ddl_running: Vec::new(),
+            ddl_outcomes: std::collections::BTreeMap::new(),
+            online_build: vec![false; scenario.tables.len()],
+            row_log_ops: vec![0; scenario.tables.len()],
             scenario,
         };
         sim.global_vars.lock_wait_timeout_s = sim.profile.sql.lock_wait_timeout_s;
@@ -561,12 +594,178 @@ impl Sim {
         Ok(())
     }
 
+    /// `ALTER TABLE ... ADD/DROP COLUMN`: which algorithm the profile can do it with
+    /// (`ha_innobase::check_if_supported_inplace_alter()`), MySQL's errors otherwise.
+    fn plan_column_change(
+        &self,
+        table: &sql::TableName,
+        actions: &[sql::AlterAction],
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        use crate::profile::InstantColumns;
+        use sql::{Algorithm, AlterAction, ColumnPosition};
+        let t = self.resolve_table(table)?;
+        let tb = &self.tables[t];
+        let mut add = Vec::new();
+        let mut drop = Vec::new();
+        let mut append_only = true;
+        for a in actions {
+            match a {
+                AlterAction::AddColumn { column, position } => {
+                    if tb.column(&column.name).is_some()
+                        || add
+                            .iter()
+                            .any(|(n, _): &(String, u64)| n.eq_ignore_ascii_case(&column.name))
+                    {
+                        return Err(SqlError::duplicate_column(&column.name));
+                    }
+                    if let ColumnPosition::After(c) = position {
+                        if tb.column(c).is_none() {
+                            return Err(SqlError::unknown_column(c));
+                        }
+                    }
+                    append_only &= *position == ColumnPosition::Last;
+                    add.push((
+                        column.name.clone(),
+                        crate::dict::column_bytes(&column.data_type),
+                    ));
+                }
+                AlterAction::DropColumn { name } => {
+                    if tb.column(name).is_none() {
+                        return Err(SqlError::cant_drop_field_or_key(name));
+                    }
+                    append_only = false;
+                    drop.push(name.clone());
+                }
+                _ => unreachable!("only column changes are planned here"),
+            }
+        }
+        let not_instant =
+            || SqlError::alter_not_supported("ALGORITHM=INSTANT", "ALGORITHM=COPY/INPLACE");
+        let instant = match self.profile.mechanisms.instant_columns {
+            InstantColumns::None => {
+                if algorithm == Algorithm::Instant {
+                    return Err(SqlError::unknown_alter_algorithm("INSTANT"));
+                }
+                false
+            }
+            InstantColumns::AppendOnly => match algorithm {
+                Algorithm::Instant if !append_only => return Err(not_instant()),
+                Algorithm::Instant | Algorithm::Default => append_only,
+                Algorithm::Inplace | Algorithm::Copy => false,
+            },
+            InstantColumns::RowVersions => {
+                // MAX_ROW_VERSION: 64 instant changes, then INPLACE (or 4092 if asked).
+                let room = tb.row_version < 64;
+                match algorithm {
+                    Algorithm::Instant if !room => {
+                        return Err(SqlError::max_row_version(&format!(
+                            "{}/{}",
+                            self.scenario.schema, tb.name
+                        )))
+                    }
+                    Algorithm::Instant | Algorithm::Default => room,
+                    Algorithm::Inplace | Algorithm::Copy => false,
+                }
+            }
+        };
+        if !instant {
+            return Err(SqlError::not_modelled(
+                "ALTER TABLE ... ADD/DROP COLUMN rebuilding the table (ALGORITHM=INPLACE/COPY)",
+            ));
+        }
+        let new_row_version =
+            self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
+        Ok(Plan::InstantColumns {
+            table: t,
+            add,
+            drop,
+            new_row_version,
+        })
+    }
+
+    /// The live table `name` names, or MySQL's 1146.
+    fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
+        let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
+        let found = schema
+            .eq_ignore_ascii_case(&self.scenario.schema)
+            .then(|| {
+                self.tables
+                    .iter()
+                    .position(|t| !t.dropped && t.name.eq_ignore_ascii_case(&name.table))
+            })
+            .flatten();
+        found.ok_or_else(|| SqlError::no_such_table(schema, &name.table))
+    }
+
+    /// `CREATE INDEX` / `ALTER TABLE ... ADD INDEX`: checks it the way the server does
+    /// (table, duplicate name, key columns, algorithm) and plans an online build.
+    fn plan_add_index(
+        &self,
+        table: &sql::TableName,
+        index: &sql::IndexDef,
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        let t = self.resolve_table(table)?;
+        let tb = &self.tables[t];
+        if algorithm == sql::Algorithm::Instant {
+            return Err(SqlError::alter_not_supported(
+                "ALGORITHM=INSTANT",
+                "ALGORITHM=COPY/INPLACE",
+            ));
+        }
+        if self.online_build[t] {
+            return Err(SqlError::not_modelled(
+                "a second online index build on a table while one runs",
+            ));
+        }
+        let mut key_bytes = 0;
+        let mut includes_pk = false;
+        for part in &index.columns {
+            let col = tb
+                .column(&part.column)
+                .ok_or_else(|| SqlError::key_column_missing(&part.column))?;
+            key_bytes += part
+                .prefix_len
+                .map_or(col.bytes, |n| u64::from(n).min(col.bytes));
+            includes_pk |= col.name.eq_ignore_ascii_case("id");
+        }
+        // MySQL names an unnamed index after its first column: k, k_2, k_3...
+        let name = match &index.name {
+            Some(n) => {
+                if tb.index_named(n).is_some() {
+                    return Err(SqlError::duplicate_key(n));
+                }
+                n.clone()
+            }
+            None => {
+                let base = index.columns[0].column.clone();
+                let mut name = base.clone();
+                let mut k = 2;
+                while tb.index_named(&name).is_some() {
+                    name = format!("{base}_{k}");
+                    k += 1;
+                }
+                name
+            }
+        };
+        // The entry: the key, the primary key unless the key has it, the record header.
+        let entry_bytes = key_bytes + if includes_pk { 0 } else { 4 } + 6;
+        Ok(Plan::AddIndex {
+            table: t,
+            name,
+            entry_bytes,
+        })
+    }
+
     fn step_thread(&mut self, t: ThreadId) {
         let mut th = std::mem::replace(&mut self.threads[t.0 as usize], Thread::Exited);
         let next = match &mut th {
             Thread::Client(c) => self.step_client(t, c),
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
+            Thread::IndexBuild(b) => self.step_index_build(t, b),
+            Thread::InstantAlter(a) => self.step_instant_alter(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Session(st) => self.step_session(t, st),
@@ -762,6 +961,14 @@ impl Sim {
     pub fn threads_running(&self) -> u64 {
         self.running
     }
+    /// Core time the server's threads have used so far.
+    pub fn cpu_busy(&self) -> Tick {
+        self.cpu.busy
+    }
+    /// Threads waiting for a core right now.
+    pub fn cpu_queued(&self) -> usize {
+        self.cpu.queued()
+    }
     /// The redo log's current LSN.
     pub fn lsn(&self) -> crate::bufpool::Lsn {
         self.log.lsn
@@ -846,6 +1053,16 @@ impl Sim {
                         waiting_for,
                     })
                 }
+                Thread::IndexBuild(b) => Some(SessionView {
+                    id: b.session,
+                    state: b.stage(),
+                    waiting_for: None,
+                }),
+                Thread::InstantAlter(a) => Some(SessionView {
+                    id: a.session,
+                    state: a.stage(),
+                    waiting_for: None,
+                }),
                 _ => None,
             })
             .collect()

@@ -69,6 +69,8 @@ pub enum StatementOutcome {
     Error {
         /// The error number.
         code: u16,
+        /// The SQLSTATE.
+        sqlstate: &'static str,
         /// The message.
         message: String,
     },
@@ -115,23 +117,12 @@ impl StatementRecord {
                 }
                 s
             }
-            StatementOutcome::Error { code, message } => {
-                let state = sqlstate_of(*code);
-                format!("ERROR {code} ({state}): {message}")
-            }
+            StatementOutcome::Error {
+                code,
+                sqlstate,
+                message,
+            } => format!("ERROR {code} ({sqlstate}): {message}"),
         })
-    }
-}
-
-fn sqlstate_of(code: u16) -> &'static str {
-    match code {
-        1064 | 1065 | 1049 | 1054 | 1061 | 1091 | 1193 | 1231 | 1235 => "42000",
-        1146 | 1051 => "42S02",
-        1050 => "42S01",
-        1213 => "40001",
-        1317 => "70100",
-        1845 => "0A000",
-        _ => "HY000",
     }
 }
 
@@ -281,6 +272,10 @@ enum DdlOp {
     Work(&'static str, Tick),
     /// DROP TABLE's storage-engine path (sim/ddl.rs), on a thread of its own.
     DropStorage(Vec<usize>),
+    /// A storage-engine executor (sim/alter.rs) on a thread of its own, given the
+    /// session's context and its ticket on the table (index into `Running::tickets`)
+    /// to upgrade and downgrade between its phases.
+    Executor(super::Plan, usize),
     /// The dictionary changes.
     Dict(DictEffect),
 }
@@ -429,7 +424,7 @@ impl Sim {
 
     // ---- the thread ------------------------------------------------------------------
 
-    fn set_state(&mut self, session: u32, state: &'static str) {
+    pub(super) fn set_state(&mut self, session: u32, state: &'static str) {
         let Some(s) = self.sessions.get_mut(&session) else {
             return;
         };
@@ -1264,7 +1259,7 @@ impl Sim {
         let (mut lo, mut hi, mut matched, mut scanned, full) = match &access {
             _ if kind == 3 => (0, 0, 0, 0, false),
             RowAccess::Point { column, value } => match column_of(column) {
-                0 => return Err(SqlError::unknown_column(column, place)),
+                0 => return Err(SqlError::unknown_column_in(column, place)),
                 1 | 2 => {
                     let v = *value;
                     if v >= 1 && (v as u64) <= live.max(table_rows) {
@@ -1278,7 +1273,7 @@ impl Sim {
                 _ => (0, u64::MAX, 1.min(live), live, true),
             },
             RowAccess::Range { column, min, max } => match column_of(column) {
-                0 => return Err(SqlError::unknown_column(column, place)),
+                0 => return Err(SqlError::unknown_column_in(column, place)),
                 1 | 2 => {
                     let a = min.unwrap_or(1).max(1) as u64;
                     let b = max.map_or(table_rows, |m| m.max(0) as u64).min(table_rows);
@@ -1464,6 +1459,7 @@ impl Sim {
             Some(e) => (
                 StatementOutcome::Error {
                     code: e.code,
+                    sqlstate: e.sqlstate,
                     message: e.message.clone(),
                 },
                 true,
@@ -1525,6 +1521,7 @@ impl Sim {
             let e = SqlError::server_gone();
             rec.outcome = Some(StatementOutcome::Error {
                 code: e.code,
+                sqlstate: e.sqlstate,
                 message: e.message,
             });
         }
@@ -1711,19 +1708,7 @@ impl Sim {
                 index,
                 algorithm,
                 ..
-            } => {
-                let ti = find(self, table)?;
-                let name = index.name.clone().unwrap_or_default();
-                self.check_new_index(ti, &name, &index.columns[0].column)?;
-                let first = index.columns[0].column.clone();
-                self.online_alter(
-                    ti,
-                    T,
-                    *algorithm,
-                    false,
-                    DictEffect::AddIndex(ti, name, first),
-                )?
-            }
+            } => self.add_index_plan(table, index, *algorithm, T)?,
             Command::DropIndex {
                 table,
                 name,
@@ -1772,6 +1757,78 @@ impl Sim {
             }
             other => return Err(SqlError::not_modelled(other.name())),
         })
+    }
+
+    /// CREATE INDEX / ADD INDEX: checked by the storage engine's planner
+    /// (`plan_add_index()`: 1146, 1061, 1072, 1845) and run by its online build
+    /// (sim/alter.rs), which takes the session's lock through SU → X → SU → X; with
+    /// ALGORITHM=COPY, the SQL layer's copy.
+    fn add_index_plan(
+        &self,
+        table: &TableName,
+        index: &crate::sql::IndexDef,
+        algorithm: Algorithm,
+        lock: usize,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let ti = self
+            .find_table(table)
+            .ok_or_else(|| SqlError::no_such_table(&self.schema(), &table.table))?;
+        if algorithm == Algorithm::Copy {
+            let name = index
+                .name
+                .clone()
+                .unwrap_or_else(|| index.columns[0].column.clone());
+            self.check_new_index(ti, &name, &index.columns[0].column)?;
+            let first = index.columns[0].column.clone();
+            return self.online_alter(
+                ti,
+                lock,
+                algorithm,
+                false,
+                DictEffect::AddIndex(ti, name, first),
+            );
+        }
+        let plan = self.plan_add_index(table, index, algorithm)?;
+        let super::Plan::AddIndex { name, .. } = &plan else {
+            unreachable!("plan_add_index plans an index build");
+        };
+        let effect = DictEffect::AddIndex(ti, name.clone(), index.columns[0].column.clone());
+        Ok(vec![DdlOp::Executor(plan, lock), DdlOp::Dict(effect)])
+    }
+
+    /// ADD/DROP COLUMN done instantly if the profile can (`plan_column_change()`), by
+    /// its executor; `None` if it needs a rebuild (the SQL layer's online path).
+    fn instant_plan(
+        &self,
+        ti: usize,
+        actions: &[AlterAction],
+        algorithm: Algorithm,
+        lock: usize,
+    ) -> Result<Option<Vec<DdlOp>>, SqlError> {
+        let name = TableName {
+            schema: None,
+            table: self.tables[ti].name.clone(),
+        };
+        match self.plan_column_change(&name, actions, algorithm) {
+            Ok(plan) => {
+                let mut ops = vec![DdlOp::Executor(plan, lock)];
+                for a in actions {
+                    match a {
+                        AlterAction::AddColumn { column, .. } => {
+                            ops.push(DdlOp::Dict(DictEffect::AddColumn(ti, column.name.clone())))
+                        }
+                        AlterAction::DropColumn { name } => {
+                            ops.push(DdlOp::Dict(DictEffect::DropColumn(ti, name.clone())))
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Some(ops))
+            }
+            // 1235: a rebuild, which the SQL layer's online path runs.
+            Err(e) if e.code == 1235 => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     fn check_new_index(&self, ti: usize, name: &str, column: &str) -> Result<(), SqlError> {
@@ -1869,25 +1926,11 @@ impl Sim {
         };
         Ok(match action {
             AlterAction::AddIndex(ix) => {
-                let name = ix
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| ix.columns[0].column.clone());
-                self.check_new_index(ti, &name, &ix.columns[0].column)?;
-                if algorithm == Algorithm::Instant {
-                    return Err(SqlError::algorithm_not_supported(
-                        "ALGORITHM=INSTANT",
-                        "ALGORITHM=COPY/INPLACE",
-                    ));
-                }
-                let first = ix.columns[0].column.clone();
-                self.online_alter(
-                    ti,
-                    lock,
-                    algorithm,
-                    false,
-                    DictEffect::AddIndex(ti, name, first),
-                )?
+                let name = TableName {
+                    schema: None,
+                    table: self.tables[ti].name.clone(),
+                };
+                self.add_index_plan(&name, ix, algorithm, lock)?
             }
             AlterAction::DropIndex { name } => {
                 if !def
@@ -1913,6 +1956,9 @@ impl Sim {
                 {
                     return Err(SqlError::duplicate_column(&column.name));
                 }
+                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
+                    return Ok(ops);
+                }
                 // 8.0.29+: INSTANT by default; INPLACE and COPY rebuild.
                 let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
                 let algorithm = if algorithm == Algorithm::Default {
@@ -1931,6 +1977,9 @@ impl Sim {
             AlterAction::DropColumn { name } => {
                 if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(name)) {
                     return Err(SqlError::cant_drop(name));
+                }
+                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
+                    return Ok(ops);
                 }
                 let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
                 let algorithm = if algorithm == Algorithm::Default {
@@ -2007,7 +2056,16 @@ impl Sim {
 
     fn step_ddl_ops(&mut self, t: ThreadId, id: u32, run: &mut Running) -> Next {
         let Some(op) = run.ddl.get(run.ddl_idx).cloned() else {
-            run.message = "Query OK, 0 rows affected".into();
+            run.message = if matches!(
+                run.command,
+                Command::AlterTable { .. }
+                    | Command::CreateIndex { .. }
+                    | Command::DropIndex { .. }
+            ) {
+                "Query OK, 0 rows affected\nRecords: 0  Duplicates: 0  Warnings: 0".into()
+            } else {
+                "Query OK, 0 rows affected".into()
+            };
             if matches!(run.command, Command::OptimizeTable { .. }) {
                 let schema = self.schema();
                 let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
@@ -2087,6 +2145,7 @@ impl Sim {
                         return Next::Parked;
                     }
                     self.ddl_running.retain(|s| *s != id);
+                    run.ddl_thread = None;
                     run.ddl_idx += 1;
                     return Next::After(Tick::ZERO);
                 }
@@ -2097,6 +2156,54 @@ impl Sim {
                 self.set_state(id, "checking permissions");
                 let sql = self.statements[run.stmt as usize].sql.clone();
                 let d = self.spawn_drop(id, sql, tables, t);
+                self.ddl_running.push(id);
+                run.ddl_thread = Some(d);
+                Next::Parked
+            }
+            DdlOp::Executor(plan, lock) => {
+                if let Some(d) = run.ddl_thread {
+                    if !matches!(self.threads[d.0 as usize], Thread::Exited) {
+                        return Next::Parked;
+                    }
+                    run.ddl_thread = None;
+                    self.ddl_running.retain(|s| *s != id);
+                    if let Some(e) = self.ddl_outcomes.remove(&id) {
+                        return self.fail(id, run, e);
+                    }
+                    run.ddl_idx += 1;
+                    return Next::After(Tick::ZERO);
+                }
+                let mdl = (ctx, run.tickets[lock]);
+                let thread = match plan {
+                    super::Plan::AddIndex {
+                        table,
+                        name,
+                        entry_bytes,
+                    } => Thread::IndexBuild(Box::new(super::alter::IndexBuild::new(
+                        id,
+                        table,
+                        name,
+                        entry_bytes,
+                        mdl,
+                        t,
+                    ))),
+                    super::Plan::InstantColumns {
+                        table,
+                        add,
+                        drop,
+                        new_row_version,
+                    } => Thread::InstantAlter(Box::new(super::alter::InstantAlter::new(
+                        id,
+                        table,
+                        add,
+                        drop,
+                        new_row_version,
+                        mdl,
+                        t,
+                    ))),
+                };
+                let d = self.spawn(thread);
+                self.schedule_thread(self.now, d);
                 self.ddl_running.push(id);
                 run.ddl_thread = Some(d);
                 Next::Parked
@@ -2125,6 +2232,8 @@ impl Sim {
                 self.append_row.push(rows);
                 self.tables.push(table);
                 self.table_users.push(0);
+                self.online_build.push(false);
+                self.row_log_ops.push(0);
                 self.defs.push(def);
             }
             DictEffect::Rename(list) => {
@@ -2140,10 +2249,24 @@ impl Sim {
             DictEffect::DropIndex(ti, name) => self.defs[ti]
                 .indexes
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(&name)),
-            DictEffect::AddColumn(ti, name) => self.defs[ti].columns.push(name),
-            DictEffect::DropColumn(ti, name) => self.defs[ti]
-                .columns
-                .retain(|c| !c.eq_ignore_ascii_case(&name)),
+            DictEffect::AddColumn(ti, name) => {
+                // A rebuild's new column (the instant executor adds its own).
+                if self.tables[ti].column(&name).is_none() {
+                    self.tables[ti].columns.push(crate::dict::Column {
+                        name: name.clone(),
+                        bytes: 4,
+                    });
+                }
+                self.defs[ti].columns.push(name)
+            }
+            DictEffect::DropColumn(ti, name) => {
+                self.tables[ti]
+                    .columns
+                    .retain(|c| !c.name.eq_ignore_ascii_case(&name));
+                self.defs[ti]
+                    .columns
+                    .retain(|c| !c.eq_ignore_ascii_case(&name))
+            }
             DictEffect::Rebuild(ti) => self.defs[ti].rebuilt_at = now,
             DictEffect::DropPartitions(ti, names) => {
                 let def = &mut self.defs[ti];
@@ -2482,7 +2605,7 @@ fn project(
         let bare = c.rsplit('.').next().unwrap_or(c).trim_matches('`');
         match full.column(bare) {
             Some(i) => keep.push(i),
-            None => return Err(SqlError::unknown_column(c, "field list")),
+            None => return Err(SqlError::unknown_column_in(c, "field list")),
         }
     }
     let mut conds: Vec<(usize, String)> = Vec::new();
@@ -2494,7 +2617,7 @@ fn project(
             let l = l.trim();
             let bare = l.rsplit('.').next().unwrap_or(l).trim_matches('`');
             let Some(i) = full.column(bare) else {
-                return Err(SqlError::unknown_column(l, "where clause"));
+                return Err(SqlError::unknown_column_in(l, "where clause"));
             };
             let v = r.trim().trim_matches(|c| c == '\'' || c == '"').to_owned();
             conds.push((i, v));

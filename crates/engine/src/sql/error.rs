@@ -122,20 +122,6 @@ impl SqlError {
         )
     }
 
-    /// `ER_NO_SUCH_TABLE` (1146).
-    pub fn no_such_table(schema: &str, table: &str) -> SqlError {
-        SqlError::new(
-            1146,
-            "42S02",
-            format!("Table '{schema}.{table}' doesn't exist"),
-        )
-    }
-
-    /// `ER_TABLE_EXISTS_ERROR` (1050).
-    pub fn table_exists(table: &str) -> SqlError {
-        SqlError::new(1050, "42S01", format!("Table '{table}' already exists"))
-    }
-
     /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
     pub fn cant_drop(name: &str) -> SqlError {
         SqlError::new(
@@ -145,8 +131,8 @@ impl SqlError {
         )
     }
 
-    /// `ER_BAD_FIELD_ERROR` (1054).
-    pub fn unknown_column(name: &str, place: &str) -> SqlError {
+    /// `ER_BAD_FIELD_ERROR` (1054) in `place` (`where clause`, `field list`).
+    pub fn unknown_column_in(name: &str, place: &str) -> SqlError {
         SqlError::new(
             1054,
             "42S22",
@@ -266,15 +252,6 @@ impl SqlError {
         )
     }
 
-    /// `ER_KEY_COLUMN_DOES_NOT_EXITS` (1072).
-    pub fn key_column_missing(column: &str) -> SqlError {
-        SqlError::new(
-            1072,
-            "42000",
-            format!("Key column '{column}' doesn't exist in table"),
-        )
-    }
-
     /// `ER_INCORRECT_GLOBAL_LOCAL_VAR` (1238): a read-only variable.
     pub fn read_only_variable(name: &str) -> SqlError {
         SqlError::new(
@@ -287,6 +264,88 @@ impl SqlError {
     /// `ER_BAD_TABLE_ERROR` (1051).
     pub fn unknown_table(schema: &str, table: &str) -> SqlError {
         SqlError::new(1051, "42S02", format!("Unknown table '{schema}.{table}'"))
+    }
+
+    /// `ER_NO_SUCH_TABLE` (1146).
+    pub fn no_such_table(schema: &str, table: &str) -> SqlError {
+        SqlError::new(
+            1146,
+            "42S02",
+            format!("Table '{schema}.{table}' doesn't exist"),
+        )
+    }
+
+    /// `ER_TABLE_EXISTS_ERROR` (1050).
+    pub fn table_exists(table: &str) -> SqlError {
+        SqlError::new(1050, "42S01", format!("Table '{table}' already exists"))
+    }
+
+    /// `ER_KEY_COLUMN_DOES_NOT_EXITS` (1072).
+    pub fn key_column_missing(column: &str) -> SqlError {
+        SqlError::new(
+            1072,
+            "42000",
+            format!("Key column '{column}' doesn't exist in table"),
+        )
+    }
+
+    /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
+    pub fn cant_drop_field_or_key(name: &str) -> SqlError {
+        SqlError::new(
+            1091,
+            "42000",
+            format!("Can't DROP '{name}'; check that column/key exists"),
+        )
+    }
+
+    /// `ER_BAD_FIELD_ERROR` (1054) in a field list.
+    pub fn unknown_column(column: &str) -> SqlError {
+        SqlError::new(
+            1054,
+            "42S22",
+            format!("Unknown column '{column}' in 'field list'"),
+        )
+    }
+
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON` (1846).
+    pub fn alter_not_supported_reason(what: &str, reason: &str, try_instead: &str) -> SqlError {
+        SqlError::new(
+            1846,
+            "0A000",
+            format!("{what} is not supported. Reason: {reason}. Try {try_instead}."),
+        )
+    }
+
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED` (1845).
+    pub fn alter_not_supported(what: &str, try_instead: &str) -> SqlError {
+        SqlError::new(
+            1845,
+            "0A000",
+            format!("{what} is not supported for this operation. Try {try_instead}."),
+        )
+    }
+
+    /// `ER_UNKNOWN_ALTER_ALGORITHM` (1800): 5.7 has no `ALGORITHM=INSTANT`.
+    pub fn unknown_alter_algorithm(name: &str) -> SqlError {
+        SqlError::new(1800, "HY000", format!("Unknown ALGORITHM '{name}'"))
+    }
+
+    /// `ER_INNODB_MAX_ROW_VERSION` (4092, 8.0.29+): 64 instant ADD/DROP COLUMNs.
+    pub fn max_row_version(table: &str) -> SqlError {
+        SqlError::new(
+            4092,
+            "HY000",
+            format!("Maximum row versions reached for table {table}. No more columns can be added or dropped instantly. Please use COPY/INPLACE."),
+        )
+    }
+
+    /// `ER_INNODB_ONLINE_LOG_TOO_BIG` (1799).
+    pub fn online_log_too_big(index: &str) -> SqlError {
+        SqlError::new(
+            1799,
+            "HY000",
+            format!("Creating index '{index}' required more than 'innodb_online_alter_log_max_size' bytes of modification log. Please try again."),
+        )
     }
 
     /// `ER_TOO_LONG_IDENT` (1059): names are at most 64 characters.

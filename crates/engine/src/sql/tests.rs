@@ -864,3 +864,38 @@ fn a_batch_with_a_syntax_error_runs_nothing() {
     "#]]
     .assert_debug_eq(&sim.statements()[0].client_output().unwrap());
 }
+
+/// Statements that parse but name what does not exist fail when they run, with the
+/// server's errors, once their metadata locks are held (as `open_tables()` finds out).
+#[test]
+fn ddl_on_what_does_not_exist_fails_with_the_servers_errors() {
+    let mut scenario = crate::Scenario::builtin("drop-table-demo").unwrap();
+    scenario.script.clear();
+    let profile = crate::Profile::builtin("mysql-5.7").unwrap();
+    let mut sim = crate::Sim::new(scenario, profile).unwrap();
+    for sql in [
+        "CREATE INDEX k_2 ON nosuch (k)",
+        "CREATE INDEX k_1 ON t1 (k)",
+        "ALTER TABLE t1 ADD INDEX kk (k, nosuch)",
+        "CREATE INDEX k_2 ON t1 (k) ALGORITHM=INSTANT",
+        "ALTER TABLE t1 DROP PARTITION p1",
+    ] {
+        sim.execute(sql).unwrap();
+    }
+    sim.run_for(crate::Tick::from_secs(1));
+    let got: Vec<String> = sim
+        .statements()
+        .iter()
+        .map(|r| r.client_output().unwrap())
+        .collect();
+    expect![[r#"
+        [
+            "ERROR 1146 (42S02): Table 'test.nosuch' doesn't exist",
+            "ERROR 1061 (42000): Duplicate key name 'k_1'",
+            "ERROR 1072 (42000): Key column 'nosuch' doesn't exist in table",
+            "ERROR 1845 (0A000): ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY/INPLACE.",
+            "ERROR 1505 (HY000): Partition management on a not partitioned table is not possible",
+        ]
+    "#]]
+    .assert_debug_eq(&got);
+}

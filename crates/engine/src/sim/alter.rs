@@ -1,0 +1,795 @@
+//! Online ALTER TABLE: building a secondary index while the workload runs
+//! (InnoDB `row_merge_build_indexes()`, 5.6+ online DDL), one thread per statement.
+//!
+//! ```text
+//!  prepare ── MDL: SU → X briefly (waits for every open transaction on the table,
+//!     │        "Waiting for table metadata lock") ── dict_sys: add
+//!     │        the index to the dictionary, start the row log
+//!     ▼
+//!  read     every clustered leaf in key order (page gets through the pool); each row
+//!     │     becomes an index entry in a sort buffer (innodb_sort_buffer_size); a full
+//!     │     buffer is sorted in memory and written to the temp file as one run
+//!     ▼
+//!  merge    ceil(log2(runs)) passes, each reading and writing the whole temp file
+//!     ▼
+//!  insert   BtrBulk: fill new leaf pages in order (buf_page_create + no-redo mtr); each
+//!     │     page joins the flush list, tagged with the build's FlushObserver
+//!     ▼
+//!  flush    Flush_observer::flush(): buf_LRU_flush_or_remove_pages(BUF_REMOVE_FLUSH_
+//!     │     WRITE) on every instance under its mutex. 5.7 restarts the walk from the
+//!     │     tail after every page it writes (bug #102289): with the workload's dirty
+//!     │     pages older than the index's, that is quadratic. 8.0 pins the next page and
+//!     │     walks once (plus a verification pass). Then wait for the writes.
+//!     ▼
+//!  apply    row_log_apply(): the DML the workload did on the table meanwhile
+//!     ▼
+//!  commit   MDL: SU → X again ── dict_sys ── done (the session releases the locks)
+//! ```
+//!
+//! Every CPU step runs on the server's cores ([`super::cpu`]), in bursts of about a
+//! statement's length, so a busy server slows the build and the build takes its share
+//! from the workload: I4's 6.87 s idle against 31.97 s under sysbench.
+
+use super::locks::MdlPoll;
+use super::{Next, Sim};
+use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SpaceId};
+use crate::device::IoOp;
+use crate::events::{EventKind, ListKind};
+use crate::latch::LatchId;
+use crate::mdl::{MdlContextId, MdlTicketId, MdlType};
+use crate::profile::FlushScan;
+use crate::scenario::PAGE_SIZE;
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// Longest CPU burst a DDL thread runs before going back to the run queue: about one
+/// workload statement, so the cores are shared roughly as the kernel's fair scheduler
+/// would share them.
+const CPU_SLICE: Tick = Tick::from_us(500);
+/// `buf_flush_try_yield()`: a flush-list walk releases the pool mutex after this many
+/// visited pages (`BUF_LRU_DROP_SEARCH_SIZE`).
+const FLUSH_YIELD_PAGES: u32 = 1024;
+/// `Flush_observer` waits for its writes polling every 2 ms.
+const FLUSH_WAIT_POLL: Tick = Tick::from_ms(2);
+/// A DDL that finds no free block for a new page waits this long for the page cleaner.
+const FREE_BLOCK_WAIT: Tick = Tick::from_ms(10);
+/// Leaf pages read per step of the clustered-index scan.
+const SCAN_PAGES_PER_STEP: u64 = 1;
+
+/// An online index build.
+#[derive(Clone, Debug)]
+pub(super) struct IndexBuild {
+    pub(super) session: u32,
+    pub(super) table: usize,
+    /// Name of the new index.
+    pub(super) name: String,
+    /// Bytes of one entry of the new index.
+    pub(super) entry_bytes: u64,
+    step: BuildStep,
+    /// CPU work still to run before `after_cpu`.
+    cpu_left: Tick,
+    /// CPU work done between bursts (page by page), run as one burst once it reaches a
+    /// slice: a CPU-bound thread does not give up its core after every page.
+    cpu_owed: Tick,
+    after_cpu: BuildStep,
+    /// Next clustered leaf to read (0-based among the leaves).
+    leaf: u64,
+    /// Entries in the current sort buffer, runs written.
+    in_buffer: u64,
+    runs: u64,
+    /// Merge passes to do and done; blocks of the temp file per pass and done.
+    passes: u32,
+    pass: u32,
+    block: u64,
+    /// The new index: number, first page, pages, next page to create.
+    index: u8,
+    first_page: u32,
+    new_pages: u32,
+    next_page: u32,
+    /// Flush phase: current instance, pages written and restarts so far, walk left.
+    instance: u16,
+    walk_left: u32,
+    walk_target: Option<FrameId>,
+    /// Writes in flight: (completion, frame).
+    in_flight: Vec<(Tick, FrameId)>,
+    flushed: u64,
+    restarts: u64,
+    /// Row-log entries logged when the build started.
+    log_start: u64,
+    holds: Option<LatchId>,
+    /// The session's metadata-lock context and its SHARED_UPGRADABLE ticket on the
+    /// table, upgraded to EXCLUSIVE to prepare and to commit.
+    mdl: (MdlContextId, MdlTicketId),
+    /// The session thread waiting for this build.
+    notify: ThreadId,
+}
+
+/// Where an index build is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BuildStep {
+    /// Run `cpu_left` in slices, then go to `after_cpu`.
+    Cpu,
+    /// A slice ended: free the core.
+    CpuDone,
+    /// Prepare: upgrade the session's SU to X (`wait_while_table_is_used()`).
+    PrepareWait,
+    /// `ha_prepare_inplace_alter_table()`: add the index to the dictionary under
+    /// `dict_sys`, create the row log.
+    PrepareDict,
+    PrepareDictDone,
+    /// `row_merge_read_clustered_index()`: the next leaf page.
+    ReadLeaf,
+    /// The page was not in the pool: its read finished.
+    ReadLeafDone,
+    /// Rows of the page are in the sort buffer; sort and write a full buffer.
+    ReadRows,
+    /// A sorted run was written to the temp file.
+    RunWritten,
+    /// `row_merge_sort()`: one block of one merge pass.
+    MergeBlock,
+    /// `BtrBulk::insert()`: fill the next new page.
+    BulkPage,
+    /// `Flush_observer::flush()`: the flush-list walk of instance `instance`.
+    FlushScan,
+    /// A stretch of the walk ended (a page to write was reached, or 1024 pages visited).
+    FlushWalkDone,
+    /// Every instance walked: wait for the writes.
+    FlushWait,
+    /// `row_log_apply()`.
+    ApplyLog,
+    /// Commit: upgrade SU to X again; every transaction using the table must end.
+    CommitWait,
+    CommitDict,
+    CommitDictDone,
+    Finish,
+}
+
+impl IndexBuild {
+    pub(super) fn new(
+        session: u32,
+        table: usize,
+        name: String,
+        entry_bytes: u64,
+        mdl: (MdlContextId, MdlTicketId),
+        notify: ThreadId,
+    ) -> IndexBuild {
+        IndexBuild {
+            mdl,
+            notify,
+            session,
+            table,
+            name,
+            entry_bytes,
+            step: BuildStep::PrepareWait,
+            cpu_left: Tick::ZERO,
+            cpu_owed: Tick::ZERO,
+            after_cpu: BuildStep::PrepareWait,
+            leaf: 0,
+            in_buffer: 0,
+            runs: 0,
+            passes: 0,
+            pass: 0,
+            block: 0,
+            index: 0,
+            first_page: 0,
+            new_pages: 0,
+            next_page: 0,
+            instance: 0,
+            walk_left: 0,
+            walk_target: None,
+            in_flight: Vec::new(),
+            flushed: 0,
+            restarts: 0,
+            log_start: 0,
+            holds: None,
+        }
+    }
+
+    /// Runs `work` of CPU (and whatever was owed), then continues at `then`.
+    fn burn(&mut self, work: Tick, then: BuildStep) -> Next {
+        self.cpu_left = work + std::mem::take(&mut self.cpu_owed);
+        self.after_cpu = then;
+        self.step = BuildStep::Cpu;
+        Next::After(Tick::ZERO)
+    }
+
+    /// Adds `work` to what is owed; runs it as a burst once it reaches a slice.
+    fn owe(&mut self, work: Tick, then: BuildStep) -> Next {
+        self.cpu_owed += work;
+        if self.cpu_owed >= CPU_SLICE {
+            return self.burn(Tick::ZERO, then);
+        }
+        self.step = then;
+        Next::After(Tick::ZERO)
+    }
+
+    /// The processlist stage.
+    pub(super) fn stage(&self) -> &'static str {
+        match self.step {
+            BuildStep::PrepareWait | BuildStep::CommitWait => "Waiting for table metadata lock",
+            BuildStep::CommitDict | BuildStep::CommitDictDone | BuildStep::Finish => {
+                "committing alter table to storage engine"
+            }
+            BuildStep::PrepareDict | BuildStep::PrepareDictDone => "preparing for alter table",
+            _ => "altering table",
+        }
+    }
+}
+
+impl Sim {
+    /// Entries of the sort buffer (`innodb_sort_buffer_size`) for `entry_bytes` entries.
+    fn sort_buffer_entries(&self, entry_bytes: u64) -> u64 {
+        (self.scenario.innodb.sort_buffer_size.bytes() / entry_bytes.max(1)).max(1)
+    }
+
+    fn build_phase(&mut self, b: &IndexBuild, phase: &'static str) {
+        self.emit(EventKind::DdlPhase {
+            session: b.session,
+            table: self.tables[b.table].name.clone(),
+            phase: phase.to_string(),
+            detail: String::new(),
+        });
+    }
+
+    pub(super) fn step_index_build(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        let costs = self.profile.costs.clone();
+        match b.step {
+            BuildStep::Cpu => {
+                let slice = b.cpu_left.min(CPU_SLICE);
+                b.cpu_left = b.cpu_left.saturating_sub(slice);
+                b.step = BuildStep::CpuDone;
+                self.cpu_run(t, slice)
+            }
+            BuildStep::CpuDone => {
+                self.cpu_done();
+                b.step = if b.cpu_left > Tick::ZERO {
+                    BuildStep::Cpu
+                } else {
+                    b.after_cpu
+                };
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::PrepareWait | BuildStep::CommitWait => {
+                // mysql_inplace_alter_table(): SU -> X to prepare (InnoDB answers
+                // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE for ADD INDEX) and again to
+                // commit. Every transaction that used the table must end first, and
+                // the pending X holds back every new statement on it.
+                let (ctx, ticket) = b.mdl;
+                let prepare = b.step == BuildStep::PrepareWait;
+                match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+                    MdlPoll::Granted(_) => {}
+                    MdlPoll::Wait => {
+                        self.set_state(b.session, "Waiting for table metadata lock");
+                        return Next::Parked;
+                    }
+                    MdlPoll::Failed(e) => {
+                        if !prepare {
+                            // The ALTER is rolled back: the new index goes.
+                            let name = b.name.clone();
+                            self.tables[b.table]
+                                .indexes
+                                .retain(|ix| !ix.name.eq_ignore_ascii_case(&name));
+                            self.online_build[b.table] = false;
+                        }
+                        self.ddl_outcomes.insert(b.session, e.into());
+                        self.schedule_thread(self.now, b.notify);
+                        return Next::Exit;
+                    }
+                }
+                self.set_state(
+                    b.session,
+                    if prepare {
+                        "preparing for alter table"
+                    } else {
+                        "committing alter table to storage engine"
+                    },
+                );
+                b.step = if prepare {
+                    BuildStep::PrepareDict
+                } else {
+                    BuildStep::CommitDict
+                };
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::PrepareDict | BuildStep::CommitDict => {
+                if !self.acquire(LatchId::DictSys, t) {
+                    return Next::Parked;
+                }
+                b.holds = Some(LatchId::DictSys);
+                b.step = if b.step == BuildStep::PrepareDict {
+                    BuildStep::PrepareDictDone
+                } else {
+                    BuildStep::CommitDictDone
+                };
+                Next::After(Tick(costs.drop_dict_ns))
+            }
+            BuildStep::PrepareDictDone => {
+                self.release(LatchId::DictSys, t, true);
+                b.holds = None;
+                // The index exists in the dictionary (not yet usable); its pages are
+                // allocated at the end of the file as the bulk load fills them.
+                let table = &mut self.tables[b.table];
+                let old_pages = table.pages;
+                b.index = table.add_index(&b.name, b.entry_bytes);
+                let ix = table.indexes.last().expect("just added");
+                b.first_page = ix.root();
+                b.new_pages = ix.pages() as u32;
+                b.next_page = b.first_page;
+                let (space, pages) = (table.space, table.pages);
+                debug_assert!(pages >= old_pages);
+                self.pool.register_space(space, pages);
+                self.online_build[b.table] = true;
+                b.log_start = self.row_log_ops[b.table];
+                // Back to SU for the build: DML on the table runs, logged.
+                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
+                self.set_state(b.session, "altering table");
+                self.build_phase(b, "reading clustered index");
+                b.step = BuildStep::ReadLeaf;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::ReadLeaf => {
+                let pk = self.tables[b.table].primary().clone();
+                if b.leaf >= pk.leaves() {
+                    // The last, partial buffer becomes a run too.
+                    if b.in_buffer > 0 {
+                        return self.sort_run(b);
+                    }
+                    b.passes = if b.runs > 1 {
+                        64 - (b.runs - 1).leading_zeros()
+                    } else {
+                        0
+                    };
+                    b.pass = 0;
+                    b.block = 0;
+                    self.build_phase(b, "sorting");
+                    b.step = BuildStep::MergeBlock;
+                    return Next::After(Tick::ZERO);
+                }
+                let page = PageId {
+                    space: self.tables[b.table].space,
+                    page_no: pk.first_leaf() + b.leaf as u32,
+                };
+                self.counters.read_requests += 1;
+                match self.pool.lookup(page) {
+                    Lookup::Hit(_) => {
+                        b.step = BuildStep::ReadRows;
+                        Next::After(Tick(costs.page_get_ns))
+                    }
+                    Lookup::IoFixed(_) => {
+                        self.counters.read_requests -= 1;
+                        Next::After(Tick::from_us(20))
+                    }
+                    Lookup::Stale(_) | Lookup::Miss => {
+                        // Simplification: the scan reads a missing leaf into a frame taken
+                        // from the free list when one is free, and otherwise into its own
+                        // buffer without caching it (the server would evict from the LRU).
+                        self.counters.reads += 1;
+                        let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
+                        if self.pool.lookup(page) == Lookup::Miss {
+                            let inst = self.pool.instance_of(page);
+                            if self.pool.instances()[usize::from(inst)].free_len() > 0 {
+                                if let FreeBlock::FromFreeList(f) =
+                                    self.pool.get_free_block(inst, 0)
+                                {
+                                    self.pool.init_for_read(f, page);
+                                    b.walk_target = Some(f);
+                                }
+                            }
+                        }
+                        b.step = BuildStep::ReadLeafDone;
+                        Next::After(done - self.now)
+                    }
+                }
+            }
+            BuildStep::ReadLeafDone => {
+                if let Some(f) = b.walk_target.take() {
+                    self.pool.complete_read(f);
+                }
+                b.step = BuildStep::ReadRows;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::ReadRows => {
+                let pk = self.tables[b.table].primary();
+                let rows_total = self.tables[b.table].rows;
+                let first_row = b.leaf * pk.records_per_leaf;
+                let rows = pk
+                    .records_per_leaf
+                    .min(rows_total.saturating_sub(first_row));
+                b.leaf += SCAN_PAGES_PER_STEP;
+                b.in_buffer += rows;
+                let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns).times(rows);
+                let cap = self.sort_buffer_entries(b.entry_bytes);
+                let then = if b.in_buffer >= cap {
+                    BuildStep::RunWritten
+                } else {
+                    BuildStep::ReadLeaf
+                };
+                if then == BuildStep::RunWritten {
+                    // Sort the full buffer in memory: n log2 n comparisons.
+                    let n = b.in_buffer;
+                    let sort = Tick(costs.sort_compare_ns).times(n * u64::from(log2_ceil(n)));
+                    return b.burn(cpu + sort, BuildStep::RunWritten);
+                }
+                b.owe(cpu, then)
+            }
+            BuildStep::RunWritten => {
+                // row_merge_write(): the sorted buffer goes to the temp file.
+                let bytes = b.in_buffer * b.entry_bytes;
+                let done = self.device.submit(self.now, IoOp::Write, bytes);
+                b.runs += 1;
+                b.in_buffer = 0;
+                b.step = BuildStep::ReadLeaf;
+                Next::After(done - self.now)
+            }
+            BuildStep::MergeBlock => {
+                let file_bytes = self.tables[b.table].rows * b.entry_bytes;
+                let block_bytes = self.scenario.innodb.sort_buffer_size.bytes();
+                let blocks = file_bytes.div_ceil(block_bytes).max(1);
+                if b.pass >= b.passes {
+                    self.build_phase(b, "loading index");
+                    b.step = BuildStep::BulkPage;
+                    return Next::After(Tick::ZERO);
+                }
+                // Read one block of two runs, merge it, write it out.
+                let read = self.device.submit(self.now, IoOp::Read, block_bytes);
+                let write = self.device.submit(read, IoOp::Write, block_bytes);
+                b.block += 1;
+                if b.block >= blocks {
+                    b.block = 0;
+                    b.pass += 1;
+                }
+                let entries = block_bytes / b.entry_bytes.max(1);
+                let merge = Tick(costs.sort_compare_ns).times(entries);
+                self.cpu_left_after_io(b, write - self.now, merge)
+            }
+            BuildStep::BulkPage => {
+                if b.next_page >= b.first_page + b.new_pages {
+                    if b.cpu_owed > Tick::ZERO {
+                        return b.burn(Tick::ZERO, BuildStep::BulkPage);
+                    }
+                    self.build_phase(b, "flushing index pages");
+                    b.instance = 0;
+                    b.step = BuildStep::FlushScan;
+                    return Next::After(Tick::ZERO);
+                }
+                let space = self.tables[b.table].space;
+                let page = PageId {
+                    space,
+                    page_no: b.next_page,
+                };
+                let inst = self.pool.instance_of(page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
+                }
+                // buf_page_create(): a free block for the new page.
+                let frame = match self.pool.get_free_block(inst, u32::MAX) {
+                    FreeBlock::FromFreeList(f) => Some(f),
+                    FreeBlock::Evicted { frame, .. } => Some(frame),
+                    FreeBlock::NoneFound { .. } => None,
+                };
+                let Some(f) = frame else {
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    return Next::After(FREE_BLOCK_WAIT);
+                };
+                self.pool.init_for_read(f, page);
+                self.pool.complete_read(f);
+                // A no-redo mini-transaction: the page is dirty as of the current LSN.
+                self.pool.mark_dirty(f, self.log.lsn);
+                self.release(latch, t, false);
+                b.next_page += 1;
+                let per_page = (PAGE_SIZE * 15 / 16) / b.entry_bytes.max(1);
+                let cpu = Tick(costs.bulk_insert_ns_per_row).times(per_page);
+                b.owe(cpu + Tick(costs.lru_op_ns), BuildStep::BulkPage)
+            }
+            BuildStep::FlushScan => self.flush_scan_step(t, b),
+            BuildStep::FlushWalkDone => {
+                self.cpu_done();
+                let latch = LatchId::BufPool(b.instance);
+                if b.walk_left > 0 {
+                    // buf_flush_try_yield(): 1024 pages visited; let others in.
+                    self.release(latch, t, true);
+                    b.step = BuildStep::FlushScan;
+                    return Next::After(Tick::ZERO);
+                }
+                match b.walk_target.take() {
+                    Some(f) => {
+                        // buf_flush_page(): write it (asynchronously); the write releases
+                        // the mutexes, so the walk restarts from the tail. The page
+                        // cleaner may have written it while the walk yielded.
+                        if self.pool.is_dirty_unfixed(f) {
+                            self.pool.start_page_write(f);
+                            let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                            b.in_flight.push((done, f));
+                            b.flushed += 1;
+                        }
+                    }
+                    // 8.0's single walk (and its verification pass) is over.
+                    None => b.instance += 1,
+                }
+                self.release(latch, t, true);
+                b.step = BuildStep::FlushScan;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::FlushWait => {
+                self.complete_build_writes(b);
+                if !b.in_flight.is_empty() {
+                    return Next::After(FLUSH_WAIT_POLL);
+                }
+                self.online_build[b.table] = false;
+                let detail = format!(
+                    "{} pages written, {} flush-list walks",
+                    b.flushed, b.restarts
+                );
+                self.emit(EventKind::DdlPhase {
+                    session: b.session,
+                    table: self.tables[b.table].name.clone(),
+                    phase: "applying row log".to_string(),
+                    detail,
+                });
+                b.step = BuildStep::ApplyLog;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::ApplyLog => {
+                let ops = self.row_log_ops[b.table] - b.log_start;
+                let cpu = Tick(costs.row_log_apply_ns).times(ops);
+                b.burn(cpu, BuildStep::CommitWait)
+            }
+            BuildStep::CommitDictDone => {
+                self.release(LatchId::DictSys, t, true);
+                b.holds = None;
+                b.step = BuildStep::Finish;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::Finish => {
+                // The session reports the result and releases the metadata locks.
+                self.schedule_thread(self.now, b.notify);
+                Next::Exit
+            }
+        }
+    }
+
+    /// Waits for `io` and then runs `cpu`, continuing the merge.
+    fn cpu_left_after_io(&mut self, b: &mut IndexBuild, io: Tick, cpu: Tick) -> Next {
+        b.cpu_left = cpu;
+        b.after_cpu = BuildStep::MergeBlock;
+        b.step = BuildStep::Cpu;
+        Next::After(io)
+    }
+
+    fn sort_run(&mut self, b: &mut IndexBuild) -> Next {
+        let n = b.in_buffer;
+        let sort = Tick(self.profile.costs.sort_compare_ns).times(n * u64::from(log2_ceil(n)));
+        b.burn(sort, BuildStep::RunWritten)
+    }
+
+    fn complete_build_writes(&mut self, b: &mut IndexBuild) {
+        let now = self.now;
+        let mut k = 0;
+        while k < b.in_flight.len() {
+            if b.in_flight[k].0 <= now {
+                let (_, f) = b.in_flight.swap_remove(k);
+                self.pool.complete_write(f, false);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// One stretch of `Flush_observer::flush()` on instance `b.instance`.
+    fn flush_scan_step(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        if b.instance >= self.pool.n_instances() {
+            b.step = BuildStep::FlushWait;
+            return Next::After(Tick::ZERO);
+        }
+        let latch = LatchId::BufPool(b.instance);
+        if !self.acquire(latch, t) {
+            return Next::Parked;
+        }
+        self.complete_build_writes(b);
+        let space: SpaceId = self.tables[b.table].space;
+        let scan_ns = self.profile.costs.lru_scan_ns_per_page;
+        if b.walk_left == 0 {
+            // A new walk from the tail.
+            match self.profile.mechanisms.flush_scan {
+                FlushScan::RestartAfterFlush => {
+                    let observed = b.first_page..b.first_page + b.new_pages;
+                    match self
+                        .pool
+                        .flush_list_next_of_space(b.instance, space, observed)
+                    {
+                        Some((frame, visits)) => {
+                            b.walk_left = visits;
+                            b.walk_target = Some(frame);
+                            b.restarts += 1;
+                            let len = self.pool.instances()[usize::from(b.instance)].dirty_len();
+                            self.emit(EventKind::Scan {
+                                list: ListKind::Flush,
+                                instance: b.instance,
+                                space,
+                                latch,
+                                thread: t,
+                                from: 0,
+                                to: visits.min(len),
+                                t0: self.now,
+                                t1: self.now + Tick(scan_ns).times(u64::from(visits)),
+                            });
+                        }
+                        None => {
+                            self.release(latch, t, true);
+                            b.instance += 1;
+                            return Next::After(Tick::ZERO);
+                        }
+                    }
+                }
+                FlushScan::PinNext | FlushScan::SpaceList => {
+                    // One walk writing every page of the space as it is met, then a
+                    // verification walk (flush mode always returns DB_FAIL once).
+                    let mut pages = Vec::new();
+                    let observed = b.first_page..b.first_page + b.new_pages;
+                    let len = self
+                        .pool
+                        .flush_list_pages_of_space(b.instance, space, observed, &mut pages);
+                    for &f in &pages {
+                        self.pool.start_page_write(f);
+                        let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                        b.in_flight.push((done, f));
+                    }
+                    b.flushed += pages.len() as u64;
+                    b.restarts += 1;
+                    let len = if self.profile.mechanisms.flush_scan == FlushScan::SpaceList {
+                        pages.len() as u32
+                    } else {
+                        len
+                    };
+                    b.walk_left = 2 * len;
+                    b.walk_target = None;
+                    self.emit(EventKind::Scan {
+                        list: ListKind::Flush,
+                        instance: b.instance,
+                        space,
+                        latch,
+                        thread: t,
+                        from: 0,
+                        to: len,
+                        t0: self.now,
+                        t1: self.now + Tick(scan_ns).times(2 * u64::from(len)),
+                    });
+                    if len == 0 {
+                        self.release(latch, t, true);
+                        b.instance += 1;
+                        return Next::After(Tick::ZERO);
+                    }
+                }
+            }
+        }
+        let stretch = b.walk_left.min(FLUSH_YIELD_PAGES);
+        b.walk_left -= stretch;
+        b.step = BuildStep::FlushWalkDone;
+        self.cpu_run(t, Tick(scan_ns).times(u64::from(stretch)))
+    }
+}
+
+/// `ceil(log2(n))`, at least 1.
+fn log2_ceil(n: u64) -> u32 {
+    if n <= 2 {
+        1
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+/// `ALTER TABLE ... ADD/DROP COLUMN, ALGORITHM=INSTANT`: only the data dictionary
+/// changes (`Instant_ddl_impl`): no row is read or written, so the statement takes the
+/// metadata lock's brief exclusive phase and `dict_sys`, whatever the table's size.
+#[derive(Clone, Debug)]
+pub(super) struct InstantAlter {
+    pub(super) session: u32,
+    pub(super) table: usize,
+    /// Columns added (name, bytes) and dropped.
+    pub(super) add: Vec<(String, u64)>,
+    pub(super) drop: Vec<String>,
+    /// The change gives the table a new row version (8.0.29+).
+    pub(super) new_row_version: bool,
+    step: InstantStep,
+    /// The session's context and SU ticket, upgraded to X for the commit.
+    mdl: (MdlContextId, MdlTicketId),
+    /// The session thread waiting for this change.
+    notify: ThreadId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InstantStep {
+    /// Upgrade the session's SU to X (`HA_ALTER_INPLACE_INSTANT` still commits under
+    /// EXCLUSIVE): every transaction that used the table must end.
+    Wait,
+    Dict,
+    DictDone,
+}
+
+impl InstantAlter {
+    pub(super) fn new(
+        session: u32,
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+        new_row_version: bool,
+        mdl: (MdlContextId, MdlTicketId),
+        notify: ThreadId,
+    ) -> InstantAlter {
+        InstantAlter {
+            mdl,
+            notify,
+            session,
+            table,
+            add,
+            drop,
+            new_row_version,
+            step: InstantStep::Wait,
+        }
+    }
+
+    /// The processlist stage.
+    pub(super) fn stage(&self) -> &'static str {
+        match self.step {
+            InstantStep::Wait => "Waiting for table metadata lock",
+            _ => "committing alter table to storage engine",
+        }
+    }
+}
+
+impl Sim {
+    pub(super) fn step_instant_alter(&mut self, t: ThreadId, a: &mut InstantAlter) -> Next {
+        match a.step {
+            InstantStep::Wait => {
+                let (ctx, ticket) = a.mdl;
+                match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+                    MdlPoll::Granted(_) => {}
+                    MdlPoll::Wait => {
+                        self.set_state(a.session, "Waiting for table metadata lock");
+                        return Next::Parked;
+                    }
+                    MdlPoll::Failed(e) => {
+                        self.ddl_outcomes.insert(a.session, e.into());
+                        self.schedule_thread(self.now, a.notify);
+                        return Next::Exit;
+                    }
+                }
+                self.set_state(a.session, "committing alter table to storage engine");
+                a.step = InstantStep::Dict;
+                Next::After(Tick::ZERO)
+            }
+            InstantStep::Dict => {
+                if !self.acquire(LatchId::DictSys, t) {
+                    return Next::Parked;
+                }
+                a.step = InstantStep::DictDone;
+                Next::After(Tick(self.profile.costs.drop_dict_ns))
+            }
+            InstantStep::DictDone => {
+                self.release(LatchId::DictSys, t, true);
+                let table = &mut self.tables[a.table];
+                for (name, bytes) in a.add.drain(..) {
+                    table.row_bytes += bytes;
+                    table.columns.push(crate::dict::Column { name, bytes });
+                }
+                for name in a.drop.drain(..) {
+                    if let Some(c) = table.column(&name) {
+                        table.row_bytes = table.row_bytes.saturating_sub(c.bytes);
+                    }
+                    table
+                        .columns
+                        .retain(|c| !c.name.eq_ignore_ascii_case(&name));
+                }
+                if a.new_row_version {
+                    table.row_version += 1;
+                }
+                // The session reports the result and releases the metadata locks.
+                self.schedule_thread(self.now, a.notify);
+                Next::Exit
+            }
+        }
+    }
+}
