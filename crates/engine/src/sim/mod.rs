@@ -1029,9 +1029,20 @@ impl Sim {
         }
     }
 
-    /// The workload's client sessions, in id order.
+    /// The workload's client sessions, the DDL executors' statements and the console
+    /// sessions, each with the state SHOW PROCESSLIST would show.
     pub fn sessions(&self) -> Vec<SessionView> {
-        self.threads
+        let console = self
+            .sessions
+            .values()
+            .filter(|s| !s.gone && !self.ddl_running.contains(&s.id))
+            .map(|s| SessionView {
+                id: s.id,
+                state: s.state,
+                waiting_for: None,
+            });
+        let mut views: Vec<SessionView> = self
+            .threads
             .iter()
             .enumerate()
             .filter_map(|(i, th)| match th {
@@ -1048,7 +1059,10 @@ impl Sim {
                             Some(LatchId::BufPool(_)) => "waiting for a buffer pool mutex",
                             Some(LatchId::LockOpen) => "Opening tables",
                             Some(LatchId::DictSys) => "waiting for dict_sys (before_dml hook)",
-                            _ => c.state_name(),
+                            _ => self
+                                .mdl
+                                .wait_state(crate::mdl::MdlContextId(c.session))
+                                .unwrap_or_else(|| c.state_name()),
                         },
                         waiting_for,
                     })
@@ -1065,6 +1079,8 @@ impl Sim {
                 }),
                 _ => None,
             })
-            .collect()
+            .collect();
+        views.extend(console);
+        views
     }
 }

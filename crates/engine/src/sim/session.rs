@@ -327,6 +327,8 @@ struct Running {
     error: Option<SqlError>,
     /// This statement ran in (or opened) an autocommit transaction that ends with it.
     autocommit_trx: bool,
+    /// When the per-row work ends.
+    work_until: Option<Tick>,
 }
 
 /// Which kind of work a statement's pages and rows are.
@@ -483,6 +485,7 @@ impl Sim {
                 result: None,
                 error: None,
                 autocommit_trx: false,
+                work_until: None,
             }));
             self.set_state(id, "starting");
             return Next::After(STATEMENT_OVERHEAD);
@@ -532,7 +535,9 @@ impl Sim {
         run: &mut Running,
         rng: &mut SimRng,
     ) -> Next {
-        if run.step != Step::End {
+        // A kill is acted on between steps, never in the middle of the page walk, whose
+        // steps may hold or be queued for a buffer-pool mutex.
+        if run.step != Step::End && run.step != Step::Walk {
             if let Some(kind) = self.sessions.get(&id).and_then(|s| s.killed) {
                 let e = match kind {
                     KillKind::Query => SqlError::query_interrupted(),
@@ -607,12 +612,23 @@ impl Sim {
                 }
             }
             Step::RowWork => {
-                let c = &self.profile.costs;
-                let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
-                    + Tick(c.row_update_ns_per_row).times(run.rows_changed);
-                self.finish_dml(id, run);
-                run.step = Step::End;
-                Next::After(cost)
+                // The rows' CPU work, charged after the pages; a KILL wakes the session
+                // early and ends it above.
+                match run.work_until {
+                    None => {
+                        let c = &self.profile.costs;
+                        let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                            + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                        run.work_until = Some(self.now + cost);
+                        Next::After(cost)
+                    }
+                    Some(until) if self.now < until => Next::After(until - self.now),
+                    Some(_) => {
+                        self.finish_dml(id, run);
+                        run.step = Step::End;
+                        Next::After(Tick::ZERO)
+                    }
+                }
             }
             Step::Ddl => self.step_ddl_ops(t, id, run),
             Step::Sleep => {
@@ -1555,6 +1571,12 @@ impl Sim {
         } else if self.ddl_running.contains(&id) {
             // Simplification: a DDL's storage-engine phase runs to its end; the kill
             // is seen at the next SQL-layer step.
+        } else if self
+            .latches
+            .iter()
+            .any(|l| l.holder() == Some(thread) || l.waiters().any(|w| w == thread))
+        {
+            // Holding or queued for a latch: the kill is seen once the page is done.
         } else {
             self.wake_early(thread);
         }
