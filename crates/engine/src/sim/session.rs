@@ -757,20 +757,20 @@ impl Sim {
         let grl = self.sessions[&id].global_read_lock;
         let schema_key = MdlKey::schema(&self.schema().to_ascii_lowercase());
         match &run.command {
+            // Under LOCK TABLES the locks are already held.
+            Command::Select { .. } if locked => {}
             Command::Select { table, lock, .. } => {
-                if !locked {
-                    let ty = if *lock == RowLock::Exclusive {
-                        plan.push(MdlRequest::new(
-                            ctx_key_global.clone(),
-                            MdlType::IntentionExclusive,
-                            stmt,
-                        ));
-                        MdlType::SharedWrite
-                    } else {
-                        MdlType::SharedRead
-                    };
-                    plan.push(MdlRequest::new(self.table_key(table), ty, trx));
-                }
+                let ty = if *lock == RowLock::Exclusive {
+                    plan.push(MdlRequest::new(
+                        ctx_key_global.clone(),
+                        MdlType::IntentionExclusive,
+                        stmt,
+                    ));
+                    MdlType::SharedWrite
+                } else {
+                    MdlType::SharedRead
+                };
+                plan.push(MdlRequest::new(self.table_key(table), ty, trx));
             }
             Command::Insert { table, .. }
             | Command::Update { table, .. }
@@ -1267,11 +1267,7 @@ impl Sim {
                 0
             }
         };
-        let place = if kind == 0 {
-            "where clause"
-        } else {
-            "where clause"
-        };
+        let place = "where clause";
         let (mut lo, mut hi, mut matched, mut scanned, full) = match &access {
             _ if kind == 3 => (0, 0, 0, 0, false),
             RowAccess::Point { column, value } => match column_of(column) {
@@ -2565,7 +2561,7 @@ fn opens_tables(plan: &[MdlRequest]) -> bool {
 
 /// 1.5 → "1.5", 2000 → "2".
 fn fmt_secs_ms(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         let s = format!("{}.{:03}", ms / 1000, ms % 1000);

@@ -326,7 +326,7 @@ impl Sim {
         let p = &self.pool;
         text.push_str(&format!(
             "Total large memory allocated {}\n",
-            u64::from(p.pages_total()) * crate::scenario::PAGE_SIZE
+            p.pages_total() * crate::scenario::PAGE_SIZE
         ));
         text.push_str(&format!(
             "Buffer pool size   {}\nFree buffers       {}\nDatabase pages     {}\nOld database pages {}\nModified db pages  {}\n",
