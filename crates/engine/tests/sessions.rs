@@ -244,3 +244,46 @@ fn kill_query_stops_a_long_update_and_rolls_it_back() {
     s.run_for(Tick::from_ms(1));
     assert_eq!(outcome(&s, again), "ok");
 }
+
+/// I4's long transaction seen from the workload: once a console transaction has
+/// updated every row of the table, sysbench's writes to it wait for its row locks (the
+/// clients show "updating"), and they go on after COMMIT.
+#[test]
+fn the_workloads_writes_wait_for_a_console_transactions_row_locks() {
+    let scenario = Scenario::from_toml(
+        r#"
+name = "t"
+title = "t"
+profile = "mysql-8.0.23"
+[buffer_pool]
+size = "64M"
+[[tables]]
+name = "t"
+rows = 20000
+[workload]
+kind = "oltp_write_only"
+threads = 4
+distribution = "uniform"
+"#,
+    )
+    .unwrap();
+    let mut s = Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap();
+    s.run_for(Tick::from_secs(2));
+    let before = s.samples().last().unwrap().tps;
+    assert!(before > 50, "the workload runs: {before} tps");
+    let a = s.console_session();
+    s.submit_to(a, "BEGIN; UPDATE t SET k = 1").unwrap();
+    s.run_for(Tick::from_secs(3));
+    let during = s.samples().last().unwrap().tps;
+    assert_eq!(during, 0, "every write waits for the open transaction");
+    let waiting = s
+        .sessions()
+        .iter()
+        .filter(|v| v.state == "updating")
+        .count();
+    assert_eq!(waiting, 4, "{:?}", s.sessions());
+    s.submit_to(a, "COMMIT").unwrap();
+    s.run_for(Tick::from_secs(2));
+    let after = s.samples().last().unwrap().tps;
+    assert!(after > before / 2, "the workload resumes: {after} tps");
+}

@@ -15,7 +15,7 @@
 //! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
 //! `ReadComplete`); a session parked in a latch queue shows in the processlist.
 
-use super::locks::MdlPoll;
+use super::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{
     FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,
@@ -393,6 +393,16 @@ impl Sim {
                     }
                     self.release(LatchId::DictSys, t, false);
                 }
+                // A row a console session's transaction has locked: wait for it.
+                if kind.is_write() && !self.row_locks.is_empty() {
+                    if let Some(range) = self.client_row(c) {
+                        match self.row_wait_for_console(t, c.session, range) {
+                            RowPoll::Granted => {}
+                            RowPoll::Wait => return Next::Parked,
+                            RowPoll::Failed(_) => return self.client_abort(c),
+                        }
+                    }
+                }
                 c.step = if c.walk.ops.is_empty() {
                     if kind == StatementKind::Commit && c.walk.wrote {
                         ClientStep::LogFlush
@@ -506,6 +516,25 @@ impl Sim {
             return Some(Err(()));
         }
         Some(Ok(()))
+    }
+
+    /// The rows of the clustered leaf a write statement changes.
+    fn client_row(&self, c: &Client) -> Option<RowRange> {
+        let pk = self.tables[c.walk.table].primary();
+        let first = pk.first_leaf();
+        let leaf = c
+            .walk
+            .ops
+            .iter()
+            .find(|o| o.write && o.page >= first && u64::from(o.page - first) < pk.leaves())?;
+        let per = pk.records_per_leaf;
+        let lo = u64::from(leaf.page - first) * per;
+        Some(RowRange {
+            table: c.walk.table,
+            lo,
+            hi: lo + per - 1,
+            exclusive: true,
+        })
     }
 
     /// The statement failed: sysbench's transaction is rolled back, its locks go, and

@@ -319,6 +319,48 @@ impl Sim {
         RowPoll::Wait
     }
 
+    /// A workload client's write waits for console sessions' conflicting row locks
+    /// (`lock_rec_lock()` for sysbench's row). Simplification: the client's own lock is
+    /// not recorded (see the module doc), so only console sessions block it, and no
+    /// deadlock can run through it.
+    pub(super) fn row_wait_for_console(
+        &mut self,
+        t: ThreadId,
+        session: u32,
+        range: RowRange,
+    ) -> RowPoll {
+        let blocked = self
+            .row_locks
+            .iter()
+            .any(|l| self.sessions.contains_key(&l.owner) && l.range.conflicts(&range));
+        match self.row_waits.get(&session).copied() {
+            _ if !blocked => {
+                self.row_waits.remove(&session);
+                RowPoll::Granted
+            }
+            Some(w) if self.now >= w.deadline => {
+                self.row_waits.remove(&session);
+                RowPoll::Failed(SqlError::lock_wait_timeout())
+            }
+            Some(_) => RowPoll::Wait,
+            None => {
+                let deadline =
+                    self.now + Tick::from_secs(self.profile.sql.innodb_lock_wait_timeout_s);
+                self.row_waits.insert(
+                    session,
+                    RowWait {
+                        thread: t,
+                        range,
+                        since: self.now,
+                        deadline,
+                    },
+                );
+                self.schedule(deadline, Wake::RowLockTimeout(session));
+                RowPoll::Wait
+            }
+        }
+    }
+
     /// Sessions holding a lock that conflicts with `range`.
     fn row_blockers(&self, session: u32, range: &RowRange) -> Vec<u32> {
         let mut b: Vec<u32> = self
