@@ -393,6 +393,16 @@ fn narrate(kind: &EventKind) -> Option<String> {
             "{space} now at version {version}: {stale_pages} pages stale"
         )),
         EventKind::FileUnlink { path, t0, t1, .. } => Some(format!("unlink {path}: {}", *t1 - *t0)),
+        EventKind::FileTruncate {
+            path,
+            latch,
+            t0,
+            t1,
+            ..
+        } => Some(match latch {
+            Some(l) => format!("truncate {path} under {l}: {}", *t1 - *t0),
+            None => format!("truncate {path}: {}", *t1 - *t0),
+        }),
         EventKind::DdlPhase {
             session,
             table,

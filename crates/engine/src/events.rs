@@ -179,6 +179,19 @@ pub enum EventKind {
         /// What the previous phase did, if worth saying.
         detail: String,
     },
+    /// A data file is being truncated to its initial size over `[t0, t1]`, under `latch`.
+    FileTruncate {
+        /// The file.
+        path: String,
+        /// Bytes freed.
+        bytes: u64,
+        /// The latch held throughout (5.7: the global `fil_sys`).
+        latch: Option<LatchId>,
+        /// Start.
+        t0: Tick,
+        /// End.
+        t1: Tick,
+    },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {
         /// The file.

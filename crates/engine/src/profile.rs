@@ -82,6 +82,24 @@ pub struct Mechanisms {
     pub flush_scan: FlushScan,
     /// What `ALTER TABLE ... ADD/DROP COLUMN` can do without a rebuild.
     pub instant_columns: InstantColumns,
+    /// How TRUNCATE TABLE empties a file-per-table tablespace.
+    pub truncate: Truncate,
+    /// Every page-modifying mini-transaction names its tablespace under the global
+    /// `fil_system->mutex` (5.7 `fil_names_write_if_was_clean()`); 8.0 splits it into
+    /// 64 shards.
+    pub mtr_takes_fil_sys: bool,
+}
+
+/// TRUNCATE TABLE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Truncate {
+    /// 5.7 (WL#6501): free the index trees under `dict_sys` (per-page AHI drop), an LRU
+    /// scan of every instance (`BUF_REMOVE_ALL_NO_WRITE`), then `os_file_truncate()`
+    /// under the global `fil_sys` mutex.
+    InPlaceUnderFilSys,
+    /// 8.0: rename the tablespace, drop it along the DROP path, create a new one.
+    DropCreate,
 }
 
 /// Instant ADD/DROP COLUMN.

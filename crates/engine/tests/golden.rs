@@ -36,7 +36,11 @@ sql = "DROP TABLE a"
 "#;
 
 fn trace(profile: &str) -> String {
-    let scenario = Scenario::from_toml(SCENARIO).unwrap();
+    trace_of(SCENARIO, profile)
+}
+
+fn trace_of(scenario: &str, profile: &str) -> String {
+    let scenario = Scenario::from_toml(scenario).unwrap();
     let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
     sim.run_until(Tick::from_secs(4));
     let mut out = String::new();
@@ -60,4 +64,62 @@ fn small_pool_drop_table_57() {
 #[test]
 fn small_pool_drop_table_8023() {
     expect_file!["golden/small-pool-drop-8.0.23.txt"].assert_eq(&trace("mysql-8.0.23"));
+}
+
+/// An online index build on table a while the workload writes to it: 5.7's flush-list
+/// walk restarts from the tail after each page (one walk per page written), 8.0.28's
+/// pins the next page (one walk and a verification pass per instance).
+fn index_build_trace(profile: &str) -> String {
+    let scenario = SCENARIO
+        .replace(
+            "sql = \"DROP TABLE a\"",
+            "sql = \"CREATE INDEX kc ON a (k, c)\"",
+        )
+        .replace("seconds = 4", "seconds = 4\n\n[server]\ncpus = 2");
+    trace_of(&scenario, profile)
+        .lines()
+        // One flush-list walk per page written: keep the first few, count the rest.
+        .filter(|l| !l.contains("\"list\":\"flush\"") || l.contains("\"to\":1,"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn small_pool_create_index_57_restarts_its_flush_list_walk() {
+    expect_file!["golden/small-pool-create-index-5.7.txt"]
+        .assert_eq(&index_build_trace("mysql-5.7"));
+}
+
+#[test]
+fn small_pool_create_index_8028_pins_the_next_page() {
+    expect_file!["golden/small-pool-create-index-8.0.28.txt"]
+        .assert_eq(&index_build_trace("mysql-8.0.28"));
+}
+
+#[test]
+fn small_pool_drop_table_51_holds_lock_open() {
+    expect_file!["golden/small-pool-drop-5.1.txt"].assert_eq(&trace("mysql-5.1"));
+}
+
+#[test]
+fn small_pool_drop_table_alisql_clears_ahi_first_and_purges_later() {
+    expect_file!["golden/small-pool-drop-alisql-5.7.txt"].assert_eq(&trace("alisql-5.7"));
+}
+
+fn truncate_trace(profile: &str) -> String {
+    trace_of(
+        &SCENARIO.replace("sql = \"DROP TABLE a\"", "sql = \"TRUNCATE TABLE a\""),
+        profile,
+    )
+}
+
+#[test]
+fn small_pool_truncate_57_in_place_under_fil_sys() {
+    expect_file!["golden/small-pool-truncate-5.7.txt"].assert_eq(&truncate_trace("mysql-5.7"));
+}
+
+#[test]
+fn small_pool_truncate_8023_drop_and_create() {
+    expect_file!["golden/small-pool-truncate-8.0.23.txt"]
+        .assert_eq(&truncate_trace("mysql-8.0.23"));
 }

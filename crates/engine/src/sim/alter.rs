@@ -681,101 +681,138 @@ fn log2_ceil(n: u64) -> u32 {
     }
 }
 
-/// `ALTER TABLE ... ADD/DROP COLUMN, ALGORITHM=INSTANT`: only the data dictionary
-/// changes (`Instant_ddl_impl`): no row is read or written, so the statement takes the
-/// metadata lock's brief exclusive phase and `dict_sys`, whatever the table's size.
+/// DDL that changes only the data dictionary (and at most creates or renames a file):
+/// instant ADD/DROP COLUMN (`Instant_ddl_impl`: no row is read or written), RENAME
+/// TABLE, CREATE TABLE ... LIKE. Each takes the metadata lock's exclusive phase on the
+/// tables it changes and `dict_sys`, whatever the tables' sizes.
 #[derive(Clone, Debug)]
-pub(super) struct InstantAlter {
+pub(super) struct MetaDdl {
     pub(super) session: u32,
-    pub(super) table: usize,
-    /// Columns added (name, bytes) and dropped.
-    pub(super) add: Vec<(String, u64)>,
-    pub(super) drop: Vec<String>,
-    /// The change gives the table a new row version (8.0.29+).
-    pub(super) new_row_version: bool,
-    step: InstantStep,
-    /// The session's context and SU ticket, upgraded to X for the commit.
-    mdl: (MdlContextId, MdlTicketId),
+    pub(super) change: MetaChange,
+    step: MetaStep,
+    /// For an instant column change, the session's context and its SHARED_UPGRADABLE
+    /// ticket, upgraded to EXCLUSIVE for the commit; RENAME and CREATE ... LIKE come
+    /// with their EXCLUSIVE locks already held by the session.
+    mdl: Option<(MdlContextId, MdlTicketId)>,
     /// The session thread waiting for this change.
     notify: ThreadId,
 }
 
+/// What a [`MetaDdl`] changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum MetaChange {
+    /// Instant ADD/DROP COLUMN: columns added (name, bytes) and dropped; whether the
+    /// table gets a new row version (8.0.29+).
+    Columns {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+        new_row_version: bool,
+    },
+    /// RENAME TABLE a TO b, c TO d: every pair at once.
+    Rename(Vec<(usize, String)>),
+    /// CREATE TABLE name LIKE table: an empty table of the same shape.
+    CreateLike { like: usize, name: String },
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum InstantStep {
-    /// Upgrade the session's SU to X (`HA_ALTER_INPLACE_INSTANT` still commits under
-    /// EXCLUSIVE): every transaction that used the table must end.
+enum MetaStep {
+    /// The metadata lock's EXCLUSIVE phase: upgrade the session's SU (instant column
+    /// change); RENAME and CREATE ... LIKE hold X already.
     Wait,
     Dict,
     DictDone,
 }
 
-impl InstantAlter {
+impl MetaDdl {
     pub(super) fn new(
         session: u32,
-        table: usize,
-        add: Vec<(String, u64)>,
-        drop: Vec<String>,
-        new_row_version: bool,
-        mdl: (MdlContextId, MdlTicketId),
+        change: MetaChange,
+        mdl: Option<(MdlContextId, MdlTicketId)>,
         notify: ThreadId,
-    ) -> InstantAlter {
-        InstantAlter {
+    ) -> MetaDdl {
+        MetaDdl {
+            session,
+            change,
+            step: MetaStep::Wait,
             mdl,
             notify,
-            session,
-            table,
-            add,
-            drop,
-            new_row_version,
-            step: InstantStep::Wait,
+        }
+    }
+
+    /// The processlist stage once the exclusive lock is held.
+    fn stage_after_lock(&self) -> &'static str {
+        match &self.change {
+            MetaChange::Columns { .. } => "committing alter table to storage engine",
+            MetaChange::Rename(_) => "rename",
+            MetaChange::CreateLike { .. } => "creating table",
         }
     }
 
     /// The processlist stage.
     pub(super) fn stage(&self) -> &'static str {
-        match self.step {
-            InstantStep::Wait => "Waiting for table metadata lock",
-            _ => "committing alter table to storage engine",
+        match (self.step, &self.change) {
+            (MetaStep::Wait, _) => "Waiting for table metadata lock",
+            (_, MetaChange::Columns { .. }) => "committing alter table to storage engine",
+            (_, MetaChange::Rename(_)) => "rename",
+            (_, MetaChange::CreateLike { .. }) => "creating table",
         }
     }
 }
 
 impl Sim {
-    pub(super) fn step_instant_alter(&mut self, t: ThreadId, a: &mut InstantAlter) -> Next {
+    pub(super) fn step_meta_ddl(&mut self, t: ThreadId, a: &mut MetaDdl) -> Next {
         match a.step {
-            InstantStep::Wait => {
-                let (ctx, ticket) = a.mdl;
-                match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
-                    MdlPoll::Granted(_) => {}
-                    MdlPoll::Wait => {
-                        self.set_state(a.session, "Waiting for table metadata lock");
-                        return Next::Parked;
-                    }
-                    MdlPoll::Failed(e) => {
-                        self.ddl_outcomes.insert(a.session, e.into());
-                        self.schedule_thread(self.now, a.notify);
-                        return Next::Exit;
+            MetaStep::Wait => {
+                if let Some((ctx, ticket)) = a.mdl {
+                    match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+                        MdlPoll::Granted(_) => {}
+                        MdlPoll::Wait => {
+                            self.set_state(a.session, "Waiting for table metadata lock");
+                            return Next::Parked;
+                        }
+                        MdlPoll::Failed(e) => {
+                            self.ddl_outcomes.insert(a.session, e.into());
+                            self.schedule_thread(self.now, a.notify);
+                            return Next::Exit;
+                        }
                     }
                 }
-                self.set_state(a.session, "committing alter table to storage engine");
-                a.step = InstantStep::Dict;
+                self.set_state(a.session, a.stage_after_lock());
+                a.step = MetaStep::Dict;
                 Next::After(Tick::ZERO)
             }
-            InstantStep::Dict => {
+            MetaStep::Dict => {
                 if !self.acquire(LatchId::DictSys, t) {
                     return Next::Parked;
                 }
-                a.step = InstantStep::DictDone;
+                a.step = MetaStep::DictDone;
                 Next::After(Tick(self.profile.costs.drop_dict_ns))
             }
-            InstantStep::DictDone => {
+            MetaStep::DictDone => {
                 self.release(LatchId::DictSys, t, true);
-                let table = &mut self.tables[a.table];
-                for (name, bytes) in a.add.drain(..) {
+                self.apply_meta_change(&mut a.change);
+                // The session reports the result and releases the metadata locks.
+                self.schedule_thread(self.now, a.notify);
+                Next::Exit
+            }
+        }
+    }
+
+    fn apply_meta_change(&mut self, change: &mut MetaChange) {
+        match change {
+            MetaChange::Columns {
+                table,
+                add,
+                drop,
+                new_row_version,
+            } => {
+                let table = &mut self.tables[*table];
+                for (name, bytes) in add.drain(..) {
                     table.row_bytes += bytes;
                     table.columns.push(crate::dict::Column { name, bytes });
                 }
-                for name in a.drop.drain(..) {
+                for name in drop.drain(..) {
                     if let Some(c) = table.column(&name) {
                         table.row_bytes = table.row_bytes.saturating_sub(c.bytes);
                     }
@@ -783,12 +820,35 @@ impl Sim {
                         .columns
                         .retain(|c| !c.name.eq_ignore_ascii_case(&name));
                 }
-                if a.new_row_version {
+                if *new_row_version {
                     table.row_version += 1;
                 }
-                // The session reports the result and releases the metadata locks.
-                self.schedule_thread(self.now, a.notify);
-                Next::Exit
+            }
+            MetaChange::Rename(pairs) => {
+                for (t, name) in pairs.iter() {
+                    self.tables[*t].name = name.clone();
+                }
+                self.refresh_workload_tables();
+            }
+            MetaChange::CreateLike { like, name } => {
+                let src = &self.tables[*like];
+                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let secondary = src.indexes.len().saturating_sub(1) as u8;
+                let mut fresh =
+                    crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
+                fresh.columns = src.columns.clone();
+                self.pool.register_space(space, fresh.pages);
+                self.tables.push(fresh);
+                self.append_row.push(0);
+                self.table_users.push(0);
+                self.online_build.push(false);
+                self.row_log_ops.push(0);
+                // The SQL layer's definition, copied (sim/session.rs).
+                let mut def = self.defs[*like].clone();
+                def.live_rows = 0;
+                def.rebuilt_at = self.now;
+                self.defs.push(def);
+                self.refresh_workload_tables();
             }
         }
     }

@@ -155,6 +155,8 @@ enum WalkStep {
     ReadCompleteDone,
     /// The page is fixed: apply the change (`mtr_commit()`), go to the next page.
     PageDone,
+    /// 5.7: name the tablespace for redo under the global `fil_sys` mutex.
+    FilNames,
     /// `buf_flush_insert_into_flush_list()`: a clean page's first modification puts it
     /// on the flush list, under the instance's flush-list mutex.
     NoteModification,
@@ -783,13 +785,22 @@ impl Sim {
                         self.signal_page_cleaner();
                         return after(LOG_FREE_CHECK_POLL);
                     }
-                    if !self.pool.is_dirty(w.frame) {
-                        w.step = WalkStep::NoteModification;
+                    if self.profile.mechanisms.mtr_takes_fil_sys {
+                        w.step = WalkStep::FilNames;
                         return after(Tick::ZERO);
                     }
-                    self.apply_modification(w);
+                    return self.note_modification(w);
                 }
                 Self::next_page_op(w)
+            }
+            WalkStep::FilNames => {
+                // fil_names_write_if_was_clean(): the tablespace is named for redo under
+                // the global fil_system mutex (5.7).
+                if !self.acquire(LatchId::FilSys, t) {
+                    return PARKED;
+                }
+                self.release(LatchId::FilSys, t, false);
+                self.note_modification(w)
             }
             WalkStep::NoteModification => {
                 // Simplification: the instance mutex stands for the flush-list mutex too;
@@ -810,6 +821,17 @@ impl Sim {
                 Self::next_page_op(w)
             }
         }
+    }
+
+    /// The change goes into the page: straight away if it is already dirty, else through
+    /// the flush-list mutex.
+    fn note_modification(&mut self, w: &mut PageWalk) -> WalkNext {
+        if !self.pool.is_dirty(w.frame) {
+            w.step = WalkStep::NoteModification;
+            return WalkNext::Step(Next::After(Tick::ZERO));
+        }
+        self.apply_modification(w);
+        Self::next_page_op(w)
     }
 
     /// `mtr_commit()` of a row change: redo, the page dirty as of its LSN, the row lock.

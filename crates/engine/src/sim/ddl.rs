@@ -53,6 +53,8 @@ pub(super) struct Ddl {
     /// The session thread that runs the statement's SQL layer and waits for this
     /// storage-engine work; `None` reports the result itself.
     pub(super) notify: Option<ThreadId>,
+    /// TRUNCATE TABLE rather than DROP: the tables stay, emptied.
+    pub(super) truncate: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -100,6 +102,14 @@ pub(super) enum DdlStep {
     SpaceListEnd,
     /// `fil_space_t::set_deleted()` (8.0.23): bump the version; pages become stale.
     BumpVersion,
+    /// 5.7 TRUNCATE: `fil_reinit_space_header_for_table()` releases the dictionary
+    /// before its LRU scan.
+    DictUnlockForScan,
+    /// 5.7 TRUNCATE: `truncate_t::truncate()`: `os_file_truncate()` under the global
+    /// `fil_system->mutex`, which every page-modifying mini-transaction needs.
+    FileTruncate,
+    /// The truncate finished: release `fil_sys`.
+    FileTruncated,
     /// `os_file_delete()`.
     FileUnlink,
     /// The unlink finished.
@@ -135,11 +145,40 @@ impl Ddl {
             ahi: (Tick::ZERO, 0, 0),
             holds_lock_open: false,
             notify: None,
+            truncate: false,
         }
     }
 }
 
 impl Sim {
+    /// Whether this is 5.7's in-place TRUNCATE (WL#6501) rather than a drop.
+    fn truncates_in_place(&self, d: &Ddl) -> bool {
+        d.truncate
+            && self.profile.mechanisms.truncate == crate::profile::Truncate::InPlaceUnderFilSys
+    }
+
+    /// The statement is done with its current table: a TRUNCATE leaves it empty, in the
+    /// same tablespace (5.7, in place) or a new one (8.0, DROP + CREATE).
+    fn next_target(&mut self, d: &mut Ddl) {
+        if d.truncate {
+            let t = d.targets[d.current].table;
+            let space = if self.truncates_in_place(d) {
+                self.tables[t].space
+            } else {
+                SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1)
+            };
+            let old = &self.tables[t];
+            let secondary = old.indexes.len().saturating_sub(1) as u8;
+            let mut fresh =
+                crate::dict::Table::new(&old.name, space, 0, old.row_bytes, secondary, 0);
+            fresh.columns = old.columns.clone();
+            self.tables[t] = fresh;
+            self.append_row[t] = 0;
+            self.pool.register_space(space, self.tables[t].pages);
+        }
+        d.current += 1;
+    }
+
     /// AHI records on a hashed page of `index` (1-based) of the table in `space`.
     fn ahi_records(&self, space: SpaceId, index: u8) -> u64 {
         self.tables
@@ -160,6 +199,9 @@ impl Sim {
     /// The step after the AHI cleanup under `dict_sys`: the profile's eviction.
     fn eviction_step(&self, d: &mut Ddl) -> DdlStep {
         d.instance = 0;
+        if self.truncates_in_place(d) {
+            return DdlStep::DictUnlockForScan;
+        }
         match self.profile.mechanisms.drop_eviction {
             DropEviction::LruScan => DdlStep::LruScanBegin,
             DropEviction::LazyStale => DdlStep::BumpVersion,
@@ -168,7 +210,10 @@ impl Sim {
     }
 
     /// The step after eviction: the profile's file handling.
-    fn file_step(&self) -> DdlStep {
+    fn file_step(&self, d: &Ddl) -> DdlStep {
+        if self.truncates_in_place(d) {
+            return DdlStep::FileTruncate;
+        }
         match self.profile.mechanisms.file_delete {
             FileDelete::UnderDictSys => DdlStep::FileUnlink,
             FileDelete::PostDdl => DdlStep::DictUnlock,
@@ -339,9 +384,18 @@ impl Sim {
             }
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
-                self.tables[ti].dropped = true;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
-                self.emit(EventKind::TableDropped { table, space });
+                if d.truncate {
+                    self.emit(EventKind::DdlPhase {
+                        session: d.session,
+                        table,
+                        phase: "truncating".to_string(),
+                        detail: String::new(),
+                    });
+                } else {
+                    self.tables[ti].dropped = true;
+                    self.emit(EventKind::TableDropped { table, space });
+                }
                 d.step = self.ahi_step(d);
                 Next::After(Tick::ZERO)
             }
@@ -429,7 +483,7 @@ impl Sim {
                 d.step = if d.instance < self.pool.n_instances() {
                     DdlStep::LruScanBegin
                 } else {
-                    self.file_step()
+                    self.file_step(d)
                 };
                 Next::After(Tick::ZERO)
             }
@@ -455,7 +509,7 @@ impl Sim {
                 d.step = if d.instance < self.pool.n_instances() {
                     DdlStep::SpaceListScan
                 } else {
-                    self.file_step()
+                    self.file_step(d)
                 };
                 Next::After(Tick::ZERO)
             }
@@ -467,8 +521,39 @@ impl Sim {
                     version,
                     stale_pages,
                 });
-                d.step = self.file_step();
+                d.step = self.file_step(d);
                 Next::After(Tick(costs.version_bump_ns))
+            }
+            DdlStep::DictUnlockForScan => {
+                self.release(LatchId::DictSys, t, true);
+                d.step = DdlStep::LruScanBegin;
+                Next::After(Tick::ZERO)
+            }
+            DdlStep::FileTruncate => {
+                if !self.acquire(LatchId::FilSys, t) {
+                    return Next::Parked;
+                }
+                let table = &self.tables[d.targets[d.current].table];
+                let bytes = table.bytes;
+                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
+                // Freeing the file's blocks costs what unlinking it would.
+                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                self.emit(EventKind::FileTruncate {
+                    path,
+                    bytes,
+                    latch: Some(LatchId::FilSys),
+                    t0: self.now,
+                    t1: self.now + cost,
+                });
+                d.step = DdlStep::FileTruncated;
+                Next::After(cost)
+            }
+            DdlStep::FileTruncated => {
+                self.release(LatchId::FilSys, t, true);
+                d.file_done = true;
+                self.next_target(d);
+                d.step = DdlStep::Begin;
+                Next::After(Tick::ZERO)
             }
             DdlStep::FileUnlink => {
                 let table = &self.tables[d.targets[d.current].table];
@@ -490,7 +575,7 @@ impl Sim {
                 if mech.file_delete == FileDelete::UnderDictSys {
                     d.step = DdlStep::DictUnlock;
                 } else {
-                    d.current += 1;
+                    self.next_target(d);
                     d.step = DdlStep::Begin;
                 }
                 Next::After(Tick::ZERO)
@@ -512,7 +597,7 @@ impl Sim {
             DdlStep::DictUnlock => {
                 self.release(LatchId::DictSys, t, true);
                 if d.file_done {
-                    d.current += 1;
+                    self.next_target(d);
                     d.step = DdlStep::Begin;
                 } else {
                     d.step = DdlStep::FileUnlink;

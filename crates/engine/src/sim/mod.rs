@@ -44,7 +44,7 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::{IndexBuild, InstantAlter};
+use alter::{IndexBuild, MetaChange, MetaDdl};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
@@ -70,17 +70,13 @@ pub struct SessionView {
 /// An accepted DDL statement's storage-engine work, checked and ready to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Plan {
+    Truncate(usize),
     AddIndex {
         table: usize,
         name: String,
         entry_bytes: u64,
     },
-    InstantColumns {
-        table: usize,
-        add: Vec<(String, u64)>,
-        drop: Vec<String>,
-        new_row_version: bool,
-    },
+    Meta(MetaChange),
 }
 
 /// What wakes next.
@@ -114,7 +110,7 @@ enum Thread {
     PageCleaner(Box<PageCleaner>),
     Ddl(Box<Ddl>),
     IndexBuild(Box<IndexBuild>),
-    InstantAlter(Box<InstantAlter>),
+    MetaDdl(Box<MetaDdl>),
     FilePurge(Box<FilePurge>),
     HaProbe(Box<HaProbe>),
     Session(Box<session::SessionThread>),
@@ -160,6 +156,8 @@ pub struct Sim {
     append_row: Vec<u64>,
     /// Tables the workload draws from (indexes into `tables`).
     workload_tables: Vec<usize>,
+    /// Their names: after a RENAME the workload follows the name, as sysbench does.
+    workload_names: Vec<String>,
     dist: KeyDist,
     events: Vec<Event>,
     samples: Vec<Sample>,
@@ -289,6 +287,10 @@ impl Sim {
             log: LogSys::default(),
             latches,
             append_row: tables.iter().map(|t| t.rows).collect(),
+            workload_names: workload_tables
+                .iter()
+                .map(|&i| tables[i].name.clone())
+                .collect(),
             tables,
             workload_tables,
             dist,
@@ -676,12 +678,73 @@ impl Sim {
         }
         let new_row_version =
             self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
-        Ok(Plan::InstantColumns {
+        Ok(Plan::Meta(MetaChange::Columns {
             table: t,
             add,
             drop,
             new_row_version,
-        })
+        }))
+    }
+
+    /// `RENAME TABLE a TO b, ...`: every pair checked in order as if the earlier ones
+    /// were done (so `a TO tmp, b TO a, tmp TO b` swaps), all applied at once.
+    fn plan_rename(
+        &self,
+        renames: &[(sql::TableName, sql::TableName)],
+        claimed: &mut Vec<usize>,
+    ) -> Result<Plan, SqlError> {
+        // Names as they will be after each pair: (table index, name).
+        let mut names: Vec<(usize, String)> = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.dropped)
+            .map(|(i, t)| (i, t.name.clone()))
+            .collect();
+        let mut pairs: Vec<(usize, String)> = Vec::new();
+        for (from, to) in renames {
+            let schema_ok = |n: &sql::TableName| {
+                n.schema
+                    .as_deref()
+                    .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema))
+            };
+            let schema = from.schema.as_deref().unwrap_or(&self.scenario.schema);
+            let pos = names
+                .iter()
+                .position(|(_, n)| schema_ok(from) && n.eq_ignore_ascii_case(&from.table))
+                .ok_or_else(|| SqlError::no_such_table(schema, &from.table))?;
+            if !schema_ok(to) {
+                return Err(SqlError::not_modelled("RENAME TABLE into another schema"));
+            }
+            if names.iter().any(|(_, n)| n.eq_ignore_ascii_case(&to.table)) {
+                return Err(SqlError::table_exists(&to.table));
+            }
+            let t = names[pos].0;
+            names[pos].1 = to.table.clone();
+            pairs.retain(|(x, _)| *x != t);
+            pairs.push((t, to.table.clone()));
+            if !claimed.contains(&t) {
+                claimed.push(t);
+            }
+        }
+        Ok(Plan::Meta(MetaChange::Rename(pairs)))
+    }
+
+    /// The tables the workload uses: the live ones bearing the names it started with.
+    fn refresh_workload_tables(&mut self) {
+        self.workload_tables = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                !t.dropped
+                    && self
+                        .workload_names
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(&t.name))
+            })
+            .map(|(i, _)| i)
+            .collect();
     }
 
     /// The live table `name` names, or MySQL's 1146.
@@ -765,7 +828,7 @@ impl Sim {
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
             Thread::Ddl(d) => self.step_ddl(t, d),
             Thread::IndexBuild(b) => self.step_index_build(t, b),
-            Thread::InstantAlter(a) => self.step_instant_alter(t, a),
+            Thread::MetaDdl(a) => self.step_meta_ddl(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Session(st) => self.step_session(t, st),
@@ -1072,7 +1135,7 @@ impl Sim {
                     state: b.stage(),
                     waiting_for: None,
                 }),
-                Thread::InstantAlter(a) => Some(SessionView {
+                Thread::MetaDdl(a) => Some(SessionView {
                     id: a.session,
                     state: a.stage(),
                     waiting_for: None,

@@ -289,7 +289,6 @@ enum DictEffect {
         rows: u64,
         row_bytes: u64,
     },
-    Rename(Vec<(usize, String)>),
     Truncate(usize),
     AddIndex(usize, String, String),
     DropIndex(usize, String),
@@ -1618,43 +1617,18 @@ impl Sim {
             }
             Command::TruncateTable { table } => {
                 let ti = find(self, table)?;
-                // Simplification: the storage part of TRUNCATE (8.0: rename, drop,
-                // create the tablespace) is the dictionary cost until its executor is
-                // wired in here.
+                // The storage engine's TRUNCATE (sim/ddl.rs): 5.7 in place under
+                // fil_sys, 8.0 DROP + CREATE of the tablespace; the session holds X.
                 vec![
-                    DdlOp::Work("checking permissions", dict),
+                    DdlOp::Executor(super::Plan::Truncate(ti), T),
                     DdlOp::Dict(DictEffect::Truncate(ti)),
                 ]
             }
             Command::RenameTable { renames } => {
-                let mut effects = Vec::new();
-                let mut names: Vec<String> = self
-                    .tables
-                    .iter()
-                    .filter(|t| !t.dropped)
-                    .map(|t| t.name.to_ascii_lowercase())
-                    .collect();
-                for (a, b) in renames {
-                    let Some(ti) = self
-                        .find_table(a)
-                        .filter(|_| names.contains(&a.table.to_ascii_lowercase()))
-                    else {
-                        return Err(SqlError::no_such_table(
-                            a.schema.as_deref().unwrap_or(&schema),
-                            &a.table,
-                        ));
-                    };
-                    if names.contains(&b.table.to_ascii_lowercase()) {
-                        return Err(SqlError::table_exists(&b.table));
-                    }
-                    names.retain(|n| *n != a.table.to_ascii_lowercase());
-                    names.push(b.table.to_ascii_lowercase());
-                    effects.push((ti, b.table.clone()));
-                }
-                vec![
-                    DdlOp::Work("rename", dict),
-                    DdlOp::Dict(DictEffect::Rename(effects)),
-                ]
+                // Checked as the server does (1146, 1050), every pair at once; the
+                // session holds X on every name, old and new.
+                let plan = self.plan_rename(renames, &mut Vec::new())?;
+                vec![DdlOp::Executor(plan, T)]
             }
             Command::CreateTable(ct) => {
                 if self.find_table(&ct.table).is_some() {
@@ -1708,18 +1682,11 @@ impl Sim {
                 if self.find_table(table).is_some() {
                     return Err(SqlError::table_exists(&table.table));
                 }
-                let mut def = self.defs[src].clone();
-                def.live_rows = 0;
-                def.rebuilt_at = self.now;
-                vec![
-                    DdlOp::Work("creating table", dict),
-                    DdlOp::Dict(DictEffect::Create {
-                        name: table.table.clone(),
-                        def,
-                        rows: 0,
-                        row_bytes: self.tables[src].row_bytes,
-                    }),
-                ]
+                let change = super::alter::MetaChange::CreateLike {
+                    like: src,
+                    name: table.table.clone(),
+                };
+                vec![DdlOp::Executor(super::Plan::Meta(change), T)]
             }
             Command::CreateIndex {
                 table,
@@ -2205,20 +2172,29 @@ impl Sim {
                         mdl,
                         t,
                     ))),
-                    super::Plan::InstantColumns {
-                        table,
-                        add,
-                        drop,
-                        new_row_version,
-                    } => Thread::InstantAlter(Box::new(super::alter::InstantAlter::new(
-                        id,
-                        table,
-                        add,
-                        drop,
-                        new_row_version,
-                        mdl,
-                        t,
-                    ))),
+                    super::Plan::Meta(change) => {
+                        // An instant column change upgrades the session's SU itself;
+                        // RENAME and CREATE ... LIKE hold their X locks already.
+                        let upgrade = matches!(change, super::alter::MetaChange::Columns { .. });
+                        Thread::MetaDdl(Box::new(super::alter::MetaDdl::new(
+                            id,
+                            change,
+                            upgrade.then_some(mdl),
+                            t,
+                        )))
+                    }
+                    super::Plan::Truncate(table) => {
+                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(
+                            id,
+                            sql,
+                            self.now,
+                            vec![super::ddl::DropTarget { table }],
+                        );
+                        d.truncate = true;
+                        d.notify = Some(t);
+                        Thread::Ddl(Box::new(d))
+                    }
                 };
                 let d = self.spawn(thread);
                 self.schedule_thread(self.now, d);
@@ -2243,7 +2219,7 @@ impl Sim {
                 rows,
                 row_bytes,
             } => {
-                let space = SpaceId(self.tables.len() as u32 + 1);
+                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
                 let secondary = def.indexes.len().min(63) as u8;
                 let table = Table::new(&name, space, rows.max(1), row_bytes, secondary, 0);
                 self.pool.register_space(table.space, table.pages);
@@ -2253,11 +2229,7 @@ impl Sim {
                 self.online_build.push(false);
                 self.row_log_ops.push(0);
                 self.defs.push(def);
-            }
-            DictEffect::Rename(list) => {
-                for (ti, to) in list {
-                    self.tables[ti].name = to;
-                }
+                self.refresh_workload_tables();
             }
             DictEffect::Truncate(ti) => {
                 self.defs[ti].live_rows = 0;
