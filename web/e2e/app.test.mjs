@@ -94,6 +94,7 @@ test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout
     assert.ok(after - before >= MIN_FREE_PAGES_RISE, `free pages ${before} -> ${after}`);
 
     await expectCanvasDrawn(page, ids.chartBp);
+    await expectCanvasDrawn(page, ids.latchLanes);
     await screenshot(page, 'mysql-5.7-after-drop');
   });
 });
@@ -125,6 +126,28 @@ test('mysql-8.0.23: DROP TABLE leaves stale pages that are reclaimed later', { t
 
     await expectCanvasDrawn(page, ids.chartBp);
     await screenshot(page, 'mysql-8.0.23-reclaimed');
+  });
+});
+
+test('mysql-5.7: CREATE INDEX under sysbench walks the flush list again and again', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'i4-create-index', '/', async (page) => {
+    await page.selectOption(ids.scenarioSelect, 'i4-create-index');
+    await waitReady(page);
+    await ensurePlaying(page);
+    await page.selectOption(ids.speedSelect, '4');
+    await expectCanvasDrawn(page, ids.flushList);
+    await runSql(page, 'CREATE INDEX idx ON sbtest1(id, k, c, pad)');
+    // The build reads, sorts and loads for about 12 virtual seconds, then flushes its
+    // pages: the walk count climbs into the thousands.
+    const walks = await pollUntil(
+      'the flush-list walks of the index build to be counted',
+      () => readFigure(page, ids.flushWalks),
+      (value) => value > 100,
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    assert.ok(walks > 100, `walks ${walks}`);
+    await expectCanvasDrawn(page, ids.latchLanes);
+    await screenshot(page, 'i4-create-index-flushing');
   });
 });
 

@@ -30,6 +30,11 @@ const CHROMIUM_ARGS = [
 /** The contract between these tests and the app: data-testid values. */
 export const ids = {
   bufpoolMap: '[data-testid=bufpool-map]',
+  latchLanes: '[data-testid=latch-lanes]',
+  flushList: '[data-testid=flush-list]',
+  flushWalks: '[data-testid=flush-walks]',
+  scenarioSelect: '[data-testid=scenario-select]',
+  speedSelect: '[data-testid=speed-select]',
   chartBp: '[data-testid=chart-bp]',
   play: '[data-testid=play]',
   profileSelect: '[data-testid=profile-select]',

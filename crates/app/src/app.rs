@@ -16,6 +16,8 @@
 
 use crate::chart::{Chart, TpsChart};
 use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
+use crate::flush_list::FlushList;
+use crate::latch_lanes::LatchLanes;
 use crate::pool_map::PoolMap;
 use crate::runner::{
     is_heavy, Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE,
@@ -428,6 +430,8 @@ pub fn app() -> Html {
                         </details>
                     </section>
                     <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
+                    <LatchLanes canvas={canvases.latches.clone()} {instances} />
+                    <FlushList canvas={canvases.flush.clone()} {instances} walks={state.snapshot.flush_walks} />
                     <div style="display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: var(--gap); min-width: 0">
                         <Chart canvas={canvases.pages.clone()} />
                         <TpsChart canvas={canvases.tps.clone()} />
@@ -638,15 +642,13 @@ mod tests {
     fn every_builtin_scenario_is_offered_and_its_script_fills_the_chips() {
         let all = scenarios();
         let names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "drop-table-demo",
-                "steady-oltp-rw",
-                "full-pool-writes",
-                "i1-ahi-drop",
-                "i3-ext3-drop"
-            ]
+        let shipped: Vec<&str> = ddlscope_engine::builtin::SCENARIOS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(names, shipped);
+        assert!(
+            names.contains(&"i4-create-index") && names.contains(&"workaround-hardlink-discard")
         );
         let by = |n: &str| all.iter().find(|s| s.name == n).unwrap();
         assert_eq!(by("i3-ext3-drop").profile, "mysql-5.1");

@@ -25,7 +25,9 @@
 pub mod app;
 pub mod chart;
 pub mod controls;
+pub mod flush_list;
 pub mod format;
+pub mod latch_lanes;
 mod panic;
 pub mod pool_map;
 pub mod runner;

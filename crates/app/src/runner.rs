@@ -24,10 +24,14 @@
 //! responsive and the shown speed says how fast the simulation really runs.
 
 use crate::chart;
+use crate::flush_list;
 use crate::format;
+use crate::latch_lanes::{self, LatchSpan};
 use crate::pool_map::{self, MapScratch};
 use crate::theme::Theme;
-use ddlscope_engine::{EventKind, LatchId, Profile, Sample, Scenario, Sim, SpaceId, Tick};
+use ddlscope_engine::{
+    EventKind, LatchId, ListKind, Profile, Sample, Scenario, Sim, SpaceId, Tick,
+};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -236,6 +240,8 @@ pub struct Snapshot {
     pub actual_speed: f64,
     /// The tables.
     pub tables: Vec<TableInfo>,
+    /// Flush-list walks by DDL so far, every instance together.
+    pub flush_walks: u64,
 }
 
 /// What the loop tells the reducer.
@@ -259,6 +265,10 @@ pub struct Runner {
     /// Events already digested.
     cursor: usize,
     scans: Vec<ScanSpan>,
+    /// Flush-list walks not over yet, and every instance's walks so far.
+    flush_walks: Vec<ScanSpan>,
+    flush_walk_count: Vec<u64>,
+    latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
     finished: Vec<LogEntry>,
     notes: Vec<LogEntry>,
@@ -284,7 +294,12 @@ impl Runner {
         profile: &str,
         generation: u32,
     ) -> Result<Runner, String> {
-        let script = scenario.script.drain(..).map(|s| s.sql).collect();
+        let script = scenario
+            .script
+            .drain(..)
+            .map(|s| s.sql)
+            .filter(|sql| !sql.is_empty())
+            .collect();
         let sim = Sim::new(scenario, Profile::builtin(profile)?)?;
         Ok(Runner {
             sim,
@@ -293,6 +308,9 @@ impl Runner {
             speed: 1.0,
             cursor: 0,
             scans: Vec::new(),
+            flush_walks: Vec::new(),
+            flush_walk_count: Vec::new(),
+            latch_spans: Vec::new(),
             ddl: Vec::new(),
             finished: Vec::new(),
             notes: Vec::new(),
@@ -339,6 +357,16 @@ impl Runner {
         &self.script
     }
     /// Scans known so far that have not ended before now.
+    pub fn flush_walks(&self) -> (&[ScanSpan], &[u64]) {
+        (&self.flush_walks, &self.flush_walk_count)
+    }
+
+    /// Finished latch holds by DDL and background threads, last minute.
+    pub fn latch_spans(&self) -> &[LatchSpan] {
+        &self.latch_spans
+    }
+
+    /// Scans not over yet.
     pub fn scans(&self) -> &[ScanSpan] {
         &self.scans
     }
@@ -409,6 +437,32 @@ impl Runner {
         for e in &self.sim.events()[self.cursor..] {
             match &e.kind {
                 EventKind::Scan {
+                    list: ListKind::Flush,
+                    instance,
+                    space,
+                    latch,
+                    from,
+                    to,
+                    t0,
+                    t1,
+                    ..
+                } => {
+                    let i = usize::from(*instance);
+                    if self.flush_walk_count.len() <= i {
+                        self.flush_walk_count.resize(i + 1, 0);
+                    }
+                    self.flush_walk_count[i] += 1;
+                    self.flush_walks.push(ScanSpan {
+                        instance: *instance,
+                        space: *space,
+                        latch: *latch,
+                        from: *from,
+                        to: *to,
+                        t0: *t0,
+                        t1: *t1,
+                    });
+                }
+                EventKind::Scan {
                     instance,
                     space,
                     latch,
@@ -425,6 +479,19 @@ impl Runner {
                     to: *to,
                     t0: *t0,
                     t1: *t1,
+                }),
+                EventKind::LatchHeld {
+                    latch,
+                    thread,
+                    t0,
+                    t1,
+                    waiters,
+                } => self.latch_spans.push(LatchSpan {
+                    latch: *latch,
+                    thread: *thread,
+                    t0: *t0,
+                    t1: *t1,
+                    waiters: *waiters,
                 }),
                 EventKind::StatementStarted { session, sql } if *session == console => {
                     self.ddl.push(DdlSpan {
@@ -460,6 +527,9 @@ impl Runner {
         }
         self.cursor = self.sim.events().len();
         self.scans.retain(|s| s.t1 >= now);
+        self.flush_walks.retain(|s| s.t1 >= now);
+        let horizon = now.saturating_sub(crate::latch_lanes::WINDOW);
+        self.latch_spans.retain(|s| s.t1 >= horizon);
     }
 
     /// Statements that finished since the last call.
@@ -500,6 +570,7 @@ impl Runner {
                     dropped: t.dropped,
                 })
                 .collect(),
+            flush_walks: self.flush_walk_count.iter().sum(),
         }
     }
 }
@@ -534,7 +605,14 @@ pub struct Canvases {
     pub pages: NodeRef,
     /// The throughput and latency chart.
     pub tps: NodeRef,
+    /// The latch lanes.
+    pub latches: NodeRef,
+    /// The flush lists.
+    pub flush: NodeRef,
 }
+
+/// What the latch lanes were last drawn for: generation, virtual time, size, theme.
+type LatchKey = (u32, Tick, (u32, u32), bool);
 
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
@@ -553,6 +631,9 @@ struct LoopInner {
     scratch: RefCell<MapScratch>,
     map_key: Cell<Option<MapKey>>,
     chart_key: Cell<Option<ChartKey>>,
+    latch_key: Cell<Option<LatchKey>>,
+    flush_key: Cell<Option<LatchKey>>,
+    flush_cells: RefCell<Vec<ddlscope_engine::Cell>>,
     dark_query: Option<web_sys::MediaQueryList>,
 }
 
@@ -594,6 +675,9 @@ impl FrameLoop {
             scratch: RefCell::new(MapScratch::default()),
             map_key: Cell::new(None),
             chart_key: Cell::new(None),
+            latch_key: Cell::new(None),
+            flush_key: Cell::new(None),
+            flush_cells: RefCell::new(Vec::new()),
             dark_query,
         });
         // The closure holds the loop state and the state holds the closure: the cycle
@@ -683,6 +767,34 @@ impl LoopInner {
                     self.map_key.set(Some(key));
                 }
                 drew_map = self.map_key.get().is_some();
+            }
+            if let Some(canvas) = self.canvases.flush.cast::<HtmlCanvasElement>() {
+                let sim = runner.sim();
+                let size = flush_list::fit_canvas(&canvas, sim.pool().n_instances(), dpr);
+                let key = (generation, sim.now(), size, theme.dark);
+                if self.flush_key.get() != Some(key) && size.0 > 0 {
+                    let (walks, counts) = runner.flush_walks();
+                    let mut cells = self.flush_cells.borrow_mut();
+                    if let Err(e) =
+                        flush_list::draw(&canvas, sim, walks, counts, &theme, dpr, &mut cells)
+                    {
+                        gloo::console::error!(format!("flush list: {e}"));
+                    }
+                    self.flush_key.set(Some(key));
+                }
+            }
+            if let Some(canvas) = self.canvases.latches.cast::<HtmlCanvasElement>() {
+                let sim = runner.sim();
+                let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
+                let key = (generation, sim.now(), size, theme.dark);
+                if self.latch_key.get() != Some(key) && size.0 > 0 {
+                    if let Err(e) =
+                        latch_lanes::draw(&canvas, sim, runner.latch_spans(), &theme, dpr)
+                    {
+                        gloo::console::error!(format!("latch lanes: {e}"));
+                    }
+                    self.latch_key.set(Some(key));
+                }
             }
             let pages = self.canvases.pages.cast::<HtmlCanvasElement>();
             let tps = self.canvases.tps.cast::<HtmlCanvasElement>();

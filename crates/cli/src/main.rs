@@ -278,9 +278,11 @@ fn run(args: &RunArgs) -> Result<(), String> {
     }
     for spec in &args.at {
         let (at_s, sql) = parse_at(spec)?;
-        scenario
-            .script
-            .push(ddlscope_engine::scenario::ScriptStep { at_s, sql });
+        scenario.script.push(ddlscope_engine::scenario::ScriptStep {
+            at_s,
+            sql,
+            shell: String::new(),
+        });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
     let seconds = scenario.seconds;
@@ -393,6 +395,15 @@ fn narrate(kind: &EventKind) -> Option<String> {
             "{space} now at version {version}: {stale_pages} pages stale"
         )),
         EventKind::FileUnlink { path, t0, t1, .. } => Some(format!("unlink {path}: {}", *t1 - *t0)),
+        EventKind::ShellDone {
+            line,
+            result,
+            error,
+        } => Some(if *error {
+            format!("$ {line}: {result}")
+        } else {
+            format!("$ {line}")
+        }),
         EventKind::FileTruncate {
             path,
             latch,

@@ -1446,6 +1446,20 @@ impl BufPool {
         }
     }
 
+    /// The flush list of `instance` as cells, oldest modification first (the end a
+    /// flush-list walk starts from). `out` is cleared first.
+    pub fn flush_cells(&self, instance: u16, out: &mut Vec<Cell>) {
+        out.clear();
+        let inst = &self.instances[usize::from(instance)];
+        out.extend(
+            inst.flush
+                .entries
+                .iter()
+                .filter(|e| e.frame != FRAME_NONE)
+                .map(|e| self.cell(&inst.blocks[e.frame as usize])),
+        );
+    }
+
     /// The cells of one instance for the pool map, in LRU order from the head, then the
     /// lent frames, then the free blocks. `out` is cleared first.
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {

@@ -12,7 +12,7 @@ macro_rules! assets {
 pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.1", "mysql-5.7", "alisql-5.7", "mysql-8.0.22", "mysql-8.0.23", "mysql-8.0.28", "mysql-8.0.29", "polardb-8.0", "alisql-8.0", "mysql-8.4", "mariadb-10.11");
 
 /// Built-in scenarios: (name, TOML text).
-pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop");
+pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop");
 
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {

@@ -148,6 +148,8 @@ pub struct Table {
     pub row_version: u32,
     /// Whether a DROP has removed it from the dictionary.
     pub dropped: bool,
+    /// `ALTER TABLE ... DISCARD TABLESPACE`: in the dictionary, with no tablespace.
+    pub discarded: bool,
 }
 
 impl Table {
@@ -194,6 +196,7 @@ impl Table {
             columns: sysbench_columns(),
             row_version: 0,
             dropped: false,
+            discarded: false,
         }
     }
 

@@ -192,6 +192,15 @@ pub enum EventKind {
         /// End.
         t1: Tick,
     },
+    /// An operator's shell command (a scenario's `shell` line) finished.
+    ShellDone {
+        /// The command line.
+        line: String,
+        /// `ok`, or what went wrong.
+        result: String,
+        /// Whether it failed.
+        error: bool,
+    },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {
         /// The file.

@@ -307,6 +307,60 @@ impl Profile {
         toml::from_str(text).map_err(|e| format!("invalid profile: {}", e.message()))
     }
 
+    /// This profile with single mechanisms or costs replaced, by name (a scenario's
+    /// `[profile_overrides]`); an unknown name or a bad value is an error naming it.
+    pub fn with_overrides(&self, overrides: &toml::Table) -> Result<Profile, String> {
+        if overrides.is_empty() {
+            return Ok(self.clone());
+        }
+        let mut value = toml::Value::try_from(self).map_err(|e| e.to_string())?;
+        for (key, v) in overrides {
+            let root = value
+                .as_table_mut()
+                .ok_or("a profile serializes to a table")?;
+            let section = ["mechanisms", "costs"]
+                .into_iter()
+                .find(|s| {
+                    root.get(*s)
+                        .and_then(|t| t.as_table())
+                        .is_some_and(|t| t.contains_key(key))
+                })
+                .ok_or_else(|| {
+                    let names = |s: &str| {
+                        root.get(s)
+                            .and_then(|t| t.as_table())
+                            .map(|t| t.keys().cloned().collect::<Vec<_>>().join(", "))
+                            .unwrap_or_default()
+                    };
+                    format!(
+                        "profile_overrides.{key}: no such switch; mechanisms: {}; costs: {}",
+                        names("mechanisms"),
+                        names("costs")
+                    )
+                })?;
+            if let Some(t) = root.get_mut(section).and_then(|t| t.as_table_mut()) {
+                t.insert(key.clone(), v.clone());
+            }
+            let check: Result<Profile, _> = value.clone().try_into();
+            if let Err(e) = check {
+                return Err(format!("profile_overrides.{key} = {v}: {}", e.message()));
+            }
+        }
+        let mut p: Profile = value
+            .try_into()
+            .map_err(|e: toml::de::Error| e.message().to_string())?;
+        p.summary = format!(
+            "{}\n\nOverridden by the scenario: {}.",
+            p.summary,
+            overrides
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Ok(p)
+    }
+
     /// A built-in profile by name.
     pub fn builtin(name: &str) -> Result<Profile, String> {
         let text = crate::builtin::profile_text(name).ok_or_else(|| {
@@ -326,6 +380,33 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scenario_overrides_single_switches_and_bad_ones_are_named() {
+        let p = Profile::builtin("mysql-5.7").unwrap();
+        let o: toml::Table =
+            toml::from_str("flush_scan = \"pin_next\"\nrecord_parse_ns = 70").unwrap();
+        let q = p.with_overrides(&o).unwrap();
+        assert_eq!(q.mechanisms.flush_scan, FlushScan::PinNext);
+        assert_eq!(q.costs.record_parse_ns, 70);
+        assert_eq!(q.mechanisms.drop_eviction, p.mechanisms.drop_eviction);
+        assert!(q.summary.contains("flush_scan = \"pin_next\""));
+        let bad: toml::Table = toml::from_str("flush_scna = \"pin_next\"").unwrap();
+        let e = p.with_overrides(&bad).unwrap_err();
+        assert!(
+            e.starts_with("profile_overrides.flush_scna: no such switch"),
+            "{e}"
+        );
+        assert!(e.contains("flush_scan"), "{e}");
+        let bad: toml::Table = toml::from_str("flush_scan = \"sideways\"").unwrap();
+        let e = p.with_overrides(&bad).unwrap_err();
+        assert!(
+            e.starts_with("profile_overrides.flush_scan = \"sideways\""),
+            "{e}"
+        );
+        let bad: toml::Table = toml::from_str("record_parse_ns = -1").unwrap();
+        assert!(p.with_overrides(&bad).is_err());
+    }
 
     #[test]
     fn every_builtin_profile_parses_and_is_named_after_its_file() {

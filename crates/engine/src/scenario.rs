@@ -29,6 +29,10 @@ pub struct Scenario {
     pub description: String,
     /// The engine profile to run (a file stem under `assets/profiles/`).
     pub profile: String,
+    /// Single switches or costs of the profile to override, by name:
+    /// `[profile_overrides] flush_scan = "pin_next"`, `record_parse_ns = 70`.
+    #[serde(default)]
+    pub profile_overrides: toml::Table,
     /// The seed of every random stream.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -420,8 +424,13 @@ fn default_online_alter_log_max_size() -> ByteSize {
 pub struct ScriptStep {
     /// When, in virtual seconds from the start.
     pub at_s: u64,
-    /// The SQL text.
+    /// The SQL text (or empty, for a shell line).
+    #[serde(default)]
     pub sql: String,
+    /// Instead of SQL, an operator's shell command on the data files (`ln`, `rm`,
+    /// `truncate -s`, `truncate-loop`; see `sim/os.rs`).
+    #[serde(default)]
+    pub shell: String,
 }
 
 impl Scenario {
@@ -651,8 +660,22 @@ impl Scenario {
             ));
         }
         for (i, s) in self.script.iter().enumerate() {
-            crate::sql::parse(&s.sql)
-                .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+            match (s.sql.is_empty(), s.shell.is_empty()) {
+                (false, true) => {
+                    crate::sql::parse(&s.sql)
+                        .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+                }
+                (true, false) => {
+                    crate::sim::ShellCommand::parse(&s.shell)
+                        .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+                }
+                _ => {
+                    return Err(format!(
+                        "script[{i}] (at_s = {}): give either sql or shell",
+                        s.at_s
+                    ))
+                }
+            }
         }
         Ok(())
     }

@@ -315,9 +315,13 @@ impl Sim {
                 b.first_page = ix.root();
                 b.new_pages = ix.pages() as u32;
                 b.next_page = b.first_page;
-                let (space, pages) = (table.space, table.pages);
+                let (space, pages, bytes) = (table.space, table.pages, table.bytes);
                 debug_assert!(pages >= old_pages);
                 self.pool.register_space(space, pages);
+                // Simplification: the file grows to its new size at once (the server
+                // extends it as the bulk load allocates extents).
+                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
+                let _ = self.fs.grow_to(&path, bytes, 64 << 20);
                 self.online_build[b.table] = true;
                 b.log_start = self.row_log_ops[b.table];
                 // Back to SU for the build: DML on the table runs, logged.
@@ -825,7 +829,16 @@ impl Sim {
                 }
             }
             MetaChange::Rename(pairs) => {
+                // Files first to temporary names, then to their new ones, so swaps work.
+                let schema = self.scenario.schema.clone();
+                let file = |name: &str| super::fs_path(&super::ibd_path(&schema, name));
+                for (t, _) in pairs.iter() {
+                    let from = file(&self.tables[*t].name);
+                    let _ = self.fs.rename(&from, &format!("{from}.#rename"));
+                }
                 for (t, name) in pairs.iter() {
+                    let from = format!("{}.#rename", file(&self.tables[*t].name));
+                    let _ = self.fs.rename(&from, &file(name));
                     self.tables[*t].name = name.clone();
                 }
                 self.refresh_workload_tables();
@@ -838,6 +851,9 @@ impl Sim {
                     crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
                 fresh.columns = src.columns.clone();
                 self.pool.register_space(space, fresh.pages);
+                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, name));
+                let _ = self.fs.create(&path);
+                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
                 self.tables.push(fresh);
                 self.append_row.push(0);
                 self.table_users.push(0);

@@ -18,7 +18,6 @@
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
-use crate::fs::unlink_cost_estimate;
 use crate::latch::LatchId;
 use crate::profile::{AhiCleanup, DropEviction, FileDelete, TableOpenLock};
 use crate::time::Tick;
@@ -55,6 +54,8 @@ pub(super) struct Ddl {
     pub(super) notify: Option<ThreadId>,
     /// TRUNCATE TABLE rather than DROP: the tables stay, emptied.
     pub(super) truncate: bool,
+    /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
+    pub(super) discard: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -146,6 +147,7 @@ impl Ddl {
             holds_lock_open: false,
             notify: None,
             truncate: false,
+            discard: false,
         }
     }
 }
@@ -172,6 +174,12 @@ impl Sim {
             let mut fresh =
                 crate::dict::Table::new(&old.name, space, 0, old.row_bytes, secondary, 0);
             fresh.columns = old.columns.clone();
+            let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
+            if !self.fs.exists(&path) {
+                // 8.0: the new tablespace's file.
+                let _ = self.fs.create(&path);
+                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+            }
             self.tables[t] = fresh;
             self.append_row[t] = 0;
             self.pool.register_space(space, self.tables[t].pages);
@@ -225,7 +233,15 @@ impl Sim {
     fn ahi_step(&mut self, d: &mut Ddl) -> DdlStep {
         let space = self.tables[d.targets[d.current].table].space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
-        match self.profile.mechanisms.ahi_cleanup {
+        // DISCARD frees no index tree page by page: 5.7's BUF_REMOVE_ALL_NO_WRITE drops
+        // the hash entries it meets on an LRU walk (buf_LRU_drop_page_hash_for_
+        // tablespace()), as 8.0 does for DROP.
+        let cleanup = if d.discard {
+            AhiCleanup::LruScanIfHashed
+        } else {
+            self.profile.mechanisms.ahi_cleanup
+        };
+        match cleanup {
             AhiCleanup::PerPageUnderDictSys => {
                 // Every page of every extent is checked, AHI on or off (the check is how
                 // the code learns whether there is anything to drop).
@@ -385,7 +401,25 @@ impl Sim {
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
                 let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
-                if d.truncate {
+                if self.tables[ti].discarded {
+                    // Nothing of it is in the pool or on disk: only the dictionary.
+                    if !d.discard {
+                        self.tables[ti].dropped = true;
+                        self.emit(EventKind::TableDropped { table, space });
+                    }
+                    d.file_done = true;
+                    d.step = DdlStep::DictUnlock;
+                    return Next::After(Tick::ZERO);
+                }
+                if d.discard {
+                    self.tables[ti].discarded = true;
+                    self.emit(EventKind::DdlPhase {
+                        session: d.session,
+                        table,
+                        phase: "discarding tablespace".to_string(),
+                        detail: String::new(),
+                    });
+                } else if d.truncate {
                     self.emit(EventKind::DdlPhase {
                         session: d.session,
                         table,
@@ -535,9 +569,15 @@ impl Sim {
                 }
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
-                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
-                // Freeing the file's blocks costs what unlinking it would.
-                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                let path = super::ibd_path(&self.scenario.schema, &table.name);
+                // To the size of an empty table: its first extent.
+                let keep = u64::from(
+                    crate::dict::Table::new("t", table.space, 0, table.row_bytes, 0, 0).pages,
+                ) * crate::scenario::PAGE_SIZE;
+                let cost = self
+                    .fs
+                    .truncate(&super::fs_path(&path), keep)
+                    .unwrap_or(Tick::ZERO);
                 self.emit(EventKind::FileTruncate {
                     path,
                     bytes,
@@ -558,8 +598,10 @@ impl Sim {
             DdlStep::FileUnlink => {
                 let table = &self.tables[d.targets[d.current].table];
                 let bytes = table.bytes;
-                let path = format!("./{}/{}.ibd", self.scenario.schema, table.name);
-                let cost = unlink_cost_estimate(self.scenario.file_system.kind, bytes);
+                let path = super::ibd_path(&self.scenario.schema, &table.name);
+                // A discarded table has no file left; a hard link keeps the data, and
+                // the unlink only removes the name.
+                let cost = self.fs.unlink(&super::fs_path(&path)).unwrap_or(Tick::ZERO);
                 self.emit(EventKind::FileUnlink {
                     path,
                     bytes,
@@ -583,6 +625,11 @@ impl Sim {
             DdlStep::PurgeRename => {
                 let table = &self.tables[d.targets[d.current].table];
                 let path = format!("./#file_purge/#FP_{}_{}", self.now.as_secs(), table.space.0);
+                let from = super::ibd_path(&self.scenario.schema, &table.name);
+                let renamed = self
+                    .fs
+                    .rename(&super::fs_path(&from), &super::fs_path(&path))
+                    .unwrap_or(Tick::ZERO);
                 let purge = FilePurge {
                     path,
                     remaining_bytes: table.bytes,
@@ -592,7 +639,7 @@ impl Sim {
                 self.schedule_thread(self.now + PURGE_INTERVAL, id);
                 d.file_done = true;
                 d.step = DdlStep::DictUnlock;
-                Next::After(Tick::from_us(40))
+                Next::After(renamed)
             }
             DdlStep::DictUnlock => {
                 self.release(LatchId::DictSys, t, true);
@@ -632,9 +679,12 @@ impl Sim {
 
     /// AliSQL's purge thread: truncate 512 MiB, sleep 100 ms, ..., unlink the rest.
     pub(super) fn step_file_purge(&mut self, t: ThreadId, p: &mut FilePurge) -> Next {
-        let kind = self.scenario.file_system.kind;
+        let path = super::fs_path(&p.path);
         if p.remaining_bytes > PURGE_STEP_BYTES {
-            let cost = unlink_cost_estimate(kind, PURGE_STEP_BYTES);
+            let cost = self
+                .fs
+                .truncate_by(&path, PURGE_STEP_BYTES)
+                .unwrap_or(Tick::ZERO);
             p.remaining_bytes -= PURGE_STEP_BYTES;
             self.emit(EventKind::PurgeStep {
                 path: p.path.clone(),
@@ -644,7 +694,7 @@ impl Sim {
             });
             return Next::After(cost + PURGE_INTERVAL);
         }
-        let cost = unlink_cost_estimate(kind, p.remaining_bytes);
+        let cost = self.fs.unlink(&path).unwrap_or(Tick::ZERO);
         self.emit(EventKind::FileUnlink {
             path: p.path.clone(),
             bytes: p.remaining_bytes,

@@ -25,6 +25,7 @@ mod cpu;
 mod ddl;
 mod locks;
 pub mod log;
+mod os;
 mod session;
 mod show;
 
@@ -35,6 +36,7 @@ use crate::bufpool::{BufPool, SpaceId};
 use crate::device::Device;
 use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
+use crate::fs::{FileSystem, FsConfig};
 use crate::latch::{Latch, LatchId};
 use crate::metrics::{Counters, LatencyWindow, Sample};
 use crate::profile::Profile;
@@ -50,6 +52,8 @@ use client::Client;
 use cpu::Cpu;
 use ddl::{Ddl, FilePurge};
 use log::LogSys;
+use os::Shell;
+pub use os::{fs_path, ShellCommand, DATADIR};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -71,12 +75,18 @@ pub struct SessionView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Plan {
     Truncate(usize),
+    Discard(usize),
     AddIndex {
         table: usize,
         name: String,
         entry_bytes: u64,
     },
     Meta(MetaChange),
+}
+
+/// A table's data file as MySQL names it, relative to the datadir.
+pub fn ibd_path(schema: &str, table: &str) -> String {
+    format!("./{schema}/{table}.ibd")
 }
 
 /// What wakes next.
@@ -112,6 +122,7 @@ enum Thread {
     IndexBuild(Box<IndexBuild>),
     MetaDdl(Box<MetaDdl>),
     FilePurge(Box<FilePurge>),
+    Shell(Box<Shell>),
     HaProbe(Box<HaProbe>),
     Session(Box<session::SessionThread>),
     Exited,
@@ -148,6 +159,8 @@ pub struct Sim {
     thread_gen: Vec<u32>,
     pool: BufPool,
     device: Device,
+    /// The file system holding the data files.
+    fs: FileSystem,
     cpu: Cpu,
     log: LogSys,
     latches: Vec<Latch>,
@@ -227,6 +240,7 @@ impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
         scenario.validate()?;
+        let profile = profile.with_overrides(&scenario.profile_overrides)?;
         let bp = &scenario.buffer_pool;
         let mut pool = BufPool::new(scenario.pool_pages(), bp.instances, bp.old_blocks_pct);
         let mut latches = vec![
@@ -274,6 +288,7 @@ impl Sim {
         let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
         let threads_n = w.threads;
         let device = Device::new(&scenario.device);
+        let fs = Self::data_files(&scenario, &tables)?;
         let mut sim = Sim {
             profile,
             now: Tick::ZERO,
@@ -283,6 +298,7 @@ impl Sim {
             thread_gen: Vec::new(),
             pool,
             device,
+            fs,
             cpu: Cpu::new(scenario.server.cpus),
             log: LogSys::default(),
             latches,
@@ -380,6 +396,24 @@ impl Sim {
             sim.schedule(at, Wake::Script(i as u32));
         }
         Ok(sim)
+    }
+
+    /// The file system with the datadir, the AliSQL purge directory and every table's
+    /// `.ibd` at its size.
+    fn data_files(scenario: &Scenario, tables: &[Table]) -> Result<FileSystem, String> {
+        let fail = |e: crate::fs::FsError| format!("file system: {e}");
+        let config = FsConfig::new(scenario.file_system.kind);
+        let mut fs = FileSystem::new(config, SimRng::stream(scenario.seed, "fs")).map_err(fail)?;
+        fs.mkdir(DATADIR).map_err(fail)?;
+        fs.mkdir(&format!("{DATADIR}/{}", scenario.schema))
+            .map_err(fail)?;
+        fs.mkdir(&format!("{DATADIR}/#file_purge")).map_err(fail)?;
+        for t in tables {
+            let path = fs_path(&ibd_path(&scenario.schema, &t.name));
+            fs.create(&path).map_err(fail)?;
+            fs.grow_to(&path, t.bytes, 64 << 20).map_err(fail)?;
+        }
+        Ok(fs)
     }
 
     /// A built-in scenario, optionally with another built-in profile than its own.
@@ -557,6 +591,10 @@ impl Sim {
                 Wake::Sample => self.take_sample(),
                 Wake::MdlTimeout => self.mdl_expire(),
                 Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
+                Wake::Script(i) if !self.scenario.script[i as usize].shell.is_empty() => {
+                    let line = self.scenario.script[i as usize].shell.clone();
+                    self.start_shell(&line);
+                }
                 Wake::Script(i) => {
                     let sql = self.scenario.script[i as usize].sql.clone();
                     let session = self.console_session;
@@ -830,6 +868,7 @@ impl Sim {
             Thread::IndexBuild(b) => self.step_index_build(t, b),
             Thread::MetaDdl(a) => self.step_meta_ddl(t, a),
             Thread::FilePurge(p) => self.step_file_purge(t, p),
+            Thread::Shell(s) => self.step_shell(t, s),
             Thread::HaProbe(p) => self.step_probe(t, p),
             Thread::Session(st) => self.step_session(t, st),
             Thread::Exited => Next::Exit,
@@ -955,7 +994,7 @@ impl Sim {
     /// Whether new statements may use table `t`: it exists. (Statements on a table a
     /// DDL is changing queue for its metadata lock, as in the server.)
     fn table_open(&self, t: usize) -> bool {
-        !self.tables[t].dropped
+        !self.tables[t].dropped && !self.tables[t].discarded
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.

@@ -2014,8 +2014,10 @@ impl Sim {
                 self.check_partitions(ti, names, "TRUNCATE")?;
                 vec![DdlOp::Work("checking permissions", dict)]
             }
+            // mysql_discard_or_import_tablespace() under X; the storage engine's
+            // fil_delete_tablespace() (sim/ddl.rs).
             AlterAction::DiscardTablespace => vec![
-                DdlOp::Work("discard_or_import_tablespace", dict),
+                DdlOp::Executor(super::Plan::Discard(ti), lock),
                 DdlOp::Dict(DictEffect::Discard(ti)),
             ],
             AlterAction::ImportTablespace => vec![
@@ -2183,6 +2185,18 @@ impl Sim {
                             t,
                         )))
                     }
+                    super::Plan::Discard(table) => {
+                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(
+                            id,
+                            sql,
+                            self.now,
+                            vec![super::ddl::DropTarget { table }],
+                        );
+                        d.discard = true;
+                        d.notify = Some(t);
+                        Thread::Ddl(Box::new(d))
+                    }
                     super::Plan::Truncate(table) => {
                         let sql = self.statements[run.stmt as usize].sql.clone();
                         let mut d = super::ddl::Ddl::new(
@@ -2267,7 +2281,11 @@ impl Sim {
                 def.live_rows = def.live_rows * after / before.max(1);
             }
             DictEffect::Discard(ti) => self.defs[ti].discarded = true,
-            DictEffect::Import(ti) => self.defs[ti].discarded = false,
+            DictEffect::Import(ti) => {
+                // Simplification: the imported file is taken as it is; no page is read.
+                self.defs[ti].discarded = false;
+                self.tables[ti].discarded = false;
+            }
             DictEffect::None => {}
         }
     }

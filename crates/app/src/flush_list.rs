@@ -1,0 +1,153 @@
+//! The flush list of each buffer-pool instance, oldest modification first: the order a
+//! flush-list walk visits it, so a walk that restarts from the oldest end after every
+//! page it writes (5.7, bug #102289) shows as a cursor snapping back again and again.
+//!
+//! ```text
+//!   buf_pool[0] |▓▓▓▓▓▓▒▒▒▒▒▒▒░░░░░▓▓▓▓▓|        1,283 walks
+//!                ^ oldest          ^ cursor of the walk running now
+//! ```
+//!
+//! Each pixel column is coloured by the tablespace of the entries it covers (pages
+//! being written in the I/O colour). Lengths are to scale across instances.
+
+use crate::runner::ScanSpan;
+use crate::theme::{css, Theme};
+use ddlscope_engine::{Cell, CellKind, Sim};
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+/// CSS pixels per instance lane.
+const LANE_PX: f64 = 16.0;
+/// Label and count columns, CSS pixels.
+const LABEL_PX: f64 = 84.0;
+const COUNT_PX: f64 = 160.0;
+/// At most this many instances get a lane.
+const MAX_LANES: u16 = 8;
+
+/// CSS height of the canvas for `instances` instances.
+pub fn css_height(instances: u16) -> f64 {
+    LANE_PX * f64::from(instances.clamp(1, MAX_LANES)) + 4.0
+}
+
+/// Sizes the canvas's pixel buffer; returns its pixel size.
+pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
+    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
+    let h = (css_height(instances) * dpr).round() as u32;
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    (w, h)
+}
+
+/// Draws every instance's flush list with the walks running now; `walks[i]` counts the
+/// walks of instance `i` so far.
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    sim: &Sim,
+    running: &[ScanSpan],
+    walks: &[u64],
+    theme: &Theme,
+    dpr: f64,
+    cells: &mut Vec<Cell>,
+) -> Result<(), String> {
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .map_err(|_| "no 2d context".to_string())?
+        .ok_or("no 2d context")?
+        .dyn_into()
+        .map_err(|_| "not a 2d context".to_string())?;
+    let pool = sim.pool();
+    let n = pool.n_instances().min(MAX_LANES);
+    let w = f64::from(canvas.width()) / dpr;
+    let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)
+        .map_err(|_| "transform")?;
+    ctx.set_fill_style_str(&css(theme.background));
+    ctx.fill_rect(0.0, 0.0, w, f64::from(canvas.height()) / dpr);
+    ctx.set_font("12px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    let longest = (0..n)
+        .map(|i| pool.instances()[usize::from(i)].dirty_len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let now = sim.now();
+    for i in 0..n {
+        let y = f64::from(i) * LANE_PX;
+        ctx.set_fill_style_str(&css(theme.text));
+        let _ = ctx.fill_text(&format!("buf_pool[{i}]"), 4.0, y + LANE_PX / 2.0);
+        pool.flush_cells(i, cells);
+        let len = cells.len();
+        let bar_w = plot_w * len as f64 / f64::from(longest);
+        ctx.set_fill_style_str(&css(theme.free));
+        ctx.fill_rect(LABEL_PX, y + 2.0, plot_w, LANE_PX - 4.0);
+        let columns = bar_w.ceil() as usize;
+        for c in 0..columns {
+            let lo = c * len / columns.max(1);
+            let Some(cell) = cells.get(lo) else { break };
+            let colour = if cell.kind == CellKind::Io {
+                theme.io
+            } else {
+                theme.space(cell.space)
+            };
+            ctx.set_fill_style_str(&css(colour));
+            ctx.fill_rect(LABEL_PX + c as f64, y + 2.0, 1.0, LANE_PX - 4.0);
+        }
+        for s in running.iter().filter(|s| s.instance == i && s.active(now)) {
+            let at = f64::from(s.from + s.visited(now)).min(len as f64);
+            let x = LABEL_PX + plot_w * at / f64::from(longest);
+            ctx.set_fill_style_str(&css(theme.cursor));
+            ctx.fill_rect(x - 1.0, y, 2.0, LANE_PX);
+        }
+        ctx.set_fill_style_str(&css(theme.text_muted));
+        let walks = walks.get(usize::from(i)).copied().unwrap_or(0);
+        let _ = ctx.fill_text(
+            &format!(
+                "{} dirty · {} walks",
+                crate::format::int(len as u64),
+                crate::format::int(walks)
+            ),
+            LABEL_PX + plot_w + 6.0,
+            y + LANE_PX / 2.0,
+        );
+    }
+    Ok(())
+}
+
+/// Props of [`FlushList`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct FlushListProps {
+    /// The canvas the frame loop draws on.
+    pub canvas: NodeRef,
+    /// Buffer-pool instances.
+    pub instances: u16,
+    /// Walks so far, every instance together.
+    pub walks: u64,
+}
+
+/// The panel around the canvas.
+#[function_component(FlushList)]
+pub fn flush_list(props: &FlushListProps) -> Html {
+    html! {
+        <section class="panel" aria-labelledby="flush-title">
+            <h2 class="panel-title" id="flush-title">
+                <span>{ "Flush list" }</span>
+                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                    { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }
+                    <b data-testid="flush-walks">{ crate::format::int(props.walks) }</b>
+                </span>
+            </h2>
+            <canvas
+                ref={props.canvas.clone()}
+                data-testid="flush-list"
+                role="img"
+                aria-label="Each instance's flush list, oldest modification first"
+                style={format!("width: 100%; display: block; height: {}px", css_height(props.instances))}
+            />
+        </section>
+    }
+}
