@@ -315,3 +315,48 @@ fn bad_shell_lines_are_refused_with_the_line_number() {
     let e = s.validate().unwrap_err();
     assert!(e.contains("either sql or shell"), "{e}");
 }
+
+#[test]
+fn a_rebuild_builds_a_new_tablespace_and_drops_the_old_one_along_the_drop_path() {
+    // I3: "ALTER TABLE ... ENGINE=..., OPTIMIZE TABLE ... each deletes old files under
+    // LOCK_open too ('rename result table')" on 5.1; 8.0 bumps the old space's version.
+    for (profile, under_lock_open) in [("mysql-5.1", true), ("mysql-8.0.28", false)] {
+        let mut s = Scenario::builtin("i3-ext3-drop").unwrap();
+        s.script[0].sql = "ALTER TABLE other ENGINE=InnoDB".into();
+        s.file_system.kind = ddlscope_engine::scenario::FileSystemKind::Xfs;
+        let mut sim = Sim::new(s, Profile::builtin(profile).unwrap()).unwrap();
+        let old_space = sim.tables()[1].space;
+        let rows = sim.tables()[1].rows;
+        sim.run_until(Tick::from_secs(60));
+        use ddlscope_engine::EventKind;
+        let finished = sim
+            .events()
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::StatementFinished { error: false, .. }));
+        assert!(finished, "{profile}: the rebuild finished");
+        let t = sim.tables().iter().find(|t| t.name == "other").unwrap();
+        assert_ne!(t.space, old_space, "{profile}: a new tablespace");
+        assert_eq!(t.rows, rows);
+        let old = sim.tables().iter().find(|t| t.space == old_space).unwrap();
+        assert!(
+            old.dropped && old.name.starts_with("#sql-ib"),
+            "{profile}: {}",
+            old.name
+        );
+        let unlink = sim
+            .events()
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::FileUnlink { path, t0, t1, .. } if path.contains("#sql-ib") => {
+                    Some((*t0, *t1))
+                }
+                _ => None,
+            })
+            .expect("the old file is deleted");
+        let lock_open_over_unlink = sim.events().iter().any(|e| {
+            matches!(&e.kind, EventKind::LatchHeld { latch: ddlscope_engine::LatchId::LockOpen, t0, t1, .. }
+                if *t0 <= unlink.0 && *t1 >= unlink.1)
+        });
+        assert_eq!(lock_open_over_unlink, under_lock_open, "{profile}");
+    }
+}

@@ -96,12 +96,41 @@ pub(super) struct IndexBuild {
     restarts: u64,
     /// Row-log entries logged when the build started.
     log_start: u64,
+    /// A table rebuild (OPTIMIZE, ENGINE=InnoDB, FORCE, a column change that is not
+    /// instant) rather than one index: the new table being built, in its own tablespace.
+    pub(super) rebuild: Option<Rebuild>,
+    /// The tablespace the new pages go to.
+    target_space: SpaceId,
     holds: Option<LatchId>,
     /// The session's metadata-lock context and its SHARED_UPGRADABLE ticket on the
     /// table, upgraded to EXCLUSIVE to prepare and to commit.
     mdl: (MdlContextId, MdlTicketId),
     /// The session thread waiting for this build.
     notify: ThreadId,
+}
+
+/// What a table rebuild changes.
+#[derive(Clone, Debug)]
+pub(super) struct Rebuild {
+    /// Columns added (name, bytes) and dropped.
+    pub(super) add: Vec<(String, u64)>,
+    pub(super) drop: Vec<String>,
+    /// The old table, once the new one took its name: dropped along the profile's DROP
+    /// path (5.1: under LOCK_open, "rename result table").
+    old: Option<usize>,
+    /// The thread dropping it.
+    dropper: Option<ThreadId>,
+}
+
+impl Rebuild {
+    pub(super) fn new(add: Vec<(String, u64)>, drop: Vec<String>) -> Rebuild {
+        Rebuild {
+            add,
+            drop,
+            old: None,
+            dropper: None,
+        }
+    }
 }
 
 /// Where an index build is.
@@ -141,6 +170,8 @@ enum BuildStep {
     CommitWait,
     CommitDict,
     CommitDictDone,
+    /// A rebuild waits for the old table's drop (5.1: under LOCK_open).
+    DropOld,
     Finish,
 }
 
@@ -182,7 +213,24 @@ impl IndexBuild {
             restarts: 0,
             log_start: 0,
             holds: None,
+            rebuild: None,
+            target_space: SpaceId(0),
         }
+    }
+
+    /// A table rebuild (`row_merge_build_indexes()` into a new `#sql-ib` table, then
+    /// the old table dropped): OPTIMIZE TABLE, ALTER TABLE ... ENGINE=InnoDB / FORCE, a
+    /// column change with ALGORITHM=INPLACE or COPY.
+    pub(super) fn rebuild(
+        session: u32,
+        table: usize,
+        rebuild: Rebuild,
+        mdl: (MdlContextId, MdlTicketId),
+        notify: ThreadId,
+    ) -> IndexBuild {
+        let mut b = IndexBuild::new(session, table, String::new(), 14, mdl, notify);
+        b.rebuild = Some(rebuild);
+        b
     }
 
     /// Runs `work` of CPU (and whatever was owed), then continues at `then`.
@@ -303,6 +351,56 @@ impl Sim {
                 };
                 Next::After(Tick(costs.drop_dict_ns))
             }
+            BuildStep::PrepareDictDone if b.rebuild.is_some() => {
+                self.release(LatchId::DictSys, t, true);
+                b.holds = None;
+                // The new table, in a new tablespace (`#sql-ib<id>`), laid out whole; the
+                // bulk load fills every one of its pages.
+                let old = &self.tables[b.table];
+                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let r = b.rebuild.as_ref().expect("matched");
+                let row_bytes = old.row_bytes + r.add.iter().map(|(_, n)| n).sum::<u64>()
+                    - r.drop
+                        .iter()
+                        .filter_map(|n| old.column(n).map(|c| c.bytes))
+                        .sum::<u64>();
+                let secondary = old.indexes.len().saturating_sub(1) as u8;
+                let mut fresh = crate::dict::Table::new(
+                    &format!("#sql-ib{}", space.0),
+                    space,
+                    old.rows,
+                    row_bytes,
+                    secondary,
+                    0,
+                );
+                fresh.columns = old.columns.clone();
+                for (name, bytes) in &r.add {
+                    fresh.columns.push(crate::dict::Column {
+                        name: name.clone(),
+                        bytes: *bytes,
+                    });
+                }
+                fresh
+                    .columns
+                    .retain(|c| !r.drop.iter().any(|d| d.eq_ignore_ascii_case(&c.name)));
+                b.first_page = 0;
+                b.new_pages = fresh.pages;
+                b.next_page = 0;
+                b.target_space = space;
+                self.pool.register_space(space, fresh.pages);
+                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
+                let _ = self.fs.create(&path);
+                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+                self.push_table(fresh);
+                self.online_build[b.table] = true;
+                b.log_start = self.row_log_ops[b.table];
+                // Back to SU for the build: DML on the table runs, logged.
+                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
+                self.set_state(b.session, "altering table");
+                self.build_phase(b, "reading clustered index");
+                b.step = BuildStep::ReadLeaf;
+                Next::After(Tick::ZERO)
+            }
             BuildStep::PrepareDictDone => {
                 self.release(LatchId::DictSys, t, true);
                 b.holds = None;
@@ -316,6 +414,7 @@ impl Sim {
                 b.new_pages = ix.pages() as u32;
                 b.next_page = b.first_page;
                 let (space, pages, bytes) = (table.space, table.pages, table.bytes);
+                b.target_space = space;
                 debug_assert!(pages >= old_pages);
                 self.pool.register_space(space, pages);
                 // Simplification: the file grows to its new size at once (the server
@@ -400,7 +499,13 @@ impl Sim {
                     .records_per_leaf
                     .min(rows_total.saturating_sub(first_row));
                 b.leaf += SCAN_PAGES_PER_STEP;
-                b.in_buffer += rows;
+                // A rebuild sorts an entry per secondary index (the clustered index is
+                // already in key order); an index build one entry.
+                let sorted = match b.rebuild {
+                    Some(_) => rows * (self.tables[b.table].indexes.len() as u64 - 1),
+                    None => rows,
+                };
+                b.in_buffer += sorted;
                 let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns).times(rows);
                 let cap = self.sort_buffer_entries(b.entry_bytes);
                 let then = if b.in_buffer >= cap {
@@ -426,7 +531,11 @@ impl Sim {
                 Next::After(done - self.now)
             }
             BuildStep::MergeBlock => {
-                let file_bytes = self.tables[b.table].rows * b.entry_bytes;
+                let per_row = match b.rebuild {
+                    Some(_) => self.tables[b.table].indexes.len() as u64 - 1,
+                    None => 1,
+                };
+                let file_bytes = self.tables[b.table].rows * per_row * b.entry_bytes;
                 let block_bytes = self.scenario.innodb.sort_buffer_size.bytes();
                 let blocks = file_bytes.div_ceil(block_bytes).max(1);
                 if b.pass >= b.passes {
@@ -456,9 +565,8 @@ impl Sim {
                     b.step = BuildStep::FlushScan;
                     return Next::After(Tick::ZERO);
                 }
-                let space = self.tables[b.table].space;
                 let page = PageId {
-                    space,
+                    space: b.target_space,
                     page_no: b.next_page,
                 };
                 let inst = self.pool.instance_of(page);
@@ -484,7 +592,11 @@ impl Sim {
                 self.pool.mark_dirty(f, self.log.lsn);
                 self.release(latch, t, false);
                 b.next_page += 1;
-                let per_page = (PAGE_SIZE * 15 / 16) / b.entry_bytes.max(1);
+                let entry = match b.rebuild {
+                    Some(_) => self.tables.last().map_or(b.entry_bytes, |t| t.row_bytes),
+                    None => b.entry_bytes,
+                };
+                let per_page = (PAGE_SIZE * 15 / 16) / entry.max(1);
                 let cpu = Tick(costs.bulk_insert_ns_per_row).times(per_page);
                 b.owe(cpu + Tick(costs.lru_op_ns), BuildStep::BulkPage)
             }
@@ -544,6 +656,52 @@ impl Sim {
             BuildStep::CommitDictDone => {
                 self.release(LatchId::DictSys, t, true);
                 b.holds = None;
+                if let Some(mut r) = b.rebuild.take() {
+                    {
+                        // Swap names: the new table becomes the table; the old one, now
+                        // `#sql-ib<old space>`, is dropped along the DROP path.
+                        let new = self
+                            .tables
+                            .iter()
+                            .position(|x| x.space == b.target_space)
+                            .expect("the new table exists");
+                        let name = self.tables[b.table].name.clone();
+                        let hidden = format!("#sql-ib{}", self.tables[b.table].space.0);
+                        let schema = self.scenario.schema.clone();
+                        let file = |n: &str| super::fs_path(&super::ibd_path(&schema, n));
+                        let _ = self.fs.rename(&file(&name), &file(&hidden));
+                        let _ = self.fs.rename(&file(&self.tables[new].name), &file(&name));
+                        self.tables.swap(b.table, new);
+                        self.tables[b.table].name = name;
+                        self.tables[new].name = hidden;
+                        self.append_row[b.table] = self.tables[b.table].rows;
+                        r.old = Some(new);
+                        self.build_phase(b, "rename result table");
+                        let mut d = super::ddl::Ddl::new(
+                            b.session,
+                            String::new(),
+                            self.now,
+                            vec![super::ddl::DropTarget { table: new }],
+                        );
+                        d.internal = true;
+                        let id = self.spawn(super::Thread::Ddl(Box::new(d)));
+                        self.schedule_thread(self.now, id);
+                        r.dropper = Some(id);
+                    }
+                    b.rebuild = Some(r);
+                    b.step = BuildStep::DropOld;
+                    return Next::After(Tick::ZERO);
+                }
+                b.step = BuildStep::Finish;
+                Next::After(Tick::ZERO)
+            }
+            BuildStep::DropOld => {
+                let dropper = b.rebuild.as_ref().and_then(|r| r.dropper);
+                if dropper
+                    .is_some_and(|d| !matches!(self.threads[d.0 as usize], super::Thread::Exited))
+                {
+                    return Next::After(Tick::from_ms(1));
+                }
                 b.step = BuildStep::Finish;
                 Next::After(Tick::ZERO)
             }
@@ -593,7 +751,7 @@ impl Sim {
             return Next::Parked;
         }
         self.complete_build_writes(b);
-        let space: SpaceId = self.tables[b.table].space;
+        let space: SpaceId = b.target_space;
         let scan_ns = self.profile.costs.lru_scan_ns_per_page;
         if b.walk_left == 0 {
             // A new walk from the tail.
@@ -854,16 +1012,12 @@ impl Sim {
                 let path = super::fs_path(&super::ibd_path(&self.scenario.schema, name));
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
-                self.tables.push(fresh);
-                self.append_row.push(0);
-                self.table_users.push(0);
-                self.online_build.push(false);
-                self.row_log_ops.push(0);
+                self.push_table(fresh);
                 // The SQL layer's definition, copied (sim/session.rs).
                 let mut def = self.defs[*like].clone();
                 def.live_rows = 0;
                 def.rebuilt_at = self.now;
-                self.defs.push(def);
+                *self.defs.last_mut().expect("pushed") = def;
                 self.refresh_workload_tables();
             }
         }

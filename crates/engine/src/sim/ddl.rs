@@ -56,6 +56,9 @@ pub(super) struct Ddl {
     pub(super) truncate: bool,
     /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
     pub(super) discard: bool,
+    /// Part of another statement (a rebuild dropping the old table): no result of its
+    /// own.
+    pub(super) internal: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -148,6 +151,7 @@ impl Ddl {
             notify: None,
             truncate: false,
             discard: false,
+            internal: false,
         }
     }
 }
@@ -655,6 +659,9 @@ impl Sim {
                 if d.holds_lock_open {
                     self.release(LatchId::LockOpen, t, true);
                     d.holds_lock_open = false;
+                }
+                if d.internal {
+                    return Next::Exit;
                 }
                 if let Some(session) = d.notify {
                     self.schedule_thread(self.now, session);

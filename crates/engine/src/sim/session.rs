@@ -1721,15 +1721,21 @@ impl Sim {
                 // instead" (HA_ADMIN_TRY_ALTER): the admin open's locks go, and the
                 // recreate is an online ALTER TABLE ... FORCE (sql_admin.cc).
                 let ti = find(self, &tables[0])?;
-                let mut ops = vec![DdlOp::Reacquire(T, MdlType::SharedUpgradable)];
-                ops.extend(self.online_alter(
-                    ti,
-                    T,
-                    Algorithm::Inplace,
-                    true,
-                    DictEffect::Rebuild(ti),
-                )?);
-                ops
+                if tables.len() > 1 {
+                    return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
+                }
+                vec![
+                    DdlOp::Reacquire(T, MdlType::SharedUpgradable),
+                    DdlOp::Executor(
+                        super::Plan::Rebuild {
+                            table: ti,
+                            add: Vec::new(),
+                            drop: Vec::new(),
+                        },
+                        T,
+                    ),
+                    DdlOp::Dict(DictEffect::Rebuild(ti)),
+                ]
             }
             Command::AlterTable {
                 table,
@@ -1795,8 +1801,14 @@ impl Sim {
             table: self.tables[ti].name.clone(),
         };
         match self.plan_column_change(&name, actions, algorithm) {
+            // COPY works under SHARED_NO_WRITE: the SQL layer's path.
+            Ok(super::Plan::Rebuild { .. }) if algorithm == Algorithm::Copy => Ok(None),
             Ok(plan) => {
+                let rebuild = matches!(plan, super::Plan::Rebuild { .. });
                 let mut ops = vec![DdlOp::Executor(plan, lock)];
+                if rebuild {
+                    ops.push(DdlOp::Dict(DictEffect::Rebuild(ti)));
+                }
                 for a in actions {
                     match a {
                         AlterAction::AddColumn { column, .. } => {
@@ -1990,7 +2002,30 @@ impl Sim {
                         "ALGORITHM=COPY/INPLACE",
                     ));
                 }
-                self.online_alter(ti, lock, algorithm, true, DictEffect::Rebuild(ti))?
+                if let AlterAction::Engine { name } = action {
+                    if !name.eq_ignore_ascii_case("innodb") {
+                        return Err(SqlError::not_modelled(&format!(
+                            "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
+                        )));
+                    }
+                }
+                if algorithm == Algorithm::Copy {
+                    self.online_alter(ti, lock, algorithm, true, DictEffect::Rebuild(ti))?
+                } else {
+                    // The storage engine's rebuild (sim/alter.rs): a new tablespace built
+                    // like an index, names swapped, the old table dropped.
+                    vec![
+                        DdlOp::Executor(
+                            super::Plan::Rebuild {
+                                table: ti,
+                                add: Vec::new(),
+                                drop: Vec::new(),
+                            },
+                            lock,
+                        ),
+                        DdlOp::Dict(DictEffect::Rebuild(ti)),
+                    ]
+                }
             }
             AlterAction::DropPartition { names } => {
                 self.check_partitions(ti, names, "DROP")?;
@@ -2182,6 +2217,15 @@ impl Sim {
                             id,
                             change,
                             upgrade.then_some(mdl),
+                            t,
+                        )))
+                    }
+                    super::Plan::Rebuild { table, add, drop } => {
+                        Thread::IndexBuild(Box::new(super::alter::IndexBuild::rebuild(
+                            id,
+                            table,
+                            super::alter::Rebuild::new(add, drop),
+                            mdl,
                             t,
                         )))
                     }
