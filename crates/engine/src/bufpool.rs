@@ -1306,6 +1306,23 @@ impl BufPool {
         }
     }
 
+    /// 8.0 `btr_drop_ahi_for_table()`'s view of one LRU list: every hashed page of
+    /// `space`, with its position counted from the tail (1 = the tail), tail first.
+    pub fn hashed_from_tail(&self, instance: u16, space: SpaceId, out: &mut Vec<(u32, FrameId)>) {
+        out.clear();
+        let inst = &self.instances[usize::from(instance)];
+        let mut b = inst.lru_tail;
+        let mut rank = 0;
+        while b != FRAME_NONE {
+            rank += 1;
+            let blk = &inst.blocks[b as usize];
+            if blk.space == space.0 && blk.ahi_index != 0 {
+                out.push((rank, inst.base + b));
+            }
+            b = blk.prev;
+        }
+    }
+
     /// Whether the frame's page carries AHI entries.
     pub fn is_hashed(&self, frame: FrameId) -> bool {
         self.block(frame).ahi_index != 0

@@ -26,6 +26,9 @@ use crate::ThreadId;
 /// `buf_LRU_remove_all_pages()` sleeps this long before rescanning when it had to skip
 /// I/O-fixed pages.
 const RESCAN_SLEEP: Tick = Tick::from_ms(20);
+/// `btr_drop_ahi_for_table()` collects at most this many pages per walk
+/// (`BUF_LRU_DROP_SEARCH_SIZE`).
+const AHI_BATCH: usize = 1024;
 /// Pages in an extent: `fseg_free_step()` frees one extent per mini-transaction.
 const EXTENT_PAGES: u32 = 64;
 /// AliSQL's `innodb_data_file_purge_max_size` (512 MiB) and `_interval` (100 ms).
@@ -54,6 +57,11 @@ pub(super) struct Ddl {
     pub(super) notify: Option<ThreadId>,
     /// TRUNCATE TABLE rather than DROP: the tables stay, emptied.
     pub(super) truncate: bool,
+    /// 8.0's AHI batches in the current instance: hashed pages with their positions
+    /// from the tail, and the next one to collect.
+    pub(super) ahi_batch: Vec<(u32, crate::bufpool::FrameId)>,
+    pub(super) ahi_batch_pos: usize,
+    pub(super) ahi_batch_ready: bool,
     /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
     pub(super) discard: bool,
     /// Part of another statement (a rebuild dropping the old table): no result of its
@@ -85,12 +93,12 @@ pub(super) enum DdlStep {
     /// 5.7 `fseg_free_extent()` → `btr_search_drop_page_hash_when_freed()`, one extent
     /// per step, under `dict_sys`.
     AhiFreeExtents,
-    /// 8.0 `btr_drop_ahi_for_table()`: collect the hashed pages from instance `i`'s LRU
-    /// list under its mutex. Simplification: the server collects at most 1024 pages per
-    /// batch, releasing the mutex between batches and restarting from the tail; we hold
-    /// it for one walk of the whole list.
+    /// 8.0 `btr_drop_ahi_for_table()`: under instance `i`'s LRU mutex, walk from the
+    /// tail collecting up to 1024 hashed pages of the table. Every batch starts again
+    /// at the tail, so later batches walk past the earlier ones' pages. Simplification:
+    /// the pages' positions are taken once per instance, at its first batch.
     AhiLruScan,
-    /// ...then drop their entries, under `dict_sys` only.
+    /// ...then release the mutex and drop the batch's entries, under `dict_sys` only.
     AhiLruDrop,
     /// Every instance done: report the cleanup.
     AhiLruDropDone,
@@ -150,6 +158,9 @@ impl Ddl {
             holds_lock_open: false,
             notify: None,
             truncate: false,
+            ahi_batch: Vec::new(),
+            ahi_batch_pos: 0,
+            ahi_batch_ready: false,
             discard: false,
             internal: false,
         }
@@ -462,29 +473,70 @@ impl Sim {
                 }
                 Next::After(cost)
             }
-            DdlStep::AhiLruScan => match self.walk_lru_list(t, d) {
-                Some(walk) => {
-                    d.step = DdlStep::AhiLruDrop;
-                    Next::After(walk)
+            DdlStep::AhiLruScan => {
+                let latch = LatchId::BufPool(d.instance);
+                if !self.acquire(latch, t) {
+                    return Next::Parked;
                 }
-                None => Next::Parked,
-            },
+                let space = self.tables[d.targets[d.current].table].space;
+                if !d.ahi_batch_ready {
+                    let mut batch = std::mem::take(&mut d.ahi_batch);
+                    self.pool.hashed_from_tail(d.instance, space, &mut batch);
+                    d.ahi_batch = batch;
+                    d.ahi_batch_pos = 0;
+                    d.ahi_batch_ready = true;
+                }
+                let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
+                // The walk reaches the batch's last page, or the head when none is left.
+                let walk = match end.checked_sub(1).and_then(|e| d.ahi_batch.get(e)) {
+                    Some(&(rank, _)) => rank,
+                    None => self.pool.instances()[usize::from(d.instance)].lru_len(),
+                };
+                let took = Tick(costs.lru_scan_ns_per_page).times(u64::from(walk));
+                self.emit(EventKind::Scan {
+                    list: ListKind::Lru,
+                    instance: d.instance,
+                    space,
+                    latch,
+                    thread: t,
+                    from: 0,
+                    to: walk,
+                    t0: self.now,
+                    t1: self.now + took,
+                });
+                d.step = DdlStep::AhiLruDrop;
+                Next::After(took)
+            }
             DdlStep::AhiLruDrop => {
                 self.release(LatchId::BufPool(d.instance), t, true);
                 let space = self.tables[d.targets[d.current].table].space;
+                let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
                 let mut cost = Tick::ZERO;
-                for (index, pages) in self.pool.ahi_drop_space(d.instance, space) {
-                    let recs = pages * self.ahi_records(space, index);
+                for k in d.ahi_batch_pos..end {
+                    let f = d.ahi_batch[k].1;
+                    // btr_search_drop_page_hash_when_freed(): if it is still that page
+                    // and still hashed.
+                    if self.pool.page_of(f).space != space || !self.pool.is_hashed(f) {
+                        continue;
+                    }
+                    let index = self.pool.ahi_unmark(f);
+                    let recs = self.ahi_records(space, index);
                     cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
-                    d.ahi.1 += pages;
+                    d.ahi.1 += 1;
                     d.ahi.2 += recs;
                 }
-                d.instance += 1;
-                if d.instance < self.pool.n_instances() {
+                d.ahi_batch_pos = end;
+                if end < d.ahi_batch.len() {
                     d.step = DdlStep::AhiLruScan;
-                } else {
-                    d.step = DdlStep::AhiLruDropDone;
+                    return Next::After(cost);
                 }
+                d.ahi_batch_ready = false;
+                d.instance += 1;
+                d.step = if d.instance < self.pool.n_instances() {
+                    DdlStep::AhiLruScan
+                } else {
+                    DdlStep::AhiLruDropDone
+                };
                 Next::After(cost)
             }
             DdlStep::AhiLruDropDone => {
