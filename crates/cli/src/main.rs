@@ -395,6 +395,22 @@ fn narrate(kind: &EventKind) -> Option<String> {
             "{space} now at version {version}: {stale_pages} pages stale"
         )),
         EventKind::FileUnlink { path, t0, t1, .. } => Some(format!("unlink {path}: {}", *t1 - *t0)),
+        EventKind::ZipPagesDecompressed {
+            space,
+            pages,
+            latch,
+            t0,
+            t1,
+            ..
+        } => Some(format!(
+            "{space}: {pages} compressed-only pages decompressed by the drop under {latch}: {}",
+            *t1 - *t0
+        )),
+        EventKind::TablespaceCreated {
+            table,
+            old_space,
+            space,
+        } => Some(format!("{table}: new tablespace ({old_space} -> {space})")),
         EventKind::ShellDone {
             line,
             result,

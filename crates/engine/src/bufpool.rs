@@ -39,10 +39,19 @@
 //! its tablespace when it was read. DROP and TRUNCATE bump the version; a frame whose
 //! version differs is *stale*, still counted in the LRU list, and freed when a scan or
 //! a lookup meets it.
+//!
+//! Compressed tables (ROW_FORMAT=COMPRESSED) keep compressed-only pages, pages with
+//! both frames on `unzip_LRU`, and compressed frames carved from pool blocks by the
+//! buddy allocator: see the `zip` submodule. A compressed-only page's descriptor lives
+//! past the instance's blocks in the same `Vec` (so the LRU list links it like any
+//! page) and has a frame id after every block of the pool.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
+
+mod zip;
+pub use zip::zip_class;
 
 /// A tablespace id (`space_id`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -113,8 +122,13 @@ const STATE_MASK: u8 = 0b11;
 const STATE_FREE: u8 = 0;
 /// `BUF_BLOCK_FILE_PAGE`: a page on the LRU list.
 const STATE_FILE: u8 = 1;
-/// `BUF_BLOCK_MEMORY`: lent to the AHI or lock heaps.
+/// `BUF_BLOCK_MEMORY`: lent to the AHI or lock heaps, or carved into compressed frames
+/// by the buddy allocator ([`F_BUDDY`]).
 const STATE_MEMORY: u8 = 2;
+/// `BUF_BLOCK_ZIP_PAGE` (clean) or `BUF_BLOCK_ZIP_DIRTY` (with [`F_DIRTY`]): a
+/// compressed-only page. Its descriptor owns no pool block; its compressed frame lives
+/// in a buddy block. Only descriptors past `n_blocks` are in this state.
+const STATE_ZIP: u8 = 3;
 /// In the old sublist.
 const F_OLD: u8 = 1 << 2;
 /// Modified since last written; on the flush list.
@@ -124,6 +138,11 @@ const F_IO_READ: u8 = 1 << 4;
 /// Being written (`BUF_IO_WRITE`).
 const F_IO_WRITE: u8 = 1 << 5;
 const F_IO: u8 = F_IO_READ | F_IO_WRITE;
+/// The page has a compressed frame (`page.zip.data != NULL`): a `BUF_BLOCK_ZIP_*`
+/// descriptor, or a file page of a compressed table with both frames (on `unzip_LRU`).
+const F_ZIP: u8 = 1 << 6;
+/// A `BUF_BLOCK_MEMORY` block carved into compressed frames by the buddy allocator.
+const F_BUDDY: u8 = 1 << 7;
 
 /// One frame descriptor (`buf_block_t`, reduced to what the simulation needs): 32 bytes.
 #[derive(Clone, Copy, Debug)]
@@ -166,6 +185,10 @@ impl BufBlock {
     }
     fn is(&self, flag: u8) -> bool {
         self.flags & flag != 0
+    }
+    /// Holds a page: a file page (uncompressed frame) or a compressed-only page.
+    fn holds_page(&self) -> bool {
+        matches!(self.state(), STATE_FILE | STATE_ZIP)
     }
     fn set(&mut self, flag: u8, on: bool) {
         if on {
@@ -234,6 +257,11 @@ pub struct InstanceStats {
     pub stale_freed: u64,
     /// Pages written (`Innodb_buffer_pool_pages_flushed`).
     pub flushed: u64,
+    /// Compressed pages decompressed into an uncompressed frame (`unzip` in `SHOW ENGINE
+    /// INNODB STATUS`'s LRU statistics).
+    pub unzipped: u64,
+    /// Uncompressed frames freed from `unzip_LRU`, their compressed pages kept.
+    pub unzip_evicted: u64,
 }
 
 /// One buffer-pool instance.
@@ -257,6 +285,11 @@ pub struct BufPoolInstance {
     stale_len: u32,
     memory_len: u32,
     flush: FlushList,
+    /// Pool blocks (`curr_size`): `blocks[..n_blocks]`; descriptors of compressed-only
+    /// pages follow them.
+    n_blocks: u32,
+    /// The compressed-page state (descriptors, buddy blocks, `unzip_LRU`).
+    zip: zip::ZipState,
     /// This instance's counters.
     pub stats: InstanceStats,
 }
@@ -362,6 +395,7 @@ impl BufPoolInstance {
     fn new(
         id: u16,
         base: u32,
+        zip_base: u32,
         frames: u32,
         old_blocks_pct: u32,
         policy: LruPolicy,
@@ -392,6 +426,8 @@ impl BufPoolInstance {
             stale_len: 0,
             memory_len: 0,
             flush: FlushList::default(),
+            n_blocks: frames,
+            zip: zip::ZipState::new(zip_base),
             stats: InstanceStats::default(),
         }
     }
@@ -402,7 +438,7 @@ impl BufPoolInstance {
     }
     /// Frames in this instance (`curr_size`).
     pub fn size(&self) -> u32 {
-        self.blocks.len() as u32
+        self.n_blocks
     }
     /// Length of the free list.
     pub fn free_len(&self) -> u32 {
@@ -433,8 +469,22 @@ impl BufPoolInstance {
         self.flush.entries.front().map(|e| e.lsn)
     }
 
+    /// The index into `blocks` of a pool-wide frame id.
     fn local(&self, frame: FrameId) -> u32 {
-        frame - self.base
+        if frame >= self.base && frame - self.base < self.n_blocks {
+            frame - self.base
+        } else {
+            frame - self.zip.desc_base + self.n_blocks
+        }
+    }
+
+    /// The pool-wide id of `blocks[local]`.
+    fn frame_id(&self, local: u32) -> FrameId {
+        if local < self.n_blocks {
+            self.base + local
+        } else {
+            self.zip.desc_base + (local - self.n_blocks)
+        }
     }
 
     /// Removes a flush-list entry; when tombstones outnumber live entries, compacts the
@@ -634,6 +684,8 @@ fn old_ratio(pct: u32) -> u32 {
 #[derive(Clone, Debug, Default)]
 struct SpacePages {
     version: u16,
+    /// 0 for an uncompressed tablespace, else the compressed frame's size class + 1.
+    zip_class: u8,
     /// page_no → frame, [`FRAME_NONE`] when not in the pool.
     frames: Vec<u32>,
 }
@@ -645,6 +697,7 @@ pub struct BufPool {
     frames_per_instance: u32,
     spaces: BTreeMap<SpaceId, SpacePages>,
     ahi_pages: BTreeMap<(SpaceId, u8), u64>,
+    lru_stat: zip::LruStat,
 }
 
 impl BufPool {
@@ -665,11 +718,22 @@ impl BufPool {
         let per = pages / u32::from(instances);
         BufPool {
             instances: (0..instances)
-                .map(|i| BufPoolInstance::new(i, u32::from(i) * per, per, old_blocks_pct, policy))
+                .map(|i| {
+                    let zip_base = zip::desc_base(instances, per, i);
+                    BufPoolInstance::new(
+                        i,
+                        u32::from(i) * per,
+                        zip_base,
+                        per,
+                        old_blocks_pct,
+                        policy,
+                    )
+                })
                 .collect(),
             frames_per_instance: per,
             spaces: BTreeMap::new(),
             ahi_pages: BTreeMap::new(),
+            lru_stat: zip::LruStat::default(),
         }
     }
 
@@ -720,13 +784,23 @@ impl BufPool {
                 evicted: a.evicted + i.stats.evicted,
                 stale_freed: a.stale_freed + i.stats.stale_freed,
                 flushed: a.flushed + i.stats.flushed,
+                unzipped: a.unzipped + i.stats.unzipped,
+                unzip_evicted: a.unzip_evicted + i.stats.unzip_evicted,
             })
     }
 
-    /// Bytes of simulator memory per pool frame: descriptors plus page maps plus the
-    /// flush list, divided by the number of frames.
+    /// Bytes of simulator memory per pool frame: descriptors (compressed-only pages'
+    /// included, with their compressed-frame extras) plus page maps plus the flush list,
+    /// divided by the number of frames.
     pub fn bytes_per_page(&self) -> f64 {
-        let descriptors = self.pages_total() * std::mem::size_of::<BufBlock>() as u64;
+        let descriptors: u64 = self
+            .instances
+            .iter()
+            .map(|i| {
+                i.blocks.capacity() as u64 * std::mem::size_of::<BufBlock>() as u64
+                    + i.zip_extra_bytes()
+            })
+            .sum();
         let maps: u64 = self
             .spaces
             .values()
@@ -751,7 +825,12 @@ impl BufPool {
     }
 
     fn inst_of_frame(&self, frame: FrameId) -> usize {
-        (frame / self.frames_per_instance) as usize
+        let blocks = self.frames_per_instance * self.instances.len() as u32;
+        if frame < blocks {
+            (frame / self.frames_per_instance) as usize
+        } else {
+            ((frame - blocks) / (zip::DESCS_PER_BLOCK * self.frames_per_instance)) as usize
+        }
     }
 
     fn block(&self, frame: FrameId) -> &BufBlock {
@@ -787,7 +866,7 @@ impl BufPool {
     }
 
     fn is_stale(&self, b: &BufBlock) -> bool {
-        b.state() == STATE_FILE
+        b.holds_page()
             && self
                 .spaces
                 .get(&SpaceId(b.space))
@@ -807,15 +886,20 @@ impl BufPool {
         sp.version = sp.version.wrapping_add(1);
         let version = sp.version;
         let mut became_stale = 0u64;
-        for &f in &sp.frames {
+        let frames = std::mem::take(&mut sp.frames);
+        for &f in &frames {
             if f != FRAME_NONE {
-                let inst = &mut self.instances[(f / self.frames_per_instance) as usize];
-                let b = &inst.blocks[(f - inst.base) as usize];
+                let i = self.inst_of_frame(f);
+                let inst = &mut self.instances[i];
+                let b = &inst.blocks[inst.local(f) as usize];
                 if b.version == old {
                     inst.stale_len += 1;
                     became_stale += 1;
                 }
             }
+        }
+        if let Some(sp) = self.spaces.get_mut(&space) {
+            sp.frames = frames;
         }
         (u32::from(version), became_stale)
     }
@@ -884,30 +968,49 @@ impl BufPool {
         }
         inst.remove_block(local);
         inst.add_block(local, false);
+        // buf_LRU_add_block_low() -> buf_unzip_LRU_add_block(block, old = false).
+        if inst.in_unzip_lru(local) {
+            inst.unzip_remove(local);
+            inst.unzip_add(local, false);
+        }
     }
 
     /// InnoDB: `buf_LRU_get_free_block()`, one pass: the free list, then up to
     /// `scan_limit` blocks from the LRU tail for a clean, unfixed (or stale) block.
     /// Caller holds the instance mutex.
+    ///
+    /// With compressed pages in the pool, the LRU pass is preceded by a pass over
+    /// `unzip_LRU` when [`BufPool::evict_from_unzip_lru`] says so
+    /// (`buf_LRU_free_from_unzip_LRU_list()`), which frees an uncompressed frame and keeps
+    /// the compressed page; and freeing a compressed-only page at the LRU tail yields a
+    /// block only when it empties the buddy block its frame was carved from.
     pub fn get_free_block(&mut self, instance: u16, scan_limit: u32) -> FreeBlock {
         let i = usize::from(instance);
         if let Some(local) = self.instances[i].free_pop() {
-            return FreeBlock::FromFreeList(self.instances[i].base + local);
+            return FreeBlock::FromFreeList(self.instances[i].frame_id(local));
         }
         let mut scanned = 0;
+        if self.evict_from_unzip_lru(instance) {
+            let (found, n) = self.free_from_unzip_lru(instance, scan_limit);
+            scanned += n;
+            if let Some(frame) = found {
+                return FreeBlock::Evicted { frame, scanned };
+            }
+        }
         let mut b = self.instances[i].lru_tail;
         while b != FRAME_NONE && scanned < scan_limit {
             scanned += 1;
             let blk = self.instances[i].blocks[b as usize];
             let prev = blk.prev;
-            let frame = self.instances[i].base + b;
+            let frame = self.instances[i].frame_id(b);
             if self.ready_for_replace(&blk) {
                 self.evict(frame);
-                let local = self.instances[i]
-                    .free_pop()
-                    .expect("evict put the block on the free list");
-                debug_assert_eq!(local, b);
-                return FreeBlock::Evicted { frame, scanned };
+                // A compressed-only page frees a block only with the last frame of its
+                // buddy block; then that block is at the head of the free list.
+                if let Some(local) = self.instances[i].free_pop() {
+                    let frame = self.instances[i].frame_id(local);
+                    return FreeBlock::Evicted { frame, scanned };
+                }
             }
             b = prev;
         }
@@ -923,10 +1026,17 @@ impl BufPool {
     /// Removes a page from the LRU list, the flush list and the page hash and puts its
     /// frame on the free list (`buf_LRU_free_page()` + `buf_LRU_block_remove_hashed()`).
     /// Returns whether the page was stale.
+    ///
+    /// A page with a compressed frame loses both frames (`buf_LRU_free_page(zip =
+    /// true)`): the buddy slot is freed, and a compressed-only page's descriptor too.
     fn evict(&mut self, frame: FrameId) -> bool {
         let i = self.inst_of_frame(frame);
         let b = *self.block(frame);
         let stale = self.is_stale(&b);
+        if b.is(F_ZIP) {
+            let local = self.instances[i].local(frame);
+            self.instances[i].zip_release_frame(local, b);
+        }
         if let Some(sp) = self.spaces.get_mut(&SpaceId(b.space)) {
             if let Some(slot) = sp.frames.get_mut(b.page_no as usize) {
                 if *slot == frame {
@@ -944,7 +1054,11 @@ impl BufPool {
             inst.flush_remove(b.flush_seq);
         }
         inst.remove_block(local);
-        inst.free_push(local);
+        if b.state() == STATE_ZIP {
+            inst.zip_free_desc(local);
+        } else {
+            inst.free_push(local);
+        }
         inst.freed_page_clock = inst.freed_page_clock.wrapping_add(1);
         if stale {
             inst.stale_len -= 1;
@@ -964,6 +1078,7 @@ impl BufPool {
 
     /// InnoDB: `buf_page_init_for_read()` + `buf_LRU_add_block(old = true)`: the block
     /// taken by [`BufPool::get_free_block`] now holds `page`, I/O-fixed, at the midpoint.
+    /// For a page of a compressed tablespace use [`BufPool::init_for_read_zip`].
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
         let sp = self
@@ -990,6 +1105,8 @@ impl BufPool {
             ..BufBlock::FREE
         };
         inst.add_block(local, true);
+        // buf_LRU_stat_inc_io().
+        self.lru_stat.cur_io += 1;
     }
 
     /// The read finished (`buf_page_io_complete()`).
@@ -1101,7 +1218,7 @@ impl BufPool {
             inst.blocks[local].set(F_DIRTY, false);
         }
         inst.stats.flushed += 1;
-        if evict && b.state() == STATE_FILE {
+        if evict && b.holds_page() {
             self.evict(frame);
         }
     }
@@ -1116,10 +1233,16 @@ impl BufPool {
         while b != FRAME_NONE {
             scanned += 1;
             let blk = self.instances[i].blocks[b as usize];
-            let frame = self.instances[i].base + b;
+            let frame = self.instances[i].frame_id(b);
             if self.ready_for_replace(&blk) {
+                let free_before = self.instances[i].free_len;
                 self.evict(frame);
-                return SinglePageFlush::Freed { scanned };
+                if self.instances[i].free_len > free_before {
+                    return SinglePageFlush::Freed { scanned };
+                }
+                // A compressed-only page whose buddy block still holds other frames.
+                b = blk.prev;
+                continue;
             }
             if !blk.is(F_IO) && blk.is(F_DIRTY) {
                 self.begin_write(frame);
@@ -1152,7 +1275,7 @@ impl BufPool {
             r.scanned += 1;
             let blk = self.instances[i].blocks[b as usize];
             let prev = blk.prev;
-            let frame = self.instances[i].base + b;
+            let frame = self.instances[i].frame_id(b);
             if self.ready_for_replace(&blk) {
                 self.evict(frame);
                 r.freed += 1;
@@ -1191,7 +1314,7 @@ impl BufPool {
                 break;
             }
             scanned += 1;
-            let frame = self.instances[i].base + e.frame;
+            let frame = self.instances[i].frame_id(e.frame);
             if !self.instances[i].blocks[e.frame as usize].is(F_IO) {
                 self.begin_write(frame);
                 writes.push(frame);
@@ -1212,7 +1335,7 @@ impl BufPool {
                 Some(l) => l,
                 None => match self.get_free_block(instance, LRU_SEARCH_SCAN_THRESHOLD) {
                     FreeBlock::Evicted { frame, .. } | FreeBlock::FromFreeList(frame) => {
-                        frame - self.instances[i].base
+                        self.instances[i].local(frame)
                     }
                     FreeBlock::NoneFound { .. } => break,
                 },
@@ -1234,7 +1357,7 @@ impl BufPool {
         let mut left = n.min(inst.memory_len);
         let mut b = 0usize;
         while left > 0 && b < inst.blocks.len() {
-            if inst.blocks[b].state() == STATE_MEMORY {
+            if inst.blocks[b].state() == STATE_MEMORY && !inst.blocks[b].is(F_BUDDY) {
                 inst.free_push(b as u32);
                 inst.memory_len -= 1;
                 left -= 1;
@@ -1251,7 +1374,8 @@ impl BufPool {
         let inst = &mut self.instances[i];
         let local = inst.local(frame) as usize;
         let b = inst.blocks[local];
-        if b.ahi_index != 0 {
+        // AHI entries point into uncompressed frames only.
+        if b.ahi_index != 0 || b.state() != STATE_FILE {
             return false;
         }
         inst.blocks[local].ahi_index = index;
@@ -1362,11 +1486,11 @@ impl BufPool {
             let blk = self.instances[i].blocks[b as usize];
             *cursor = blk.prev;
             visited += 1;
-            if blk.space == space.0 && blk.state() == STATE_FILE {
+            if blk.space == space.0 && blk.holds_page() {
                 if blk.is(F_IO) {
                     skipped += 1;
                 } else {
-                    self.evict(self.instances[i].base + b);
+                    self.evict(self.instances[i].frame_id(b));
                     freed += 1;
                 }
             }
@@ -1385,13 +1509,13 @@ impl BufPool {
         let (mut freed, mut skipped) = (0, 0);
         for b in 0..self.instances[i].blocks.len() {
             let blk = self.instances[i].blocks[b];
-            if blk.space != space.0 || blk.state() != STATE_FILE {
+            if blk.space != space.0 || !blk.holds_page() {
                 continue;
             }
             if blk.is(F_IO) {
                 skipped += 1;
             } else {
-                self.evict(self.instances[i].base + b as u32);
+                self.evict(self.instances[i].frame_id(b as u32));
                 freed += 1;
             }
         }
@@ -1406,7 +1530,7 @@ impl BufPool {
             .map(|inst| {
                 inst.blocks
                     .iter()
-                    .filter(|b| b.space == space.0 && b.state() == STATE_FILE)
+                    .filter(|b| b.space == space.0 && b.holds_page())
                     .count() as u64
             })
             .sum()
@@ -1415,7 +1539,14 @@ impl BufPool {
     /// One access of a replayed trace: `buf_page_get_gen()` without latches or time —
     /// a hit makes the page young if the policy says so, a miss takes a free block (the
     /// free list, else the LRU tail) and reads the page in. Returns whether it was a hit.
+    ///
+    /// A page of a compressed tablespace is read compressed-only and then inflated into a
+    /// free block, as `buf_page_get_gen()` does; a hit on a compressed-only page inflates
+    /// it too. Returns false when no frame could be had.
     pub fn replay_access(&mut self, page: PageId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
+        if self.space_zip_kb(page.space) != 0 {
+            return self.replay_zip_access(page, now_ms, old_blocks_time_ms);
+        }
         match self.lookup(page) {
             Lookup::Hit(f) => {
                 if self.note_access(f, now_ms, old_blocks_time_ms) {
@@ -1423,6 +1554,8 @@ impl BufPool {
                 }
                 true
             }
+            // buf_page_free_stale() waits for the I/O of a stale page.
+            Lookup::Stale(f) if !self.can_relocate(f) => false,
             other => {
                 if let Lookup::Stale(f) = other {
                     self.free_stale(f);
@@ -1436,6 +1569,48 @@ impl BufPool {
                 }
                 false
             }
+        }
+    }
+
+    fn replay_zip_access(&mut self, page: PageId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
+        let _zip_frame = match self.lookup(page) {
+            Lookup::Hit(f) if !self.is_zip_only(f) => {
+                if self.note_access(f, now_ms, old_blocks_time_ms) {
+                    self.make_young(f);
+                }
+                return true;
+            }
+            Lookup::Hit(f) if self.can_relocate(f) => f,
+            Lookup::Hit(_) | Lookup::IoFixed(_) => return true,
+            // buf_page_free_stale() waits for the I/O of a stale page.
+            Lookup::Stale(f) if !self.can_relocate(f) => return false,
+            Lookup::Stale(f) => {
+                self.free_stale(f);
+                match self.read_zip_page(page) {
+                    Some(f) => f,
+                    None => return false,
+                }
+            }
+            Lookup::Miss => match self.read_zip_page(page) {
+                Some(f) => f,
+                None => return false,
+            },
+        };
+        let inst = self.instance_of(page);
+        // The frame may have gone while a block was found: look again.
+        let (block, _) = self.free_block_for_unzip(inst);
+        match (block, self.lookup(page)) {
+            (Some(b), Lookup::Hit(z)) if self.is_zip_only(z) && self.can_relocate(z) => {
+                self.unzip(z, b);
+                true
+            }
+            (Some(b), _) => {
+                let i = self.inst_of_frame(b);
+                let local = self.instances[i].local(b);
+                self.instances[i].free_push(local);
+                false
+            }
+            (None, _) => false,
         }
     }
 
@@ -1477,12 +1652,18 @@ impl BufPool {
         );
     }
 
-    /// The cells of one instance for the pool map, in LRU order from the head, then the
-    /// lent frames, then the free blocks. `out` is cleared first.
+    /// The cells of one instance for the pool map, one per block: the LRU list's pages
+    /// that own a block in LRU order from the head, then the lent frames and the blocks
+    /// carved into compressed frames, then the free blocks. Compressed-only pages own no
+    /// block and are not drawn. `out` is cleared first.
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        out.extend(inst.lru_iter().map(|b| self.cell(&inst.blocks[b as usize])));
+        out.extend(
+            inst.lru_iter()
+                .filter(|&b| b < inst.n_blocks)
+                .map(|b| self.cell(&inst.blocks[b as usize])),
+        );
         let filler = |kind| Cell {
             space: SpaceId(0),
             kind,
@@ -1491,7 +1672,7 @@ impl BufPool {
         };
         out.extend(std::iter::repeat_n(
             filler(CellKind::Memory),
-            inst.memory_len as usize,
+            (inst.memory_len + inst.buddy_len()) as usize,
         ));
         out.extend(std::iter::repeat_n(
             filler(CellKind::Free),
@@ -1526,14 +1707,18 @@ impl BufPool {
             let memory = inst
                 .blocks
                 .iter()
-                .filter(|b| b.state() == STATE_MEMORY)
+                .filter(|b| b.state() == STATE_MEMORY && !b.is(F_BUDDY))
                 .count() as u32;
             assert_eq!(memory, inst.memory_len, "instance {id}: lent frames");
             assert_eq!(
-                inst.lru_len + inst.free_len + inst.memory_len,
+                inst.lru_len - inst.zip_only_len()
+                    + inst.free_len
+                    + inst.memory_len
+                    + inst.buddy_len(),
                 inst.size(),
-                "instance {id}: pages conserved"
+                "instance {id}: blocks conserved"
             );
+            inst.validate_zip();
             if inst.policy == LruPolicy::Midpoint {
                 let old = order
                     .iter()
@@ -1569,9 +1754,9 @@ impl BufPool {
             assert_eq!(stale, inst.stale_len, "instance {id}: stale count");
             for &b in &order {
                 let blk = &inst.blocks[b as usize];
-                assert_eq!(blk.state(), STATE_FILE);
+                assert!(blk.holds_page(), "instance {id}: LRU holds a non-page");
                 let mapped = self.spaces[&SpaceId(blk.space)].frames[blk.page_no as usize];
-                assert_eq!(mapped, inst.base + b, "instance {id}: page hash");
+                assert_eq!(mapped, inst.frame_id(b), "instance {id}: page hash");
             }
             // Every dirty page has exactly one live flush-list entry, in LSN order.
             let mut live = 0;
@@ -1621,12 +1806,13 @@ impl BufPool {
     pub fn validate_ahi(&self) {
         let mut counted: BTreeMap<(SpaceId, u8), u64> = BTreeMap::new();
         for inst in &self.instances {
-            for b in &inst.blocks {
+            // A buddy block keeps its frame size class where a page keeps its index.
+            for b in inst.blocks.iter().filter(|b| !b.is(F_BUDDY)) {
                 if b.ahi_index != 0 {
                     assert_eq!(
                         b.state(),
                         STATE_FILE,
-                        "AHI entries on a block that holds no page"
+                        "AHI entries on a block that holds no uncompressed page"
                     );
                     *counted.entry((SpaceId(b.space), b.ahi_index)).or_insert(0) += 1;
                 }

@@ -9,10 +9,10 @@ macro_rules! assets {
 }
 
 /// Built-in engine profiles: (name, TOML text).
-pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.1", "mysql-5.7", "alisql-5.7", "mysql-8.0.22", "mysql-8.0.23", "mysql-8.0.28", "mysql-8.0.29", "polardb-8.0", "alisql-8.0", "mysql-8.4", "mariadb-10.11");
+pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.1", "mysql-5.5.30", "mariadb-5.5", "fb-mysql-5.6", "mysql-5.7", "alisql-5.7", "mysql-8.0.22", "mysql-8.0.23", "mysql-8.0.28", "mysql-8.0.29", "polardb-8.0", "alisql-8.0", "mysql-8.4", "mariadb-10.11");
 
 /// Built-in scenarios: (name, TOML text).
-pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop");
+pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop", "i5-compressed-partition-drop", "i5-truncate-then-drop");
 
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {

@@ -17,6 +17,16 @@
 //!
 //! Simplification: pages are full to the fill factor and never split or merge during a
 //! run except at the right edge (appends).
+//!
+//! A ROW_FORMAT=COMPRESSED table has the same B-trees, each page stored in the file as
+//! `KEY_BLOCK_SIZE` KiB (`zip_kb`). A partitioned table (`PARTITION BY RANGE (id)`) is,
+//! as in InnoDB, one table per partition, each in its own tablespace named
+//! `t#P#p0`, `t#P#p1`, ... (`partition`); the partitioned table itself is only the set
+//! of them.
+//!
+//! Simplification: a compressed page holds as many rows as an uncompressed one
+//! (InnoDB splits a page whose records do not compress into `KEY_BLOCK_SIZE`, so a real
+//! compressed tree has somewhat more, emptier pages).
 
 use crate::bufpool::{PageNo, SpaceId};
 use crate::scenario::PAGE_SIZE;
@@ -150,6 +160,26 @@ pub struct Table {
     pub dropped: bool,
     /// `ALTER TABLE ... DISCARD TABLESPACE`: in the dictionary, with no tablespace.
     pub discarded: bool,
+    /// `KEY_BLOCK_SIZE` in KiB for ROW_FORMAT=COMPRESSED, 0 for uncompressed rows.
+    pub zip_kb: u32,
+    /// For one partition of a partitioned table: which, and its range.
+    pub partition: Option<PartitionOf>,
+}
+
+/// One partition of a `PARTITION BY RANGE (id)` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionOf {
+    /// The partitioned table's name (`logs`).
+    pub table: String,
+    /// The partition's name (`p0`).
+    pub name: String,
+    /// `VALUES LESS THAN`: ids below this (and at or above the previous partition's).
+    pub less_than: u64,
+}
+
+/// InnoDB's name for a partition's own table and tablespace: `logs#P#p0`.
+pub fn partition_table_name(table: &str, partition: &str) -> String {
+    format!("{table}#P#{partition}")
 }
 
 impl Table {
@@ -196,8 +226,39 @@ impl Table {
             columns: sysbench_columns(),
             row_version: 0,
             dropped: false,
+            zip_kb: 0,
+            partition: None,
             discarded: false,
         }
+    }
+
+    /// The same table stored ROW_FORMAT=COMPRESSED with `KEY_BLOCK_SIZE` `kb` KiB: the
+    /// file holds each page in `kb` KiB.
+    pub fn compressed(mut self, kb: u32) -> Table {
+        self.zip_kb = kb;
+        self.bytes = u64::from(self.pages) * u64::from(kb) * 1024;
+        self
+    }
+
+    /// This table as partition `name` (ids below `less_than`) of `table`.
+    pub fn partition_of(mut self, table: &str, name: &str, less_than: u64) -> Table {
+        self.partition = Some(PartitionOf {
+            table: table.to_string(),
+            name: name.to_string(),
+            less_than,
+        });
+        self
+    }
+
+    /// The name SQL uses for it: the partitioned table's name for a partition.
+    pub fn sql_name(&self) -> &str {
+        self.partition.as_ref().map_or(&self.name, |p| &p.table)
+    }
+
+    /// Pages holding index records (the header pages and every B-tree), the file's
+    /// free extents excluded: what a full scan reads.
+    pub fn used_pages(&self) -> u32 {
+        (FIRST_INDEX_PAGE + self.indexes.iter().map(IndexLayout::pages).sum::<u64>()) as u32
     }
 
     /// A column by name (case-insensitive, as MySQL compares column names).

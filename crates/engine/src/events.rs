@@ -167,6 +167,31 @@ pub enum EventKind {
         /// End.
         t1: Tick,
     },
+    /// Compressed-only pages a DROP decompressed while looking its freed extents up in
+    /// the pool (Bug#16067973), over `[t0, t1]`, holding `latch`.
+    ZipPagesDecompressed {
+        /// The tablespace being dropped.
+        space: SpaceId,
+        /// Pages decompressed.
+        pages: u64,
+        /// Uncompressed frames that had to be found for them by evicting.
+        evicted: u64,
+        /// The latch held throughout.
+        latch: LatchId,
+        /// Start.
+        t0: Tick,
+        /// End.
+        t1: Tick,
+    },
+    /// A TRUNCATE gave a table (or partition) a new, empty tablespace.
+    TablespaceCreated {
+        /// The table, `t#P#p0` for a partition.
+        table: String,
+        /// The old tablespace.
+        old_space: SpaceId,
+        /// The new one.
+        space: SpaceId,
+    },
     /// A DDL statement entered a phase of its work (an online ALTER's read, sort, load,
     /// flush, row-log apply).
     DdlPhase {

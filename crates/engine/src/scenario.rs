@@ -202,6 +202,12 @@ pub struct FileSystemConfig {
 
 /// One table (and its file-per-table tablespace). Give `rows`, or `size` (the rows
 /// that fill a file that big), or both (rows, in a file at least that big).
+///
+/// `row_format = "compressed"` with `key_block_size` (KiB, default 8) stores it
+/// ROW_FORMAT=COMPRESSED; `size` is then the file's size, `key_block_size` KiB a page.
+/// `partitions = N` makes it `PARTITION BY RANGE (id)` in N equal parts `p0..`, each
+/// its own tablespace; `partition_sizes` gives each partition's file size instead, and
+/// `cached_partitions` the partitions the warm-up reads in whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableConfig {
@@ -219,10 +225,64 @@ pub struct TableConfig {
     /// Integer secondary indexes (sysbench's `k`).
     #[serde(default = "default_secondary_indexes")]
     pub secondary_indexes: u8,
-    /// RANGE partitions on the id, in equal parts (0: not partitioned). Kept at the
-    /// dictionary level (partition names for DDL); the data is one B-tree.
+    /// `ROW_FORMAT`.
     #[serde(default)]
-    pub partitions: u32,
+    pub row_format: RowFormatConfig,
+    /// `KEY_BLOCK_SIZE` in KiB (1, 2, 4, 8, 16), with `row_format = "compressed"`.
+    #[serde(default)]
+    pub key_block_size: Option<u32>,
+    /// `PARTITION BY RANGE (id)` into this many partitions `p0`, `p1`, ...
+    #[serde(default)]
+    pub partitions: Option<u32>,
+    /// Each partition's file size (one per partition), instead of equal parts of `size`.
+    #[serde(default)]
+    pub partition_sizes: Vec<ByteSize>,
+    /// Partitions the warm-up reads in whole, as a scan of them would have (the others
+    /// are not in the pool at the start).
+    #[serde(default)]
+    pub cached_partitions: Vec<String>,
+    /// Percent of a compressed table's pages loaded by the warm-up that also keep their
+    /// uncompressed frame (on `unzip_LRU`); the rest are compressed-only. Default 10:
+    /// past a tenth of the LRU list, an I/O-bound pool frees uncompressed frames first
+    /// (`buf_LRU_evict_from_unzip_LRU()`), so a busy pool settles near it.
+    #[serde(default = "default_warm_unzip_pct")]
+    pub warm_unzip_pct: u32,
+}
+
+/// `ROW_FORMAT` of a table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowFormatConfig {
+    /// The 5.7+ default.
+    #[default]
+    Dynamic,
+    /// The 5.0-5.6 default.
+    Compact,
+    /// The pre-5.0 format.
+    Redundant,
+    /// Pages compressed to `KEY_BLOCK_SIZE`.
+    Compressed,
+}
+
+fn default_warm_unzip_pct() -> u32 {
+    10
+}
+
+impl TableConfig {
+    /// `KEY_BLOCK_SIZE` in KiB if the table is compressed, else 0.
+    pub fn zip_kb(&self) -> u32 {
+        match self.row_format {
+            RowFormatConfig::Compressed => self.key_block_size.unwrap_or(8),
+            _ => 0,
+        }
+    }
+
+    /// The partitions' names, `p0..pN-1` (empty when not partitioned).
+    pub fn partition_names(&self) -> Vec<String> {
+        (0..self.partitions.unwrap_or(0))
+            .map(|k| format!("p{k}"))
+            .collect()
+    }
 }
 
 fn default_row_bytes() -> u64 {
@@ -433,6 +493,71 @@ pub struct ScriptStep {
     pub shell: String,
 }
 
+/// The checks on `row_format`, `key_block_size` and the partition fields of
+/// `tables[i]`.
+fn validate_compressed_and_partitions(i: usize, t: &TableConfig) -> Result<(), String> {
+    if let Some(kb) = t.key_block_size {
+        if crate::bufpool::zip_class(kb).is_none() {
+            return Err(format!(
+                "tables[{i}].key_block_size = {kb}: must be 1, 2, 4, 8 or 16"
+            ));
+        }
+        if t.row_format != RowFormatConfig::Compressed {
+            return Err(format!(
+                "tables[{i}].key_block_size = {kb}: only with row_format = \"compressed\""
+            ));
+        }
+    }
+    if t.warm_unzip_pct > 100 {
+        return Err(format!(
+            "tables[{i}].warm_unzip_pct = {}: must be 0-100",
+            t.warm_unzip_pct
+        ));
+    }
+    let Some(n) = t.partitions else {
+        if !t.partition_sizes.is_empty() || !t.cached_partitions.is_empty() {
+            return Err(format!(
+                "tables[{i}] ({}): partition_sizes and cached_partitions need partitions = N",
+                t.name
+            ));
+        }
+        return Ok(());
+    };
+    // MySQL's limit (MAX_PARTITIONS, 8192 since 5.6.7).
+    if !(1..=8192).contains(&n) {
+        return Err(format!(
+            "tables[{i}].partitions = {n}: must be between 1 and 8192"
+        ));
+    }
+    if !t.partition_sizes.is_empty() {
+        if t.partition_sizes.len() != n as usize {
+            return Err(format!(
+                "tables[{i}].partition_sizes has {} sizes for {n} partitions",
+                t.partition_sizes.len()
+            ));
+        }
+        if let Some(sz) = t
+            .partition_sizes
+            .iter()
+            .find(|s| s.bytes() < 4 * PAGE_SIZE || s.bytes() > 64 * ByteSize::TIB)
+        {
+            return Err(format!(
+                "tables[{i}].partition_sizes: {sz} must be between 64K and 64T"
+            ));
+        }
+    }
+    let names = t.partition_names();
+    for c in &t.cached_partitions {
+        if !names.iter().any(|p| p.eq_ignore_ascii_case(c)) {
+            return Err(format!(
+                "tables[{i}].cached_partitions: no partition '{c}' (the partitions are p0..p{})",
+                n - 1
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Reads and checks a scenario from TOML text.
     pub fn from_toml(text: &str) -> Result<Scenario, String> {
@@ -532,7 +657,7 @@ impl Scenario {
                 ));
             }
             match (t.rows, t.size) {
-                (None, None) => {
+                (None, None) if t.partition_sizes.is_empty() => {
                     return Err(format!("tables[{i}] ({}): give rows, size or both", t.name))
                 }
                 (Some(r), _) if r == 0 || r > 100_000_000_000 => {
@@ -559,6 +684,7 @@ impl Scenario {
                     t.secondary_indexes
                 ));
             }
+            validate_compressed_and_partitions(i, t)?;
         }
         let w = &self.workload;
         if w.threads > 4096 {

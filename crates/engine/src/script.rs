@@ -308,9 +308,12 @@ impl SessionScript {
         );
         for t in &self.tables {
             text.push_str(&format!(
-                "[[tables]]\nname = \"{}\"\nrows = {}\npartitions = {}\n",
-                t.name, t.rows, t.partitions
+                "[[tables]]\nname = \"{}\"\nrows = {}\n",
+                t.name, t.rows
             ));
+            if t.partitions > 0 {
+                text.push_str(&format!("partitions = {}\n", t.partitions));
+            }
         }
         match &self.workload {
             Some((kind, threads)) => text.push_str(&format!(

@@ -35,6 +35,43 @@ at_s = 2
 sql = "DROP TABLE a"
 "#;
 
+/// A compressed table in three partitions, p0 cached (mostly compressed-only), dropped.
+const COMPRESSED: &str = r#"
+name = "golden-compressed"
+title = "a 64 MB pool, a compressed partitioned table, DROP PARTITION"
+profile = "mariadb-5.5"
+seed = 11
+seconds = 4
+
+[buffer_pool]
+size = "64M"
+instances = 1
+
+[[tables]]
+name = "logs"
+row_format = "compressed"
+key_block_size = 8
+partitions = 3
+size = "3M"
+cached_partitions = ["p0"]
+warm_unzip_pct = 25
+
+[[tables]]
+name = "b"
+rows = 100000
+
+[workload]
+kind = "oltp_read_write"
+threads = 4
+tables = ["b"]
+distribution = "uniform"
+round_trip_us = 300
+
+[[script]]
+at_s = 2
+sql = "ALTER TABLE logs DROP PARTITION p0"
+"#;
+
 fn trace(profile: &str) -> String {
     trace_of(SCENARIO, profile)
 }
@@ -64,6 +101,41 @@ fn small_pool_drop_table_57() {
 #[test]
 fn small_pool_drop_table_8023() {
     expect_file!["golden/small-pool-drop-8.0.23.txt"].assert_eq(&trace("mysql-8.0.23"));
+}
+
+#[test]
+fn small_pool_compressed_partition_drop_decompresses_on_mariadb_55() {
+    let mariadb = trace_of(COMPRESSED, "mariadb-5.5");
+    assert!(
+        mariadb.contains("zip_pages_decompressed"),
+        "Bug#16067973's path ran"
+    );
+    expect_file!["golden/small-pool-compressed-drop-mariadb-5.5.txt"].assert_eq(&mariadb);
+}
+
+#[test]
+fn small_pool_compressed_partition_drop_57() {
+    let mysql57 = trace_of(COMPRESSED, "mysql-5.7");
+    assert!(
+        !mysql57.contains("zip_pages_decompressed"),
+        "fixed: PEEK returns NULL"
+    );
+    expect_file!["golden/small-pool-compressed-drop-5.7.txt"].assert_eq(&mysql57);
+}
+
+#[test]
+fn small_pool_truncate_partition_57_in_place_under_fil_sys() {
+    let scenario = COMPRESSED.replace(
+        "ALTER TABLE logs DROP PARTITION p0",
+        "ALTER TABLE logs TRUNCATE PARTITION p0",
+    );
+    let mysql57 = trace_of(&scenario, "mysql-5.7");
+    assert!(mysql57.contains("\"file_truncate\"") && mysql57.contains("\"fil_sys\""));
+    assert!(
+        !mysql57.contains("\"tablespace_created\""),
+        "in place: same tablespace"
+    );
+    expect_file!["golden/small-pool-truncate-partition-5.7.txt"].assert_eq(&mysql57);
 }
 
 /// An online index build on table a while the workload writes to it: 5.7's flush-list

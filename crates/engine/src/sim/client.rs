@@ -137,6 +137,13 @@ enum WalkStep {
     MakeYoung,
     /// Release the instance mutex after `MakeYoung`.
     MakeYoungDone,
+    /// `buf_page_get_gen()` met a compressed-only page: under the instance mutex take a
+    /// free block and move the page into it (`buf_relocate()`).
+    Unzip,
+    /// Release the mutex and inflate the page (`buf_zip_decompress()`), a CPU burst.
+    UnzipDone,
+    /// The inflate's burst ended.
+    UnzipInflated,
     /// 8.0.23 `buf_page_free_stale()`: the lookup met a stale page; free it.
     FreeStale,
     /// Release the instance mutex after `FreeStale`, then read the page.
@@ -481,7 +488,7 @@ impl Sim {
         let table = c.walk.table;
         let key = MdlKey::table(
             &self.scenario.schema.to_ascii_lowercase(),
-            &self.tables[table].name.to_ascii_lowercase(),
+            &self.tables[table].sql_name().to_ascii_lowercase(),
         );
         let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
             [
@@ -579,6 +586,11 @@ impl Sim {
                 };
                 self.counters.read_requests += 1;
                 match self.pool.lookup(w.page) {
+                    Lookup::Hit(f) if self.pool.is_zip_only(f) => {
+                        w.frame = f;
+                        w.step = WalkStep::Unzip;
+                        after(page_get)
+                    }
                     Lookup::Hit(f) => {
                         w.frame = f;
                         let now_ms = self.now.as_ms() as u32;
@@ -624,6 +636,50 @@ impl Sim {
             WalkStep::MakeYoungDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
+            }
+            WalkStep::Unzip => {
+                let inst = self.pool.instance_of(w.page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                let zip = match self.pool.lookup(w.page) {
+                    Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
+                    // Decompressed, evicted or being written meanwhile: look again.
+                    _ => {
+                        self.release(latch, t, false);
+                        self.counters.read_requests -= 1;
+                        w.step = WalkStep::BufPageGet;
+                        return after(IO_WAIT_POLL);
+                    }
+                };
+                let (block, scanned) = self.pool.free_block_for_unzip(inst);
+                let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
+                let Some(block) = block else {
+                    // Nothing clean to evict: wait for the page cleaner, as
+                    // buf_LRU_get_free_block() does, and try again.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    self.counters.read_requests -= 1;
+                    w.step = WalkStep::BufPageGet;
+                    return after(scan + FREE_BLOCK_SLEEP);
+                };
+                self.pool.unzip(zip, block);
+                w.frame = block;
+                w.step = WalkStep::UnzipDone;
+                after(lru_op + scan)
+            }
+            WalkStep::UnzipDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                w.step = WalkStep::UnzipInflated;
+                WalkNext::Step(self.cpu_run(t, Tick(self.profile.costs.zip_decompress_ns_per_page)))
+            }
+            WalkStep::UnzipInflated => {
+                self.cpu_done();
                 w.step = WalkStep::PageDone;
                 after(Tick::ZERO)
             }
@@ -701,7 +757,16 @@ impl Sim {
                     }
                 };
                 let op = w.ops[w.op_idx];
-                self.pool.init_for_read(frame, w.page);
+                if self.pool.space_zip_kb(w.page.space) == 0 {
+                    self.pool.init_for_read(frame, w.page);
+                } else if !self.pool.init_for_read_zip(frame, w.page) {
+                    // No compressed frame to be had: the block went back; wait as for a
+                    // free block.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    return after(FREE_BLOCK_SLEEP);
+                }
                 w.frame = frame;
                 let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
                 if op.create {
@@ -735,9 +800,20 @@ impl Sim {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
                 self.counters.reads += 1;
-                let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
+                // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
+                // buf_page_io_complete() before the page is released.
+                let zip_kb = u64::from(self.pool.space_zip_kb(w.page.space));
+                let (bytes, inflate) = if zip_kb == 0 {
+                    (PAGE_SIZE, Tick::ZERO)
+                } else {
+                    (
+                        zip_kb * 1024,
+                        Tick(self.profile.costs.zip_decompress_ns_per_page),
+                    )
+                };
+                let done = self.device.submit(self.now, IoOp::Read, bytes);
                 w.step = WalkStep::ReadComplete;
-                after(done - self.now)
+                after(done - self.now + inflate)
             }
             WalkStep::ReadComplete => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
@@ -770,7 +846,8 @@ impl Sim {
                     // The page may have been evicted since it was fixed only if we let it go;
                     // look again.
                     match self.pool.lookup(w.page) {
-                        Lookup::Hit(f) => w.frame = f,
+                        // Modified through the uncompressed frame only.
+                        Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
                         _ => {
                             w.step = WalkStep::BufPageGet;
                             self.counters.read_requests -= 1;

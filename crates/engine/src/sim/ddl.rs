@@ -14,7 +14,12 @@
 //!  AliSQL AHI cleared first, no dict_sys ─ dict_sys ─ DictDrop ─ the space's own page
 //!         list ─ rename the file ─ release; a background thread truncates and unlinks
 //! ```
+//!
+//! ALTER TABLE ... DROP PARTITION runs the same path on each partition's own table,
+//! and TRUNCATE PARTITION the profile's TRUNCATE path (see `partition.rs`); on servers
+//! with Bug#16067973 the per-extent walk decompresses compressed-only pages first.
 
+use super::partition::PeekStep;
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
@@ -30,7 +35,7 @@ const RESCAN_SLEEP: Tick = Tick::from_ms(20);
 /// (`BUF_LRU_DROP_SEARCH_SIZE`).
 const AHI_BATCH: usize = 1024;
 /// Pages in an extent: `fseg_free_step()` frees one extent per mini-transaction.
-const EXTENT_PAGES: u32 = 64;
+pub(super) const EXTENT_PAGES: u32 = 64;
 /// AliSQL's `innodb_data_file_purge_max_size` (512 MiB) and `_interval` (100 ms).
 const PURGE_STEP_BYTES: u64 = 512 << 20;
 const PURGE_INTERVAL: Tick = Tick::from_ms(100);
@@ -62,6 +67,10 @@ pub(super) struct Ddl {
     pub(super) ahi_batch: Vec<(u32, crate::bufpool::FrameId)>,
     pub(super) ahi_batch_pos: usize,
     pub(super) ahi_batch_ready: bool,
+    /// The per-extent walk has looked for compressed-only pages up to here.
+    pub(super) peeked_to: u32,
+    /// Decompressions so far: (start, pages, blocks found by evicting).
+    pub(super) unzip: (Tick, u64, u64),
     /// ALTER TABLE ... DISCARD TABLESPACE: the table stays, without its tablespace.
     pub(super) discard: bool,
     /// Part of another statement (a rebuild dropping the old table): no result of its
@@ -69,7 +78,7 @@ pub(super) struct Ddl {
     pub(super) internal: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct DropTarget {
     pub(super) table: usize,
 }
@@ -132,6 +141,9 @@ pub(super) enum DdlStep {
     DictUnlock,
     /// Release `LOCK_open` (5.1) and report the result to the session.
     Finish,
+    /// Bug#16067973: the per-extent walk decompresses compressed-only pages
+    /// (`partition.rs`).
+    Peek(PeekStep),
 }
 
 /// AliSQL's background purge of one renamed data file.
@@ -161,6 +173,8 @@ impl Ddl {
             ahi_batch: Vec::new(),
             ahi_batch_pos: 0,
             ahi_batch_ready: false,
+            peeked_to: 0,
+            unzip: (Tick::ZERO, 0, 0),
             discard: false,
             internal: false,
         }
@@ -174,8 +188,14 @@ impl Sim {
             && self.profile.mechanisms.truncate == crate::profile::Truncate::InPlaceUnderFilSys
     }
 
+    /// Whether this is 5.1-5.6's TRUNCATE: `fil_discard_tablespace()` and a new one.
+    fn truncates_by_discard(&self, d: &Ddl) -> bool {
+        d.truncate && self.profile.mechanisms.truncate == crate::profile::Truncate::DiscardAndCreate
+    }
+
     /// The statement is done with its current table: a TRUNCATE leaves it empty, in the
-    /// same tablespace (5.7, in place) or a new one (8.0, DROP + CREATE).
+    /// same tablespace (5.7, in place) or a new one (5.5 discard and create, 8.0 DROP +
+    /// CREATE).
     fn next_target(&mut self, d: &mut Ddl) {
         if d.truncate {
             let t = d.targets[d.current].table;
@@ -189,6 +209,11 @@ impl Sim {
             let mut fresh =
                 crate::dict::Table::new(&old.name, space, 0, old.row_bytes, secondary, 0);
             fresh.columns = old.columns.clone();
+            if old.zip_kb != 0 {
+                fresh = fresh.compressed(old.zip_kb);
+            }
+            fresh.partition = old.partition.clone();
+            let (name, old_space) = (old.name.clone(), old.space);
             let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
             if !self.fs.exists(&path) {
                 // 8.0: the new tablespace's file.
@@ -198,6 +223,16 @@ impl Sim {
             self.tables[t] = fresh;
             self.append_row[t] = 0;
             self.pool.register_space(space, self.tables[t].pages);
+            if self.tables[t].zip_kb != 0 {
+                self.pool.set_space_zip_size(space, self.tables[t].zip_kb);
+            }
+            if space != old_space {
+                self.emit(EventKind::TablespaceCreated {
+                    table: name,
+                    old_space,
+                    space,
+                });
+            }
         }
         d.current += 1;
     }
@@ -225,6 +260,11 @@ impl Sim {
         if self.truncates_in_place(d) {
             return DdlStep::DictUnlockForScan;
         }
+        if self.truncates_by_discard(d) {
+            // fil_discard_tablespace(): buf_LRU_flush_or_remove_pages(
+            // BUF_REMOVE_ALL_NO_WRITE), whatever the DROP path.
+            return DdlStep::LruScanBegin;
+        }
         match self.profile.mechanisms.drop_eviction {
             DropEviction::LruScan => DdlStep::LruScanBegin,
             DropEviction::LazyStale => DdlStep::BumpVersion,
@@ -246,6 +286,11 @@ impl Sim {
 
     /// The step after `DictDrop`: the profile's AHI cleanup under `dict_sys`.
     fn ahi_step(&mut self, d: &mut Ddl) -> DdlStep {
+        if self.truncates_by_discard(d) {
+            // fil_discard_tablespace() frees no index tree: the LRU scan drops the AHI
+            // entries of the pages it frees.
+            return self.eviction_step(d);
+        }
         let space = self.tables[d.targets[d.current].table].space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
         // DISCARD frees no index tree page by page: 5.7's BUF_REMOVE_ALL_NO_WRITE drops
@@ -330,6 +375,7 @@ impl Sim {
     }
 
     fn finish_ahi(&mut self, d: &mut Ddl) {
+        self.finish_peek(d);
         let space = self.tables[d.targets[d.current].table].space;
         let (t0, pages, records) = d.ahi;
         self.emit(EventKind::AhiCleanupDone {
@@ -351,6 +397,7 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 d.file_done = false;
+                d.peeked_to = 0;
                 d.step = DdlStep::AfterMdl;
                 Next::After(Tick::ZERO)
             }
@@ -449,6 +496,9 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::AhiFreeExtents => {
+                if let Some(next) = self.peek_zip_pages(d) {
+                    return next;
+                }
                 let table = &self.tables[d.targets[d.current].table];
                 let (space, pages) = (table.space, table.pages);
                 let end = (d.next_page + EXTENT_PAGES).min(pages);
@@ -733,6 +783,7 @@ impl Sim {
                 });
                 Next::Exit
             }
+            DdlStep::Peek(step) => self.step_peek(t, d, step),
         }
     }
 

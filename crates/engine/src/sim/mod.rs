@@ -26,13 +26,14 @@ mod ddl;
 mod locks;
 pub mod log;
 mod os;
+mod partition;
 mod session;
 mod show;
 
 pub use locks::MdlPoll;
 pub use session::{StatementOutcome, StatementRecord};
 
-use crate::bufpool::{BufPool, SpaceId};
+use crate::bufpool::BufPool;
 use crate::device::Device;
 use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
@@ -75,6 +76,11 @@ pub struct SessionView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Plan {
     Truncate(usize),
+    /// ALTER TABLE ... TRUNCATE PARTITION (and TRUNCATE TABLE of a partitioned table):
+    /// the TRUNCATE path on each partition's table.
+    TruncatePartitions(Vec<ddl::DropTarget>),
+    /// ALTER TABLE ... DROP PARTITION: the DROP path on each partition's table.
+    DropPartitions(Vec<ddl::DropTarget>),
     Discard(usize),
     AddIndex {
         table: usize,
@@ -254,46 +260,38 @@ impl Sim {
             Latch::new(LatchId::FilSys),
         ];
         latches.extend((0..bp.instances).map(|i| Latch::new(LatchId::BufPool(i))));
-        let tables: Vec<Table> = scenario
-            .tables
+        // Space 0 is the system tablespace; file-per-table ids start after it. A
+        // partitioned table is one table (and tablespace) per partition.
+        let tables: Vec<Table> = partition::build_tables(&scenario);
+        for t in &tables {
+            pool.register_space(t.space, t.pages);
+            if t.zip_kb != 0 {
+                pool.set_space_zip_size(t.space, t.zip_kb);
+            }
+        }
+        let w = &scenario.workload;
+        let workload_tables = partition::workload_tables(&tables, &w.tables);
+        let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
+        let threads_n = w.threads;
+        let tables_n = tables.len();
+        let device = Device::new(&scenario.device);
+        let fs = Self::data_files(&scenario, &tables)?;
+        // The SQL layer's definition of every dictionary table; each partition of a
+        // partitioned table carries the whole table's partition list.
+        let defs: Vec<session::TableDef> = tables
             .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let rows = t.rows.unwrap_or_else(|| {
-                    Table::rows_for_size(
-                        t.size.map_or(0, |s| s.bytes()),
-                        t.row_bytes,
-                        t.secondary_indexes,
-                    )
-                });
-                // Space 0 is the system tablespace; file-per-table ids start after it.
-                let min_bytes = t.size.map_or(0, |s| s.bytes());
-                Table::new(
-                    &t.name,
-                    SpaceId(i as u32 + 1),
-                    rows.max(1),
-                    t.row_bytes,
-                    t.secondary_indexes,
-                    min_bytes,
+            .map(|t| {
+                let cfg = scenario
+                    .tables
+                    .iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(t.sql_name()));
+                session::TableDef::sysbench(
+                    t.rows,
+                    cfg.map_or(0, |c| c.secondary_indexes),
+                    cfg.and_then(|c| c.partitions).unwrap_or(0),
                 )
             })
             .collect();
-        for t in &tables {
-            pool.register_space(t.space, t.pages);
-        }
-        let w = &scenario.workload;
-        let workload_tables: Vec<usize> = if w.tables.is_empty() {
-            (0..tables.len()).collect()
-        } else {
-            w.tables
-                .iter()
-                .filter_map(|n| tables.iter().position(|t| t.name.eq_ignore_ascii_case(n)))
-                .collect()
-        };
-        let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
-        let threads_n = w.threads;
-        let device = Device::new(&scenario.device);
-        let fs = Self::data_files(&scenario, &tables)?;
         let mut sim = Sim {
             profile,
             now: Tick::ZERO,
@@ -333,7 +331,7 @@ impl Sim {
             probe_longest: Tick::ZERO,
             failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
-            table_users: vec![0; scenario.tables.len()],
+            table_users: vec![0; tables_n],
             mdl: crate::mdl::MdlManager::new(),
             mdl_waiters: std::collections::BTreeMap::new(),
             mdl_outcomes: std::collections::BTreeMap::new(),
@@ -342,17 +340,7 @@ impl Sim {
             sessions: std::collections::BTreeMap::new(),
             statements: Vec::new(),
             stmt_commands: Vec::new(),
-            defs: scenario
-                .tables
-                .iter()
-                .map(|t| {
-                    session::TableDef::sysbench(
-                        t.rows.unwrap_or(0),
-                        t.secondary_indexes,
-                        t.partitions,
-                    )
-                })
-                .collect(),
+            defs,
             next_session_id: threads_n + 1,
             next_trx_id: 0,
             global_vars: session::SessionVars {
@@ -362,8 +350,8 @@ impl Sim {
             },
             ddl_running: Vec::new(),
             ddl_outcomes: std::collections::BTreeMap::new(),
-            online_build: vec![false; scenario.tables.len()],
-            row_log_ops: vec![0; scenario.tables.len()],
+            online_build: vec![false; tables_n],
+            row_log_ops: vec![0; tables_n],
             scenario,
         };
         sim.global_vars.lock_wait_timeout_s = sim.profile.sql.lock_wait_timeout_s;
@@ -437,8 +425,15 @@ impl Sim {
         let depth = self.scenario.buffer_pool.lru_scan_depth;
         let mut rng = SimRng::stream(self.scenario.seed, "warm");
         let pool_pages = u64::from(self.scenario.pool_pages());
+        // Tables drawn from: not the partitions, which are read in whole or not at all,
+        // after the rest, with room kept for them.
+        let candidates: Vec<usize> = (0..self.tables.len())
+            .filter(|&t| self.tables[t].partition.is_none())
+            .collect();
+        let reserve = self.cached_partitions_reserve();
+        let depth = depth + reserve;
         // Internal pages first: every search passes through them.
-        for t in 0..self.tables.len() {
+        for &t in &candidates {
             for ix in 0..self.tables[t].indexes.len() {
                 let internal: u64 =
                     self.tables[t].indexes[ix].pages() - self.tables[t].indexes[ix].leaves();
@@ -450,10 +445,9 @@ impl Sim {
         }
         // Enough draws to fill the pool when the data is larger than it; a smaller data set
         // leaves the rest free, as on a real server.
-        let index_pages: u64 = self
-            .tables
+        let index_pages: u64 = candidates
             .iter()
-            .flat_map(|t| t.indexes.iter().map(|ix| ix.pages()))
+            .flat_map(|&t| self.tables[t].indexes.iter().map(|ix| ix.pages()))
             .sum();
         for _ in 0..pool_pages * 8 {
             if self.pool.instances().iter().all(|i| i.free_len() <= depth)
@@ -461,8 +455,7 @@ impl Sim {
             {
                 break;
             }
-            let t = self.tables.len();
-            let t = rng.below(t as u64) as usize;
+            let t = candidates[rng.below(candidates.len() as u64) as usize];
             let table = &self.tables[t];
             let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
                 1
@@ -479,9 +472,14 @@ impl Sim {
             let page = index.leaf_of(pos);
             self.warm_page(t, page, depth);
         }
+        self.warm_cached_partitions(depth - reserve);
     }
 
     fn warm_page(&mut self, table: usize, page_no: u32, depth: u32) {
+        if self.tables[table].zip_kb != 0 {
+            self.warm_zip_page(table, page_no, depth);
+            return;
+        }
         let page = crate::bufpool::PageId {
             space: self.tables[table].space,
             page_no,
@@ -973,6 +971,7 @@ impl Sim {
                 });
             }
         }
+        self.pool.lru_stat_update();
         let stats = self.pool.stats();
         self.counters.made_young = stats.made_young;
         self.counters.made_not_young = stats.not_made_young;

@@ -664,7 +664,7 @@ impl Sim {
         }
         self.tables
             .iter()
-            .position(|t| !t.dropped && t.name.eq_ignore_ascii_case(&name.table))
+            .position(|t| !t.dropped && t.sql_name().eq_ignore_ascii_case(&name.table))
     }
 
     fn table_key(&self, name: &TableName) -> MdlKey {
@@ -1104,7 +1104,7 @@ impl Sim {
                 };
                 let mut r = ResultSet::new(&["Table", "Create Table"], &[]);
                 r.push(vec![
-                    Some(self.tables[ti].name.clone()),
+                    Some(self.tables[ti].sql_name().to_owned()),
                     Some(self.show_create(ti)),
                 ]);
                 run.result = Some(r);
@@ -1599,9 +1599,17 @@ impl Sim {
                 let mut found = Vec::new();
                 let mut missing = Vec::new();
                 for n in tables {
+                    // A partitioned table: every partition's table (main's executor
+                    // drops them one after the other, in one statement).
+                    let named = self.tables_named(n);
                     match self.find_table(n) {
-                        Some(i) if !found.contains(&i) => found.push(i),
-                        Some(_) => {}
+                        Some(_) => {
+                            for i in named {
+                                if !found.contains(&i) {
+                                    found.push(i);
+                                }
+                            }
+                        }
                         None => missing.push(format!(
                             "{}.{}",
                             n.schema.as_deref().unwrap_or(&schema),
@@ -1617,6 +1625,25 @@ impl Sim {
             }
             Command::TruncateTable { table } => {
                 let ti = find(self, table)?;
+                if self.tables[ti].partition.is_some() {
+                    // A partitioned table: the TRUNCATE path on every partition.
+                    let parts = self.tables_named(table);
+                    let mut ops = vec![DdlOp::Executor(
+                        super::Plan::TruncatePartitions(
+                            parts
+                                .iter()
+                                .map(|&table| super::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        T,
+                    )];
+                    ops.extend(
+                        parts
+                            .into_iter()
+                            .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+                    );
+                    return Ok(ops);
+                }
                 // The storage engine's TRUNCATE (sim/ddl.rs): 5.7 in place under
                 // fil_sys, 8.0 DROP + CREATE of the tablespace; the session holds X.
                 vec![
@@ -1798,7 +1825,7 @@ impl Sim {
     ) -> Result<Option<Vec<DdlOp>>, SqlError> {
         let name = TableName {
             schema: None,
-            table: self.tables[ti].name.clone(),
+            table: self.tables[ti].sql_name().to_owned(),
         };
         match self.plan_column_change(&name, actions, algorithm) {
             // COPY works under SHARED_NO_WRITE: the SQL layer's path.
@@ -1925,7 +1952,7 @@ impl Sim {
             AlterAction::AddIndex(ix) => {
                 let name = TableName {
                     schema: None,
-                    table: self.tables[ti].name.clone(),
+                    table: self.tables[ti].sql_name().to_owned(),
                 };
                 self.add_index_plan(&name, ix, algorithm, lock)?
             }
@@ -2032,22 +2059,74 @@ impl Sim {
                 if names.len() >= def.partitions.len() {
                     return Err(SqlError::drop_last_partition());
                 }
-                // InnoDB answers HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE
-                // (handler0alter.cc alter_parts::need_copy): the online choreography
-                // with a metadata-only middle phase.
+                if self.tables[ti].partition.is_none() {
+                    // Partitioned at the dictionary level only (CREATE TABLE ...
+                    // PARTITION BY in a session: one B-tree). InnoDB answers
+                    // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE (handler0alter.cc
+                    // alter_parts::need_copy): the online choreography with a
+                    // metadata-only middle phase.
+                    return Ok(vec![
+                        DdlOp::Upgrade(lock, MdlType::Exclusive),
+                        DdlOp::Work("preparing for alter table", dict),
+                        DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
+                        DdlOp::Work("altering table", dict),
+                        DdlOp::Upgrade(lock, MdlType::Exclusive),
+                        DdlOp::Work("committing alter table to storage engine", dict),
+                        DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
+                    ]);
+                }
+                let (targets, _) =
+                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+                // The storage engine's DROP path on each partition's table (sim/ddl.rs,
+                // sim/partition.rs) under the session's EXCLUSIVE lock, as for DROP TABLE.
+                // Simplification: the server's online choreography (X, SU for the
+                // metadata-only middle phase, X to commit) is collapsed into one X.
                 vec![
                     DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Work("preparing for alter table", dict),
-                    DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
-                    DdlOp::Work("altering table", dict),
-                    DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Work("committing alter table to storage engine", dict),
+                    DdlOp::Executor(
+                        super::Plan::DropPartitions(
+                            targets
+                                .into_iter()
+                                .map(|table| super::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        lock,
+                    ),
                     DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
                 ]
             }
             AlterAction::TruncatePartition { names } => {
-                self.check_partitions(ti, names, "TRUNCATE")?;
-                vec![DdlOp::Work("checking permissions", dict)]
+                if !names.is_empty() {
+                    self.check_partitions(ti, names, "TRUNCATE")?;
+                }
+                if self.tables[ti].partition.is_none() {
+                    if names.is_empty() {
+                        self.check_partitions(ti, names, "TRUNCATE")?;
+                    }
+                    // Partitioned at the dictionary level only: no partition's own table.
+                    return Ok(vec![DdlOp::Work("checking permissions", dict)]);
+                }
+                let (targets, _) =
+                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+                // The TRUNCATE path on each partition's table, under X.
+                let mut ops = vec![
+                    DdlOp::Upgrade(lock, MdlType::Exclusive),
+                    DdlOp::Executor(
+                        super::Plan::TruncatePartitions(
+                            targets
+                                .iter()
+                                .map(|&table| super::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        lock,
+                    ),
+                ];
+                ops.extend(
+                    targets
+                        .into_iter()
+                        .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+                );
+                ops
             }
             // mysql_discard_or_import_tablespace() under X; the storage engine's
             // fil_delete_tablespace() (sim/ddl.rs).
@@ -2062,16 +2141,24 @@ impl Sim {
         })
     }
 
+    /// The SQL name of dictionary table `ti` (a partition's table: its table's name).
+    fn sql_table_name(&self, ti: usize) -> TableName {
+        TableName {
+            schema: None,
+            table: self.tables[ti].sql_name().to_owned(),
+        }
+    }
+
     fn check_partitions(&self, ti: usize, names: &[String], op: &str) -> Result<(), SqlError> {
         let def = &self.defs[ti];
         if def.partitions.is_empty() {
-            return Err(SqlError::not_partitioned());
+            return Err(SqlError::partition_mgmt_on_nonpartitioned());
         }
         if names
             .iter()
             .any(|n| !def.partitions.iter().any(|p| p.eq_ignore_ascii_case(n)))
         {
-            return Err(SqlError::no_such_partition(op));
+            return Err(SqlError::partition_list(op));
         }
         Ok(())
     }
@@ -2241,6 +2328,19 @@ impl Sim {
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
+                    super::Plan::TruncatePartitions(targets) => {
+                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(id, sql, self.now, targets);
+                        d.truncate = true;
+                        d.notify = Some(t);
+                        Thread::Ddl(Box::new(d))
+                    }
+                    super::Plan::DropPartitions(targets) => {
+                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(id, sql, self.now, targets);
+                        d.notify = Some(t);
+                        Thread::Ddl(Box::new(d))
+                    }
                     super::Plan::Truncate(table) => {
                         let sql = self.statements[run.stmt as usize].sql.clone();
                         let mut d = super::ddl::Ddl::new(
@@ -2317,12 +2417,26 @@ impl Sim {
             }
             DictEffect::Rebuild(ti) => self.defs[ti].rebuilt_at = now,
             DictEffect::DropPartitions(ti, names) => {
-                let def = &mut self.defs[ti];
-                let before = def.partitions.len() as u64;
-                def.partitions
-                    .retain(|p| !names.iter().any(|n| n.eq_ignore_ascii_case(p)));
-                let after = def.partitions.len() as u64;
-                def.live_rows = def.live_rows * after / before.max(1);
+                // Every partition's table carries the table's partition list.
+                let table = self.tables[ti].sql_name().to_owned();
+                for i in 0..self.tables.len() {
+                    if !self.tables[i].sql_name().eq_ignore_ascii_case(&table) {
+                        continue;
+                    }
+                    let dropped = self.tables[i].dropped;
+                    let def = &mut self.defs[i];
+                    let before = def.partitions.len() as u64;
+                    def.partitions
+                        .retain(|p| !names.iter().any(|n| n.eq_ignore_ascii_case(p)));
+                    let after = def.partitions.len() as u64;
+                    def.live_rows = if dropped {
+                        0
+                    } else if self.tables[i].partition.is_some() {
+                        def.live_rows
+                    } else {
+                        def.live_rows * after / before.max(1)
+                    };
+                }
             }
             DictEffect::Discard(ti) => self.defs[ti].discarded = true,
             DictEffect::Import(ti) => {

@@ -63,7 +63,7 @@ impl Sim {
                     command: if current.is_some() { "Query" } else { "Sleep" },
                     time_s: 0,
                     state,
-                    info: current.map(|(k, t)| sysbench_text(k, &self.tables[t].name)),
+                    info: current.map(|(k, t)| sysbench_text(k, self.tables[t].sql_name())),
                 });
             }
         }

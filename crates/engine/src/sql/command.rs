@@ -603,9 +603,9 @@ pub enum AlterAction {
         /// The partitions.
         names: Vec<String>,
     },
-    /// `TRUNCATE PARTITION p [, q]`.
+    /// `TRUNCATE PARTITION p [, q]` or `TRUNCATE PARTITION ALL`.
     TruncatePartition {
-        /// The partitions.
+        /// The partitions; empty for `ALL`.
         names: Vec<String>,
     },
     /// `DISCARD TABLESPACE`: deletes the .ibd file, keeps the definition.

@@ -188,33 +188,6 @@ impl SqlError {
         )
     }
 
-    /// `ER_DROP_PARTITION_NON_EXISTENT` (1507).
-    pub fn no_such_partition(op: &str) -> SqlError {
-        SqlError::new(
-            1507,
-            "HY000",
-            format!("Error in list of partitions to {op}"),
-        )
-    }
-
-    /// `ER_PARTITION_MGMT_ON_NONPARTITIONED` (1505).
-    pub fn not_partitioned() -> SqlError {
-        SqlError::new(
-            1505,
-            "HY000",
-            "Partition management on a not partitioned table is not possible".into(),
-        )
-    }
-
-    /// `ER_DROP_LAST_PARTITION` (1508).
-    pub fn drop_last_partition() -> SqlError {
-        SqlError::new(
-            1508,
-            "HY000",
-            "Cannot remove all partitions, use DROP TABLE instead".into(),
-        )
-    }
-
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED` (1845): an `ALGORITHM=` the operation
     /// cannot use.
     pub fn algorithm_not_supported(algorithm: &str, try_: &str) -> SqlError {
@@ -446,6 +419,34 @@ impl SqlError {
             1493,
             "HY000",
             "VALUES LESS THAN value must be strictly increasing for each partition".into(),
+        )
+    }
+
+    /// `ER_PARTITION_MGMT_ON_NONPARTITIONED` (1505).
+    pub fn partition_mgmt_on_nonpartitioned() -> SqlError {
+        SqlError::new(
+            1505,
+            "HY000",
+            "Partition management on a not partitioned table is not possible".into(),
+        )
+    }
+
+    /// `ER_DROP_PARTITION_NON_EXISTENT` (1507): "Error in list of partitions to %s",
+    /// with `DROP` or `TRUNCATE`.
+    pub fn partition_list(command: &str) -> SqlError {
+        SqlError::new(
+            1507,
+            "HY000",
+            format!("Error in list of partitions to {command}"),
+        )
+    }
+
+    /// `ER_DROP_LAST_PARTITION` (1508).
+    pub fn drop_last_partition() -> SqlError {
+        SqlError::new(
+            1508,
+            "HY000",
+            "Cannot remove all partitions, use DROP TABLE instead".into(),
         )
     }
 

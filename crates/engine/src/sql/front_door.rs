@@ -166,7 +166,7 @@ fn alter_action(p: &mut Parser) -> Result<AlterAction> {
     }
     if words(p, &["TRUNCATE", "PARTITION"]) {
         if word(p, "ALL") {
-            return Err(SqlError::not_modelled("ALTER TABLE ... TRUNCATE PARTITION ALL").into());
+            return Ok(AlterAction::TruncatePartition { names: Vec::new() });
         }
         return Ok(AlterAction::TruncatePartition {
             names: partition_names(p)?,

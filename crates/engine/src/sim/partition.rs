@@ -1,0 +1,469 @@
+//! Partitioned and compressed tables: building them from the scenario, warming them
+//! into the pool, and the partition-management statements.
+//!
+//! A `PARTITION BY RANGE (id)` table is, in InnoDB, one table per partition, each in its
+//! own tablespace `t#P#p0`, `t#P#p1`, ... (5.5/5.6 through `ha_partition`, which opens
+//! one InnoDB handler per partition; 5.7+ natively, with the same file names). So the
+//! dictionary keeps one [`Table`] per partition and the partitioned table is the set of
+//! them:
+//!
+//! ```text
+//!  ALTER TABLE logs DROP PARTITION p0      -> the DROP TABLE path on logs#P#p0
+//!  ALTER TABLE logs TRUNCATE PARTITION p0  -> the profile's TRUNCATE path on logs#P#p0
+//!  DROP TABLE logs                         -> the DROP TABLE path on every partition
+//! ```
+//!
+//! `ha_partition::drop_partitions()` (5.5/5.6) calls `handler::ha_delete_table()` for each
+//! dropped partition, which is `row_drop_table_for_mysql()` on the partition's table;
+//! 5.7's `ha_innopart` and 8.0 drop each partition's tablespace the same way. The
+//! profile's DROP path (AHI cleanup, eviction, file delete, under its latches) and, on
+//! servers before Bug#16067973's fix, the decompression of every compressed-only page
+//! of each freed extent, therefore apply to a partition as to a table.
+//!
+//! Bug#16067973 in the per-extent walk (`PeekStep::Alloc`, `PeekStep::Inflate`):
+//!
+//! ```text
+//!  dict_sys held ── for each extent of the dropped space:
+//!     buf_pool[i] ── for each compressed-only page: buf_LRU_get_free_block()
+//!                    (free list, else evict from unzip_LRU or the LRU tail, else
+//!                    flush one dirty page) + buf_relocate()
+//!     release ────── buf_zip_decompress() of those pages (a CPU burst)
+//!     btr_search_drop_page_hash_when_freed() checks of the extent's pages
+//! ```
+//!
+//! Simplification: the server does this page by page inside the check; we take an
+//! extent's blocks under one hold of the instance mutex (an extent's pages share an
+//! instance), then inflate them in one burst.
+//!
+//! Simplification: the SQL layer's own work for ALTER TABLE ... DROP/TRUNCATE PARTITION
+//! (the `.par`/`.frm` rewrite and the DDL log of 5.5-5.7) costs nothing here; its
+//! metadata locking is whatever the DROP path does.
+//!
+//! TRUNCATE PARTITION takes the TRUNCATE TABLE path of `ddl.rs` on each partition:
+//! 5.1-5.6 discard the tablespace (an LRU scan that frees its pages, compressed ones
+//! without decompressing them) and create a new one; 5.7 empties it in place; 8.0 drops
+//! it and creates a new one.
+//!
+use super::ddl::{Ddl, DdlStep, EXTENT_PAGES};
+use super::{Next, Sim};
+use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SinglePageFlush, SpaceId};
+use crate::device::IoOp;
+use crate::dict::{partition_table_name, Table};
+use crate::events::EventKind;
+use crate::latch::LatchId;
+use crate::scenario::{Scenario, PAGE_SIZE};
+use crate::sql::{AlterAction, SqlError, TableName};
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
+/// partition of a partitioned one, in order, with tablespace ids from 1.
+pub(super) fn build_tables(scenario: &Scenario) -> Vec<Table> {
+    let mut out = Vec::new();
+    let mut next_space = 1u32;
+    for t in &scenario.tables {
+        let kb = u64::from(t.zip_kb());
+        // The bytes of 16 KiB pages a file of `bytes` holds: a compressed file stores
+        // each page in KEY_BLOCK_SIZE KiB.
+        let logical = |bytes: u64| {
+            if kb == 0 {
+                bytes
+            } else {
+                bytes / (kb * 1024) * PAGE_SIZE
+            }
+        };
+        let build = |name: &str, space: u32, rows: Option<u64>, bytes: u64| {
+            let rows = rows.unwrap_or_else(|| {
+                Table::rows_for_size(logical(bytes), t.row_bytes, t.secondary_indexes)
+            });
+            let table = Table::new(
+                name,
+                SpaceId(space),
+                rows.max(1),
+                t.row_bytes,
+                t.secondary_indexes,
+                logical(bytes),
+            );
+            if kb == 0 {
+                table
+            } else {
+                table.compressed(kb as u32)
+            }
+        };
+        let Some(n) = t.partitions else {
+            out.push(build(
+                &t.name,
+                next_space,
+                t.rows,
+                t.size.map_or(0, |s| s.bytes()),
+            ));
+            next_space += 1;
+            continue;
+        };
+        // RANGE (id): ids from 1, each partition holding its rows' id range.
+        let mut first_id = 1u64;
+        for (k, name) in t.partition_names().iter().enumerate() {
+            let bytes = match t.partition_sizes.get(k) {
+                Some(sz) => sz.bytes(),
+                None => t.size.map_or(0, |s| s.bytes() / u64::from(n)),
+            };
+            let rows = t.rows.map(|r| (r / u64::from(n)).max(1));
+            let table = build(
+                &partition_table_name(&t.name, name),
+                next_space,
+                rows,
+                bytes,
+            );
+            first_id += table.rows;
+            out.push(table.partition_of(&t.name, name, first_id));
+            next_space += 1;
+        }
+    }
+    out
+}
+
+/// The tables the workload draws from: those named (every partition of a partitioned
+/// one), or all.
+pub(super) fn workload_tables(tables: &[Table], named: &[String]) -> Vec<usize> {
+    if named.is_empty() {
+        return (0..tables.len()).collect();
+    }
+    named
+        .iter()
+        .flat_map(|n| {
+            (0..tables.len()).filter(move |&i| tables[i].sql_name().eq_ignore_ascii_case(n))
+        })
+        .collect()
+}
+
+/// Whether the warm-up keeps this page of a compressed table in both frames: a fixed
+/// spread of `pct` percent of the pages, the same on every run.
+fn keeps_uncompressed(page: PageId, pct: u32) -> bool {
+    let h = (u64::from(page.space.0) << 32 | u64::from(page.page_no))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 40) % 100 < u64::from(pct)
+}
+
+impl Sim {
+    /// The scenario's `[[tables]]` entry a dictionary table comes from.
+    fn table_config(&self, t: usize) -> &crate::scenario::TableConfig {
+        let name = self.tables[t].sql_name();
+        self.scenario
+            .tables
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+            .expect("every table comes from the scenario")
+    }
+
+    /// The partitions the scenario asks the warm-up to read in whole.
+    fn cached_partitions(&self) -> Vec<usize> {
+        (0..self.tables.len())
+            .filter(|&t| {
+                self.tables[t].partition.as_ref().is_some_and(|p| {
+                    self.table_config(t)
+                        .cached_partitions
+                        .iter()
+                        .any(|c| c.eq_ignore_ascii_case(&p.name))
+                })
+            })
+            .collect()
+    }
+
+    /// Free blocks per instance to keep for the cached partitions while the rest of the
+    /// pool is warmed: their compressed frames (KEY_BLOCK_SIZE/16 of a block each) and
+    /// the uncompressed frames kept, or one block a page when uncompressed.
+    pub(super) fn cached_partitions_reserve(&self) -> u32 {
+        let blocks: u64 = self
+            .cached_partitions()
+            .iter()
+            .map(|&t| {
+                let table = &self.tables[t];
+                let pages = u64::from(table.used_pages());
+                if table.zip_kb == 0 {
+                    pages
+                } else {
+                    let pct = u64::from(self.table_config(t).warm_unzip_pct);
+                    pages * u64::from(table.zip_kb) / 16 + pages * pct / 100 + 1
+                }
+            })
+            .sum();
+        let per = blocks.div_ceil(u64::from(self.pool.n_instances()));
+        u32::try_from(per).unwrap_or(u32::MAX)
+    }
+
+    /// Reads every page of the cached partitions, in file order as a scan would, while
+    /// each instance has more than `depth` free blocks.
+    pub(super) fn warm_cached_partitions(&mut self, depth: u32) {
+        for t in self.cached_partitions() {
+            for page_no in 0..self.tables[t].used_pages() {
+                self.warm_page(t, page_no, depth);
+            }
+        }
+        // The history the unzip_LRU rule weighs starts with the run, not the warm-up.
+        self.pool.clear_lru_stat();
+    }
+
+    /// The warm-up's read of a compressed table's page: compressed-only
+    /// (`buf_read_page()`), and for `warm_unzip_pct` percent of them also inflated into a
+    /// block, as a `buf_page_get_gen()` would have left them.
+    pub(super) fn warm_zip_page(&mut self, table: usize, page_no: u32, depth: u32) {
+        let page = PageId {
+            space: self.tables[table].space,
+            page_no,
+        };
+        let inst = self.pool.instance_of(page);
+        if self.pool.instances()[usize::from(inst)].free_len() <= depth
+            || self.pool.lookup(page) != Lookup::Miss
+        {
+            return;
+        }
+        let Some(zip) = self.pool.read_zip_page(page) else {
+            return;
+        };
+        if keeps_uncompressed(page, self.table_config(table).warm_unzip_pct) {
+            if let FreeBlock::FromFreeList(block) = self.pool.get_free_block(inst, 0) {
+                self.pool.unzip(zip, block);
+            }
+        }
+    }
+}
+
+/// The steps of a DROP's per-extent walk meeting compressed-only pages (Bug#16067973).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum PeekStep {
+    /// Bug#16067973: `btr_search_drop_page_hash_when_freed()` → `buf_page_get_gen(
+    /// BUF_PEEK_IF_IN_POOL)` met compressed-only pages in the extent being freed: under
+    /// the instance's mutex, `buf_LRU_get_free_block()` (which may evict, or flush a
+    /// dirty page) and `buf_relocate()` for each.
+    Alloc,
+    /// ...then release the mutex and inflate them (`buf_zip_decompress()`), a CPU
+    /// burst, `dict_sys` still held.
+    Inflate(u32),
+    /// The inflate's burst ended: on to the extent's AHI check.
+    Inflated,
+}
+
+impl Sim {
+    /// The live tables a statement's name means: the table, or every partition of a
+    /// partitioned one.
+    pub(super) fn tables_named(&self, name: &TableName) -> Vec<usize> {
+        let schema_ok = name
+            .schema
+            .as_deref()
+            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
+        if !schema_ok {
+            return Vec::new();
+        }
+        (0..self.tables.len())
+            .filter(|&i| {
+                !self.tables[i].dropped
+                    && self.tables[i].sql_name().eq_ignore_ascii_case(&name.table)
+            })
+            .collect()
+    }
+
+    /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
+    /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
+    /// tables and whether to truncate (else drop) them. Other ALTER TABLE actions are
+    /// not modelled here.
+    pub(super) fn plan_partition_alter(
+        &self,
+        table: &TableName,
+        actions: &[AlterAction],
+        claimed: &[usize],
+    ) -> Result<(Vec<usize>, bool), SqlError> {
+        let (names, drop) = match actions {
+            [AlterAction::DropPartition { names }] => (names, true),
+            [AlterAction::TruncatePartition { names }] => (names, false),
+            [one] => return Err(SqlError::not_modelled(one.name())),
+            _ => return Err(SqlError::not_modelled("ALTER TABLE")),
+        };
+        let found = self.tables_named(table);
+        if found.is_empty() {
+            let schema = table.schema.as_deref().unwrap_or(&self.scenario.schema);
+            return Err(SqlError::no_such_table(schema, &table.table));
+        }
+        if self.tables[found[0]].partition.is_none() {
+            return Err(SqlError::partition_mgmt_on_nonpartitioned());
+        }
+        let command = if drop { "DROP" } else { "TRUNCATE" };
+        let part_name = |i: usize| {
+            self.tables[i]
+                .partition
+                .as_ref()
+                .map_or("", |p| p.name.as_str())
+        };
+        let mut targets = Vec::new();
+        if !drop && names.is_empty() {
+            // TRUNCATE PARTITION ALL.
+            targets = found.clone();
+        } else {
+            for n in names {
+                let i = found
+                    .iter()
+                    .copied()
+                    .find(|&i| part_name(i).eq_ignore_ascii_case(n))
+                    .filter(|i| !targets.contains(i))
+                    .ok_or_else(|| SqlError::partition_list(command))?;
+                targets.push(i);
+            }
+        }
+        if targets.iter().any(|i| claimed.contains(i)) {
+            return Err(SqlError::partition_list(command));
+        }
+        if drop && targets.len() == found.len() {
+            return Err(SqlError::drop_last_partition());
+        }
+        Ok((targets, !drop))
+    }
+
+    /// Before the per-extent AHI walk checks an extent: on a server with Bug#16067973,
+    /// if the extent has compressed-only pages in the pool, decompress them first
+    /// (`PeekStep::Alloc`). `None` lets the walk go on.
+    pub(super) fn peek_zip_pages(&mut self, d: &mut Ddl) -> Option<Next> {
+        if !self.profile.mechanisms.peek_decompresses_zip_pages {
+            return None;
+        }
+        let table = &self.tables[d.targets[d.current].table];
+        let (space, pages) = (table.space, table.pages);
+        if table.zip_kb == 0 {
+            return None;
+        }
+        let end = (d.next_page + EXTENT_PAGES).min(pages);
+        if d.peeked_to >= end {
+            return None;
+        }
+        if d.peeked_to == 0 {
+            d.unzip = (self.now, 0, 0);
+        }
+        d.peeked_to = end;
+        let any = (d.next_page..end).any(|page_no| {
+            matches!(self.pool.lookup(PageId { space, page_no }),
+                Lookup::Hit(f) if self.pool.is_zip_only(f))
+        });
+        if !any {
+            return None;
+        }
+        d.step = DdlStep::Peek(PeekStep::Alloc);
+        Some(Next::After(Tick::ZERO))
+    }
+
+    /// The DROP's decompressions, reported when its per-extent walk ends.
+    pub(super) fn finish_peek(&mut self, d: &mut Ddl) {
+        let (t0, pages, evicted) = std::mem::take(&mut d.unzip);
+        if pages > 0 {
+            let space = self.tables[d.targets[d.current].table].space;
+            self.emit(EventKind::ZipPagesDecompressed {
+                space,
+                pages,
+                evicted,
+                latch: LatchId::DictSys,
+                t0,
+                t1: self.now,
+            });
+        }
+    }
+
+    /// `buf_LRU_get_free_block()` for a page the DROP decompresses, instance mutex held:
+    /// the free list, an LRU pass, the whole LRU, then a synchronous single-page flush
+    /// (`buf_flush_single_page_from_LRU()`). Returns the block, the time it cost, and
+    /// whether it had to evict.
+    ///
+    /// Simplification: the single-page write is charged to this step and completes in
+    /// it, with the instance mutex held (InnoDB releases it around the write).
+    fn block_for_unzip(&mut self, inst: u16) -> (Option<FrameId>, Tick, bool) {
+        let costs = &self.profile.costs;
+        let (scan_ns, op_ns) = (costs.lru_scan_ns_per_page, costs.lru_op_ns);
+        let had_free = self.pool.instances()[usize::from(inst)].free_len() > 0;
+        let (block, scanned) = self.pool.free_block_for_unzip(inst);
+        let mut cost = Tick(op_ns) + Tick(scan_ns).times(u64::from(scanned));
+        if block.is_some() {
+            return (block, cost, !had_free);
+        }
+        self.counters.wait_free += 1;
+        self.signal_page_cleaner();
+        match self.pool.single_page_flush(inst) {
+            SinglePageFlush::Freed { scanned } => {
+                cost += Tick(scan_ns).times(u64::from(scanned));
+            }
+            SinglePageFlush::Write { frame, scanned } => {
+                cost += Tick(scan_ns).times(u64::from(scanned));
+                let done = self.device.submit(self.now + cost, IoOp::Write, PAGE_SIZE);
+                cost = done - self.now;
+                self.pool.complete_write(frame, true);
+            }
+            SinglePageFlush::Nothing { scanned } => {
+                return (None, cost + Tick(scan_ns).times(u64::from(scanned)), true);
+            }
+        }
+        match self.pool.get_free_block(inst, 0) {
+            FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } => {
+                (Some(f), cost, true)
+            }
+            FreeBlock::NoneFound { .. } => (None, cost, true),
+        }
+    }
+
+    pub(super) fn step_peek(&mut self, t: ThreadId, d: &mut Ddl, step: PeekStep) -> Next {
+        let ti = d.targets[d.current].table;
+        match step {
+            PeekStep::Alloc => {
+                let space = self.tables[ti].space;
+                let first = PageId {
+                    space,
+                    page_no: d.next_page,
+                };
+                // An extent's pages all belong to one instance (buf_pool_get()).
+                let inst = self.pool.instance_of(first);
+                if !self.acquire(LatchId::BufPool(inst), t) {
+                    return Next::Parked;
+                }
+                let mut cost = Tick::ZERO;
+                let mut n = 0;
+                for page_no in d.next_page..d.peeked_to {
+                    let page = PageId { space, page_no };
+                    if !matches!(self.pool.lookup(page),
+                        Lookup::Hit(f) if self.pool.is_zip_only(f) && self.pool.can_relocate(f))
+                    {
+                        continue;
+                    }
+                    let (block, c, evicted) = self.block_for_unzip(inst);
+                    cost += c;
+                    let Some(block) = block else {
+                        // Nothing evictable: the rest of the extent stays compressed.
+                        break;
+                    };
+                    // Finding the block may have evicted this very page.
+                    match self.pool.lookup(page) {
+                        Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => {
+                            self.pool.unzip(z, block);
+                            n += 1;
+                            d.unzip.2 += u64::from(evicted);
+                        }
+                        _ => self.pool.release_free_block(block),
+                    }
+                }
+                d.unzip.1 += u64::from(n);
+                d.step = DdlStep::Peek(PeekStep::Inflate(n));
+                Next::After(cost)
+            }
+            PeekStep::Inflate(n) => {
+                let first = PageId {
+                    space: self.tables[ti].space,
+                    page_no: d.next_page,
+                };
+                let inst = self.pool.instance_of(first);
+                self.release(LatchId::BufPool(inst), t, true);
+                d.step = DdlStep::Peek(PeekStep::Inflated);
+                let inflate =
+                    Tick(self.profile.costs.zip_decompress_ns_per_page).times(u64::from(n));
+                self.cpu_run(t, inflate)
+            }
+            PeekStep::Inflated => {
+                self.cpu_done();
+                d.step = DdlStep::AhiFreeExtents;
+                Next::After(Tick::ZERO)
+            }
+        }
+    }
+}
