@@ -11,9 +11,11 @@
 //! - `test`: fmt, clippy, native tests, the wasm build and the browser tests, with a
 //!   summary table; this is what CI runs (`.ci/run`).
 //! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
+//! - `conformance`: the session scripts against a real MariaDB and the simulator.
 
 mod browser;
 mod check;
+mod conformance;
 mod dist;
 mod serve;
 mod toolchain;
@@ -34,6 +36,7 @@ commands:
         [--dir DIR]         serve DIR instead (implies --no-build)
   test                      fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
+  conformance               session scripts against a private MariaDB and the simulator
   help                      this text";
 
 /// A parsed command line.
@@ -49,6 +52,7 @@ enum Task {
     E2e {
         dir: Option<PathBuf>,
     },
+    Conformance,
     Help,
 }
 
@@ -94,6 +98,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
+        "conformance" => Ok(Task::Conformance),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
@@ -132,6 +137,7 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
+        Task::Conformance => conformance::conformance().map(|_| ()),
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
             browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))

@@ -32,12 +32,35 @@ enum Cmd {
     List,
     /// Measure the engine: trace replay, memory per page, real-time factor, eviction pass.
     Bench(BenchArgs),
+    /// Run a session script (timed statements from several sessions; see
+    /// docs/session-scripts.md) and print each statement's outcome.
+    Script(ScriptArgs),
     /// Run the incident scenarios: each published figure beside the simulated one.
     Reproduce {
         /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct ScriptArgs {
+    /// The session script file.
+    file: String,
+    /// Engine profile to run instead of the script's own.
+    #[arg(long)]
+    profile: Option<String>,
+    /// `json`: {"statements": [...], "metadata_locks": [...]}; `table`: for people;
+    /// `tsv`: one tab-separated line per statement, for programs.
+    #[arg(long, value_enum, default_value_t = ScriptFormat::Table)]
+    format: ScriptFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ScriptFormat {
+    Table,
+    Json,
+    Tsv,
 }
 
 #[derive(clap::Args, Debug)]
@@ -92,6 +115,7 @@ fn main() -> ExitCode {
         }
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
+        Cmd::Script(args) => script_cmd(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -100,6 +124,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file))?;
+    let script = ddlscope_engine::script::SessionScript::parse(&text)
+        .map_err(|e| format!("{}: {e}", args.file))?;
+    let report = script
+        .run(args.profile.as_deref())
+        .map_err(|e| format!("{}: {e}", args.file))?;
+    let out = match args.format {
+        ScriptFormat::Json => {
+            serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())? + "\n"
+        }
+        ScriptFormat::Table => report.render_table(),
+        ScriptFormat::Tsv => report.render_tsv(),
+    };
+    io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(|e| e.to_string())
 }
 
 fn list() {

@@ -148,3 +148,97 @@ fn bench_reports_the_four_figures_as_json() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read trace"), "{err}");
 }
+
+fn script_path(name: &str) -> String {
+    format!(
+        "{}/../../assets/scripts/{name}.script",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn script_json_has_the_issue_shape_and_shows_the_i4_wait() {
+    let (code, out, err) = ddlscope(&[
+        "script",
+        &script_path("i4-create-index"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let statements = v["statements"].as_array().unwrap();
+    assert_eq!(statements.len(), 9);
+    for s in statements {
+        for key in [
+            "session",
+            "sql",
+            "issued_at_ms",
+            "finished_at_ms",
+            "outcome",
+            "error_code",
+            "error_message",
+            "states_seen",
+        ] {
+            assert!(s.get(key).is_some(), "{key} missing in {s}");
+        }
+    }
+    let ddl = &statements[2];
+    assert_eq!(ddl["sql"], "CREATE INDEX idx_kc ON t (k, c)");
+    assert_eq!(ddl["session"], "s2");
+    assert_eq!(ddl["outcome"], "ok");
+    // It waited from 1 s until the COMMIT at 4 s.
+    assert!(ddl["finished_at_ms"].as_u64().unwrap() >= 4000, "{ddl}");
+    assert!(ddl["states_seen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s == "Waiting for table metadata lock"));
+    assert!(v["metadata_locks"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn script_reports_statements_still_waiting_and_their_locks() {
+    let dir = std::env::temp_dir().join(format!("ddlscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("waiting.script");
+    std::fs::write(
+        &file,
+        "# an open transaction and a DROP that waits for it\n\
+         table t rows=1000\n\
+         at 0ms s1: BEGIN\n\
+         at 10ms s1: SELECT * FROM t WHERE id = 1\n\
+         at 100ms s2: DROP TABLE t\n\
+         run 1s\n",
+    )
+    .unwrap();
+    let (code, out, err) = ddlscope(&["script", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let drop = &v["statements"][2];
+    assert_eq!(drop["outcome"], "waiting");
+    assert!(drop["finished_at_ms"].is_null());
+    let locks = v["metadata_locks"].as_array().unwrap();
+    assert!(locks.iter().any(|l| l["LOCK_TYPE"] == "SHARED_READ"
+        && l["LOCK_STATUS"] == "GRANTED"
+        && l["SESSION"] == "s1"));
+    assert!(locks.iter().any(|l| l["LOCK_TYPE"] == "EXCLUSIVE"
+        && l["LOCK_STATUS"] == "PENDING"
+        && l["SESSION"] == "s2"));
+    // For people: the same, as the mysql client prints it.
+    let (code, out, _) = ddlscope(&["script", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("[100 ms -> still waiting] s2> DROP TABLE t"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| TABLE       | test          | t           | EXCLUSIVE"),
+        "{out}"
+    );
+    // A malformed script is refused with its line.
+    std::fs::write(&file, "table t rows=10\nat soon s1: SELECT 1\n").unwrap();
+    let (code, _, err) = ddlscope(&["script", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2: malformed time 'soon'"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -48,6 +48,31 @@ pub enum EventKind {
         /// Whether it failed.
         error: bool,
     },
+    /// A session's request for a metadata lock had to wait ("Waiting for table
+    /// metadata lock").
+    MdlWaitStarted {
+        /// The session (processlist id).
+        session: u32,
+        /// The lock name: `TABLE test.t`, `GLOBAL`, ...
+        lock: String,
+        /// The type requested, as `performance_schema` names it: `EXCLUSIVE`.
+        lock_type: String,
+    },
+    /// A session's metadata-lock wait ended: granted, or failed with `error`
+    /// (1205 timeout, 1213 deadlock victim, 1317 killed).
+    MdlWaitEnded {
+        /// The session.
+        session: u32,
+        /// The error code if the request failed.
+        error: Option<u16>,
+    },
+    /// A console session's processlist state changed.
+    SessionState {
+        /// The session.
+        session: u32,
+        /// The new state ("" when idle).
+        state: String,
+    },
     /// A scan of one instance's list, under `latch`, from position `from` to `to`
     /// (positions count from the tail), over `[t0, t1]`.
     Scan {

@@ -197,6 +197,80 @@ pub struct Costs {
     /// Applying one row-log entry at the end of the build (`row_log_apply()`).
     #[serde(default = "default_row_log_apply_ns")]
     pub row_log_apply_ns: u64,
+    /// A console statement's work per row it reads (`row_search_mvcc()`: fetch, check
+    /// the read view or lock the record, evaluate the condition).
+    #[serde(default = "default_row_search_ns")]
+    pub row_search_ns_per_row: u64,
+    /// ...and per row it changes (`row_upd_clust_step()`: undo record, in-place
+    /// update, redo; secondary-index maintenance for `k`).
+    #[serde(default = "default_row_update_ns")]
+    pub row_update_ns_per_row: u64,
+    /// An index build or table rebuild, per row (read the clustered index, sort, bulk
+    /// load): I4's CREATE INDEX took 6.87 s on an idle 1,000,000-row table.
+    #[serde(default = "default_index_build_ns")]
+    pub index_build_ns_per_row: u64,
+}
+
+fn default_index_build_ns() -> u64 {
+    6_870
+}
+
+/// Calibrated on incident I4: `UPDATE sbtest1 SET k=1` over 1,000,000 rows took
+/// 15.54 s (Aurora MySQL 5.7.12), i.e. 15.54 µs per row read and changed; split as
+/// 1.5 µs to find and lock the row and 14.04 µs to change it.
+fn default_row_search_ns() -> u64 {
+    1_500
+}
+fn default_row_update_ns() -> u64 {
+    14_040
+}
+
+/// The SQL layer's defaults that differ between servers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SqlLayer {
+    /// `lock_wait_timeout` default, seconds: MySQL's 31536000 (`LONG_TIMEOUT`,
+    /// `sql/sql_const.h`); MariaDB's 86400 since 10.2.
+    #[serde(default = "default_lock_wait_timeout_s")]
+    pub lock_wait_timeout_s: u64,
+    /// `innodb_lock_wait_timeout` default, seconds (50 in every version).
+    #[serde(default = "default_innodb_lock_wait_timeout_s")]
+    pub innodb_lock_wait_timeout_s: u64,
+    /// The metadata lock `OPTIMIZE TABLE` opens the table with before InnoDB answers
+    /// "doing recreate" and the online rebuild starts.
+    #[serde(default)]
+    pub optimize_open_lock: AdminOpenLock,
+}
+
+/// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdminOpenLock {
+    /// MySQL `sql_admin.cc` `mysql_admin_table()`: `lock_type >= TL_WRITE_ALLOW_WRITE ?
+    /// MDL_SHARED_NO_READ_WRITE : MDL_SHARED_READ` (5.7, 8.0): a pending request blocks
+    /// new reads too.
+    #[default]
+    SharedNoReadWrite,
+    /// MariaDB 10.11, as observed against the server: new reads pass the pending
+    /// request, writes wait.
+    SharedNoWrite,
+}
+
+impl Default for SqlLayer {
+    fn default() -> SqlLayer {
+        SqlLayer {
+            lock_wait_timeout_s: default_lock_wait_timeout_s(),
+            innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
+            optimize_open_lock: AdminOpenLock::default(),
+        }
+    }
+}
+
+fn default_lock_wait_timeout_s() -> u64 {
+    31_536_000
+}
+fn default_innodb_lock_wait_timeout_s() -> u64 {
+    50
 }
 
 fn default_zip_decompress_ns() -> u64 {
@@ -250,6 +324,9 @@ pub struct Profile {
     pub mechanisms: Mechanisms,
     /// The costs.
     pub costs: Costs,
+    /// SQL-layer defaults.
+    #[serde(default)]
+    pub sql: SqlLayer,
     /// Where each behaviour comes from.
     #[serde(default)]
     pub cites: Vec<Cite>,

@@ -632,8 +632,8 @@ impl Scenario {
                 bp.old_blocks_pct
             ));
         }
-        if self.tables.is_empty() {
-            return Err("tables: a scenario needs at least one table".into());
+        if self.tables.is_empty() && self.workload.threads > 0 {
+            return Err("tables: a scenario with a workload needs at least one table".into());
         }
         for (i, t) in self.tables.iter().enumerate() {
             if t.name.is_empty()

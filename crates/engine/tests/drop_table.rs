@@ -7,10 +7,17 @@ fn sim(profile: &str) -> Sim {
 }
 
 fn sim_with(profile: &str, ahi: bool) -> Sim {
+    sim_hashed(profile, ahi, 0)
+}
+
+/// `warm_ahi_pct` of t1's cached leaves carry AHI entries: the workload reads t2 only,
+/// so t1's entries can only come from earlier traffic.
+fn sim_hashed(profile: &str, ahi: bool, warm_ahi_pct: u32) -> Sim {
     let mut s = ddlscope_engine::Scenario::builtin("drop-table-demo").unwrap();
     // The test issues the DROP itself.
     s.script.clear();
     s.innodb.adaptive_hash_index = ahi;
+    s.buffer_pool.warm_ahi_pct = warm_ahi_pct;
     Sim::new(s, ddlscope_engine::Profile::builtin(profile).unwrap()).unwrap()
 }
 
@@ -106,7 +113,7 @@ fn mysql_57_sweeps_every_lru_list_under_the_pool_mutex() {
 
 #[test]
 fn mysql_8023_leaves_stale_pages_that_the_lru_tail_reclaims() {
-    let mut s = sim("mysql-8.0.23");
+    let mut s = sim_hashed("mysql-8.0.23", true, 5);
     s.run_until(Tick::from_secs(3));
     let resident = s.pool().resident_pages(T1);
     s.execute("DROP TABLE t1").unwrap();
@@ -131,11 +138,14 @@ fn mysql_8023_leaves_stale_pages_that_the_lru_tail_reclaims() {
         stale_now > resident / 2,
         "right after the DROP most of t1 is stale: {stale_now} of {resident}"
     );
+    // The workload's misses on t2 move the LRU tail, which frees the stale pages it
+    // meets. t2's hot set (sysbench's special distribution) is mostly cached, so the tail
+    // moves a few hundred pages a second: about a fifth of t1 goes in 27 s.
     s.run_until(Tick::from_secs(30));
     s.pool().validate();
     let stale_later = s.pool().pages_stale();
     assert!(
-        stale_later < stale_now / 10 * 7,
+        stale_later < stale_now / 100 * 85,
         "the LRU tail reclaims stale pages: {stale_now} -> {stale_later}"
     );
     assert!(s.pool().stats().stale_freed > 0);
@@ -221,25 +231,38 @@ fn bad_statements_are_refused_and_change_nothing() {
     let mut s = sim("mysql-5.7");
     s.run_until(Tick::from_secs(2));
     let events = s.events().len();
-    let e = s.execute("DROP TABLE nope").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "ERROR 1051 (42S02): Unknown table 'test.nope'"
-    );
-    let e = s.execute("DROP TABLE t1, nope").unwrap_err();
-    assert_eq!(e.code, 1051);
+    // A syntax error is refused at once and nothing runs.
     assert!(s
         .execute("DROP TABL t1")
         .unwrap_err()
         .to_string()
         .starts_with("ERROR 1064 (42000)"));
     assert_eq!(s.events().len(), events, "nothing ran");
-    assert!(s.tables().iter().all(|t| !t.dropped));
-    assert!(
-        s.execute("DROP TABLE IF EXISTS nope").is_ok(),
-        "IF EXISTS makes it a no-op"
-    );
+    // Unknown tables are found once the statement holds its metadata locks, as in the
+    // server: the statement fails and drops nothing, not even the tables it knows.
+    s.execute("DROP TABLE nope").unwrap();
+    s.execute("DROP TABLE t1, nope").unwrap();
+    s.execute("DROP TABLE IF EXISTS nope").unwrap();
     s.run_until(Tick::from_secs(3));
+    let outputs: Vec<String> = s
+        .statements()
+        .iter()
+        .map(|r| r.client_output().unwrap())
+        .collect();
+    assert_eq!(outputs[0], "ERROR 1051 (42S02): Unknown table 'test.nope'");
+    assert_eq!(outputs[1], "ERROR 1051 (42S02): Unknown table 'test.nope'");
+    assert!(
+        outputs[2].starts_with("Query OK, 0 rows affected"),
+        "IF EXISTS makes it a no-op: {}",
+        outputs[2]
+    );
     assert!(s.tables().iter().all(|t| !t.dropped));
-    assert!(s.commands().len() == 1);
+    let console = s.console_session();
+    assert!(
+        s.mdl()
+            .metadata_locks()
+            .iter()
+            .all(|l| l.owner.0 != console),
+        "no lock left behind"
+    );
 }

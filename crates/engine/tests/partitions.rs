@@ -2,7 +2,7 @@
 //! simulation carries on), DROP TABLE of a partitioned table, and the scenario fields'
 //! checks, each naming the field.
 
-use ddlscope_engine::{EventKind, Profile, Scenario, Sim, Tick};
+use ddlscope_engine::{EventKind, Profile, Scenario, Sim, StatementOutcome, Tick};
 
 const SCENARIO: &str = r#"
 name = "partitions"
@@ -43,10 +43,30 @@ fn sim() -> Sim {
     sim
 }
 
+/// Runs `sql` on the console session until it finishes and returns its error, as the
+/// client prints it (`None`: it succeeded). Name errors arrive when the statement runs,
+/// in its outcome, as in the server.
+fn error_of(sim: &mut Sim, sql: &str) -> Option<(u16, String)> {
+    sim.execute(sql).unwrap();
+    let id = sim.statements().len() - 1;
+    for _ in 0..2000 {
+        if sim.statements()[id].finished_at.is_some() {
+            break;
+        }
+        sim.run_for(Tick::from_ms(10));
+    }
+    let r = &sim.statements()[id];
+    match r.outcome.as_ref().expect("the statement finished") {
+        StatementOutcome::Ok { .. } => None,
+        StatementOutcome::Error { code, .. } => Some((*code, r.client_output().unwrap())),
+    }
+}
+
 #[test]
 fn bad_partition_statements_get_mysqls_errors_and_change_nothing() {
     let mut sim = sim();
-    let events = sim.events().len();
+    let live = |sim: &Sim| sim.tables().iter().filter(|t| !t.dropped).count();
+    let tables = live(&sim);
     let errors: Vec<String> = [
         "ALTER TABLE nosuch DROP PARTITION p0",
         "ALTER TABLE other.logs DROP PARTITION p0",
@@ -56,10 +76,10 @@ fn bad_partition_statements_get_mysqls_errors_and_change_nothing() {
         "ALTER TABLE logs DROP PARTITION p0, p0",
         "ALTER TABLE logs TRUNCATE PARTITION p4",
         "ALTER TABLE logs DROP PARTITION p0, p1, p2, p3",
-        "ALTER TABLE logs DROP PARTITION p1; ALTER TABLE logs DROP PARTITION p1",
+        "ALTER TABLE logs DROP PARTITION p1, P1",
     ]
     .iter()
-    .map(|sql| sim.execute(sql).unwrap_err().to_string())
+    .map(|sql| error_of(&mut sim, sql).expect("refused").1)
     .collect();
     expect_test::expect![[r#"
         [
@@ -75,24 +95,25 @@ fn bad_partition_statements_get_mysqls_errors_and_change_nothing() {
         ]
     "#]]
     .assert_debug_eq(&errors);
-    assert_eq!(sim.events().len(), events, "nothing ran");
+    assert_eq!(live(&sim), tables, "nothing was dropped");
     // The simulation carries on, and a good statement still runs.
-    sim.execute("ALTER TABLE logs DROP PARTITION p0").unwrap();
+    assert_eq!(
+        error_of(&mut sim, "ALTER TABLE logs DROP PARTITION p0"),
+        None
+    );
     sim.run_for(Tick::from_secs(3));
     assert!(sim.samples().last().unwrap().qps > 0);
-    let err = sim
-        .execute("ALTER TABLE logs DROP PARTITION p0")
-        .unwrap_err();
-    assert_eq!(err.code, 1507, "p0 is gone: {err}");
+    let err = error_of(&mut sim, "ALTER TABLE logs DROP PARTITION p0").unwrap();
+    assert_eq!(err.0, 1507, "p0 is gone: {}", err.1);
     // Three partitions left: dropping them all is refused, dropping two is not.
     assert_eq!(
-        sim.execute("ALTER TABLE logs DROP PARTITION p1, p2, p3")
-            .unwrap_err()
-            .code,
-        1508
+        error_of(&mut sim, "ALTER TABLE logs DROP PARTITION p1, p2, p3").map(|e| e.0),
+        Some(1508)
     );
-    sim.execute("ALTER TABLE logs DROP PARTITION p1, p2")
-        .unwrap();
+    assert_eq!(
+        error_of(&mut sim, "ALTER TABLE logs DROP PARTITION p1, p2"),
+        None
+    );
 }
 
 #[test]
@@ -121,11 +142,12 @@ fn drop_table_of_a_partitioned_table_drops_every_partition() {
         )
         .count();
     assert_eq!(unlinked, 4);
-    let err = sim
-        .execute("ALTER TABLE logs DROP PARTITION p0")
-        .unwrap_err();
-    assert_eq!(err.code, 1146, "{err}");
-    assert_eq!(sim.execute("DROP TABLE logs").unwrap_err().code, 1051);
+    let err = error_of(&mut sim, "ALTER TABLE logs DROP PARTITION p0").unwrap();
+    assert_eq!(err.0, 1146, "{}", err.1);
+    assert_eq!(
+        error_of(&mut sim, "DROP TABLE logs").map(|e| e.0),
+        Some(1051)
+    );
 }
 
 #[test]
@@ -333,4 +355,49 @@ fn truncate_partition_all_and_truncate_table_empty_every_partition() {
             "{sql}"
         );
     }
+}
+
+#[test]
+fn partition_ddl_waits_for_the_tables_metadata_lock_then_runs_the_partition_executor() {
+    let mut sim = sim();
+    let outcome = |sim: &Sim, id: u32| match &sim.statements()[id as usize].outcome {
+        None => "waiting".to_owned(),
+        Some(StatementOutcome::Ok { .. }) => "ok".to_owned(),
+        Some(StatementOutcome::Error { code, .. }) => format!("error {code}"),
+    };
+    let a = sim.connect();
+    let b = sim.connect();
+    // A transaction reads the partitioned table by its SQL name: SHARED_READ on `logs`.
+    let read = sim
+        .submit_to(a, "BEGIN; SELECT * FROM logs WHERE id = 5")
+        .unwrap()[1];
+    sim.run_for(Tick::from_ms(200));
+    assert_eq!(outcome(&sim, read), "ok");
+    let ddl = sim
+        .submit_to(b, "ALTER TABLE logs DROP PARTITION p1")
+        .unwrap()[0];
+    sim.run_for(Tick::from_ms(500));
+    assert_eq!(
+        outcome(&sim, ddl),
+        "waiting",
+        "X on logs waits for the reader"
+    );
+    assert!(sim.tables().iter().all(|t| !t.dropped));
+    sim.submit_to(a, "COMMIT").unwrap();
+    sim.run_for(Tick::from_secs(3));
+    assert_eq!(outcome(&sim, ddl), "ok");
+    let dropped: Vec<&str> = sim
+        .tables()
+        .iter()
+        .filter(|t| t.dropped)
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(dropped, ["logs#P#p1"], "only the partition's own table");
+    let sel = sim.submit_to(a, "SELECT * FROM logs WHERE id = 5").unwrap()[0];
+    sim.run_for(Tick::from_ms(200));
+    assert_eq!(
+        outcome(&sim, sel),
+        "ok",
+        "the other partitions are still there"
+    );
 }

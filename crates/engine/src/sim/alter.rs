@@ -2,7 +2,8 @@
 //! (InnoDB `row_merge_build_indexes()`, 5.6+ online DDL), one thread per statement.
 //!
 //! ```text
-//!  prepare ── X briefly (stand-in: wait for statements on the table) ── dict_sys: add
+//!  prepare ── MDL: SU → X briefly (waits for every open transaction on the table,
+//!     │        "Waiting for table metadata lock") ── dict_sys: add
 //!     │        the index to the dictionary, start the row log
 //!     ▼
 //!  read     every clustered leaf in key order (page gets through the pool); each row
@@ -22,18 +23,20 @@
 //!     ▼
 //!  apply    row_log_apply(): the DML the workload did on the table meanwhile
 //!     ▼
-//!  commit   X (stand-in as above) ── dict_sys ── done
+//!  commit   MDL: SU → X again ── dict_sys ── done (the session releases the locks)
 //! ```
 //!
 //! Every CPU step runs on the server's cores ([`super::cpu`]), in bursts of about a
 //! statement's length, so a busy server slows the build and the build takes its share
 //! from the workload: I4's 6.87 s idle against 31.97 s under sysbench.
 
+use super::locks::MdlPoll;
 use super::{Next, Sim};
 use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SpaceId};
 use crate::device::IoOp;
 use crate::events::{EventKind, ListKind};
 use crate::latch::LatchId;
+use crate::mdl::{MdlContextId, MdlTicketId, MdlType};
 use crate::profile::FlushScan;
 use crate::scenario::PAGE_SIZE;
 use crate::time::Tick;
@@ -57,8 +60,6 @@ const SCAN_PAGES_PER_STEP: u64 = 1;
 #[derive(Clone, Debug)]
 pub(super) struct IndexBuild {
     pub(super) session: u32,
-    pub(super) sql: String,
-    pub(super) started: Tick,
     pub(super) table: usize,
     /// Name of the new index.
     pub(super) name: String,
@@ -101,6 +102,11 @@ pub(super) struct IndexBuild {
     /// The tablespace the new pages go to.
     target_space: SpaceId,
     holds: Option<LatchId>,
+    /// The session's metadata-lock context and its SHARED_UPGRADABLE ticket on the
+    /// table, upgraded to EXCLUSIVE to prepare and to commit.
+    mdl: (MdlContextId, MdlTicketId),
+    /// The session thread waiting for this build.
+    notify: ThreadId,
 }
 
 /// What a table rebuild changes.
@@ -134,7 +140,7 @@ enum BuildStep {
     Cpu,
     /// A slice ended: free the core.
     CpuDone,
-    /// Prepare: wait for the statements using the table (stand-in for the brief X).
+    /// Prepare: upgrade the session's SU to X (`wait_while_table_is_used()`).
     PrepareWait,
     /// `ha_prepare_inplace_alter_table()`: add the index to the dictionary under
     /// `dict_sys`, create the row log.
@@ -160,7 +166,7 @@ enum BuildStep {
     FlushWait,
     /// `row_log_apply()`.
     ApplyLog,
-    /// Commit: wait for the statements using the table (stand-in for X).
+    /// Commit: upgrade SU to X again; every transaction using the table must end.
     CommitWait,
     CommitDict,
     CommitDictDone,
@@ -172,16 +178,16 @@ enum BuildStep {
 impl IndexBuild {
     pub(super) fn new(
         session: u32,
-        sql: String,
-        started: Tick,
         table: usize,
         name: String,
         entry_bytes: u64,
+        mdl: (MdlContextId, MdlTicketId),
+        notify: ThreadId,
     ) -> IndexBuild {
         IndexBuild {
+            mdl,
+            notify,
             session,
-            sql,
-            started,
             table,
             name,
             entry_bytes,
@@ -217,12 +223,12 @@ impl IndexBuild {
     /// column change with ALGORITHM=INPLACE or COPY.
     pub(super) fn rebuild(
         session: u32,
-        sql: String,
-        started: Tick,
         table: usize,
         rebuild: Rebuild,
+        mdl: (MdlContextId, MdlTicketId),
+        notify: ThreadId,
     ) -> IndexBuild {
-        let mut b = IndexBuild::new(session, sql, started, table, String::new(), 14);
+        let mut b = IndexBuild::new(session, table, String::new(), 14, mdl, notify);
         b.rebuild = Some(rebuild);
         b
     }
@@ -292,14 +298,41 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             BuildStep::PrepareWait | BuildStep::CommitWait => {
-                // Simplification: stands in for the metadata lock's brief EXCLUSIVE phases
-                // (SU -> X to prepare, X to commit) until sessions take metadata locks:
-                // new statements on the table wait, those running finish.
-                self.ddl_claimed[b.table] = true;
-                if self.table_users[b.table] > 0 {
-                    return Next::After(Tick::from_us(100));
+                // mysql_inplace_alter_table(): SU -> X to prepare (InnoDB answers
+                // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE for ADD INDEX) and again to
+                // commit. Every transaction that used the table must end first, and
+                // the pending X holds back every new statement on it.
+                let (ctx, ticket) = b.mdl;
+                let prepare = b.step == BuildStep::PrepareWait;
+                match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+                    MdlPoll::Granted(_) => {}
+                    MdlPoll::Wait => {
+                        self.set_state(b.session, "Waiting for table metadata lock");
+                        return Next::Parked;
+                    }
+                    MdlPoll::Failed(e) => {
+                        if !prepare {
+                            // The ALTER is rolled back: the new index goes.
+                            let name = b.name.clone();
+                            self.tables[b.table]
+                                .indexes
+                                .retain(|ix| !ix.name.eq_ignore_ascii_case(&name));
+                            self.online_build[b.table] = false;
+                        }
+                        self.ddl_outcomes.insert(b.session, e.into());
+                        self.schedule_thread(self.now, b.notify);
+                        return Next::Exit;
+                    }
                 }
-                b.step = if b.step == BuildStep::PrepareWait {
+                self.set_state(
+                    b.session,
+                    if prepare {
+                        "preparing for alter table"
+                    } else {
+                        "committing alter table to storage engine"
+                    },
+                );
+                b.step = if prepare {
                     BuildStep::PrepareDict
                 } else {
                     BuildStep::CommitDict
@@ -361,7 +394,9 @@ impl Sim {
                 self.push_table(fresh);
                 self.online_build[b.table] = true;
                 b.log_start = self.row_log_ops[b.table];
-                self.ddl_claimed[b.table] = false;
+                // Back to SU for the build: DML on the table runs, logged.
+                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
+                self.set_state(b.session, "altering table");
                 self.build_phase(b, "reading clustered index");
                 b.step = BuildStep::ReadLeaf;
                 Next::After(Tick::ZERO)
@@ -388,7 +423,9 @@ impl Sim {
                 let _ = self.fs.grow_to(&path, bytes, 64 << 20);
                 self.online_build[b.table] = true;
                 b.log_start = self.row_log_ops[b.table];
-                self.ddl_claimed[b.table] = false;
+                // Back to SU for the build: DML on the table runs, logged.
+                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
+                self.set_state(b.session, "altering table");
                 self.build_phase(b, "reading clustered index");
                 b.step = BuildStep::ReadLeaf;
                 Next::After(Tick::ZERO)
@@ -639,11 +676,10 @@ impl Sim {
                         self.tables[new].name = hidden;
                         self.append_row[b.table] = self.tables[b.table].rows;
                         r.old = Some(new);
-                        self.ddl_claimed[new] = true;
                         self.build_phase(b, "rename result table");
                         let mut d = super::ddl::Ddl::new(
                             b.session,
-                            b.sql.clone(),
+                            String::new(),
                             self.now,
                             vec![super::ddl::DropTarget { table: new }],
                         );
@@ -656,7 +692,6 @@ impl Sim {
                     b.step = BuildStep::DropOld;
                     return Next::After(Tick::ZERO);
                 }
-                self.ddl_claimed[b.table] = false;
                 b.step = BuildStep::Finish;
                 Next::After(Tick::ZERO)
             }
@@ -667,23 +702,12 @@ impl Sim {
                 {
                     return Next::After(Tick::from_ms(1));
                 }
-                self.ddl_claimed[b.table] = false;
                 b.step = BuildStep::Finish;
                 Next::After(Tick::ZERO)
             }
             BuildStep::Finish => {
-                let elapsed = self.now - b.started;
-                self.emit(EventKind::StatementFinished {
-                    session: b.session,
-                    sql: b.sql.clone(),
-                    elapsed,
-                    result: format!(
-                        "Query OK, 0 rows affected ({}.{:02} sec)\nRecords: 0  Duplicates: 0  Warnings: 0",
-                        elapsed.as_secs(),
-                        (elapsed.as_ms() % 1000) / 10
-                    ),
-                    error: false,
-                });
+                // The session reports the result and releases the metadata locks.
+                self.schedule_thread(self.now, b.notify);
                 Next::Exit
             }
         }
@@ -826,14 +850,18 @@ fn log2_ceil(n: u64) -> u32 {
 #[derive(Clone, Debug)]
 pub(super) struct MetaDdl {
     pub(super) session: u32,
-    pub(super) sql: String,
-    pub(super) started: Tick,
     pub(super) change: MetaChange,
     step: MetaStep,
+    /// For an instant column change, the session's context and its SHARED_UPGRADABLE
+    /// ticket, upgraded to EXCLUSIVE for the commit; RENAME and CREATE ... LIKE come
+    /// with their EXCLUSIVE locks already held by the session.
+    mdl: Option<(MdlContextId, MdlTicketId)>,
+    /// The session thread waiting for this change.
+    notify: ThreadId,
 }
 
 /// What a [`MetaDdl`] changes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum MetaChange {
     /// Instant ADD/DROP COLUMN: columns added (name, bytes) and dropped; whether the
     /// table gets a new row version (8.0.29+).
@@ -849,34 +877,37 @@ pub(super) enum MetaChange {
     CreateLike { like: usize, name: String },
 }
 
-impl MetaChange {
-    /// The existing tables the statement locks exclusively.
-    fn tables(&self) -> Vec<usize> {
-        match self {
-            MetaChange::Columns { table, .. } => vec![*table],
-            MetaChange::Rename(pairs) => pairs.iter().map(|(t, _)| *t).collect(),
-            MetaChange::CreateLike { .. } => Vec::new(),
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum MetaStep {
-    /// Stand-in for the metadata lock's EXCLUSIVE phase: wait for the statements using
-    /// the tables.
+    /// The metadata lock's EXCLUSIVE phase: upgrade the session's SU (instant column
+    /// change); RENAME and CREATE ... LIKE hold X already.
     Wait,
     Dict,
     DictDone,
 }
 
 impl MetaDdl {
-    pub(super) fn new(session: u32, sql: String, started: Tick, change: MetaChange) -> MetaDdl {
+    pub(super) fn new(
+        session: u32,
+        change: MetaChange,
+        mdl: Option<(MdlContextId, MdlTicketId)>,
+        notify: ThreadId,
+    ) -> MetaDdl {
         MetaDdl {
             session,
-            sql,
-            started,
             change,
             step: MetaStep::Wait,
+            mdl,
+            notify,
+        }
+    }
+
+    /// The processlist stage once the exclusive lock is held.
+    fn stage_after_lock(&self) -> &'static str {
+        match &self.change {
+            MetaChange::Columns { .. } => "committing alter table to storage engine",
+            MetaChange::Rename(_) => "rename",
+            MetaChange::CreateLike { .. } => "creating table",
         }
     }
 
@@ -895,13 +926,21 @@ impl Sim {
     pub(super) fn step_meta_ddl(&mut self, t: ThreadId, a: &mut MetaDdl) -> Next {
         match a.step {
             MetaStep::Wait => {
-                let tables = a.change.tables();
-                for &x in &tables {
-                    self.ddl_claimed[x] = true;
+                if let Some((ctx, ticket)) = a.mdl {
+                    match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+                        MdlPoll::Granted(_) => {}
+                        MdlPoll::Wait => {
+                            self.set_state(a.session, "Waiting for table metadata lock");
+                            return Next::Parked;
+                        }
+                        MdlPoll::Failed(e) => {
+                            self.ddl_outcomes.insert(a.session, e.into());
+                            self.schedule_thread(self.now, a.notify);
+                            return Next::Exit;
+                        }
+                    }
                 }
-                if tables.iter().any(|&x| self.table_users[x] > 0) {
-                    return Next::After(Tick::from_us(100));
-                }
+                self.set_state(a.session, a.stage_after_lock());
                 a.step = MetaStep::Dict;
                 Next::After(Tick::ZERO)
             }
@@ -915,25 +954,8 @@ impl Sim {
             MetaStep::DictDone => {
                 self.release(LatchId::DictSys, t, true);
                 self.apply_meta_change(&mut a.change);
-                for x in a.change.tables() {
-                    self.ddl_claimed[x] = false;
-                }
-                let elapsed = self.now - a.started;
-                let extra = match a.change {
-                    MetaChange::Columns { .. } => "\nRecords: 0  Duplicates: 0  Warnings: 0",
-                    _ => "",
-                };
-                self.emit(EventKind::StatementFinished {
-                    session: a.session,
-                    sql: a.sql.clone(),
-                    elapsed,
-                    result: format!(
-                        "Query OK, 0 rows affected ({}.{:02} sec){extra}",
-                        elapsed.as_secs(),
-                        (elapsed.as_ms() % 1000) / 10
-                    ),
-                    error: false,
-                });
+                // The session reports the result and releases the metadata locks.
+                self.schedule_thread(self.now, a.notify);
                 Next::Exit
             }
         }
@@ -991,6 +1013,11 @@ impl Sim {
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
                 self.push_table(fresh);
+                // The SQL layer's definition, copied (sim/session.rs).
+                let mut def = self.defs[*like].clone();
+                def.live_rows = 0;
+                def.rebuilt_at = self.now;
+                *self.defs.last_mut().expect("pushed") = def;
                 self.refresh_workload_tables();
             }
         }

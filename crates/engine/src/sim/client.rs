@@ -15,6 +15,7 @@
 //! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
 //! `ReadComplete`); a session parked in a latch queue shows in the processlist.
 
+use super::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{
     FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,
@@ -22,6 +23,7 @@ use crate::bufpool::{
 };
 use crate::device::IoOp;
 use crate::latch::LatchId;
+use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
 use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
 use crate::scenario::PAGE_SIZE;
@@ -44,32 +46,91 @@ pub(super) struct Client {
     step: ClientStep,
     stmts: &'static [StatementKind],
     stmt_idx: usize,
-    table: usize,
-    ops: Vec<PageOp>,
+    event_start: Tick,
+    /// The statement's page work.
+    walk: PageWalk,
+    /// Metadata locks of the current statement taken so far (GLOBAL IX for writes,
+    /// then the table's SR or SW).
+    mdl_taken: u8,
+}
+
+/// One statement's page work: the pages it touches, in order, each fixed through
+/// `buf_page_get_gen()` (a read on a miss, a free block found first). Workload clients
+/// and console sessions run their statements through this same machine.
+#[derive(Clone, Debug)]
+pub(super) struct PageWalk {
+    /// The table (index into `Sim::tables`).
+    pub(super) table: usize,
+    pub(super) ops: Vec<PageOp>,
     op_idx: usize,
     page: PageId,
     frame: FrameId,
-    event_start: Tick,
-    last_lsn: Lsn,
-    wrote: bool,
+    pub(super) last_lsn: Lsn,
+    /// The transaction has modified a page (its commit must flush the redo log).
+    pub(super) wrote: bool,
     free_block_attempt: u32,
     /// Bytes of row-lock structures this transaction holds.
-    lock_bytes: u64,
+    pub(super) lock_bytes: u64,
+    step: WalkStep,
+    /// A write failed for want of lock memory (`DB_LOCK_TABLE_FULL`).
+    pub(super) lock_table_full: bool,
 }
 
-/// Where a client is, named after the InnoDB code it models.
+impl PageWalk {
+    pub(super) fn new() -> PageWalk {
+        PageWalk {
+            table: 0,
+            ops: Vec::with_capacity(8),
+            op_idx: 0,
+            page: PageId {
+                space: SpaceId(0),
+                page_no: 0,
+            },
+            frame: FRAME_NONE,
+            last_lsn: Lsn(0),
+            wrote: false,
+            free_block_attempt: 0,
+            lock_bytes: 0,
+            step: WalkStep::BufPageGet,
+            lock_table_full: false,
+        }
+    }
+
+    /// Starts over on `ops` (already filled) of `table`.
+    pub(super) fn restart(&mut self, table: usize) {
+        self.table = table;
+        self.op_idx = 0;
+        self.free_block_attempt = 0;
+        self.step = WalkStep::BufPageGet;
+        self.lock_table_full = false;
+    }
+
+    /// Where the walk is, for the processlist.
+    pub(super) fn is_reading(&self) -> bool {
+        matches!(self.step, WalkStep::ReadComplete | WalkStep::ReadIssue)
+    }
+
+    /// Whether it is flushing a page to get a free block.
+    pub(super) fn is_flushing(&self) -> bool {
+        matches!(
+            self.step,
+            WalkStep::SinglePageWrite | WalkStep::SinglePageWriteDone
+        )
+    }
+}
+
+/// What one step of a [`PageWalk`] asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ClientStep {
-    /// Start the next sysbench event.
-    NextEvent,
-    /// The statement arrives after the client round trip; parse and execute.
-    StatementStart,
-    /// The statement's CPU burst is over: free the core.
-    StatementCpuDone,
-    /// `open_table()`: 5.1 needs the global `LOCK_open` ("Opening tables").
-    OpenTable,
-    /// A replication plugin's `before_dml` hook (5.7: under `dict_sys`).
-    BeforeDml,
+pub(super) enum WalkNext {
+    /// Step again (scheduler answer as for any thread).
+    Step(Next),
+    /// Every page done.
+    Done,
+}
+
+/// Where a page walk is, named after the InnoDB code it models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WalkStep {
     /// `buf_page_get_gen()`: look the page up in the page hash.
     BufPageGet,
     /// `buf_page_make_young()`: move the page to the LRU head, under the instance mutex.
@@ -106,6 +167,23 @@ enum ClientStep {
     /// `buf_flush_insert_into_flush_list()`: a clean page's first modification puts it
     /// on the flush list, under the instance's flush-list mutex.
     NoteModification,
+}
+
+/// Where a client is, named after the InnoDB code it models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClientStep {
+    /// Start the next sysbench event.
+    NextEvent,
+    /// The statement arrives after the client round trip; parse and execute.
+    StatementStart,
+    /// The statement's CPU burst is over: free the core.
+    StatementCpuDone,
+    /// `open_table()`: 5.1 needs the global `LOCK_open` ("Opening tables").
+    OpenTable,
+    /// A replication plugin's `before_dml` hook (5.7: under `dict_sys`).
+    BeforeDml,
+    /// The statement's pages, one [`PageWalk`] step at a time.
+    Walk,
     /// `trx_commit()` → `log_write_up_to(flush = true)`: wait for the redo flush.
     LogFlush,
     /// The statement's result goes back to the client.
@@ -120,30 +198,26 @@ impl Client {
             step: ClientStep::NextEvent,
             stmts: &[],
             stmt_idx: 0,
-            table: 0,
-            ops: Vec::with_capacity(8),
-            op_idx: 0,
-            page: PageId {
-                space: SpaceId(0),
-                page_no: 0,
-            },
-            frame: FRAME_NONE,
             event_start: Tick::ZERO,
-            last_lsn: Lsn(0),
-            wrote: false,
-            free_block_attempt: 0,
-            lock_bytes: 0,
+            walk: PageWalk::new(),
+            mdl_taken: 0,
         }
+    }
+
+    /// The statement running and its table, if any.
+    pub(super) fn current(&self) -> Option<(StatementKind, usize)> {
+        if self.step == ClientStep::NextEvent {
+            return None;
+        }
+        self.stmts.get(self.stmt_idx).map(|&k| (k, self.walk.table))
     }
 
     /// The processlist state for this session.
     pub(super) fn state_name(&self) -> &'static str {
         match self.step {
             ClientStep::NextEvent => "",
-            ClientStep::ReadComplete | ClientStep::ReadIssue => "reading a page",
-            ClientStep::SinglePageWrite | ClientStep::SinglePageWriteDone => {
-                "flushing a page to free a block"
-            }
+            ClientStep::Walk if self.walk.is_reading() => "reading a page",
+            ClientStep::Walk if self.walk.is_flushing() => "flushing a page to free a block",
             ClientStep::LogFlush => "waiting for handler commit",
             ClientStep::OpenTable => "Opening tables",
             _ => match self.stmts.get(self.stmt_idx) {
@@ -174,7 +248,7 @@ const AHI_BUILD_ODDS: u64 = 16;
 
 impl Sim {
     /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
-    fn maybe_build_hash(&mut self, c: &mut Client) {
+    fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) {
         if !self.scenario.innodb.adaptive_hash_index || c.frame == FRAME_NONE {
             return;
         }
@@ -190,7 +264,7 @@ impl Sim {
         }
         let index = table.index_of_page(op.page);
         let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
-        if is_leaf && !self.pool.is_hashed(c.frame) && c.rng.chance(1, AHI_BUILD_ODDS) {
+        if is_leaf && !self.pool.is_hashed(c.frame) && rng.chance(1, AHI_BUILD_ODDS) {
             self.pool.ahi_mark(c.frame, index);
         }
     }
@@ -227,16 +301,12 @@ impl Sim {
     }
 
     pub(super) fn step_client(&mut self, t: ThreadId, c: &mut Client) -> Next {
-        let (page_get, lru_op) = (
-            Tick(self.profile.costs.page_get_ns),
-            Tick(self.profile.costs.lru_op_ns),
-        );
         match c.step {
             ClientStep::NextEvent => {
                 c.stmts = event_statements(self.scenario.workload.kind);
                 c.stmt_idx = 0;
                 c.event_start = self.now;
-                c.wrote = false;
+                c.walk.wrote = false;
                 self.running += 1;
                 c.step = ClientStep::StatementStart;
                 Next::After(self.round_trip(&mut c.rng))
@@ -244,21 +314,13 @@ impl Sim {
             ClientStep::StatementStart => {
                 let kind = c.stmts[c.stmt_idx];
                 let Some(table) = self.pick_table(&mut c.rng) else {
-                    if self
-                        .workload_tables
-                        .iter()
-                        .any(|&t| !self.tables[t].dropped && self.ddl_claimed[t])
-                    {
-                        // A DDL holds the table exclusively for a moment: wait for it.
-                        return Next::After(Tick::from_us(200));
-                    }
                     // Every table the workload uses is gone: sysbench's statements fail;
                     // idle until one exists again.
                     self.running -= 1;
                     c.step = ClientStep::NextEvent;
                     return Next::After(Tick::SECOND);
                 };
-                c.table = table;
+                c.walk.table = table;
                 self.table_users[table] += 1;
                 statement_ops(
                     kind,
@@ -266,28 +328,27 @@ impl Sim {
                     &self.dist,
                     &mut c.rng,
                     &mut self.append_row[table],
-                    &mut c.ops,
+                    &mut c.walk.ops,
                 );
                 if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
                     // btr_search_guess_on_hash(): a point lookup whose leaf is hashed goes
                     // straight to it, skipping the descent.
-                    if let Some(&leaf) = c.ops.last() {
+                    if let Some(&leaf) = c.walk.ops.last() {
                         let page = PageId {
                             space: self.tables[table].space,
                             page_no: leaf.page,
                         };
                         if let Lookup::Hit(f) = self.pool.lookup(page) {
                             if self.pool.is_hashed(f) {
-                                c.ops.clear();
-                                c.ops.push(leaf);
+                                c.walk.ops.clear();
+                                c.walk.ops.push(leaf);
                             }
                         }
                     }
                 }
-                c.op_idx = 0;
-                c.free_block_attempt = 0;
+                c.walk.restart(table);
                 c.step = ClientStep::StatementCpuDone;
-                let parsed = records_parsed(kind, c.ops.len(), self.tables[table].rows);
+                let parsed = records_parsed(kind, c.walk.ops.len(), self.tables[table].rows);
                 let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
                     + Tick(self.profile.costs.record_parse_ns).times(parsed);
                 if kind.is_write() && self.online_build[table] {
@@ -303,7 +364,17 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             ClientStep::OpenTable => {
-                // open_table(): 5.1 takes the global LOCK_open for every table it opens.
+                // open_table(): the statement's metadata locks first (sysbench's
+                // transaction keeps them to COMMIT).
+                let kind = c.stmts[c.stmt_idx];
+                if !matches!(kind, StatementKind::Begin | StatementKind::Commit) {
+                    match self.client_mdl(t, c, kind) {
+                        Some(Ok(())) => {}
+                        Some(Err(())) => return self.client_abort(c),
+                        None => return Next::Parked,
+                    }
+                }
+                // 5.1 takes the global LOCK_open for every table it opens.
                 if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
                     && !matches!(
                         c.stmts[c.stmt_idx],
@@ -331,355 +402,67 @@ impl Sim {
                     }
                     self.release(LatchId::DictSys, t, false);
                 }
-                c.step = if c.ops.is_empty() {
-                    if kind == StatementKind::Commit && c.wrote {
+                // A row a console session's transaction has locked: wait for it.
+                if kind.is_write() && !self.row_locks.is_empty() {
+                    if let Some(range) = self.client_row(c) {
+                        match self.row_wait_for_console(t, c.session, range) {
+                            RowPoll::Granted => {}
+                            RowPoll::Wait => return Next::Parked,
+                            RowPoll::Failed(_) => return self.client_abort(c),
+                        }
+                    }
+                }
+                c.step = if c.walk.ops.is_empty() {
+                    if kind == StatementKind::Commit && c.walk.wrote {
                         ClientStep::LogFlush
                     } else {
                         ClientStep::StatementEnd
                     }
                 } else {
-                    ClientStep::BufPageGet
+                    ClientStep::Walk
                 };
                 Next::After(Tick::ZERO)
             }
-            ClientStep::BufPageGet => {
-                let op = c.ops[c.op_idx];
-                c.page = PageId {
-                    space: self.tables[c.table].space,
-                    page_no: op.page,
-                };
-                self.counters.read_requests += 1;
-                match self.pool.lookup(c.page) {
-                    Lookup::Hit(f) if self.pool.is_zip_only(f) => {
-                        c.frame = f;
-                        c.step = ClientStep::Unzip;
-                        Next::After(page_get)
-                    }
-                    Lookup::Hit(f) => {
-                        c.frame = f;
-                        let now_ms = self.now.as_ms() as u32;
-                        c.step = if self.pool.note_access(
-                            f,
-                            now_ms,
-                            self.scenario.buffer_pool.old_blocks_time_ms,
-                        ) {
-                            ClientStep::MakeYoung
-                        } else {
-                            ClientStep::PageDone
-                        };
-                        Next::After(page_get)
-                    }
-                    Lookup::IoFixed(_) => {
-                        // Counted once per access: undo this poll's request.
-                        self.counters.read_requests -= 1;
-                        Next::After(IO_WAIT_POLL)
-                    }
-                    Lookup::Stale(f) => {
-                        c.frame = f;
-                        c.step = ClientStep::FreeStale;
-                        Next::After(page_get)
-                    }
-                    Lookup::Miss => {
-                        c.step = ClientStep::GetFreeBlock;
-                        Next::After(page_get)
-                    }
-                }
-            }
-            ClientStep::MakeYoung => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                // The page may have been evicted while we waited.
-                if self.pool.lookup(c.page) == Lookup::Hit(c.frame) {
-                    self.pool.make_young(c.frame);
-                }
-                c.step = ClientStep::MakeYoungDone;
-                Next::After(lru_op)
-            }
-            ClientStep::MakeYoungDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                c.step = ClientStep::PageDone;
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::Unzip => {
-                let inst = self.pool.instance_of(c.page);
-                let latch = LatchId::BufPool(inst);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                let zip = match self.pool.lookup(c.page) {
-                    Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
-                    // Decompressed, evicted or being written meanwhile: look again.
-                    _ => {
-                        self.release(latch, t, false);
-                        self.counters.read_requests -= 1;
-                        c.step = ClientStep::BufPageGet;
-                        return Next::After(IO_WAIT_POLL);
-                    }
-                };
-                let (block, scanned) = self.pool.free_block_for_unzip(inst);
-                let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
-                let Some(block) = block else {
-                    // Nothing clean to evict: wait for the page cleaner, as
-                    // buf_LRU_get_free_block() does, and try again.
-                    self.release(latch, t, false);
-                    self.counters.wait_free += 1;
-                    self.signal_page_cleaner();
-                    self.counters.read_requests -= 1;
-                    c.step = ClientStep::BufPageGet;
-                    return Next::After(scan + FREE_BLOCK_SLEEP);
-                };
-                self.pool.unzip(zip, block);
-                c.frame = block;
-                c.step = ClientStep::UnzipDone;
-                Next::After(lru_op + scan)
-            }
-            ClientStep::UnzipDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                c.step = ClientStep::UnzipInflated;
-                self.cpu_run(t, Tick(self.profile.costs.zip_decompress_ns_per_page))
-            }
-            ClientStep::UnzipInflated => {
-                self.cpu_done();
-                c.step = ClientStep::PageDone;
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::FreeStale => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                if self.pool.lookup(c.page) == Lookup::Stale(c.frame) {
-                    self.pool.free_stale(c.frame);
-                }
-                c.step = ClientStep::FreeStaleDone;
-                Next::After(lru_op)
-            }
-            ClientStep::FreeStaleDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                c.step = ClientStep::BufPageGet;
-                self.counters.read_requests -= 1;
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::GetFreeBlock => {
-                let inst = self.pool.instance_of(c.page);
-                let latch = LatchId::BufPool(inst);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                if self.pool.lookup(c.page) != Lookup::Miss {
-                    // Another session read it (or it went stale) while we waited.
-                    self.release(latch, t, false);
-                    c.step = ClientStep::BufPageGet;
-                    self.counters.read_requests -= 1;
-                    return Next::After(Tick::ZERO);
-                }
-                let scan_ns = self.profile.costs.lru_scan_ns_per_page;
-                // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
-                // the whole list.
-                let limit = if c.free_block_attempt == 0 {
-                    LRU_SEARCH_SCAN_THRESHOLD
-                } else {
-                    u32::MAX
-                };
-                let (frame, scanned) = match self.pool.get_free_block(inst, limit) {
-                    FreeBlock::FromFreeList(f) => (f, 0),
-                    FreeBlock::Evicted { frame, scanned } => (frame, scanned),
-                    FreeBlock::NoneFound { scanned } => {
-                        // Nothing clean at the tail: count the wait, wake the page cleaner and
-                        // write a dirty page ourselves.
-                        self.counters.wait_free += 1;
-                        c.free_block_attempt += 1;
-                        self.signal_page_cleaner();
-                        let scan = Tick(scan_ns).times(u64::from(scanned));
-                        return match self.pool.single_page_flush(inst) {
-                            SinglePageFlush::Freed { scanned: s2 } => {
-                                // A block was freed after all; retry at once, still holding the
-                                // mutex (the retry takes it again harmlessly).
-                                self.release(latch, t, false);
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
-                            }
-                            SinglePageFlush::Write { frame, scanned: s2 } => {
-                                c.frame = frame;
-                                c.step = ClientStep::SinglePageWrite;
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)))
-                            }
-                            SinglePageFlush::Nothing { scanned: s2 } => {
-                                self.release(latch, t, false);
-                                let sleep = if c.free_block_attempt > 2 {
-                                    FREE_BLOCK_SLEEP
-                                } else {
-                                    Tick::ZERO
-                                };
-                                Next::After(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
-                            }
-                        };
-                    }
-                };
-                let op = c.ops[c.op_idx];
-                if self.pool.space_zip_kb(c.page.space) == 0 {
-                    self.pool.init_for_read(frame, c.page);
-                } else if !self.pool.init_for_read_zip(frame, c.page) {
-                    // No compressed frame to be had: the block went back; wait as for a
-                    // free block.
-                    self.release(latch, t, false);
-                    self.counters.wait_free += 1;
-                    self.signal_page_cleaner();
-                    return Next::After(FREE_BLOCK_SLEEP);
-                }
-                c.frame = frame;
-                let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
-                if op.create {
-                    // buf_page_create(): a new page at the end of the file, nothing to read.
-                    self.pool.complete_read(frame);
-                    self.release(latch, t, false);
-                    c.step = ClientStep::PageDone;
-                } else {
-                    c.step = ClientStep::ReadIssue;
-                }
-                Next::After(cost)
-            }
-            ClientStep::SinglePageWrite => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
-                c.step = ClientStep::SinglePageWriteDone;
-                Next::After(done - self.now)
-            }
-            ClientStep::SinglePageWriteDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(c.frame)));
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                self.pool.complete_write(c.frame, true);
-                self.release(latch, t, false);
-                c.step = ClientStep::GetFreeBlock;
-                Next::After(lru_op)
-            }
-            ClientStep::ReadIssue => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                self.counters.reads += 1;
-                // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
-                // buf_page_io_complete() before the page is released.
-                let zip_kb = u64::from(self.pool.space_zip_kb(c.page.space));
-                let (bytes, inflate) = if zip_kb == 0 {
-                    (PAGE_SIZE, Tick::ZERO)
-                } else {
-                    (
-                        zip_kb * 1024,
-                        Tick(self.profile.costs.zip_decompress_ns_per_page),
-                    )
-                };
-                let done = self.device.submit(self.now, IoOp::Read, bytes);
-                c.step = ClientStep::ReadComplete;
-                Next::After(done - self.now + inflate)
-            }
-            ClientStep::ReadComplete => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                self.pool.complete_read(c.frame);
-                c.step = ClientStep::ReadCompleteDone;
-                Next::After(lru_op)
-            }
-            ClientStep::ReadCompleteDone => {
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                self.release(latch, t, false);
-                c.step = ClientStep::PageDone;
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::PageDone => {
-                let op = c.ops[c.op_idx];
-                self.maybe_build_hash(c);
-                if op.write {
-                    // A pessimistic insert or update needs lock memory; when the pool is
-                    // nearly all lent to the AHI and lock heaps it fails
-                    // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
-                    if self.pool.running_out() {
-                        self.counters.errors += 1;
-                        c.op_idx = c.ops.len();
+            ClientStep::Walk => match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
+                WalkNext::Step(next) => next,
+                WalkNext::Done => {
+                    if c.walk.lock_table_full {
                         c.step = ClientStep::StatementEnd;
                         return Next::After(Tick::ZERO);
                     }
-                    // The page may have been evicted since it was fixed only if we let it go;
-                    // look again.
-                    match self.pool.lookup(c.page) {
-                        // Modified through the uncompressed frame only.
-                        Lookup::Hit(f) if !self.pool.is_zip_only(f) => c.frame = f,
-                        _ => {
-                            c.step = ClientStep::BufPageGet;
-                            self.counters.read_requests -= 1;
-                            return Next::After(Tick::ZERO);
-                        }
-                    }
-                    // log_free_check(): no new redo while the checkpoint age is near the log's
-                    // capacity.
-                    let capacity = self.scenario.innodb.redo_log_capacity.bytes();
-                    if self.checkpoint_age() > capacity / 16 * 15 {
-                        self.counters.log_waits += 1;
-                        self.signal_page_cleaner();
-                        return Next::After(LOG_FREE_CHECK_POLL);
-                    }
-                    if self.profile.mechanisms.mtr_takes_fil_sys {
-                        c.step = ClientStep::FilNames;
-                        return Next::After(Tick::ZERO);
-                    }
-                    return self.note_modification(c);
+                    let kind = c.stmts[c.stmt_idx];
+                    let autocommit_write = kind.is_write() && c.stmts.len() == 1;
+                    c.step = if autocommit_write {
+                        ClientStep::LogFlush
+                    } else {
+                        ClientStep::StatementEnd
+                    };
+                    Next::After(Tick::ZERO)
                 }
-                self.next_page_op(c)
-            }
-            ClientStep::FilNames => {
-                // fil_names_write_if_was_clean(): the tablespace is named for redo under
-                // the global fil_system mutex (5.7).
-                if !self.acquire(LatchId::FilSys, t) {
-                    return Next::Parked;
-                }
-                self.release(LatchId::FilSys, t, false);
-                self.note_modification(c)
-            }
-            ClientStep::NoteModification => {
-                // Simplification: the instance mutex stands for the flush-list mutex too;
-                // the flush-list scans that block here hold both.
-                let latch = LatchId::BufPool(self.pool.instance_of(c.page));
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                if self.pool.lookup(c.page) != Lookup::Hit(c.frame) {
-                    // Evicted while we waited: fetch it again.
-                    self.release(latch, t, false);
-                    c.step = ClientStep::BufPageGet;
-                    self.counters.read_requests -= 1;
-                    return Next::After(Tick::ZERO);
-                }
-                self.apply_modification(c);
-                self.release(latch, t, false);
-                self.next_page_op(c)
-            }
+            },
             ClientStep::LogFlush => {
                 // Simplification: the redo log has its own device queue (it usually sits on
                 // the same disk, but its sequential writes barely interact with page I/O).
                 let fsync = self.device.fsync_latency();
-                let done = self.log.commit_done_at(self.now, c.last_lsn, fsync);
+                let done = self.log.commit_done_at(self.now, c.walk.last_lsn, fsync);
                 c.step = ClientStep::StatementEnd;
                 Next::After(done - self.now)
             }
             ClientStep::StatementEnd => {
-                self.table_users[c.table] -= 1;
+                self.table_users[c.walk.table] -= 1;
                 self.counters.queries += 1;
                 c.stmt_idx += 1;
+                c.mdl_taken = 0;
+                self.mdl_release_statement(MdlContextId(c.session));
                 if c.stmt_idx < c.stmts.len() {
                     c.step = ClientStep::StatementStart;
                     return Next::After(self.round_trip(&mut c.rng));
                 }
-                // Commit (or autocommit) releases the transaction's row locks.
-                self.lock_heap_bytes -= c.lock_bytes;
-                c.lock_bytes = 0;
+                // Commit (or autocommit) releases the transaction's row locks and its
+                // metadata locks.
+                self.mdl_release_transactional(MdlContextId(c.session));
+                self.lock_heap_bytes -= c.walk.lock_bytes;
+                c.walk.lock_bytes = 0;
                 // The event (sysbench's transaction) is done: its latency is what sysbench
                 // reports.
                 let latency = self.now - c.event_start;
@@ -692,42 +475,461 @@ impl Sim {
         }
     }
 
+    /// The statement's metadata locks (`open_table()` → `MDL_context::acquire_lock()`):
+    /// GLOBAL IX for a write, then SR or SW on the table with TRANSACTION duration.
+    /// `None`: parked; `Some(Err)`: the wait failed or the table went away meanwhile.
+    fn client_mdl(
+        &mut self,
+        t: ThreadId,
+        c: &mut Client,
+        kind: StatementKind,
+    ) -> Option<Result<(), ()>> {
+        let ctx = MdlContextId(c.session);
+        let table = c.walk.table;
+        let key = MdlKey::table(
+            &self.scenario.schema.to_ascii_lowercase(),
+            &self.tables[table].sql_name().to_ascii_lowercase(),
+        );
+        let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
+            [
+                Some(MdlRequest::new(
+                    MdlKey::global(),
+                    MdlType::IntentionExclusive,
+                    MdlDuration::Statement,
+                )),
+                Some(MdlRequest::new(
+                    key,
+                    MdlType::SharedWrite,
+                    MdlDuration::Transaction,
+                )),
+            ]
+        } else {
+            [
+                Some(MdlRequest::new(
+                    key,
+                    MdlType::SharedRead,
+                    MdlDuration::Transaction,
+                )),
+                None,
+            ]
+        };
+        while let Some(Some(req)) = plan.get(usize::from(c.mdl_taken)).cloned() {
+            match self.mdl_acquire(t, ctx, req) {
+                MdlPoll::Granted(_) => c.mdl_taken += 1,
+                MdlPoll::Wait => return None,
+                MdlPoll::Failed(_) => return Some(Err(())),
+            }
+        }
+        // The lock was granted after a DROP: the table is gone (ER_NO_SUCH_TABLE).
+        if self.tables[table].dropped {
+            return Some(Err(()));
+        }
+        Some(Ok(()))
+    }
+
+    /// The rows of the clustered leaf a write statement changes.
+    fn client_row(&self, c: &Client) -> Option<RowRange> {
+        let pk = self.tables[c.walk.table].primary();
+        let first = pk.first_leaf();
+        let leaf = c
+            .walk
+            .ops
+            .iter()
+            .find(|o| o.write && o.page >= first && u64::from(o.page - first) < pk.leaves())?;
+        let per = pk.records_per_leaf;
+        let lo = u64::from(leaf.page - first) * per;
+        Some(RowRange {
+            table: c.walk.table,
+            lo,
+            hi: lo + per - 1,
+            exclusive: true,
+        })
+    }
+
+    /// The statement failed: sysbench's transaction is rolled back, its locks go, and
+    /// the client starts its next event.
+    fn client_abort(&mut self, c: &mut Client) -> Next {
+        let ctx = MdlContextId(c.session);
+        self.table_users[c.walk.table] -= 1;
+        self.counters.errors += 1;
+        c.mdl_taken = 0;
+        self.mdl_release_transactional(ctx);
+        self.lock_heap_bytes -= c.walk.lock_bytes;
+        c.walk.lock_bytes = 0;
+        self.running -= 1;
+        c.step = ClientStep::NextEvent;
+        Next::After(Tick::ZERO)
+    }
+
+    /// One step of a statement's page work. Latches are held only across the steps
+    /// that need them; a thread parked in a latch queue is woken by the release.
+    pub(super) fn step_page_walk(
+        &mut self,
+        t: ThreadId,
+        w: &mut PageWalk,
+        rng: &mut SimRng,
+    ) -> WalkNext {
+        const PARKED: WalkNext = WalkNext::Step(Next::Parked);
+        fn after(d: Tick) -> WalkNext {
+            WalkNext::Step(Next::After(d))
+        }
+        let (page_get, lru_op) = (
+            Tick(self.profile.costs.page_get_ns),
+            Tick(self.profile.costs.lru_op_ns),
+        );
+        match w.step {
+            WalkStep::BufPageGet => {
+                let op = w.ops[w.op_idx];
+                w.page = PageId {
+                    space: self.tables[w.table].space,
+                    page_no: op.page,
+                };
+                self.counters.read_requests += 1;
+                match self.pool.lookup(w.page) {
+                    Lookup::Hit(f) if self.pool.is_zip_only(f) => {
+                        w.frame = f;
+                        w.step = WalkStep::Unzip;
+                        after(page_get)
+                    }
+                    Lookup::Hit(f) => {
+                        w.frame = f;
+                        let now_ms = self.now.as_ms() as u32;
+                        w.step = if self.pool.note_access(
+                            f,
+                            now_ms,
+                            self.scenario.buffer_pool.old_blocks_time_ms,
+                        ) {
+                            WalkStep::MakeYoung
+                        } else {
+                            WalkStep::PageDone
+                        };
+                        after(page_get)
+                    }
+                    Lookup::IoFixed(_) => {
+                        // Counted once per access: undo this poll's request.
+                        self.counters.read_requests -= 1;
+                        after(IO_WAIT_POLL)
+                    }
+                    Lookup::Stale(f) => {
+                        w.frame = f;
+                        w.step = WalkStep::FreeStale;
+                        after(page_get)
+                    }
+                    Lookup::Miss => {
+                        w.step = WalkStep::GetFreeBlock;
+                        after(page_get)
+                    }
+                }
+            }
+            WalkStep::MakeYoung => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                // The page may have been evicted while we waited.
+                if self.pool.lookup(w.page) == Lookup::Hit(w.frame) {
+                    self.pool.make_young(w.frame);
+                }
+                w.step = WalkStep::MakeYoungDone;
+                after(lru_op)
+            }
+            WalkStep::MakeYoungDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
+            }
+            WalkStep::Unzip => {
+                let inst = self.pool.instance_of(w.page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                let zip = match self.pool.lookup(w.page) {
+                    Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
+                    // Decompressed, evicted or being written meanwhile: look again.
+                    _ => {
+                        self.release(latch, t, false);
+                        self.counters.read_requests -= 1;
+                        w.step = WalkStep::BufPageGet;
+                        return after(IO_WAIT_POLL);
+                    }
+                };
+                let (block, scanned) = self.pool.free_block_for_unzip(inst);
+                let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
+                let Some(block) = block else {
+                    // Nothing clean to evict: wait for the page cleaner, as
+                    // buf_LRU_get_free_block() does, and try again.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    self.counters.read_requests -= 1;
+                    w.step = WalkStep::BufPageGet;
+                    return after(scan + FREE_BLOCK_SLEEP);
+                };
+                self.pool.unzip(zip, block);
+                w.frame = block;
+                w.step = WalkStep::UnzipDone;
+                after(lru_op + scan)
+            }
+            WalkStep::UnzipDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                w.step = WalkStep::UnzipInflated;
+                WalkNext::Step(self.cpu_run(t, Tick(self.profile.costs.zip_decompress_ns_per_page)))
+            }
+            WalkStep::UnzipInflated => {
+                self.cpu_done();
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
+            }
+            WalkStep::FreeStale => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                if self.pool.lookup(w.page) == Lookup::Stale(w.frame) {
+                    self.pool.free_stale(w.frame);
+                }
+                w.step = WalkStep::FreeStaleDone;
+                after(lru_op)
+            }
+            WalkStep::FreeStaleDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                w.step = WalkStep::BufPageGet;
+                self.counters.read_requests -= 1;
+                after(Tick::ZERO)
+            }
+            WalkStep::GetFreeBlock => {
+                let inst = self.pool.instance_of(w.page);
+                let latch = LatchId::BufPool(inst);
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                if self.pool.lookup(w.page) != Lookup::Miss {
+                    // Another session read it (or it went stale) while we waited.
+                    self.release(latch, t, false);
+                    w.step = WalkStep::BufPageGet;
+                    self.counters.read_requests -= 1;
+                    return after(Tick::ZERO);
+                }
+                let scan_ns = self.profile.costs.lru_scan_ns_per_page;
+                // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
+                // the whole list.
+                let limit = if w.free_block_attempt == 0 {
+                    LRU_SEARCH_SCAN_THRESHOLD
+                } else {
+                    u32::MAX
+                };
+                let (frame, scanned) = match self.pool.get_free_block(inst, limit) {
+                    FreeBlock::FromFreeList(f) => (f, 0),
+                    FreeBlock::Evicted { frame, scanned } => (frame, scanned),
+                    FreeBlock::NoneFound { scanned } => {
+                        // Nothing clean at the tail: count the wait, wake the page cleaner and
+                        // write a dirty page ourselves.
+                        self.counters.wait_free += 1;
+                        w.free_block_attempt += 1;
+                        self.signal_page_cleaner();
+                        let scan = Tick(scan_ns).times(u64::from(scanned));
+                        return match self.pool.single_page_flush(inst) {
+                            SinglePageFlush::Freed { scanned: s2 } => {
+                                // A block was freed after all; retry at once, still holding the
+                                // mutex (the retry takes it again harmlessly).
+                                self.release(latch, t, false);
+                                after(scan + Tick(scan_ns).times(u64::from(s2)))
+                            }
+                            SinglePageFlush::Write { frame, scanned: s2 } => {
+                                w.frame = frame;
+                                w.step = WalkStep::SinglePageWrite;
+                                after(scan + Tick(scan_ns).times(u64::from(s2)))
+                            }
+                            SinglePageFlush::Nothing { scanned: s2 } => {
+                                self.release(latch, t, false);
+                                let sleep = if w.free_block_attempt > 2 {
+                                    FREE_BLOCK_SLEEP
+                                } else {
+                                    Tick::ZERO
+                                };
+                                after(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
+                            }
+                        };
+                    }
+                };
+                let op = w.ops[w.op_idx];
+                if self.pool.space_zip_kb(w.page.space) == 0 {
+                    self.pool.init_for_read(frame, w.page);
+                } else if !self.pool.init_for_read_zip(frame, w.page) {
+                    // No compressed frame to be had: the block went back; wait as for a
+                    // free block.
+                    self.release(latch, t, false);
+                    self.counters.wait_free += 1;
+                    self.signal_page_cleaner();
+                    return after(FREE_BLOCK_SLEEP);
+                }
+                w.frame = frame;
+                let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
+                if op.create {
+                    // buf_page_create(): a new page at the end of the file, nothing to read.
+                    self.pool.complete_read(frame);
+                    self.release(latch, t, false);
+                    w.step = WalkStep::PageDone;
+                } else {
+                    w.step = WalkStep::ReadIssue;
+                }
+                after(cost)
+            }
+            WalkStep::SinglePageWrite => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                w.step = WalkStep::SinglePageWriteDone;
+                after(done - self.now)
+            }
+            WalkStep::SinglePageWriteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(w.frame)));
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                self.pool.complete_write(w.frame, true);
+                self.release(latch, t, false);
+                w.step = WalkStep::GetFreeBlock;
+                after(lru_op)
+            }
+            WalkStep::ReadIssue => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                self.counters.reads += 1;
+                // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
+                // buf_page_io_complete() before the page is released.
+                let zip_kb = u64::from(self.pool.space_zip_kb(w.page.space));
+                let (bytes, inflate) = if zip_kb == 0 {
+                    (PAGE_SIZE, Tick::ZERO)
+                } else {
+                    (
+                        zip_kb * 1024,
+                        Tick(self.profile.costs.zip_decompress_ns_per_page),
+                    )
+                };
+                let done = self.device.submit(self.now, IoOp::Read, bytes);
+                w.step = WalkStep::ReadComplete;
+                after(done - self.now + inflate)
+            }
+            WalkStep::ReadComplete => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                self.pool.complete_read(w.frame);
+                w.step = WalkStep::ReadCompleteDone;
+                after(lru_op)
+            }
+            WalkStep::ReadCompleteDone => {
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                self.release(latch, t, false);
+                w.step = WalkStep::PageDone;
+                after(Tick::ZERO)
+            }
+            WalkStep::PageDone => {
+                let op = w.ops[w.op_idx];
+                self.maybe_build_hash(w, rng);
+                if op.write {
+                    // A pessimistic insert or update needs lock memory; when the pool is
+                    // nearly all lent to the AHI and lock heaps it fails
+                    // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
+                    if self.pool.running_out() {
+                        self.counters.errors += 1;
+                        w.op_idx = w.ops.len();
+                        w.lock_table_full = true;
+                        return WalkNext::Done;
+                    }
+                    // The page may have been evicted since it was fixed only if we let it go;
+                    // look again.
+                    match self.pool.lookup(w.page) {
+                        // Modified through the uncompressed frame only.
+                        Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
+                        _ => {
+                            w.step = WalkStep::BufPageGet;
+                            self.counters.read_requests -= 1;
+                            return after(Tick::ZERO);
+                        }
+                    }
+                    // log_free_check(): no new redo while the checkpoint age is near the log's
+                    // capacity.
+                    let capacity = self.scenario.innodb.redo_log_capacity.bytes();
+                    if self.checkpoint_age() > capacity / 16 * 15 {
+                        self.counters.log_waits += 1;
+                        self.signal_page_cleaner();
+                        return after(LOG_FREE_CHECK_POLL);
+                    }
+                    if self.profile.mechanisms.mtr_takes_fil_sys {
+                        w.step = WalkStep::FilNames;
+                        return after(Tick::ZERO);
+                    }
+                    return self.note_modification(w);
+                }
+                Self::next_page_op(w)
+            }
+            WalkStep::FilNames => {
+                // fil_names_write_if_was_clean(): the tablespace is named for redo under
+                // the global fil_system mutex (5.7).
+                if !self.acquire(LatchId::FilSys, t) {
+                    return PARKED;
+                }
+                self.release(LatchId::FilSys, t, false);
+                self.note_modification(w)
+            }
+            WalkStep::NoteModification => {
+                // Simplification: the instance mutex stands for the flush-list mutex too;
+                // the flush-list scans that block here hold both.
+                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+                if !self.acquire(latch, t) {
+                    return PARKED;
+                }
+                if self.pool.lookup(w.page) != Lookup::Hit(w.frame) {
+                    // Evicted while we waited: fetch it again.
+                    self.release(latch, t, false);
+                    w.step = WalkStep::BufPageGet;
+                    self.counters.read_requests -= 1;
+                    return after(Tick::ZERO);
+                }
+                self.apply_modification(w);
+                self.release(latch, t, false);
+                Self::next_page_op(w)
+            }
+        }
+    }
+
     /// The change goes into the page: straight away if it is already dirty, else through
     /// the flush-list mutex.
-    fn note_modification(&mut self, c: &mut Client) -> Next {
-        if !self.pool.is_dirty(c.frame) {
-            c.step = ClientStep::NoteModification;
-            return Next::After(Tick::ZERO);
+    fn note_modification(&mut self, w: &mut PageWalk) -> WalkNext {
+        if !self.pool.is_dirty(w.frame) {
+            w.step = WalkStep::NoteModification;
+            return WalkNext::Step(Next::After(Tick::ZERO));
         }
-        self.apply_modification(c);
-        self.next_page_op(c)
+        self.apply_modification(w);
+        Self::next_page_op(w)
     }
 
     /// `mtr_commit()` of a row change: redo, the page dirty as of its LSN, the row lock.
-    fn apply_modification(&mut self, c: &mut Client) {
+    fn apply_modification(&mut self, w: &mut PageWalk) {
         let lsn = self.log.append(self.scenario.innodb.redo_bytes_per_row);
-        self.pool.mark_dirty(c.frame, lsn);
-        c.last_lsn = lsn;
-        c.wrote = true;
+        self.pool.mark_dirty(w.frame, lsn);
+        w.last_lsn = lsn;
+        w.wrote = true;
         // The row lock, held to commit.
-        c.lock_bytes += super::LOCK_BYTES_PER_PAGE;
+        w.lock_bytes += super::LOCK_BYTES_PER_PAGE;
         self.lock_heap_bytes += super::LOCK_BYTES_PER_PAGE;
     }
 
-    /// The statement's next page, or its end.
-    fn next_page_op(&mut self, c: &mut Client) -> Next {
-        c.op_idx += 1;
-        if c.op_idx < c.ops.len() {
-            c.step = ClientStep::BufPageGet;
+    /// The statement's next page, or the end of the walk.
+    fn next_page_op(w: &mut PageWalk) -> WalkNext {
+        w.op_idx += 1;
+        if w.op_idx < w.ops.len() {
+            w.step = WalkStep::BufPageGet;
+            WalkNext::Step(Next::After(Tick::ZERO))
         } else {
-            let kind = c.stmts[c.stmt_idx];
-            let autocommit_write = kind.is_write() && c.stmts.len() == 1;
-            c.step = if autocommit_write {
-                ClientStep::LogFlush
-            } else {
-                ClientStep::StatementEnd
-            };
+            WalkNext::Done
         }
-        Next::After(Tick::ZERO)
     }
 }

@@ -57,6 +57,9 @@ pub(super) struct Ddl {
     /// AHI cleanup so far: (start, hashed pages, records).
     pub(super) ahi: (Tick, u64, u64),
     pub(super) holds_lock_open: bool,
+    /// The session thread that runs the statement's SQL layer and waits for this
+    /// storage-engine work; `None` reports the result itself.
+    pub(super) notify: Option<ThreadId>,
     /// TRUNCATE TABLE rather than DROP: the tables stay, emptied.
     pub(super) truncate: bool,
     /// 8.0's AHI batches in the current instance: hashed pages with their positions
@@ -75,7 +78,7 @@ pub(super) struct Ddl {
     pub(super) internal: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct DropTarget {
     pub(super) table: usize,
 }
@@ -85,11 +88,9 @@ pub(super) struct DropTarget {
 pub(super) enum DdlStep {
     /// Next table of the statement, or finish.
     Begin,
-    /// Claim the statement's tables and wait for the statements using them to finish.
-    /// Simplification: this stands in for the metadata lock (MDL X, 5.1's name lock)
-    /// until sessions and the MDL subsystem are wired together: new statements do not
-    /// start on a claimed table (the server would queue them behind the DDL).
-    WaitForTableUsers,
+    /// The session holds MDL X on every table of the statement (sim/session.rs took
+    /// it before starting this thread): take the profile's first global latch.
+    AfterMdl,
     /// 5.1 `mysql_rm_table_part2()`: take `LOCK_open` for the whole statement.
     LockOpen,
     /// AliSQL: clear the table's AHI entries before the drop, without `dict_sys`.
@@ -167,6 +168,7 @@ impl Ddl {
             next_page: 0,
             ahi: (Tick::ZERO, 0, 0),
             holds_lock_open: false,
+            notify: None,
             truncate: false,
             ahi_batch: Vec::new(),
             ahi_batch_pos: 0,
@@ -195,10 +197,6 @@ impl Sim {
     /// same tablespace (5.7, in place) or a new one (5.5 discard and create, 8.0 DROP +
     /// CREATE).
     fn next_target(&mut self, d: &mut Ddl) {
-        if d.discard {
-            let t = d.targets[d.current].table;
-            self.ddl_claimed[t] = false;
-        }
         if d.truncate {
             let t = d.targets[d.current].table;
             let space = if self.truncates_in_place(d) {
@@ -235,7 +233,6 @@ impl Sim {
                     space,
                 });
             }
-            self.ddl_claimed[t] = false;
         }
         d.current += 1;
     }
@@ -401,22 +398,10 @@ impl Sim {
                 }
                 d.file_done = false;
                 d.peeked_to = 0;
-                d.step = DdlStep::WaitForTableUsers;
+                d.step = DdlStep::AfterMdl;
                 Next::After(Tick::ZERO)
             }
-            DdlStep::WaitForTableUsers => {
-                // Every table of the statement at once, before any global latch: waiting
-                // for one table while holding LOCK_open would deadlock with a statement
-                // on it that is waiting for LOCK_open.
-                for target in &d.targets {
-                    self.ddl_claimed[target.table] = true;
-                }
-                if d.targets[d.current..]
-                    .iter()
-                    .any(|x| self.table_users[x.table] > 0)
-                {
-                    return Next::After(Tick::from_us(100));
-                }
+            DdlStep::AfterMdl => {
                 d.step = if mech.table_open_lock == TableOpenLock::LockOpenHeldByDrop
                     && !d.holds_lock_open
                 {
@@ -778,6 +763,10 @@ impl Sim {
                     d.holds_lock_open = false;
                 }
                 if d.internal {
+                    return Next::Exit;
+                }
+                if let Some(session) = d.notify {
+                    self.schedule_thread(self.now, session);
                     return Next::Exit;
                 }
                 let elapsed = self.now - d.started;

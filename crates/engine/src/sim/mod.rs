@@ -23,9 +23,15 @@ mod cleaner;
 mod client;
 mod cpu;
 mod ddl;
+mod locks;
 pub mod log;
 mod os;
 mod partition;
+mod session;
+mod show;
+
+pub use locks::MdlPoll;
+pub use session::{StatementOutcome, StatementRecord};
 
 use crate::bufpool::BufPool;
 use crate::device::Device;
@@ -41,11 +47,11 @@ use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::{IndexBuild, MetaChange, MetaDdl, Rebuild};
+use alter::{IndexBuild, MetaChange, MetaDdl};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
-use ddl::{Ddl, DropTarget, FilePurge};
+use ddl::{Ddl, FilePurge};
 use log::LogSys;
 use os::Shell;
 pub use os::{fs_path, ShellCommand, DATADIR};
@@ -66,12 +72,15 @@ pub struct SessionView {
     pub waiting_for: Option<LatchId>,
 }
 
-/// An accepted DDL statement, checked and ready to run.
+/// An accepted DDL statement's storage-engine work, checked and ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Plan {
-    Drop(Vec<DropTarget>),
     Truncate(usize),
-    /// ALTER TABLE ... TRUNCATE PARTITION: the TRUNCATE path on each partition.
-    TruncatePartitions(Vec<DropTarget>),
+    /// ALTER TABLE ... TRUNCATE PARTITION (and TRUNCATE TABLE of a partitioned table):
+    /// the TRUNCATE path on each partition's table.
+    TruncatePartitions(Vec<ddl::DropTarget>),
+    /// ALTER TABLE ... DROP PARTITION: the DROP path on each partition's table.
+    DropPartitions(Vec<ddl::DropTarget>),
     Discard(usize),
     AddIndex {
         table: usize,
@@ -96,6 +105,10 @@ pub fn ibd_path(schema: &str, table: &str) -> String {
 enum Wake {
     Sample,
     Script(u32),
+    /// A metadata-lock request's `lock_wait_timeout` deadline.
+    MdlTimeout,
+    /// A row-lock wait's `innodb_lock_wait_timeout` deadline, for this session.
+    RowLockTimeout(u32),
     /// A thread, with the generation it was scheduled under: a wake whose generation is
     /// stale (the thread was woken early since) is dropped.
     Thread(ThreadId, u32),
@@ -122,6 +135,7 @@ enum Thread {
     FilePurge(Box<FilePurge>),
     Shell(Box<Shell>),
     HaProbe(Box<HaProbe>),
+    Session(Box<session::SessionThread>),
     Exited,
 }
 
@@ -195,8 +209,33 @@ pub struct Sim {
     warm_rng: SimRng,
     /// Statements using each table right now.
     table_users: Vec<u32>,
-    /// Tables a DDL statement has claimed: new statements do not start on them.
-    ddl_claimed: Vec<bool>,
+    /// The metadata-lock manager (`MDL_map` and every `MDL_context`).
+    mdl: crate::mdl::MdlManager,
+    /// Threads parked on a metadata-lock request, by context (processlist id).
+    mdl_waiters: std::collections::BTreeMap<u32, ThreadId>,
+    /// How finished waits ended, until the woken thread reads it.
+    mdl_outcomes:
+        std::collections::BTreeMap<u32, Result<crate::mdl::MdlTicketId, crate::mdl::MdlError>>,
+    /// Granted row locks of console sessions' transactions.
+    row_locks: Vec<locks::RowLock>,
+    /// Console sessions waiting for a row lock.
+    row_waits: std::collections::BTreeMap<u32, locks::RowWait>,
+    /// Console sessions by processlist id.
+    sessions: std::collections::BTreeMap<u32, session::Session>,
+    /// Every statement given to a console session.
+    statements: Vec<StatementRecord>,
+    /// Each statement's command until its session runs it.
+    stmt_commands: Vec<Option<Command>>,
+    /// The SQL layer's table definitions, parallel to `tables`.
+    defs: Vec<session::TableDef>,
+    next_session_id: u32,
+    next_trx_id: u64,
+    /// `SET GLOBAL` values new sessions start with.
+    global_vars: session::SessionVars,
+    /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
+    ddl_running: Vec<u32>,
+    /// How a DDL executor's metadata-lock wait failed, for its session to report.
+    ddl_outcomes: std::collections::BTreeMap<u32, SqlError>,
     /// Tables with an online index build logging concurrent DML (a row log).
     online_build: Vec<bool>,
     /// Row-log entries written per table so far.
@@ -237,6 +276,22 @@ impl Sim {
         let tables_n = tables.len();
         let device = Device::new(&scenario.device);
         let fs = Self::data_files(&scenario, &tables)?;
+        // The SQL layer's definition of every dictionary table; each partition of a
+        // partitioned table carries the whole table's partition list.
+        let defs: Vec<session::TableDef> = tables
+            .iter()
+            .map(|t| {
+                let cfg = scenario
+                    .tables
+                    .iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(t.sql_name()));
+                session::TableDef::sysbench(
+                    t.rows,
+                    cfg.map_or(0, |c| c.secondary_indexes),
+                    cfg.and_then(|c| c.partitions).unwrap_or(0),
+                )
+            })
+            .collect();
         let mut sim = Sim {
             profile,
             now: Tick::ZERO,
@@ -277,11 +332,33 @@ impl Sim {
             failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             table_users: vec![0; tables_n],
-            ddl_claimed: vec![false; tables_n],
+            mdl: crate::mdl::MdlManager::new(),
+            mdl_waiters: std::collections::BTreeMap::new(),
+            mdl_outcomes: std::collections::BTreeMap::new(),
+            row_locks: Vec::new(),
+            row_waits: std::collections::BTreeMap::new(),
+            sessions: std::collections::BTreeMap::new(),
+            statements: Vec::new(),
+            stmt_commands: Vec::new(),
+            defs,
+            next_session_id: threads_n + 1,
+            next_trx_id: 0,
+            global_vars: session::SessionVars {
+                autocommit: true,
+                lock_wait_timeout_s: 0,
+                innodb_lock_wait_timeout_s: 0,
+            },
+            ddl_running: Vec::new(),
+            ddl_outcomes: std::collections::BTreeMap::new(),
             online_build: vec![false; tables_n],
             row_log_ops: vec![0; tables_n],
             scenario,
         };
+        sim.global_vars.lock_wait_timeout_s = sim.profile.sql.lock_wait_timeout_s;
+        sim.global_vars.innodb_lock_wait_timeout_s = sim.profile.sql.innodb_lock_wait_timeout_s;
+        for (d, t) in sim.defs.iter_mut().zip(&sim.tables) {
+            d.live_rows = t.rows;
+        }
         if sim.scenario.buffer_pool.warm {
             sim.warm_pool();
         }
@@ -293,6 +370,7 @@ impl Sim {
             let id = sim.spawn(Thread::Client(Box::new(Client::new(n + 1, rng))));
             sim.schedule_thread(start, id);
         }
+        sim.console_session = sim.connect();
         sim.cleaner = sim.spawn(Thread::PageCleaner(Box::new(PageCleaner::new(
             PAGE_CLEANER_PERIOD,
         ))));
@@ -514,6 +592,8 @@ impl Sim {
             self.now = at;
             match wake {
                 Wake::Sample => self.take_sample(),
+                Wake::MdlTimeout => self.mdl_expire(),
+                Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
                 Wake::Script(i) if !self.scenario.script[i as usize].shell.is_empty() => {
                     let line = self.scenario.script[i as usize].shell.clone();
                     self.start_shell(&line);
@@ -521,7 +601,7 @@ impl Sim {
                 Wake::Script(i) => {
                     let sql = self.scenario.script[i as usize].sql.clone();
                     let session = self.console_session;
-                    if let Err(e) = self.submit(session, &sql) {
+                    if let Err(e) = self.submit_to(session, &sql) {
                         self.emit(EventKind::StatementFinished {
                             session,
                             sql,
@@ -552,215 +632,8 @@ impl Sim {
     /// report their result as a [`EventKind::StatementFinished`] event.
     pub fn execute(&mut self, sql: &str) -> Result<(), SqlError> {
         let session = self.console_session;
-        self.submit(session, sql)?;
+        self.submit_to(session, sql)?;
         self.commands.push((self.now, sql.to_string()));
-        Ok(())
-    }
-
-    fn submit(&mut self, session: u32, sql: &str) -> Result<(), SqlError> {
-        let commands = sql::parse(sql)?;
-        // Check every statement before running any, so a batch is all or nothing.
-        let mut plans: Vec<Plan> = Vec::new();
-        let mut claimed: Vec<usize> = Vec::new();
-        for c in &commands {
-            match &c.command {
-                Command::DropTable { tables, if_exists } => {
-                    let mut targets = Vec::new();
-                    for name in tables {
-                        // A partitioned table: every partition.
-                        let found: Vec<usize> = self
-                            .tables_named(name)
-                            .into_iter()
-                            .filter(|i| !claimed.contains(i))
-                            .collect();
-                        if found.is_empty() && !*if_exists {
-                            let schema = name
-                                .schema
-                                .clone()
-                                .unwrap_or_else(|| self.scenario.schema.clone());
-                            return Err(SqlError::unknown_table(&schema, &name.table));
-                        }
-                        claimed.extend(&found);
-                        targets.extend(found.into_iter().map(|table| DropTarget { table }));
-                    }
-                    plans.push(Plan::Drop(targets));
-                }
-                Command::AlterTable { table, actions, .. }
-                    if matches!(actions.as_slice(), [sql::AlterAction::DiscardTablespace]) =>
-                {
-                    let t = self.resolve_table(table)?;
-                    if claimed.contains(&t) {
-                        return Err(SqlError::not_modelled(
-                            "two DDL statements on one table in one batch",
-                        ));
-                    }
-                    claimed.push(t);
-                    plans.push(Plan::Discard(t));
-                }
-                Command::OptimizeTable { tables } => {
-                    let [table] = tables.as_slice() else {
-                        return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
-                    };
-                    let t = self.resolve_table(table)?;
-                    plans.push(Plan::Rebuild {
-                        table: t,
-                        add: Vec::new(),
-                        drop: Vec::new(),
-                    });
-                }
-                Command::AlterTable { table, actions, .. }
-                    if matches!(
-                        actions.as_slice(),
-                        [sql::AlterAction::Force] | [sql::AlterAction::Engine { .. }]
-                    ) =>
-                {
-                    if let [sql::AlterAction::Engine { name }] = actions.as_slice() {
-                        if !name.eq_ignore_ascii_case("innodb") {
-                            return Err(SqlError::not_modelled(&format!(
-                                "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
-                            )));
-                        }
-                    }
-                    let t = self.resolve_table(table)?;
-                    plans.push(Plan::Rebuild {
-                        table: t,
-                        add: Vec::new(),
-                        drop: Vec::new(),
-                    });
-                }
-                Command::RenameTable { renames } => {
-                    plans.push(self.plan_rename(renames, &mut claimed)?)
-                }
-                Command::CreateTableLike { table, like } => {
-                    let src = self.resolve_table(like)?;
-                    if self.resolve_table(table).is_ok() {
-                        return Err(SqlError::table_exists(&table.table));
-                    }
-                    plans.push(Plan::Meta(MetaChange::CreateLike {
-                        like: src,
-                        name: table.table.clone(),
-                    }));
-                }
-                Command::TruncateTable { table } => {
-                    let parts = self.tables_named(table);
-                    if parts
-                        .first()
-                        .is_some_and(|&p| self.tables[p].partition.is_some())
-                    {
-                        // A partitioned table: every partition.
-                        if parts.iter().any(|p| claimed.contains(p)) {
-                            return Err(SqlError::not_modelled(
-                                "two DDL statements on one table in one batch",
-                            ));
-                        }
-                        claimed.extend(&parts);
-                        let targets = parts.into_iter().map(|table| DropTarget { table });
-                        plans.push(Plan::TruncatePartitions(targets.collect()));
-                        continue;
-                    }
-                    let t = self.resolve_table(table)?;
-                    if claimed.contains(&t) {
-                        return Err(SqlError::not_modelled(
-                            "two DDL statements on one table in one batch",
-                        ));
-                    }
-                    claimed.push(t);
-                    plans.push(Plan::Truncate(t));
-                }
-                Command::CreateIndex {
-                    table,
-                    index,
-                    algorithm,
-                    ..
-                } => plans.push(self.plan_add_index(table, index, *algorithm)?),
-                Command::AlterTable {
-                    table,
-                    actions,
-                    algorithm,
-                    ..
-                } if matches!(actions.as_slice(), [sql::AlterAction::AddIndex(_)]) => {
-                    let [sql::AlterAction::AddIndex(index)] = actions.as_slice() else {
-                        unreachable!("matched above");
-                    };
-                    plans.push(self.plan_add_index(table, index, *algorithm)?);
-                }
-                Command::AlterTable {
-                    table,
-                    actions,
-                    algorithm,
-                    ..
-                } if actions.iter().all(|a| {
-                    matches!(
-                        a,
-                        sql::AlterAction::AddColumn { .. } | sql::AlterAction::DropColumn { .. }
-                    )
-                }) =>
-                {
-                    plans.push(self.plan_column_change(table, actions, *algorithm)?)
-                }
-                Command::AlterTable { table, actions, .. } => {
-                    let (found, truncate) = self.plan_partition_alter(table, actions, &claimed)?;
-                    claimed.extend(&found);
-                    let targets = found
-                        .into_iter()
-                        .map(|table| DropTarget { table })
-                        .collect();
-                    plans.push(if truncate {
-                        Plan::TruncatePartitions(targets)
-                    } else {
-                        Plan::Drop(targets)
-                    });
-                }
-                // Parsed, but not executed yet: MySQL's 1235, naming the statement.
-                other => return Err(SqlError::not_modelled(other.name())),
-            }
-        }
-        let texts = commands.into_iter().map(|c| c.text);
-        for (plan, text) in plans.into_iter().zip(texts) {
-            self.emit(EventKind::StatementStarted {
-                session,
-                sql: text.clone(),
-            });
-            let now = self.now;
-            let thread = match plan {
-                Plan::Drop(targets) => Thread::Ddl(Box::new(Ddl::new(session, text, now, targets))),
-                Plan::TruncatePartitions(targets) => {
-                    let mut d = Ddl::new(session, text, now, targets);
-                    d.truncate = true;
-                    Thread::Ddl(Box::new(d))
-                }
-                Plan::Truncate(table) => {
-                    let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
-                    d.truncate = true;
-                    Thread::Ddl(Box::new(d))
-                }
-                Plan::Discard(table) => {
-                    let mut d = Ddl::new(session, text, now, vec![DropTarget { table }]);
-                    d.discard = true;
-                    Thread::Ddl(Box::new(d))
-                }
-                Plan::Meta(change) => {
-                    Thread::MetaDdl(Box::new(MetaDdl::new(session, text, now, change)))
-                }
-                Plan::Rebuild { table, add, drop } => Thread::IndexBuild(Box::new(
-                    IndexBuild::rebuild(session, text, now, table, Rebuild::new(add, drop)),
-                )),
-                Plan::AddIndex {
-                    table,
-                    name,
-                    entry_bytes,
-                } => Thread::IndexBuild(Box::new(IndexBuild::new(
-                    session,
-                    text,
-                    now,
-                    table,
-                    name,
-                    entry_bytes,
-                ))),
-            };
-            let id = self.spawn(thread);
-            self.schedule_thread(now, id);
-        }
         Ok(())
     }
 
@@ -906,9 +779,11 @@ impl Sim {
         self.tables.push(t);
         self.append_row.push(0);
         self.table_users.push(0);
-        self.ddl_claimed.push(false);
         self.online_build.push(false);
         self.row_log_ops.push(0);
+        // The SQL layer's definition (sim/session.rs): a rebuild's hidden new table is
+        // the old one's shape until the names are swapped.
+        self.defs.push(session::TableDef::sysbench(0, 0, 0));
     }
 
     /// The tables the workload uses: the live ones bearing the names it started with.
@@ -1013,6 +888,7 @@ impl Sim {
             Thread::FilePurge(p) => self.step_file_purge(t, p),
             Thread::Shell(s) => self.step_shell(t, s),
             Thread::HaProbe(p) => self.step_probe(t, p),
+            Thread::Session(st) => self.step_session(t, st),
             Thread::Exited => Next::Exit,
         };
         match next {
@@ -1134,9 +1010,10 @@ impl Sim {
         self.schedule(next, Wake::Sample);
     }
 
-    /// Whether new statements may use table `t`.
+    /// Whether new statements may use table `t`: it exists. (Statements on a table a
+    /// DDL is changing queue for its metadata lock, as in the server.)
     fn table_open(&self, t: usize) -> bool {
-        !self.tables[t].dropped && !self.tables[t].discarded && !self.ddl_claimed[t]
+        !self.tables[t].dropped && !self.tables[t].discarded
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
@@ -1273,9 +1150,20 @@ impl Sim {
         }
     }
 
-    /// The workload's client sessions, in id order.
+    /// The workload's client sessions, the DDL executors' statements and the console
+    /// sessions, each with the state SHOW PROCESSLIST would show.
     pub fn sessions(&self) -> Vec<SessionView> {
-        self.threads
+        let console = self
+            .sessions
+            .values()
+            .filter(|s| !s.gone && !self.ddl_running.contains(&s.id))
+            .map(|s| SessionView {
+                id: s.id,
+                state: s.state,
+                waiting_for: None,
+            });
+        let mut views: Vec<SessionView> = self
+            .threads
             .iter()
             .enumerate()
             .filter_map(|(i, th)| match th {
@@ -1292,7 +1180,10 @@ impl Sim {
                             Some(LatchId::BufPool(_)) => "waiting for a buffer pool mutex",
                             Some(LatchId::LockOpen) => "Opening tables",
                             Some(LatchId::DictSys) => "waiting for dict_sys (before_dml hook)",
-                            _ => c.state_name(),
+                            _ => self
+                                .mdl
+                                .wait_state(crate::mdl::MdlContextId(c.session))
+                                .unwrap_or_else(|| c.state_name()),
                         },
                         waiting_for,
                     })
@@ -1309,6 +1200,8 @@ impl Sim {
                 }),
                 _ => None,
             })
-            .collect()
+            .collect();
+        views.extend(console);
+        views
     }
 }

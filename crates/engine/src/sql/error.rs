@@ -50,6 +50,190 @@ impl SqlError {
         )
     }
 
+    /// `ER_LOCK_WAIT_TIMEOUT` (1205): `lock_wait_timeout` or `innodb_lock_wait_timeout`
+    /// passed.
+    pub fn lock_wait_timeout() -> SqlError {
+        SqlError::new(
+            1205,
+            "HY000",
+            "Lock wait timeout exceeded; try restarting transaction".into(),
+        )
+    }
+
+    /// `ER_LOCK_DEADLOCK` (1213).
+    pub fn deadlock() -> SqlError {
+        SqlError::new(
+            1213,
+            "40001",
+            "Deadlock found when trying to get lock; try restarting transaction".into(),
+        )
+    }
+
+    /// `ER_QUERY_INTERRUPTED` (1317): the statement was killed.
+    pub fn query_interrupted() -> SqlError {
+        SqlError::new(1317, "70100", "Query execution was interrupted".into())
+    }
+
+    /// The client's `CR_SERVER_LOST` (2013): the connection was killed mid-statement.
+    pub fn lost_connection() -> SqlError {
+        SqlError::new(
+            2013,
+            "HY000",
+            "Lost connection to MySQL server during query".into(),
+        )
+    }
+
+    /// The client's `CR_SERVER_GONE_ERROR` (2006): a statement on a killed connection.
+    pub fn server_gone() -> SqlError {
+        SqlError::new(2006, "HY000", "MySQL server has gone away".into())
+    }
+
+    /// `ER_UNKNOWN_SYSTEM_VARIABLE` (1193).
+    pub fn unknown_variable(name: &str) -> SqlError {
+        SqlError::new(
+            1193,
+            "HY000",
+            format!("Unknown system variable '{}'", clip(name, 64)),
+        )
+    }
+
+    /// `ER_WRONG_VALUE_FOR_VAR` (1231).
+    pub fn wrong_value_for_var(name: &str, value: &str) -> SqlError {
+        SqlError::new(
+            1231,
+            "42000",
+            format!(
+                "Variable '{}' can't be set to the value of '{}'",
+                clip(name, 64),
+                clip(value, 200)
+            ),
+        )
+    }
+
+    /// `ER_GLOBAL_VARIABLE` (1229): a global-only variable set with SESSION.
+    pub fn global_variable(name: &str) -> SqlError {
+        SqlError::new(
+            1229,
+            "HY000",
+            format!(
+                "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
+                clip(name, 64)
+            ),
+        )
+    }
+
+    /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
+    pub fn cant_drop(name: &str) -> SqlError {
+        SqlError::new(
+            1091,
+            "42000",
+            format!("Can't DROP '{name}'; check that column/key exists"),
+        )
+    }
+
+    /// `ER_BAD_FIELD_ERROR` (1054) in `place` (`where clause`, `field list`).
+    pub fn unknown_column_in(name: &str, place: &str) -> SqlError {
+        SqlError::new(
+            1054,
+            "42S22",
+            format!("Unknown column '{name}' in '{place}'"),
+        )
+    }
+
+    /// `ER_BAD_DB_ERROR` (1049).
+    pub fn unknown_database(name: &str) -> SqlError {
+        SqlError::new(1049, "42000", format!("Unknown database '{name}'"))
+    }
+
+    /// `ER_NO_SUCH_THREAD` (1094).
+    pub fn unknown_thread(id: u64) -> SqlError {
+        SqlError::new(1094, "HY000", format!("Unknown thread id: {id}"))
+    }
+
+    /// `ER_TABLE_DEF_CHANGED` (1412): a consistent read met a table rebuilt after its
+    /// read view was created.
+    pub fn table_def_changed() -> SqlError {
+        SqlError::new(
+            1412,
+            "HY000",
+            "Table definition has changed, please retry transaction".into(),
+        )
+    }
+
+    /// `ER_TABLE_NOT_LOCKED` (1100).
+    pub fn table_not_locked(table: &str) -> SqlError {
+        SqlError::new(
+            1100,
+            "HY000",
+            format!("Table '{table}' was not locked with LOCK TABLES"),
+        )
+    }
+
+    /// `ER_TABLE_NOT_LOCKED_FOR_WRITE` (1099).
+    pub fn table_not_locked_for_write(table: &str) -> SqlError {
+        SqlError::new(
+            1099,
+            "HY000",
+            format!("Table '{table}' was locked with a READ lock and can't be updated"),
+        )
+    }
+
+    /// `ER_CANT_UPDATE_WITH_READLOCK` (1223): a write while this session holds the
+    /// global read lock.
+    pub fn cant_update_with_readlock() -> SqlError {
+        SqlError::new(
+            1223,
+            "HY000",
+            "Can't execute the query because you have a conflicting read lock".into(),
+        )
+    }
+
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED` (1845): an `ALGORITHM=` the operation
+    /// cannot use.
+    pub fn algorithm_not_supported(algorithm: &str, try_: &str) -> SqlError {
+        SqlError::new(
+            1845,
+            "0A000",
+            format!("{algorithm} is not supported for this operation. Try {try_}."),
+        )
+    }
+
+    /// `ER_LOCK_TABLE_FULL` (1206): lock memory would exceed 75% of the pool.
+    pub fn lock_table_full() -> SqlError {
+        SqlError::new(
+            1206,
+            "HY000",
+            "The total number of locks exceeds the lock table size".into(),
+        )
+    }
+
+    /// `ER_TABLESPACE_DISCARDED` (1814).
+    pub fn tablespace_discarded(table: &str) -> SqlError {
+        SqlError::new(
+            1814,
+            "HY000",
+            format!("Tablespace has been discarded for table '{table}'"),
+        )
+    }
+
+    /// `ER_BAD_TABLE_ERROR` (1051) naming every unknown table of a DROP.
+    pub fn unknown_tables(names: &[String]) -> SqlError {
+        SqlError::new(
+            1051,
+            "42S02",
+            format!("Unknown table '{}'", names.join(",")),
+        )
+    }
+
+    /// `ER_INCORRECT_GLOBAL_LOCAL_VAR` (1238): a read-only variable.
+    pub fn read_only_variable(name: &str) -> SqlError {
+        SqlError::new(
+            1238,
+            "HY000",
+            format!("Variable '{name}' is a read only variable"),
+        )
+    }
+
     /// `ER_BAD_TABLE_ERROR` (1051).
     pub fn unknown_table(schema: &str, table: &str) -> SqlError {
         SqlError::new(1051, "42S02", format!("Unknown table '{schema}.{table}'"))

@@ -1,0 +1,423 @@
+//! Locks as simulated threads take them: metadata locks through [`crate::mdl`], and
+//! InnoDB row locks held to commit.
+//!
+//! ## Metadata locks
+//!
+//! A thread (a console session, a workload client, a DDL executor) asks for a lock
+//! with [`Sim::mdl_acquire`] or [`Sim::mdl_upgrade`] and gets an [`MdlPoll`]:
+//!
+//! ```text
+//!   step N:   mdl_acquire(t, ctx, req) ──Granted(ticket)──▶ go on
+//!                   │ Wait: return Next::Parked (state "Waiting for table metadata lock")
+//!                   ▼
+//!   (another thread releases / lock_wait_timeout passes / KILL / deadlock victim)
+//!                   │ the outcome is stored for ctx and thread t is woken
+//!                   ▼
+//!   step N again: mdl_acquire(t, ctx, req) ──Granted(ticket) or Failed(1205/1213/1317)
+//! ```
+//!
+//! Calling the same function again after the wake-up reads the outcome instead of
+//! asking twice, so a step is written once, as the server's `MDL_context::acquire_lock()`
+//! call reads: ask, and if you had to wait, find out how it ended. Timeouts are
+//! scheduled at each waiting request's deadline (`lock_wait_timeout`), so a wait ends
+//! exactly when the server's `MDL_wait::timed_wait()` would.
+//!
+//! ## Row locks
+//!
+//! Simplification: a row lock covers a range of row positions of one table (InnoDB
+//! locks index records one by one; a range here is what a statement's search would
+//! have locked, taken at once before its page work). `FOR SHARE` takes shared locks,
+//! `FOR UPDATE`, `UPDATE` and `DELETE` exclusive ones, `INSERT` an exclusive lock on
+//! the new row; a scan without a usable index locks every row and the gap at the end
+//! (so inserts wait too). A conflicting request waits up to
+//! `innodb_lock_wait_timeout`, then fails with 1205 and only the statement is rolled
+//! back (`innodb_rollback_on_timeout=OFF`); a wait that closes a cycle in the waits-for
+//! graph fails at once with 1213 and rolls back the requester's transaction
+//! (InnoDB picks the transaction that changed fewer rows; here, the requester).
+//! Workload clients' own row locks are not recorded (their transactions last
+//! milliseconds); they are counted as lock memory only.
+
+use super::{Sim, Wake};
+use crate::events::EventKind;
+use crate::mdl::{Acquire, MdlContextId, MdlError, MdlRequest, MdlTicketId, MdlType, Wakeups};
+use crate::sql::SqlError;
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// The answer to a metadata-lock request made by a simulated thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MdlPoll {
+    /// Granted (at once, or after the wait this thread was woken from).
+    Granted(MdlTicketId),
+    /// Queued: return [`Next::Parked`]; the thread is woken when the wait ends, and
+    /// then calls the same function again to read the outcome.
+    Wait,
+    /// Failed: lock_wait_timeout (1205), deadlock victim (1213) or killed (1317).
+    Failed(MdlError),
+}
+
+/// A row-lock request's range: row positions `lo..=hi` of `table`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RowRange {
+    pub(super) table: usize,
+    pub(super) lo: u64,
+    pub(super) hi: u64,
+    pub(super) exclusive: bool,
+}
+
+impl RowRange {
+    fn conflicts(&self, other: &RowRange) -> bool {
+        self.table == other.table
+            && (self.exclusive || other.exclusive)
+            && self.lo <= other.hi
+            && other.lo <= self.hi
+    }
+}
+
+/// A granted row lock (`lock_rec_t`), held by a session's transaction until it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RowLock {
+    pub(super) owner: u32,
+    pub(super) range: RowRange,
+}
+
+/// A session waiting for a row lock (`trx->lock.wait_lock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RowWait {
+    pub(super) thread: ThreadId,
+    pub(super) range: RowRange,
+    pub(super) since: Tick,
+    pub(super) deadline: Tick,
+}
+
+/// The answer to a row-lock request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum RowPoll {
+    Granted,
+    Wait,
+    Failed(SqlError),
+}
+
+impl Sim {
+    /// The `lock_wait_timeout` of the context's session (the server default for
+    /// workload clients and DDL threads of sessions that never set it).
+    fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
+        self.sessions
+            .get(&ctx.0)
+            .map_or(Tick::from_secs(self.profile.sql.lock_wait_timeout_s), |s| {
+                Tick::from_secs(s.vars.lock_wait_timeout_s)
+            })
+    }
+
+    /// Asks for a metadata lock for context `ctx` on behalf of thread `t`
+    /// (`MDL_context::acquire_lock()`); see the module doc for the protocol.
+    pub fn mdl_acquire(&mut self, t: ThreadId, ctx: MdlContextId, req: MdlRequest) -> MdlPoll {
+        if let Some(outcome) = self.mdl_outcome(ctx) {
+            return outcome;
+        }
+        let timeout = self.lock_wait_timeout(ctx);
+        let (key, mdl_type) = (req.key.clone(), req.mdl_type);
+        let (answer, wakeups) = self.mdl.acquire(ctx, req, self.now, timeout);
+        self.mdl_wake(wakeups);
+        self.mdl_answer(t, ctx, answer, &key.to_string(), mdl_type)
+    }
+
+    /// Upgrades a granted ticket (`MDL_context::upgrade_shared_lock()`): SU→X, SU→SNW,
+    /// SNW→X, SNRW→X. Same protocol as [`Sim::mdl_acquire`].
+    pub fn mdl_upgrade(
+        &mut self,
+        t: ThreadId,
+        ctx: MdlContextId,
+        ticket: MdlTicketId,
+        to: MdlType,
+    ) -> MdlPoll {
+        if let Some(outcome) = self.mdl_outcome(ctx) {
+            return outcome;
+        }
+        let timeout = self.lock_wait_timeout(ctx);
+        let key = self
+            .mdl
+            .ticket(ticket)
+            .map_or(String::new(), |k| k.key.to_string());
+        let (answer, wakeups) = self.mdl.upgrade(ticket, to, self.now, timeout);
+        self.mdl_wake(wakeups);
+        self.mdl_answer(t, ctx, answer, &key, to)
+    }
+
+    /// Downgrades an X or SNW ticket (`MDL_ticket::downgrade_lock()`), waking whoever
+    /// that lets through.
+    pub fn mdl_downgrade(&mut self, ticket: MdlTicketId, to: MdlType) {
+        let w = self.mdl.downgrade(ticket, to);
+        self.mdl_wake(w);
+    }
+
+    /// Releases one ticket (`MDL_context::release_lock()`).
+    pub fn mdl_release(&mut self, ticket: MdlTicketId) {
+        let w = self.mdl.release(ticket);
+        self.mdl_wake(w);
+    }
+
+    /// Releases the context's statement-duration tickets.
+    pub fn mdl_release_statement(&mut self, ctx: MdlContextId) {
+        let w = self.mdl.release_statement_locks(ctx);
+        self.mdl_wake(w);
+    }
+
+    /// Releases the context's statement and transaction tickets (COMMIT, ROLLBACK).
+    pub fn mdl_release_transactional(&mut self, ctx: MdlContextId) {
+        let w = self.mdl.release_transactional_locks(ctx);
+        self.mdl_wake(w);
+    }
+
+    /// Releases the tickets the context took after `savepoint` (a failed statement's
+    /// own locks, `MDL_context::rollback_to_savepoint()`); explicit ones stay.
+    pub(super) fn mdl_rollback_to(&mut self, ctx: MdlContextId, savepoint: &[MdlTicketId]) {
+        for ticket in self.mdl.tickets_of(ctx) {
+            let explicit = self
+                .mdl
+                .ticket(ticket)
+                .is_some_and(|k| k.duration == crate::mdl::MdlDuration::Explicit);
+            if !savepoint.contains(&ticket) && !explicit {
+                self.mdl_release(ticket);
+            }
+        }
+    }
+
+    /// Releases everything the context holds (a session going away).
+    pub(super) fn mdl_release_all(&mut self, ctx: MdlContextId) {
+        self.mdl_outcomes.remove(&ctx.0);
+        self.mdl_waiters.remove(&ctx.0);
+        let w = self.mdl.release_all(ctx);
+        self.mdl_wake(w);
+    }
+
+    /// KILL: withdraws the context's waiting request with 1317.
+    pub(super) fn mdl_cancel_wait(&mut self, ctx: MdlContextId) -> bool {
+        match self.mdl.waiting_request(ctx) {
+            Some(r) => {
+                let w = self.mdl.cancel(r, MdlError::QueryInterrupted);
+                self.mdl_wake(w);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn mdl_outcome(&mut self, ctx: MdlContextId) -> Option<MdlPoll> {
+        if let Some(o) = self.mdl_outcomes.remove(&ctx.0) {
+            return Some(match o {
+                Ok(ticket) => MdlPoll::Granted(ticket),
+                Err(e) => MdlPoll::Failed(e),
+            });
+        }
+        self.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait)
+    }
+
+    fn mdl_answer(
+        &mut self,
+        t: ThreadId,
+        ctx: MdlContextId,
+        answer: Acquire,
+        key: &str,
+        mdl_type: MdlType,
+    ) -> MdlPoll {
+        match answer {
+            Acquire::Granted(ticket) => MdlPoll::Granted(ticket),
+            Acquire::Failed(e) => MdlPoll::Failed(e),
+            Acquire::Waiting(request) => {
+                self.mdl_waiters.insert(ctx.0, t);
+                let deadline = self.mdl.pending(request).map_or(self.now, |p| p.deadline);
+                self.schedule(deadline, Wake::MdlTimeout);
+                self.emit(EventKind::MdlWaitStarted {
+                    session: ctx.0,
+                    lock: key.to_owned(),
+                    lock_type: mdl_type.pfs_name().to_owned(),
+                });
+                MdlPoll::Wait
+            }
+        }
+    }
+
+    /// Hands granted and failed requests to their threads and wakes them.
+    pub(super) fn mdl_wake(&mut self, w: Wakeups) {
+        for g in w.granted {
+            self.mdl_outcomes.insert(g.ctx.0, Ok(g.ticket));
+            self.emit(EventKind::MdlWaitEnded {
+                session: g.ctx.0,
+                error: None,
+            });
+            if let Some(t) = self.mdl_waiters.remove(&g.ctx.0) {
+                self.schedule_thread(self.now, t);
+            }
+        }
+        for a in w.aborted {
+            self.mdl_outcomes.insert(a.ctx.0, Err(a.error));
+            self.emit(EventKind::MdlWaitEnded {
+                session: a.ctx.0,
+                error: Some(a.error.code()),
+            });
+            if let Some(t) = self.mdl_waiters.remove(&a.ctx.0) {
+                self.schedule_thread(self.now, t);
+            }
+        }
+    }
+
+    /// A `lock_wait_timeout` deadline passed: fail every request due.
+    pub(super) fn mdl_expire(&mut self) {
+        let w = self.mdl.expire(self.now);
+        self.mdl_wake(w);
+    }
+
+    // ---- row locks -----------------------------------------------------------------
+
+    /// Asks for row locks on `range` for `session`'s transaction, waiting up to its
+    /// `innodb_lock_wait_timeout` (`lock_rec_lock()` → `lock_wait_suspend_thread()`).
+    pub(super) fn row_lock(&mut self, t: ThreadId, session: u32, range: RowRange) -> RowPoll {
+        let blocked = self.row_blockers(session, &range);
+        if let Some(w) = self.row_waits.get(&session).copied() {
+            if blocked.is_empty() {
+                self.row_waits.remove(&session);
+                self.row_locks.push(RowLock {
+                    owner: session,
+                    range,
+                });
+                return RowPoll::Granted;
+            }
+            if self.now >= w.deadline {
+                self.row_waits.remove(&session);
+                return RowPoll::Failed(SqlError::lock_wait_timeout());
+            }
+            return RowPoll::Wait;
+        }
+        if blocked.is_empty() {
+            self.row_locks.push(RowLock {
+                owner: session,
+                range,
+            });
+            return RowPoll::Granted;
+        }
+        if self.row_deadlock(session, &blocked) {
+            return RowPoll::Failed(SqlError::deadlock());
+        }
+        let timeout = self
+            .sessions
+            .get(&session)
+            .map_or(self.profile.sql.innodb_lock_wait_timeout_s, |s| {
+                s.vars.innodb_lock_wait_timeout_s
+            });
+        let deadline = self.now + Tick::from_secs(timeout);
+        self.row_waits.insert(
+            session,
+            RowWait {
+                thread: t,
+                range,
+                since: self.now,
+                deadline,
+            },
+        );
+        self.schedule(deadline, Wake::RowLockTimeout(session));
+        RowPoll::Wait
+    }
+
+    /// A workload client's write waits for console sessions' conflicting row locks
+    /// (`lock_rec_lock()` for sysbench's row). Simplification: the client's own lock is
+    /// not recorded (see the module doc), so only console sessions block it, and no
+    /// deadlock can run through it.
+    pub(super) fn row_wait_for_console(
+        &mut self,
+        t: ThreadId,
+        session: u32,
+        range: RowRange,
+    ) -> RowPoll {
+        let blocked = self
+            .row_locks
+            .iter()
+            .any(|l| self.sessions.contains_key(&l.owner) && l.range.conflicts(&range));
+        match self.row_waits.get(&session).copied() {
+            _ if !blocked => {
+                self.row_waits.remove(&session);
+                RowPoll::Granted
+            }
+            Some(w) if self.now >= w.deadline => {
+                self.row_waits.remove(&session);
+                RowPoll::Failed(SqlError::lock_wait_timeout())
+            }
+            Some(_) => RowPoll::Wait,
+            None => {
+                let deadline =
+                    self.now + Tick::from_secs(self.profile.sql.innodb_lock_wait_timeout_s);
+                self.row_waits.insert(
+                    session,
+                    RowWait {
+                        thread: t,
+                        range,
+                        since: self.now,
+                        deadline,
+                    },
+                );
+                self.schedule(deadline, Wake::RowLockTimeout(session));
+                RowPoll::Wait
+            }
+        }
+    }
+
+    /// Sessions holding a lock that conflicts with `range`.
+    fn row_blockers(&self, session: u32, range: &RowRange) -> Vec<u32> {
+        let mut b: Vec<u32> = self
+            .row_locks
+            .iter()
+            .filter(|l| l.owner != session && l.range.conflicts(range))
+            .map(|l| l.owner)
+            .collect();
+        b.sort_unstable();
+        b.dedup();
+        b
+    }
+
+    /// Whether `session` waiting for `blockers` closes a cycle (`DeadlockChecker`).
+    fn row_deadlock(&self, session: u32, blockers: &[u32]) -> bool {
+        let mut stack: Vec<u32> = blockers.to_vec();
+        let mut seen: Vec<u32> = Vec::new();
+        while let Some(s) = stack.pop() {
+            if s == session {
+                return true;
+            }
+            if seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            if let Some(w) = self.row_waits.get(&s) {
+                stack.extend(self.row_blockers(s, &w.range));
+            }
+        }
+        false
+    }
+
+    /// Releases a transaction's row locks (commit or rollback: `lock_trx_release_locks()`)
+    /// and wakes the waiters so they look again.
+    pub(super) fn row_release(&mut self, session: u32) {
+        let before = self.row_locks.len();
+        self.row_locks.retain(|l| l.owner != session);
+        if self.row_locks.len() != before {
+            let waiters: Vec<ThreadId> = self.row_waits.values().map(|w| w.thread).collect();
+            for t in waiters {
+                self.schedule_thread(self.now, t);
+            }
+        }
+    }
+
+    /// A row-lock wait's deadline: wake the session so it sees its timeout.
+    pub(super) fn row_lock_timeout(&mut self, session: u32) {
+        if let Some(w) = self.row_waits.get(&session) {
+            if self.now >= w.deadline {
+                let t = w.thread;
+                self.schedule_thread(self.now, t);
+            }
+        }
+    }
+
+    /// KILL: ends a row-lock wait with 1317.
+    pub(super) fn row_cancel_wait(&mut self, session: u32) -> Option<ThreadId> {
+        self.row_waits.remove(&session).map(|w| w.thread)
+    }
+}

@@ -1,0 +1,468 @@
+//! Looking in, the way operators look: SHOW PROCESSLIST, `performance_schema`,
+//! `information_schema`, SHOW ENGINE INNODB STATUS, SHOW VARIABLES and SHOW STATUS,
+//! built from the simulation's own state as result sets.
+//!
+//! Simplification: `performance_schema` numbers threads on its own (background threads
+//! first); here `THREAD_ID` and `OWNER_THREAD_ID` equal the processlist id, so the views
+//! join without a lookup.
+
+use super::session::VARIABLES;
+use super::{Sim, Thread};
+use crate::mdl::MdlContextId;
+use crate::resultset::ResultSet;
+use crate::sql::{SqlError, VarScope};
+use crate::time::Tick;
+use crate::workload::StatementKind;
+
+/// One processlist row before formatting.
+struct Proc {
+    id: u32,
+    user: &'static str,
+    db: Option<String>,
+    command: &'static str,
+    time_s: u64,
+    state: String,
+    info: Option<String>,
+}
+
+fn some(s: impl ToString) -> Option<String> {
+    Some(s.to_string())
+}
+
+/// sysbench's statement text for a kind.
+fn sysbench_text(kind: StatementKind, table: &str) -> String {
+    match kind {
+        StatementKind::Begin => "BEGIN".into(),
+        StatementKind::Commit => "COMMIT".into(),
+        StatementKind::PointSelect => format!("SELECT c FROM {table} WHERE id=?"),
+        StatementKind::RangeSelect => format!("SELECT c FROM {table} WHERE id BETWEEN ? AND ?"),
+        StatementKind::UpdateIndex => format!("UPDATE {table} SET k=k+1 WHERE id=?"),
+        StatementKind::UpdateNonIndex => format!("UPDATE {table} SET c=? WHERE id=?"),
+        StatementKind::Delete => format!("DELETE FROM {table} WHERE id=?"),
+        StatementKind::Insert | StatementKind::Reinsert => {
+            format!("INSERT INTO {table} (id, k, c, pad) VALUES (?, ?, ?, ?)")
+        }
+    }
+}
+
+impl Sim {
+    fn procs(&self, me: u32) -> Vec<Proc> {
+        let mut rows = Vec::new();
+        for th in &self.threads {
+            if let Thread::Client(c) = th {
+                let ctx = MdlContextId(c.session);
+                let current = c.current();
+                let state = match self.mdl.wait_state(ctx) {
+                    Some(w) => w.to_owned(),
+                    None => c.state_name().to_owned(),
+                };
+                rows.push(Proc {
+                    id: c.session,
+                    user: "sbtest",
+                    db: Some(self.scenario.schema.clone()),
+                    command: if current.is_some() { "Query" } else { "Sleep" },
+                    time_s: 0,
+                    state,
+                    info: current.map(|(k, t)| sysbench_text(k, self.tables[t].sql_name())),
+                });
+            }
+        }
+        for s in self.sessions.values() {
+            if s.gone {
+                continue;
+            }
+            let running = s.running.map(|i| &self.statements[i as usize]);
+            let state = if s.id == me {
+                "init".to_owned()
+            } else {
+                s.state.to_owned()
+            };
+            rows.push(Proc {
+                id: s.id,
+                user: s.user,
+                db: s.db.clone(),
+                command: if running.is_some() { "Query" } else { "Sleep" },
+                time_s: (self.now - s.since).as_secs(),
+                state,
+                info: running.map(|r| r.sql.clone()),
+            });
+        }
+        rows.sort_by_key(|p| p.id);
+        rows
+    }
+
+    /// `SHOW [FULL] PROCESSLIST`.
+    pub(super) fn processlist(&self, me: u32, full: bool) -> ResultSet {
+        let mut r = ResultSet::new(
+            &[
+                "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
+            ],
+            &["Id", "Time"],
+        );
+        for p in self.procs(me) {
+            let info = p.info.map(|i| {
+                if full {
+                    i
+                } else {
+                    i.chars().take(100).collect()
+                }
+            });
+            r.push(vec![
+                some(p.id),
+                some(p.user),
+                some("localhost"),
+                p.db,
+                some(p.command),
+                some(p.time_s),
+                Some(p.state),
+                info,
+            ]);
+        }
+        r
+    }
+
+    /// A diagnostic table, whole.
+    pub(super) fn system_table(
+        &self,
+        schema: &str,
+        table: &str,
+        me: u32,
+    ) -> Result<ResultSet, SqlError> {
+        match (schema, table) {
+            ("performance_schema", "metadata_locks") => Ok(self.metadata_locks_table()),
+            ("performance_schema", "threads") => {
+                let mut r = ResultSet::new(
+                    &[
+                        "THREAD_ID",
+                        "NAME",
+                        "TYPE",
+                        "PROCESSLIST_ID",
+                        "PROCESSLIST_USER",
+                        "PROCESSLIST_HOST",
+                        "PROCESSLIST_DB",
+                        "PROCESSLIST_COMMAND",
+                        "PROCESSLIST_TIME",
+                        "PROCESSLIST_STATE",
+                        "PROCESSLIST_INFO",
+                    ],
+                    &["THREAD_ID", "PROCESSLIST_ID", "PROCESSLIST_TIME"],
+                );
+                for p in self.procs(me) {
+                    r.push(vec![
+                        some(p.id),
+                        some("thread/sql/one_connection"),
+                        some("FOREGROUND"),
+                        some(p.id),
+                        some(p.user),
+                        some("localhost"),
+                        p.db,
+                        some(p.command),
+                        some(p.time_s),
+                        if p.state.is_empty() {
+                            None
+                        } else {
+                            Some(p.state)
+                        },
+                        p.info,
+                    ]);
+                }
+                Ok(r)
+            }
+            ("information_schema", "processlist") => {
+                let mut r = ResultSet::new(
+                    &[
+                        "ID", "USER", "HOST", "DB", "COMMAND", "TIME", "STATE", "INFO",
+                    ],
+                    &["ID", "TIME"],
+                );
+                for p in self.procs(me) {
+                    r.push(vec![
+                        some(p.id),
+                        some(p.user),
+                        some("localhost"),
+                        p.db,
+                        some(p.command),
+                        some(p.time_s),
+                        Some(p.state),
+                        p.info,
+                    ]);
+                }
+                Ok(r)
+            }
+            ("information_schema", "innodb_trx") => {
+                let mut r = ResultSet::new(
+                    &[
+                        "trx_id",
+                        "trx_state",
+                        "trx_started",
+                        "trx_wait_started",
+                        "trx_mysql_thread_id",
+                        "trx_query",
+                        "trx_rows_locked",
+                        "trx_rows_modified",
+                    ],
+                    &[
+                        "trx_id",
+                        "trx_mysql_thread_id",
+                        "trx_rows_locked",
+                        "trx_rows_modified",
+                    ],
+                );
+                for s in self.sessions.values() {
+                    let Some(trx) = &s.trx else { continue };
+                    if trx.read_view.is_none() && trx.rows_locked == 0 && !trx.wrote {
+                        continue;
+                    }
+                    let wait = self.row_waits.get(&s.id);
+                    r.push(vec![
+                        some(trx.id),
+                        some(if wait.is_some() {
+                            "LOCK WAIT"
+                        } else {
+                            "RUNNING"
+                        }),
+                        some(virtual_datetime(trx.started)),
+                        wait.map(|w| virtual_datetime(w.since)),
+                        some(s.id),
+                        s.running.map(|i| self.statements[i as usize].sql.clone()),
+                        some(trx.rows_locked),
+                        some(trx.rows_modified),
+                    ]);
+                }
+                Ok(r)
+            }
+            _ => Err(SqlError::not_modelled(&format!(
+                "SELECT FROM {schema}.{table}"
+            ))),
+        }
+    }
+
+    /// `performance_schema.metadata_locks`.
+    pub fn metadata_locks_table(&self) -> ResultSet {
+        let mut r = ResultSet::new(
+            &[
+                "OBJECT_TYPE",
+                "OBJECT_SCHEMA",
+                "OBJECT_NAME",
+                "LOCK_TYPE",
+                "LOCK_DURATION",
+                "LOCK_STATUS",
+                "OWNER_THREAD_ID",
+            ],
+            &["OWNER_THREAD_ID"],
+        );
+        for row in self.mdl.metadata_locks() {
+            r.push(vec![
+                some(row.object_type),
+                row.object_schema,
+                row.object_name,
+                some(row.lock_type.pfs_name()),
+                some(row.lock_duration.pfs_name()),
+                some(row.lock_status.pfs_name()),
+                some(row.owner.0),
+            ]);
+        }
+        r
+    }
+
+    /// `SHOW ENGINE INNODB STATUS`: SEMAPHORES, TRANSACTIONS, BUFFER POOL AND MEMORY.
+    pub(super) fn innodb_status(&self) -> ResultSet {
+        let mut text = String::new();
+        text.push_str("\n=====================================\n");
+        text.push_str(&format!(
+            "{} INNODB MONITOR OUTPUT\n=====================================\n",
+            virtual_datetime(self.now)
+        ));
+        text.push_str("----------\nSEMAPHORES\n----------\n");
+        for l in &self.latches {
+            if let Some(holder) = l.holder() {
+                text.push_str(&format!(
+                    "Mutex {} held by thread {}; {} waiting\n",
+                    l.id,
+                    holder.0,
+                    l.waiter_count()
+                ));
+            }
+        }
+        text.push_str("------------\nTRANSACTIONS\n------------\n");
+        text.push_str(&format!("Trx id counter {}\n", self.next_trx_id + 1));
+        text.push_str("LIST OF TRANSACTIONS FOR EACH SESSION:\n");
+        for s in self.sessions.values() {
+            match &s.trx {
+                Some(trx) => {
+                    let wait = self.row_waits.contains_key(&s.id);
+                    text.push_str(&format!(
+                        "---TRANSACTION {}, ACTIVE {} sec{}\n",
+                        trx.id,
+                        (self.now - trx.started).as_secs(),
+                        if wait { " starting index read" } else { "" }
+                    ));
+                    if trx.rows_locked > 0 || trx.rows_modified > 0 {
+                        text.push_str(&format!(
+                            "{} lock struct(s), heap size {}, {} row lock(s), undo log entries {}\n",
+                            trx.lock_bytes / super::LOCK_BYTES_PER_PAGE + 1,
+                            trx.lock_bytes + 1136,
+                            trx.rows_locked,
+                            trx.rows_modified
+                        ));
+                    }
+                    text.push_str(&format!(
+                        "MySQL thread id {}, OS thread handle 0, query id 0 localhost root\n",
+                        s.id
+                    ));
+                    if wait {
+                        text.push_str(
+                            "------- TRX HAS BEEN WAITING FOR THIS LOCK TO BE GRANTED:\n",
+                        );
+                    }
+                }
+                None => text.push_str(&format!(
+                    "---TRANSACTION (not started), not started\nMySQL thread id {}\n",
+                    s.id
+                )),
+            }
+        }
+        text.push_str("----------------------\nBUFFER POOL AND MEMORY\n----------------------\n");
+        let p = &self.pool;
+        text.push_str(&format!(
+            "Total large memory allocated {}\n",
+            p.pages_total() * crate::scenario::PAGE_SIZE
+        ));
+        text.push_str(&format!(
+            "Buffer pool size   {}\nFree buffers       {}\nDatabase pages     {}\nOld database pages {}\nModified db pages  {}\n",
+            p.pages_total(),
+            p.pages_free(),
+            p.pages_data(),
+            p.instances().iter().map(|i| u64::from(i.lru_old_len())).sum::<u64>(),
+            p.pages_dirty()
+        ));
+        let stats = p.stats();
+        text.push_str(&format!(
+            "Pages made young {}, not young {}\nPages read {}, created 0, written {}\n",
+            stats.made_young, stats.not_made_young, self.counters.reads, stats.flushed
+        ));
+        text.push_str("----------------------------\nEND OF INNODB MONITOR OUTPUT\n============================\n");
+        let mut r = ResultSet::new(&["Type", "Name", "Status"], &[]);
+        r.push(vec![some("InnoDB"), some(""), Some(text)]);
+        r
+    }
+
+    /// `SHOW VARIABLES [LIKE]`.
+    pub(super) fn show_variables(&self, me: u32, scope: VarScope, like: Option<&str>) -> ResultSet {
+        let mut r = ResultSet::new(&["Variable_name", "Value"], &[]);
+        for (name, _) in VARIABLES {
+            if like.is_some_and(|p| !like_match(p, name)) {
+                continue;
+            }
+            if let Some(v) = self.variable_value(me, scope, name) {
+                r.push(vec![some(name), Some(v)]);
+            }
+        }
+        r
+    }
+
+    /// `SHOW [GLOBAL] STATUS [LIKE]`: the counters the engine keeps.
+    pub(super) fn show_status(&self, like: Option<&str>) -> ResultSet {
+        let p = &self.pool;
+        let c = &self.counters;
+        let waits = self.mdl.waits().len();
+        let threads_running = self.running
+            + self
+                .sessions
+                .values()
+                .filter(|s| s.running.is_some())
+                .count() as u64;
+        let values: Vec<(&str, String)> = vec![
+            ("Innodb_buffer_pool_pages_data", p.pages_data().to_string()),
+            (
+                "Innodb_buffer_pool_pages_dirty",
+                p.pages_dirty().to_string(),
+            ),
+            (
+                "Innodb_buffer_pool_pages_flushed",
+                p.stats().flushed.to_string(),
+            ),
+            ("Innodb_buffer_pool_pages_free", p.pages_free().to_string()),
+            ("Innodb_buffer_pool_pages_misc", p.pages_misc().to_string()),
+            (
+                "Innodb_buffer_pool_pages_total",
+                p.pages_total().to_string(),
+            ),
+            (
+                "Innodb_buffer_pool_read_requests",
+                c.read_requests.to_string(),
+            ),
+            ("Innodb_buffer_pool_reads", c.reads.to_string()),
+            ("Innodb_buffer_pool_wait_free", c.wait_free.to_string()),
+            (
+                "Innodb_row_lock_current_waits",
+                self.row_waits.len().to_string(),
+            ),
+            ("Queries", c.queries.to_string()),
+            (
+                "Threads_connected",
+                (self.sessions.values().filter(|s| !s.gone).count() as u64
+                    + u64::from(self.scenario.workload.threads))
+                .to_string(),
+            ),
+            ("Threads_running", threads_running.to_string()),
+            ("Uptime", self.now.as_secs().to_string()),
+            ("ddlscope_metadata_lock_waits", waits.to_string()),
+        ];
+        let mut r = ResultSet::new(&["Variable_name", "Value"], &[]);
+        for (n, v) in values {
+            if like.is_some_and(|p| !like_match(p, n)) {
+                continue;
+            }
+            r.push(vec![some(n), Some(v)]);
+        }
+        r
+    }
+}
+
+/// Virtual time as a server timestamp, the clock starting at 2024-01-01 00:00:00.
+fn virtual_datetime(t: Tick) -> String {
+    let s = t.as_secs();
+    let (d, rem) = (s / 86_400, s % 86_400);
+    format!(
+        "2024-01-{:02} {:02}:{:02}:{:02}",
+        (d % 31) + 1,
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// SQL LIKE, case-insensitive: `%` any run, `_` one character, `\` escapes.
+pub(super) fn like_match(pattern: &str, s: &str) -> bool {
+    fn go(p: &[char], s: &[char]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some('%') => (0..=s.len()).any(|i| go(&p[1..], &s[i..])),
+            Some('_') => !s.is_empty() && go(&p[1..], &s[1..]),
+            Some('\\') if p.len() > 1 => {
+                !s.is_empty() && s[0].eq_ignore_ascii_case(&p[1]) && go(&p[2..], &s[1..])
+            }
+            Some(c) => !s.is_empty() && s[0].eq_ignore_ascii_case(c) && go(&p[1..], &s[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let s: Vec<char> = s.chars().collect();
+    go(&p, &s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::like_match;
+
+    #[test]
+    fn like_matches_as_mysql() {
+        assert!(like_match(
+            "Innodb_buffer_pool_pages%",
+            "Innodb_buffer_pool_pages_free"
+        ));
+        assert!(like_match("%lock_wait%", "innodb_lock_wait_timeout"));
+        assert!(!like_match("lock_wait_timeout", "innodb_lock_wait_timeout"));
+        assert!(like_match("lock\\_wait_timeout", "lock_wait_timeout"));
+    }
+}

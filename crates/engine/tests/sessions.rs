@@ -1,0 +1,289 @@
+//! Console sessions, transactions and metadata locks, end to end through `Sim`.
+
+use ddlscope_engine::{Profile, Scenario, Sim, StatementOutcome, Tick};
+
+fn sim() -> Sim {
+    let scenario = Scenario::from_toml(
+        r#"
+name = "t"
+title = "t"
+profile = "mysql-8.0.23"
+[buffer_pool]
+size = "64M"
+[[tables]]
+name = "t"
+rows = 10000
+[[tables]]
+name = "u"
+rows = 1000
+[workload]
+threads = 0
+"#,
+    )
+    .unwrap();
+    Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap()
+}
+
+fn outcome(sim: &Sim, id: u32) -> String {
+    let r = &sim.statements()[id as usize];
+    match &r.outcome {
+        None => "waiting".into(),
+        Some(StatementOutcome::Ok { .. }) => "ok".into(),
+        Some(StatementOutcome::Error { code, .. }) => format!("error {code}"),
+    }
+}
+
+#[test]
+fn i4_create_index_waits_for_the_open_transaction_and_new_statements_queue() {
+    let mut s = sim();
+    let a = s.connect();
+    let b = s.connect();
+    let c = s.connect();
+    let d = s.connect();
+    s.submit_to(a, "BEGIN; UPDATE t SET k=1").unwrap();
+    s.run_for(Tick::from_ms(500));
+    let ddl = s.submit_to(b, "CREATE INDEX idx ON t (k, c)").unwrap()[0];
+    s.run_for(Tick::from_ms(200));
+    let sel = s.submit_to(c, "SELECT * FROM t WHERE id = 5").unwrap()[0];
+    let other = s.submit_to(d, "SELECT * FROM u WHERE id = 5").unwrap()[0];
+    s.run_for(Tick::from_ms(200));
+    assert_eq!(outcome(&s, ddl), "waiting");
+    assert_eq!(outcome(&s, sel), "waiting");
+    assert_eq!(outcome(&s, other), "ok");
+    let show = s.submit_to(d, "SHOW PROCESSLIST").unwrap()[0];
+    let pfs = s
+        .submit_to(d, "SELECT OBJECT_NAME, LOCK_TYPE, LOCK_STATUS FROM performance_schema.metadata_locks WHERE OBJECT_TYPE = 'TABLE'")
+        .unwrap()[0];
+    s.run_for(Tick::from_ms(10));
+    let out = s.statements()[show as usize].client_output().unwrap();
+    eprintln!("{out}");
+    assert!(out.contains("Waiting for table metadata lock"), "{out}");
+    let out = s.statements()[pfs as usize].client_output().unwrap();
+    eprintln!("{out}");
+    assert!(
+        out.contains("SHARED_WRITE") && out.contains("PENDING"),
+        "{out}"
+    );
+    let commit = s.submit_to(a, "COMMIT").unwrap()[0];
+    s.run_for(Tick::from_secs(2));
+    assert_eq!(outcome(&s, commit), "ok");
+    assert_eq!(outcome(&s, sel), "ok");
+    assert_eq!(outcome(&s, ddl), "ok");
+    let fin = |i: u32| s.statements()[i as usize].finished_at.unwrap();
+    assert!(fin(sel) <= fin(ddl));
+}
+
+/// The I4 conformance script, as an operator sees it: SHOW PROCESSLIST and
+/// performance_schema.metadata_locks while CREATE INDEX waits. Regenerate with
+/// `UPDATE_EXPECT=1 cargo test -p ddlscope-engine --test sessions` and review the diff.
+#[test]
+fn i4_script_processlist_and_metadata_locks_golden() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/scripts/i4-create-index.script"
+    ))
+    .unwrap();
+    let script = ddlscope_engine::script::SessionScript::parse(&text).unwrap();
+    let report = script.run(None).unwrap();
+    let find = |prefix: &str| {
+        report
+            .statements
+            .iter()
+            .find(|s| s.sql.starts_with(prefix))
+            .unwrap()
+    };
+    let ddl = find("CREATE INDEX");
+    assert!(ddl
+        .states_seen
+        .iter()
+        .any(|s| s == "Waiting for table metadata lock"));
+    let mut out = String::new();
+    for s in ["SHOW PROCESSLIST", "SELECT OBJECT_TYPE"] {
+        out.push_str(&format!("{}> {}\n", find(s).session, find(s).sql));
+        out.push_str(find(s).output.as_deref().unwrap());
+        out.push_str("\n\n");
+    }
+    for s in &report.statements {
+        out.push_str(&format!(
+            "{:>5} ms -> {:>5} ms {}> {}: {}\n",
+            s.issued_at_ms,
+            s.finished_at_ms.map_or("-".into(), |f| f.to_string()),
+            s.session,
+            s.sql,
+            s.states_seen.join(" -> ")
+        ));
+    }
+    expect_test::expect_file!["golden/i4-processlist.txt"].assert_eq(&out);
+}
+
+/// Every conformance script runs in the simulator under both the MySQL and the
+/// MariaDB profile, and everything it starts has finished or is reported waiting.
+#[test]
+fn every_conformance_script_runs() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/scripts");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with('#'), "{path:?} opens with a comment");
+        let script = ddlscope_engine::script::SessionScript::parse(&text)
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        for profile in ["mysql-8.0.23", "mariadb-10.11"] {
+            let r = script
+                .run(Some(profile))
+                .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            assert_eq!(r.statements.len(), script.steps.len());
+        }
+        n += 1;
+    }
+    assert!(n >= 15, "{n} scripts");
+}
+
+/// The MySQL and MariaDB profiles differ where the servers do: OPTIMIZE's admin open
+/// blocks a new SELECT on MySQL (SHARED_NO_READ_WRITE) but not on MariaDB.
+#[test]
+fn optimize_lets_a_select_through_on_mariadb_only() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/scripts/optimize.script"
+    ))
+    .unwrap();
+    let script = ddlscope_engine::script::SessionScript::parse(&text).unwrap();
+    let select_wait = |profile: &str| {
+        let r = script.run(Some(profile)).unwrap();
+        let s = r
+            .statements
+            .iter()
+            .find(|s| s.sql.starts_with("SELECT"))
+            .unwrap();
+        s.finished_at_ms.unwrap() - s.issued_at_ms
+    };
+    assert!(select_wait("mysql-8.0.23") > 1000);
+    assert!(select_wait("mariadb-10.11") < 10);
+}
+
+#[test]
+fn kill_query_ends_a_metadata_lock_wait_with_1317() {
+    let mut s = sim();
+    let a = s.connect();
+    let b = s.connect();
+    let c = s.connect();
+    s.submit_to(a, "BEGIN; SELECT * FROM t WHERE id = 1")
+        .unwrap();
+    s.run_for(Tick::from_ms(100));
+    let ddl = s.submit_to(b, "DROP TABLE t").unwrap()[0];
+    s.run_for(Tick::from_ms(100));
+    assert_eq!(outcome(&s, ddl), "waiting");
+    s.submit_to(c, &format!("KILL QUERY {b}")).unwrap();
+    s.run_for(Tick::from_ms(10));
+    assert_eq!(outcome(&s, ddl), "error 1317");
+    let e = s.submit_to(c, "KILL 999").unwrap()[0];
+    s.run_for(Tick::from_ms(10));
+    assert_eq!(outcome(&s, e), "error 1094");
+    // The table is still there and nobody but the transaction holds a lock on it.
+    assert!(s.tables().iter().all(|t| !t.dropped));
+    assert!(s.mdl().metadata_locks().iter().all(|l| l.owner.0 == a));
+}
+
+#[test]
+fn bad_input_gets_the_servers_errors_and_leaves_nothing_behind() {
+    let mut s = sim();
+    let a = s.console_session();
+    let ids = s
+        .submit_to(
+            a,
+            "SET SESSION nonsense = 1; SET SESSION innodb_adaptive_hash_index = OFF; \
+             SELECT * FROM nope WHERE id = 1; CREATE INDEX k_1 ON t (k); \
+             ALTER TABLE t DROP INDEX nope; CREATE TABLE t (id INT PRIMARY KEY); \
+             USE nowhere; ALTER TABLE t DROP PARTITION p0",
+        )
+        .unwrap();
+    s.run_for(Tick::from_ms(100));
+    let got: Vec<String> = ids.iter().map(|&i| outcome(&s, i)).collect();
+    assert_eq!(
+        got,
+        [
+            "error 1193",
+            "error 1229",
+            "error 1146",
+            "error 1061",
+            "error 1091",
+            "error 1050",
+            "error 1049",
+            "error 1505"
+        ]
+    );
+    assert!(s.mdl().metadata_locks().iter().all(|l| l.owner.0 != a));
+    // A syntax error anywhere in a batch runs nothing.
+    let before = s.statements().len();
+    let e = s.submit_to(a, "SELECT 1; SELEC 2").unwrap_err();
+    assert_eq!(e.code, 1064);
+    assert_eq!(s.statements().len(), before);
+}
+
+#[test]
+fn kill_query_stops_a_long_update_and_rolls_it_back() {
+    let mut s = sim();
+    let a = s.connect();
+    let b = s.connect();
+    // 10,000 rows at ~15.5 µs a row: about 155 ms of work.
+    let upd = s.submit_to(a, "UPDATE t SET k = 1").unwrap()[0];
+    s.run_for(Tick::from_ms(50));
+    assert_eq!(outcome(&s, upd), "waiting");
+    s.submit_to(b, &format!("KILL QUERY {a}")).unwrap();
+    s.run_for(Tick::from_ms(1));
+    assert_eq!(outcome(&s, upd), "error 1317");
+    assert!(s.statements()[upd as usize].finished_at.unwrap() < Tick::from_ms(100));
+    // Its row locks and metadata locks are gone: another session updates at once.
+    let c = s.connect();
+    let other = s.submit_to(c, "UPDATE t SET k = 2 WHERE id = 1").unwrap()[0];
+    s.run_for(Tick::from_ms(10));
+    assert_eq!(outcome(&s, other), "ok");
+    // The connection is still there.
+    let again = s.submit_to(a, "SELECT 1").unwrap()[0];
+    s.run_for(Tick::from_ms(1));
+    assert_eq!(outcome(&s, again), "ok");
+}
+
+/// I4's long transaction seen from the workload: once a console transaction has
+/// updated every row of the table, sysbench's writes to it wait for its row locks (the
+/// clients show "updating"), and they go on after COMMIT.
+#[test]
+fn the_workloads_writes_wait_for_a_console_transactions_row_locks() {
+    let scenario = Scenario::from_toml(
+        r#"
+name = "t"
+title = "t"
+profile = "mysql-8.0.23"
+[buffer_pool]
+size = "64M"
+[[tables]]
+name = "t"
+rows = 20000
+[workload]
+kind = "oltp_write_only"
+threads = 4
+distribution = "uniform"
+"#,
+    )
+    .unwrap();
+    let mut s = Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap();
+    s.run_for(Tick::from_secs(2));
+    let before = s.samples().last().unwrap().tps;
+    assert!(before > 50, "the workload runs: {before} tps");
+    let a = s.console_session();
+    s.submit_to(a, "BEGIN; UPDATE t SET k = 1").unwrap();
+    s.run_for(Tick::from_secs(3));
+    let during = s.samples().last().unwrap().tps;
+    assert_eq!(during, 0, "every write waits for the open transaction");
+    let waiting = s
+        .sessions()
+        .iter()
+        .filter(|v| v.state == "updating")
+        .count();
+    assert_eq!(waiting, 4, "{:?}", s.sessions());
+    s.submit_to(a, "COMMIT").unwrap();
+    s.run_for(Tick::from_secs(2));
+    let after = s.samples().last().unwrap().tps;
+    assert!(after > before / 2, "the workload resumes: {after} tps");
+}

@@ -1,0 +1,719 @@
+//! `cargo xtask conformance`: every session script in `assets/scripts/` against a real
+//! MariaDB 10.11 and against the simulator's `mariadb-10.11` profile, statement by
+//! statement.
+//!
+//! ```text
+//!  apt-get install mariadb-server (if missing, as root)
+//!  mariadb-install-db → mariadbd on a temporary datadir and socket (no TCP, no grants)
+//!  for each script:
+//!     real:  CREATE the tables (sysbench shape, rows from seq_1_to_N);
+//!            one `mariadb --batch --force --unbuffered` child per session, stdin piped;
+//!            each statement written at its `at` time, followed by a marker SELECT whose
+//!            output timestamps the statement's end; errors come back on stderr as
+//!            "ERROR 1205 (HY000) at line L" and L names the statement
+//!     sim:   ddlscope script FILE --profile mariadb-10.11 --format tsv
+//!     compare: outcome (ok / error / still waiting), error code, blocked or not
+//!              (took longer than BLOCKED_MS), and the order of completion
+//!  stop the server we started (and only it); remove its datadir
+//! ```
+//!
+//! A script may expect a difference: a comment line `# mariadb: <reason>` right before
+//! an `at` line says why that statement differs on MariaDB (the script follows
+//! MySQL's server source there); such differences are listed with the reason and do
+//! not fail the run. Any other difference fails it.
+
+use crate::util::{apt_install, is_root, note, say, which, workspace_root, Result};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A statement that takes longer than this waited for something.
+const BLOCKED_MS: u64 = 300;
+/// Two completions closer than this are not ordered (timing noise on a real server).
+const ORDER_SLACK_MS: u64 = 100;
+
+/// One `at` line.
+#[derive(Clone, Debug)]
+struct Step {
+    at_ms: u64,
+    session: String,
+    sql: String,
+    line: usize,
+    /// `# mariadb: reason` before it.
+    expected_difference: Option<String>,
+}
+
+/// What the xtask needs of a script: tables, setup statements, steps, duration.
+#[derive(Clone, Debug, Default)]
+struct Script {
+    tables: Vec<(String, u64, u32)>,
+    setup: Vec<String>,
+    steps: Vec<Step>,
+    run_ms: u64,
+}
+
+fn parse_ms(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1000.0)
+    } else {
+        return None;
+    };
+    let v: f64 = num.parse().ok()?;
+    (v >= 0.0).then(|| (v * scale).round() as u64)
+}
+
+/// The subset of the session-script format (docs/session-scripts.md) a real server
+/// needs; the engine's parser is the reference and has checked the file already.
+fn parse_script(text: &str) -> Script {
+    let mut s = Script::default();
+    let mut reason: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if let Some(r) = line.strip_prefix("# mariadb:") {
+            reason = Some(r.trim().to_owned());
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        match word.to_ascii_lowercase().as_str() {
+            "table" => {
+                let mut parts = rest.split_whitespace();
+                let name = parts.next().unwrap_or_default().to_owned();
+                let (mut rows, mut parts_n) = (0, 0);
+                for p in parts {
+                    match p.split_once('=') {
+                        Some(("rows", v)) => rows = v.replace('_', "").parse().unwrap_or(0),
+                        Some(("partitions", v)) => parts_n = v.parse().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+                s.tables.push((name, rows, parts_n));
+            }
+            "create" => s.setup.push(line.to_owned()),
+            "at" => {
+                let Some((time, rest)) = rest.split_once(char::is_whitespace) else {
+                    continue;
+                };
+                let Some((session, sql)) = rest.split_once(':') else {
+                    continue;
+                };
+                s.steps.push(Step {
+                    at_ms: parse_ms(time).unwrap_or(0),
+                    session: session.trim().to_owned(),
+                    sql: sql.trim().trim_end_matches(';').to_owned(),
+                    line: i + 1,
+                    expected_difference: reason.take(),
+                });
+            }
+            "run" => s.run_ms = parse_ms(rest).unwrap_or(0),
+            _ => {}
+        }
+    }
+    if s.run_ms == 0 {
+        s.run_ms = s.steps.last().map_or(0, |st| st.at_ms) + 5000;
+    }
+    s
+}
+
+/// One statement's fate, on either side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Fate {
+    finished_ms: Option<u64>,
+    /// `None`: ok or still waiting.
+    error: Option<u16>,
+}
+
+impl Fate {
+    fn outcome(&self) -> &'static str {
+        match (self.finished_ms, self.error) {
+            (None, _) => "waiting",
+            (Some(_), None) => "ok",
+            (Some(_), Some(_)) => "error",
+        }
+    }
+}
+
+/// The private server: started here, stopped here.
+struct Server {
+    child: Child,
+    dir: PathBuf,
+    socket: PathBuf,
+}
+
+impl Server {
+    fn start() -> Result<Server> {
+        let dir = std::env::temp_dir().join(format!("ddlscope-conformance-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
+        let socket = dir.join("mysqld.sock");
+        say(
+            format!(
+                "initialising a private MariaDB datadir in {}",
+                dir.display()
+            ),
+            "the conformance run must not touch any other server or data",
+        );
+        let out = Command::new("mariadb-install-db")
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", dir.join("data").display()))
+            .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
+            .output()
+            .map_err(|e| format!("mariadb-install-db: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "mariadb-install-db failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let mut cmd = Command::new("mariadbd");
+        cmd.arg("--no-defaults")
+            .arg(format!("--datadir={}", dir.join("data").display()))
+            .arg(format!("--socket={}", socket.display()))
+            .arg(format!("--pid-file={}", dir.join("mariadbd.pid").display()))
+            .arg(format!("--log-error={}", dir.join("error.log").display()))
+            .args([
+                "--skip-networking",
+                "--skip-grant-tables",
+                "--innodb-buffer-pool-size=64M",
+                "--innodb-log-file-size=16M",
+                "--skip-log-bin",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if is_root() {
+            cmd.arg("--user=root");
+        }
+        let child = cmd.spawn().map_err(|e| format!("mariadbd: {e}"))?;
+        let server = Server { child, dir, socket };
+        #[allow(clippy::disallowed_methods, reason = "xtask waits for a real server")]
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if server.sql("SELECT 1").is_ok() {
+                note(format!("mariadbd is up on {}", server.socket.display()));
+                return Ok(server);
+            }
+            thread::sleep(Duration::from_millis(200));
+        }
+        Err(format!(
+            "mariadbd did not come up in 60 s; see {}",
+            server.dir.join("error.log").display()
+        ))
+    }
+
+    fn client(&self) -> Command {
+        let mut c = Command::new("mariadb");
+        c.arg("--no-defaults")
+            .arg(format!("--socket={}", self.socket.display()))
+            .args(["--user=root", "--batch", "--skip-column-names"]);
+        c
+    }
+
+    /// Runs statements on a fresh connection and waits.
+    fn sql(&self, sql: &str) -> Result<String> {
+        let out = self
+            .client()
+            .args(["-e", sql])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Only the server this run started: its own child process.
+        let _ = self.sql("SHUTDOWN");
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The sysbench-shaped table of a `table` line, as the simulator builds it.
+fn create_table_sql(name: &str, rows: u64, partitions: u32) -> String {
+    let mut sql = format!(
+        "CREATE TABLE {name} (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, \
+         c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', \
+         PRIMARY KEY (id), KEY k_1 (k)) ENGINE=InnoDB"
+    );
+    if partitions > 0 {
+        let per = rows.div_ceil(u64::from(partitions));
+        let parts: Vec<String> = (0..partitions)
+            .map(|p| {
+                if p + 1 == partitions {
+                    format!("PARTITION p{p} VALUES LESS THAN MAXVALUE")
+                } else {
+                    format!(
+                        "PARTITION p{p} VALUES LESS THAN ({})",
+                        per * u64::from(p + 1) + 1
+                    )
+                }
+            })
+            .collect();
+        sql.push_str(&format!(" PARTITION BY RANGE (id) ({})", parts.join(", ")));
+    }
+    // k = id: a search on k finds one row, as the simulator assumes.
+    sql.push_str(&format!(
+        "; INSERT INTO {name} (id, k, c, pad) SELECT seq, seq, 'c', 'pad' FROM seq_1_to_{rows}"
+    ));
+    sql
+}
+
+/// A session's client process.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    /// Lines written so far (the client counts input lines for "at line N").
+    lines: usize,
+    /// Statement index (into the script's steps) by input line.
+    line_to_step: Vec<(usize, usize)>,
+}
+
+/// An event read from a client: `(session index, arrival ms, line)`.
+type Arrival = (usize, u64, std::result::Result<String, String>);
+
+/// Runs the script on the real server.
+fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
+    server.sql("DROP DATABASE IF EXISTS test; CREATE DATABASE test")?;
+    let mut setup: Vec<String> = script
+        .tables
+        .iter()
+        .map(|(n, r, p)| create_table_sql(n, *r, *p))
+        .collect();
+    setup.extend(script.setup.iter().cloned());
+    for sql in setup {
+        server
+            .sql(&format!("USE test; {sql}"))
+            .map_err(|e| format!("setup failed: {sql}: {e}"))?;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for s in &script.steps {
+        if !names.contains(&s.session) {
+            names.push(s.session.clone());
+        }
+    }
+    let (tx, rx) = mpsc::channel::<Arrival>();
+    #[allow(clippy::disallowed_methods, reason = "xtask paces a real server")]
+    let t0 = Instant::now();
+    let mut clients = Vec::new();
+    for (si, _) in names.iter().enumerate() {
+        let mut child = server
+            .client()
+            .args(["--force", "--unbuffered", "--database=test"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("mariadb client: {e}"))?;
+        let stdin = child.stdin.take().expect("piped");
+        let out = child.stdout.take().expect("piped");
+        let err = child.stderr.take().expect("piped");
+        for (pipe, is_err) in [
+            (Box::new(out) as Box<dyn std::io::Read + Send>, false),
+            (Box::new(err), true),
+        ] {
+            let tx = tx.clone();
+            thread::spawn(move || {
+                for line in BufReader::new(pipe).lines() {
+                    let Ok(line) = line else { break };
+                    let ms = t0.elapsed().as_millis() as u64;
+                    let item = if is_err { Err(line) } else { Ok(line) };
+                    if tx.send((si, ms, item)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        clients.push(Client {
+            child,
+            stdin,
+            lines: 0,
+            line_to_step: Vec::new(),
+        });
+    }
+    drop(tx);
+    let mut fates = vec![
+        Fate {
+            finished_ms: None,
+            error: None,
+        };
+        script.steps.len()
+    ];
+    let collect = |fates: &mut Vec<Fate>, clients: &[Client], (si, ms, item): Arrival| {
+        match item {
+            Ok(line) => {
+                if let Some(idx) = line.strip_prefix("ddlscope-done-") {
+                    if let Ok(i) = idx.trim().parse::<usize>() {
+                        if fates[i].finished_ms.is_none() {
+                            fates[i].finished_ms = Some(ms);
+                        }
+                    }
+                }
+            }
+            Err(line) => {
+                // "ERROR 1205 (HY000) at line 3: Lock wait timeout exceeded; ..."
+                let code = line
+                    .strip_prefix("ERROR ")
+                    .and_then(|r| r.split_whitespace().next())
+                    .and_then(|c| c.parse::<u16>().ok());
+                let at = line
+                    .split(" at line ")
+                    .nth(1)
+                    .and_then(|r| r.split(':').next())
+                    .and_then(|n| n.trim().parse::<usize>().ok());
+                if let (Some(code), Some(at)) = (code, at) {
+                    if let Some(&(_, step)) =
+                        clients[si].line_to_step.iter().find(|(l, _)| *l == at)
+                    {
+                        fates[step].error = Some(code);
+                    }
+                }
+            }
+        }
+    };
+    for (i, step) in script.steps.iter().enumerate() {
+        let due = Duration::from_millis(step.at_ms);
+        loop {
+            let now = t0.elapsed();
+            if now >= due {
+                break;
+            }
+            if let Ok(a) = rx.recv_timeout(due - now) {
+                collect(&mut fates, &clients, a);
+            }
+        }
+        let si = names
+            .iter()
+            .position(|n| *n == step.session)
+            .expect("named");
+        let c = &mut clients[si];
+        let sql = step.sql.replace('\n', " ");
+        c.lines += 1;
+        c.line_to_step.push((c.lines, i));
+        c.lines += 1;
+        let text = format!("{sql};\nSELECT 'ddlscope-done-{i}';\n");
+        if c.stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| c.stdin.flush())
+            .is_err()
+        {
+            // The connection is gone (killed): the statement never runs.
+            fates[i].error = Some(2006);
+            fates[i].finished_ms = Some(step.at_ms);
+        }
+    }
+    let end = Duration::from_millis(script.run_ms);
+    loop {
+        let now = t0.elapsed();
+        if now >= end {
+            break;
+        }
+        match rx.recv_timeout(end - now) {
+            Ok(a) => collect(&mut fates, &clients, a),
+            Err(mpsc::RecvTimeoutError::Timeout) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                thread::sleep(end - now);
+                break;
+            }
+        }
+    }
+    // Anything that arrived exactly at the end.
+    while let Ok(a) = rx.try_recv() {
+        if a.1 <= script.run_ms {
+            collect(&mut fates, &clients, a);
+        }
+    }
+    for mut c in clients {
+        let _ = c.child.kill();
+        let _ = c.child.wait();
+    }
+    // A killed client's statement ends with 2013 from its point of view; the marker
+    // never comes, but the error line does.
+    for f in &mut fates {
+        if f.error.is_some() && f.finished_ms.is_none() {
+            f.finished_ms = Some(script.run_ms);
+        }
+    }
+    Ok(fates)
+}
+
+/// Runs the script in the simulator.
+fn run_sim(ddlscope: &Path, file: &Path) -> Result<Vec<Fate>> {
+    let out = Command::new(ddlscope)
+        .arg("script")
+        .arg(file)
+        .args(["--profile", "mariadb-10.11", "--format", "tsv"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Fate {
+                finished_ms: f.get(2).and_then(|v| v.parse().ok()),
+                error: f.get(4).and_then(|v| v.parse().ok()),
+            }
+        })
+        .collect())
+}
+
+/// The differences between the two runs, statement by statement.
+fn compare(script: &Script, real: &[Fate], sim: &[Fate]) -> Vec<(usize, String)> {
+    let mut diffs = Vec::new();
+    let blocked = |f: &Fate, at: u64| match f.finished_ms {
+        None => true,
+        Some(t) => t.saturating_sub(at) > BLOCKED_MS,
+    };
+    for (i, step) in script.steps.iter().enumerate() {
+        let (r, s) = (&real[i], &sim[i]);
+        if r.outcome() != s.outcome() {
+            diffs.push((
+                i,
+                format!("outcome: real {}, simulated {}", r.outcome(), s.outcome()),
+            ));
+        } else if r.error != s.error {
+            diffs.push((
+                i,
+                format!("error code: real {:?}, simulated {:?}", r.error, s.error),
+            ));
+        } else if blocked(r, step.at_ms) != blocked(s, step.at_ms) {
+            diffs.push((
+                i,
+                format!(
+                    "blocked: real {} ({:?} ms), simulated {} ({:?} ms)",
+                    blocked(r, step.at_ms),
+                    r.finished_ms.map(|t| t.saturating_sub(step.at_ms)),
+                    blocked(s, step.at_ms),
+                    s.finished_ms.map(|t| t.saturating_sub(step.at_ms))
+                ),
+            ));
+        }
+    }
+    // Order of completion: pairs the real server separates clearly.
+    for i in 0..script.steps.len() {
+        for j in i + 1..script.steps.len() {
+            let (Some(ri), Some(rj), Some(si), Some(sj)) = (
+                real[i].finished_ms,
+                real[j].finished_ms,
+                sim[i].finished_ms,
+                sim[j].finished_ms,
+            ) else {
+                continue;
+            };
+            if ri.abs_diff(rj) > ORDER_SLACK_MS && (ri < rj) != (si < sj) && si != sj {
+                diffs.push((
+                    j,
+                    format!(
+                        "order: real finishes line {} {} line {}, simulated the other way",
+                        script.steps[i].line,
+                        if ri < rj { "before" } else { "after" },
+                        script.steps[j].line
+                    ),
+                ));
+            }
+        }
+    }
+    diffs
+}
+
+/// Makes sure the MariaDB server and client are installed.
+fn ensure_mariadb() -> Result<bool> {
+    if which("mariadbd").is_some() && which("mariadb").is_some() {
+        return Ok(true);
+    }
+    if !is_root() {
+        note("mariadb-server is not installed and we are not root: run `apt-get install mariadb-server` first");
+        return Ok(false);
+    }
+    say(
+        "installing mariadb-server and mariadb-client with apt-get",
+        "the conformance scripts run against a real MariaDB 10.11 (Debian 12's)",
+    );
+    match apt_install(&["mariadb-server", "mariadb-client"]) {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            note(format!("apt-get could not install mariadb-server: {e}"));
+            Ok(false)
+        }
+    }
+}
+
+/// The conformance scripts, sorted.
+fn scripts() -> Result<Vec<PathBuf>> {
+    let dir = workspace_root().join("assets/scripts");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "script"))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// Runs every script both ways; `Ok(false)` when skipped (no server available).
+pub fn conformance() -> Result<bool> {
+    if !ensure_mariadb()? {
+        println!("conformance: SKIPPED (mariadb-server could not be installed)");
+        return Ok(false);
+    }
+    say(
+        "building the ddlscope CLI",
+        "the simulated side runs each script through `ddlscope script`",
+    );
+    crate::util::run(Command::new(crate::util::host_cargo()).args([
+        "build",
+        "-p",
+        "ddlscope",
+        "-j",
+        crate::toolchain::JOBS,
+    ]))?;
+    let ddlscope = crate::util::target_dir().join("debug/ddlscope");
+    let server = Server::start()?;
+    let (mut matched, mut statements, mut unexpected) = (0usize, 0usize, 0usize);
+    let mut report = Vec::new();
+    for file in scripts()? {
+        let name = file
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        let script = parse_script(&text);
+        say(format!("script {name}"), "real MariaDB, then the simulator");
+        let real = run_real(&server, &script)?;
+        let sim = run_sim(&ddlscope, &file)?;
+        if sim.len() != real.len() {
+            return Err(format!(
+                "{name}: the simulator reported {} statements, the script has {}",
+                sim.len(),
+                real.len()
+            ));
+        }
+        let diffs = compare(&script, &real, &sim);
+        statements += script.steps.len();
+        let mut differing: Vec<usize> = diffs.iter().map(|(i, _)| *i).collect();
+        differing.dedup();
+        matched += script.steps.len() - differing.len();
+        for (i, s) in script.steps.iter().enumerate() {
+            let mark = if differing.contains(&i) { "≠" } else { "=" };
+            note(format!(
+                "{mark} line {:>3} {:>6} ms {}: {:<60} real {:<7} {:>6}  sim {:<7} {:>6}",
+                s.line,
+                s.at_ms,
+                s.session,
+                s.sql.chars().take(60).collect::<String>(),
+                real[i].outcome(),
+                real[i].error.map_or(String::new(), |e| e.to_string())
+                    + &real[i]
+                        .finished_ms
+                        .map_or(String::new(), |f| format!("@{f}")),
+                sim[i].outcome(),
+                sim[i].error.map_or(String::new(), |e| e.to_string())
+                    + &sim[i]
+                        .finished_ms
+                        .map_or(String::new(), |f| format!("@{f}")),
+            ));
+        }
+        for (i, d) in diffs {
+            let step = &script.steps[i];
+            match &step.expected_difference {
+                Some(reason) => report.push(format!(
+                    "{name} line {}: {d}\n      expected: {reason}",
+                    step.line
+                )),
+                None => {
+                    unexpected += 1;
+                    report.push(format!("{name} line {}: {d}\n      UNEXPECTED", step.line));
+                }
+            }
+        }
+    }
+    drop(server);
+    println!();
+    println!("conformance: {matched} of {statements} statements match the real MariaDB");
+    for r in &report {
+        println!("  {r}");
+    }
+    if unexpected > 0 {
+        Err(format!("{unexpected} unexpected difference(s)"))
+    } else {
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_script_format_and_expected_differences() {
+        let s = parse_script(
+            "# x\ntable t rows=100 partitions=2\nat 0ms s1: BEGIN\n# mariadb: differs because\nat 1.5s s2: SELECT 1;\nrun 3s\n",
+        );
+        assert_eq!(s.tables, vec![("t".to_owned(), 100, 2)]);
+        assert_eq!(s.steps.len(), 2);
+        assert_eq!(s.steps[1].at_ms, 1500);
+        assert_eq!(s.steps[1].sql, "SELECT 1");
+        assert_eq!(
+            s.steps[1].expected_difference.as_deref(),
+            Some("differs because")
+        );
+        assert_eq!(s.steps[0].expected_difference, None);
+        assert_eq!(s.run_ms, 3000);
+        assert!(create_table_sql("t", 100, 2).contains("PARTITION p1 VALUES LESS THAN MAXVALUE"));
+    }
+
+    #[test]
+    fn a_wait_that_ends_differently_is_a_difference() {
+        let s = parse_script("at 0ms s1: SELECT 1\nat 100ms s2: SELECT 2\n");
+        let real = vec![
+            Fate {
+                finished_ms: Some(5),
+                error: None,
+            },
+            Fate {
+                finished_ms: None,
+                error: None,
+            },
+        ];
+        let sim = vec![
+            Fate {
+                finished_ms: Some(5),
+                error: None,
+            },
+            Fate {
+                finished_ms: Some(120),
+                error: None,
+            },
+        ];
+        let d = compare(&s, &real, &sim);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].1.contains("outcome"), "{d:?}");
+        assert!(compare(&s, &real, &real).is_empty());
+    }
+}
