@@ -391,13 +391,11 @@ impl Runner {
     /// Runs `sql` on the console session. Returns how many statements were accepted
     /// (a batch may hold several), or the error the mysql client would print.
     pub fn execute(&mut self, sql: &str) -> Result<u32, String> {
-        let before = self.sim.events().len();
+        // The console session runs the statements one after the other; a syntax error
+        // comes back at once, a statement's own error when it runs.
+        let statements = ddlscope_engine::sql::parse(sql).map_err(|e| e.to_string())?;
         self.sim.execute(sql).map_err(|e| e.to_string())?;
-        let started = self.sim.events()[before..]
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::StatementStarted { .. }))
-            .count();
-        Ok(started as u32)
+        Ok(statements.len() as u32)
     }
 
     /// Advances the virtual clock by `dt_ms` of wall time × speed, in slices, until done
@@ -935,14 +933,22 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_table_is_an_error_at_once() {
+    fn an_unknown_table_is_an_error_when_the_statement_runs() {
         let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
         assert_eq!(
-            r.execute("DROP TABLE nope"),
-            Err("ERROR 1051 (42S02): Unknown table 'test.nope'".to_string())
+            r.execute("DROP TABLEX nope"),
+            Err("ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'TABLEX nope' at line 1".to_string())
         );
+        assert_eq!(r.execute("DROP TABLE nope"), Ok(1));
+        r.advance(10.0, &|| 0.0);
         r.digest();
-        assert!(r.ddl_spans().is_empty());
+        let done = r.take_finished();
+        assert_eq!(done.len(), 1, "{done:?}");
+        assert!(done[0].error);
+        assert_eq!(
+            done[0].result,
+            "ERROR 1051 (42S02): Unknown table 'test.nope'"
+        );
     }
 
     #[test]
