@@ -392,14 +392,7 @@ impl Sim {
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
                 self.push_table(fresh);
-                self.online_build[b.table] = true;
-                b.log_start = self.row_log_ops[b.table];
-                // Back to SU for the build: DML on the table runs, logged.
-                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
-                self.set_state(b.session, "altering table");
-                self.build_phase(b, "reading clustered index");
-                b.step = BuildStep::ReadLeaf;
-                Next::After(Tick::ZERO)
+                self.start_build(b)
             }
             BuildStep::PrepareDictDone => {
                 self.release(LatchId::DictSys, t, true);
@@ -421,14 +414,7 @@ impl Sim {
                 // extends it as the bulk load allocates extents).
                 let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
                 let _ = self.fs.grow_to(&path, bytes, 64 << 20);
-                self.online_build[b.table] = true;
-                b.log_start = self.row_log_ops[b.table];
-                // Back to SU for the build: DML on the table runs, logged.
-                self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
-                self.set_state(b.session, "altering table");
-                self.build_phase(b, "reading clustered index");
-                b.step = BuildStep::ReadLeaf;
-                Next::After(Tick::ZERO)
+                self.start_build(b)
             }
             BuildStep::ReadLeaf => {
                 let pk = self.tables[b.table].primary().clone();
@@ -711,6 +697,18 @@ impl Sim {
                 Next::Exit
             }
         }
+    }
+
+    /// Prepared: start the row log, go back to SU so DML on the table runs (logged), and
+    /// start reading the clustered index.
+    fn start_build(&mut self, b: &mut IndexBuild) -> Next {
+        self.online_build[b.table] = true;
+        b.log_start = self.row_log_ops[b.table];
+        self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
+        self.set_state(b.session, "altering table");
+        self.build_phase(b, "reading clustered index");
+        b.step = BuildStep::ReadLeaf;
+        Next::After(Tick::ZERO)
     }
 
     /// Waits for `io` and then runs `cpu`, continuing the merge.
