@@ -18,7 +18,9 @@ use crate::chart::{Chart, TpsChart};
 use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::flush_list::FlushList;
 use crate::latch_lanes::LatchLanes;
+use crate::mdl_panel::MdlPanel;
 use crate::pool_map::PoolMap;
+use crate::processlist::Processlist;
 use crate::runner::{
     is_heavy, Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE,
     DEFAULT_SCENARIO,
@@ -431,6 +433,8 @@ pub fn app() -> Html {
                     </section>
                     <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
                     <LatchLanes canvas={canvases.latches.clone()} {instances} />
+                    <MdlPanel view={state.snapshot.mdl.clone()} />
+                    <Processlist rows={state.snapshot.processlist.clone()} />
                     <FlushList canvas={canvases.flush.clone()} {instances} walks={state.snapshot.flush_walks} />
                     <div style="display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: var(--gap); min-width: 0">
                         <Chart canvas={canvases.pages.clone()} />

@@ -10,6 +10,8 @@
 //!               5.7 scan's sweep drawn from its span)
 //!   chart.rs    the pages chart and the throughput/latency chart (plotters)
 //!   controls.rs play/pause, speed, engine profile, clock
+//!   mdl_panel.rs    metadata locks per table: granted, the queue, "waits for" arrows
+//!   processlist.rs  SHOW PROCESSLIST, live
 //!   sql_box.rs  the SQL console
 //!   stats.rs    the status figures
 //!   theme.rs    canvas colours, light and dark; format.rs  numbers for people
@@ -29,8 +31,10 @@ pub mod controls;
 pub mod flush_list;
 pub mod format;
 pub mod latch_lanes;
+pub mod mdl_panel;
 mod panic;
 pub mod pool_map;
+pub mod processlist;
 pub mod runner;
 pub mod sql_box;
 pub mod stats;

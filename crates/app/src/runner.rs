@@ -242,6 +242,10 @@ pub struct Snapshot {
     pub tables: Vec<TableInfo>,
     /// Flush-list walks by DDL so far, every instance together.
     pub flush_walks: u64,
+    /// The metadata locks: per name, granted and waiting, with "waits for" edges.
+    pub mdl: crate::mdl_panel::MdlView,
+    /// SHOW PROCESSLIST's rows, sorted by Id.
+    pub processlist: Vec<crate::processlist::ProcRow>,
 }
 
 /// What the loop tells the reducer.
@@ -569,6 +573,8 @@ impl Runner {
                 })
                 .collect(),
             flush_walks: self.flush_walk_count.iter().sum(),
+            mdl: crate::mdl_panel::mdl_view(&self.sim),
+            processlist: crate::processlist::proc_rows(&self.sim),
         }
     }
 }
