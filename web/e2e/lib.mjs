@@ -42,6 +42,10 @@ export const ids = {
   sqlRun: '[data-testid=sql-run]',
   freePages: '[data-testid=stat-free-pages]',
   stalePages: '[data-testid=stat-stale-pages]',
+  mdlPanel: '[data-testid=mdl-panel]',
+  mdlLock: '[data-testid=mdl-lock]',
+  processlist: '[data-testid=processlist]',
+  processlistSummary: '[data-testid=processlist-summary]',
 };
 
 /**

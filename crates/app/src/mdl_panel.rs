@@ -783,4 +783,41 @@ mod tests {
             "held since the ALTER began"
         );
     }
+
+    /// LOCK TABLES t2 WRITE under the demo's workload: the 16 sysbench clients queue
+    /// for t2 and show as one waiting row with one arrow to the console session.
+    #[test]
+    fn the_workload_queued_behind_lock_tables_is_one_row() {
+        let mut sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).unwrap();
+        sim.run_for(Tick::from_ms(500));
+        let me = sim.console_session();
+        sim.execute("LOCK TABLES t2 WRITE").unwrap();
+        sim.run_for(Tick::from_ms(1000));
+        let view = mdl_view(&sim);
+        let t2 = view.locks.iter().find(|l| l.name == "test.t2").unwrap();
+        assert_eq!(t2.rows.len(), 2, "{t2:#?}");
+        let (held, queue) = (&t2.rows[0], &t2.rows[1]);
+        assert_eq!(
+            (
+                held.granted,
+                held.lock_type,
+                held.duration,
+                held.sessions.as_slice()
+            ),
+            (true, "SHARED_NO_READ_WRITE", "EXPLICIT", &[me][..])
+        );
+        assert_eq!((queue.granted, queue.lock_type), (false, "SHARED_READ"));
+        assert_eq!(queue.sessions.len(), 16, "{queue:#?}");
+        assert_eq!(queue.waits_for, [0]);
+        assert_eq!(
+            t2.waits_for_text(1),
+            format!("waits for {me} (SHARED_NO_READ_WRITE)")
+        );
+        let rows = crate::processlist::proc_rows(&sim);
+        assert!(
+            crate::processlist::summary(&rows).contains("16 Waiting for table metadata lock"),
+            "{}",
+            crate::processlist::summary(&rows)
+        );
+    }
 }

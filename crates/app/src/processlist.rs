@@ -84,7 +84,7 @@ pub fn summary(rows: &[ProcRow]) -> String {
         }
     }
     // Stable: equal counts keep the order of first appearance (by Id).
-    waiting.sort_by(|a, b| b.1.cmp(&a.1));
+    waiting.sort_by_key(|w| std::cmp::Reverse(w.1));
     let mut parts = Vec::new();
     if running > 0 {
         parts.push(format!("{running} running"));

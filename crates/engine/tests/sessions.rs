@@ -141,7 +141,9 @@ fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
     s.run_for(Tick::from_ms(10));
     let out = s.statements()[show as usize].client_output().unwrap();
     assert!(
-        out.contains("| Query   |    2 | Waiting for table metadata lock | CREATE INDEX idx ON t (k, c) |"),
+        out.contains(
+            "| Query   |    2 | Waiting for table metadata lock | CREATE INDEX idx ON t (k, c) |"
+        ),
         "{out}"
     );
 
@@ -151,7 +153,10 @@ fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
     s.run_for(Tick::from_ms(20));
     if let Some(q) = table_t(&s) {
         if let Some(x) = q.granted.iter().find(|e| e.ctx.0 == b) {
-            assert!(x.since >= ddl_at && x.since < commit_at, "an upgrade keeps its first grant's time");
+            assert!(
+                x.since >= ddl_at && x.since < commit_at,
+                "an upgrade keeps its first grant's time"
+            );
         }
     }
     s.run_for(Tick::from_secs(3));
