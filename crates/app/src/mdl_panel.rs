@@ -87,8 +87,9 @@ pub struct QueueRow {
     pub lock_type: &'static str,
     /// `LOCK_DURATION`: `STATEMENT`, `TRANSACTION` or `EXPLICIT`.
     pub duration: &'static str,
-    /// The owners' processlist ids: ascending for a granted group, in queue order for
-    /// a waiting run.
+    /// The owners' processlist ids, ascending. (A waiting run is a stretch of the
+    /// queue where workload clients want the same compatible type, so its members
+    /// would be granted together; sorted ids read better than arrival order.)
     pub sessions: Vec<u32>,
     /// How long the oldest of them has held the lock or waited.
     pub age: Tick,
@@ -346,7 +347,11 @@ fn lock_view(q: &MdlQueue, now: Tick, console: &[u32]) -> LockView {
             granted: false,
             lock_type: f.mdl_type.pfs_name(),
             duration: f.duration,
-            sessions: members.iter().map(|&m| waiters[m].ctx).collect(),
+            sessions: {
+                let mut ids: Vec<u32> = members.iter().map(|&m| waiters[m].ctx).collect();
+                ids.sort_unstable();
+                ids
+            },
             age,
             oldest,
             waits_for,
@@ -475,7 +480,9 @@ fn queue_row(lock: &LockView, i: usize) -> Html {
                 <span class="mdl-duration">{ r.duration }</span>
                 <span class="mdl-age">{ r.age_text() }</span>
             </div>
-            <div class="mdl-line mdl-who">{ line2 }</div>
+            <div class="mdl-line mdl-who">
+                <span class="mdl-duration-alt">{ r.duration }{ " · " }</span>{ line2 }
+            </div>
         </li>
     }
 }
