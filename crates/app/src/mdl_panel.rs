@@ -158,10 +158,13 @@ impl LockView {
     }
 }
 
-/// A duration for people: `0.4 s`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
+/// A duration for people: `3 ms` (a sysbench client's lock), `12.3 s`, `4 min 05 s`,
+/// `2 h 03 min`.
 pub fn age(t: Tick) -> String {
     let s = t.as_secs();
-    if s < 60 {
+    if s < 1 {
+        format!("{} ms", t.as_ms())
+    } else if s < 60 {
         format!("{}.{} s", s, (t.as_ms() % 1000) / 100)
     } else if s < 3600 {
         format!("{} min {:02} s", s / 60, s % 60)
@@ -697,7 +700,9 @@ mod tests {
         let sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).unwrap();
         assert!(mdl_view(&sim).is_empty(), "nothing runs at time zero");
         assert!(MdlView::build(&[], Tick::ZERO, &[]).is_empty());
-        assert_eq!(age(Tick::from_ms(400)), "0.4 s");
+        assert_eq!(age(Tick::from_us(2_500)), "2 ms");
+        assert_eq!(age(Tick::from_ms(400)), "400 ms");
+        assert_eq!(age(Tick::from_ms(1_050)), "1.0 s");
         assert_eq!(age(Tick::from_ms(12_345)), "12.3 s");
         assert_eq!(age(Tick::from_secs(245)), "4 min 05 s");
         assert_eq!(age(Tick::from_secs(7_380)), "2 h 03 min");
