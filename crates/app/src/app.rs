@@ -246,11 +246,20 @@ impl AppState {
         self.narration.drain(..skip);
     }
 
-    /// Narrates what changed from the main engine's last snapshot: a latch taken by
-    /// a statement while sessions pile up behind it.
+    /// Narrates what changed from the main engine's last snapshot: a server-wide
+    /// latch (LOCK_open, dict_sys, fil_sys) taken by a statement while sessions pile
+    /// up behind it. The buffer-pool mutexes change hands thousands of times a
+    /// second: the map and the latch lanes show those.
     fn narrate(&mut self, s: &Snapshot) {
-        let before = self.snapshots[0].latches_held.clone();
-        for latch in &s.latches_held {
+        let global = |l: &&String| !l.starts_with("buf_pool");
+        let before: Vec<String> = self.snapshots[0]
+            .latches_held
+            .iter()
+            .filter(global)
+            .cloned()
+            .collect();
+        let now: Vec<&String> = s.latches_held.iter().filter(global).collect();
+        for latch in now.iter().copied() {
             if !before.contains(latch) {
                 let who = s
                     .console
@@ -258,20 +267,23 @@ impl AppState {
                     .find_map(|c| c.running.clone())
                     .unwrap_or_else(|| "a background thread".to_string());
                 self.say(format!(
-                    "{who} holds {latch}; {} sessions waiting",
-                    crate::format::int(s.waiting)
+                    "{who} holds {latch}; {}",
+                    sessions_waiting(s.waiting)
                 ));
             }
         }
         for latch in &before {
-            if !s.latches_held.contains(latch) {
-                self.say(format!(
-                    "{latch} released; {} sessions waiting",
-                    crate::format::int(s.waiting)
-                ));
+            if !now.contains(&latch) {
+                self.say(format!("{latch} released; {}", sessions_waiting(s.waiting)));
             }
         }
     }
+}
+
+/// "1 session waiting", "214 sessions waiting".
+fn sessions_waiting(n: u64) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} session{s} waiting", crate::format::int(n))
 }
 
 /// The live region's line for a log entry.

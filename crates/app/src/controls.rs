@@ -248,7 +248,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     type="range"
                     min="0"
                     max={props.horizon.as_ms().to_string()}
-                    step="100"
+                    step="any"
                     value={props.now.as_ms().to_string()}
                     aria-valuetext={format!("{} s of {} s", format::secs(props.now), format::secs(props.horizon))}
                     oninput={on_scrub}

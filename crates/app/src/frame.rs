@@ -24,7 +24,7 @@ use crate::chart;
 use crate::flush_list;
 use crate::latch_lanes;
 use crate::pool_map::{self, MapScratch};
-use crate::runner::{Engines, News, Runner};
+use crate::runner::{Engines, News, Runner, STEP_BUDGET_MS};
 use crate::theme::Theme;
 use ddlscope_engine::Tick;
 use std::cell::{Cell, RefCell};
@@ -41,6 +41,17 @@ const MAX_DT_MS: f64 = 100.0;
 const REPORT_EVERY_MS: f64 = 100.0;
 /// Frames the debug overlay's percentiles cover.
 const FRAME_WINDOW: usize = 240;
+/// Wall time a frame's work (stepping and drawing) should fit in, leaving the rest of
+/// a 16.7 ms frame to the browser (Yew's re-render, layout, compositing).
+const FRAME_WORK_MS: f64 = 12.0;
+/// The least a frame steps the engines, however long drawing takes.
+const MIN_STEP_MS: f64 = 2.0;
+
+/// The stepping budget of the next frame: what is left of [`FRAME_WORK_MS`] after
+/// drawing, as recent frames drew, between [`MIN_STEP_MS`] and [`STEP_BUDGET_MS`].
+pub fn step_budget(draw_ms: f64) -> f64 {
+    (FRAME_WORK_MS - draw_ms).clamp(MIN_STEP_MS, STEP_BUDGET_MS)
+}
 
 /// What the charts were last drawn from; a change means redraw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +152,8 @@ struct LoopInner {
     last_debug_ms: Cell<f64>,
     last_log_version: Cell<Option<(u32, u64)>>,
     ready: Cell<bool>,
+    /// Drawing time per frame, ms, smoothed: sets the stepping budget.
+    draw_ms: Cell<f64>,
     panes: RefCell<Vec<PaneDraw>>,
     stats: RefCell<FrameStats>,
     dark_query: Option<web_sys::MediaQueryList>,
@@ -186,6 +199,7 @@ impl FrameLoop {
             last_debug_ms: Cell::new(f64::NEG_INFINITY),
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
+            draw_ms: Cell::new(0.0),
             panes: RefCell::new(Vec::new()),
             stats: RefCell::new(FrameStats::default()),
             dark_query,
@@ -260,7 +274,8 @@ impl LoopInner {
         let mut drew_map = false;
         let generation = {
             let mut engines = self.engines.borrow_mut();
-            engines.advance(dt_ms, &performance_now);
+            engines.advance(dt_ms, step_budget(self.draw_ms.get()), &performance_now);
+            let draw_started = performance_now();
             let mut panes = self.panes.borrow_mut();
             for (i, runner) in engines.panes.iter_mut().enumerate() {
                 runner.digest();
@@ -271,6 +286,8 @@ impl LoopInner {
                     drew_map |= draw_pane(runner, canvases, &mut panes[i], &theme, dpr);
                 }
             }
+            let drew = performance_now() - draw_started;
+            self.draw_ms.set(0.8 * self.draw_ms.get() + 0.2 * drew);
             let main = engines.main();
             let generation = main.generation();
             let version = (generation, main.log_version());
@@ -365,6 +382,11 @@ fn draw_pane(
         if pane.map_key != Some(key) && size.0 > 0 {
             pool_map::draw(&canvas, sim, runner.scans(), theme, dpr, &mut pane.scratch);
             pane.map_key = Some(key);
+            // For tests and curious readers: the scans sweeping now, and the tick drawn.
+            let active = runner.scans().iter().filter(|s| s.active(now)).count();
+            let dataset = canvas.dataset();
+            let _ = dataset.set("scans", &active.to_string());
+            let _ = dataset.set("tick", &now.as_ns().to_string());
         }
     }
     if let Some(canvas) = canvases.flush.cast::<HtmlCanvasElement>() {
@@ -444,6 +466,13 @@ fn draw_pane(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drawing_time_comes_out_of_the_stepping_budget() {
+        assert_eq!(step_budget(0.0), STEP_BUDGET_MS);
+        assert_eq!(step_budget(4.0), 8.0);
+        assert_eq!(step_budget(30.0), MIN_STEP_MS, "always some progress");
+    }
 
     #[test]
     fn quantiles_by_nearest_rank() {

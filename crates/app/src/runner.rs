@@ -997,9 +997,9 @@ impl Engines {
     }
 
     /// Advances every engine by `dt_ms` of wall time × speed, on one clock: each runs
-    /// to the same virtual time, from the one furthest behind, and they share the
-    /// frame's budget.
-    pub fn advance(&mut self, dt_ms: f64, clock: &dyn Fn() -> f64) {
+    /// to the same virtual time, from the one furthest behind, and they share
+    /// `budget_ms` of wall time.
+    pub fn advance(&mut self, dt_ms: f64, budget_ms: f64, clock: &dyn Fn() -> f64) {
         let (playing, speed) = self.panes[0].clock();
         if !playing {
             return;
@@ -1011,7 +1011,7 @@ impl Engines {
             .map(|r| r.sim().now())
             .min()
             .unwrap_or_default();
-        let budget = STEP_BUDGET_MS / self.panes.len() as f64;
+        let budget = budget_ms / self.panes.len() as f64;
         for r in &mut self.panes {
             let done = r.run_to(behind + want, budget, clock);
             r.count_speed(dt_ms, done);
@@ -1410,7 +1410,7 @@ mod tests {
     fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
         let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
         for _ in 0..10 {
-            e.advance(100.0, &|| 0.0);
+            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
         }
         let s2 = e.connect();
         e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
@@ -1426,7 +1426,7 @@ mod tests {
             .unwrap_err()
             .starts_with("ERROR 1064"));
         for _ in 0..30 {
-            e.advance(100.0, &|| 0.0);
+            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
         }
         for r in &mut e.panes {
             r.digest();

@@ -192,7 +192,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                     let id = s.id;
                     let select = props.on_select.reform(move |_: MouseEvent| id);
                     let waiting = s.state.starts_with("Waiting");
-                    let badge = if waiting { "⏳" } else if s.pending > 0 { "●" } else { "" };
+                    let busy = waiting || s.pending > 0;
                     html! {
                         <button
                             type="button"
@@ -204,7 +204,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                             onclick={select}
                         >
                             { format!("Session {id}") }
-                            if !badge.is_empty() { <span class="badge" aria-hidden="true">{ badge }</span> }
+                            if busy { <span class="badge" aria-hidden="true"></span> }
                         </button>
                     }
                 }) }
