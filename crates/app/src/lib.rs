@@ -4,15 +4,17 @@
 //! ```text
 //!   lib.rs      start(): panic hook, mount <App> into #app
 //!   app.rs      AppState + Action + reducer; the root component and its wiring
-//!   runner.rs   Runner (the Sim and what the views need from its events) and the
-//!               requestAnimationFrame loop that advances and draws it
+//!   runner.rs   Runner (a Sim, the user's timed inputs, checkpoints and seek, what
+//!               the views need from its events) and Engines (one, or two compared)
+//!   frame.rs    the requestAnimationFrame loop that advances the engines and draws
+//!   pane.rs     one engine's panels (compare mode shows two side by side)
 //!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
 //!               5.7 scan's sweep drawn from its span)
 //!   chart.rs    the pages chart and the throughput/latency chart (plotters)
-//!   controls.rs play/pause, speed, engine profile, clock
+//!   controls.rs play/pause, step, speed, scrubber, profile, compare, server settings
 //!   mdl_panel.rs    metadata locks per table: granted, the queue, "waits for" arrows
 //!   processlist.rs  SHOW PROCESSLIST, live
-//!   sql_box.rs  the SQL console
+//!   sql_box.rs  the SQL console: session tabs, history, the mysql client's output
 //!   stats.rs    the status figures
 //!   theme.rs    canvas colours, light and dark; format.rs  numbers for people
 //!   panic.rs    the panic banner
@@ -30,8 +32,10 @@ pub mod chart;
 pub mod controls;
 pub mod flush_list;
 pub mod format;
+pub mod frame;
 pub mod latch_lanes;
 pub mod mdl_panel;
+pub mod pane;
 mod panic;
 pub mod pool_map;
 pub mod processlist;

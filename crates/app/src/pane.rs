@@ -1,0 +1,52 @@
+//! One engine's panels: the buffer-pool map, the latch lanes, the metadata locks, the
+//! processlist, the flush lists and the charts. The page shows one pane, or two side by side in compare mode; the frame
+//! loop draws each pane's canvases from its own engine.
+
+use crate::chart::{Chart, TpsChart};
+use crate::flush_list::FlushList;
+use crate::frame::Canvases;
+use crate::latch_lanes::LatchLanes;
+use crate::mdl_panel::MdlPanel;
+use crate::pool_map::PoolMap;
+use crate::processlist::Processlist;
+use crate::runner::Snapshot;
+use yew::prelude::*;
+
+/// Properties of [`Pane`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct PaneProps {
+    /// Which engine: 0 the main one, 1 the compared one.
+    pub index: usize,
+    /// Its canvases.
+    pub canvases: Canvases,
+    /// Buffer-pool instances.
+    pub instances: u16,
+    /// Its figures.
+    pub snapshot: Snapshot,
+    /// The engine's title, shown above the panels in compare mode.
+    #[prop_or_default]
+    pub title: Option<AttrValue>,
+}
+
+/// The panels of one engine.
+#[function_component(Pane)]
+pub fn pane(props: &PaneProps) -> Html {
+    let c = &props.canvases;
+    let instances = props.instances;
+    html! {
+        <div class="pane" data-testid={format!("pane-{}", props.index)} data-profile={props.title.clone()}>
+            if let Some(title) = props.title.clone() {
+                <h2 class="pane-title" data-testid="pane-title">{ title }</h2>
+            }
+            <PoolMap canvas={c.map.clone()} {instances} tables={props.snapshot.tables.clone()} />
+            <LatchLanes canvas={c.latches.clone()} {instances} />
+            <MdlPanel view={props.snapshot.mdl.clone()} />
+            <Processlist rows={props.snapshot.processlist.clone()} />
+            <FlushList canvas={c.flush.clone()} {instances} walks={props.snapshot.flush_walks} />
+            <div class="chart-row">
+                <Chart canvas={c.pages.clone()} />
+                <TpsChart canvas={c.tps.clone()} />
+            </div>
+        </div>
+    }
+}
