@@ -272,6 +272,9 @@ pub struct ConsoleSession {
 }
 
 /// What the loop tells the reducer.
+// A few of these a second: the snapshot's size (its lock and processlist views are on
+// the heap anyway) is not worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum News {
     /// Engine `pane`'s state now (0 is the main engine, 1 the compared one).
