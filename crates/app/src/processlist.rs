@@ -1,7 +1,7 @@
 //! The processlist panel: `SHOW PROCESSLIST` as the server prints it, live.
 //!
 //! ```text
-//!   19 sessions: 2 running, 16 Waiting for table metadata lock, 1 sleeping
+//!   19 sessions: 2 running, 16 Waiting for table metadata lock (3, 4, 5, 6, …), 1 sleeping
 //!   ┌────┬────────┬─────────┬──────┬─────────────────────────────────┬──────────────────────┐
 //!   │ Id │ User   │ Command │ Time │ State                           │ Info                 │
 //!   │  1 │ root   │ Sleep   │   12 │                                 │                      │
@@ -65,17 +65,21 @@ pub fn proc_rows(sim: &Sim) -> Vec<ProcRow> {
         .collect()
 }
 
+/// Ids of the sessions in one waiting state named in the summary line, before "…".
+const SUMMARY_IDS: usize = 4;
+
 /// The line above the table: `19 sessions: 2 running, 16 Waiting for table metadata
-/// lock, 1 sleeping`. Waiting states are listed by count, largest first; a count of
-/// zero is left out.
+/// lock (3, 4, 5, 6, …), 1 sleeping`. Waiting states are listed by count, largest
+/// first, with the first few waiters' ids, so they can be found without scrolling; a
+/// count of zero is left out.
 pub fn summary(rows: &[ProcRow]) -> String {
-    let mut waiting: Vec<(&str, u32)> = Vec::new();
+    let mut waiting: Vec<(&str, Vec<u32>)> = Vec::new();
     let (mut running, mut sleeping) = (0u32, 0u32);
     for r in rows {
         if r.is_waiting() {
             match waiting.iter_mut().find(|(s, _)| *s == r.state) {
-                Some((_, n)) => *n += 1,
-                None => waiting.push((&r.state, 1)),
+                Some((_, ids)) => ids.push(r.id),
+                None => waiting.push((&r.state, vec![r.id])),
             }
         } else if r.command == "Sleep" {
             sleeping += 1;
@@ -84,12 +88,18 @@ pub fn summary(rows: &[ProcRow]) -> String {
         }
     }
     // Stable: equal counts keep the order of first appearance (by Id).
-    waiting.sort_by_key(|w| std::cmp::Reverse(w.1));
+    waiting.sort_by_key(|w| std::cmp::Reverse(w.1.len()));
     let mut parts = Vec::new();
     if running > 0 {
         parts.push(format!("{running} running"));
     }
-    parts.extend(waiting.iter().map(|(s, n)| format!("{n} {s}")));
+    parts.extend(waiting.iter().map(|(s, ids)| {
+        let mut listed: Vec<String> = ids.iter().take(SUMMARY_IDS).map(u32::to_string).collect();
+        if ids.len() > SUMMARY_IDS {
+            listed.push("…".into());
+        }
+        format!("{} {s} ({})", ids.len(), listed.join(", "))
+    }));
     if sleeping > 0 {
         parts.push(format!("{sleeping} sleeping"));
     }
@@ -188,7 +198,7 @@ mod tests {
         rows.extend((50..66).map(|i| r(i, "Query", "Waiting for table metadata lock")));
         assert_eq!(
             summary(&rows),
-            "65 sessions: 48 running, 16 Waiting for table metadata lock, 1 sleeping"
+            "65 sessions: 48 running, 16 Waiting for table metadata lock (50, 51, 52, 53, …), 1 sleeping"
         );
         assert_eq!(summary(&rows[..1]), "1 session: 1 sleeping");
         assert_eq!(summary(&[]), "0 sessions");
@@ -199,7 +209,7 @@ mod tests {
         ];
         assert_eq!(
             summary(&mixed),
-            "3 sessions: 2 Waiting for table metadata lock, 1 Waiting for global read lock"
+            "3 sessions: 2 Waiting for table metadata lock (2, 3), 1 Waiting for global read lock (1)"
         );
     }
 
@@ -235,7 +245,7 @@ mod tests {
         assert_eq!((holder.command, holder.info.as_deref()), ("Sleep", None));
         let line = summary(&rows);
         assert!(
-            line.contains(" 1 Waiting for table metadata lock"),
+            line.contains(&format!(" 1 Waiting for table metadata lock ({s2})")),
             "{line}"
         );
         assert!(
