@@ -103,12 +103,20 @@ impl Layout {
     }
 }
 
-/// Buffers reused from frame to frame.
+/// Buffers reused from frame to frame: the image of every band, kept between frames
+/// so that a frame repaints only some bands (see [`draw`]).
 #[derive(Debug, Default)]
 pub struct MapScratch {
     cells: Vec<Cell>,
     pixels: Vec<u8>,
+    /// What `pixels` was laid out for: canvas size, instances, theme.
+    key: Option<(u32, u32, u16, bool)>,
+    /// The band the round robin repaints next.
+    next: u16,
 }
+
+/// Frames a pixel's majority looks at, at most: past that, evenly spaced samples.
+const MAX_CELLS_PER_PIXEL: usize = 16;
 
 /// Sizes the canvas's pixel buffer to its CSS box × device pixel ratio (only when it
 /// changed: resizing clears the canvas). Returns the size in device pixels.
@@ -298,7 +306,10 @@ fn paint_band(
             let p = (x * h + y) as u64;
             let lo = (p * n as u64 / total) as usize;
             let hi = (((p + 1) * n as u64 / total) as usize).max(lo + 1).min(n);
-            let m = majority((lo..hi).map(&mark_at));
+            // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of them
+            // gives the same majority for a fraction of the work.
+            let step = (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL);
+            let m = majority((lo..hi).step_by(step).map(&mark_at));
             let stripe = ((x + y) / pitch) & 1 == 0;
             let mut c = m.shade.colour(theme, stripe);
             if m.ahi && x % pitch < dot && y % pitch < dot {
@@ -314,7 +325,35 @@ fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     crate::canvas::context_2d(canvas).ok()
 }
 
-/// Draws the whole map for the pool's state now, with the cursors of the active scans.
+/// The order a frame repaints bands in: every band a scan sweeps (its cursor must
+/// move smoothly), then the others in turn from `next`. [`draw`] paints the scanned
+/// ones and at least one more, then goes on while its budget lasts.
+pub fn band_order(instances: u16, scanned: &[u16], next: u16) -> Vec<u16> {
+    let n = instances.max(1);
+    let mut out: Vec<u16> = Vec::with_capacity(usize::from(n));
+    for &i in scanned {
+        if i < n && !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    for k in 0..n {
+        let i = (next % n + k) % n;
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Draws the map for the pool's state now, with the cursors of the active scans.
+///
+/// Reading an instance's LRU order means walking its linked list, one cache miss a
+/// block: 65,536 blocks take a few milliseconds, 8 M take tens. So a frame repaints
+/// the bands of the instances being scanned, then other bands in turn while
+/// `clock()` stays within `budget_ms` of the start, and keeps the rest from earlier
+/// frames; the labels, midpoints and cursors are drawn fresh every frame. A resize
+/// or a theme change repaints everything.
+#[allow(clippy::too_many_arguments)]
 pub fn draw(
     canvas: &HtmlCanvasElement,
     sim: &Sim,
@@ -322,25 +361,56 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
     scratch: &mut MapScratch,
+    budget_ms: f64,
+    clock: &dyn Fn() -> f64,
 ) {
     let (w, h) = (canvas.width(), canvas.height());
     let Some(ctx) = context(canvas) else { return };
     if w == 0 || h == 0 {
         return;
     }
+    let started = clock();
     let pool = sim.pool();
     let layout = Layout::new(pool.n_instances(), w, dpr);
     let (wu, hu) = (w as usize, h as usize);
-    let MapScratch { cells, pixels } = scratch;
-    pixels.clear();
-    pixels.resize(wu * hu * 4, 0);
-    let bg = theme.background;
-    for px in pixels.chunks_exact_mut(4) {
-        px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
-    }
-    let pattern_px = (3.0 * dpr).round() as usize;
+    let MapScratch {
+        cells,
+        pixels,
+        key,
+        next,
+    } = scratch;
     let now = sim.now();
-    for i in 0..pool.n_instances() {
+    let this_key = (w, h, pool.n_instances(), theme.dark);
+    let full = *key != Some(this_key);
+    let (bands, must) = if full {
+        *key = Some(this_key);
+        pixels.clear();
+        pixels.resize(wu * hu * 4, 0);
+        let bg = theme.background;
+        for px in pixels.chunks_exact_mut(4) {
+            px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
+        }
+        let all: Vec<u16> = (0..pool.n_instances()).collect();
+        let n = all.len();
+        (all, n)
+    } else {
+        let scanned: Vec<u16> = scans
+            .iter()
+            .filter(|s| s.active(now))
+            .map(|s| s.instance)
+            .collect();
+        let order = band_order(pool.n_instances(), &scanned, *next);
+        let must = order.len().min(scanned.len() + 1);
+        (order, must)
+    };
+    let pattern_px = (3.0 * dpr).round() as usize;
+    for (k, &i) in bands.iter().enumerate() {
+        if k >= must && clock() - started > budget_ms {
+            break;
+        }
+        if !full {
+            *next = (i + 1) % pool.n_instances().max(1);
+        }
         pool.lru_cells(i, cells);
         let passed = swept(scans, i, pool.instances()[usize::from(i)].lru_len(), now);
         let top = layout.band_top(i) as usize;
@@ -854,6 +924,18 @@ mod tests {
         assert_eq!(kinds(CellKind::Memory), Memory);
         assert_eq!(kinds(CellKind::Stale), Stale(T1));
         assert_eq!(kinds(CellKind::Io), Io);
+    }
+
+    #[test]
+    fn scanned_bands_come_first_then_the_others_in_turn() {
+        assert_eq!(band_order(4, &[], 0), [0, 1, 2, 3]);
+        assert_eq!(band_order(4, &[], 6), [2, 3, 0, 1], "next wraps");
+        assert_eq!(
+            band_order(4, &[3, 3], 1),
+            [3, 1, 2, 0],
+            "a scanned band once"
+        );
+        assert_eq!(band_order(1, &[], 5), [0]);
     }
 
     #[test]

@@ -1622,10 +1622,15 @@ impl BufPool {
     }
 
     fn cell(&self, blk: &BufBlock) -> Cell {
+        self.cell_of(blk, self.is_stale(blk))
+    }
+
+    /// [`BufPool::cell`] with the stale check already made.
+    fn cell_of(&self, blk: &BufBlock, stale: bool) -> Cell {
         let kind = match blk.state() {
             STATE_FREE => CellKind::Free,
             STATE_MEMORY => CellKind::Memory,
-            _ if self.is_stale(blk) => CellKind::Stale,
+            _ if stale => CellKind::Stale,
             _ if blk.is(F_IO) => CellKind::Io,
             _ if blk.is(F_DIRTY) => CellKind::Dirty,
             _ => CellKind::Clean,
@@ -1659,11 +1664,22 @@ impl BufPool {
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        out.extend(
-            inst.lru_iter()
-                .filter(|&b| b < inst.n_blocks)
-                .map(|b| self.cell(&inst.blocks[b as usize])),
-        );
+        // The viewer calls this every frame for a list of up to millions of blocks:
+        // the tablespace versions go in a sorted array first, so that the stale check
+        // is a binary search in a few cache lines rather than a tree walk per block.
+        let versions: Vec<(u32, u16)> = self
+            .spaces
+            .iter()
+            .map(|(id, s)| (id.0, s.version))
+            .collect();
+        out.extend(inst.lru_iter().filter(|&b| b < inst.n_blocks).map(|b| {
+            let blk = &inst.blocks[b as usize];
+            let stale = blk.holds_page()
+                && versions
+                    .binary_search_by_key(&blk.space, |&(id, _)| id)
+                    .is_ok_and(|k| versions[k].1 != blk.version);
+            self.cell_of(blk, stale)
+        }));
         let filler = |kind| Cell {
             space: SpaceId(0),
             kind,
