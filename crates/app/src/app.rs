@@ -713,6 +713,22 @@ pub fn app() -> Html {
                 state.compare.clone().unwrap_or_default()
             };
             let title = comparing.then(|| AttrValue::from(title_of(&name).0));
+            let inspect = {
+                let engines = engines.clone();
+                Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
+                    let e = engines.borrow();
+                    let r = e.panes.get(i)?;
+                    let pool = r.sim().pool();
+                    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
+                    let (instance, pos) = crate::pool_map::locate(&sizes, w, x, y)?;
+                    let info = pool.inspect(instance, pos)?;
+                    Some(crate::pool_map::describe(
+                        instance,
+                        &info,
+                        &r.snapshot().tables,
+                    ))
+                })
+            };
             html! {
                 <Pane
                     index={i}
@@ -720,6 +736,7 @@ pub fn app() -> Html {
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     {title}
+                    inspect={Some(inspect)}
                 />
             }
         })
