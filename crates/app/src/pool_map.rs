@@ -652,7 +652,7 @@ pub struct PoolMapProps {
 pub fn pool_map(props: &PoolMapProps) -> Html {
     let height = format!("height: {}px", css_height(props.instances));
     let first_space = props.tables.first().map_or(SpaceId(1), |t| t.space);
-    let tip = use_state(|| None::<(f64, f64, String)>);
+    let tip = use_state(|| None::<(f64, f64, f64, String)>);
     let on_move = {
         let tip = tip.clone();
         let inspect = props.inspect.clone();
@@ -666,7 +666,8 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 f64::from(e.client_x()) - rect.left(),
                 f64::from(e.client_y()) - rect.top(),
             );
-            tip.set(inspect.emit((x, y, rect.width())).map(|text| (x, y, text)));
+            let w = rect.width();
+            tip.set(inspect.emit((x, y, w)).map(|text| (x, y, w, text)));
         })
     };
     let on_leave = {
@@ -691,8 +692,13 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     onclick={on_move}
                     onmouseleave={on_leave}
                 />
-                if let Some((x, y, text)) = (*tip).clone() {
-                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={format!("left: {x:.0}px; top: {:.0}px", y + 14.0)}>{ text }</div>
+                if let Some((x, y, w, text)) = (*tip).clone() {
+                    // Beside the pointer, on the side with room.
+                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={if x < w / 2.0 {
+                        format!("left: {:.0}px; top: {:.0}px", x + 12.0, y + 14.0)
+                    } else {
+                        format!("right: {:.0}px; top: {:.0}px", w - x + 12.0, y + 14.0)
+                    }}>{ text }</div>
                 }
             </div>
             <ul class="legend" data-testid="bufpool-legend">
