@@ -1474,4 +1474,24 @@ mod tests {
         let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
         assert!(!e.is_empty());
     }
+
+    #[test]
+    fn the_consoles_look_statements_run_and_print_tables() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        for (_, sql) in crate::sql_box::LOOK {
+            assert_eq!(r.execute(sql), Ok(1), "{sql}");
+        }
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(log.len(), 3, "{log:?}");
+        for e in &log {
+            assert!(!e.error, "{e:?}");
+            assert!(e.result.starts_with('+') && e.result.contains(" in set ("), "{}", e.result);
+        }
+        assert!(log[0].result.contains("SHOW FULL PROCESSLIST"), "it lists itself");
+    }
 }
