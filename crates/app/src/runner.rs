@@ -52,8 +52,10 @@ const SPEED_WINDOW_MS: f64 = 1000.0;
 /// Virtual time between checkpoints at first; doubled each time the checkpoints
 /// outgrow [`CHECKPOINT_BUDGET_BYTES`].
 const CHECKPOINT_EVERY: Tick = Tick::from_secs(5);
-/// Memory the checkpoints of one runner may take, estimated from the pool's size.
-const CHECKPOINT_BUDGET_BYTES: u64 = 160 << 20;
+/// Memory the checkpoints of one runner may take, estimated from the pool's size. A
+/// simulation bigger than this (a 128 GB pool) takes none: a seek back replays from
+/// the start.
+const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
 /// Statements and notes the console's log keeps.
 pub const LOG_KEEP: usize = 400;
 /// How far [`Runner::step_event`] looks for the next event.
@@ -699,13 +701,16 @@ impl Runner {
         if now < last + self.checkpoint_every {
             return;
         }
+        // A frame descriptor and its page-map entry, and an event, roughly.
+        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
+        let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)) as usize;
+        if keep == 0 {
+            return;
+        }
         self.checkpoints.push(Checkpoint {
             applied: self.applied,
             sim: self.sim.clone(),
         });
-        // A frame descriptor and its page-map entry, and an event, roughly.
-        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
-        let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)).max(2) as usize;
         if self.checkpoints.len() > keep {
             let mut i = 0;
             self.checkpoints.retain(|_| {
