@@ -257,6 +257,11 @@ test('keyboard: space plays and pauses, ? shows the help; the theme switches', {
     await page.click('[data-testid=theme-toggle]');
     const theme = await page.evaluate(() => document.documentElement.dataset.theme);
     assert.ok(theme === 'dark' || theme === 'light', theme);
+    // Pointing at a frame of the map names its page.
+    await page.locator(ids.bufpoolMap).hover({ position: { x: 40, y: 30 } });
+    const tip = await pollUntil('the map tooltip', () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (t) => /^buf_pool\[0\] · /.test(t ?? ''), { timeoutMs: 5_000 });
+    assert.match(tip, /page [\d,]+ · (clean|dirty|stale|being read or written)/);
+    await screenshot(page, 'map-tooltip');
     await page.setViewportSize({ width: 360, height: 800 });
     await expectCanvasDrawn(page, ids.bufpoolMap);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -376,4 +381,22 @@ test('embed page loads chrome-less without errors', { timeout: 120_000 }, async 
     await expectCanvasDrawn(page, ids.bufpoolMap);
     await screenshot(page, 'embed');
   });
+});
+
+test('with prefers-reduced-motion the simulation waits for play', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(new URL('/', BASE_URL).href);
+    await waitReady(page, { problems });
+    assert.equal(await page.locator(ids.play).getAttribute('aria-pressed'), 'false', 'paused on load');
+    const t0 = await virtualMs(page);
+    await page.waitForTimeout(1_000);
+    assert.equal(await virtualMs(page), t0, 'nothing moves by itself');
+    await page.click(ids.play);
+    await pollUntil('virtual time to run after play', () => virtualMs(page), (ms) => ms > t0, { timeoutMs: 10_000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
 });

@@ -23,7 +23,7 @@ use crate::runner::{
 use crate::sql_box::SqlConsole;
 use crate::stats::Stats;
 use ddlscope_engine::{Profile, Scenario, Tick};
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -448,33 +448,36 @@ pub fn app() -> Html {
         let engines = engines.clone();
         let d = state.dispatcher();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
-                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                    return;
-                };
-                if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                    return;
-                }
-                match e.key().as_str() {
-                    " " => {
-                        e.prevent_default();
-                        d.dispatch(Action::TogglePlay);
+            let options = EventListenerOptions::enable_prevent_default();
+            let document = gloo::utils::document();
+            let listener =
+                EventListener::new_with_options(&document, "keydown", options, move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
                     }
-                    "ArrowRight" => {
-                        e.prevent_default();
-                        d.dispatch(Action::Pause);
-                        engines.borrow_mut().step_event();
+                    match e.key().as_str() {
+                        " " => {
+                            e.prevent_default();
+                            d.dispatch(Action::TogglePlay);
+                        }
+                        "ArrowRight" => {
+                            e.prevent_default();
+                            d.dispatch(Action::Pause);
+                            engines.borrow_mut().step_event();
+                        }
+                        "ArrowLeft" => {
+                            e.prevent_default();
+                            d.dispatch(Action::Pause);
+                            engines.borrow_mut().step_back();
+                        }
+                        "?" => d.dispatch(Action::ToggleHelp),
+                        "Escape" => d.dispatch(Action::DismissError),
+                        _ => {}
                     }
-                    "ArrowLeft" => {
-                        e.prevent_default();
-                        d.dispatch(Action::Pause);
-                        engines.borrow_mut().step_back();
-                    }
-                    "?" => d.dispatch(Action::ToggleHelp),
-                    "Escape" => d.dispatch(Action::DismissError),
-                    _ => {}
-                }
-            });
+                });
             move || drop(listener)
         });
     }
@@ -710,6 +713,22 @@ pub fn app() -> Html {
                 state.compare.clone().unwrap_or_default()
             };
             let title = comparing.then(|| AttrValue::from(title_of(&name).0));
+            let inspect = {
+                let engines = engines.clone();
+                Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
+                    let e = engines.borrow();
+                    let r = e.panes.get(i)?;
+                    let pool = r.sim().pool();
+                    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
+                    let (instance, pos) = crate::pool_map::locate(&sizes, w, x, y)?;
+                    let info = pool.inspect(instance, pos)?;
+                    Some(crate::pool_map::describe(
+                        instance,
+                        &info,
+                        &r.snapshot().tables,
+                    ))
+                })
+            };
             html! {
                 <Pane
                     index={i}
@@ -717,6 +736,7 @@ pub fn app() -> Html {
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     {title}
+                    inspect={Some(inspect)}
                 />
             }
         })

@@ -256,11 +256,14 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <span data-testid="virtual-time" class="clock">
                     { format!("{} s", format::secs(props.now)) }
                 </span>
-                if behind {
-                    <span style="color: var(--warning); font-size: 12px" data-testid="actual-speed">
-                        { format!("running at {} (CPU-bound)", format::speed(props.actual_speed)) }
-                    </span>
-                }
+                // Always laid out, hidden when on pace: showing it shifts nothing.
+                <span
+                    style={format!("color: var(--warning); font-size: 12px; min-width: 150px; visibility: {}", if behind { "visible" } else { "hidden" })}
+                    data-testid="actual-speed"
+                    aria-hidden={if behind { "false" } else { "true" }}
+                >
+                    { format!("running at {} (CPU-bound)", format::speed(props.actual_speed)) }
+                </span>
             </div>
             <div class="group">
                 <label for="scenario-select">{ "Scenario" }</label>

@@ -44,6 +44,9 @@ const FRAME_WINDOW: usize = 240;
 /// Wall time a frame's work (stepping and drawing) should fit in, leaving the rest of
 /// a 16.7 ms frame to the browser (Yew's re-render, layout, compositing).
 const FRAME_WORK_MS: f64 = 12.0;
+/// Wall time the pool map may spend repainting bands in a frame (it repaints the
+/// bands being scanned and one more whatever this says).
+const MAP_BUDGET_MS: f64 = 3.0;
 /// The least a frame steps the engines, however long drawing takes.
 const MIN_STEP_MS: f64 = 2.0;
 
@@ -94,6 +97,31 @@ struct PaneDraw {
     latch_key: Option<DrawKey>,
     flush_key: Option<DrawKey>,
     flush_cells: Vec<ddlscope_engine::Cell>,
+}
+
+/// Where a frame's work goes, ms, smoothed: step, map, flush list, latch lanes,
+/// charts, snapshot, Yew (the reducer and the re-render the news causes).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases([f64; 7]);
+
+impl Phases {
+    const NAMES: [&'static str; 7] = ["step", "map", "flush", "latch", "charts", "snap", "yew"];
+
+    fn add(&mut self, sample: &[f64; 7]) {
+        for (avg, x) in self.0.iter_mut().zip(sample) {
+            *avg = 0.9 * *avg + 0.1 * x;
+        }
+    }
+}
+
+impl std::fmt::Display for Phases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (name, ms)) in Self::NAMES.iter().zip(self.0).enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            write!(f, "{sep}{name} {ms:.1}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Frame timings for the `?debug=1` overlay.
@@ -154,6 +182,7 @@ struct LoopInner {
     ready: Cell<bool>,
     /// Drawing time per frame, ms, smoothed: sets the stepping budget.
     draw_ms: Cell<f64>,
+    phases: Cell<Phases>,
     panes: RefCell<Vec<PaneDraw>>,
     stats: RefCell<FrameStats>,
     dark_query: Option<web_sys::MediaQueryList>,
@@ -200,6 +229,7 @@ impl FrameLoop {
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
             draw_ms: Cell::new(0.0),
+            phases: Cell::new(Phases::default()),
             panes: RefCell::new(Vec::new()),
             stats: RefCell::new(FrameStats::default()),
             dark_query,
@@ -272,10 +302,12 @@ impl LoopInner {
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         let mut news = Vec::new();
         let mut drew_map = false;
+        let mut phase = [0.0; 7];
         let generation = {
             let mut engines = self.engines.borrow_mut();
             engines.advance(dt_ms, step_budget(self.draw_ms.get()), &performance_now);
             let draw_started = performance_now();
+            phase[0] = draw_started - now_ms;
             let mut panes = self.panes.borrow_mut();
             for (i, runner) in engines.panes.iter_mut().enumerate() {
                 runner.digest();
@@ -283,7 +315,7 @@ impl LoopInner {
                     panes.push(PaneDraw::default());
                 }
                 if let Some(canvases) = self.canvases.get(i) {
-                    drew_map |= draw_pane(runner, canvases, &mut panes[i], &theme, dpr);
+                    drew_map |= draw_pane(runner, canvases, &mut panes[i], &theme, dpr, &mut phase);
                 }
             }
             let drew = performance_now() - draw_started;
@@ -295,6 +327,7 @@ impl LoopInner {
                 self.last_log_version.set(Some(version));
                 news.push(News::Log(main.log()));
             }
+            let report_started = performance_now();
             if !news.is_empty() || now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS {
                 self.last_report_ms.set(now_ms);
                 for (pane, r) in engines.panes.iter().enumerate() {
@@ -304,6 +337,7 @@ impl LoopInner {
                     });
                 }
             }
+            phase[5] = performance_now() - report_started;
             if let Some(debug) = self.debug.as_ref() {
                 self.show_debug(debug, &engines, now_ms);
             }
@@ -315,9 +349,14 @@ impl LoopInner {
             }
         }
         // The engines are no longer borrowed: the reducer and any re-render may use them.
+        let yew_started = performance_now();
         for n in news {
             self.on_news.emit((generation, n));
         }
+        phase[6] = performance_now() - yew_started;
+        let mut phases = self.phases.get();
+        phases.add(&phase);
+        self.phases.set(phases);
         if let Some(interval) = interval {
             self.stats
                 .borrow_mut()
@@ -347,12 +386,13 @@ impl LoopInner {
         let (playing, speed) = main.clock();
         let actual = main.snapshot().actual_speed;
         let text = format!(
-            "frame p50 {i50:.1} ms · p95 {i95:.1} ms\nwork  p50 {w50:.1} ms · p95 {w95:.1} ms\nspeed {} asked, {} achieved{}\npool {} pages · {} engine(s)",
+            "frame p50 {i50:.1} ms · p95 {i95:.1} ms\nwork  p50 {w50:.1} ms · p95 {w95:.1} ms\nspeed {} asked, {} achieved{}\npool {} pages · {} engine(s)\nms: {}",
             crate::format::speed(speed),
             crate::format::speed(actual),
             if playing { "" } else { " (paused)" },
             crate::format::int(pages),
             engines.panes.len(),
+            self.phases.get(),
         );
         el.set_inner_text(&text);
         let dataset = el.dataset();
@@ -371,7 +411,14 @@ fn draw_pane(
     pane: &mut PaneDraw,
     theme: &Theme,
     dpr: f64,
+    phase: &mut [f64; 7],
 ) -> bool {
+    let mut t = performance_now();
+    let mut lap = |i: usize| {
+        let now = performance_now();
+        phase[i] += now - t;
+        t = now;
+    };
     let generation = runner.generation();
     let sim = runner.sim();
     let now = sim.now();
@@ -380,7 +427,16 @@ fn draw_pane(
         let size = pool_map::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
         if pane.map_key != Some(key) && size.0 > 0 {
-            pool_map::draw(&canvas, sim, runner.scans(), theme, dpr, &mut pane.scratch);
+            pool_map::draw(
+                &canvas,
+                sim,
+                runner.scans(),
+                theme,
+                dpr,
+                &mut pane.scratch,
+                MAP_BUDGET_MS,
+                &performance_now,
+            );
             pane.map_key = Some(key);
             // For tests and curious readers: the scans sweeping now, and the tick drawn.
             let active = runner.scans().iter().filter(|s| s.active(now)).count();
@@ -389,6 +445,7 @@ fn draw_pane(
             let _ = dataset.set("tick", &now.as_ns().to_string());
         }
     }
+    lap(1);
     if let Some(canvas) = canvases.flush.cast::<HtmlCanvasElement>() {
         let size = flush_list::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
@@ -408,6 +465,7 @@ fn draw_pane(
             pane.flush_key = Some(key);
         }
     }
+    lap(2);
     if let Some(canvas) = canvases.latches.cast::<HtmlCanvasElement>() {
         let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
         let key = (generation, now, size, theme.dark);
@@ -418,6 +476,7 @@ fn draw_pane(
             pane.latch_key = Some(key);
         }
     }
+    lap(3);
     let pages = canvases.pages.cast::<HtmlCanvasElement>();
     let tps = canvases.tps.cast::<HtmlCanvasElement>();
     let size =
@@ -460,6 +519,7 @@ fn draw_pane(
         }
         pane.chart_key = Some(key);
     }
+    lap(4);
     pane.map_key.is_some()
 }
 

@@ -26,6 +26,9 @@ pub struct PaneProps {
     /// The engine's title, shown above the panels in compare mode.
     #[prop_or_default]
     pub title: Option<AttrValue>,
+    /// The pool map's tooltip text for a point (see [`crate::pool_map::locate`]).
+    #[prop_or_default]
+    pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
 }
 
 /// The panels of one engine.
@@ -38,7 +41,7 @@ pub fn pane(props: &PaneProps) -> Html {
             if let Some(title) = props.title.clone() {
                 <h2 class="pane-title" data-testid="pane-title">{ title }</h2>
             }
-            <PoolMap canvas={c.map.clone()} {instances} tables={props.snapshot.tables.clone()} />
+            <PoolMap canvas={c.map.clone()} {instances} tables={props.snapshot.tables.clone()} inspect={props.inspect.clone()} />
             <LatchLanes canvas={c.latches.clone()} {instances} />
             <MdlPanel view={props.snapshot.mdl.clone()} />
             <Processlist rows={props.snapshot.processlist.clone()} />

@@ -52,8 +52,10 @@ const SPEED_WINDOW_MS: f64 = 1000.0;
 /// Virtual time between checkpoints at first; doubled each time the checkpoints
 /// outgrow [`CHECKPOINT_BUDGET_BYTES`].
 const CHECKPOINT_EVERY: Tick = Tick::from_secs(5);
-/// Memory the checkpoints of one runner may take, estimated from the pool's size.
-const CHECKPOINT_BUDGET_BYTES: u64 = 160 << 20;
+/// Memory the checkpoints of one runner may take, estimated from the pool's size. A
+/// simulation bigger than this (a 128 GB pool) takes none: a seek back replays from
+/// the start.
+const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
 /// Statements and notes the console's log keeps.
 pub const LOG_KEEP: usize = 400;
 /// How far [`Runner::step_event`] looks for the next event.
@@ -706,13 +708,16 @@ impl Runner {
         if now < last + self.checkpoint_every {
             return;
         }
+        // A frame descriptor and its page-map entry, and an event, roughly.
+        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
+        let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)) as usize;
+        if keep == 0 {
+            return;
+        }
         self.checkpoints.push(Checkpoint {
             applied: self.applied,
             sim: self.sim.clone(),
         });
-        // A frame descriptor and its page-map entry, and an event, roughly.
-        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
-        let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)).max(2) as usize;
         if self.checkpoints.len() > keep {
             let mut i = 0;
             self.checkpoints.retain(|_| {
@@ -1482,5 +1487,25 @@ mod tests {
         };
         let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
         assert!(!e.is_empty());
+    }
+
+    #[test]
+    fn the_consoles_look_statements_run_and_print_tables() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        for (_, sql) in crate::sql_box::LOOK {
+            assert_eq!(r.execute(sql), Ok(1), "{sql}");
+        }
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(log.len(), 3, "{log:?}");
+        for e in &log {
+            assert!(!e.error, "{e:?}");
+            assert!(e.result.starts_with('+') && e.result.contains(" in set ("), "{}", e.result);
+        }
+        assert!(log[0].result.contains("SHOW FULL PROCESSLIST"), "it lists itself");
     }
 }

@@ -18,6 +18,16 @@ use yew::prelude::*;
 
 /// Log lines a tab shows (the newest).
 const SHOWN: usize = 60;
+/// The statements operators run to see what is going on, one click each: they run
+/// at once in the active session (after what it is running).
+pub const LOOK: [(&str, &str); 3] = [
+    ("SHOW PROCESSLIST", "SHOW FULL PROCESSLIST"),
+    (
+        "metadata_locks",
+        "SELECT OBJECT_SCHEMA, OBJECT_NAME, LOCK_TYPE, LOCK_DURATION, LOCK_STATUS, OWNER_THREAD_ID FROM performance_schema.metadata_locks",
+    ),
+    ("INNODB STATUS", "SHOW ENGINE INNODB STATUS"),
+];
 
 /// Properties of [`SqlConsole`].
 #[derive(Properties, PartialEq, Debug)]
@@ -252,6 +262,16 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                     }) }
                 </span>
                 <button class="primary" data-testid="sql-run" {onclick}>{ "Run" }</button>
+            </div>
+            <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
+                <span style="color: var(--text-muted); font-size: 12px; align-self: center">{ "Look:" }</span>
+                { for LOOK.iter().map(|(label, sql)| {
+                    let on_run = props.on_run.clone();
+                    let title = format!("Run {sql} in this session");
+                    let sql = sql.to_string();
+                    let run = Callback::from(move |_: MouseEvent| { let _ = on_run.emit(sql.clone()); });
+                    html! { <button type="button" style={chip} data-look={*label} {title} onclick={run}>{ *label }</button> }
+                }) }
             </div>
         </section>
     }
