@@ -1504,8 +1504,15 @@ mod tests {
         assert_eq!(log.len(), 3, "{log:?}");
         for e in &log {
             assert!(!e.error, "{e:?}");
-            assert!(e.result.starts_with('+') && e.result.contains(" in set ("), "{}", e.result);
+            assert!(
+                e.result.starts_with('+') && e.result.contains(" in set ("),
+                "{}",
+                e.result
+            );
         }
-        assert!(log[0].result.contains("SHOW FULL PROCESSLIST"), "it lists itself");
+        assert!(
+            log[0].result.contains("SHOW FULL PROCESSLIST"),
+            "it lists itself"
+        );
     }
 }
