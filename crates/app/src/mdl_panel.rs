@@ -38,6 +38,7 @@
 
 use ddlscope_engine::mdl::{MdlLockStatus, MdlNamespace, MdlQueue, MdlType};
 use ddlscope_engine::{Sim, Tick};
+use std::collections::BTreeMap;
 use yew::prelude::*;
 
 /// Height of a row, CSS pixels (two lines of text).
@@ -264,7 +265,25 @@ fn lock_view(q: &MdlQueue, now: Tick, console: &[u32]) -> LockView {
     let mut rows: Vec<QueueRow> = granted.into_iter().map(|(_, r)| r).collect();
     let n_granted = rows.len();
 
-    // Waiting: resolve each request's blockers to granted rows or queue positions.
+    // Waiting: resolve each request's blockers to granted rows or queue positions,
+    // through maps, so 64 waiters each blocked by 64 holders stay cheap.
+    let granted_row: BTreeMap<(u32, MdlType), u16> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| {
+            let t = MdlType::ALL
+                .into_iter()
+                .find(|t| t.pfs_name() == r.lock_type)
+                .expect("a granted row names a lock type");
+            r.sessions.iter().map(move |&s| ((s, t), i as u16))
+        })
+        .collect();
+    let queue_pos: BTreeMap<(u32, MdlType), usize> = q
+        .waiting
+        .iter()
+        .enumerate()
+        .map(|(i, w)| ((w.ctx.0, w.mdl_type), i))
+        .collect();
     let waiters: Vec<Waiter> = q
         .waiting
         .iter()
@@ -274,21 +293,10 @@ fn lock_view(q: &MdlQueue, now: Tick, console: &[u32]) -> LockView {
             for b in &w.blockers {
                 match b.status {
                     MdlLockStatus::Granted => {
-                        let row = rows.iter().position(|r| {
-                            r.lock_type == b.mdl_type.pfs_name() && r.sessions.contains(&b.ctx.0)
-                        });
-                        if let Some(row) = row {
-                            on_granted.push(row as u16);
-                        }
+                        on_granted.extend(granted_row.get(&(b.ctx.0, b.mdl_type)).copied());
                     }
                     MdlLockStatus::Pending => {
-                        if let Some(pos) = q
-                            .waiting
-                            .iter()
-                            .position(|o| o.ctx == b.ctx && o.mdl_type == b.mdl_type)
-                        {
-                            on_waiting.push(pos);
-                        }
+                        on_waiting.extend(queue_pos.get(&(b.ctx.0, b.mdl_type)).copied());
                     }
                 }
             }
