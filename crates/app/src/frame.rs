@@ -91,6 +91,8 @@ pub struct Canvases {
 /// Per engine: what each canvas was last drawn for, and scratch buffers.
 #[derive(Default)]
 struct PaneDraw {
+    /// The engine drawn: its generation and seek count.
+    drawn: Option<(u32, u64)>,
     scratch: MapScratch,
     map_key: Option<DrawKey>,
     chart_key: Option<ChartKey>,
@@ -423,6 +425,12 @@ fn draw_pane(
     let sim = runner.sim();
     let now = sim.now();
     let instances = sim.pool().n_instances();
+    // Another engine, or this one at another time: the map's kept bands are stale.
+    let engine = Some((generation, runner.seeks()));
+    if pane.drawn != engine {
+        pane.drawn = engine;
+        pane.scratch.invalidate();
+    }
     if let Some(canvas) = canvases.map.cast::<HtmlCanvasElement>() {
         let size = pool_map::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);

@@ -115,6 +115,14 @@ pub struct MapScratch {
     next: u16,
 }
 
+impl MapScratch {
+    /// Forgets the kept bands: the next [`draw`] repaints them all (after a seek or a
+    /// restart, when what they show is from another time).
+    pub fn invalidate(&mut self) {
+        self.key = None;
+    }
+}
+
 /// Frames a pixel's majority looks at, at most: past that, evenly spaced samples.
 const MAX_CELLS_PER_PIXEL: usize = 16;
 

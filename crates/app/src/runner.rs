@@ -403,6 +403,9 @@ pub struct Runner {
     /// log, so that a seek keeps the ones typed before the new time.
     rejected: Vec<LogEntry>,
     log_version: u64,
+    /// Seeks so far: a view keeping state from earlier frames starts afresh on a new
+    /// one.
+    seeks: u64,
     /// The statements the scenario's own script would have run, in order.
     script: Vec<String>,
     /// Achieved speed: wall ms and virtual ns accumulated since the window started.
@@ -469,6 +472,7 @@ impl Runner {
             log: Vec::new(),
             rejected: Vec::new(),
             log_version: 0,
+            seeks: 0,
             script,
             window_wall_ms: 0.0,
             window_virtual_ns: 0,
@@ -535,6 +539,10 @@ impl Runner {
         let skip = all.len().saturating_sub(LOG_KEEP);
         all.drain(..skip);
         all
+    }
+    /// How many seeks there have been.
+    pub fn seeks(&self) -> u64 {
+        self.seeks
     }
     /// Bumped whenever [`Runner::log`] changes.
     pub fn log_version(&self) -> u64 {
@@ -764,6 +772,7 @@ impl Runner {
         self.log.clear();
         self.rejected.retain(|e| e.at <= target);
         self.log_version += 1;
+        self.seeks += 1;
         self.digest();
     }
 
