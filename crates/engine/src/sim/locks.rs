@@ -226,6 +226,7 @@ impl Sim {
             Acquire::Failed(e) => MdlPoll::Failed(e),
             Acquire::Waiting(request) => {
                 self.mdl_waiters.insert(ctx.0, t);
+                self.note_wait();
                 let deadline = self.mdl.pending(request).map_or(self.now, |p| p.deadline);
                 self.schedule(deadline, Wake::MdlTimeout);
                 self.emit(EventKind::MdlWaitStarted {
@@ -315,6 +316,7 @@ impl Sim {
                 deadline,
             },
         );
+        self.note_wait();
         self.schedule(deadline, Wake::RowLockTimeout(session));
         RowPoll::Wait
     }
@@ -355,6 +357,7 @@ impl Sim {
                         deadline,
                     },
                 );
+                self.note_wait();
                 self.schedule(deadline, Wake::RowLockTimeout(session));
                 RowPoll::Wait
             }
