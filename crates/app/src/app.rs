@@ -14,7 +14,7 @@
 //! dozen figures, the console's log). The simulation itself is in the [`Runner`]
 //! behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones it.
 
-use crate::chart::{Chart, TpsChart};
+use crate::chart::{BpChart, TpsChart, WaitsChart};
 use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::flush_list::FlushList;
 use crate::latch_lanes::LatchLanes;
@@ -25,7 +25,7 @@ use crate::runner::{
 };
 use crate::sql_box::{SqlBox, SqlResult, LOG_LEN};
 use crate::stats::Stats;
-use ddlscope_engine::{Profile, Scenario};
+use ddlscope_engine::{Profile, Scenario, Tick};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -54,6 +54,9 @@ pub struct AppState {
     pub log: Vec<LogEntry>,
     /// Statements accepted and not finished yet.
     pub outstanding: u32,
+    /// The virtual time the user last asked to jump to (a chart band was clicked),
+    /// for the runner's seek to act on.
+    pub seek_to: Option<Tick>,
 }
 
 impl Default for AppState {
@@ -69,6 +72,7 @@ impl Default for AppState {
             sql: SqlResult::Idle,
             log: Vec::new(),
             outstanding: 0,
+            seek_to: None,
         }
     }
 }
@@ -96,6 +100,8 @@ pub enum Action {
     },
     /// The console sent a statement and the engine rejected it.
     SqlRejected(String),
+    /// Jump to this virtual time: a band on a chart was clicked.
+    Seek(Tick),
     /// The frame loop reports on simulation `generation`.
     Frame {
         /// Which simulation the news is from.
@@ -129,6 +135,7 @@ impl AppState {
                 next.sql = SqlResult::Running;
             }
             Action::SqlRejected(e) => next.sql = SqlResult::Rejected(e),
+            Action::Seek(t) => next.seek_to = Some(t),
             Action::Frame { generation, .. } if generation != self.generation => return None,
             Action::Frame {
                 news: News::Snapshot(s),
@@ -362,6 +369,13 @@ pub fn app() -> Html {
         })
     };
 
+    // A click on a chart band. The runner has no seek yet (the scrubber brings
+    // Runner::seek): the request is kept in the state for it.
+    let on_seek = {
+        let d = state.dispatcher();
+        Callback::from(move |t: Tick| d.dispatch(Action::Seek(t)))
+    };
+
     let instances = runner.borrow().sim().pool().n_instances();
     let (scenario_title, scenario_text) = chosen
         .as_ref()
@@ -432,9 +446,10 @@ pub fn app() -> Html {
                     <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
                     <LatchLanes canvas={canvases.latches.clone()} {instances} />
                     <FlushList canvas={canvases.flush.clone()} {instances} walks={state.snapshot.flush_walks} />
-                    <div style="display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: var(--gap); min-width: 0">
-                        <Chart canvas={canvases.pages.clone()} />
-                        <TpsChart canvas={canvases.tps.clone()} />
+                    <div class="chart-grid">
+                        <TpsChart slot={canvases.charts.tps.clone()} on_seek={on_seek.clone()} />
+                        <BpChart slot={canvases.charts.bp.clone()} on_seek={on_seek.clone()} />
+                        <WaitsChart slot={canvases.charts.waits.clone()} {on_seek} />
                     </div>
                 </div>
                 <aside class="panel side" style="display: grid; gap: 18px">
@@ -449,7 +464,6 @@ pub fn app() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ddlscope_engine::Tick;
 
     fn finished(sql: &str, result: &str, error: bool) -> Action {
         Action::Frame {
@@ -548,6 +562,15 @@ mod tests {
             None,
             "same profile"
         );
+    }
+
+    #[test]
+    fn a_click_on_a_band_asks_to_seek_there() {
+        let s = AppState::default();
+        assert_eq!(s.seek_to, None);
+        let s = s.apply(Action::Seek(Tick::from_secs(12))).unwrap();
+        assert_eq!(s.seek_to, Some(Tick::from_secs(12)));
+        assert_eq!(s.apply(Action::Seek(Tick::from_secs(12))), None, "same place");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!               requestAnimationFrame loop that advances and draws it
 //!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
 //!               5.7 scan's sweep drawn from its span)
-//!   chart.rs    the pages chart and the throughput/latency chart (plotters)
+//!   chart/      the charts (plotters): throughput/latency, buffer pool, waits, with
+//!               bands on the time axis that seek when clicked
 //!   controls.rs play/pause, speed, engine profile, clock
 //!   sql_box.rs  the SQL console
 //!   stats.rs    the status figures

@@ -8,7 +8,7 @@
 //!        │                      ├─▶ Runner::digest()              new events: scans, DDL spans,
 //!        │                      │                                 finished statements
 //!        │                      ├─▶ pool_map::draw()              every frame the clock moved
-//!        │                      ├─▶ chart::draw_pages/_tps()      when a sample arrived
+//!        │                      ├─▶ ChartCanvases::draw()         when a sample arrived
 //!        │                      └─▶ News ──▶ reducer              at most ~10 times a second
 //!        └──────── re-armed at the end of the frame (a panic stops the loop)
 //! ```
@@ -270,6 +270,7 @@ pub struct Runner {
     flush_walk_count: Vec<u64>,
     latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
+    failovers: Vec<chart::FailoverMark>,
     finished: Vec<LogEntry>,
     notes: Vec<LogEntry>,
     /// The statements the scenario's own script would have run, in order.
@@ -312,6 +313,7 @@ impl Runner {
             flush_walk_count: Vec::new(),
             latch_spans: Vec::new(),
             ddl: Vec::new(),
+            failovers: Vec::new(),
             finished: Vec::new(),
             notes: Vec::new(),
             script,
@@ -373,6 +375,10 @@ impl Runner {
     /// The console statements' spans.
     pub fn ddl_spans(&self) -> &[DdlSpan] {
         &self.ddl
+    }
+    /// The HA probe's failovers, for the charts' bands.
+    pub fn failovers(&self) -> &[chart::FailoverMark] {
+        &self.failovers
     }
 
     /// Sets play/pause and the speed factor.
@@ -520,7 +526,15 @@ impl Runner {
                         note: false,
                     });
                 }
-                kind => self.notes.extend(note_for(e.at, kind)),
+                kind => {
+                    if let EventKind::Failover { stalled_for } = kind {
+                        self.failovers.push(chart::FailoverMark {
+                            stalled_from: e.at.saturating_sub(*stalled_for),
+                            at: e.at,
+                        });
+                    }
+                    self.notes.extend(note_for(e.at, kind));
+                }
             }
         }
         self.cursor = self.sim.events().len();
@@ -580,8 +594,8 @@ struct ChartKey {
     samples: usize,
     spans: usize,
     open_spans: usize,
-    pages_size: (u32, u32),
-    tps_size: (u32, u32),
+    failovers: usize,
+    sizes: [(u32, u32); 3],
     dark: bool,
 }
 
@@ -599,10 +613,8 @@ struct MapKey {
 pub struct Canvases {
     /// The buffer-pool map.
     pub map: NodeRef,
-    /// The pages chart.
-    pub pages: NodeRef,
-    /// The throughput and latency chart.
-    pub tps: NodeRef,
+    /// The charts.
+    pub charts: chart::ChartCanvases,
     /// The latch lanes.
     pub latches: NodeRef,
     /// The flush lists.
@@ -794,47 +806,28 @@ impl LoopInner {
                     self.latch_key.set(Some(key));
                 }
             }
-            let pages = self.canvases.pages.cast::<HtmlCanvasElement>();
-            let tps = self.canvases.tps.cast::<HtmlCanvasElement>();
-            let size = |c: &Option<HtmlCanvasElement>| {
-                c.as_ref().map_or((0, 0), |c| chart::fit_canvas(c, dpr))
-            };
             let spans = runner.ddl_spans();
             let key = ChartKey {
                 generation,
                 samples: runner.sim().samples().len(),
                 spans: spans.len(),
                 open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
-                pages_size: size(&pages),
-                tps_size: size(&tps),
+                failovers: runner.failovers().len(),
+                sizes: self.canvases.charts.fit(dpr),
                 dark: theme.dark,
             };
-            // Both charts plot the samples: they change together, once a virtual second
+            // The charts plot the samples: they change together, once a virtual second
             // (or when a statement starts or ends, or the page is resized).
             if self.chart_key.get() != Some(key) {
                 let sim = runner.sim();
-                let frame = chart::Frame {
+                let input = chart::Input {
                     samples: sim.samples(),
                     spans,
+                    failovers: runner.failovers(),
                     now: sim.now(),
-                    theme: &theme,
-                    dpr,
+                    pages_total: sim.pool().pages_total(),
                 };
-                let drawn = [
-                    pages.filter(|_| key.pages_size.0 > 0).map(|c| {
-                        (
-                            "pages",
-                            chart::draw_pages(&c, &frame, sim.pool().pages_total()),
-                        )
-                    }),
-                    tps.filter(|_| key.tps_size.0 > 0)
-                        .map(|c| ("tps", chart::draw_tps(&c, &frame))),
-                ];
-                for (name, result) in drawn.into_iter().flatten() {
-                    if let Err(e) = result {
-                        gloo::console::error!(format!("chart {name}: {e}"));
-                    }
-                }
+                self.canvases.charts.draw(&input, &theme, dpr);
                 self.chart_key.set(Some(key));
             }
             for entry in runner.take_notes() {
