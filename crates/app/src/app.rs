@@ -570,7 +570,11 @@ mod tests {
         assert_eq!(s.seek_to, None);
         let s = s.apply(Action::Seek(Tick::from_secs(12))).unwrap();
         assert_eq!(s.seek_to, Some(Tick::from_secs(12)));
-        assert_eq!(s.apply(Action::Seek(Tick::from_secs(12))), None, "same place");
+        assert_eq!(
+            s.apply(Action::Seek(Tick::from_secs(12))),
+            None,
+            "same place"
+        );
     }
 
     #[test]

@@ -75,7 +75,11 @@ fn i4_create_index_waits_for_the_open_transaction_and_new_statements_queue() {
     s.run_for(Tick::from_secs(2));
     assert_eq!(outcome(&s, commit), "ok");
     assert_eq!(s.waiting_now().mdl, 0);
-    assert_eq!(s.samples().last().unwrap().mdl_waits, 0, "a whole second without");
+    assert_eq!(
+        s.samples().last().unwrap().mdl_waits,
+        0,
+        "a whole second without"
+    );
     assert_eq!(outcome(&s, sel), "ok");
     assert_eq!(outcome(&s, ddl), "ok");
     let fin = |i: u32| s.statements()[i as usize].finished_at.unwrap();

@@ -100,7 +100,11 @@ pub fn statement_bands(spans: &[DdlSpan], now: Tick) -> Vec<Band> {
                 t0: s.t0,
                 t1,
                 label: s.sql.clone(),
-                title: format!("{} — at {}, {took}. Click to jump there.", s.sql, secs(s.t0)),
+                title: format!(
+                    "{} — at {}, {took}. Click to jump there.",
+                    s.sql,
+                    secs(s.t0)
+                ),
             }
         })
         .collect()
@@ -123,12 +127,9 @@ pub fn lock_wait_bands(samples: &[Sample]) -> Vec<Band> {
         let waiting = s.mdl_waits + s.row_lock_waits > 0;
         run = match run {
             // A gap in the samples (there is none in a run) ends a run too.
-            Some((a, b, mdl, row)) if waiting && s.t_s == b + 1 => Some((
-                a,
-                s.t_s,
-                mdl.max(s.mdl_waits),
-                row.max(s.row_lock_waits),
-            )),
+            Some((a, b, mdl, row)) if waiting && s.t_s == b + 1 => {
+                Some((a, s.t_s, mdl.max(s.mdl_waits), row.max(s.row_lock_waits)))
+            }
             _ => {
                 close(run, &mut out);
                 waiting.then_some((s.t_s, s.t_s, s.mdl_waits, s.row_lock_waits))
@@ -263,7 +264,10 @@ mod tests {
         check(&[(0, 0), (0, 0)], &[]);
         // Latch waits alone (7 in every sample) are no lock wait.
         check(&[(0, 0), (1, 0), (0, 0)], &[]);
-        check(&[(0, 0), (1, 0), (3, 0), (2, 0), (0, 0)], &[(1, 4, "MDL wait ×3")]);
+        check(
+            &[(0, 0), (1, 0), (3, 0), (2, 0), (0, 0)],
+            &[(1, 4, "MDL wait ×3")],
+        );
         check(&[(0, 1), (0, 4)], &[(0, 2, "row-lock wait ×4")]);
         check(
             &[(2, 0), (2, 0), (0, 0), (0, 1), (1, 0), (0, 0), (1, 0)],
@@ -308,11 +312,26 @@ mod tests {
             kinds,
             [BandKind::Statement, BandKind::Statement, BandKind::Failover]
         );
-        assert_eq!(all[0].title, "DROP TABLE t1 — at 10.5 s, ran 0.4 s. Click to jump there.");
-        assert_eq!((all[1].t0, all[1].t1), (Tick::from_secs(20), Tick::from_secs(65)));
-        assert!(all[1].title.contains("running for 45.0 s"), "{}", all[1].title);
-        assert_eq!((all[2].t0, all[2].t1), (Tick::from_secs(30), Tick::from_secs(60)));
-        assert!(all[2].title.contains("failed over at 60.0 s (30.0 s later)"));
+        assert_eq!(
+            all[0].title,
+            "DROP TABLE t1 — at 10.5 s, ran 0.4 s. Click to jump there."
+        );
+        assert_eq!(
+            (all[1].t0, all[1].t1),
+            (Tick::from_secs(20), Tick::from_secs(65))
+        );
+        assert!(
+            all[1].title.contains("running for 45.0 s"),
+            "{}",
+            all[1].title
+        );
+        assert_eq!(
+            (all[2].t0, all[2].t1),
+            (Tick::from_secs(30), Tick::from_secs(60))
+        );
+        assert!(all[2]
+            .title
+            .contains("failed over at 60.0 s (30.0 s later)"));
     }
 
     #[test]

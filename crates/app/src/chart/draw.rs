@@ -15,6 +15,7 @@ use crate::theme::{Rgb, Theme};
 use ddlscope_engine::Sample;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
@@ -138,18 +139,29 @@ fn draw_bands(
     for &(b, a, z) in &shown {
         let (colour, fill) = match b.kind {
             BandKind::Statement => (theme.ddl_band, alpha(0.22, 0.3)),
-            BandKind::LockWait => (theme.lock_band, alpha(0.13, 0.2)),
+            BandKind::LockWait => (theme.lock_band, alpha(0.1, 0.16)),
             BandKind::Failover => (theme.failover, alpha(0.14, 0.22)),
         };
         let rect = [(a as i32, plot.y.start), (z as i32, plot.y.end)];
         root.draw(&Rectangle::new(rect, rgb(colour).mix(fill).filled()))
             .map_err(err)?;
-        if b.kind == BandKind::Failover {
+        match b.kind {
             // The failover instant: a solid edge at the band's end.
-            let w = f.px(2.0) as i32;
-            let edge = [(z as i32 - w, plot.y.start), (z as i32, plot.y.end)];
-            root.draw(&Rectangle::new(edge, rgb(colour).filled()))
-                .map_err(err)?;
+            BandKind::Failover => {
+                let w = f.px(2.0) as i32;
+                let edge = [(z as i32 - w, plot.y.start), (z as i32, plot.y.end)];
+                root.draw(&Rectangle::new(edge, rgb(colour).filled()))
+                    .map_err(err)?;
+            }
+            // A solid strip along the bottom, so a lock wait under a statement's band
+            // still reads as its own colour.
+            BandKind::LockWait => {
+                let h = f.px(4.0) as i32;
+                let strip = [(a as i32, plot.y.end - h), (z as i32, plot.y.end)];
+                root.draw(&Rectangle::new(strip, rgb(colour).mix(0.8).filled()))
+                    .map_err(err)?;
+            }
+            BandKind::Statement => {}
         }
         drawn.bands.push(HitBand {
             kind: b.kind,
@@ -260,10 +272,10 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
         // A hair wider than whole decades: plotters labels a decade only when its
         // logarithm, computed in floating point, lies inside the range.
         .set_secondary_coord(x_lo..x_hi, (lat_lo * 0.999..lat_hi * 1.001).log_scale());
-    let ms_fmt = |v: &f64| geometry::ms_label(*v);
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
+        .max_light_lines(1)
         .bold_line_style(f.line(theme.grid, 1.0))
         .axis_style(rgb(theme.text_muted))
         .label_style(f.font(LABEL_PX, theme.text_muted))
@@ -276,16 +288,37 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
         .y_desc("tps")
         .draw()
         .map_err(err)?;
-    chart
-        .configure_secondary_axes()
-        .axis_style(rgb(theme.text_muted))
-        .label_style(f.font(LABEL_PX, theme.text_muted))
-        .y_labels(7)
-        .y_label_formatter(&ms_fmt)
-        .draw()
-        .map_err(err)?;
     let (px_x, px_y) = chart.plotting_area().get_pixel_range();
     let plot = PlotPx { x: px_x, y: px_y };
+    // The latency axis on the right, drawn here rather than by plotters, which sizes
+    // right-hand labels by laying each out in the page (a forced reflow per label).
+    let axis_x = plot.x.end;
+    let muted = rgb(theme.text_muted);
+    root.draw(&PathElement::new(
+        vec![(axis_x, plot.y.start), (axis_x, plot.y.end)],
+        muted,
+    ))
+    .map_err(err)?;
+    let label = f
+        .font(LABEL_PX, theme.text_muted)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let mut decade = lat_lo;
+    while decade <= lat_hi * 1.001 {
+        let (_, y) = chart.borrow_secondary().backend_coord(&(x_hi, decade));
+        let tick = f.px(5.0) as i32;
+        root.draw(&PathElement::new(
+            vec![(axis_x, y), (axis_x + tick, y)],
+            muted,
+        ))
+        .map_err(err)?;
+        root.draw(&Text::new(
+            geometry::ms_label(decade),
+            (axis_x + tick + f.px(3.0) as i32, y),
+            label.clone(),
+        ))
+        .map_err(err)?;
+        decade *= 10.0;
+    }
     let mut drawn = Drawn::default();
     draw_bands(&root, f, &plot, true, &mut drawn)?;
 
@@ -350,13 +383,14 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             .max(1) as f64;
         let y_hi = total * 1.25;
         let mut chart = builder(&upper, f)
-            .margin_bottom(f.px(6.0))
+            .margin_bottom(f.px(12.0))
             .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
             .map_err(err)?;
         let blank = |_: &f64| String::new();
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
+            .max_light_lines(1)
             .bold_line_style(f.line(theme.grid, 1.0))
             .axis_style(rgb(theme.text_muted))
             .label_style(f.font(LABEL_PX, theme.text_muted))
@@ -416,13 +450,14 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             .unwrap_or(0) as f64;
         let (lo, hi) = geometry::count_log_range(max);
         let mut chart = builder(&lower, f)
-            .margin_top(f.px(2.0))
+            .margin_top(f.px(6.0))
             .x_label_area_size(f.px(36.0))
             .build_cartesian_2d(x_lo..x_hi, (lo * 0.999..hi * 1.001).log_scale())
             .map_err(err)?;
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
+            .max_light_lines(1)
             .bold_line_style(f.line(theme.grid, 1.0))
             .axis_style(rgb(theme.text_muted))
             .label_style(f.font(LABEL_PX, theme.text_muted))
@@ -491,6 +526,7 @@ pub fn draw_waits(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, St
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
+        .max_light_lines(1)
         .bold_line_style(f.line(theme.grid, 1.0))
         .axis_style(rgb(theme.text_muted))
         .label_style(f.font(LABEL_PX, theme.text_muted))

@@ -14,9 +14,9 @@
 use super::bands::BandKind;
 use ddlscope_engine::Tick;
 
-/// Seconds shown once the run is longer than this: five minutes, enough to hold a
-/// 150 s stall with its lead-in and its recovery.
-pub const WINDOW_S: f64 = 300.0;
+/// Seconds shown once the run is longer than this: ten minutes (600 samples), enough
+/// to hold a 150 s stall with its lead-in and its recovery.
+pub const WINDOW_S: f64 = 600.0;
 /// The axis is never shorter than this.
 pub const MIN_SPAN_S: f64 = 30.0;
 
@@ -239,7 +239,7 @@ mod tests {
         assert_eq!(x_range(20.0), (0.0, 30.0));
         assert_eq!(x_range(40.0), (0.0, 42.0));
         assert_eq!(x_range(200.0), (0.0, 202.0));
-        assert_eq!(x_range(700.0), (400.0, 702.0));
+        assert_eq!(x_range(1000.0), (400.0, 1002.0));
     }
 
     #[test]
@@ -315,7 +315,11 @@ mod tests {
     fn a_label_gets_the_room_up_to_the_next_band() {
         let starts = [10.0, 110.0, 110.0, 300.0];
         assert_eq!(label_room(&starts, 0, 500.0), 94.0);
-        assert_eq!(label_room(&starts, 1, 500.0), 184.0, "a band at the same x is skipped");
+        assert_eq!(
+            label_room(&starts, 1, 500.0),
+            184.0,
+            "a band at the same x is skipped"
+        );
         assert_eq!(label_room(&starts, 3, 500.0), 194.0);
         assert_eq!(label_room(&starts, 3, 302.0), 0.0);
     }
@@ -333,7 +337,11 @@ mod tests {
         assert!(out.contains(&(250.0, 0.0)) && out.contains(&(251.0, 900.0)));
         assert!(out.contains(&(599.0, 50.0)));
         assert_eq!(out.first(), Some(&(0.0, 100.0)));
-        assert_eq!(thin(&points[..100], 200), points[..100], "short series as is");
+        assert_eq!(
+            thin(&points[..100], 200),
+            points[..100],
+            "short series as is"
+        );
     }
 
     #[test]

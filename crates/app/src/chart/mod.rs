@@ -24,7 +24,7 @@
 //! [`ChartSlot`], which the component's pointer handlers read to hit-test: a click on
 //! a band seeks to its start, hovering one shows its story and a pointer cursor.
 //!
-//! The x axis shows the whole run while it is short, then the last five minutes
+//! The x axis shows the whole run while it is short, then the last ten minutes
 //! ([`geometry::WINDOW_S`]).
 
 pub mod bands;
@@ -197,9 +197,7 @@ fn drawn_count(described: &str) -> usize {
 }
 
 fn now_ms() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or(0.0, |p| p.now())
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
 #[cfg(test)]
@@ -208,19 +206,19 @@ mod tests {
 
     #[test]
     fn the_visible_samples_start_at_the_window() {
-        let samples: Vec<Sample> = (1..=700)
+        let samples: Vec<Sample> = (1..=1000)
             .map(|t| {
                 let mut s = bands::tests_sample(t);
                 s.tps = t;
                 s
             })
             .collect();
-        let (lo, _) = geometry::x_range(700.0);
+        let (lo, _) = geometry::x_range(1000.0);
         let v = visible(&samples, lo);
         assert_eq!(v.first().map(|s| s.t_s), Some(400));
-        assert_eq!(v.len(), 301);
-        assert_eq!(visible(&samples, 0.0).len(), 700);
-        assert!(visible(&samples, 701.0).is_empty());
+        assert_eq!(v.len(), 601);
+        assert_eq!(visible(&samples, 0.0).len(), 1000);
+        assert!(visible(&samples, 1001.0).is_empty());
         assert_eq!(drawn_count("statement:1:5 lock-wait:0:9"), 2);
         assert_eq!(drawn_count(""), 0);
     }

@@ -25,7 +25,11 @@ fn entry(swatch_style: String, name: &str, title: &str) -> Html {
 
 /// A legend entry in a theme colour.
 fn themed(pick: fn(&Theme) -> Rgb, name: &str, title: &str) -> Html {
-    entry(format!("--swatch: {}", theme::swatch_css(pick)), name, title)
+    entry(
+        format!("--swatch: {}", theme::swatch_css(pick)),
+        name,
+        title,
+    )
 }
 
 /// The legend entries of the bands.
