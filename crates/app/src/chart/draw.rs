@@ -50,6 +50,11 @@ pub struct Frame<'a> {
 
 type Root = DrawingArea<CanvasBackend, Shift>;
 
+/// A count series: which figure of a sample, its colour, its width in CSS px.
+type Line = (fn(&Sample) -> u64, Rgb, f64);
+/// A latency series: which figure of a sample (ms) and its colour.
+type Latency = (fn(&Sample) -> f64, Rgb);
+
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -330,7 +335,7 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
             f.line(theme.qps, 2.0),
         ))
         .map_err(err)?;
-    let latencies: [(fn(&Sample) -> f64, Rgb); 3] = [
+    let latencies: [Latency; 3] = [
         (|s| s.latency_avg_ms, theme.latency_avg),
         (|s| s.latency_p95_ms, theme.latency_p95),
         (|s| s.latency_max_ms, theme.latency_max),
@@ -413,7 +418,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
                     .border_style(f.line(theme.stale, 2.0)),
             )
             .map_err(err)?;
-        let lines: [(fn(&Sample) -> u64, Rgb, f64); 5] = [
+        let lines: [Line; 5] = [
             (|s| s.pages_total, theme.total_line, 1.0),
             (|s| s.pages_misc, theme.memory, 1.5),
             (|s| s.pages_dirty, theme.dirty_line, 2.0),
@@ -472,7 +477,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             .map_err(err)?;
         let (px_x, px_y) = chart.plotting_area().get_pixel_range();
         draw_bands(&root, f, &PlotPx { x: px_x, y: px_y }, false, &mut drawn)?;
-        let rates: [(fn(&Sample) -> u64, Rgb, f64); 3] = [
+        let rates: [Line; 3] = [
             (|s| s.read_requests, theme.read_requests_line, 1.5),
             (|s| s.reads, theme.reads_line, 1.5),
             (|s| s.wait_free, theme.wait_free_line, 2.0),
@@ -544,7 +549,7 @@ pub fn draw_waits(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, St
     let mut drawn = Drawn::default();
     draw_bands(&root, f, &plot, true, &mut drawn)?;
     let budget = f.budget(&plot.x);
-    let lines: [(fn(&Sample) -> u64, Rgb, f64); 3] = [
+    let lines: [Line; 3] = [
         (|s| s.latch_waits, theme.latch_line, 1.5),
         (|s| s.row_lock_waits, theme.row_lock_line, 2.0),
         (|s| s.mdl_waits, theme.lock_band, 2.5),
