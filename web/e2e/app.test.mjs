@@ -21,8 +21,10 @@ import assert from 'node:assert/strict';
 import {
   ARTIFACTS,
   BASE_URL,
+  canvasHash,
   chartBands,
   expectCanvasDrawn,
+  ensurePaused,
   ensurePlaying,
   ids,
   openBrowser,
@@ -30,7 +32,9 @@ import {
   readFigure,
   runSql,
   screenshot,
+  scrubTo,
   selectProfile,
+  virtualMs,
   waitReady,
 } from './lib.mjs';
 
@@ -130,7 +134,7 @@ test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout
       [ids.chartTps, ids.chartBp, ids.chartWaits].map(async (c) => Number(await page.locator(c).getAttribute('data-draw-ms'))),
     );
     console.log(`chart redraw, ms (tps, bp, waits): ${drawMs.join(', ')}`);
-    await page.locator('.chart-grid').screenshot({ path: `${ARTIFACTS}/charts-5.7-after-drop.png` });
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-5.7-after-drop.png` });
   });
 });
 
@@ -158,7 +162,169 @@ test('the three charts draw on load, and stack on a phone in the dark', { timeou
     assert.ok(boxes.every((b) => b.x >= 0 && b.x + b.width <= 360), `inside the screen: ${JSON.stringify(boxes)}`);
     // The sticky toolbar would cover the charts in an element screenshot.
     await page.addStyleTag({ content: '.toolbar { position: static !important; }' });
-    await page.locator('.chart-grid').screenshot({ path: `${ARTIFACTS}/charts-360-dark.png` });
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-360-dark.png` });
+  });
+});
+
+test('mysql-5.7 in slow motion: the DROP holds dict_sys while the LRU scan sweeps', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'mysql-5.7-scan', '/', async (page) => {
+    await startProfile(page, 'mysql-5.7');
+    await page.selectOption(ids.speedSelect, '0.05');
+    await runSql(page, 'DROP TABLE t1');
+    // The scan of one instance's LRU list takes ~30 ms of virtual time: 0.6 s of
+    // wall time at 0.05x, so the map shows its cursor for many frames.
+    await pollUntil(
+      'the pool map to draw a scan sweeping',
+      () => page.locator(ids.bufpoolMap).first().getAttribute('data-scans').then(Number),
+      (n) => n > 0,
+      { timeoutMs: 60_000, intervalMs: 30 },
+    );
+    await screenshot(page, 'mysql-5.7-scan-sweeping');
+    const said = await pollUntil(
+      'the live log to say who holds dict_sys',
+      () => page.locator(ids.liveLog).textContent(),
+      (text) => /DROP TABLE t1 holds dict_sys; [\d,]+ sessions? waiting/.test(text ?? ''),
+      { timeoutMs: 30_000 },
+    );
+    assert.match(said, /holds dict_sys/);
+    await expectCanvasDrawn(page, ids.latchLanes);
+    await screenshot(page, 'mysql-5.7-scan-latch-lane');
+  });
+});
+
+test('a long transaction in session 1 holds up CREATE INDEX in session 2: the MDL panel and the processlist show the wait', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'mdl-wait', '/', async (page) => {
+    await startProfile(page, 'mysql-5.7');
+    const tabs = page.locator(`${ids.sessionTabs} [role=tab]`);
+    assert.equal(await tabs.count(), 1, 'one session to start with');
+    await runSql(page, 'BEGIN; SELECT * FROM t1 WHERE id = 3');
+    await pollUntil('the SELECT to finish in session 1', () => page.locator(ids.sqlLog).textContent(), (t) => /1 row in set/.test(t ?? ''));
+    await page.click(ids.newSession);
+    await pollUntil('a second session tab', () => tabs.count(), (n) => n === 2);
+    await runSql(page, 'CREATE INDEX k2 ON t1 (k)');
+    const state = await pollUntil(
+      'session 2 to wait for the metadata lock',
+      () => page.locator(ids.sqlResult).textContent(),
+      (t) => /Waiting for table metadata lock/.test(t ?? ''),
+      { timeoutMs: 30_000 },
+    );
+    assert.match(state, /CREATE INDEX k2 ON t1 \(k\)/);
+    const proc = await pollUntil(
+      'the processlist panel to show the waiting CREATE INDEX',
+      () => page.locator(ids.processlist).textContent(),
+      (t) => /Waiting for table metadata lock/.test(t ?? '') && /CREATE INDEX k2 ON t1/.test(t ?? ''),
+      { timeoutMs: 30_000 },
+    );
+    assert.ok(proc.includes('Waiting for table metadata lock'));
+    const mdl = await pollUntil(
+      'the MDL panel to show the pending EXCLUSIVE behind the granted SHARED_READ',
+      () => page.locator(ids.mdlPanel).textContent(),
+      (t) => /EXCLUSIVE/.test(t ?? '') && /SHARED_READ/.test(t ?? '') && /PENDING|pending|waiting/i.test(t ?? ''),
+      { timeoutMs: 30_000 },
+    );
+    assert.match(mdl, /t1/);
+    await screenshot(page, 'mdl-wait');
+    // COMMIT in session 1 lets the index build through.
+    await tabs.first().click();
+    await runSql(page, 'COMMIT');
+    await tabs.nth(1).click();
+    await pollUntil(
+      'CREATE INDEX to finish once session 1 commits',
+      () => page.locator(ids.sqlLog).textContent(),
+      (t) => /CREATE INDEX k2 ON t1 \(k\)\s+Query OK/.test(t ?? ''),
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    await screenshot(page, 'mdl-wait-over');
+  });
+});
+
+test('compare mode runs two engines on one clock with the statements typed once', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'compare', '/', async (page) => {
+    await startProfile(page, 'mysql-5.7');
+    await page.check(ids.compareToggle);
+    await pollUntil('two pool maps', () => page.locator(ids.bufpoolMap).count(), (n) => n === 2);
+    assert.equal(await page.locator('[data-testid=pane-1]').getAttribute('data-profile'), 'MySQL 8.0.23');
+    await expectCanvasDrawn(page, `[data-testid=pane-1] ${ids.bufpoolMap}`);
+    await runSql(page, 'DROP TABLE t1');
+    // 5.7 frees t1's pages at once; 8.0.23 leaves them stale for the LRU tail.
+    const stale = await pollUntil(
+      'the 8.0.23 engine to show stale pages',
+      () => readFigure(page, `:nth-match(${ids.stalePages}, 2)`),
+      (v) => v > 0,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    assert.ok(stale > 0);
+    assert.equal(await readFigure(page, `:nth-match(${ids.stalePages}, 1)`), 0, '5.7 has no stale pages');
+    const clocks = await page.locator('[data-testid=stat-time]').allTextContents();
+    assert.equal(clocks.length, 2);
+    assert.ok(Math.abs(Number(clocks[0]) - Number(clocks[1])) < 0.5, `one clock: ${clocks}`);
+    await screenshot(page, 'compare');
+  });
+});
+
+test('scrubbing back and forth shows the same state at the same tick', { timeout: 300_000 }, async (t) => {
+  await withApp(t, 'scrub', '/', async (page) => {
+    await startProfile(page, 'mysql-5.7');
+    await runSql(page, 'DROP TABLE t1');
+    await pollUntil('6 virtual seconds', () => virtualMs(page), (ms) => ms > 6_000, { timeoutMs: 60_000 });
+    await ensurePaused(page);
+    const end = await virtualMs(page);
+    const mid = 3_000;
+    const look = async () => ({
+      at: await virtualMs(page),
+      free: await readFigure(page, ids.freePages),
+      map: await canvasHash(page, ids.bufpoolMap),
+    });
+    const settle = async (ms) => {
+      await scrubTo(page, ms);
+      await pollUntil(`the map to show ${ms} ms`, () => page.locator(ids.bufpoolMap).getAttribute('data-tick').then((n) => Number(n) / 1e6), (v) => v === ms, { timeoutMs: 10_000 });
+      await pollUntil(`the clock to read ${ms} ms`, () => virtualMs(page), (v) => v === ms, { timeoutMs: 10_000 });
+      await page.waitForTimeout(300);
+      return look();
+    };
+    const first = await settle(mid);
+    assert.equal(first.at, mid);
+    await screenshot(page, 'scrub-middle');
+    const atEnd = await settle(end);
+    await settle(500);
+    const again = await settle(mid);
+    assert.deepEqual(again, first, 'the same state at the same tick');
+    assert.deepEqual(await settle(end), atEnd, 'and at the end');
+    // Step forward to the next event and back: the clock moves and comes back.
+    await page.click(ids.step);
+    await page.keyboard.press('ArrowLeft');
+    await screenshot(page, 'scrub-end');
+  });
+});
+
+test('keyboard: space plays and pauses, ? shows the help; the theme switches', { timeout: 120_000 }, async (t) => {
+  await withApp(t, 'keyboard', '/', async (page) => {
+    const pressed = () => page.locator(ids.play).getAttribute('aria-pressed');
+    assert.equal(await pressed(), 'true');
+    await page.keyboard.press('Space');
+    await pollUntil('paused', pressed, (v) => v === 'false', { timeoutMs: 5_000 });
+    const t0 = await virtualMs(page);
+    await page.keyboard.press('ArrowRight');
+    await pollUntil('a step forward', () => virtualMs(page), (v) => v >= t0, { timeoutMs: 5_000 });
+    await page.keyboard.press('Space');
+    await pollUntil('playing', pressed, (v) => v === 'true', { timeoutMs: 5_000 });
+    await page.keyboard.press('?');
+    await page.locator(ids.help).waitFor({ timeout: 5_000 });
+    await screenshot(page, 'help');
+    await page.keyboard.press('?');
+    await page.click('[data-testid=theme-toggle]');
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+    assert.ok(theme === 'dark' || theme === 'light', theme);
+    // Pointing at a frame of the map names its page.
+    await page.locator(ids.bufpoolMap).hover({ position: { x: 40, y: 30 } });
+    const tip = await pollUntil('the map tooltip', () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (t) => /^buf_pool\[0\] · /.test(t ?? ''), { timeoutMs: 5_000 });
+    assert.match(tip, /page [\d,]+ · (clean|dirty|stale|being read or written)/);
+    await screenshot(page, 'map-tooltip');
+    await page.setViewportSize({ width: 360, height: 800 });
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scrolling at 360 px (${overflow} px too wide)`);
+    await screenshot(page, 'narrow-360');
   });
 });
 
@@ -230,7 +396,7 @@ test('an open transaction\'s row locks make the workload wait: a lock-wait band'
         { timeoutMs: 90_000, intervalMs: 250 },
       );
     }
-    await page.locator('.chart-grid').screenshot({ path: `${ARTIFACTS}/charts-row-lock-wait.png` });
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-row-lock-wait.png` });
   });
 });
 
@@ -240,4 +406,22 @@ test('embed page loads chrome-less without errors', { timeout: 120_000 }, async 
     await expectCanvasDrawn(page, ids.bufpoolMap);
     await screenshot(page, 'embed');
   });
+});
+
+test('with prefers-reduced-motion the simulation waits for play', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(new URL('/', BASE_URL).href);
+    await waitReady(page, { problems });
+    assert.equal(await page.locator(ids.play).getAttribute('aria-pressed'), 'false', 'paused on load');
+    const t0 = await virtualMs(page);
+    await page.waitForTimeout(1_000);
+    assert.equal(await virtualMs(page), t0, 'nothing moves by itself');
+    await page.click(ids.play);
+    await pollUntil('virtual time to run after play', () => virtualMs(page), (ms) => ms > t0, { timeoutMs: 10_000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
 });

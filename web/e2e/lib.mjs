@@ -34,9 +34,24 @@ export const ids = {
   flushList: '[data-testid=flush-list]',
   flushWalks: '[data-testid=flush-walks]',
   scenarioSelect: '[data-testid=scenario-select]',
-  speedSelect: '[data-testid=speed-select]',
-  chartBp: '[data-testid=chart-bp]',
+  speedSelect: '[data-testid=speed]',
+  scrubber: '[data-testid=scrubber]',
+  virtualTime: '[data-testid=virtual-time]',
+  step: '[data-testid=step]',
+  back: '[data-testid=back]',
+  compareToggle: '[data-testid=compare-toggle]',
+  sessionTabs: '[data-testid=session-tabs]',
+  newSession: '[data-testid=new-session]',
+  sqlConsole: '[data-testid=sql-console]',
+  sqlLog: '[data-testid=sql-log]',
+  sqlResult: '[data-testid=sql-result]',
+  mdlPanel: '[data-testid=mdl-panel]',
+  processlist: '[data-testid=processlist]',
   chartTps: '[data-testid=chart-tps]',
+  liveLog: '[data-testid=live-log]',
+  help: '[data-testid=help]',
+  debugOverlay: '[data-testid=debug-overlay]',
+  chartBp: '[data-testid=chart-bp]',
   chartWaits: '[data-testid=chart-waits]',
   play: '[data-testid=play]',
   profileSelect: '[data-testid=profile-select]',
@@ -216,4 +231,44 @@ export async function chartBands(page, selector) {
 export async function runSql(page, statement) {
   await page.fill(ids.sqlInput, statement);
   await page.click(ids.sqlRun);
+}
+
+/** A hash of a canvas's pixels: two equal hashes mean the same picture. */
+export async function canvasHash(page, selector, nth = 0) {
+  return page.locator(selector).nth(nth).evaluate((canvas) => {
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d');
+    ctx.drawImage(canvas, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    let h = 2166136261;
+    for (let i = 0; i < data.length; i += 1) {
+      h ^= data[i];
+      h = Math.imul(h, 16777619) >>> 0;
+    }
+    return `${copy.width}x${copy.height}:${h.toString(16)}`;
+  });
+}
+
+/** Moves the timeline scrubber to `ms` of virtual time, as a drag would. */
+export async function scrubTo(page, ms) {
+  await page.locator(ids.scrubber).evaluate((el, ms) => {
+    el.value = String(ms);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, ms);
+}
+
+/** The virtual time the toolbar shows, in ms ("12.345 s"). */
+export async function virtualMs(page) {
+  const text = await page.locator(ids.virtualTime).textContent();
+  const m = /([\d.]+)\s*s/.exec(text ?? '');
+  return m ? Math.round(Number(m[1]) * 1000) : NaN;
+}
+
+/** Pauses the simulation unless it is paused already. */
+export async function ensurePaused(page) {
+  const play = page.locator(ids.play).first();
+  if ((await play.getAttribute('aria-pressed')) === 'true') await play.click();
+  await pollUntil('the play button to read Play', () => play.getAttribute('aria-pressed'), (v) => v === 'false', { timeoutMs: 5_000 });
 }

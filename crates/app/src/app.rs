@@ -1,35 +1,37 @@
 //! The page: its state as a plain struct, the actions that change it, the reducer, and
-//! the root component that wires the panels to the simulation.
+//! the root component that wires the panels to the engines.
 //!
 //! ```text
-//!   user ──▶ Controls / SqlBox ──Action──▶ reduce() ──▶ AppState ──▶ render
-//!                    │                                     │
-//!                    ▼ (execute)                           ▼ effects: scenario/profile →
-//!                                                            restart (a heavy scenario
-//!                                                            after a painted frame),
-//!   FrameLoop ──▶ Runner { Sim } ──News (≤10/s)──▶ reduce()         play/speed → clock
+//!   user ──▶ Controls / SqlConsole / keys ──Action──▶ reduce() ──▶ AppState ──▶ render
+//!               │ (seek, step, submit: straight to the engines)        │
+//!               ▼                                                      ▼ effects: scenario,
+//!   FrameLoop ──▶ Engines { Runner (+ Runner) } ──News (≤10/s)──▶ reduce()   profile, settings,
+//!                                                                      compare → rebuild
 //! ```
 //!
 //! Architecture invariant: `AppState` holds only small values (flags, a snapshot of a
-//! dozen figures, the console's log). The simulation itself is in the [`Runner`]
-//! behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones it.
+//! few dozen figures per engine, the console's log). The simulations are in
+//! [`Engines`] behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones
+//! them.
 
-use crate::chart::{BpChart, TpsChart, WaitsChart};
 use crate::controls::{Controls, ProfileChoice, ScenarioChoice};
-use crate::flush_list::FlushList;
-use crate::latch_lanes::LatchLanes;
-use crate::pool_map::PoolMap;
+use crate::frame::{Canvases, FrameLoop};
+use crate::pane::Pane;
 use crate::runner::{
-    is_heavy, Canvases, FrameLoop, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE,
-    DEFAULT_SCENARIO,
+    is_heavy, Engines, Knobs, LogEntry, News, Runner, Snapshot, DEFAULT_PROFILE, DEFAULT_SCENARIO,
 };
-use crate::sql_box::{SqlBox, SqlResult, LOG_LEN};
+use crate::sql_box::SqlConsole;
 use crate::stats::Stats;
 use ddlscope_engine::{Profile, Scenario, Tick};
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Lines the narration keeps.
+const NARRATION_LEN: usize = 6;
 
 /// Everything the page shows, apart from the canvases.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,19 +46,24 @@ pub struct AppState {
     pub scenario: String,
     /// The engine profile.
     pub profile: String,
+    /// The server settings changed from the scenario's.
+    pub knobs: Knobs,
+    /// The profile compared side by side, if any.
+    pub compare: Option<String>,
     /// A restart is pending or under way: no snapshot of the new simulation yet.
     pub building: bool,
-    /// The figures, as of the last report from the loop.
-    pub snapshot: Snapshot,
-    /// The console's result line.
-    pub sql: SqlResult,
-    /// Finished statements, oldest first, at most [`LOG_LEN`].
+    /// The figures of each engine, as of the last report from the loop.
+    pub snapshots: Vec<Snapshot>,
+    /// The console's log, oldest first.
     pub log: Vec<LogEntry>,
-    /// Statements accepted and not finished yet.
-    pub outstanding: u32,
-    /// The virtual time the user last asked to jump to (a chart band was clicked),
-    /// for the runner's seek to act on.
-    pub seek_to: Option<Tick>,
+    /// The console session the input goes to (0: the first one).
+    pub active: u32,
+    /// A setting the engine refused, shown until dismissed.
+    pub error: Option<String>,
+    /// What happened, in words, newest last: the live region reads them out.
+    pub narration: Vec<String>,
+    /// Whether the keyboard help is open.
+    pub help: bool,
 }
 
 impl Default for AppState {
@@ -67,12 +74,15 @@ impl Default for AppState {
             speed: 1.0,
             scenario: DEFAULT_SCENARIO.to_string(),
             profile: DEFAULT_PROFILE.to_string(),
+            knobs: Knobs::default(),
+            compare: None,
             building: false,
-            snapshot: Snapshot::default(),
-            sql: SqlResult::Idle,
+            snapshots: vec![Snapshot::default()],
             log: Vec::new(),
-            outstanding: 0,
-            seek_to: None,
+            active: 0,
+            error: None,
+            narration: Vec::new(),
+            help: false,
         }
     }
 }
@@ -82,6 +92,8 @@ impl Default for AppState {
 pub enum Action {
     /// Play or pause.
     TogglePlay,
+    /// Pause (a step or a seek).
+    Pause,
     /// A new speed.
     SetSpeed(f64),
     /// Another engine profile: restart the same scenario on it.
@@ -93,15 +105,29 @@ pub enum Action {
         /// The profile it names.
         profile: String,
     },
-    /// The console sent a statement and the engine accepted `statements` of them.
-    SqlAccepted {
-        /// How many statements the text held.
-        statements: u32,
+    /// New server settings: restart.
+    SetKnobs(Knobs),
+    /// Compare with this profile, or stop comparing.
+    SetCompare(Option<String>),
+    /// The engine refused a restart and kept running what it ran: back to that.
+    RestartFailed {
+        /// The engine's message.
+        error: String,
+        /// What still runs.
+        scenario: String,
+        /// Its profile.
+        profile: String,
+        /// Its settings.
+        knobs: Knobs,
     },
-    /// The console sent a statement and the engine rejected it.
-    SqlRejected(String),
-    /// Jump to this virtual time: a band on a chart was clicked.
-    Seek(Tick),
+    /// The compared engine could not be built.
+    CompareFailed(String),
+    /// Hide the error.
+    DismissError,
+    /// The input goes to this console session.
+    SelectSession(u32),
+    /// Show or hide the keyboard help.
+    ToggleHelp,
     /// The frame loop reports on simulation `generation`.
     Frame {
         /// Which simulation the news is from.
@@ -117,74 +143,165 @@ impl AppState {
         let mut next = self.clone();
         match action {
             Action::TogglePlay => next.playing = !next.playing,
+            Action::Pause => next.playing = false,
             Action::SetSpeed(x) => next.speed = x,
             Action::SetProfile(name) => {
                 if name == self.profile {
                     return None;
                 }
-                next = self.restarted(self.scenario.clone(), name);
+                next = self.restarted(self.scenario.clone(), name, self.knobs.clone());
             }
             Action::SetScenario { name, profile } => {
                 if name == self.scenario {
                     return None;
                 }
-                next = self.restarted(name, profile);
+                next = self.restarted(name, profile, self.knobs.clone());
             }
-            Action::SqlAccepted { statements } => {
-                next.outstanding += statements;
-                next.sql = SqlResult::Running;
+            Action::SetKnobs(knobs) => {
+                if knobs == self.knobs {
+                    return None;
+                }
+                next = self.restarted(self.scenario.clone(), self.profile.clone(), knobs);
             }
-            Action::SqlRejected(e) => next.sql = SqlResult::Rejected(e),
-            Action::Seek(t) => next.seek_to = Some(t),
-            Action::Frame { generation, .. } if generation != self.generation => return None,
-            Action::Frame {
-                news: News::Snapshot(s),
-                ..
+            Action::SetCompare(profile) => {
+                next.compare = profile;
+                next.snapshots.truncate(1);
+            }
+            Action::RestartFailed {
+                error,
+                scenario,
+                profile,
+                knobs,
             } => {
-                next.snapshot = s;
+                next.error = Some(error);
+                next.scenario = scenario;
+                next.profile = profile;
+                next.knobs = knobs;
                 next.building = false;
             }
+            Action::CompareFailed(error) => {
+                next.error = Some(error);
+                next.compare = None;
+                next.snapshots.truncate(1);
+            }
+            Action::DismissError => next.error = None,
+            Action::SelectSession(id) => next.active = id,
+            Action::ToggleHelp => next.help = !next.help,
+            Action::Frame { generation, .. } if generation != self.generation => return None,
             Action::Frame {
-                news: News::Note(entry),
-                ..
-            } => next.push_log(entry),
-            Action::Frame {
-                news: News::Finished(entry),
+                news: News::Snapshot { pane, snapshot },
                 ..
             } => {
-                next.outstanding = next.outstanding.saturating_sub(1);
-                if next.outstanding == 0 || entry.error {
-                    next.sql = SqlResult::Done {
-                        result: entry.result.clone(),
-                        error: entry.error,
-                    };
+                if pane > 0 && self.compare.is_none() {
+                    return None;
                 }
-                next.push_log(entry);
+                if pane == 0 {
+                    next.narrate(&snapshot);
+                    next.building = false;
+                    if !snapshot.console.iter().any(|c| c.id == next.active) {
+                        next.active = snapshot.console.first().map_or(0, |c| c.id);
+                    }
+                }
+                if next.snapshots.len() <= pane {
+                    next.snapshots.resize(pane + 1, Snapshot::default());
+                }
+                next.snapshots[pane] = snapshot;
+            }
+            Action::Frame {
+                news: News::Log(log),
+                ..
+            } => {
+                // A finished statement or a note is news worth reading out.
+                if let Some(last) = log.last().filter(|e| Some(*e) != self.log.last()) {
+                    if log.len() >= self.log.len() {
+                        next.say(narration_for(last));
+                    }
+                }
+                next.log = log;
             }
         }
         (next != *self).then_some(next)
     }
 
-    /// A fresh simulation of `scenario` on `profile`: a new generation, an empty
-    /// console, the speed kept, playing.
-    fn restarted(&self, scenario: String, profile: String) -> AppState {
+    /// A fresh simulation of `scenario` on `profile` with `knobs`: a new generation,
+    /// an empty console, the speed and the comparison kept, playing.
+    fn restarted(&self, scenario: String, profile: String, knobs: Knobs) -> AppState {
         AppState {
             generation: self.generation + 1,
             scenario,
             profile,
+            knobs,
             building: true,
             playing: true,
             speed: self.speed,
+            compare: self.compare.clone(),
+            help: self.help,
             ..AppState::default()
         }
     }
 
-    fn push_log(&mut self, entry: LogEntry) {
-        self.log.push(entry);
-        if self.log.len() > LOG_LEN {
-            self.log.remove(0);
+    fn say(&mut self, line: String) {
+        self.narration.push(line);
+        let skip = self.narration.len().saturating_sub(NARRATION_LEN);
+        self.narration.drain(..skip);
+    }
+
+    /// Narrates what changed from the main engine's last snapshot: a server-wide
+    /// latch (LOCK_open, dict_sys, fil_sys) taken by a statement while sessions pile
+    /// up behind it. The buffer-pool mutexes change hands thousands of times a
+    /// second: the map and the latch lanes show those.
+    fn narrate(&mut self, s: &Snapshot) {
+        let global = |l: &&String| !l.starts_with("buf_pool");
+        let before: Vec<String> = self.snapshots[0]
+            .latches_held
+            .iter()
+            .filter(global)
+            .cloned()
+            .collect();
+        let now: Vec<&String> = s.latches_held.iter().filter(global).collect();
+        for latch in now.iter().copied() {
+            if !before.contains(latch) {
+                let who = s
+                    .console
+                    .iter()
+                    .find_map(|c| c.running.clone())
+                    .unwrap_or_else(|| "a background thread".to_string());
+                self.say(format!(
+                    "{who} holds {latch}; {}",
+                    sessions_waiting(s.waiting)
+                ));
+            }
+        }
+        for latch in &before {
+            if !now.contains(&latch) {
+                self.say(format!("{latch} released; {}", sessions_waiting(s.waiting)));
+            }
         }
     }
+}
+
+/// "1 session waiting", "214 sessions waiting".
+fn sessions_waiting(n: u64) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} session{s} waiting", crate::format::int(n))
+}
+
+/// The live region's line for a log entry.
+fn narration_for(e: &LogEntry) -> String {
+    if e.note {
+        e.sql.clone()
+    } else {
+        format!(
+            "Session {}: {} — {}",
+            e.session,
+            e.sql,
+            first_line(&e.result)
+        )
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
 }
 
 impl Reducible for AppState {
@@ -253,63 +370,173 @@ fn suggestions(scenario: Option<&ScenarioChoice>, snapshot: &Snapshot) -> Vec<St
     out
 }
 
+/// Whether the URL asks for the debug overlay (`?debug=1`).
+fn debug_requested() -> bool {
+    gloo::utils::window().location().search().is_ok_and(|q| {
+        q.trim_start_matches('?')
+            .split('&')
+            .any(|kv| kv == "debug=1")
+    })
+}
+
+/// Whether the user asked the system for less motion.
+fn reduced_motion() -> bool {
+    gloo::utils::window()
+        .match_media("(prefers-reduced-motion: reduce)")
+        .ok()
+        .flatten()
+        .is_some_and(|q| q.matches())
+}
+
+/// Whether a key press belongs to a text field (typing, not a shortcut).
+fn typing(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(AppState::default);
-    let runner = use_mut_ref(|| {
-        Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
-            .expect("the built-in demo scenario and profile load")
+    let state = use_reducer(|| AppState {
+        // With less motion asked for, nothing moves until the user presses play.
+        playing: !reduced_motion(),
+        ..AppState::default()
     });
-    let canvases = use_memo((), |_| Canvases::default());
+    let engines = use_mut_ref(|| {
+        Engines::new(
+            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
+                .expect("the built-in demo scenario and profile load"),
+        )
+    });
+    let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
+    let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
     let profiles = use_memo((), |_| profiles());
     let scenarios = use_memo((), |_| scenarios());
     let chosen = scenarios.iter().find(|s| s.name == state.scenario).cloned();
-    let heavy = chosen.as_ref().is_some_and(|s| s.heavy);
+    let heavy = chosen.as_ref().is_some_and(|s| {
+        s.heavy
+            || state
+                .knobs
+                .pool_mib
+                .is_some_and(|m| m << 20 >= crate::runner::HEAVY_POOL_BYTES)
+    });
 
     // The animation loop: built once, stopped when the page goes away.
     {
-        let runner = runner.clone();
+        let engines = engines.clone();
         let canvases = (*canvases).clone();
+        let debug = (*debug).clone();
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
             let on_news = Callback::from(move |(generation, news): (u32, News)| {
                 dispatcher.dispatch(Action::Frame { generation, news });
             });
-            let frame_loop = FrameLoop::start(runner, canvases, on_news);
+            let frame_loop = FrameLoop::start(engines, canvases, debug, on_news);
             move || drop(frame_loop)
         });
     }
     // The clock follows the state.
     {
-        let runner = runner.clone();
+        let engines = engines.clone();
         use_effect_with((state.playing, state.speed), move |(playing, speed)| {
-            runner.borrow_mut().set_clock(*playing, *speed);
+            engines.borrow_mut().set_clock(*playing, *speed);
         });
     }
-    // A new scenario or profile restarts the simulation. Building a heavy scenario
-    // blocks for seconds, so it waits two animation frames: the browser paints the
-    // "building…" state in between.
+    // Keyboard shortcuts: space plays or pauses, → steps, ← steps back, ? shows help.
     {
-        let runner = runner.clone();
+        let engines = engines.clone();
+        let d = state.dispatcher();
+        use_effect_with((), move |_| {
+            let options = EventListenerOptions::enable_prevent_default();
+            let document = gloo::utils::document();
+            let listener =
+                EventListener::new_with_options(&document, "keydown", options, move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
+                    }
+                    match e.key().as_str() {
+                        " " => {
+                            e.prevent_default();
+                            d.dispatch(Action::TogglePlay);
+                        }
+                        "ArrowRight" => {
+                            e.prevent_default();
+                            d.dispatch(Action::Pause);
+                            engines.borrow_mut().step_event();
+                        }
+                        "ArrowLeft" => {
+                            e.prevent_default();
+                            d.dispatch(Action::Pause);
+                            engines.borrow_mut().step_back();
+                        }
+                        "?" => d.dispatch(Action::ToggleHelp),
+                        "Escape" => d.dispatch(Action::DismissError),
+                        _ => {}
+                    }
+                });
+            move || drop(listener)
+        });
+    }
+    // A new scenario, profile or setting restarts the simulation. Building a heavy
+    // scenario blocks for seconds, so it waits two animation frames: the browser
+    // paints the "building…" state in between. A setting the engine refuses leaves
+    // the running simulation as it was, and says why.
+    {
+        let engines = engines.clone();
+        let d = state.dispatcher();
         use_effect_with(
             (
                 state.scenario.clone(),
                 state.profile.clone(),
+                state.knobs.clone(),
                 state.generation,
                 heavy,
             ),
-            move |(scenario, profile, generation, heavy)| {
-                let (scenario, profile, generation) =
-                    (scenario.clone(), profile.clone(), *generation);
+            move |(scenario, profile, knobs, generation, heavy)| {
+                let (scenario, profile, knobs, generation) = (
+                    scenario.clone(),
+                    profile.clone(),
+                    knobs.clone(),
+                    *generation,
+                );
                 let restart = move || {
-                    let mut r = runner.borrow_mut();
-                    if r.generation() != generation
-                        || r.scenario() != scenario
-                        || r.profile() != profile
+                    let mut e = engines.borrow_mut();
+                    let current = e.main();
+                    if current.generation() == generation
+                        && current.scenario() == scenario
+                        && current.profile() == profile
+                        && *current.knobs() == knobs
                     {
-                        r.restart(&scenario, &profile, generation)
-                            .expect("built-in scenarios and profiles load");
+                        return;
+                    }
+                    let compared = e.panes.get(1).map(|r| r.profile().to_string());
+                    match Runner::with_knobs(&scenario, &profile, &knobs, generation) {
+                        Ok(mut runner) => {
+                            let (playing, speed) = e.main().clock();
+                            runner.set_clock(playing, speed);
+                            e.panes = vec![runner];
+                            if let Err(err) = e.compare(compared.as_deref(), &knobs) {
+                                d.dispatch(Action::CompareFailed(err));
+                            }
+                        }
+                        Err(error) => {
+                            let main = e.main_mut();
+                            main.adopt_generation(generation);
+                            if let Some(other) = e.panes.get_mut(1) {
+                                other.adopt_generation(generation);
+                            }
+                            let main = e.main();
+                            d.dispatch(Action::RestartFailed {
+                                error,
+                                scenario: main.scenario().to_string(),
+                                profile: main.profile().to_string(),
+                                knobs: main.knobs().clone(),
+                            });
+                        }
                     }
                 };
                 // Dropping an AnimationFrame cancels it: a newer choice supersedes.
@@ -326,10 +553,41 @@ pub fn app() -> Html {
             },
         );
     }
+    // Compare mode follows the state.
+    {
+        let engines = engines.clone();
+        let d = state.dispatcher();
+        use_effect_with(state.compare.clone(), move |compare| {
+            let mut e = engines.borrow_mut();
+            if e.panes.get(1).map(|r| r.profile()) != compare.as_deref() {
+                let knobs = e.main().knobs().clone();
+                if let Err(err) = e.compare(compare.as_deref(), &knobs) {
+                    d.dispatch(Action::CompareFailed(err));
+                }
+            }
+        });
+    }
 
     let on_toggle = {
         let d = state.dispatcher();
         Callback::from(move |()| d.dispatch(Action::TogglePlay))
+    };
+    let on_step = {
+        let d = state.dispatcher();
+        let engines = engines.clone();
+        Callback::from(move |forward: bool| {
+            d.dispatch(Action::Pause);
+            let mut e = engines.borrow_mut();
+            if forward {
+                e.step_event();
+            } else {
+                e.step_back();
+            }
+        })
+    };
+    let on_seek = {
+        let engines = engines.clone();
+        Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
     };
     let on_speed = {
         let d = state.dispatcher();
@@ -338,6 +596,14 @@ pub fn app() -> Html {
     let on_profile = {
         let d = state.dispatcher();
         Callback::from(move |name| d.dispatch(Action::SetProfile(name)))
+    };
+    let on_compare = {
+        let d = state.dispatcher();
+        Callback::from(move |p| d.dispatch(Action::SetCompare(p)))
+    };
+    let on_knobs = {
+        let d = state.dispatcher();
+        Callback::from(move |k| d.dispatch(Action::SetKnobs(k)))
     };
     let on_scenario = {
         let d = state.dispatcher();
@@ -352,46 +618,76 @@ pub fn app() -> Html {
         })
     };
     let on_run = {
-        let d = state.dispatcher();
-        let runner = runner.clone();
-        Callback::from(move |sql: String| -> bool {
-            let result = runner.borrow_mut().execute(&sql);
-            match result {
-                Ok(statements) => {
-                    d.dispatch(Action::SqlAccepted { statements });
-                    true
-                }
-                Err(e) => {
-                    d.dispatch(Action::SqlRejected(e));
-                    false
-                }
-            }
+        let engines = engines.clone();
+        let active = state.active;
+        Callback::from(move |sql: String| -> Result<u32, String> {
+            let mut e = engines.borrow_mut();
+            let session = if active == 0 {
+                e.main().sim().console_session()
+            } else {
+                active
+            };
+            e.submit(session, &sql)
         })
     };
-
-    // A click on a chart band. The runner has no seek yet (the scrubber brings
-    // Runner::seek): the request is kept in the state for it.
-    let on_seek = {
+    let on_connect = {
+        let engines = engines.clone();
         let d = state.dispatcher();
-        Callback::from(move |t: Tick| d.dispatch(Action::Seek(t)))
+        Callback::from(move |()| {
+            let id = engines.borrow_mut().connect();
+            d.dispatch(Action::SelectSession(id));
+        })
     };
+    let on_select = {
+        let d = state.dispatcher();
+        Callback::from(move |id| d.dispatch(Action::SelectSession(id)))
+    };
+    let on_help = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ToggleHelp))
+    };
+    let on_dismiss = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::DismissError))
+    };
+    let on_theme = Callback::from(|_: MouseEvent| {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let dark = crate::frame::dark_theme(
+                gloo::utils::window()
+                    .match_media("(prefers-color-scheme: dark)")
+                    .ok()
+                    .flatten()
+                    .as_ref(),
+            );
+            let _ = root.set_attribute("data-theme", if dark { "light" } else { "dark" });
+        }
+    });
 
-    let instances = runner.borrow().sim().pool().n_instances();
+    let instances: Vec<u16> = engines
+        .borrow()
+        .panes
+        .iter()
+        .map(|r| r.sim().pool().n_instances())
+        .collect();
+    let main_snapshot = state.snapshots[0].clone();
     let (scenario_title, scenario_text) = chosen
         .as_ref()
         .map(|s| (s.title.clone(), s.description.clone()))
         .unwrap_or_default();
     let choices: Vec<ProfileChoice> = profiles.iter().map(|(c, _)| c.clone()).collect();
-    let (profile_title, summary) = profiles
-        .iter()
-        .find(|(c, _)| c.name == state.profile)
-        .map(|(c, s)| (c.title.clone(), s.clone()))
-        .unwrap_or_default();
-    let suggestions = suggestions(chosen.as_ref(), &state.snapshot);
+    let title_of = |name: &str| {
+        profiles
+            .iter()
+            .find(|(c, _)| c.name == name)
+            .map(|(c, s)| (c.title.clone(), s.clone()))
+            .unwrap_or_default()
+    };
+    let (profile_title, summary) = title_of(&state.profile);
+    let suggestions = suggestions(chosen.as_ref(), &main_snapshot);
     let try_it = match chosen.as_ref().and_then(|s| s.script.first()) {
-        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then switch the engine and compare.".to_string(),
-        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then switch the engine and compare."),
-        None => "Try it: run a statement from the console; then switch the engine and compare.".to_string(),
+        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then compare with another engine.".to_string(),
+        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then compare with another engine."),
+        None => "Try it: run a statement from the console; then compare with another engine.".to_string(),
     };
     let script_text = chosen
         .as_ref()
@@ -408,9 +704,47 @@ pub fn app() -> Html {
             |t| format!("The scenario's own script (not run here; you are the script): {t}."),
         );
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
+    let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
+    let panes: Vec<Html> = (0..if comparing { 2 } else { 1 })
+        .map(|i| {
+            let name = if i == 0 {
+                state.profile.clone()
+            } else {
+                state.compare.clone().unwrap_or_default()
+            };
+            let title = comparing.then(|| AttrValue::from(title_of(&name).0));
+            let inspect = {
+                let engines = engines.clone();
+                Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
+                    let e = engines.borrow();
+                    let r = e.panes.get(i)?;
+                    let pool = r.sim().pool();
+                    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
+                    let (instance, pos) = crate::pool_map::locate(&sizes, w, x, y)?;
+                    let info = pool.inspect(instance, pos)?;
+                    Some(crate::pool_map::describe(
+                        instance,
+                        &info,
+                        &r.snapshot().tables,
+                    ))
+                })
+            };
+            html! {
+                <Pane
+                    index={i}
+                    canvases={canvases[i].clone()}
+                    instances={instances.get(i).copied().unwrap_or(1)}
+                    snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
+                    {title}
+                    inspect={Some(inspect)}
+                    on_seek={on_seek.clone()}
+                />
+            }
+        })
+        .collect();
 
     html! {
-        <div class="app">
+        <div class={classes!("app", comparing.then_some("comparing"))}>
             <header class="toolbar">
                 <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
                 <Controls
@@ -421,16 +755,47 @@ pub fn app() -> Html {
                     building={state.building && heavy}
                     profile={AttrValue::from(state.profile.clone())}
                     profiles={choices}
-                    now={state.snapshot.now}
-                    actual_speed={state.snapshot.actual_speed}
+                    compare={state.compare.clone()}
+                    knobs={state.knobs.clone()}
+                    now={main_snapshot.now}
+                    horizon={main_snapshot.horizon}
+                    actual_speed={main_snapshot.actual_speed}
                     {on_toggle}
+                    {on_step}
+                    {on_seek}
                     {on_speed}
                     {on_scenario}
                     {on_profile}
+                    {on_compare}
+                    {on_knobs}
                 />
+                <div class="group toolbar-end">
+                    <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={on_theme}>{ "◐" }</button>
+                    <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
+                </div>
             </header>
+            if let Some(error) = state.error.clone() {
+                <div class="error-banner" role="alert" data-testid="settings-error">
+                    <span>{ error }</span>
+                    <button type="button" onclick={on_dismiss}>{ "Dismiss" }</button>
+                </div>
+            }
+            if state.help {
+                <div class="help" role="dialog" aria-label="Keyboard shortcuts" data-testid="help">
+                    <h2 class="panel-title">{ "Keyboard" }</h2>
+                    <dl>
+                        <dt><kbd>{ "Space" }</kbd></dt><dd>{ "play or pause virtual time" }</dd>
+                        <dt><kbd>{ "→" }</kbd></dt><dd>{ "step to the engine's next event (pauses)" }</dd>
+                        <dt><kbd>{ "←" }</kbd></dt><dd>{ "step back to the previous event (deterministic replay)" }</dd>
+                        <dt><kbd>{ "?" }</kbd></dt><dd>{ "show or hide this help" }</dd>
+                        <dt><kbd>{ "↑" }</kbd>{ " " }<kbd>{ "↓" }</kbd></dt><dd>{ "in the console: the session's earlier statements" }</dd>
+                        <dt><kbd>{ "Enter" }</kbd></dt><dd>{ "in the console: run (Shift+Enter for a new line)" }</dd>
+                    </dl>
+                    <button type="button" onclick={on_help}>{ "Close" }</button>
+                </div>
+            }
             <main class="grid">
-                <div style="grid-column: 1 / -2; display: grid; gap: var(--gap); min-width: 0; align-content: start">
+                <div class="main-col">
                     <section class="panel" aria-labelledby="about-title">
                         <h2 class="panel-title" id="about-title">
                             <span data-testid="profile-title">{ profile_title }</span>
@@ -443,20 +808,30 @@ pub fn app() -> Html {
                             <p style="margin: 6px 0 0">{ script_text }</p>
                         </details>
                     </section>
-                    <PoolMap canvas={canvases.map.clone()} {instances} tables={state.snapshot.tables.clone()} />
-                    <LatchLanes canvas={canvases.latches.clone()} {instances} />
-                    <FlushList canvas={canvases.flush.clone()} {instances} walks={state.snapshot.flush_walks} />
-                    <div class="chart-grid">
-                        <TpsChart slot={canvases.charts.tps.clone()} on_seek={on_seek.clone()} />
-                        <BpChart slot={canvases.charts.bp.clone()} on_seek={on_seek.clone()} />
-                        <WaitsChart slot={canvases.charts.waits.clone()} {on_seek} />
-                    </div>
+                    <div class="panes">{ for panes }</div>
                 </div>
-                <aside class="panel side" style="display: grid; gap: 18px">
-                    <SqlBox result={state.sql.clone()} log={state.log.clone()} {suggestions} {on_run} />
-                    <Stats snapshot={state.snapshot.clone()} />
+                <aside class="panel side" style="display: grid; gap: 18px; align-content: start">
+                    <SqlConsole
+                        log={state.log.clone()}
+                        sessions={main_snapshot.console.clone()}
+                        active={state.active}
+                        {suggestions}
+                        {on_run}
+                        {on_connect}
+                        {on_select}
+                    />
+                    <div class="narration" data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                        { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
+                    </div>
+                    { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
+                        let heading = comparing.then(|| title_of(if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
+                        html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
+                    }) }
                 </aside>
             </main>
+            if let Some(debug) = (*debug).clone() {
+                <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
+            }
         </div>
     }
 }
@@ -464,205 +839,184 @@ pub fn app() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::ConsoleSession;
 
-    fn finished(sql: &str, result: &str, error: bool) -> Action {
+    fn log(entries: &[(&str, &str, bool)]) -> Action {
         Action::Frame {
             generation: 0,
-            news: News::Finished(LogEntry {
-                at: Tick::from_secs(3),
-                sql: sql.into(),
-                result: result.into(),
-                error,
-                note: false,
-            }),
+            news: News::Log(
+                entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (sql, result, error))| LogEntry {
+                        at: Tick::from_secs(i as u64),
+                        session: 8,
+                        sql: (*sql).into(),
+                        result: (*result).into(),
+                        error: *error,
+                        note: false,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn snap(generation: u32, pane: usize, s: Snapshot) -> Action {
+        Action::Frame {
+            generation,
+            news: News::Snapshot { pane, snapshot: s },
         }
     }
 
     #[test]
-    fn a_statement_runs_then_shows_its_result_and_joins_the_log() {
-        let s = AppState::default();
-        let s = s.apply(Action::SqlAccepted { statements: 1 }).unwrap();
-        assert_eq!(s.sql, SqlResult::Running);
-        let s = s
-            .apply(finished(
+    fn the_log_is_replaced_and_a_new_entry_is_read_out() {
+        let s = AppState::default()
+            .apply(log(&[(
                 "DROP TABLE t1",
                 "Query OK, 0 rows affected (0.43 sec)",
                 false,
-            ))
+            )]))
             .unwrap();
-        assert_eq!(
-            s.sql,
-            SqlResult::Done {
-                result: "Query OK, 0 rows affected (0.43 sec)".into(),
-                error: false
-            }
-        );
         assert_eq!(s.log.len(), 1);
-        assert_eq!(s.outstanding, 0);
+        assert_eq!(
+            s.narration,
+            ["Session 8: DROP TABLE t1 — Query OK, 0 rows affected (0.43 sec)"]
+        );
+        // A seek back shortens the log: nothing new to read out.
+        let s = s.apply(log(&[])).unwrap();
+        assert!(s.log.is_empty());
+        assert_eq!(s.narration.len(), 1);
     }
 
     #[test]
-    fn a_batch_runs_until_its_last_statement_finishes() {
-        let s = AppState::default()
-            .apply(Action::SqlAccepted { statements: 2 })
-            .unwrap();
+    fn a_latch_taken_and_released_is_narrated_with_the_waiters() {
+        let held = Snapshot {
+            latches_held: vec!["dict_sys".into()],
+            waiting: 214,
+            console: vec![ConsoleSession {
+                id: 8,
+                pending: 1,
+                running: Some("DROP TABLE t1".into()),
+                state: "checking permissions".into(),
+            }],
+            ..Snapshot::default()
+        };
+        let s = AppState::default().apply(snap(0, 0, held.clone())).unwrap();
+        assert_eq!(
+            s.narration,
+            ["DROP TABLE t1 holds dict_sys; 214 sessions waiting"]
+        );
+        assert_eq!(s.active, 8, "the first console session is picked");
+        assert_eq!(
+            s.apply(snap(0, 0, held.clone())),
+            None,
+            "no change, no news"
+        );
         let s = s
-            .apply(finished("DROP TABLE t1", "Query OK", false))
-            .unwrap();
-        assert_eq!(s.sql, SqlResult::Running);
-        let s = s
-            .apply(finished("DROP TABLE t2", "Query OK", false))
-            .unwrap();
-        assert!(matches!(s.sql, SqlResult::Done { .. }));
-    }
-
-    #[test]
-    fn the_log_keeps_the_last_few() {
-        let mut s = AppState::default();
-        for i in 0..20 {
-            s = s
-                .apply(finished(&format!("DROP TABLE t{i}"), "Query OK", false))
-                .unwrap();
-        }
-        assert_eq!(s.log.len(), LOG_LEN);
-        assert_eq!(s.log.last().unwrap().sql, "DROP TABLE t19");
-    }
-
-    #[test]
-    fn a_rejected_statement_shows_the_error() {
-        let s = AppState::default()
-            .apply(Action::SqlRejected(
-                "ERROR 1051 (42S02): Unknown table 'test.nope'".into(),
+            .apply(snap(
+                0,
+                0,
+                Snapshot {
+                    waiting: 0,
+                    ..Snapshot::default()
+                },
             ))
             .unwrap();
-        assert_eq!(
-            s.sql,
-            SqlResult::Rejected("ERROR 1051 (42S02): Unknown table 'test.nope'".into())
-        );
+        assert_eq!(s.narration[1], "dict_sys released; 0 sessions waiting");
     }
 
     #[test]
     fn a_new_profile_restarts_and_drops_old_news() {
         let s = AppState::default()
-            .apply(Action::SqlAccepted { statements: 1 })
+            .apply(log(&[("DROP TABLE t1", "Query OK", false)]))
             .unwrap()
             .apply(Action::SetProfile("mysql-8.0.23".into()))
             .unwrap();
         assert_eq!(s.generation, 1);
-        assert_eq!(s.sql, SqlResult::Idle);
-        assert_eq!(s.outstanding, 0);
-        assert!(s.playing);
+        assert!(s.log.is_empty());
+        assert!(s.playing && s.building);
         assert_eq!(
-            s.apply(finished("DROP TABLE t1", "Query OK", false)),
+            s.apply(log(&[("DROP TABLE t1", "Query OK", false)])),
             None,
-            "news from generation 0"
+            "generation 0"
         );
-        assert_eq!(
-            s.apply(Action::SetProfile("mysql-8.0.23".into())),
-            None,
-            "same profile"
-        );
+        assert_eq!(s.apply(Action::SetProfile("mysql-8.0.23".into())), None);
     }
 
     #[test]
-    fn a_click_on_a_band_asks_to_seek_there() {
-        let s = AppState::default();
-        assert_eq!(s.seek_to, None);
-        let s = s.apply(Action::Seek(Tick::from_secs(12))).unwrap();
-        assert_eq!(s.seek_to, Some(Tick::from_secs(12)));
-        assert_eq!(
-            s.apply(Action::Seek(Tick::from_secs(12))),
-            None,
-            "same place"
-        );
-    }
-
-    #[test]
-    fn play_and_speed() {
+    fn play_pause_and_speed() {
         let s = AppState::default();
         assert!(s.playing, "plays on load");
         let s = s.apply(Action::TogglePlay).unwrap();
         assert!(!s.playing);
-        let s = s.apply(Action::SetSpeed(0.05)).unwrap();
-        assert_eq!(s.speed, 0.05);
-        assert_eq!(s.apply(Action::SetSpeed(0.05)), None);
+        assert_eq!(s.apply(Action::Pause), None);
+        let s = s.apply(Action::SetSpeed(1000.0)).unwrap();
+        assert_eq!(s.speed, 1000.0);
+        assert_eq!(s.apply(Action::SetSpeed(1000.0)), None);
     }
 
     #[test]
-    fn a_new_scenario_restarts_on_its_own_profile_and_keeps_it_for_a_profile_switch() {
+    fn settings_restart_and_a_refused_one_goes_back_with_the_reason() {
+        let knobs = Knobs {
+            pool_mib: Some(64),
+            instances: Some(64),
+            ..Knobs::default()
+        };
+        let s = AppState::default()
+            .apply(Action::SetKnobs(knobs.clone()))
+            .unwrap();
+        assert_eq!((s.generation, &s.knobs), (1, &knobs));
+        assert_eq!(s.apply(Action::SetKnobs(knobs)), None);
+        let s = s
+            .apply(Action::RestartFailed {
+                error: "buffer_pool.instances: too many".into(),
+                scenario: DEFAULT_SCENARIO.into(),
+                profile: DEFAULT_PROFILE.into(),
+                knobs: Knobs::default(),
+            })
+            .unwrap();
+        assert_eq!(s.knobs, Knobs::default());
+        assert_eq!(s.generation, 1, "the old engine adopted the generation");
+        assert!(s.error.is_some() && !s.building);
+        assert_eq!(s.apply(Action::DismissError).unwrap().error, None);
+    }
+
+    #[test]
+    fn compare_mode_keeps_a_second_snapshot_only_while_on() {
         let s = AppState::default();
         assert_eq!(
-            (s.scenario.as_str(), s.profile.as_str()),
-            ("drop-table-demo", "mysql-5.7")
+            s.apply(snap(0, 1, Snapshot::default())),
+            None,
+            "not comparing"
         );
-        assert!(!s.building);
         let s = s
-            .apply(Action::SqlAccepted { statements: 1 })
-            .unwrap()
-            .apply(Action::SetSpeed(4.0))
-            .unwrap()
+            .apply(Action::SetCompare(Some("mysql-8.0.23".into())))
+            .unwrap();
+        let s = s
+            .apply(snap(
+                0,
+                1,
+                Snapshot {
+                    now: Tick::from_secs(1),
+                    ..Snapshot::default()
+                },
+            ))
+            .unwrap();
+        assert_eq!(s.snapshots.len(), 2);
+        let s = s
             .apply(Action::SetScenario {
                 name: "i3-ext3-drop".into(),
                 profile: "mysql-5.1".into(),
             })
             .unwrap();
         assert_eq!(
-            (s.scenario.as_str(), s.profile.as_str()),
-            ("i3-ext3-drop", "mysql-5.1")
+            s.compare.as_deref(),
+            Some("mysql-8.0.23"),
+            "kept across a restart"
         );
-        assert_eq!(s.generation, 1);
-        assert!(s.building && s.playing);
-        assert_eq!(s.speed, 4.0, "the speed is kept");
-        assert_eq!((s.outstanding, &s.sql), (0, &SqlResult::Idle));
-        assert_eq!(
-            s.apply(Action::SetScenario {
-                name: "i3-ext3-drop".into(),
-                profile: "mysql-5.1".into(),
-            }),
-            None,
-            "same scenario"
-        );
-        let s = s.apply(Action::SetProfile("mysql-5.7".into())).unwrap();
-        assert_eq!(
-            (s.scenario.as_str(), s.profile.as_str()),
-            ("i3-ext3-drop", "mysql-5.7")
-        );
-        assert_eq!(s.generation, 2);
-        // The first snapshot of the new simulation ends the building state.
-        let stale = Action::Frame {
-            generation: 1,
-            news: News::Snapshot(Snapshot::default()),
-        };
-        assert_eq!(s.apply(stale), None);
-        let s = s
-            .apply(Action::Frame {
-                generation: 2,
-                news: News::Snapshot(Snapshot {
-                    now: Tick::from_ms(16),
-                    ..Snapshot::default()
-                }),
-            })
-            .unwrap();
-        assert!(!s.building);
-    }
-
-    #[test]
-    fn a_note_joins_the_log_without_touching_the_statement() {
-        let s = AppState::default()
-            .apply(Action::SqlAccepted { statements: 1 })
-            .unwrap();
-        let note = LogEntry::note(
-            Tick::from_secs(40),
-            "HA probe: failover after 30 s of stalled writes".into(),
-        );
-        let s = s
-            .apply(Action::Frame {
-                generation: 0,
-                news: News::Note(note.clone()),
-            })
-            .unwrap();
-        assert_eq!(s.log, vec![note]);
-        assert_eq!((s.outstanding, &s.sql), (1, &SqlResult::Running));
+        assert_eq!(s.snapshots.len(), 1);
+        let s = s.apply(Action::CompareFailed("no".into())).unwrap();
+        assert_eq!(s.compare, None);
     }
 
     #[test]

@@ -4,14 +4,16 @@
 //! ```text
 //!   lib.rs      start(): panic hook, mount <App> into #app
 //!   app.rs      AppState + Action + reducer; the root component and its wiring
-//!   runner.rs   Runner (the Sim and what the views need from its events) and the
-//!               requestAnimationFrame loop that advances and draws it
+//!   runner.rs   Runner (a Sim, the user's timed inputs, checkpoints and seek, what
+//!               the views need from its events) and Engines (one, or two compared)
+//!   frame.rs    the requestAnimationFrame loop that advances the engines and draws
+//!   pane.rs     one engine's panels (compare mode shows two side by side)
 //!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
 //!               5.7 scan's sweep drawn from its span)
 //!   chart/      the charts (plotters): throughput/latency, buffer pool, waits, with
 //!               bands on the time axis that seek when clicked
-//!   controls.rs play/pause, speed, engine profile, clock
-//!   sql_box.rs  the SQL console
+//!   controls.rs play/pause, step, speed, scrubber, profile, compare, server settings
+//!   sql_box.rs  the SQL console: session tabs, history, the mysql client's output
 //!   stats.rs    the status figures
 //!   theme.rs    canvas colours, light and dark; format.rs  numbers for people
 //!   panic.rs    the panic banner
@@ -29,7 +31,9 @@ pub mod chart;
 pub mod controls;
 pub mod flush_list;
 pub mod format;
+pub mod frame;
 pub mod latch_lanes;
+pub mod pane;
 mod panic;
 pub mod pool_map;
 pub mod runner;

@@ -103,12 +103,20 @@ impl Layout {
     }
 }
 
-/// Buffers reused from frame to frame.
+/// Buffers reused from frame to frame: the image of every band, kept between frames
+/// so that a frame repaints only some bands (see [`draw`]).
 #[derive(Debug, Default)]
 pub struct MapScratch {
     cells: Vec<Cell>,
     pixels: Vec<u8>,
+    /// What `pixels` was laid out for: canvas size, instances, theme.
+    key: Option<(u32, u32, u16, bool)>,
+    /// The band the round robin repaints next.
+    next: u16,
 }
+
+/// Frames a pixel's majority looks at, at most: past that, evenly spaced samples.
+const MAX_CELLS_PER_PIXEL: usize = 16;
 
 /// Sizes the canvas's pixel buffer to its CSS box × device pixel ratio (only when it
 /// changed: resizing clears the canvas). Returns the size in device pixels.
@@ -298,7 +306,10 @@ fn paint_band(
             let p = (x * h + y) as u64;
             let lo = (p * n as u64 / total) as usize;
             let hi = (((p + 1) * n as u64 / total) as usize).max(lo + 1).min(n);
-            let m = majority((lo..hi).map(&mark_at));
+            // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of them
+            // gives the same majority for a fraction of the work.
+            let step = (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL);
+            let m = majority((lo..hi).step_by(step).map(&mark_at));
             let stripe = ((x + y) / pitch) & 1 == 0;
             let mut c = m.shade.colour(theme, stripe);
             if m.ahi && x % pitch < dot && y % pitch < dot {
@@ -314,7 +325,35 @@ fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     crate::canvas::context_2d(canvas).ok()
 }
 
-/// Draws the whole map for the pool's state now, with the cursors of the active scans.
+/// The order a frame repaints bands in: every band a scan sweeps (its cursor must
+/// move smoothly), then the others in turn from `next`. [`draw`] paints the scanned
+/// ones and at least one more, then goes on while its budget lasts.
+pub fn band_order(instances: u16, scanned: &[u16], next: u16) -> Vec<u16> {
+    let n = instances.max(1);
+    let mut out: Vec<u16> = Vec::with_capacity(usize::from(n));
+    for &i in scanned {
+        if i < n && !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    for k in 0..n {
+        let i = (next % n + k) % n;
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Draws the map for the pool's state now, with the cursors of the active scans.
+///
+/// Reading an instance's LRU order means walking its linked list, one cache miss a
+/// block: 65,536 blocks take a few milliseconds, 8 M take tens. So a frame repaints
+/// the bands of the instances being scanned, then other bands in turn while
+/// `clock()` stays within `budget_ms` of the start, and keeps the rest from earlier
+/// frames; the labels, midpoints and cursors are drawn fresh every frame. A resize
+/// or a theme change repaints everything.
+#[allow(clippy::too_many_arguments)]
 pub fn draw(
     canvas: &HtmlCanvasElement,
     sim: &Sim,
@@ -322,25 +361,56 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
     scratch: &mut MapScratch,
+    budget_ms: f64,
+    clock: &dyn Fn() -> f64,
 ) {
     let (w, h) = (canvas.width(), canvas.height());
     let Some(ctx) = context(canvas) else { return };
     if w == 0 || h == 0 {
         return;
     }
+    let started = clock();
     let pool = sim.pool();
     let layout = Layout::new(pool.n_instances(), w, dpr);
     let (wu, hu) = (w as usize, h as usize);
-    let MapScratch { cells, pixels } = scratch;
-    pixels.clear();
-    pixels.resize(wu * hu * 4, 0);
-    let bg = theme.background;
-    for px in pixels.chunks_exact_mut(4) {
-        px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
-    }
-    let pattern_px = (3.0 * dpr).round() as usize;
+    let MapScratch {
+        cells,
+        pixels,
+        key,
+        next,
+    } = scratch;
     let now = sim.now();
-    for i in 0..pool.n_instances() {
+    let this_key = (w, h, pool.n_instances(), theme.dark);
+    let full = *key != Some(this_key);
+    let (bands, must) = if full {
+        *key = Some(this_key);
+        pixels.clear();
+        pixels.resize(wu * hu * 4, 0);
+        let bg = theme.background;
+        for px in pixels.chunks_exact_mut(4) {
+            px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
+        }
+        let all: Vec<u16> = (0..pool.n_instances()).collect();
+        let n = all.len();
+        (all, n)
+    } else {
+        let scanned: Vec<u16> = scans
+            .iter()
+            .filter(|s| s.active(now))
+            .map(|s| s.instance)
+            .collect();
+        let order = band_order(pool.n_instances(), &scanned, *next);
+        let must = order.len().min(scanned.len() + 1);
+        (order, must)
+    };
+    let pattern_px = (3.0 * dpr).round() as usize;
+    for (k, &i) in bands.iter().enumerate() {
+        if k >= must && clock() - started > budget_ms {
+            break;
+        }
+        if !full {
+            *next = (i + 1) % pool.n_instances().max(1);
+        }
         pool.lru_cells(i, cells);
         let passed = swept(scans, i, pool.instances()[usize::from(i)].lru_len(), now);
         let top = layout.band_top(i) as usize;
@@ -492,6 +562,76 @@ pub fn draw(
     }
 }
 
+/// The frame under the point (`x`, `y`) of the map, in CSS pixels from its top left,
+/// on a canvas `css_w` CSS pixels wide: its instance and its position in the band (as
+/// [`BufPool::inspect`](ddlscope_engine::BufPool::inspect) takes it). The inverse of
+/// [`paint_band`]'s column-major layout.
+pub fn locate(sizes: &[u32], css_w: f64, x: f64, y: f64) -> Option<(u16, u32)> {
+    let instances = u16::try_from(sizes.len()).ok()?;
+    let layout = Layout::new(instances, css_w.round() as u32, 1.0);
+    let pitch = layout.pitch;
+    let i = (y / pitch).floor();
+    if i < 0.0 || i >= f64::from(instances) || x < 0.0 || x >= css_w {
+        return None;
+    }
+    let i = i as u16;
+    let dy = y - f64::from(layout.band_top(i));
+    let h = f64::from(layout.band_h);
+    if dy < 0.0 || dy >= h {
+        return None;
+    }
+    let n = u64::from(sizes[usize::from(i)]);
+    let (w, h) = (u64::from(layout.width.max(1)), layout.band_h.max(1) as u64);
+    let p = (x as u64).min(w - 1) * h + (dy as u64).min(h - 1);
+    Some((i, (p * n / (w * h)) as u32))
+}
+
+/// The tooltip for a frame: where it is, what it holds, its state.
+pub fn describe(instance: u16, info: &ddlscope_engine::FrameInfo, tables: &[TableInfo]) -> String {
+    use ddlscope_engine::CellKind;
+    let c = &info.cell;
+    let state = match c.kind {
+        CellKind::Free => return format!("buf_pool[{instance}] · a free block"),
+        CellKind::Memory => {
+            return format!(
+                "buf_pool[{instance}] · a frame lent to the adaptive hash index or the lock heaps"
+            )
+        }
+        CellKind::Clean => "clean",
+        CellKind::Dirty => "dirty",
+        CellKind::Stale => "stale (its tablespace was dropped or truncated)",
+        CellKind::Io => "being read or written",
+    };
+    let table = tables
+        .iter()
+        .find(|t| t.space == c.space)
+        .map_or(format!("space {}", c.space.0), |t| {
+            format!("{} (space {})", t.name, c.space.0)
+        });
+    let mut s = format!("buf_pool[{instance}] · {table}");
+    if let Some(page) = info.page_no {
+        s.push_str(&format!(" page {}", format::int(u64::from(page))));
+    }
+    s.push_str(&format!(" · {state}"));
+    if let Some(pos) = info.lru_position {
+        let sub = if c.old { "old" } else { "young" };
+        s.push_str(&format!(
+            " · LRU position {} ({sub})",
+            format::int(u64::from(pos))
+        ));
+    }
+    if let Some(lsn) = info.oldest_modification {
+        s.push_str(&format!(
+            " · oldest_modification LSN {}",
+            format::int(lsn.0)
+        ));
+    }
+    if c.ahi {
+        s.push_str(" · has AHI entries");
+    }
+    s
+}
+
 /// Properties of [`PoolMap`].
 #[derive(Properties, PartialEq, Debug)]
 pub struct PoolMapProps {
@@ -501,6 +641,10 @@ pub struct PoolMapProps {
     pub instances: u16,
     /// The tables, for the legend.
     pub tables: Vec<TableInfo>,
+    /// What the frame under a point is (CSS px from the canvas's top left, and the
+    /// canvas's CSS width): the tooltip's text.
+    #[prop_or_default]
+    pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
 }
 
 /// The map panel: title, canvas and legend. The frame loop does the drawing.
@@ -508,6 +652,28 @@ pub struct PoolMapProps {
 pub fn pool_map(props: &PoolMapProps) -> Html {
     let height = format!("height: {}px", css_height(props.instances));
     let first_space = props.tables.first().map_or(SpaceId(1), |t| t.space);
+    let tip = use_state(|| None::<(f64, f64, f64, String)>);
+    let on_move = {
+        let tip = tip.clone();
+        let inspect = props.inspect.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(inspect) = inspect.as_ref() else {
+                return;
+            };
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            let rect = canvas.get_bounding_client_rect();
+            let (x, y) = (
+                f64::from(e.client_x()) - rect.left(),
+                f64::from(e.client_y()) - rect.top(),
+            );
+            let w = rect.width();
+            tip.set(inspect.emit((x, y, w)).map(|text| (x, y, w, text)));
+        })
+    };
+    let on_leave = {
+        let tip = tip.clone();
+        Callback::from(move |_: MouseEvent| tip.set(None))
+    };
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
     html! {
         <section class="panel map" aria-labelledby="map-title">
@@ -515,13 +681,26 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 <span>{ "Buffer pool map" }</span>
                 <span style={subtle}>{ "one band per instance: LRU list from head (young) to tail (old), then free blocks" }</span>
             </h2>
-            <canvas
-                ref={props.canvas.clone()}
-                data-testid="bufpool-map"
-                style={height}
-                role="img"
-                aria-label="Buffer pool map: every page frame in LRU order, coloured by tablespace"
-            />
+            <div class="map-wrap">
+                <canvas
+                    ref={props.canvas.clone()}
+                    data-testid="bufpool-map"
+                    style={height}
+                    role="img"
+                    aria-label="Buffer pool map: every page frame in LRU order, coloured by tablespace; point at a frame to see its page"
+                    onmousemove={on_move.clone()}
+                    onclick={on_move}
+                    onmouseleave={on_leave}
+                />
+                if let Some((x, y, w, text)) = (*tip).clone() {
+                    // Beside the pointer, on the side with room.
+                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={if x < w / 2.0 {
+                        format!("left: {:.0}px; top: {:.0}px", x + 12.0, y + 14.0)
+                    } else {
+                        format!("right: {:.0}px; top: {:.0}px", w - x + 12.0, y + 14.0)
+                    }}>{ text }</div>
+                }
+            </div>
             <ul class="legend" data-testid="bufpool-legend">
                 { for props.tables.iter().map(|t| {
                     let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
@@ -854,6 +1033,71 @@ mod tests {
         assert_eq!(kinds(CellKind::Memory), Memory);
         assert_eq!(kinds(CellKind::Stale), Stale(T1));
         assert_eq!(kinds(CellKind::Io), Io);
+    }
+
+    #[test]
+    fn a_point_finds_its_frame_and_the_tooltip_names_it() {
+        let mut sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).unwrap();
+        sim.run_for(Tick::from_secs(2));
+        let pool = sim.pool();
+        let sizes: Vec<u32> = pool.instances().iter().map(|i| i.size()).collect();
+        let w = 800.0;
+        let layout = Layout::new(4, 800, 1.0);
+        let top1 = f64::from(layout.band_top(1));
+        // The top left pixel of band 1 is its LRU head; the bottom right its last block.
+        assert_eq!(locate(&sizes, w, 0.0, top1), Some((1, 0)));
+        let (i, last) = locate(&sizes, w, 799.0, top1 + f64::from(layout.band_h) - 1.0).unwrap();
+        assert_eq!(i, 1);
+        assert!(last >= sizes[1] - sizes[1] / 1000, "{last}");
+        assert_eq!(locate(&sizes, w, 10.0, 2.0), None, "the label row");
+        assert_eq!(locate(&sizes, w, 900.0, top1), None, "outside");
+        let head = pool.inspect(1, 0).unwrap();
+        assert_eq!(head.lru_position, Some(0));
+        let tables: Vec<TableInfo> = sim
+            .tables()
+            .iter()
+            .map(|t| TableInfo {
+                name: t.name.clone(),
+                space: t.space,
+                dropped: t.dropped,
+            })
+            .collect();
+        let text = describe(1, &head, &tables);
+        assert!(text.starts_with("buf_pool[1] · t"), "{text}");
+        assert!(
+            text.contains(" page ") && text.contains("LRU position 0 (young)"),
+            "{text}"
+        );
+        // The demo's pool is full: its last block is the LRU tail.
+        let tail = pool.inspect(1, sizes[1] - 1).unwrap();
+        assert_eq!(tail.lru_position, Some(sizes[1] - 1));
+        assert!(tail.cell.old);
+        assert_eq!(pool.inspect(1, sizes[1] + 5), None);
+        let free = ddlscope_engine::FrameInfo {
+            lru_position: None,
+            cell: Cell {
+                space: SpaceId(0),
+                kind: CellKind::Free,
+                old: false,
+                ahi: false,
+            },
+            page_no: None,
+            oldest_modification: None,
+            version: 0,
+        };
+        assert_eq!(describe(3, &free, &tables), "buf_pool[3] · a free block");
+    }
+
+    #[test]
+    fn scanned_bands_come_first_then_the_others_in_turn() {
+        assert_eq!(band_order(4, &[], 0), [0, 1, 2, 3]);
+        assert_eq!(band_order(4, &[], 6), [2, 3, 0, 1], "next wraps");
+        assert_eq!(
+            band_order(4, &[3, 3], 1),
+            [3, 1, 2, 0],
+            "a scanned band once"
+        );
+        assert_eq!(band_order(1, &[], 5), [0]);
     }
 
     #[test]

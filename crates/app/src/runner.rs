@@ -1,43 +1,33 @@
-//! The simulation driver and the animation loop.
+//! The simulation driver: a [`Runner`] owns one [`Sim`], the timed list of what the
+//! user did to it, and what the views need from its event stream.
 //!
 //! ```text
-//!   requestAnimationFrame ──▶ FrameLoop::frame(t)
-//!        ▲                      │ dt = t - last (wall, clamped to 100 ms)
-//!        │                      ├─▶ Runner::advance(dt × speed)   Sim::run_for, in slices,
-//!        │                      │                                 within a CPU budget
-//!        │                      ├─▶ Runner::digest()              new events: scans, DDL spans,
-//!        │                      │                                 finished statements
-//!        │                      ├─▶ pool_map::draw()              every frame the clock moved
-//!        │                      ├─▶ ChartCanvases::draw()         when a sample arrived
-//!        │                      └─▶ News ──▶ reducer              at most ~10 times a second
-//!        └──────── re-armed at the end of the frame (a panic stops the loop)
+//!   user ──▶ connect() / submit() ──▶ Input { at, Connect | Submit } ──▶ Sim
+//!                                        │ recorded: scenario + profile + seed +
+//!                                        ▼ inputs = the whole run
+//!   advance(dt) / run_to(t) ─▶ Sim::run_until, in slices, applying each input at its tick
+//!                           └─▶ a checkpoint (a clone of the Sim) every few virtual s
+//!   seek(t) ─▶ the last checkpoint at or before t (or a fresh Sim), replay the inputs
+//!              up to t: the same state at the same tick, whatever the path there
+//!   digest() ─▶ scans, latch holds, statement spans, the console's log
 //! ```
 //!
-//! The [`Sim`] lives in an `Rc<RefCell<Runner>>` next to Yew, never in Yew's render
-//! state: it holds a quarter of a million page descriptors, and a re-render must not
-//! clone or compare it. Yew sees only small [`Snapshot`]s of it.
+//! Seeking back keeps the inputs after the new time: playing on replays them, so a
+//! scrub back and forth lands on the same state. Typing a statement in the past drops
+//! the inputs after it (a new branch of history), like editing a recording.
 //!
-//! The loop is one `Closure` built once and handed to `requestAnimationFrame` again at
-//! the end of each frame. The virtual clock advances by wall time × speed; when the
-//! engine cannot keep up (a 10× run on a slow machine), the loop stops stepping after
-//! its budget and drops the rest of that frame's virtual time, so the page stays
-//! responsive and the shown speed says how fast the simulation really runs.
+//! The [`Sim`] lives in an `Rc<RefCell<…>>` next to Yew (see [`crate::frame`]), never
+//! in Yew's render state: it holds a quarter of a million page descriptors, and a
+//! re-render must not clone or compare it. Yew sees only small [`Snapshot`]s of it.
 
-use crate::chart;
-use crate::flush_list;
 use crate::format;
-use crate::latch_lanes::{self, LatchSpan};
-use crate::pool_map::{self, MapScratch};
-use crate::theme::Theme;
+use crate::latch_lanes::LatchSpan;
+use ddlscope_engine::scenario::{DeviceKind, FileSystemKind};
+use ddlscope_engine::workload::WorkloadKind;
 use ddlscope_engine::{
     EventKind, LatchId, ListKind, Profile, Sample, Scenario, Sim, SpaceId, Tick,
 };
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
-use yew::{Callback, NodeRef};
+use std::collections::BTreeSet;
 
 /// The scenario the page starts with.
 pub const DEFAULT_SCENARIO: &str = "drop-table-demo";
@@ -53,17 +43,23 @@ pub fn is_heavy(scenario: &Scenario) -> bool {
 /// The engine profile the page starts with.
 pub const DEFAULT_PROFILE: &str = "mysql-5.7";
 
-/// Longest wall-clock step a frame may take: after a background tab or a long pause the
-/// simulation resumes where it was instead of jumping ahead.
-const MAX_DT_MS: f64 = 100.0;
-/// Wall time a frame may spend stepping the engine.
-const STEP_BUDGET_MS: f64 = 10.0;
+/// Wall time a frame may spend stepping the engines.
+pub const STEP_BUDGET_MS: f64 = 10.0;
 /// Virtual time per `run_for` call inside a frame, so the budget is checked often.
 const STEP_SLICE: Tick = Tick::from_ms(5);
-/// How often Yew hears about the simulation (the stats, the clock).
-const REPORT_EVERY_MS: f64 = 100.0;
 /// The window over which the achieved speed is measured.
 const SPEED_WINDOW_MS: f64 = 1000.0;
+/// Virtual time between checkpoints at first; doubled each time the checkpoints
+/// outgrow [`CHECKPOINT_BUDGET_BYTES`].
+const CHECKPOINT_EVERY: Tick = Tick::from_secs(5);
+/// Memory the checkpoints of one runner may take, estimated from the pool's size. A
+/// simulation bigger than this (a 128 GB pool) takes none: a seek back replays from
+/// the start.
+const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
+/// Statements and notes the console's log keeps.
+pub const LOG_KEEP: usize = 400;
+/// How far [`Runner::step_event`] looks for the next event.
+const STEP_HORIZON: Tick = Tick::SECOND;
 
 /// An LRU scan in progress, as the pool map draws it.
 ///
@@ -119,6 +115,8 @@ impl ScanSpan {
 /// the charts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DdlSpan {
+    /// The console session that ran it.
+    pub session: u32,
     /// The statement.
     pub sql: String,
     /// Started.
@@ -132,6 +130,8 @@ pub struct DdlSpan {
 pub struct LogEntry {
     /// When it finished (or happened, for a note).
     pub at: Tick,
+    /// The console session it ran on (0 for a note).
+    pub session: u32,
     /// The statement, or the note's text.
     pub sql: String,
     /// `Query OK, ...` or the error; empty for a note.
@@ -147,6 +147,7 @@ impl LogEntry {
     pub fn note(at: Tick, text: String) -> LogEntry {
         LogEntry {
             at,
+            session: 0,
             sql: text,
             result: String::new(),
             error: false,
@@ -242,26 +243,145 @@ pub struct Snapshot {
     pub tables: Vec<TableInfo>,
     /// Flush-list walks by DDL so far, every instance together.
     pub flush_walks: u64,
+    /// The furthest virtual time reached: the scrubber's end.
+    pub horizon: Tick,
+    /// The InnoDB latches held right now (`dict_sys`, `LOCK_open`, ...).
+    pub latches_held: Vec<String>,
+    /// Sessions waiting now: for a latch, a metadata lock or a row lock.
+    pub waiting: u64,
+    /// The console sessions, in order.
+    pub console: Vec<ConsoleSession>,
+    /// Bumped whenever the console's log changes (a statement finished, a note, a
+    /// seek): the frame loop then sends the log itself.
+    pub log_version: u64,
+}
+
+/// A console session as its tab shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConsoleSession {
+    /// The processlist id.
+    pub id: u32,
+    /// Statements given and not finished yet (running, then queued).
+    pub pending: u32,
+    /// The statement it runs now, if any.
+    pub running: Option<String>,
+    /// Its processlist state ("Waiting for table metadata lock").
+    pub state: String,
 }
 
 /// What the loop tells the reducer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum News {
-    /// The simulation's state now.
-    Snapshot(Snapshot),
-    /// A console statement finished.
-    Finished(LogEntry),
-    /// Something the statement log should mention (not a statement).
-    Note(LogEntry),
+    /// Engine `pane`'s state now (0 is the main engine, 1 the compared one).
+    Snapshot {
+        /// Which engine.
+        pane: usize,
+        /// Its figures.
+        snapshot: Snapshot,
+    },
+    /// The main engine's console log changed: here it is, oldest first.
+    Log(Vec<LogEntry>),
+}
+
+/// The server settings the toolbar can change on top of a scenario. `None` keeps the
+/// scenario's own value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Knobs {
+    /// `innodb_buffer_pool_size`, MiB.
+    pub pool_mib: Option<u64>,
+    /// `innodb_buffer_pool_instances`.
+    pub instances: Option<u16>,
+    /// `innodb_adaptive_hash_index`.
+    pub ahi: Option<bool>,
+    /// The file system under the datadir.
+    pub file_system: Option<FileSystemKind>,
+    /// The storage device.
+    pub device: Option<DeviceKind>,
+    /// The sysbench script the clients run.
+    pub workload: Option<WorkloadKind>,
+    /// Client threads.
+    pub threads: Option<u32>,
+}
+
+impl Knobs {
+    /// Applies the settings to `scenario`.
+    pub fn apply(&self, scenario: &mut Scenario) {
+        if let Some(mib) = self.pool_mib {
+            scenario.buffer_pool.size = ddlscope_engine::ByteSize(mib << 20);
+        }
+        if let Some(n) = self.instances {
+            scenario.buffer_pool.instances = n;
+        }
+        if let Some(on) = self.ahi {
+            scenario.innodb.adaptive_hash_index = on;
+        }
+        if let Some(fs) = self.file_system {
+            scenario.file_system.kind = fs;
+        }
+        if let Some(d) = self.device {
+            scenario.device.kind = d;
+        }
+        if let Some(w) = self.workload {
+            scenario.workload.kind = w;
+        }
+        if let Some(n) = self.threads {
+            scenario.workload.threads = n;
+        }
+    }
+}
+
+/// What the user did to the simulation, at a virtual time. With the scenario, the
+/// profile and the seed, the list of inputs is the whole run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// When.
+    pub at: Tick,
+    /// What.
+    pub kind: InputKind,
+}
+
+/// One input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A new console session.
+    Connect,
+    /// Statements given to a console session.
+    Submit {
+        /// The session.
+        session: u32,
+        /// The text (one or more statements).
+        sql: String,
+    },
+}
+
+/// A copy of the simulation at a virtual time, to seek from.
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    /// Inputs applied when it was taken.
+    applied: usize,
+    sim: Sim,
 }
 
 /// The simulation and what the views need from its event stream.
 #[derive(Debug)]
 pub struct Runner {
     sim: Sim,
+    /// The scenario as built (knobs applied, script taken out) and the profile: a
+    /// fresh simulation for a seek to the start.
+    scenario: Scenario,
+    profile: Profile,
+    knobs: Knobs,
     generation: u32,
     playing: bool,
     speed: f64,
+    /// Everything the user did, in time order.
+    inputs: Vec<Input>,
+    /// How many of `inputs` the simulation has had.
+    applied: usize,
+    checkpoints: Vec<Checkpoint>,
+    checkpoint_every: Tick,
+    /// The furthest virtual time reached.
+    horizon: Tick,
     /// Events already digested.
     cursor: usize,
     scans: Vec<ScanSpan>,
@@ -270,9 +390,14 @@ pub struct Runner {
     flush_walk_count: Vec<u64>,
     latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
-    failovers: Vec<chart::FailoverMark>,
-    finished: Vec<LogEntry>,
-    notes: Vec<LogEntry>,
+    /// The HA probe's failovers, for the charts' bands.
+    failovers: Vec<crate::chart::FailoverMark>,
+    /// The console's log: finished statements of every console session and notes.
+    log: Vec<LogEntry>,
+    /// Statements refused when typed (a syntax error): kept apart from the events'
+    /// log, so that a seek keeps the ones typed before the new time.
+    rejected: Vec<LogEntry>,
+    log_version: u64,
     /// The statements the scenario's own script would have run, in order.
     script: Vec<String>,
     /// Achieved speed: wall ms and virtual ns accumulated since the window started.
@@ -286,7 +411,21 @@ impl Runner {
     /// script is dropped: on this page the user is the script (its statements are
     /// offered in the console, see [`Runner::script`]).
     pub fn new(scenario: &str, profile: &str, generation: u32) -> Result<Runner, String> {
-        Runner::from_scenario(Scenario::builtin(scenario)?, profile, generation)
+        Runner::with_knobs(scenario, profile, &Knobs::default(), generation)
+    }
+
+    /// Like [`Runner::new`], with the toolbar's server settings applied.
+    pub fn with_knobs(
+        scenario: &str,
+        profile: &str,
+        knobs: &Knobs,
+        generation: u32,
+    ) -> Result<Runner, String> {
+        let mut s = Scenario::builtin(scenario)?;
+        knobs.apply(&mut s);
+        let mut runner = Runner::from_scenario(s, profile, generation)?;
+        runner.knobs = knobs.clone();
+        Ok(runner)
     }
 
     /// Like [`Runner::new`], from a scenario already read.
@@ -301,12 +440,21 @@ impl Runner {
             .map(|s| s.sql)
             .filter(|sql| !sql.is_empty())
             .collect();
-        let sim = Sim::new(scenario, Profile::builtin(profile)?)?;
+        let profile = Profile::builtin(profile)?;
+        let sim = Sim::new(scenario.clone(), profile.clone())?;
         Ok(Runner {
             sim,
+            scenario,
+            profile,
+            knobs: Knobs::default(),
             generation,
             playing: true,
             speed: 1.0,
+            inputs: Vec::new(),
+            applied: 0,
+            checkpoints: Vec::new(),
+            checkpoint_every: CHECKPOINT_EVERY,
+            horizon: Tick::ZERO,
             cursor: 0,
             scans: Vec::new(),
             flush_walks: Vec::new(),
@@ -314,28 +462,14 @@ impl Runner {
             latch_spans: Vec::new(),
             ddl: Vec::new(),
             failovers: Vec::new(),
-            finished: Vec::new(),
-            notes: Vec::new(),
+            log: Vec::new(),
+            rejected: Vec::new(),
+            log_version: 0,
             script,
             window_wall_ms: 0.0,
             window_virtual_ns: 0,
             actual_speed: 0.0,
         })
-    }
-
-    /// Replaces the simulation with a fresh one of `scenario` on `profile`, keeping the
-    /// clock settings.
-    pub fn restart(
-        &mut self,
-        scenario: &str,
-        profile: &str,
-        generation: u32,
-    ) -> Result<(), String> {
-        let (playing, speed) = (self.playing, self.speed);
-        *self = Runner::new(scenario, profile, generation)?;
-        self.playing = playing;
-        self.speed = speed;
-        Ok(())
     }
 
     /// The simulation.
@@ -346,9 +480,17 @@ impl Runner {
     pub fn generation(&self) -> u32 {
         self.generation
     }
+    /// Takes generation `g` while keeping this simulation (a restart that failed).
+    pub fn adopt_generation(&mut self, g: u32) {
+        self.generation = g;
+    }
     /// The profile's name.
     pub fn profile(&self) -> &str {
         &self.sim.profile().name
+    }
+    /// The server settings applied on top of the scenario.
+    pub fn knobs(&self) -> &Knobs {
+        &self.knobs
     }
     /// The scenario's name.
     pub fn scenario(&self) -> &str {
@@ -358,16 +500,14 @@ impl Runner {
     pub fn script(&self) -> &[String] {
         &self.script
     }
-    /// Scans known so far that have not ended before now.
+    /// Flush-list walks not over yet, and every instance's count of walks so far.
     pub fn flush_walks(&self) -> (&[ScanSpan], &[u64]) {
         (&self.flush_walks, &self.flush_walk_count)
     }
-
     /// Finished latch holds by DDL and background threads, last minute.
     pub fn latch_spans(&self) -> &[LatchSpan] {
         &self.latch_spans
     }
-
     /// Scans not over yet.
     pub fn scans(&self) -> &[ScanSpan] {
         &self.scans
@@ -377,8 +517,32 @@ impl Runner {
         &self.ddl
     }
     /// The HA probe's failovers, for the charts' bands.
-    pub fn failovers(&self) -> &[chart::FailoverMark] {
+    pub fn failovers(&self) -> &[crate::chart::FailoverMark] {
         &self.failovers
+    }
+    /// What the user did so far, in time order.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+    /// The furthest virtual time reached.
+    pub fn horizon(&self) -> Tick {
+        self.horizon
+    }
+    /// The console's log, oldest first.
+    pub fn log(&self) -> Vec<LogEntry> {
+        let mut all: Vec<LogEntry> = self.log.iter().chain(&self.rejected).cloned().collect();
+        all.sort_by_key(|e| e.at);
+        let skip = all.len().saturating_sub(LOG_KEEP);
+        all.drain(..skip);
+        all
+    }
+    /// Bumped whenever [`Runner::log`] changes.
+    pub fn log_version(&self) -> u64 {
+        self.log_version
+    }
+    /// Whether virtual time runs, and how fast.
+    pub fn clock(&self) -> (bool, f64) {
+        (self.playing, self.speed)
     }
 
     /// Sets play/pause and the speed factor.
@@ -394,14 +558,100 @@ impl Runner {
         }
     }
 
-    /// Runs `sql` on the console session. Returns how many statements were accepted
-    /// (a batch may hold several), or the error the mysql client would print.
+    /// Opens a console session now and returns its processlist id.
+    pub fn connect(&mut self) -> u32 {
+        let before = self.sim.console_sessions();
+        self.record(InputKind::Connect)
+            .expect("opening a session cannot fail");
+        self.sim
+            .console_sessions()
+            .into_iter()
+            .find(|id| !before.contains(id))
+            .expect("connect adds a session")
+    }
+
+    /// Runs `sql` on the console's first session. See [`Runner::submit`].
     pub fn execute(&mut self, sql: &str) -> Result<u32, String> {
-        // The console session runs the statements one after the other; a syntax error
-        // comes back at once, a statement's own error when it runs.
-        let statements = ddlscope_engine::sql::parse(sql).map_err(|e| e.to_string())?;
-        self.sim.execute(sql).map_err(|e| e.to_string())?;
-        Ok(statements.len() as u32)
+        let session = self.sim.console_session();
+        self.submit(session, sql)
+    }
+
+    /// Gives `sql` (one or more `;`-separated statements) to console session
+    /// `session`. Returns how many statements were accepted, or the error the mysql
+    /// client would print: a syntax error comes back at once and changes nothing (it
+    /// joins the log); a statement's own error arrives when it runs.
+    pub fn submit(&mut self, session: u32, sql: &str) -> Result<u32, String> {
+        let refuse = |runner: &mut Runner, e: String| {
+            runner.rejected.push(LogEntry {
+                at: runner.sim.now(),
+                session,
+                sql: sql.to_string(),
+                result: e.clone(),
+                error: true,
+                note: false,
+            });
+            runner.log_version += 1;
+            Err(e)
+        };
+        let statements = match ddlscope_engine::sql::parse(sql) {
+            Ok(s) => s.len() as u32,
+            Err(e) => return refuse(self, e.to_string()),
+        };
+        if !self.sim.console_sessions().contains(&session) {
+            let e = format!("ERROR 1094 (HY000): Unknown thread id: {session}");
+            return refuse(self, e);
+        }
+        if let Err(e) = self.record(InputKind::Submit {
+            session,
+            sql: sql.to_string(),
+        }) {
+            return refuse(self, e);
+        }
+        Ok(statements)
+    }
+
+    /// Records `kind` at the current time and applies it. An input typed after a seek
+    /// back drops the recorded future: history branches here.
+    fn record(&mut self, kind: InputKind) -> Result<(), String> {
+        let now = self.sim.now();
+        if self.applied < self.inputs.len() || self.horizon > now {
+            self.inputs.truncate(self.applied);
+            self.checkpoints.retain(|c| c.sim.now() <= now);
+            self.horizon = now;
+        }
+        let input = Input { at: now, kind };
+        self.apply(&input)?;
+        self.inputs.push(input);
+        self.applied += 1;
+        Ok(())
+    }
+
+    fn apply(&mut self, input: &Input) -> Result<(), String> {
+        match &input.kind {
+            InputKind::Connect => {
+                self.sim.connect();
+                Ok(())
+            }
+            InputKind::Submit { session, sql } => self
+                .sim
+                .submit_to(*session, sql)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Applies the recorded inputs that are due now (after a seek back, as the clock
+    /// passes them again).
+    fn apply_due(&mut self) {
+        while let Some(input) = self.inputs.get(self.applied) {
+            if input.at > self.sim.now() {
+                break;
+            }
+            let input = input.clone();
+            // It was accepted when typed, and the run is deterministic: it is again.
+            let _ = self.apply(&input);
+            self.applied += 1;
+        }
     }
 
     /// Advances the virtual clock by `dt_ms` of wall time × speed, in slices, until done
@@ -410,17 +660,14 @@ impl Runner {
         if !self.playing {
             return Tick::ZERO;
         }
-        let started_ms = clock();
         let want = Tick((dt_ms * self.speed * 1e6) as u64);
-        let mut done = Tick::ZERO;
-        while done < want {
-            let step = (want - done).min(STEP_SLICE);
-            self.sim.run_for(step);
-            done += step;
-            if clock() - started_ms > STEP_BUDGET_MS {
-                break;
-            }
-        }
+        let done = self.run_to(self.sim.now() + want, STEP_BUDGET_MS, clock);
+        self.count_speed(dt_ms, done);
+        done
+    }
+
+    /// Adds a frame's wall time and virtual time to the achieved-speed window.
+    pub fn count_speed(&mut self, dt_ms: f64, done: Tick) {
         self.window_wall_ms += dt_ms;
         self.window_virtual_ns += done.as_ns();
         if self.window_wall_ms >= SPEED_WINDOW_MS {
@@ -429,19 +676,138 @@ impl Runner {
             self.window_wall_ms = 0.0;
             self.window_virtual_ns = 0;
         }
-        done
+    }
+
+    /// Runs the simulation to `target`, applying recorded inputs at their ticks and
+    /// taking checkpoints, until done or until `clock()` says `budget_ms` is spent.
+    /// Returns the virtual time run.
+    pub fn run_to(&mut self, target: Tick, budget_ms: f64, clock: &dyn Fn() -> f64) -> Tick {
+        let started_ms = clock();
+        let from = self.sim.now();
+        while self.sim.now() < target {
+            let mut stop = (self.sim.now() + STEP_SLICE).min(target);
+            if let Some(input) = self.inputs.get(self.applied) {
+                stop = stop.min(input.at.max(self.sim.now()));
+            }
+            self.sim.run_until(stop);
+            self.apply_due();
+            self.checkpoint();
+            if clock() - started_ms > budget_ms {
+                break;
+            }
+        }
+        self.horizon = self.horizon.max(self.sim.now());
+        self.sim.now() - from
+    }
+
+    /// Takes a checkpoint when the last one is `checkpoint_every` old; thins them out
+    /// when they outgrow the memory budget.
+    fn checkpoint(&mut self) {
+        let now = self.sim.now();
+        let last = self.checkpoints.last().map_or(Tick::ZERO, |c| c.sim.now());
+        if now < last + self.checkpoint_every {
+            return;
+        }
+        // A frame descriptor and its page-map entry, and an event, roughly.
+        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
+        let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)) as usize;
+        if keep == 0 {
+            return;
+        }
+        self.checkpoints.push(Checkpoint {
+            applied: self.applied,
+            sim: self.sim.clone(),
+        });
+        if self.checkpoints.len() > keep {
+            let mut i = 0;
+            self.checkpoints.retain(|_| {
+                i += 1;
+                i % 2 == 0
+            });
+            self.checkpoint_every = self.checkpoint_every.times(2);
+        }
+    }
+
+    /// Puts the simulation in its state at virtual time `target` (at most the
+    /// horizon): from the last checkpoint at or before it, or from the start,
+    /// replaying the recorded inputs. Deterministic: the same tick gives the same
+    /// state whatever the path there. The views' data is rebuilt from the events.
+    pub fn seek(&mut self, target: Tick) {
+        let target = target.min(self.horizon);
+        if target < self.sim.now() {
+            let restored = self
+                .checkpoints
+                .iter()
+                .rev()
+                .find(|c| c.sim.now() <= target)
+                .cloned();
+            match restored {
+                Some(c) => {
+                    self.sim = c.sim;
+                    self.applied = c.applied;
+                }
+                None => {
+                    self.sim = Sim::new(self.scenario.clone(), self.profile.clone())
+                        .expect("this simulation was built from it before");
+                    self.applied = 0;
+                }
+            }
+            self.apply_due();
+        }
+        self.run_to(target, f64::INFINITY, &|| 0.0);
+        self.cursor = 0;
+        self.scans.clear();
+        self.flush_walks.clear();
+        self.flush_walk_count.clear();
+        self.latch_spans.clear();
+        self.ddl.clear();
+        self.failovers.clear();
+        self.log.clear();
+        self.rejected.retain(|e| e.at <= target);
+        self.log_version += 1;
+        self.digest();
+    }
+
+    /// Runs to the next event in the engine's stream (at most [`STEP_HORIZON`]
+    /// ahead), the clock paused: the step control. Returns the virtual time run.
+    pub fn step_event(&mut self) -> Tick {
+        let from = self.sim.now();
+        let limit = from + STEP_HORIZON;
+        let events = self.sim.events().len();
+        while self.sim.events().len() == events && self.sim.now() < limit {
+            let mut next = self.sim.next_wake().unwrap_or(limit).min(limit);
+            if let Some(input) = self.inputs.get(self.applied) {
+                next = next.min(input.at);
+            }
+            // A wake due now still runs: run_until takes everything at or before it.
+            self.sim.run_until(next.max(self.sim.now()).min(limit));
+            self.apply_due();
+            self.checkpoint();
+        }
+        self.horizon = self.horizon.max(self.sim.now());
+        self.sim.now() - from
+    }
+
+    /// Seeks back to the previous event in the engine's stream (or the start): the
+    /// back control.
+    pub fn step_back(&mut self) {
+        let now = self.sim.now();
+        let events = self.sim.events();
+        let i = events.partition_point(|e| e.at < now);
+        let to = i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at);
+        self.seek(to);
     }
 
     /// Reads the events that arrived since the last call: keeps scans that are not over,
-    /// opens and closes the console statements' spans, and queues finished statements
-    /// for [`Runner::take_finished`].
+    /// opens and closes the console statements' spans, and fills the console's log.
     pub fn digest(&mut self) {
         let now = self.sim.now();
-        let console = self.sim.console_session();
+        let console: BTreeSet<u32> = self.sim.console_sessions().into_iter().collect();
+        let before = self.log.len();
         for e in &self.sim.events()[self.cursor..] {
             match &e.kind {
                 EventKind::Scan {
-                    list: ListKind::Flush,
+                    list,
                     instance,
                     space,
                     latch,
@@ -451,12 +817,7 @@ impl Runner {
                     t1,
                     ..
                 } => {
-                    let i = usize::from(*instance);
-                    if self.flush_walk_count.len() <= i {
-                        self.flush_walk_count.resize(i + 1, 0);
-                    }
-                    self.flush_walk_count[i] += 1;
-                    self.flush_walks.push(ScanSpan {
+                    let span = ScanSpan {
                         instance: *instance,
                         space: *space,
                         latch: *latch,
@@ -464,26 +825,18 @@ impl Runner {
                         to: *to,
                         t0: *t0,
                         t1: *t1,
-                    });
+                    };
+                    if *list == ListKind::Flush {
+                        let i = usize::from(*instance);
+                        if self.flush_walk_count.len() <= i {
+                            self.flush_walk_count.resize(i + 1, 0);
+                        }
+                        self.flush_walk_count[i] += 1;
+                        self.flush_walks.push(span);
+                    } else {
+                        self.scans.push(span);
+                    }
                 }
-                EventKind::Scan {
-                    instance,
-                    space,
-                    latch,
-                    from,
-                    to,
-                    t0,
-                    t1,
-                    ..
-                } => self.scans.push(ScanSpan {
-                    instance: *instance,
-                    space: *space,
-                    latch: *latch,
-                    from: *from,
-                    to: *to,
-                    t0: *t0,
-                    t1: *t1,
-                }),
                 EventKind::LatchHeld {
                     latch,
                     thread,
@@ -497,8 +850,9 @@ impl Runner {
                     t1: *t1,
                     waiters: *waiters,
                 }),
-                EventKind::StatementStarted { session, sql } if *session == console => {
+                EventKind::StatementStarted { session, sql } if console.contains(session) => {
                     self.ddl.push(DdlSpan {
+                        session: *session,
                         sql: sql.clone(),
                         t0: e.at,
                         t1: None,
@@ -510,16 +864,17 @@ impl Runner {
                     result,
                     error,
                     ..
-                } if *session == console => {
+                } if console.contains(session) => {
                     if let Some(span) = self
                         .ddl
                         .iter_mut()
-                        .find(|s| s.t1.is_none() && s.sql == *sql)
+                        .find(|s| s.t1.is_none() && s.session == *session && s.sql == *sql)
                     {
                         span.t1 = Some(e.at);
                     }
-                    self.finished.push(LogEntry {
+                    self.log.push(LogEntry {
                         at: e.at,
+                        session: *session,
                         sql: sql.clone(),
                         result: result.clone(),
                         error: *error,
@@ -528,30 +883,58 @@ impl Runner {
                 }
                 kind => {
                     if let EventKind::Failover { stalled_for } = kind {
-                        self.failovers.push(chart::FailoverMark {
+                        self.failovers.push(crate::chart::FailoverMark {
                             stalled_from: e.at.saturating_sub(*stalled_for),
                             at: e.at,
                         });
                     }
-                    self.notes.extend(note_for(e.at, kind));
+                    self.log.extend(note_for(e.at, kind));
                 }
             }
         }
         self.cursor = self.sim.events().len();
+        if self.log.len() != before {
+            self.log_version += 1;
+            let skip = self.log.len().saturating_sub(LOG_KEEP);
+            self.log.drain(..skip);
+        }
         self.scans.retain(|s| s.t1 >= now);
         self.flush_walks.retain(|s| s.t1 >= now);
         let horizon = now.saturating_sub(crate::latch_lanes::WINDOW);
         self.latch_spans.retain(|s| s.t1 >= horizon);
     }
 
-    /// Statements that finished since the last call.
-    pub fn take_finished(&mut self) -> Vec<LogEntry> {
-        std::mem::take(&mut self.finished)
-    }
-
-    /// Notes for the log (failover, AHI cleanup) since the last call.
-    pub fn take_notes(&mut self) -> Vec<LogEntry> {
-        std::mem::take(&mut self.notes)
+    /// The console sessions as their tabs show them.
+    pub fn console(&self) -> Vec<ConsoleSession> {
+        let views = self.sim.sessions();
+        self.sim
+            .console_sessions()
+            .into_iter()
+            .map(|id| {
+                let mine = self
+                    .sim
+                    .statements()
+                    .iter()
+                    .filter(|s| s.session == id && s.finished_at.is_none());
+                let mut pending = 0;
+                let mut running = None;
+                for s in mine {
+                    pending += 1;
+                    if running.is_none() && s.started_at.is_some() {
+                        running = Some(s.sql.clone());
+                    }
+                }
+                ConsoleSession {
+                    id,
+                    pending,
+                    running,
+                    state: views
+                        .iter()
+                        .find(|v| v.id == id)
+                        .map_or(String::new(), |v| v.state.to_string()),
+                }
+            })
+            .collect()
     }
 
     /// The figures Yew shows, read from the pool now.
@@ -583,275 +966,147 @@ impl Runner {
                 })
                 .collect(),
             flush_walks: self.flush_walk_count.iter().sum(),
+            horizon: self.horizon,
+            latches_held: self
+                .sim
+                .latches()
+                .iter()
+                .filter(|l| l.holder().is_some())
+                .map(|l| l.id.to_string())
+                .collect(),
+            waiting: self
+                .sim
+                .sessions()
+                .iter()
+                .filter(|v| v.waiting_for.is_some() || v.state.starts_with("Waiting for"))
+                .count() as u64,
+            console: self.console(),
+            log_version: self.log_version,
         }
     }
 }
 
-/// What the chart was last drawn from; a change means redraw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ChartKey {
-    generation: u32,
-    samples: usize,
-    spans: usize,
-    open_spans: usize,
-    failovers: usize,
-    sizes: [(u32, u32); 3],
-    dark: bool,
+/// The engines on the page: one, or two side by side (compare mode) on one clock,
+/// given the same statements.
+#[derive(Debug)]
+pub struct Engines {
+    /// The main engine first.
+    pub panes: Vec<Runner>,
 }
 
-/// What the map was last drawn from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct MapKey {
-    generation: u32,
-    now: Tick,
-    size: (u32, u32),
-    dark: bool,
-}
-
-/// The canvases the loop draws into.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Canvases {
-    /// The buffer-pool map.
-    pub map: NodeRef,
-    /// The charts.
-    pub charts: chart::ChartCanvases,
-    /// The latch lanes.
-    pub latches: NodeRef,
-    /// The flush lists.
-    pub flush: NodeRef,
-}
-
-/// What the latch lanes were last drawn for: generation, virtual time, size, theme.
-type LatchKey = (u32, Tick, (u32, u32), bool);
-
-/// The closure `requestAnimationFrame` calls.
-type FrameClosure = Closure<dyn FnMut(f64)>;
-
-/// The state the frame closure keeps between frames.
-struct LoopInner {
-    runner: Rc<RefCell<Runner>>,
-    canvases: Canvases,
-    on_news: Callback<(u32, News)>,
-    closure: RefCell<Option<FrameClosure>>,
-    frame_id: Cell<Option<i32>>,
-    stopped: Cell<bool>,
-    last_ms: Cell<Option<f64>>,
-    last_report_ms: Cell<f64>,
-    ready: Cell<bool>,
-    scratch: RefCell<MapScratch>,
-    map_key: Cell<Option<MapKey>>,
-    chart_key: Cell<Option<ChartKey>>,
-    latch_key: Cell<Option<LatchKey>>,
-    flush_key: Cell<Option<LatchKey>>,
-    flush_cells: RefCell<Vec<ddlscope_engine::Cell>>,
-    dark_query: Option<web_sys::MediaQueryList>,
-}
-
-/// The running animation loop; dropping it stops the loop.
-pub struct FrameLoop {
-    inner: Rc<LoopInner>,
-}
-
-impl std::fmt::Debug for FrameLoop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FrameLoop")
-            .field("stopped", &self.inner.stopped.get())
-            .finish_non_exhaustive()
+impl Engines {
+    /// One engine.
+    pub fn new(main: Runner) -> Engines {
+        Engines { panes: vec![main] }
     }
-}
 
-impl FrameLoop {
-    /// Starts animating `runner` into `canvases`, telling `on_news` what Yew should
-    /// show, stamped with the runner's generation.
-    pub fn start(
-        runner: Rc<RefCell<Runner>>,
-        canvases: Canvases,
-        on_news: Callback<(u32, News)>,
-    ) -> FrameLoop {
-        let dark_query = gloo::utils::window()
-            .match_media("(prefers-color-scheme: dark)")
-            .ok()
-            .flatten();
-        let inner = Rc::new(LoopInner {
-            runner,
-            canvases,
-            on_news,
-            closure: RefCell::new(None),
-            frame_id: Cell::new(None),
-            stopped: Cell::new(false),
-            last_ms: Cell::new(None),
-            last_report_ms: Cell::new(f64::NEG_INFINITY),
-            ready: Cell::new(false),
-            scratch: RefCell::new(MapScratch::default()),
-            map_key: Cell::new(None),
-            chart_key: Cell::new(None),
-            latch_key: Cell::new(None),
-            flush_key: Cell::new(None),
-            flush_cells: RefCell::new(Vec::new()),
-            dark_query,
-        });
-        // The closure holds the loop state and the state holds the closure: the cycle
-        // keeps both alive while the loop runs, and `Drop` breaks it.
-        let weak = Rc::downgrade(&inner);
-        let closure = Closure::<dyn FnMut(f64)>::new(move |_timestamp: f64| {
-            if let Some(inner) = weak.upgrade() {
-                inner.frame();
-            }
-        });
-        *inner.closure.borrow_mut() = Some(closure);
-        inner.arm();
-        FrameLoop { inner }
+    /// The main engine.
+    pub fn main(&self) -> &Runner {
+        &self.panes[0]
     }
-}
 
-impl Drop for FrameLoop {
-    fn drop(&mut self) {
-        self.inner.stopped.set(true);
-        if let Some(id) = self.inner.frame_id.take() {
-            let _ = gloo::utils::window().cancel_animation_frame(id);
+    /// The main engine, to change.
+    pub fn main_mut(&mut self) -> &mut Runner {
+        &mut self.panes[0]
+    }
+
+    /// Sets play/pause and speed on every engine.
+    pub fn set_clock(&mut self, playing: bool, speed: f64) {
+        for r in &mut self.panes {
+            r.set_clock(playing, speed);
         }
-        self.inner.closure.borrow_mut().take();
     }
-}
 
-fn performance_now() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
-}
-
-impl LoopInner {
-    /// Asks for the next frame.
-    fn arm(&self) {
-        if self.stopped.get() {
+    /// Advances every engine by `dt_ms` of wall time × speed, on one clock: each runs
+    /// to the same virtual time, from the one furthest behind, and they share
+    /// `budget_ms` of wall time.
+    pub fn advance(&mut self, dt_ms: f64, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        let (playing, speed) = self.panes[0].clock();
+        if !playing {
             return;
         }
-        if let Some(closure) = self.closure.borrow().as_ref() {
-            let id = gloo::utils::window()
-                .request_animation_frame(closure.as_ref().unchecked_ref())
-                .expect("requestAnimationFrame is available");
-            self.frame_id.set(Some(id));
+        let want = Tick((dt_ms * speed * 1e6) as u64);
+        let behind = self
+            .panes
+            .iter()
+            .map(|r| r.sim().now())
+            .min()
+            .unwrap_or_default();
+        let budget = budget_ms / self.panes.len() as f64;
+        for r in &mut self.panes {
+            let done = r.run_to(behind + want, budget, clock);
+            r.count_speed(dt_ms, done);
         }
     }
 
-    fn theme(&self) -> Theme {
-        Theme::for_scheme(self.dark_query.as_ref().is_some_and(|q| q.matches()))
+    /// Gives `sql` to console session `session` of every engine; the main engine's
+    /// answer is returned (the same text is refused by both or by neither, as the
+    /// check is the parser's and the session's).
+    pub fn submit(&mut self, session: u32, sql: &str) -> Result<u32, String> {
+        let mut first = None;
+        for r in &mut self.panes {
+            let result = r.submit(session, sql);
+            first.get_or_insert(result);
+        }
+        first.expect("at least one engine")
     }
 
-    /// One animation frame.
-    fn frame(&self) {
-        self.frame_id.set(None);
-        if self.stopped.get() {
-            return;
+    /// Opens a console session on every engine; they get the same id, as both run the
+    /// same scenario.
+    pub fn connect(&mut self) -> u32 {
+        let ids: Vec<u32> = self.panes.iter_mut().map(Runner::connect).collect();
+        ids[0]
+    }
+
+    /// Seeks every engine to `t`.
+    pub fn seek(&mut self, t: Tick) {
+        for r in &mut self.panes {
+            r.seek(t);
         }
-        let now_ms = performance_now();
-        let dt_ms = self
-            .last_ms
-            .replace(Some(now_ms))
-            .map_or(0.0, |last| (now_ms - last).clamp(0.0, MAX_DT_MS));
-        let theme = self.theme();
-        let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
-        let mut news = Vec::new();
-        let mut drew_map = false;
-        let generation = {
-            let mut runner = self.runner.borrow_mut();
-            runner.advance(dt_ms, &performance_now);
-            runner.digest();
-            let generation = runner.generation();
-            if let Some(canvas) = self.canvases.map.cast::<HtmlCanvasElement>() {
-                let size = pool_map::fit_canvas(&canvas, runner.sim().pool().n_instances(), dpr);
-                let key = MapKey {
-                    generation,
-                    now: runner.sim().now(),
-                    size,
-                    dark: theme.dark,
-                };
-                if self.map_key.get() != Some(key) && size.0 > 0 {
-                    let mut scratch = self.scratch.borrow_mut();
-                    pool_map::draw(
-                        &canvas,
-                        runner.sim(),
-                        runner.scans(),
-                        &theme,
-                        dpr,
-                        &mut scratch,
-                    );
-                    self.map_key.set(Some(key));
-                }
-                drew_map = self.map_key.get().is_some();
+    }
+
+    /// Steps the main engine to its next event and the others to the same time.
+    pub fn step_event(&mut self) {
+        self.panes[0].step_event();
+        self.sync();
+    }
+
+    /// Steps the main engine back to its previous event, the others with it.
+    pub fn step_back(&mut self) {
+        self.panes[0].step_back();
+        self.sync();
+    }
+
+    /// Brings the other engines to the main engine's time.
+    fn sync(&mut self) {
+        let now = self.panes[0].sim().now();
+        for r in &mut self.panes[1..] {
+            if r.sim().now() > now {
+                r.seek(now);
+            } else {
+                r.run_to(now, f64::INFINITY, &|| 0.0);
             }
-            if let Some(canvas) = self.canvases.flush.cast::<HtmlCanvasElement>() {
-                let sim = runner.sim();
-                let size = flush_list::fit_canvas(&canvas, sim.pool().n_instances(), dpr);
-                let key = (generation, sim.now(), size, theme.dark);
-                if self.flush_key.get() != Some(key) && size.0 > 0 {
-                    let (walks, counts) = runner.flush_walks();
-                    let mut cells = self.flush_cells.borrow_mut();
-                    if let Err(e) =
-                        flush_list::draw(&canvas, sim, walks, counts, &theme, dpr, &mut cells)
-                    {
-                        gloo::console::error!(format!("flush list: {e}"));
-                    }
-                    self.flush_key.set(Some(key));
-                }
-            }
-            if let Some(canvas) = self.canvases.latches.cast::<HtmlCanvasElement>() {
-                let sim = runner.sim();
-                let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
-                let key = (generation, sim.now(), size, theme.dark);
-                if self.latch_key.get() != Some(key) && size.0 > 0 {
-                    if let Err(e) =
-                        latch_lanes::draw(&canvas, sim, runner.latch_spans(), &theme, dpr)
-                    {
-                        gloo::console::error!(format!("latch lanes: {e}"));
-                    }
-                    self.latch_key.set(Some(key));
-                }
-            }
-            let spans = runner.ddl_spans();
-            let key = ChartKey {
-                generation,
-                samples: runner.sim().samples().len(),
-                spans: spans.len(),
-                open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
-                failovers: runner.failovers().len(),
-                sizes: self.canvases.charts.fit(dpr),
-                dark: theme.dark,
-            };
-            // The charts plot the samples: they change together, once a virtual second
-            // (or when a statement starts or ends, or the page is resized).
-            if self.chart_key.get() != Some(key) {
-                let sim = runner.sim();
-                let input = chart::Input {
-                    samples: sim.samples(),
-                    spans,
-                    failovers: runner.failovers(),
-                    now: sim.now(),
-                    pages_total: sim.pool().pages_total(),
-                };
-                self.canvases.charts.draw(&input, &theme, dpr);
-                self.chart_key.set(Some(key));
-            }
-            for entry in runner.take_notes() {
-                news.push(News::Note(entry));
-            }
-            for entry in runner.take_finished() {
-                news.push(News::Finished(entry));
-            }
-            if !news.is_empty() || now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS {
-                self.last_report_ms.set(now_ms);
-                news.push(News::Snapshot(runner.snapshot()));
-            }
-            generation
+        }
+    }
+
+    /// Starts comparing with `profile` (the same scenario and settings, the same
+    /// inputs replayed to the main engine's time), or stops with `None`.
+    pub fn compare(&mut self, profile: Option<&str>, knobs: &Knobs) -> Result<(), String> {
+        self.panes.truncate(1);
+        let Some(profile) = profile else {
+            return Ok(());
         };
-        if drew_map && !self.ready.replace(true) {
-            if let Some(body) = gloo::utils::document().body() {
-                let _ = body.dataset().set("ready", "1");
-            }
-        }
-        // The runner is no longer borrowed: the reducer and any re-render may use it.
-        for n in news {
-            self.on_news.emit((generation, n));
-        }
-        self.arm();
+        let main = &self.panes[0];
+        let mut other = Runner::with_knobs(main.scenario(), profile, knobs, main.generation())?;
+        let (playing, speed) = main.clock();
+        other.set_clock(playing, speed);
+        other.inputs = main.inputs.clone();
+        other.horizon = main.horizon;
+        let now = main.sim().now();
+        other.run_to(now, f64::INFINITY, &|| 0.0);
+        other.digest();
+        self.panes.push(other);
+        Ok(())
     }
 }
 
@@ -912,10 +1167,9 @@ mod tests {
         r.digest();
         assert!(r.scans().is_empty(), "the scans are over: {:?}", r.scans());
         assert!(r.ddl_spans()[0].t1.is_some());
-        let done = r.take_finished();
-        assert_eq!(done.len(), 1);
+        let done: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(done.len(), 1, "{done:?}");
         assert!(done[0].result.starts_with("Query OK"), "{done:?}");
-        assert!(r.take_finished().is_empty(), "taken once");
         let snap = r.snapshot();
         assert!(
             snap.pages_free > free_before + 50_000,
@@ -935,8 +1189,14 @@ mod tests {
         assert_eq!(r.execute("DROP TABLE nope"), Ok(1));
         r.advance(10.0, &|| 0.0);
         r.digest();
-        let done = r.take_finished();
-        assert_eq!(done.len(), 1, "{done:?}");
+        let done = r.log();
+        assert_eq!(
+            done.len(),
+            2,
+            "the syntax error and the unknown table: {done:?}"
+        );
+        assert!(done[0].result.starts_with("ERROR 1064"));
+        let done = &done[1..];
         assert!(done[0].error);
         assert_eq!(
             done[0].result,
@@ -951,7 +1211,7 @@ mod tests {
         assert_eq!(r.advance(50.0, &|| 0.0), Tick::ZERO);
         r.set_clock(true, 10.0);
         // A clock that says each slice took 20 ms: one slice, then stop.
-        let t = Cell::new(0.0);
+        let t = std::cell::Cell::new(0.0);
         let clock = || {
             t.set(t.get() + 20.0);
             t.get()
@@ -961,7 +1221,7 @@ mod tests {
 
     #[test]
     fn a_scenario_runs_on_the_profile_asked_for_without_its_script() {
-        let mut r = Runner::new("i3-ext3-drop", "mysql-5.1", 0).unwrap();
+        let r = Runner::new("i3-ext3-drop", "mysql-5.1", 0).unwrap();
         assert_eq!(r.scenario(), "i3-ext3-drop");
         assert_eq!(r.profile(), "mysql-5.1");
         assert_eq!(r.script(), ["DROP TABLE big".to_string()]);
@@ -969,7 +1229,7 @@ mod tests {
             r.sim().scenario().script.is_empty(),
             "the user is the script"
         );
-        r.restart("i3-ext3-drop", "mysql-5.7", 1).unwrap();
+        let mut r = Runner::new("i3-ext3-drop", "mysql-5.7", 1).unwrap();
         assert_eq!(
             (r.scenario(), r.profile(), r.generation()),
             ("i3-ext3-drop", "mysql-5.7", 1)
@@ -1039,7 +1299,7 @@ mod tests {
             r.advance(100.0, &|| 0.0);
         }
         r.digest();
-        let notes = r.take_notes();
+        let notes: Vec<LogEntry> = r.log().into_iter().filter(|e| e.note).collect();
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(
             notes[0].sql.starts_with("AHI cleanup of space ") && notes[0].sql.contains("started"),
@@ -1047,7 +1307,219 @@ mod tests {
         );
         assert!(notes[0].sql.contains("holding dict_sys"), "{notes:?}");
         assert!(notes[1].sql.contains(": done in "), "{notes:?}");
-        assert!(r.take_notes().is_empty(), "taken once");
-        assert_eq!(r.take_finished().len(), 1, "the DROP itself is not a note");
+        assert_eq!(
+            r.log().iter().filter(|e| !e.note).count(),
+            1,
+            "the DROP itself is not a note"
+        );
+    }
+
+    /// A fingerprint of the whole state an engine shows: its trace hash, its clock,
+    /// and the pool's counters.
+    fn state(r: &Runner) -> (u64, Tick, u64, u64, usize) {
+        let p = r.sim().pool();
+        (
+            r.sim().trace_hash(),
+            r.sim().now(),
+            p.pages_free(),
+            p.pages_dirty(),
+            r.sim().events().len(),
+        )
+    }
+
+    #[test]
+    fn scrubbing_back_and_forth_lands_on_the_same_state_at_the_same_tick() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        for _ in 0..30 {
+            r.advance(100.0, &|| 0.0);
+        }
+        let s2 = r.connect();
+        r.submit(s2, "BEGIN; SELECT * FROM t1 WHERE id = 5")
+            .unwrap();
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.execute("DROP TABLE t2").unwrap();
+        for _ in 0..120 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let end = r.sim().now();
+        assert_eq!(r.horizon(), end);
+        assert!(
+            r.checkpoints.len() >= 2,
+            "{} checkpoints",
+            r.checkpoints.len()
+        );
+        let log_at_end = r.log();
+        let at_end = state(&r);
+        let mid = Tick::from_ms(4_250);
+        r.seek(mid);
+        let at_mid = state(&r);
+        assert_eq!(at_mid.1, mid);
+        assert!(
+            r.sim().console_sessions().contains(&s2),
+            "the session opened at 3 s is there"
+        );
+        // Back to the start: no session, nothing in the log.
+        r.seek(Tick::from_ms(1_000));
+        assert!(!r.sim().console_sessions().contains(&s2));
+        assert!(r.log().is_empty());
+        // Forward again, and back again: the same states.
+        r.seek(end);
+        assert_eq!(state(&r), at_end);
+        assert_eq!(r.log(), log_at_end);
+        r.seek(mid);
+        assert_eq!(state(&r), at_mid);
+        // Playing on from the middle replays the recorded inputs at their ticks.
+        while r.sim().now() < end {
+            let to = (r.sim().now() + Tick::from_ms(100)).min(end);
+            r.run_to(to, STEP_BUDGET_MS, &|| 0.0);
+        }
+        assert_eq!(state(&r), at_end);
+    }
+
+    #[test]
+    fn typing_in_the_past_branches_history() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+        for _ in 0..20 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.execute("DROP TABLE t1").unwrap();
+        for _ in 0..20 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.seek(Tick::from_secs(1));
+        assert_eq!(r.horizon(), Tick::from_secs(4), "the future is still there");
+        r.execute("DROP TABLE t2").unwrap();
+        assert_eq!(r.horizon(), Tick::from_secs(1), "until the user types");
+        assert_eq!(r.inputs().len(), 1);
+        assert!(
+            matches!(&r.inputs()[0].kind, InputKind::Submit { sql, .. } if sql == "DROP TABLE t2")
+        );
+    }
+
+    #[test]
+    fn step_runs_to_the_next_event_and_back_returns_to_the_previous() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.set_clock(false, 1.0);
+        r.run_to(Tick::from_secs(2), f64::INFINITY, &|| 0.0);
+        r.execute("DROP TABLE t1").unwrap();
+        let events = r.sim().events().len();
+        let ran = r.step_event();
+        assert!(ran <= STEP_HORIZON, "{ran:?}");
+        assert!(r.sim().events().len() > events);
+        let after = r.sim().now();
+        assert_eq!(
+            r.sim().events().last().unwrap().at,
+            after,
+            "stopped at the event"
+        );
+        r.step_event();
+        r.step_event();
+        let later = r.sim().now();
+        assert!(later > after, "{later:?}");
+        r.step_back();
+        assert!(r.sim().now() < later);
+        assert_eq!(
+            r.sim().now(),
+            r.sim().events().last().map_or(Tick::ZERO, |e| e.at)
+        );
+    }
+
+    #[test]
+    fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
+        let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+        for _ in 0..10 {
+            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+        }
+        let s2 = e.connect();
+        e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
+        assert_eq!(e.panes.len(), 2);
+        assert_eq!(e.panes[1].sim().now(), e.panes[0].sim().now(), "caught up");
+        assert!(
+            e.panes[1].sim().console_sessions().contains(&s2),
+            "the inputs replayed"
+        );
+        assert_eq!(e.submit(s2, "DROP TABLE t1"), Ok(1));
+        assert!(e
+            .submit(s2, "DROP TABLEX t1")
+            .unwrap_err()
+            .starts_with("ERROR 1064"));
+        for _ in 0..30 {
+            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+        }
+        for r in &mut e.panes {
+            r.digest();
+        }
+        let (a, b) = (&e.panes[0], &e.panes[1]);
+        assert_eq!(a.sim().now(), b.sim().now());
+        assert_eq!(a.profile(), "mysql-5.7");
+        assert_eq!(b.profile(), "mysql-8.0.23");
+        // The same DROP: 5.7 frees t1's pages, 8.0.23 leaves them stale.
+        let (sa, sb) = (a.snapshot(), b.snapshot());
+        assert!(sa.tables.iter().any(|t| t.name == "t1" && t.dropped));
+        assert!(sb.tables.iter().any(|t| t.name == "t1" && t.dropped));
+        assert_eq!(sa.pages_stale, 0);
+        assert!(
+            sb.pages_stale > 0 || sb.pages_free > sa.pages_free / 2,
+            "{sb:?}"
+        );
+        e.seek(Tick::from_secs(2));
+        assert_eq!(e.panes[1].sim().now(), Tick::from_secs(2));
+        e.compare(None, &Knobs::default()).unwrap();
+        assert_eq!(e.panes.len(), 1);
+    }
+
+    #[test]
+    fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
+        let knobs = Knobs {
+            pool_mib: Some(512),
+            instances: Some(2),
+            ahi: Some(false),
+            file_system: Some(ddlscope_engine::scenario::FileSystemKind::Xfs),
+            device: Some(ddlscope_engine::scenario::DeviceKind::Nvme),
+            workload: Some(WorkloadKind::OltpPointSelect),
+            threads: Some(4),
+        };
+        let r = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 3).unwrap();
+        assert_eq!(r.sim().pool().pages_total(), 512 * 64);
+        assert_eq!(r.sim().pool().n_instances(), 2);
+        assert_eq!(r.sim().scenario().workload.threads, 4);
+        assert_eq!(r.knobs(), &knobs);
+        let bad = Knobs {
+            pool_mib: Some(128),
+            instances: Some(64),
+            ..Knobs::default()
+        };
+        let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
+        assert!(!e.is_empty());
+    }
+
+    #[test]
+    fn the_consoles_look_statements_run_and_print_tables() {
+        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        for (_, sql) in crate::sql_box::LOOK {
+            assert_eq!(r.execute(sql), Ok(1), "{sql}");
+        }
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(log.len(), 3, "{log:?}");
+        for e in &log {
+            assert!(!e.error, "{e:?}");
+            assert!(
+                e.result.starts_with('+') && e.result.contains(" in set ("),
+                "{}",
+                e.result
+            );
+        }
+        assert!(
+            log[0].result.contains("SHOW FULL PROCESSLIST"),
+            "it lists itself"
+        );
     }
 }

@@ -1,107 +1,247 @@
-//! The SQL console: one input line (Enter runs it), a result line, and a short log of
-//! finished statements, printed the way the `mysql` client prints them.
+//! The SQL console: several sessions in tabs, each with its own log printed the way
+//! the `mysql` client prints it, an input that takes one statement or a pasted batch,
+//! and a history per session (↑/↓).
 //!
-//! A statement is checked when it is sent: an unknown table or a statement the engine
-//! does not model fails at once with the server's error (`ERROR 1051 (42S02): ...`).
-//! An accepted statement runs in virtual time; the result line says "running…" until
-//! its StatementFinished event arrives, then shows `Query OK, ... (0.43 sec)`. The log
-//! also carries notes on what the server did meanwhile (an HA failover, the adaptive
-//! hash index cleanup), printed as `-- ...` lines.
+//! A statement is parsed when it is sent: a syntax error (1064) comes back at once and
+//! joins the log. An accepted statement runs in virtual time in its session, after the
+//! session's earlier statements: the tab shows it running (and its processlist state,
+//! "Waiting for table metadata lock"), and its result (`Query OK, ... (0.43 sec)`, a
+//! result table, or `ERROR 1205 ...`) joins the log when its StatementFinished event
+//! arrives. Notes on what the server did meanwhile (an HA failover, the adaptive hash
+//! index cleanup) are printed in every tab as `-- ...` lines.
 
 use crate::format;
-use crate::runner::LogEntry;
-use web_sys::HtmlInputElement;
+use crate::runner::{ConsoleSession, LogEntry};
+use std::collections::BTreeMap;
+use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-/// Statements kept in the log.
-pub const LOG_LEN: usize = 8;
+/// Log lines a tab shows (the newest).
+const SHOWN: usize = 60;
+/// The statements operators run to see what is going on, one click each: they run
+/// at once in the active session (after what it is running).
+pub const LOOK: [(&str, &str); 3] = [
+    ("SHOW PROCESSLIST", "SHOW FULL PROCESSLIST"),
+    (
+        "metadata_locks",
+        "SELECT OBJECT_SCHEMA, OBJECT_NAME, LOCK_TYPE, LOCK_DURATION, LOCK_STATUS, OWNER_THREAD_ID FROM performance_schema.metadata_locks",
+    ),
+    ("INNODB STATUS", "SHOW ENGINE INNODB STATUS"),
+];
 
-/// What the result line shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum SqlResult {
-    /// Nothing run yet.
-    #[default]
-    Idle,
-    /// Rejected when sent.
-    Rejected(String),
-    /// Accepted; not all of it has finished.
-    Running,
-    /// The last statement finished.
-    Done {
-        /// `Query OK, ...` or the error.
-        result: String,
-        /// Whether it failed.
-        error: bool,
-    },
-}
-
-/// Properties of [`SqlBox`].
+/// Properties of [`SqlConsole`].
 #[derive(Properties, PartialEq, Debug)]
-pub struct SqlBoxProps {
-    /// The result line.
-    pub result: SqlResult,
-    /// Finished statements, oldest first.
+pub struct SqlConsoleProps {
+    /// Finished statements of every session and notes, oldest first.
     pub log: Vec<LogEntry>,
+    /// The console sessions.
+    pub sessions: Vec<ConsoleSession>,
+    /// The session the input goes to.
+    pub active: u32,
     /// Statements to offer with one click (filled in, not run).
     pub suggestions: Vec<String>,
-    /// Runs a statement; says whether it was accepted (the input is then cleared).
-    pub on_run: Callback<String, bool>,
+    /// Runs statements in the active session: how many were accepted, or the error.
+    pub on_run: Callback<String, Result<u32, String>>,
+    /// Opens a new session.
+    pub on_connect: Callback<()>,
+    /// Picks the session the input goes to.
+    pub on_select: Callback<u32>,
+}
+
+/// Where ↑/↓ are in a session's history.
+#[derive(Default)]
+struct History {
+    entries: BTreeMap<u32, Vec<String>>,
+    /// Index into the active session's entries while browsing; `None` at the draft.
+    at: Option<usize>,
+}
+
+/// The text a history step shows, and the new position: `up` goes to older
+/// statements; past the newest is the empty draft.
+fn history_step(
+    entries: &[String],
+    at: Option<usize>,
+    up: bool,
+) -> Option<(String, Option<usize>)> {
+    match (at, up) {
+        (None, true) => entries
+            .len()
+            .checked_sub(1)
+            .map(|i| (entries[i].clone(), Some(i))),
+        (Some(i), true) => Some((
+            entries[i.saturating_sub(1)].clone(),
+            Some(i.saturating_sub(1)),
+        )),
+        (Some(i), false) if i + 1 < entries.len() => Some((entries[i + 1].clone(), Some(i + 1))),
+        (Some(_), false) => Some((String::new(), None)),
+        (None, false) => None,
+    }
+}
+
+/// What the status line says about `session`.
+fn status(session: Option<&ConsoleSession>, log: &[&LogEntry]) -> (String, &'static str) {
+    if let Some(s) = session.filter(|s| s.pending > 0) {
+        let what = s.running.clone().unwrap_or_else(|| "queued".to_string());
+        let state = if s.state.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", s.state)
+        };
+        let queued = if s.pending > 1 {
+            format!(" (+{} queued)", s.pending - 1)
+        } else {
+            String::new()
+        };
+        let style = if s.state.starts_with("Waiting") {
+            "color: var(--danger)"
+        } else {
+            "color: var(--warning)"
+        };
+        return (format!("running: {what}{state}{queued}"), style);
+    }
+    match log.iter().rev().find(|e| !e.note) {
+        Some(e) if e.error => (first_line(&e.result), "color: var(--danger)"),
+        Some(e) => (last_line(&e.result), "color: var(--ok)"),
+        None => (
+            "Type a statement and press Enter (Shift+Enter: new line).".to_string(),
+            "color: var(--text-muted)",
+        ),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+/// The mysql client's last line: `3 rows in set (0.00 sec)` under a table.
+fn last_line(s: &str) -> String {
+    s.lines().last().unwrap_or("").to_string()
 }
 
 /// The console.
-#[function_component(SqlBox)]
-pub fn sql_box(props: &SqlBoxProps) -> Html {
+#[function_component(SqlConsole)]
+pub fn sql_console(props: &SqlConsoleProps) -> Html {
     let input = use_node_ref();
+    let history = use_mut_ref(History::default);
+    let active = props.active;
     let run = {
         let input = input.clone();
         let on_run = props.on_run.clone();
+        let history = history.clone();
         move || {
-            if let Some(el) = input.cast::<HtmlInputElement>() {
-                let sql = el.value();
-                if sql.trim().is_empty() {
-                    return;
-                }
-                if on_run.emit(sql.trim().to_string()) {
-                    el.set_value("");
-                }
+            let Some(el) = input.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let sql = el.value().trim().to_string();
+            if sql.is_empty() {
+                return;
             }
+            let mut h = history.borrow_mut();
+            h.entries.entry(active).or_default().push(sql.clone());
+            h.at = None;
+            // Accepted or refused, the text has gone to the log: clear the input.
+            let _ = on_run.emit(sql);
+            el.set_value("");
         }
     };
     let onclick = {
         let run = run.clone();
         Callback::from(move |_: MouseEvent| run())
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" {
-            e.prevent_default();
-            run();
-        }
-    });
-    let (text, style) = match &props.result {
-        SqlResult::Idle => (
-            "Type a statement and press Enter.".to_string(),
-            "color: var(--text-muted)",
-        ),
-        SqlResult::Rejected(e) => (e.clone(), "color: var(--danger)"),
-        SqlResult::Running => ("running…".to_string(), "color: var(--warning)"),
-        SqlResult::Done {
-            result,
-            error: true,
-        } => (result.clone(), "color: var(--danger)"),
-        SqlResult::Done {
-            result,
-            error: false,
-        } => (result.clone(), "color: var(--ok)"),
+    let onkeydown = {
+        let history = history.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let el: HtmlTextAreaElement = e.target_unchecked_into();
+            match e.key().as_str() {
+                "Enter" if !e.shift_key() => {
+                    e.prevent_default();
+                    run();
+                }
+                key @ ("ArrowUp" | "ArrowDown") => {
+                    let value = el.value();
+                    let caret = el.selection_start().ok().flatten().unwrap_or(0) as usize;
+                    let up = key == "ArrowUp";
+                    // Only from the first line going up, or the last going down: inside
+                    // a pasted batch the arrows move the caret.
+                    let at_edge = if up {
+                        !value[..caret.min(value.len())].contains('\n')
+                    } else {
+                        !value[caret.min(value.len())..].contains('\n')
+                    };
+                    if !at_edge {
+                        return;
+                    }
+                    let mut h = history.borrow_mut();
+                    let at = h.at;
+                    let entries = h.entries.get(&active).cloned().unwrap_or_default();
+                    if let Some((text, at)) = history_step(&entries, at, up) {
+                        e.prevent_default();
+                        el.set_value(&text);
+                        h.at = at;
+                    }
+                }
+                _ => {}
+            }
+        })
     };
+    let mine: Vec<&LogEntry> = props
+        .log
+        .iter()
+        .filter(|e| e.note || e.session == active)
+        .collect();
+    let current = props.sessions.iter().find(|s| s.id == active);
+    let (text, style) = status(current, &mine);
+    let shown = &mine[mine.len().saturating_sub(SHOWN)..];
     let chip = "height: 26px; padding: 0 8px; font: 12px var(--font-mono)";
+    let on_connect = props.on_connect.reform(|_: MouseEvent| ());
     html! {
-        <div class="sql-box">
-            <h2 class="panel-title"><label for="sql-input">{ "SQL console" }</label></h2>
-            <input
+        <section class="sql-box" data-testid="sql-console" aria-labelledby="sql-title">
+            <h2 class="panel-title" id="sql-title"><label for="sql-input">{ "SQL console" }</label></h2>
+            <div class="tabs" role="tablist" aria-label="Console sessions" data-testid="session-tabs">
+                { for props.sessions.iter().map(|s| {
+                    let id = s.id;
+                    let select = props.on_select.reform(move |_: MouseEvent| id);
+                    let waiting = s.state.starts_with("Waiting");
+                    let busy = waiting || s.pending > 0;
+                    html! {
+                        <button
+                            type="button"
+                            role="tab"
+                            class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
+                            aria-selected={if id == active { "true" } else { "false" }}
+                            data-session={id.to_string()}
+                            title={if s.state.is_empty() { format!("Session {id}: idle") } else { format!("Session {id}: {}", s.state) }}
+                            onclick={select}
+                        >
+                            { format!("Session {id}") }
+                            if busy { <span class="badge" aria-hidden="true"></span> }
+                        </button>
+                    }
+                }) }
+                <button type="button" class="tab new" data-testid="new-session" title="Open another connection" onclick={on_connect}>{ "+ new" }</button>
+            </div>
+            <pre class="console-log" data-testid="sql-log" role="tabpanel" aria-label={format!("Session {active}")}>
+                { for shown.iter().map(|e| {
+                    if e.note {
+                        return html! {
+                            <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
+                        };
+                    }
+                    let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
+                    html! {
+                        <>
+                            { format!("[{} s] mysql> {}\n", format::secs(e.at), e.sql) }
+                            <span style={colour}>{ format!("{}\n", e.result) }</span>
+                        </>
+                    }
+                }) }
+            </pre>
+            <div class="output" data-testid="sql-result" role="status" aria-live="polite" style={style}>{ text }</div>
+            <textarea
                 id="sql-input"
                 ref={input.clone()}
                 data-testid="sql-input"
-                type="text"
+                rows="2"
                 placeholder="DROP TABLE t1"
                 autocomplete="off"
                 spellcheck="false"
@@ -113,7 +253,7 @@ pub fn sql_box(props: &SqlBoxProps) -> Html {
                         let input = input.clone();
                         let s2 = s.clone();
                         let fill = Callback::from(move |_: MouseEvent| {
-                            if let Some(el) = input.cast::<HtmlInputElement>() {
+                            if let Some(el) = input.cast::<HtmlTextAreaElement>() {
                                 el.set_value(&s2);
                                 let _ = el.focus();
                             }
@@ -123,25 +263,87 @@ pub fn sql_box(props: &SqlBoxProps) -> Html {
                 </span>
                 <button class="primary" data-testid="sql-run" {onclick}>{ "Run" }</button>
             </div>
-            <div class="output" data-testid="sql-result" role="status" aria-live="polite" style={style}>{ text }</div>
-            if !props.log.is_empty() {
-                <pre data-testid="sql-log">
-                    { for props.log.iter().rev().map(|e| {
-                        if e.note {
-                            return html! {
-                                <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
-                            };
-                        }
-                        let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
-                        html! {
-                            <>
-                                { format!("[{} s] mysql> {}\n", format::secs(e.at), e.sql) }
-                                <span style={colour}>{ format!("{}\n", e.result) }</span>
-                            </>
-                        }
-                    }) }
-                </pre>
-            }
-        </div>
+            <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
+                <span style="color: var(--text-muted); font-size: 12px; align-self: center">{ "Look:" }</span>
+                { for LOOK.iter().map(|(label, sql)| {
+                    let on_run = props.on_run.clone();
+                    let title = format!("Run {sql} in this session");
+                    let sql = sql.to_string();
+                    let run = Callback::from(move |_: MouseEvent| { let _ = on_run.emit(sql.clone()); });
+                    html! { <button type="button" style={chip} data-look={*label} {title} onclick={run}>{ *label }</button> }
+                }) }
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ddlscope_engine::Tick;
+
+    #[test]
+    fn history_goes_up_to_the_oldest_and_down_to_the_draft() {
+        let h: Vec<String> = ["BEGIN", "SELECT 1", "COMMIT"].map(String::from).to_vec();
+        let (t, at) = history_step(&h, None, true).unwrap();
+        assert_eq!((t.as_str(), at), ("COMMIT", Some(2)));
+        let (t, at) = history_step(&h, at, true).unwrap();
+        assert_eq!(t, "SELECT 1");
+        let (t, at) = history_step(&h, at, true).unwrap();
+        let (t2, at2) = history_step(&h, at, true).unwrap();
+        assert_eq!(
+            (t.as_str(), t2.as_str(), at2),
+            ("BEGIN", "BEGIN", Some(0)),
+            "stays at the oldest"
+        );
+        let (t, at) = history_step(&h, at2, false).unwrap();
+        assert_eq!(t, "SELECT 1");
+        let (_, at) = history_step(&h, at, false).unwrap();
+        let (t, at) = history_step(&h, at, false).unwrap();
+        assert_eq!(
+            (t.as_str(), at),
+            ("", None),
+            "past the newest: the empty draft"
+        );
+        assert_eq!(history_step(&h, None, false), None);
+        assert_eq!(history_step(&[], None, true), None);
+    }
+
+    #[test]
+    fn the_status_line_says_what_the_session_waits_for_or_how_it_ended() {
+        let waiting = ConsoleSession {
+            id: 9,
+            pending: 2,
+            running: Some("CREATE INDEX k2 ON t1 (k)".into()),
+            state: "Waiting for table metadata lock".into(),
+        };
+        let (text, style) = status(Some(&waiting), &[]);
+        assert_eq!(
+            text,
+            "running: CREATE INDEX k2 ON t1 (k) — Waiting for table metadata lock (+1 queued)"
+        );
+        assert!(style.contains("danger"));
+        let table = LogEntry {
+            at: Tick::from_secs(1),
+            session: 9,
+            sql: "SELECT 1".into(),
+            result: "+---+\n| 1 |\n+---+\n1 row in set (0.00 sec)".into(),
+            error: false,
+            note: false,
+        };
+        let idle = ConsoleSession {
+            id: 9,
+            ..ConsoleSession::default()
+        };
+        assert_eq!(status(Some(&idle), &[&table]).0, "1 row in set (0.00 sec)");
+        let err = LogEntry {
+            result: "ERROR 1205 (HY000): Lock wait timeout exceeded; try restarting transaction"
+                .into(),
+            error: true,
+            ..table.clone()
+        };
+        assert!(status(Some(&idle), &[&table, &err])
+            .0
+            .starts_with("ERROR 1205"));
     }
 }

@@ -15,6 +15,9 @@ use yew::prelude::*;
 pub struct StatsProps {
     /// The figures.
     pub snapshot: Snapshot,
+    /// Whose figures, in compare mode (the engine's title).
+    #[prop_or_default]
+    pub heading: Option<AttrValue>,
 }
 
 /// One figure.
@@ -118,10 +121,22 @@ pub fn stats(props: &StatsProps) -> Html {
             mood: None,
         },
     ];
+    let title_id = match &props.heading {
+        Some(h) => format!(
+            "stats-title-{}",
+            h.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+        ),
+        None => "stats-title".to_string(),
+    };
     html! {
-        <section aria-labelledby="stats-title">
-            <h2 class="panel-title" id="stats-title">
+        <section aria-labelledby={title_id.clone()}>
+            <h2 class="panel-title" id={title_id.clone()}>
                 <span>{ "Server status" }</span>
+                if let Some(h) = props.heading.clone() {
+                    <span style="text-transform: none; letter-spacing: 0">{ h }</span>
+                }
                 if s.dict_sys_held {
                     <span style="text-transform: none; letter-spacing: 0; color: var(--warning)" data-testid="dict-sys-held">{ "dict_sys held" }</span>
                 }

@@ -391,6 +391,22 @@ pub struct Cell {
     pub ahi: bool,
 }
 
+/// One frame of the pool as a viewer inspects it ([`BufPool::inspect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Its position in the LRU list from the head, if it is on it.
+    pub lru_position: Option<u32>,
+    /// Its state and tablespace, as the map draws it.
+    pub cell: Cell,
+    /// The page number in its tablespace, for a page.
+    pub page_no: Option<u32>,
+    /// `oldest_modification`: the LSN of its first unflushed change, if dirty.
+    pub oldest_modification: Option<Lsn>,
+    /// The tablespace version it was read under (8.0.23+ stale pages have an older
+    /// one).
+    pub version: u16,
+}
+
 impl BufPoolInstance {
     fn new(
         id: u16,
@@ -1622,10 +1638,15 @@ impl BufPool {
     }
 
     fn cell(&self, blk: &BufBlock) -> Cell {
+        self.cell_of(blk, self.is_stale(blk))
+    }
+
+    /// [`BufPool::cell`] with the stale check already made.
+    fn cell_of(&self, blk: &BufBlock, stale: bool) -> Cell {
         let kind = match blk.state() {
             STATE_FREE => CellKind::Free,
             STATE_MEMORY => CellKind::Memory,
-            _ if self.is_stale(blk) => CellKind::Stale,
+            _ if stale => CellKind::Stale,
             _ if blk.is(F_IO) => CellKind::Io,
             _ if blk.is(F_DIRTY) => CellKind::Dirty,
             _ => CellKind::Clean,
@@ -1659,11 +1680,22 @@ impl BufPool {
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        out.extend(
-            inst.lru_iter()
-                .filter(|&b| b < inst.n_blocks)
-                .map(|b| self.cell(&inst.blocks[b as usize])),
-        );
+        // The viewer calls this every frame for a list of up to millions of blocks:
+        // the tablespace versions go in a sorted array first, so that the stale check
+        // is a binary search in a few cache lines rather than a tree walk per block.
+        let versions: Vec<(u32, u16)> = self
+            .spaces
+            .iter()
+            .map(|(id, s)| (id.0, s.version))
+            .collect();
+        out.extend(inst.lru_iter().filter(|&b| b < inst.n_blocks).map(|b| {
+            let blk = &inst.blocks[b as usize];
+            let stale = blk.holds_page()
+                && versions
+                    .binary_search_by_key(&blk.space, |&(id, _)| id)
+                    .is_ok_and(|k| versions[k].1 != blk.version);
+            self.cell_of(blk, stale)
+        }));
         let filler = |kind| Cell {
             space: SpaceId(0),
             kind,
@@ -1678,6 +1710,58 @@ impl BufPool {
             filler(CellKind::Free),
             inst.free_len as usize,
         ));
+    }
+
+    /// What the pool map shows at position `pos` of `instance`'s band (positions as
+    /// [`BufPool::lru_cells`] lays them out: the LRU list from the head, the lent
+    /// frames, the free blocks), for a viewer pointing at it. Walks the list: meant
+    /// for one hover, not for every frame.
+    pub fn inspect(&self, instance: u16, pos: u32) -> Option<FrameInfo> {
+        let inst = self.instances.get(usize::from(instance))?;
+        let block = inst
+            .lru_iter()
+            .filter(|&b| b < inst.n_blocks)
+            .nth(pos as usize);
+        let Some(b) = block else {
+            let lru = inst.lru_iter().filter(|&b| b < inst.n_blocks).count() as u32;
+            let lent = inst.memory_len + inst.buddy_len();
+            let kind = if pos < lru + lent {
+                CellKind::Memory
+            } else if pos < lru + lent + inst.free_len {
+                CellKind::Free
+            } else {
+                return None;
+            };
+            return Some(FrameInfo {
+                lru_position: None,
+                cell: Cell {
+                    space: SpaceId(0),
+                    kind,
+                    old: false,
+                    ahi: false,
+                },
+                page_no: None,
+                oldest_modification: None,
+                version: 0,
+            });
+        };
+        let blk = &inst.blocks[b as usize];
+        let oldest_modification = blk
+            .is(F_DIRTY)
+            .then(|| {
+                inst.flush
+                    .entries
+                    .get(blk.flush_seq.wrapping_sub(inst.flush.front_seq) as usize)
+            })
+            .flatten()
+            .map(|e| e.lsn);
+        Some(FrameInfo {
+            lru_position: Some(pos),
+            cell: self.cell(blk),
+            page_no: Some(blk.page_no),
+            oldest_modification,
+            version: blk.version,
+        })
     }
 
     /// Checks the structural invariants; panics with a description on the first broken

@@ -31,7 +31,7 @@ pub mod sql;
 pub mod time;
 pub mod workload;
 
-pub use bufpool::{BufPool, Cell, CellKind, PageId, SpaceId};
+pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, PageId, SpaceId};
 pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};
 pub use latch::LatchId;

@@ -292,11 +292,13 @@ mod tests {
     fn statements_run_to_now_and_failovers_to_the_failover() {
         let spans = [
             DdlSpan {
+                session: 1,
                 sql: "DROP TABLE t1".into(),
                 t0: Tick::from_ms(10_500),
                 t1: Some(Tick::from_ms(10_900)),
             },
             DdlSpan {
+                session: 1,
                 sql: "CREATE INDEX idx ON sbtest1(k)".into(),
                 t0: Tick::from_secs(20),
                 t1: None,

@@ -644,6 +644,12 @@ impl Sim {
         self.now = self.now.max(until);
     }
 
+    /// When the next thing is due (a thread's step, a sample, a timeout), if anything
+    /// is: a viewer steps to it to see the next change.
+    pub fn next_wake(&self) -> Option<Tick> {
+        self.queue.peek().map(|Reverse((at, _, _))| *at)
+    }
+
     /// Runs for `d` more virtual time.
     pub fn run_for(&mut self, d: Tick) {
         let until = self.now + d;
