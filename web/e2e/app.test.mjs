@@ -363,7 +363,7 @@ test('mysql-5.7: CREATE INDEX under sysbench walks the flush list again and agai
     await page.selectOption(ids.scenarioSelect, 'i4-create-index');
     await waitReady(page);
     await ensurePlaying(page);
-    await page.selectOption(ids.speedSelect, '4');
+    await page.selectOption(ids.speedSelect, '5');
     await expectCanvasDrawn(page, ids.flushList);
     await runSql(page, 'CREATE INDEX idx ON sbtest1(id, k, c, pad)');
     // The build reads, sorts and loads for about 12 virtual seconds, then flushes its
