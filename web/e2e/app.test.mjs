@@ -12,6 +12,10 @@
 //   - input or textarea [data-testid=sql-input] and button [data-testid=sql-run];
 //   - [data-testid=stat-free-pages] and [data-testid=stat-stale-pages], whose text is
 //     an integer, possibly with thousands separators;
+//   - [data-testid=mdl-panel] with a [data-testid=mdl-lock][data-key="test.t2"] card
+//     per lock name, [data-testid=mdl-pending] rows and .mdl-edge arrows;
+//     [data-testid=processlist] with [data-testid=processlist-summary] ("N sessions:
+//     ...") and [data-testid=proc-waiting] rows;
 //   - the default scenario has a table t1 large enough that dropping it frees at
 //     least MIN_FREE_PAGES_RISE pages of the pool.
 // Screenshots go to target/e2e/.
@@ -397,6 +401,59 @@ test('an open transaction\'s row locks make the workload wait: a lock-wait band'
       );
     }
     await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-row-lock-wait.png` });
+  });
+});
+
+test('metadata-locks and processlist panels show the workload, then its queue behind LOCK TABLES', { timeout: 180_000 }, async (t) => {
+  await withApp(t, 'mdl-panels', '/', async (page) => {
+    await ensurePlaying(page);
+    const mdl = page.locator(ids.mdlPanel);
+    const plist = page.locator(ids.processlist);
+    await mdl.waitFor({ state: 'visible' });
+    await plist.waitFor({ state: 'visible' });
+    // The demo's 16 sysbench clients read t2: its card, and their processlist rows.
+    await page.locator(`${ids.mdlLock}[data-key="test.t2"]`).waitFor({ timeout: 30_000 });
+    const summary = page.locator(ids.processlistSummary);
+    assert.match(await summary.innerText(), /^\d+ sessions: /);
+    assert.ok((await plist.locator('tbody tr').count()) >= 17, 'a row per session');
+    // The scroll area has a fixed height: the page does not grow with the rows.
+    const box = await plist.locator('.proc-scroll').boundingBox();
+    assert.ok(box.height > 100 && box.height < 400, `scroll area height ${box.height}`);
+
+    // LOCK TABLES t2 WRITE: every client queues behind the console's lock.
+    await runSql(page, 'LOCK TABLES t2 WRITE');
+    await pollUntil(
+      'the processlist to count the clients waiting for t2',
+      () => summary.innerText(),
+      (text) => /16 Waiting for table metadata lock/.test(text),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    const t2 = page.locator(`${ids.mdlLock}[data-key="test.t2"]`);
+    assert.ok(await t2.locator('[data-testid=mdl-pending]').count() >= 1, 'a pending row');
+    assert.ok(await t2.locator('.mdl-edge').count() >= 1, 'a "waits for" arrow');
+    assert.match(await t2.innerText(), /SHARED_NO_READ_WRITE/);
+    assert.ok(await plist.locator('[data-testid=proc-waiting]').count() >= 16);
+    await page.locator(ids.play).click(); // pause: the same state for every picture
+    await mdl.screenshot({ path: `${ARTIFACTS}/mdl-panel-light.png` });
+    await plist.screenshot({ path: `${ARTIFACTS}/processlist-light.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await mdl.screenshot({ path: `${ARTIFACTS}/mdl-panel-dark.png` });
+    await plist.screenshot({ path: `${ARTIFACTS}/processlist-dark.png` });
+    await page.setViewportSize({ width: 360, height: 800 });
+    await mdl.screenshot({ path: `${ARTIFACTS}/mdl-panel-360-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await plist.screenshot({ path: `${ARTIFACTS}/processlist-360.png` });
+    await screenshot(page, 'mdl-panels-360');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await page.locator(ids.play).click();
+    await runSql(page, 'UNLOCK TABLES');
+    await pollUntil(
+      'the queue to drain after UNLOCK TABLES',
+      () => summary.innerText(),
+      (text) => !/Waiting for/.test(text),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
   });
 });
 

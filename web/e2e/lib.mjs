@@ -59,6 +59,8 @@ export const ids = {
   sqlRun: '[data-testid=sql-run]',
   freePages: '[data-testid=stat-free-pages]',
   stalePages: '[data-testid=stat-stale-pages]',
+  mdlLock: '[data-testid=mdl-lock]',
+  processlistSummary: '[data-testid=processlist-summary]',
 };
 
 /**

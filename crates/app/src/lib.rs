@@ -13,6 +13,8 @@
 //!   chart/      the charts (plotters): throughput/latency, buffer pool, waits, with
 //!               bands on the time axis that seek when clicked
 //!   controls.rs play/pause, step, speed, scrubber, profile, compare, server settings
+//!   mdl_panel.rs    metadata locks per table: granted, the queue, "waits for" arrows
+//!   processlist.rs  SHOW PROCESSLIST, live
 //!   sql_box.rs  the SQL console: session tabs, history, the mysql client's output
 //!   stats.rs    the status figures
 //!   theme.rs    canvas colours, light and dark; format.rs  numbers for people
@@ -33,9 +35,11 @@ pub mod flush_list;
 pub mod format;
 pub mod frame;
 pub mod latch_lanes;
+pub mod mdl_panel;
 pub mod pane;
 mod panic;
 pub mod pool_map;
+pub mod processlist;
 pub mod runner;
 pub mod sql_box;
 pub mod stats;

@@ -1,12 +1,14 @@
-//! One engine's panels: the buffer-pool map, the latch lanes, the flush lists and the
-//! charts. The page shows one pane, or two side by side in compare mode; the frame
+//! One engine's panels: the buffer-pool map, the latch lanes, the metadata locks, the
+//! processlist, the flush lists and the charts. The page shows one pane, or two side by side in compare mode; the frame
 //! loop draws each pane's canvases from its own engine.
 
 use crate::chart::{BpChart, TpsChart, WaitsChart};
 use crate::flush_list::FlushList;
 use crate::frame::Canvases;
 use crate::latch_lanes::LatchLanes;
+use crate::mdl_panel::MdlPanel;
 use crate::pool_map::PoolMap;
+use crate::processlist::Processlist;
 use crate::runner::Snapshot;
 use ddlscope_engine::Tick;
 use yew::prelude::*;
@@ -45,6 +47,8 @@ pub fn pane(props: &PaneProps) -> Html {
             }
             <PoolMap canvas={c.map.clone()} {instances} tables={props.snapshot.tables.clone()} inspect={props.inspect.clone()} />
             <LatchLanes canvas={c.latches.clone()} {instances} />
+            <MdlPanel view={props.snapshot.mdl.clone()} />
+            <Processlist rows={props.snapshot.processlist.clone()} />
             <FlushList canvas={c.flush.clone()} {instances} walks={props.snapshot.flush_walks} />
             <div class="chart-row">
                 <TpsChart slot={c.charts.tps.clone()} on_seek={props.on_seek.clone()} />

@@ -254,6 +254,10 @@ pub struct Snapshot {
     /// Bumped whenever the console's log changes (a statement finished, a note, a
     /// seek): the frame loop then sends the log itself.
     pub log_version: u64,
+    /// The metadata locks: per name, granted and waiting, with "waits for" edges.
+    pub mdl: crate::mdl_panel::MdlView,
+    /// SHOW PROCESSLIST's rows, sorted by Id.
+    pub processlist: Vec<crate::processlist::ProcRow>,
 }
 
 /// A console session as its tab shows it.
@@ -270,6 +274,9 @@ pub struct ConsoleSession {
 }
 
 /// What the loop tells the reducer.
+// A few of these a second: the snapshot's size (its lock and processlist views are on
+// the heap anyway) is not worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum News {
     /// Engine `pane`'s state now (0 is the main engine, 1 the compared one).
@@ -982,6 +989,8 @@ impl Runner {
                 .count() as u64,
             console: self.console(),
             log_version: self.log_version,
+            mdl: crate::mdl_panel::mdl_view(&self.sim),
+            processlist: crate::processlist::proc_rows(&self.sim),
         }
     }
 }

@@ -39,7 +39,7 @@ pub use metrics::Sample;
 pub use profile::Profile;
 pub use resultset::ResultSet;
 pub use scenario::Scenario;
-pub use sim::{MdlPoll, SessionView, Sim, StatementOutcome, StatementRecord};
+pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, StatementRecord};
 pub use size::ByteSize;
 pub use sql::SqlError;
 pub use time::Tick;

@@ -574,6 +574,9 @@ pub struct MdlTicket {
     pub mdl_type: MdlType,
     /// When it is released.
     pub duration: MdlDuration,
+    /// When it was granted (see [`MdlManager::set_clock`]); an upgrade or a downgrade
+    /// keeps the first grant's time, since the context has held the name all along.
+    pub granted_at: Tick,
 }
 
 /// A waiting request.
@@ -674,6 +677,38 @@ pub struct MdlWait {
     pub deadline: Tick,
     /// Everything in its way, granted tickets first, each in list order.
     pub blockers: Vec<MdlBlocker>,
+}
+
+/// A granted ticket or a waiting request in one lock's lists, for a picture of the
+/// queue: who holds or wants what, since when, and (for a waiter) who is in its way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MdlQueueEntry {
+    /// The owner; the session's processlist id.
+    pub ctx: MdlContextId,
+    /// The type granted or requested (`LOCK_TYPE`).
+    pub mdl_type: MdlType,
+    /// `LOCK_DURATION`.
+    pub duration: MdlDuration,
+    /// `GRANTED` or `PENDING`.
+    pub status: MdlLockStatus,
+    /// Granted at ([`MdlTicket::granted_at`]), or waiting since
+    /// ([`MdlPending::requested_at`]).
+    pub since: Tick,
+    /// For a waiting request, its wait-for edges as in [`MdlWait::blockers`]: granted
+    /// tickets first, then requests ahead of it in priority. Empty for a granted ticket.
+    pub blockers: Vec<MdlBlocker>,
+}
+
+/// One lock name's state (`MDL_lock`): its granted list and its waiting queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MdlQueue {
+    /// The lock name.
+    pub key: MdlKey,
+    /// Granted tickets in list order: oldest first, an upgraded or downgraded ticket
+    /// moved to the back, as the server keeps `m_granted`.
+    pub granted: Vec<MdlQueueEntry>,
+    /// Waiting requests in arrival order (`m_waiting`).
+    pub waiting: Vec<MdlQueueEntry>,
 }
 
 /// The compatibility and priority matrices, as bitmaps: entry `[t]` holds the types that
@@ -1003,6 +1038,8 @@ pub struct MdlManager {
     contexts: BTreeMap<MdlContextId, MdlContext>,
     next_ticket: u64,
     next_request: u64,
+    /// The virtual time new grants are stamped with.
+    clock: Tick,
 }
 
 impl Default for MdlManager {
@@ -1022,7 +1059,17 @@ impl MdlManager {
             contexts: BTreeMap::new(),
             next_ticket: 1,
             next_request: 1,
+            clock: Tick::ZERO,
         }
+    }
+
+    /// Sets the virtual time that the next operations' grants are stamped with
+    /// ([`MdlTicket::granted_at`]). [`MdlManager::acquire`], [`MdlManager::upgrade`]
+    /// and [`MdlManager::expire`] take the time as an argument and set it themselves;
+    /// call this before a release, downgrade or cancel, whose wakeups grant waiting
+    /// requests at that moment.
+    pub fn set_clock(&mut self, now: Tick) {
+        self.clock = now;
     }
 
     /// Requests a lock and waits if it conflicts (`MDL_context::acquire_lock()`).
@@ -1056,6 +1103,7 @@ impl MdlManager {
             key.namespace().object_type()
         );
         self.assert_not_waiting(ctx);
+        self.clock = now;
         let mut wakeups = Wakeups::default();
 
         if let Some((found, found_duration)) = self.find_ticket(ctx, &key, mdl_type, duration) {
@@ -1096,7 +1144,7 @@ impl MdlManager {
         ctx: MdlContextId,
         request: MdlRequest,
     ) -> (Option<MdlTicketId>, Wakeups) {
-        match self.acquire(ctx, request, Tick::ZERO, Tick::ZERO) {
+        match self.acquire(ctx, request, self.clock, Tick::ZERO) {
             (Acquire::Granted(ticket), wakeups) => (Some(ticket), wakeups),
             (Acquire::Failed(_), wakeups) => (None, wakeups),
             (Acquire::Waiting(_), _) => unreachable!("a zero timeout never queues"),
@@ -1123,6 +1171,7 @@ impl MdlManager {
             (t.ctx, t.key.clone(), t.mdl_type)
         };
         self.assert_not_waiting(ctx);
+        self.clock = now;
         let mut wakeups = Wakeups::default();
         let strategy = key.namespace().strategy();
         assert!(strategy.supports(new_type), "{new_type} in {key}");
@@ -1242,6 +1291,7 @@ impl MdlManager {
     /// them time out, even one that a co-expiring request's departure would unblock,
     /// as in the server where each waiter's timer fires independently.
     pub fn expire(&mut self, now: Tick) -> Wakeups {
+        self.clock = now;
         let mut wakeups = Wakeups::default();
         let mut expired: Vec<(Tick, MdlRequestId)> = self
             .pending
@@ -1409,6 +1459,48 @@ impl MdlManager {
         waits
     }
 
+    /// Every lock name with something granted or waiting, in key order, with its granted
+    /// list and waiting queue: [`MdlManager::metadata_locks`] and [`MdlManager::waits`]
+    /// in one picture, plus how long each ticket has been held.
+    pub fn queues(&self) -> Vec<MdlQueue> {
+        self.locks
+            .iter()
+            .map(|(key, lock)| MdlQueue {
+                key: key.clone(),
+                granted: lock
+                    .granted
+                    .iter()
+                    .map(|g| {
+                        let t = &self.tickets[&g.ticket];
+                        MdlQueueEntry {
+                            ctx: g.ctx,
+                            mdl_type: g.mdl_type,
+                            duration: t.duration,
+                            status: MdlLockStatus::Granted,
+                            since: t.granted_at,
+                            blockers: Vec::new(),
+                        }
+                    })
+                    .collect(),
+                waiting: lock
+                    .waiting
+                    .iter()
+                    .map(|w| {
+                        let p = &self.pending[&w.request];
+                        MdlQueueEntry {
+                            ctx: w.ctx,
+                            mdl_type: w.mdl_type,
+                            duration: p.duration,
+                            status: MdlLockStatus::Pending,
+                            since: p.requested_at,
+                            blockers: lock.blockers(w.mdl_type, w.ctx),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     /// Checks the invariants: lists and maps agree, granted tickets of different
     /// contexts are compatible, no waiting request could be granted, and each context
     /// waits for at most one request.
@@ -1558,6 +1650,7 @@ impl MdlManager {
                 key: key.clone(),
                 mdl_type,
                 duration,
+                granted_at: self.clock,
             },
         );
         self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
@@ -1776,6 +1869,7 @@ impl MdlManager {
                             key: key.clone(),
                             mdl_type: w.mdl_type,
                             duration: pending.duration,
+                            granted_at: self.clock,
                         },
                     );
                     ticket
@@ -2007,6 +2101,7 @@ mod tests {
                 }
                 ["locks"] => self.print_locks(),
                 ["waits"] => self.print_waits(),
+                ["queues"] => self.print_queues(),
                 [who, verb, args @ ..] => {
                     let ctx = self.ctx(who.strip_suffix(':').expect("NAME: verb"));
                     self.session(ctx, verb, args);
@@ -2016,6 +2111,8 @@ mod tests {
         }
 
         fn session(&mut self, ctx: MdlContextId, verb: &str, args: &[&str]) {
+            // As the simulator does: grants from a release are made at the current time.
+            self.mdl.set_clock(self.now);
             let timeout = match args.iter().position(|a| *a == "timeout") {
                 Some(i) => dur(args[i + 1]),
                 None => LOCK_WAIT_TIMEOUT_DEFAULT,
@@ -2128,6 +2225,42 @@ mod tests {
                     self.name(r.owner),
                 )
                 .unwrap();
+            }
+            if text.is_empty() {
+                text.push_str("  (none)\n");
+            }
+            self.out.push_str(&text);
+        }
+
+        fn print_queues(&mut self) {
+            let mut text = String::new();
+            for q in self.mdl.queues() {
+                writeln!(text, "  {}", q.key).unwrap();
+                for e in q.granted.iter().chain(&q.waiting) {
+                    let blockers: Vec<String> = e
+                        .blockers
+                        .iter()
+                        .map(|b| {
+                            let s = b.status.pfs_name().to_lowercase();
+                            format!("{} {} {s}", self.name(b.ctx), b.mdl_type.abbrev())
+                        })
+                        .collect();
+                    let arrow = if blockers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" <- {}", blockers.join(", "))
+                    };
+                    writeln!(
+                        text,
+                        "    {} {} {} {} since {}{arrow}",
+                        e.status.pfs_name(),
+                        self.name(e.ctx),
+                        e.mdl_type.abbrev(),
+                        e.duration.pfs_name(),
+                        tick(e.since),
+                    )
+                    .unwrap();
+                }
             }
             if text.is_empty() {
                 text.push_str("  (none)\n");
@@ -2526,6 +2659,62 @@ mod tests {
                   TABLE  db   t1   SHARED_READ          TRANSACTION GRANTED q1    T5
                   TABLE  db   t1   SHARED_WRITE         TRANSACTION GRANTED q2    T6
                   TABLE  db   t2   SHARED_READ          TRANSACTION GRANTED q3    T3
+            "#]],
+        );
+    }
+
+    /// The queue picture a UI draws: per name, granted then waiting, each with the time
+    /// it was granted or started waiting, and each waiter's wait-for edges. A grant made
+    /// by a release is stamped with the time of the release.
+    #[test]
+    fn queues_show_each_name_with_times_and_wait_for_edges() {
+        check(
+            "
+            queues
+            trx: acquire SR db.t1
+            advance 1s
+            alter: acquire SU db.t1 stmt
+            alter: upgrade T2 X
+            advance 1s
+            q1: acquire SR db.t1
+            q2: acquire SW db.t2
+            queues
+            advance 3s
+            trx: release-trx
+            queues
+            ",
+            expect![[r#"
+                queues
+                  (none)
+                trx: acquire SR db.t1
+                  granted T1
+                advance 1s
+                alter: acquire SU db.t1 stmt
+                  granted T2
+                alter: upgrade T2 X
+                  waiting R1 (Waiting for table metadata lock)
+                advance 1s
+                q1: acquire SR db.t1
+                  waiting R2 (Waiting for table metadata lock)
+                q2: acquire SW db.t2
+                  granted T3
+                queues
+                  TABLE db.t1
+                    GRANTED trx SR TRANSACTION since 0s
+                    GRANTED alter SU STATEMENT since 1s
+                    PENDING alter X TRANSACTION since 1s <- trx SR granted
+                    PENDING q1 SR TRANSACTION since 2s <- alter X pending
+                  TABLE db.t2
+                    GRANTED q2 SW TRANSACTION since 2s
+                advance 3s
+                trx: release-trx
+                  wake alter: R1 granted T2 X
+                queues
+                  TABLE db.t1
+                    GRANTED alter X STATEMENT since 1s
+                    PENDING q1 SR TRANSACTION since 2s <- alter X granted
+                  TABLE db.t2
+                    GRANTED q2 SW TRANSACTION since 2s
             "#]],
         );
     }

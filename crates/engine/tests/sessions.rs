@@ -86,6 +86,100 @@ fn i4_create_index_waits_for_the_open_transaction_and_new_statements_queue() {
     assert!(fin(sel) <= fin(ddl));
 }
 
+/// What a monitoring panel reads while CREATE INDEX waits behind an open transaction:
+/// each lock name's granted list and waiting queue with times and wait-for edges
+/// (`MdlManager::queues`), and the processlist rows (`Sim::processlist_rows`), the same
+/// ones SHOW PROCESSLIST prints.
+#[test]
+fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
+    use ddlscope_engine::mdl::{MdlLockStatus, MdlQueue, MdlType};
+    let mut s = sim();
+    let a = s.connect();
+    let b = s.connect();
+    let c = s.connect();
+    s.submit_to(a, "BEGIN; UPDATE t SET k=1").unwrap();
+    s.run_for(Tick::from_ms(500));
+    let ddl_at = s.now();
+    s.submit_to(b, "CREATE INDEX idx ON t (k, c)").unwrap();
+    s.run_for(Tick::from_ms(500));
+    s.submit_to(c, "SELECT * FROM t WHERE id = 5").unwrap();
+    s.run_for(Tick::from_secs(2));
+    let table_t = |s: &Sim| -> Option<MdlQueue> {
+        s.mdl()
+            .queues()
+            .into_iter()
+            .find(|q| q.key.object_name() == Some("t"))
+    };
+    let q = table_t(&s).expect("t is locked");
+    let granted: Vec<(u32, MdlType)> = q.granted.iter().map(|e| (e.ctx.0, e.mdl_type)).collect();
+    assert_eq!(
+        granted,
+        [(a, MdlType::SharedWrite), (b, MdlType::SharedUpgradable)]
+    );
+    assert!(q.granted[0].since < ddl_at, "a's UPDATE took it at 0 ms");
+    assert!(q.granted[1].since >= ddl_at);
+    let waiting: Vec<(u32, MdlType)> = q.waiting.iter().map(|e| (e.ctx.0, e.mdl_type)).collect();
+    assert_eq!(waiting, [(b, MdlType::Exclusive), (c, MdlType::SharedRead)]);
+    let x = &q.waiting[0];
+    assert_eq!(x.status, MdlLockStatus::Pending);
+    assert_eq!(x.blockers.len(), 1, "{x:?}");
+    assert_eq!(
+        (x.blockers[0].ctx.0, x.blockers[0].status),
+        (a, MdlLockStatus::Granted),
+        "X waits for a's granted SHARED_WRITE"
+    );
+    let sr = &q.waiting[1];
+    assert!(
+        sr.blockers
+            .iter()
+            .any(|bl| bl.ctx.0 == b && bl.status == MdlLockStatus::Pending),
+        "the SELECT queues behind the pending X: {sr:?}"
+    );
+    // Every edge is also in MdlManager::waits().
+    let waits = s.mdl().waits();
+    assert_eq!(waits[0].blockers, x.blockers);
+
+    let rows = s.processlist_rows();
+    let ids: Vec<u32> = rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids, [s.console_session(), a, b, c], "sorted by Id");
+    let row = |id: u32| rows.iter().find(|r| r.id == id).unwrap();
+    assert_eq!(row(b).state, "Waiting for table metadata lock");
+    assert_eq!(row(b).command, "Query");
+    assert_eq!(row(b).info.as_deref(), Some("CREATE INDEX idx ON t (k, c)"));
+    assert_eq!(row(b).time_s, 2);
+    assert_eq!(row(c).state, "Waiting for table metadata lock");
+    assert_eq!((row(a).command, row(a).info.as_deref()), ("Sleep", None));
+    // SHOW PROCESSLIST prints the same rows.
+    let show = s.submit_to(a, "SHOW PROCESSLIST").unwrap()[0];
+    s.run_for(Tick::from_ms(10));
+    let out = s.statements()[show as usize].client_output().unwrap();
+    assert!(
+        out.contains(
+            "| Query   |    2 | Waiting for table metadata lock | CREATE INDEX idx ON t (k, c) |"
+        ),
+        "{out}"
+    );
+
+    // COMMIT: the X is granted then, and the DDL finishes; nothing is left on t.
+    let commit_at = s.now();
+    s.submit_to(a, "COMMIT").unwrap();
+    s.run_for(Tick::from_ms(20));
+    if let Some(q) = table_t(&s) {
+        if let Some(x) = q.granted.iter().find(|e| e.ctx.0 == b) {
+            assert!(
+                x.since >= ddl_at && x.since < commit_at,
+                "an upgrade keeps its first grant's time"
+            );
+        }
+    }
+    s.run_for(Tick::from_secs(3));
+    assert_eq!(table_t(&s), None);
+    assert!(s
+        .processlist_rows()
+        .iter()
+        .all(|r| r.state != "Waiting for table metadata lock"));
+}
+
 /// The I4 conformance script, as an operator sees it: SHOW PROCESSLIST and
 /// performance_schema.metadata_locks while CREATE INDEX waits. Regenerate with
 /// `UPDATE_EXPECT=1 cargo test -p ddlscope-engine --test sessions` and review the diff.

@@ -147,24 +147,28 @@ impl Sim {
     /// Downgrades an X or SNW ticket (`MDL_ticket::downgrade_lock()`), waking whoever
     /// that lets through.
     pub fn mdl_downgrade(&mut self, ticket: MdlTicketId, to: MdlType) {
+        self.mdl.set_clock(self.now);
         let w = self.mdl.downgrade(ticket, to);
         self.mdl_wake(w);
     }
 
     /// Releases one ticket (`MDL_context::release_lock()`).
     pub fn mdl_release(&mut self, ticket: MdlTicketId) {
+        self.mdl.set_clock(self.now);
         let w = self.mdl.release(ticket);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement-duration tickets.
     pub fn mdl_release_statement(&mut self, ctx: MdlContextId) {
+        self.mdl.set_clock(self.now);
         let w = self.mdl.release_statement_locks(ctx);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement and transaction tickets (COMMIT, ROLLBACK).
     pub fn mdl_release_transactional(&mut self, ctx: MdlContextId) {
+        self.mdl.set_clock(self.now);
         let w = self.mdl.release_transactional_locks(ctx);
         self.mdl_wake(w);
     }
@@ -187,6 +191,7 @@ impl Sim {
     pub(super) fn mdl_release_all(&mut self, ctx: MdlContextId) {
         self.mdl_outcomes.remove(&ctx.0);
         self.mdl_waiters.remove(&ctx.0);
+        self.mdl.set_clock(self.now);
         let w = self.mdl.release_all(ctx);
         self.mdl_wake(w);
     }
@@ -195,6 +200,7 @@ impl Sim {
     pub(super) fn mdl_cancel_wait(&mut self, ctx: MdlContextId) -> bool {
         match self.mdl.waiting_request(ctx) {
             Some(r) => {
+                self.mdl.set_clock(self.now);
                 let w = self.mdl.cancel(r, MdlError::QueryInterrupted);
                 self.mdl_wake(w);
                 true

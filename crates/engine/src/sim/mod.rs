@@ -32,6 +32,7 @@ mod show;
 
 pub use locks::MdlPoll;
 pub use session::{StatementOutcome, StatementRecord};
+pub use show::ProcesslistRow;
 
 use crate::bufpool::BufPool;
 use crate::device::Device;

@@ -14,15 +14,29 @@ use crate::sql::{SqlError, VarScope};
 use crate::time::Tick;
 use crate::workload::StatementKind;
 
-/// One processlist row before formatting.
-struct Proc {
-    id: u32,
-    user: &'static str,
-    db: Option<String>,
-    command: &'static str,
-    time_s: u64,
-    state: String,
-    info: Option<String>,
+/// One row of `SHOW PROCESSLIST` before formatting: what [`Sim::processlist_rows`]
+/// returns, and what SHOW PROCESSLIST, `information_schema.processlist` and
+/// `performance_schema.threads` print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcesslistRow {
+    /// `Id`: the processlist id (also the metadata-lock owner).
+    pub id: u32,
+    /// `User`: `sbtest` for the workload's clients, `root` for console sessions.
+    pub user: &'static str,
+    /// `db`.
+    pub db: Option<String>,
+    /// `Command`: `Query` inside a statement, else `Sleep`.
+    pub command: &'static str,
+    /// `Time`, seconds: for a console session, since its state last changed; for a
+    /// workload client waiting for a metadata lock, since the wait began (its
+    /// statement started a moment before); otherwise 0 (sysbench's statements last
+    /// milliseconds).
+    pub time_s: u64,
+    /// `State`: "Waiting for table metadata lock", "Sending data", ... (empty when idle).
+    pub state: String,
+    /// `Info`: the statement, whole (SHOW PROCESSLIST without FULL cuts it to 100
+    /// characters).
+    pub info: Option<String>,
 }
 
 fn some(s: impl ToString) -> Option<String> {
@@ -46,7 +60,16 @@ fn sysbench_text(kind: StatementKind, table: &str) -> String {
 }
 
 impl Sim {
-    fn procs(&self, me: u32) -> Vec<Proc> {
+    /// The processlist as an observer outside every session sees it (a monitoring
+    /// panel, not a `SHOW` run in one of the sessions): one row per workload client and
+    /// per console session, sorted by `Id` as the server lists them. The same rows as
+    /// `SHOW FULL PROCESSLIST`, unformatted.
+    pub fn processlist_rows(&self) -> Vec<ProcesslistRow> {
+        self.procs(None)
+    }
+
+    /// The rows; `me`, the session running the SHOW, shows itself in state `init`.
+    fn procs(&self, me: Option<u32>) -> Vec<ProcesslistRow> {
         let mut rows = Vec::new();
         for th in &self.threads {
             if let Thread::Client(c) = th {
@@ -56,12 +79,17 @@ impl Sim {
                     Some(w) => w.to_owned(),
                     None => c.state_name().to_owned(),
                 };
-                rows.push(Proc {
+                let waited = self
+                    .mdl
+                    .waiting_request(ctx)
+                    .and_then(|r| self.mdl.pending(r))
+                    .map_or(Tick::ZERO, |p| self.now - p.requested_at);
+                rows.push(ProcesslistRow {
                     id: c.session,
                     user: "sbtest",
                     db: Some(self.scenario.schema.clone()),
                     command: if current.is_some() { "Query" } else { "Sleep" },
-                    time_s: 0,
+                    time_s: waited.as_secs(),
                     state,
                     info: current.map(|(k, t)| sysbench_text(k, self.tables[t].sql_name())),
                 });
@@ -72,12 +100,12 @@ impl Sim {
                 continue;
             }
             let running = s.running.map(|i| &self.statements[i as usize]);
-            let state = if s.id == me {
+            let state = if Some(s.id) == me {
                 "init".to_owned()
             } else {
                 s.state.to_owned()
             };
-            rows.push(Proc {
+            rows.push(ProcesslistRow {
                 id: s.id,
                 user: s.user,
                 db: s.db.clone(),
@@ -99,7 +127,7 @@ impl Sim {
             ],
             &["Id", "Time"],
         );
-        for p in self.procs(me) {
+        for p in self.procs(Some(me)) {
             let info = p.info.map(|i| {
                 if full {
                     i
@@ -147,7 +175,7 @@ impl Sim {
                     ],
                     &["THREAD_ID", "PROCESSLIST_ID", "PROCESSLIST_TIME"],
                 );
-                for p in self.procs(me) {
+                for p in self.procs(Some(me)) {
                     r.push(vec![
                         some(p.id),
                         some("thread/sql/one_connection"),
@@ -175,7 +203,7 @@ impl Sim {
                     ],
                     &["ID", "TIME"],
                 );
-                for p in self.procs(me) {
+                for p in self.procs(Some(me)) {
                     r.push(vec![
                         some(p.id),
                         some(p.user),

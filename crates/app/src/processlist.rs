@@ -1,0 +1,256 @@
+//! The processlist panel: `SHOW PROCESSLIST` as the server prints it, live.
+//!
+//! ```text
+//!   19 sessions: 2 running, 16 Waiting for table metadata lock (3, 4, 5, 6, …), 1 sleeping
+//!   ┌────┬────────┬─────────┬──────┬─────────────────────────────────┬──────────────────────┐
+//!   │ Id │ User   │ Command │ Time │ State                           │ Info                 │
+//!   │  1 │ root   │ Sleep   │   12 │                                 │                      │
+//!   │  2 │ root   │ Query   │    9 │ Waiting for table metadata lock │ CREATE INDEX k2 ON … │ ← highlighted
+//!   │  3 │ sbtest │ Query   │    4 │ Waiting for table metadata lock │ SELECT c FROM t1 …   │
+//!   └────┴────────┴─────────┴──────┴─────────────────────────────────┴──────────────────────┘
+//!                                      (a fixed-height scroll area)
+//! ```
+//!
+//! The rows come from the engine's own processlist builder ([`Sim::processlist_rows`],
+//! the rows SHOW PROCESSLIST formats), sorted by Id as the server lists them. The
+//! runner copies them into the snapshot (~10 times a second) as small [`ProcRow`]s;
+//! the panel's height is fixed so a workload of 64 sessions scrolls inside it instead
+//! of pushing the page down while the simulation runs.
+
+use ddlscope_engine::Sim;
+use yew::prelude::*;
+
+/// SHOW PROCESSLIST (without FULL) cuts `Info` to this many characters.
+pub const INFO_CHARS: usize = 100;
+/// At most this many rows are kept for the panel; the summary line counts them all.
+pub const MAX_ROWS: usize = 200;
+
+/// One processlist row, as the panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcRow {
+    /// `Id`.
+    pub id: u32,
+    /// `User`.
+    pub user: &'static str,
+    /// `Command`: `Query` or `Sleep`.
+    pub command: &'static str,
+    /// `Time`, seconds.
+    pub time_s: u64,
+    /// `State`.
+    pub state: String,
+    /// `Info`, at most [`INFO_CHARS`] characters; `None` prints as NULL.
+    pub info: Option<String>,
+}
+
+impl ProcRow {
+    /// Whether the session waits for a lock ("Waiting for table metadata lock",
+    /// "Waiting for global read lock", ...): the rows a presenter points at.
+    pub fn is_waiting(&self) -> bool {
+        self.state.starts_with("Waiting for")
+    }
+}
+
+/// The processlist of `sim` now, as an observer outside every session sees it.
+pub fn proc_rows(sim: &Sim) -> Vec<ProcRow> {
+    sim.processlist_rows()
+        .into_iter()
+        .map(|r| ProcRow {
+            id: r.id,
+            user: r.user,
+            command: r.command,
+            time_s: r.time_s,
+            state: r.state,
+            info: r.info.map(|i| i.chars().take(INFO_CHARS).collect()),
+        })
+        .collect()
+}
+
+/// Ids of the sessions in one waiting state named in the summary line, before "…".
+const SUMMARY_IDS: usize = 4;
+
+/// The line above the table: `19 sessions: 2 running, 16 Waiting for table metadata
+/// lock (3, 4, 5, 6, …), 1 sleeping`. Waiting states are listed by count, largest
+/// first, with the first few waiters' ids, so they can be found without scrolling; a
+/// count of zero is left out.
+pub fn summary(rows: &[ProcRow]) -> String {
+    let mut waiting: Vec<(&str, Vec<u32>)> = Vec::new();
+    let (mut running, mut sleeping) = (0u32, 0u32);
+    for r in rows {
+        if r.is_waiting() {
+            match waiting.iter_mut().find(|(s, _)| *s == r.state) {
+                Some((_, ids)) => ids.push(r.id),
+                None => waiting.push((&r.state, vec![r.id])),
+            }
+        } else if r.command == "Sleep" {
+            sleeping += 1;
+        } else {
+            running += 1;
+        }
+    }
+    // Stable: equal counts keep the order of first appearance (by Id).
+    waiting.sort_by_key(|w| std::cmp::Reverse(w.1.len()));
+    let mut parts = Vec::new();
+    if running > 0 {
+        parts.push(format!("{running} running"));
+    }
+    parts.extend(waiting.iter().map(|(s, ids)| {
+        let mut listed: Vec<String> = ids.iter().take(SUMMARY_IDS).map(u32::to_string).collect();
+        if ids.len() > SUMMARY_IDS {
+            listed.push("…".into());
+        }
+        format!("{} {s} ({})", ids.len(), listed.join(", "))
+    }));
+    if sleeping > 0 {
+        parts.push(format!("{sleeping} sleeping"));
+    }
+    let n = rows.len();
+    let sessions = if n == 1 { "session" } else { "sessions" };
+    if parts.is_empty() {
+        format!("{n} {sessions}")
+    } else {
+        format!("{n} {sessions}: {}", parts.join(", "))
+    }
+}
+
+/// Props of [`Processlist`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct ProcesslistProps {
+    /// The rows, sorted by Id.
+    pub rows: Vec<ProcRow>,
+}
+
+fn row(r: &ProcRow) -> Html {
+    let waiting = r.is_waiting();
+    let class = classes!(
+        waiting.then_some("waiting"),
+        (r.command == "Sleep").then_some("sleeping")
+    );
+    let info = r.info.clone().unwrap_or_else(|| "NULL".to_string());
+    html! {
+        <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")}>
+            <td class="num">{ r.id }</td>
+            <td>{ r.user }</td>
+            <td>{ r.command }</td>
+            <td class="num">{ r.time_s }</td>
+            <td class="state" title={r.state.clone()}>{ r.state.clone() }</td>
+            <td class="info" title={info.clone()}>{ info }</td>
+        </tr>
+    }
+}
+
+/// The panel.
+#[function_component(Processlist)]
+pub fn processlist(props: &ProcesslistProps) -> Html {
+    let rows = &props.rows;
+    let waiting = rows.iter().filter(|r| r.is_waiting()).count();
+    html! {
+        <section class="panel" aria-labelledby="processlist-title" data-testid="processlist">
+            <h2 class="panel-title" id="processlist-title">
+                <span>{ "Processlist" }</span>
+                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                    { "SHOW PROCESSLIST, live" }
+                </span>
+            </h2>
+            <p class={classes!("proc-summary", (waiting > 0).then_some("waiting"))} data-testid="processlist-summary">
+                { summary(rows) }
+            </p>
+            <div class="proc-scroll" tabindex="0" aria-label="Processlist rows">
+                <table class="proc-table">
+                    <thead>
+                        <tr>
+                            <th class="num">{ "Id" }</th>
+                            <th>{ "User" }</th>
+                            <th>{ "Command" }</th>
+                            <th class="num">{ "Time" }</th>
+                            <th>{ "State" }</th>
+                            <th>{ "Info" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for rows.iter().take(MAX_ROWS).map(row) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ddlscope_engine::Tick;
+
+    fn r(id: u32, command: &'static str, state: &str) -> ProcRow {
+        ProcRow {
+            id,
+            user: "sbtest",
+            command,
+            time_s: 0,
+            state: state.into(),
+            info: None,
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_running_waiting_and_sleeping() {
+        let mut rows = vec![r(1, "Sleep", "")];
+        rows.extend((2..50).map(|i| r(i, "Query", "Sending data")));
+        rows.extend((50..66).map(|i| r(i, "Query", "Waiting for table metadata lock")));
+        assert_eq!(
+            summary(&rows),
+            "65 sessions: 48 running, 16 Waiting for table metadata lock (50, 51, 52, 53, …), 1 sleeping"
+        );
+        assert_eq!(summary(&rows[..1]), "1 session: 1 sleeping");
+        assert_eq!(summary(&[]), "0 sessions");
+        let mixed = [
+            r(1, "Query", "Waiting for global read lock"),
+            r(2, "Query", "Waiting for table metadata lock"),
+            r(3, "Query", "Waiting for table metadata lock"),
+        ];
+        assert_eq!(
+            summary(&mixed),
+            "3 sessions: 2 Waiting for table metadata lock (2, 3), 1 Waiting for global read lock (1)"
+        );
+    }
+
+    /// The rows come from the engine's SHOW PROCESSLIST builder: a CREATE INDEX
+    /// waiting behind an open transaction on the demo's idle t1, with the demo's 16
+    /// sysbench clients on t2 around it.
+    #[test]
+    fn a_waiting_alter_shows_in_the_rows_of_a_real_sim() {
+        let mut sim = ddlscope_engine::Sim::builtin("drop-table-demo", Some("mysql-5.7")).unwrap();
+        let s1 = sim.connect();
+        let s2 = sim.connect();
+        sim.submit_to(s1, "BEGIN; SELECT * FROM t1 WHERE id = 1")
+            .unwrap();
+        sim.run_for(Tick::from_ms(100));
+        sim.submit_to(s2, "ALTER TABLE t1 ADD INDEX k2 (k)")
+            .unwrap();
+        sim.run_for(Tick::from_ms(2_500));
+        let rows = proc_rows(&sim);
+        let ids: Vec<u32> = rows.iter().map(|r| r.id).collect();
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        assert_eq!(ids, sorted, "sorted by Id");
+        assert_eq!(rows.iter().filter(|r| r.user == "sbtest").count(), 16);
+        let alter = rows.iter().find(|r| r.id == s2).unwrap();
+        assert_eq!(alter.state, "Waiting for table metadata lock");
+        assert_eq!(alter.command, "Query");
+        assert_eq!(
+            alter.info.as_deref(),
+            Some("ALTER TABLE t1 ADD INDEX k2 (k)")
+        );
+        assert_eq!(alter.time_s, 2);
+        let holder = rows.iter().find(|r| r.id == s1).unwrap();
+        assert_eq!((holder.command, holder.info.as_deref()), ("Sleep", None));
+        let line = summary(&rows);
+        assert!(
+            line.contains(&format!(" 1 Waiting for table metadata lock ({s2})")),
+            "{line}"
+        );
+        assert!(
+            line.starts_with(&format!("{} sessions: ", rows.len())),
+            "{line}"
+        );
+    }
+}
