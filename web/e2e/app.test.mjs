@@ -3,7 +3,10 @@
 // Run by `cargo xtask test` (or `cargo xtask e2e`), which serves target/dist/ and sets
 // E2E_BASE_URL. What the tests rely on from the app (the contract):
 //   - body[data-ready="1"] once the app is mounted and the simulation running;
-//   - canvases [data-testid=bufpool-map] and [data-testid=chart-bp];
+//   - canvases [data-testid=bufpool-map], [data-testid=chart-tps], [data-testid=chart-bp]
+//     and [data-testid=chart-waits]; each chart canvas lists the bands it drew in
+//     data-bands (how many) and data-band-hits ("kind:x0:x1 ...", CSS px), and takes
+//     a title (the band's story) and data-over-band while the pointer is on a band;
 //   - [data-testid=play] (aria-pressed="true" or a "Pause" label while playing);
 //   - select [data-testid=profile-select] with option values such as mysql-5.7;
 //   - input or textarea [data-testid=sql-input] and button [data-testid=sql-run];
@@ -23,6 +26,7 @@ import {
   ARTIFACTS,
   BASE_URL,
   canvasHash,
+  chartBands,
   expectCanvasDrawn,
   ensurePaused,
   ensurePlaying,
@@ -105,6 +109,64 @@ test('mysql-5.7: DROP TABLE frees the dropped table\'s pages at once', { timeout
     await expectCanvasDrawn(page, ids.chartBp);
     await expectCanvasDrawn(page, ids.latchLanes);
     await screenshot(page, 'mysql-5.7-after-drop');
+
+    // The DROP is a band on every chart; hovering it tells what it was.
+    for (const chart of [ids.chartTps, ids.chartBp, ids.chartWaits]) {
+      const bands = await pollUntil(
+        `${chart} to draw the DROP TABLE's band`,
+        () => chartBands(page, chart),
+        (list) => list.some((b) => b.kind === 'statement'),
+        { timeoutMs: 15_000, intervalMs: 200 },
+      );
+      const count = Number(await page.locator(chart).getAttribute('data-bands'));
+      assert.equal(count, bands.length, `${chart} data-bands`);
+    }
+    const [band] = (await chartBands(page, ids.chartTps)).filter((b) => b.kind === 'statement');
+    assert.ok(band.x1 - band.x0 >= 3, `a short statement still gets a visible band: ${JSON.stringify(band)}`);
+    const canvas = page.locator(ids.chartTps);
+    await canvas.hover({ position: { x: (band.x0 + band.x1) / 2, y: 60 } });
+    const over = await pollUntil(
+      'the band under the pointer to show its story and a pointer cursor',
+      () => canvas.evaluate((el) => ({ title: el.title, cursor: getComputedStyle(el).cursor })),
+      (v) => v.cursor === 'pointer',
+      { timeoutMs: 5_000 },
+    );
+    assert.match(over.title, /^DROP TABLE t1 — at \d+\.\d s, ran \d+\.\d s\. Click to jump there\.$/);
+    await canvas.hover({ position: { x: 5, y: 5 } });
+    assert.equal(await canvas.evaluate((el) => getComputedStyle(el).cursor), 'auto', 'off the band');
+    const drawMs = await Promise.all(
+      [ids.chartTps, ids.chartBp, ids.chartWaits].map(async (c) => Number(await page.locator(c).getAttribute('data-draw-ms'))),
+    );
+    console.log(`chart redraw, ms (tps, bp, waits): ${drawMs.join(', ')}`);
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-5.7-after-drop.png` });
+  });
+});
+
+test('the three charts draw on load, and stack on a phone in the dark', { timeout: 120_000 }, async (t) => {
+  await withApp(t, 'charts-narrow-dark', '/', async (page) => {
+    for (const chart of [ids.chartTps, ids.chartBp, ids.chartWaits]) {
+      await expectCanvasDrawn(page, chart);
+      assert.equal(Number(await page.locator(chart).getAttribute('data-bands')), 0, `${chart}: no band before any statement`);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 360, height: 800 });
+    const boxes = [];
+    for (const chart of [ids.chartTps, ids.chartBp, ids.chartWaits]) {
+      // Resized and redrawn for the new width, in the dark theme.
+      await pollUntil(
+        `${chart} to be redrawn at the phone's width`,
+        () => page.locator(chart).evaluate((el) => el.width / devicePixelRatio <= el.clientWidth + 1 && el.clientWidth < 360),
+        (ok) => ok,
+        { timeoutMs: 10_000 },
+      );
+      await expectCanvasDrawn(page, chart);
+      boxes.push(await page.locator(chart).boundingBox());
+    }
+    assert.ok(boxes[0].y + boxes[0].height <= boxes[1].y && boxes[1].y + boxes[1].height <= boxes[2].y, `stacked: ${JSON.stringify(boxes)}`);
+    assert.ok(boxes.every((b) => b.x >= 0 && b.x + b.width <= 360), `inside the screen: ${JSON.stringify(boxes)}`);
+    // The sticky toolbar would cover the charts in an element screenshot.
+    await page.addStyleTag({ content: '.toolbar { position: static !important; }' });
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-360-dark.png` });
   });
 });
 
@@ -319,6 +381,26 @@ test('mysql-5.7: CREATE INDEX under sysbench walks the flush list again and agai
     assert.ok(walks > 100, `walks ${walks}`);
     await expectCanvasDrawn(page, ids.latchLanes);
     await screenshot(page, 'i4-create-index-flushing');
+  });
+});
+
+test('an open transaction\'s row locks make the workload wait: a lock-wait band', { timeout: 180_000 }, async (t) => {
+  await withApp(t, 'lock-wait-band', '/', async (page) => {
+    await page.selectOption(ids.scenarioSelect, 'steady-oltp-rw');
+    await waitReady(page);
+    await ensurePlaying(page);
+    await expectCanvasDrawn(page, ids.chartWaits);
+    // Every row locked and the transaction left open: the workload's writes queue.
+    await runSql(page, 'BEGIN; UPDATE sbtest1 SET k = 1');
+    for (const chart of [ids.chartWaits, ids.chartTps]) {
+      await pollUntil(
+        `${chart} to show a lock-wait band`,
+        () => chartBands(page, chart),
+        (list) => list.some((b) => b.kind === 'lock-wait'),
+        { timeoutMs: 90_000, intervalMs: 250 },
+      );
+    }
+    await page.locator('.chart-row').first().screenshot({ path: `${ARTIFACTS}/charts-row-lock-wait.png` });
   });
 });
 

@@ -52,6 +52,7 @@ export const ids = {
   help: '[data-testid=help]',
   debugOverlay: '[data-testid=debug-overlay]',
   chartBp: '[data-testid=chart-bp]',
+  chartWaits: '[data-testid=chart-waits]',
   play: '[data-testid=play]',
   profileSelect: '[data-testid=profile-select]',
   sqlInput: '[data-testid=sql-input]',
@@ -211,6 +212,21 @@ export async function selectProfile(page, profile) {
     (value) => value === profile,
     { timeoutMs: 10_000 },
   );
+}
+
+/**
+ * The bands a chart drew, from its canvas's data-band-hits attribute
+ * ("kind:x0:x1 ...", CSS px from the canvas's left edge).
+ */
+export async function chartBands(page, selector) {
+  const hits = await page.locator(selector).first().getAttribute('data-band-hits');
+  return (hits ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((h) => {
+      const [kind, x0, x1] = h.split(':');
+      return { kind, x0: Number(x0), x1: Number(x1) };
+    });
 }
 
 /** Types a statement into the SQL console and runs it. */

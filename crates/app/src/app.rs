@@ -737,6 +737,7 @@ pub fn app() -> Html {
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     {title}
                     inspect={Some(inspect)}
+                    on_seek={on_seek.clone()}
                 />
             }
         })

@@ -37,7 +37,10 @@ pub fn speed(x: f64) -> String {
 
 /// A count on a chart axis (pages, queries per second): `0`, `50k`, `262k`.
 pub fn count_short(v: f64) -> String {
-    if v.abs() >= 1000.0 {
+    if v.abs() >= 1e6 {
+        let m = format!("{:.1}", v / 1e6);
+        format!("{}M", m.trim_end_matches(".0"))
+    } else if v.abs() >= 1000.0 {
         format!("{:.0}k", v / 1000.0)
     } else {
         format!("{v:.0}")
@@ -84,5 +87,7 @@ mod tests {
         assert_eq!(count_short(0.0), "0");
         assert_eq!(count_short(500.0), "500");
         assert_eq!(count_short(250_000.0), "250k");
+        assert_eq!(count_short(1_000_000.0), "1M");
+        assert_eq!(count_short(8_400_000.0), "8.4M");
     }
 }

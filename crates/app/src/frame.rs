@@ -64,8 +64,8 @@ struct ChartKey {
     samples: usize,
     spans: usize,
     open_spans: usize,
-    pages_size: (u32, u32),
-    tps_size: (u32, u32),
+    failovers: usize,
+    sizes: [(u32, u32); 3],
     dark: bool,
 }
 
@@ -78,10 +78,8 @@ type DrawKey = (u32, Tick, (u32, u32), bool);
 pub struct Canvases {
     /// The buffer-pool map.
     pub map: NodeRef,
-    /// The pages chart.
-    pub pages: NodeRef,
-    /// The throughput and latency chart.
-    pub tps: NodeRef,
+    /// The charts, and what each drew last for its pointer handlers.
+    pub charts: chart::ChartCanvases,
     /// The latch lanes.
     pub latches: NodeRef,
     /// The flush lists.
@@ -485,10 +483,6 @@ fn draw_pane(
         }
     }
     lap(3);
-    let pages = canvases.pages.cast::<HtmlCanvasElement>();
-    let tps = canvases.tps.cast::<HtmlCanvasElement>();
-    let size =
-        |c: &Option<HtmlCanvasElement>| c.as_ref().map_or((0, 0), |c| chart::fit_canvas(c, dpr));
     let spans = runner.ddl_spans();
     let key = ChartKey {
         generation,
@@ -496,35 +490,21 @@ fn draw_pane(
         samples: sim.samples().len(),
         spans: spans.len(),
         open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
-        pages_size: size(&pages),
-        tps_size: size(&tps),
+        failovers: runner.failovers().len(),
+        sizes: canvases.charts.fit(dpr),
         dark: theme.dark,
     };
-    // Both charts plot the samples: they change together, once a virtual second (or
+    // The charts plot the samples: they change together, once a virtual second (or
     // when a statement starts or ends, a seek, or the page is resized).
     if pane.chart_key != Some(key) {
-        let frame = chart::Frame {
+        let input = chart::Input {
             samples: sim.samples(),
             spans,
+            failovers: runner.failovers(),
             now,
-            theme,
-            dpr,
+            pages_total: sim.pool().pages_total(),
         };
-        let drawn = [
-            pages.filter(|_| key.pages_size.0 > 0).map(|c| {
-                (
-                    "pages",
-                    chart::draw_pages(&c, &frame, sim.pool().pages_total()),
-                )
-            }),
-            tps.filter(|_| key.tps_size.0 > 0)
-                .map(|c| ("tps", chart::draw_tps(&c, &frame))),
-        ];
-        for (name, result) in drawn.into_iter().flatten() {
-            if let Err(e) = result {
-                gloo::console::error!(format!("chart {name}: {e}"));
-            }
-        }
+        canvases.charts.draw(&input, theme, dpr);
         pane.chart_key = Some(key);
     }
     lap(4);

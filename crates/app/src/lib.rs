@@ -10,7 +10,8 @@
 //!   pane.rs     one engine's panels (compare mode shows two side by side)
 //!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
 //!               5.7 scan's sweep drawn from its span)
-//!   chart.rs    the pages chart and the throughput/latency chart (plotters)
+//!   chart/      the charts (plotters): throughput/latency, buffer pool, waits, with
+//!               bands on the time axis that seek when clicked
 //!   controls.rs play/pause, step, speed, scrubber, profile, compare, server settings
 //!   mdl_panel.rs    metadata locks per table: granted, the queue, "waits for" arrows
 //!   processlist.rs  SHOW PROCESSLIST, live

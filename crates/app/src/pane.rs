@@ -2,7 +2,7 @@
 //! processlist, the flush lists and the charts. The page shows one pane, or two side by side in compare mode; the frame
 //! loop draws each pane's canvases from its own engine.
 
-use crate::chart::{Chart, TpsChart};
+use crate::chart::{BpChart, TpsChart, WaitsChart};
 use crate::flush_list::FlushList;
 use crate::frame::Canvases;
 use crate::latch_lanes::LatchLanes;
@@ -10,6 +10,7 @@ use crate::mdl_panel::MdlPanel;
 use crate::pool_map::PoolMap;
 use crate::processlist::Processlist;
 use crate::runner::Snapshot;
+use ddlscope_engine::Tick;
 use yew::prelude::*;
 
 /// Properties of [`Pane`].
@@ -29,6 +30,9 @@ pub struct PaneProps {
     /// The pool map's tooltip text for a point (see [`crate::pool_map::locate`]).
     #[prop_or_default]
     pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
+    /// Called with a band's start when a band on a chart is clicked.
+    #[prop_or_default]
+    pub on_seek: Callback<Tick>,
 }
 
 /// The panels of one engine.
@@ -47,8 +51,9 @@ pub fn pane(props: &PaneProps) -> Html {
             <Processlist rows={props.snapshot.processlist.clone()} />
             <FlushList canvas={c.flush.clone()} {instances} walks={props.snapshot.flush_walks} />
             <div class="chart-row">
-                <Chart canvas={c.pages.clone()} />
-                <TpsChart canvas={c.tps.clone()} />
+                <TpsChart slot={c.charts.tps.clone()} on_seek={props.on_seek.clone()} />
+                <BpChart slot={c.charts.bp.clone()} on_seek={props.on_seek.clone()} />
+                <WaitsChart slot={c.charts.waits.clone()} on_seek={props.on_seek.clone()} />
             </div>
         </div>
     }

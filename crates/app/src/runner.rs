@@ -397,6 +397,8 @@ pub struct Runner {
     flush_walk_count: Vec<u64>,
     latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
+    /// The HA probe's failovers, for the charts' bands.
+    failovers: Vec<crate::chart::FailoverMark>,
     /// The console's log: finished statements of every console session and notes.
     log: Vec<LogEntry>,
     /// Statements refused when typed (a syntax error): kept apart from the events'
@@ -469,6 +471,7 @@ impl Runner {
             flush_walk_count: Vec::new(),
             latch_spans: Vec::new(),
             ddl: Vec::new(),
+            failovers: Vec::new(),
             log: Vec::new(),
             rejected: Vec::new(),
             log_version: 0,
@@ -523,6 +526,10 @@ impl Runner {
     /// The console statements' spans.
     pub fn ddl_spans(&self) -> &[DdlSpan] {
         &self.ddl
+    }
+    /// The HA probe's failovers, for the charts' bands.
+    pub fn failovers(&self) -> &[crate::chart::FailoverMark] {
+        &self.failovers
     }
     /// What the user did so far, in time order.
     pub fn inputs(&self) -> &[Input] {
@@ -769,6 +776,7 @@ impl Runner {
         self.flush_walk_count.clear();
         self.latch_spans.clear();
         self.ddl.clear();
+        self.failovers.clear();
         self.log.clear();
         self.rejected.retain(|e| e.at <= target);
         self.log_version += 1;
@@ -889,7 +897,15 @@ impl Runner {
                         note: false,
                     });
                 }
-                kind => self.log.extend(note_for(e.at, kind)),
+                kind => {
+                    if let EventKind::Failover { stalled_for } = kind {
+                        self.failovers.push(crate::chart::FailoverMark {
+                            stalled_from: e.at.saturating_sub(*stalled_for),
+                            at: e.at,
+                        });
+                    }
+                    self.log.extend(note_for(e.at, kind));
+                }
             }
         }
         self.cursor = self.sim.events().len();

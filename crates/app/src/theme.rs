@@ -78,6 +78,22 @@ pub struct Theme {
     pub latency_p95: Rgb,
     /// Longest statement in charts.
     pub latency_max: Rgb,
+    /// Lock-wait bands on charts, and the metadata-lock waits line.
+    pub lock_band: Rgb,
+    /// The failover band and marker on charts.
+    pub failover: Rgb,
+    /// `Innodb_buffer_pool_pages_total` in charts: a quiet reference line.
+    pub total_line: Rgb,
+    /// `Innodb_buffer_pool_reads` per second in charts.
+    pub reads_line: Rgb,
+    /// `Innodb_buffer_pool_read_requests` per second in charts.
+    pub read_requests_line: Rgb,
+    /// `Innodb_buffer_pool_wait_free` per second in charts.
+    pub wait_free_line: Rgb,
+    /// Sessions waiting for a row lock, in charts.
+    pub row_lock_line: Rgb,
+    /// Threads queued for an internal latch, in charts.
+    pub latch_line: Rgb,
 }
 
 impl Theme {
@@ -102,6 +118,14 @@ impl Theme {
         latency_avg: [0x15, 0x80, 0x3d],
         latency_p95: [0x7c, 0x3a, 0xed],
         latency_max: [0xe1, 0x1d, 0x48],
+        lock_band: [0xc0, 0x26, 0xd3],
+        failover: [0xb9, 0x1c, 0x1c],
+        total_line: [0x94, 0xa3, 0xb8],
+        reads_line: [0x25, 0x63, 0xeb],
+        read_requests_line: [0x0d, 0x94, 0x88],
+        wait_free_line: [0xdc, 0x26, 0x26],
+        row_lock_line: [0xea, 0x58, 0x0c],
+        latch_line: [0x25, 0x63, 0xeb],
     };
 
     /// The dark variant.
@@ -125,6 +149,14 @@ impl Theme {
         latency_avg: [0x4a, 0xde, 0x80],
         latency_p95: [0xc0, 0x84, 0xfc],
         latency_max: [0xff, 0x4d, 0x6d],
+        lock_band: [0xf4, 0x72, 0xb6],
+        failover: [0xf8, 0x71, 0x71],
+        total_line: [0x64, 0x74, 0x8b],
+        reads_line: [0x60, 0xa5, 0xfa],
+        read_requests_line: [0x2d, 0xd4, 0xbf],
+        wait_free_line: [0xf8, 0x71, 0x71],
+        row_lock_line: [0xfb, 0x92, 0x3c],
+        latch_line: [0x60, 0xa5, 0xfa],
     };
 
     /// The variant for a dark or light colour scheme.
@@ -262,6 +294,58 @@ mod tests {
                         "{a} {ca:?} vs {b} {cb:?} (dark: {})",
                         theme.dark
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_lines_of_one_chart_stay_apart_on_its_background() {
+        let distance = |a: Rgb, b: Rgb| -> i32 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
+                .sum()
+        };
+        for theme in [Theme::LIGHT, Theme::DARK] {
+            let charts: [&[(&str, Rgb)]; 3] = [
+                &[
+                    ("tps", theme.qps),
+                    ("avg", theme.latency_avg),
+                    ("p95", theme.latency_p95),
+                    ("max", theme.latency_max),
+                    ("statement", theme.ddl_band),
+                    ("lock", theme.lock_band),
+                ],
+                &[
+                    ("reads", theme.reads_line),
+                    ("read requests", theme.read_requests_line),
+                    ("wait_free", theme.wait_free_line),
+                    ("statement", theme.ddl_band),
+                    ("lock", theme.lock_band),
+                ],
+                &[
+                    ("mdl", theme.lock_band),
+                    ("row", theme.row_lock_line),
+                    ("latch", theme.latch_line),
+                    ("statement", theme.ddl_band),
+                    ("failover", theme.failover),
+                ],
+            ];
+            for lines in charts {
+                for (i, (a, ca)) in lines.iter().enumerate() {
+                    assert!(
+                        distance(*ca, theme.background) >= 150,
+                        "{a} on the background (dark: {})",
+                        theme.dark
+                    );
+                    for (b, cb) in &lines[i + 1..] {
+                        assert!(
+                            distance(*ca, *cb) >= 60,
+                            "{a} {ca:?} vs {b} {cb:?} (dark: {})",
+                            theme.dark
+                        );
+                    }
                 }
             }
         }

@@ -4,6 +4,14 @@
 //! server reports as running totals (`..._reads`) are given here as the rate over that
 //! second, as a monitoring agent graphs them. Latency percentiles come from an
 //! HdrHistogram of the statements that finished during the second.
+//!
+//! The wait gauges (`mdl_waits`, `row_lock_waits`, `latch_waits`) are the most
+//! sessions (threads, for latches) seen waiting at once at any instant of the second,
+//! not the count at its last instant: a buffer-pool mutex held for a 0.4 s LRU scan
+//! queues every client behind it and is gone again before the second ends, and a
+//! gauge read only at whole seconds would miss it most of the time. A wait that lasts
+//! several seconds counts in each of them. The peak is exact, not sampled: the engine
+//! raises it whenever a thread starts waiting (the only moment a count can grow).
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -66,11 +74,19 @@ pub struct Sample {
     pub checkpoint_age_mb: u64,
     /// Statements that failed per second (sysbench's "ignored errors").
     pub errors: u64,
+    /// Most sessions waiting for a metadata lock at once during the second
+    /// ("Waiting for table metadata lock" and the other MDL wait states).
+    pub mdl_waits: u64,
+    /// Most sessions waiting for an InnoDB row lock at once during the second.
+    pub row_lock_waits: u64,
+    /// Most threads queued for an internal latch at once during the second: dict_sys,
+    /// LOCK_open, fil_sys or a buffer-pool instance mutex.
+    pub latch_waits: u64,
 }
 
 impl Sample {
     /// Column names, in row order.
-    pub const COLUMNS: [&'static str; 22] = [
+    pub const COLUMNS: [&'static str; 25] = [
         "t_s",
         "Innodb_buffer_pool_pages_total",
         "Innodb_buffer_pool_pages_data",
@@ -93,6 +109,9 @@ impl Sample {
         "threads_running",
         "checkpoint_age_mb",
         "errors",
+        "mdl_waits",
+        "row_lock_waits",
+        "latch_waits",
     ];
 
     /// The values as text, in [`Sample::COLUMNS`] order (ms with two decimals).
@@ -121,6 +140,9 @@ impl Sample {
             self.threads_running.to_string(),
             self.checkpoint_age_mb.to_string(),
             self.errors.to_string(),
+            self.mdl_waits.to_string(),
+            self.row_lock_waits.to_string(),
+            self.latch_waits.to_string(),
         ]
     }
 }
@@ -165,6 +187,26 @@ impl Counters {
             log_waits: self.log_waits - earlier.log_waits,
             errors: self.errors - earlier.errors,
         }
+    }
+}
+
+/// How many are waiting for each kind of lock: at an instant, or the peak of a second.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WaitGauge {
+    /// Sessions waiting for a metadata lock.
+    pub mdl: u64,
+    /// Sessions waiting for a row lock.
+    pub row_lock: u64,
+    /// Threads queued for an internal latch.
+    pub latch: u64,
+}
+
+impl WaitGauge {
+    /// Raises each count to `now`'s where that is higher.
+    pub fn raise(&mut self, now: WaitGauge) {
+        self.mdl = self.mdl.max(now.mdl);
+        self.row_lock = self.row_lock.max(now.row_lock);
+        self.latch = self.latch.max(now.latch);
     }
 }
 
@@ -231,6 +273,29 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_gauge_keeps_the_peak_of_each_kind() {
+        let mut g = WaitGauge::default();
+        g.raise(WaitGauge {
+            mdl: 3,
+            row_lock: 0,
+            latch: 1,
+        });
+        g.raise(WaitGauge {
+            mdl: 1,
+            row_lock: 2,
+            latch: 0,
+        });
+        assert_eq!(
+            g,
+            WaitGauge {
+                mdl: 3,
+                row_lock: 2,
+                latch: 1
+            }
+        );
+    }
+
+    #[test]
     fn a_row_has_one_value_per_column() {
         let s = Sample {
             t_s: 1,
@@ -255,6 +320,9 @@ mod tests {
             threads_running: 1,
             checkpoint_age_mb: 0,
             errors: 0,
+            mdl_waits: 1,
+            row_lock_waits: 0,
+            latch_waits: 2,
         };
         assert_eq!(s.row().len(), Sample::COLUMNS.len());
         let json = serde_json::to_value(&s).unwrap();

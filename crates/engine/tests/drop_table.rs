@@ -210,6 +210,24 @@ fn the_57_drop_stalls_reads_and_8023_does_not() {
         "sessions queue behind the scan of instance 0: {:?}",
         s.sessions()
     );
+    // The second that holds the scan samples at least as many latch waiters as the
+    // processlist shows in its middle, though the scan is over when it closes.
+    assert!(s.waiting_now().latch >= waiting as u64);
+    let scan_second = s.now().as_secs() + 1;
+    s.run_until(Tick::from_secs(scan_second));
+    let sample = s.samples().last().unwrap();
+    assert_eq!(sample.t_s, scan_second);
+    assert!(
+        sample.latch_waits >= waiting as u64,
+        "{waiting} waiting mid-scan, the sample says {}",
+        sample.latch_waits
+    );
+    assert_eq!(sample.mdl_waits + sample.row_lock_waits, 0, "{sample:?}");
+    let before: Vec<u64> = s.samples()[..3].iter().map(|x| x.latch_waits).collect();
+    assert!(
+        before.iter().all(|&n| n < waiting as u64),
+        "no such queue before the DROP: {before:?}"
+    );
     let (lat57, dict57) = worst_qps("mysql-5.7");
     let (lat80, dict80) = worst_qps("mysql-8.0.23");
     assert!(

@@ -64,9 +64,22 @@ fn i4_create_index_waits_for_the_open_transaction_and_new_statements_queue() {
         out.contains("SHARED_WRITE") && out.contains("PENDING"),
         "{out}"
     );
+    // The samples count the waiting sessions, the CREATE INDEX (since 0.5 s) and the
+    // SELECT behind it (since 0.7 s), in the first second and in each one after.
+    s.run_for(Tick::from_secs(2));
+    let mdl: Vec<u64> = s.samples().iter().map(|x| x.mdl_waits).collect();
+    assert_eq!(mdl, [2, 2], "{mdl:?}");
+    assert_eq!(s.waiting_now().mdl, 2);
+    assert!(s.samples().iter().all(|x| x.row_lock_waits == 0));
     let commit = s.submit_to(a, "COMMIT").unwrap()[0];
     s.run_for(Tick::from_secs(2));
     assert_eq!(outcome(&s, commit), "ok");
+    assert_eq!(s.waiting_now().mdl, 0);
+    assert_eq!(
+        s.samples().last().unwrap().mdl_waits,
+        0,
+        "a whole second without"
+    );
     assert_eq!(outcome(&s, sel), "ok");
     assert_eq!(outcome(&s, ddl), "ok");
     let fin = |i: u32| s.statements()[i as usize].finished_at.unwrap();
@@ -376,6 +389,8 @@ distribution = "uniform"
         .filter(|v| v.state == "updating")
         .count();
     assert_eq!(waiting, 4, "{:?}", s.sessions());
+    let last = s.samples().last().unwrap();
+    assert_eq!((last.row_lock_waits, last.mdl_waits), (4, 0), "{last:?}");
     s.submit_to(a, "COMMIT").unwrap();
     s.run_for(Tick::from_secs(2));
     let after = s.samples().last().unwrap().tps;

@@ -232,6 +232,7 @@ impl Sim {
             Acquire::Failed(e) => MdlPoll::Failed(e),
             Acquire::Waiting(request) => {
                 self.mdl_waiters.insert(ctx.0, t);
+                self.note_wait();
                 let deadline = self.mdl.pending(request).map_or(self.now, |p| p.deadline);
                 self.schedule(deadline, Wake::MdlTimeout);
                 self.emit(EventKind::MdlWaitStarted {
@@ -321,6 +322,7 @@ impl Sim {
                 deadline,
             },
         );
+        self.note_wait();
         self.schedule(deadline, Wake::RowLockTimeout(session));
         RowPoll::Wait
     }
@@ -361,6 +363,7 @@ impl Sim {
                         deadline,
                     },
                 );
+                self.note_wait();
                 self.schedule(deadline, Wake::RowLockTimeout(session));
                 RowPoll::Wait
             }

@@ -40,7 +40,7 @@ use crate::dict::Table;
 use crate::events::{Event, EventKind, TraceHash};
 use crate::fs::{FileSystem, FsConfig};
 use crate::latch::{Latch, LatchId};
-use crate::metrics::{Counters, LatencyWindow, Sample};
+use crate::metrics::{Counters, LatencyWindow, Sample, WaitGauge};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
@@ -191,6 +191,8 @@ pub struct Sim {
     last_counters: Counters,
     latency: LatencyWindow,
     running: u64,
+    /// The most waiting at once, by kind, since the last sample.
+    wait_peak: WaitGauge,
     commands: Vec<(Tick, String)>,
     console_session: u32,
     cleaner: ThreadId,
@@ -321,6 +323,7 @@ impl Sim {
             last_counters: Counters::default(),
             latency: LatencyWindow::default(),
             running: 0,
+            wait_peak: WaitGauge::default(),
             commands: Vec::new(),
             console_session: threads_n + 1,
             cleaner: ThreadId(0),
@@ -545,7 +548,27 @@ impl Sim {
 
     fn acquire(&mut self, latch: LatchId, t: ThreadId) -> bool {
         let now = self.now;
-        self.latches[Self::latch_index(latch)].try_acquire(t, now)
+        let got = self.latches[Self::latch_index(latch)].try_acquire(t, now);
+        if !got {
+            self.note_wait();
+        }
+        got
+    }
+
+    /// Sessions and threads waiting right now, by kind of lock.
+    pub fn waiting_now(&self) -> WaitGauge {
+        WaitGauge {
+            mdl: self.mdl_waiters.len() as u64,
+            row_lock: self.row_waits.len() as u64,
+            latch: self.latches.iter().map(|l| l.waiter_count() as u64).sum(),
+        }
+    }
+
+    /// A thread started waiting: the second's peak may have grown. (Counts only grow
+    /// when a wait starts, so this is the only place the peak needs looking at.)
+    pub(super) fn note_wait(&mut self) {
+        let now = self.waiting_now();
+        self.wait_peak.raise(now);
     }
 
     /// Releases `latch`, waking the next holder; background and DDL threads' holds are
@@ -986,6 +1009,9 @@ impl Sim {
         let d = self.counters.since(&self.last_counters);
         self.last_counters = self.counters.clone();
         let (avg, p95, p99, max) = self.latency.take_ms();
+        // The second's peak, then the next second starts from who waits now.
+        let waits = self.wait_peak;
+        self.wait_peak = self.waiting_now();
         let s = Sample {
             t_s: self.now.as_secs(),
             pages_total: self.pool.pages_total(),
@@ -1009,6 +1035,9 @@ impl Sim {
             threads_running: self.running,
             checkpoint_age_mb: self.checkpoint_age() >> 20,
             errors: d.errors,
+            mdl_waits: waits.mdl,
+            row_lock_waits: waits.row_lock,
+            latch_waits: waits.latch,
         };
         self.hash.feed_json(&s);
         self.samples.push(s);
