@@ -412,10 +412,12 @@ pub fn draw(
         (order, must)
     };
     let pattern_px = (3.0 * dpr).round() as usize;
+    let mut painted: Vec<u16> = Vec::with_capacity(bands.len());
     for (k, &i) in bands.iter().enumerate() {
         if k >= must && clock() - started > budget_ms {
             break;
         }
+        painted.push(i);
         if !full {
             *next = (i + 1) % pool.n_instances().max(1);
         }
@@ -435,13 +437,37 @@ pub fn draw(
             pattern_px,
         );
     }
-    match ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels[..]), w, h) {
-        Ok(image) => {
-            let _ = ctx.put_image_data(&image, 0.0, 0.0);
+    // Only the repainted bands go to the canvas, each with its label row (which the
+    // image holds blank, so the old text goes): the others keep their last picture,
+    // label and cursor included.
+    // A full repaint puts the whole image, the gaps between bands included.
+    let regions: Vec<(usize, usize)> = if full {
+        vec![(0, hu)]
+    } else {
+        painted
+            .iter()
+            .map(|&i| {
+                let row0 = (layout.label_top(i).floor() as usize).min(hu);
+                (
+                    row0,
+                    (layout.band_top(i) as usize + layout.band_h as usize).min(hu),
+                )
+            })
+            .collect()
+    };
+    for (row0, row1) in regions {
+        if row1 <= row0 {
+            continue;
         }
-        Err(_) => return,
+        let rows = &pixels[row0 * wu * 4..row1 * wu * 4];
+        match ImageData::new_with_u8_clamped_array_and_sh(Clamped(rows), w, (row1 - row0) as u32) {
+            Ok(image) => {
+                let _ = ctx.put_image_data(&image, 0.0, row0 as f64);
+            }
+            Err(_) => return,
+        }
     }
-    for i in 0..pool.n_instances() {
+    for &i in &painted {
         let inst = &pool.instances()[usize::from(i)];
         let n = inst.size();
         let top = f64::from(layout.band_top(i));
