@@ -722,11 +722,8 @@ pub fn app() -> Html {
                     let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
                     let (instance, pos) = crate::pool_map::locate(&sizes, w, x, y)?;
                     let info = pool.inspect(instance, pos)?;
-                    Some(crate::pool_map::describe(
-                        instance,
-                        &info,
-                        &r.snapshot().tables,
-                    ))
+                    let tables = crate::runner::table_infos(r.sim());
+                    Some(crate::pool_map::describe(instance, &info, &tables))
                 })
             };
             html! {

@@ -1087,15 +1087,7 @@ mod tests {
         assert_eq!(locate(&sizes, w, 900.0, top1), None, "outside");
         let head = pool.inspect(1, 0).unwrap();
         assert_eq!(head.lru_position, Some(0));
-        let tables: Vec<TableInfo> = sim
-            .tables()
-            .iter()
-            .map(|t| TableInfo {
-                name: t.name.clone(),
-                space: t.space,
-                dropped: t.dropped,
-            })
-            .collect();
+        let tables = crate::runner::table_infos(&sim);
         let text = describe(1, &head, &tables);
         assert!(text.starts_with("buf_pool[1] · t"), "{text}");
         assert!(

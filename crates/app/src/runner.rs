@@ -167,6 +167,18 @@ pub struct TableInfo {
     pub dropped: bool,
 }
 
+/// The tables of `sim`, for the legend and the map's tooltip.
+pub fn table_infos(sim: &Sim) -> Vec<TableInfo> {
+    sim.tables()
+        .iter()
+        .map(|t| TableInfo {
+            name: t.name.clone(),
+            space: t.space,
+            dropped: t.dropped,
+        })
+        .collect()
+}
+
 /// The log line an engine event deserves, if any: the HA probe's failover and the
 /// adaptive hash index cleanup of a dropped table.
 pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
@@ -971,16 +983,7 @@ impl Runner {
             threads_running: self.sim.threads_running(),
             dict_sys_held: self.sim.latch(LatchId::DictSys).holder().is_some(),
             actual_speed: if self.playing { self.actual_speed } else { 0.0 },
-            tables: self
-                .sim
-                .tables()
-                .iter()
-                .map(|t| TableInfo {
-                    name: t.name.clone(),
-                    space: t.space,
-                    dropped: t.dropped,
-                })
-                .collect(),
+            tables: table_infos(&self.sim),
             flush_walks: self.flush_walk_count.iter().sum(),
             horizon: self.horizon,
             latches_held: self
