@@ -305,7 +305,15 @@ impl LoopInner {
         let mut phase = [0.0; 7];
         let generation = {
             let mut engines = self.engines.borrow_mut();
-            engines.advance(dt_ms, step_budget(self.draw_ms.get()), &performance_now);
+            // A frame that reports to Yew pays for the re-render that follows (the
+            // stats, the panels): it steps and repaints less, so that it too fits.
+            let report_due = now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS;
+            let budget = if report_due {
+                MIN_STEP_MS
+            } else {
+                step_budget(self.draw_ms.get())
+            };
+            engines.advance(dt_ms, budget, &performance_now);
             let draw_started = performance_now();
             phase[0] = draw_started - now_ms;
             let mut panes = self.panes.borrow_mut();
@@ -315,7 +323,15 @@ impl LoopInner {
                     panes.push(PaneDraw::default());
                 }
                 if let Some(canvases) = self.canvases.get(i) {
-                    drew_map |= draw_pane(runner, canvases, &mut panes[i], &theme, dpr, &mut phase);
+                    drew_map |= draw_pane(
+                        !report_due,
+                        runner,
+                        canvases,
+                        &mut panes[i],
+                        &theme,
+                        dpr,
+                        &mut phase,
+                    );
                 }
             }
             let drew = performance_now() - draw_started;
@@ -403,9 +419,11 @@ impl LoopInner {
     }
 }
 
-/// Redraws engine `runner`'s canvases that are out of date. Returns whether the pool
-/// map has been drawn.
+/// Redraws engine `runner`'s canvases that are out of date; on a frame that is not
+/// `full_frame` the map repaints only the bands being scanned. Returns whether the
+/// pool map has been drawn.
 fn draw_pane(
+    full_frame: bool,
     runner: &Runner,
     canvases: &Canvases,
     pane: &mut PaneDraw,
@@ -440,7 +458,8 @@ fn draw_pane(
                 theme,
                 dpr,
                 &mut pane.scratch,
-                MAP_BUDGET_MS,
+                if full_frame { MAP_BUDGET_MS } else { 0.0 },
+                full_frame,
                 &performance_now,
             );
             pane.map_key = Some(key);

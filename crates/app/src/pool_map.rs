@@ -354,6 +354,8 @@ pub fn band_order(instances: u16, scanned: &[u16], next: u16) -> Vec<u16> {
 }
 
 /// Draws the map for the pool's state now, with the cursors of the active scans.
+/// With `extra` false (a frame that has other work to do), only the scanned bands
+/// are sure to be repainted.
 ///
 /// Reading an instance's LRU order means walking its linked list, one cache miss a
 /// block: 65,536 blocks take a few milliseconds, 8 M take tens. So a frame repaints
@@ -370,6 +372,7 @@ pub fn draw(
     dpr: f64,
     scratch: &mut MapScratch,
     budget_ms: f64,
+    extra: bool,
     clock: &dyn Fn() -> f64,
 ) {
     let (w, h) = (canvas.width(), canvas.height());
@@ -408,7 +411,7 @@ pub fn draw(
             .map(|s| s.instance)
             .collect();
         let order = band_order(pool.n_instances(), &scanned, *next);
-        let must = order.len().min(scanned.len() + 1);
+        let must = order.len().min(scanned.len() + usize::from(extra));
         (order, must)
     };
     let pattern_px = (3.0 * dpr).round() as usize;
