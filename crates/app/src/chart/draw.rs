@@ -13,6 +13,7 @@ use super::geometry::{self, Drawn, HitBand, XMap};
 use crate::format;
 use crate::theme::{Rgb, Theme};
 use ddlscope_engine::Sample;
+use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -240,6 +241,27 @@ fn builder<'a, 'b>(area: &'a Root, f: &Frame<'_>) -> ChartBuilder<'a, 'b, Canvas
     b
 }
 
+/// The mesh every chart shares: no minor lines, a light grid, muted axes and labels,
+/// as many time labels as fit. Each chart then sets its own axes' labels.
+fn mesh_style<'m, 'a, 'b, X, Y>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, CanvasBackend>,
+    f: &Frame<'_>,
+    root: &Root,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, CanvasBackend>
+where
+    X: Ranged,
+    Y: Ranged,
+{
+    let theme = f.theme;
+    mesh.light_line_style(TRANSPARENT)
+        .max_light_lines(1)
+        .bold_line_style(f.line(theme.grid, 1.0))
+        .axis_style(rgb(theme.text_muted))
+        .label_style(f.font(LABEL_PX, theme.text_muted))
+        .axis_desc_style(f.font(LABEL_PX, theme.text_muted))
+        .x_labels(f.x_labels(root))
+}
+
 fn x_fmt(v: &f64) -> String {
     format!("{v:.0}")
 }
@@ -277,15 +299,7 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
         // A hair wider than whole decades: plotters labels a decade only when its
         // logarithm, computed in floating point, lies inside the range.
         .set_secondary_coord(x_lo..x_hi, (lat_lo * 0.999..lat_hi * 1.001).log_scale());
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .max_light_lines(1)
-        .bold_line_style(f.line(theme.grid, 1.0))
-        .axis_style(rgb(theme.text_muted))
-        .label_style(f.font(LABEL_PX, theme.text_muted))
-        .axis_desc_style(f.font(LABEL_PX, theme.text_muted))
-        .x_labels(f.x_labels(&root))
+    mesh_style(&mut chart.configure_mesh(), f, &root)
         .y_labels(5)
         .y_label_formatter(&count_fmt)
         .x_label_formatter(&x_fmt)
@@ -392,15 +406,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
             .map_err(err)?;
         let blank = |_: &f64| String::new();
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .max_light_lines(1)
-            .bold_line_style(f.line(theme.grid, 1.0))
-            .axis_style(rgb(theme.text_muted))
-            .label_style(f.font(LABEL_PX, theme.text_muted))
-            .axis_desc_style(f.font(LABEL_PX, theme.text_muted))
-            .x_labels(f.x_labels(&root))
+        mesh_style(&mut chart.configure_mesh(), f, &root)
             .x_label_formatter(&blank)
             .y_labels(4)
             .y_label_formatter(&count_fmt)
@@ -459,15 +465,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             .x_label_area_size(f.px(36.0))
             .build_cartesian_2d(x_lo..x_hi, (lo * 0.999..hi * 1.001).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .max_light_lines(1)
-            .bold_line_style(f.line(theme.grid, 1.0))
-            .axis_style(rgb(theme.text_muted))
-            .label_style(f.font(LABEL_PX, theme.text_muted))
-            .axis_desc_style(f.font(LABEL_PX, theme.text_muted))
-            .x_labels(f.x_labels(&root))
+        mesh_style(&mut chart.configure_mesh(), f, &root)
             .x_label_formatter(&x_fmt)
             .y_labels(4)
             .y_label_formatter(&count_fmt)
@@ -528,15 +526,7 @@ pub fn draw_waits(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, St
             String::new()
         }
     };
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .max_light_lines(1)
-        .bold_line_style(f.line(theme.grid, 1.0))
-        .axis_style(rgb(theme.text_muted))
-        .label_style(f.font(LABEL_PX, theme.text_muted))
-        .axis_desc_style(f.font(LABEL_PX, theme.text_muted))
-        .x_labels(f.x_labels(&root))
+    mesh_style(&mut chart.configure_mesh(), f, &root)
         .y_labels(5)
         .y_label_formatter(&whole)
         .x_label_formatter(&x_fmt)
