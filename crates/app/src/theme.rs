@@ -255,26 +255,23 @@ pub fn ahi_swatch_css(space: SpaceId) -> String {
 mod tests {
     use super::*;
 
+    /// How far apart two colours are: the sum of the channels' differences.
+    fn distance(a: Rgb, b: Rgb) -> i32 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
+            .sum()
+    }
+
     #[test]
     fn t1_and_t2_are_far_apart() {
         let (a, b) = (space_colour(SpaceId(1)), space_colour(SpaceId(2)));
-        let d: i32 = a
-            .iter()
-            .zip(b)
-            .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
-            .sum();
-        assert!(d > 300, "{a:?} vs {b:?}");
+        assert!(distance(a, b) > 300, "{a:?} vs {b:?}");
     }
 
     #[test]
     fn the_map_states_of_a_table_stay_apart() {
         // Clean, dirty and stale pages of t1 and the neutrals must not be confused.
-        let distance = |a: Rgb, b: Rgb| -> i32 {
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
-                .sum()
-        };
         for theme in [Theme::LIGHT, Theme::DARK] {
             let t1 = SpaceId(1);
             let colours = [
@@ -301,12 +298,6 @@ mod tests {
 
     #[test]
     fn the_lines_of_one_chart_stay_apart_on_its_background() {
-        let distance = |a: Rgb, b: Rgb| -> i32 {
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
-                .sum()
-        };
         for theme in [Theme::LIGHT, Theme::DARK] {
             let charts: [&[(&str, Rgb)]; 3] = [
                 &[
