@@ -1,5 +1,5 @@
-//! What every canvas panel does the same way: size the pixel buffer to the CSS box and
-//! get the 2D context.
+//! What every canvas panel does the same way: size the pixel buffer to the CSS box,
+//! get the 2D context, and (for the plain ones) the panel markup around the canvas.
 
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -27,4 +27,45 @@ pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d
         .ok_or("no 2d context")?
         .dyn_into()
         .map_err(|_| "not a 2d context".to_string())
+}
+
+/// Properties of [`CanvasPanel`].
+#[derive(yew::Properties, PartialEq, Debug)]
+pub struct CanvasPanelProps {
+    /// The heading's element id (for `aria-labelledby`).
+    pub title_id: yew::AttrValue,
+    /// The heading.
+    pub title: yew::AttrValue,
+    /// What the panel shows, beside the heading.
+    pub children: yew::Html,
+    /// The canvas the frame loop draws on.
+    pub canvas: yew::NodeRef,
+    /// The canvas's `data-testid`.
+    pub testid: yew::AttrValue,
+    /// The canvas's accessible description.
+    pub label: yew::AttrValue,
+    /// The canvas's height, CSS px.
+    pub css_height: f64,
+}
+
+/// A panel holding one canvas under a heading: the frame loop draws the canvas.
+#[yew::function_component(CanvasPanel)]
+pub fn canvas_panel(props: &CanvasPanelProps) -> yew::Html {
+    yew::html! {
+        <section class="panel" aria-labelledby={props.title_id.clone()}>
+            <h2 class="panel-title" id={props.title_id.clone()}>
+                <span>{ props.title.clone() }</span>
+                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                    { props.children.clone() }
+                </span>
+            </h2>
+            <canvas
+                ref={props.canvas.clone()}
+                data-testid={props.testid.clone()}
+                role="img"
+                aria-label={props.label.clone()}
+                style={format!("width: 100%; display: block; height: {}px", props.css_height)}
+            />
+        </section>
+    }
 }

@@ -119,21 +119,16 @@ pub struct FlushListProps {
 #[function_component(FlushList)]
 pub fn flush_list(props: &FlushListProps) -> Html {
     html! {
-        <section class="panel" aria-labelledby="flush-title">
-            <h2 class="panel-title" id="flush-title">
-                <span>{ "Flush list" }</span>
-                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
-                    { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }
-                    <b data-testid="flush-walks">{ crate::format::int(props.walks) }</b>
-                </span>
-            </h2>
-            <canvas
-                ref={props.canvas.clone()}
-                data-testid="flush-list"
-                role="img"
-                aria-label="Each instance's flush list, oldest modification first"
-                style={format!("width: 100%; display: block; height: {}px", css_height(props.instances))}
-            />
-        </section>
+        <crate::canvas::CanvasPanel
+            title_id="flush-title"
+            title="Flush list"
+            canvas={props.canvas.clone()}
+            testid="flush-list"
+            label="Each instance's flush list, oldest modification first"
+            css_height={css_height(props.instances)}
+        >
+            { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }
+            <b data-testid="flush-walks">{ crate::format::int(props.walks) }</b>
+        </crate::canvas::CanvasPanel>
     }
 }

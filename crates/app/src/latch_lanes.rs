@@ -144,23 +144,15 @@ pub struct LatchLanesProps {
 #[function_component(LatchLanes)]
 pub fn latch_lanes(props: &LatchLanesProps) -> Html {
     html! {
-        <section class="panel" aria-labelledby="latches-title">
-            <h2 class="panel-title" id="latches-title">
-                <span>{ "Latches" }</span>
-                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
-                    { "DDL and background holds over the last minute; how many wait now" }
-                </span>
-            </h2>
-            <canvas
-                ref={props.canvas.clone()}
-                data-testid="latch-lanes"
-                role="img"
-                aria-label="Latch holds over the last minute"
-                style={format!(
-                    "width: 100%; display: block; height: {}px",
-                    css_height(3 + usize::from(props.instances).min(MAX_POOL_LANES))
-                )}
-            />
-        </section>
+        <crate::canvas::CanvasPanel
+            title_id="latches-title"
+            title="Latches"
+            canvas={props.canvas.clone()}
+            testid="latch-lanes"
+            label="Latch holds over the last minute"
+            css_height={css_height(3 + usize::from(props.instances).min(MAX_POOL_LANES))}
+        >
+            { "DDL and background holds over the last minute; how many wait now" }
+        </crate::canvas::CanvasPanel>
     }
 }
