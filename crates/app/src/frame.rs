@@ -400,7 +400,7 @@ impl LoopInner {
             .map(|r| r.sim().pool().pages_total())
             .sum();
         let (playing, speed) = main.clock();
-        let actual = main.snapshot().actual_speed;
+        let actual = main.actual_speed();
         let text = format!(
             "frame p50 {i50:.1} ms · p95 {i95:.1} ms\nwork  p50 {w50:.1} ms · p95 {w95:.1} ms\nspeed {} asked, {} achieved{}\npool {} pages · {} engine(s)\nms: {}",
             crate::format::speed(speed),

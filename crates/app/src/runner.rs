@@ -932,9 +932,9 @@ impl Runner {
         self.latch_spans.retain(|s| s.t1 >= horizon);
     }
 
-    /// The console sessions as their tabs show them.
-    pub fn console(&self) -> Vec<ConsoleSession> {
-        let views = self.sim.sessions();
+    /// The console sessions as their tabs show them, their states read from `views`
+    /// ([`Sim::sessions`], which the snapshot reads once for this and its waiters).
+    fn console(&self, views: &[ddlscope_engine::SessionView]) -> Vec<ConsoleSession> {
         self.sim
             .console_sessions()
             .into_iter()
@@ -965,9 +965,19 @@ impl Runner {
             .collect()
     }
 
+    /// The speed achieved over the last second while playing (0 when paused).
+    pub fn actual_speed(&self) -> f64 {
+        if self.playing {
+            self.actual_speed
+        } else {
+            0.0
+        }
+    }
+
     /// The figures Yew shows, read from the pool now.
     pub fn snapshot(&self) -> Snapshot {
         let pool = self.sim.pool();
+        let views = self.sim.sessions();
         let last: Option<&Sample> = self.sim.samples().last();
         Snapshot {
             now: self.sim.now(),
@@ -982,7 +992,7 @@ impl Runner {
             latency_p95_ms: last.map_or(0.0, |s| s.latency_p95_ms),
             threads_running: self.sim.threads_running(),
             dict_sys_held: self.sim.latch(LatchId::DictSys).holder().is_some(),
-            actual_speed: if self.playing { self.actual_speed } else { 0.0 },
+            actual_speed: self.actual_speed(),
             tables: table_infos(&self.sim),
             flush_walks: self.flush_walk_count.iter().sum(),
             horizon: self.horizon,
@@ -993,13 +1003,11 @@ impl Runner {
                 .filter(|l| l.holder().is_some())
                 .map(|l| l.id.to_string())
                 .collect(),
-            waiting: self
-                .sim
-                .sessions()
+            waiting: views
                 .iter()
                 .filter(|v| v.waiting_for.is_some() || v.state.starts_with("Waiting for"))
                 .count() as u64,
-            console: self.console(),
+            console: self.console(&views),
             log_version: self.log_version,
             mdl: crate::mdl_panel::mdl_view(&self.sim),
             processlist: crate::processlist::proc_rows(&self.sim),
