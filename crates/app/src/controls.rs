@@ -204,9 +204,9 @@ pub fn controls(props: &ControlsProps) -> Html {
     let fs_now = k.file_system.map(|x| format!("{x:?}").to_lowercase());
     let dev_now = k.device.map(|x| {
         match x {
-            ddlscope_engine::scenario::DeviceKind::Hdd => "hdd",
-            ddlscope_engine::scenario::DeviceKind::SataSsd => "sata_ssd",
-            ddlscope_engine::scenario::DeviceKind::Nvme => "nvme",
+            ddlscope_engine::DeviceKind::Hdd => "hdd",
+            ddlscope_engine::DeviceKind::SataSsd => "sata_ssd",
+            ddlscope_engine::DeviceKind::Nvme => "nvme",
         }
         .to_string()
     });
@@ -343,8 +343,8 @@ pub fn controls(props: &ControlsProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ddlscope_engine::scenario::{DeviceKind, FileSystemKind};
     use ddlscope_engine::workload::WorkloadKind;
+    use ddlscope_engine::{DeviceKind, FileSystemKind};
 
     #[test]
     fn settings_are_named_as_in_scenario_files() {

@@ -22,8 +22,8 @@
 
 use crate::format;
 use crate::latch_lanes::LatchSpan;
-use ddlscope_engine::scenario::{DeviceKind, FileSystemKind};
 use ddlscope_engine::workload::WorkloadKind;
+use ddlscope_engine::{DeviceKind, FileSystemKind};
 use ddlscope_engine::{
     EventKind, LatchId, ListKind, Profile, Sample, Scenario, Sim, SpaceId, Tick,
 };
@@ -1506,8 +1506,8 @@ mod tests {
             pool_mib: Some(512),
             instances: Some(2),
             ahi: Some(false),
-            file_system: Some(ddlscope_engine::scenario::FileSystemKind::Xfs),
-            device: Some(ddlscope_engine::scenario::DeviceKind::Nvme),
+            file_system: Some(ddlscope_engine::FileSystemKind::Xfs),
+            device: Some(ddlscope_engine::DeviceKind::Nvme),
             workload: Some(WorkloadKind::OltpPointSelect),
             threads: Some(4),
         };

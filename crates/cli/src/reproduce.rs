@@ -164,7 +164,7 @@ fn i3(out: &mut Vec<Figure>, progress: &mut dyn FnMut(&str)) -> Result<(), Strin
     progress("I3 on mysql-5.1, ext3 and XFS");
     let ext3 = run("i3-ext3-drop", None, 16, |_| {})?;
     let xfs = run("i3-ext3-drop", None, 16, |s| {
-        s.file_system.kind = ddlscope_engine::scenario::FileSystemKind::Xfs
+        s.file_system.kind = ddlscope_engine::FileSystemKind::Xfs
     })?;
     let ext3_s = drop_seconds(&ext3);
     let blocked = ext3

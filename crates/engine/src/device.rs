@@ -5,8 +5,46 @@
 //! transfer time at the device's bandwidth. Queueing is therefore visible: a burst of
 //! page-cleaner writes delays the reads behind it.
 
-use crate::scenario::{DeviceConfig, DeviceKind};
+use crate::size::ByteSize;
 use crate::time::Tick;
+use serde::{Deserialize, Serialize};
+
+/// The storage device's kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceKind {
+    /// A spinning disk.
+    Hdd,
+    /// A SATA SSD.
+    #[default]
+    SataSsd,
+    /// NVMe or PCIe flash (Fusion-io).
+    Nvme,
+}
+
+/// The storage device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    /// The kind, which sets the default latency.
+    #[serde(default)]
+    pub kind: DeviceKind,
+    /// Latency of one 16 KiB page read, µs; defaults by kind.
+    #[serde(default)]
+    pub read_latency_us: Option<u64>,
+    /// Latency of one page write, µs; defaults by kind.
+    #[serde(default)]
+    pub write_latency_us: Option<u64>,
+    /// Latency of a redo-log write + fsync at commit, µs; defaults by kind.
+    #[serde(default)]
+    pub fsync_latency_us: Option<u64>,
+    /// Transfer rate per second; defaults by kind.
+    #[serde(default)]
+    pub bandwidth: Option<ByteSize>,
+    /// I/Os the device serves at once; defaults by kind.
+    #[serde(default)]
+    pub channels: Option<u32>,
+}
 
 /// What an I/O does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,7 +29,7 @@
 //! compressed tree has somewhat more, emptier pages).
 
 use crate::bufpool::{PageNo, SpaceId};
-use crate::scenario::PAGE_SIZE;
+use crate::units::PAGE_SIZE;
 
 /// Node pointers per internal page: a 4-byte key, a 4-byte child page number and the
 /// 5-byte record header, in 15/16 of a 16 KiB page.

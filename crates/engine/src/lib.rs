@@ -29,11 +29,14 @@ pub mod sim;
 pub mod size;
 pub mod sql;
 pub mod time;
+pub mod units;
 pub mod workload;
 
 pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, PageId, SpaceId};
+pub use device::DeviceKind;
 pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};
+pub use fs::FileSystemKind;
 pub use latch::LatchId;
 pub use metrics::Sample;
 pub use profile::Profile;
@@ -43,6 +46,7 @@ pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, State
 pub use size::ByteSize;
 pub use sql::SqlError;
 pub use time::Tick;
+pub use workload::WorkloadKind;
 
 use serde::{Deserialize, Serialize};
 

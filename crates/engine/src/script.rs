@@ -82,34 +82,6 @@ pub struct SessionScript {
     pub run: Option<Tick>,
 }
 
-/// A duration: `250ms`, `2s`, `1.5s`, `500us`.
-pub fn parse_duration(s: &str) -> Option<Tick> {
-    let s = s.trim();
-    let (num, unit_ns) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 1_000_000u64)
-    } else if let Some(n) = s.strip_suffix("us") {
-        (n, 1_000)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1_000_000_000)
-    } else {
-        return None;
-    };
-    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || frac.len() > 6 {
-        return None;
-    }
-    if !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let whole: u64 = int.parse().ok()?;
-    let mut ns = whole.checked_mul(unit_ns)?;
-    if !frac.is_empty() {
-        let f: u64 = frac.parse().ok()?;
-        ns = ns.checked_add(f * unit_ns / 10u64.pow(frac.len() as u32))?;
-    }
-    Some(Tick(ns))
-}
-
 impl SessionScript {
     /// Parses a script; errors read `line N: ...`.
     pub fn parse(text: &str) -> Result<SessionScript, String> {
@@ -223,7 +195,7 @@ impl SessionScript {
                     let (time, rest) = rest
                         .split_once(char::is_whitespace)
                         .ok_or_else(|| err("use: at TIME SESSION: STATEMENT".into()))?;
-                    let at = parse_duration(time).ok_or_else(|| {
+                    let at = Tick::parse_duration(time).ok_or_else(|| {
                         err(format!("malformed time '{time}' (use 250ms, 2s or 1.5s)"))
                     })?;
                     let (session, sql) = rest
@@ -257,7 +229,7 @@ impl SessionScript {
                     if s.run.is_some() {
                         return Err(err("only one 'run' line".into()));
                     }
-                    let d = parse_duration(rest).ok_or_else(|| {
+                    let d = Tick::parse_duration(rest).ok_or_else(|| {
                         err(format!("malformed duration '{rest}' (use 5s or 500ms)"))
                     })?;
                     if let Some(last) = s.steps.last() {
@@ -554,12 +526,12 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(parse_duration("250ms"), Some(Tick::from_ms(250)));
-        assert_eq!(parse_duration("2s"), Some(Tick::from_secs(2)));
-        assert_eq!(parse_duration("1.5s"), Some(Tick::from_ms(1500)));
-        assert_eq!(parse_duration("25xms"), None);
-        assert_eq!(parse_duration("ms"), None);
-        assert_eq!(parse_duration("-1s"), None);
+        assert_eq!(Tick::parse_duration("250ms"), Some(Tick::from_ms(250)));
+        assert_eq!(Tick::parse_duration("2s"), Some(Tick::from_secs(2)));
+        assert_eq!(Tick::parse_duration("1.5s"), Some(Tick::from_ms(1500)));
+        assert_eq!(Tick::parse_duration("25xms"), None);
+        assert_eq!(Tick::parse_duration("ms"), None);
+        assert_eq!(Tick::parse_duration("-1s"), None);
     }
 
     #[test]

@@ -87,6 +87,36 @@ impl Sub for Tick {
     }
 }
 
+impl Tick {
+    /// A duration: `250ms`, `2s`, `1.5s`, `500us`.
+    pub fn parse_duration(s: &str) -> Option<Tick> {
+        let s = s.trim();
+        let (num, unit_ns) = if let Some(n) = s.strip_suffix("ms") {
+            (n, 1_000_000u64)
+        } else if let Some(n) = s.strip_suffix("us") {
+            (n, 1_000)
+        } else if let Some(n) = s.strip_suffix('s') {
+            (n, 1_000_000_000)
+        } else {
+            return None;
+        };
+        let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || frac.len() > 6 {
+            return None;
+        }
+        if !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let whole: u64 = int.parse().ok()?;
+        let mut ns = whole.checked_mul(unit_ns)?;
+        if !frac.is_empty() {
+            let f: u64 = frac.parse().ok()?;
+            ns = ns.checked_add(f * unit_ns / 10u64.pow(frac.len() as u32))?;
+        }
+        Some(Tick(ns))
+    }
+}
+
 impl fmt::Display for Tick {
     /// Prints the most readable unit: `12.345 s`, `4.200 ms`, `17 µs`, `250 ns`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -246,7 +246,7 @@ fn error_of(sim: &mut Sim, sql: &str) -> Option<u16> {
 fn truncate_empties_the_table_in_place_on_57_and_in_a_new_tablespace_on_80() {
     for (profile, same_space) in [("mysql-5.7", true), ("mysql-8.0.23", false)] {
         let mut s = Scenario::builtin("workaround-truncate").unwrap();
-        s.file_system.kind = ddlscope_engine::scenario::FileSystemKind::Xfs;
+        s.file_system.kind = ddlscope_engine::FileSystemKind::Xfs;
         let mut sim = Sim::new(s, Profile::builtin(profile).unwrap()).unwrap();
         let before = sim.tables()[0].space;
         sim.run_until(Tick::from_secs(8));
@@ -323,7 +323,7 @@ fn a_rebuild_builds_a_new_tablespace_and_drops_the_old_one_along_the_drop_path()
     for (profile, under_lock_open) in [("mysql-5.1", true), ("mysql-8.0.28", false)] {
         let mut s = Scenario::builtin("i3-ext3-drop").unwrap();
         s.script[0].sql = "ALTER TABLE other ENGINE=InnoDB".into();
-        s.file_system.kind = ddlscope_engine::scenario::FileSystemKind::Xfs;
+        s.file_system.kind = ddlscope_engine::FileSystemKind::Xfs;
         let mut sim = Sim::new(s, Profile::builtin(profile).unwrap()).unwrap();
         let old_space = sim.tables()[1].space;
         let rows = sim.tables()[1].rows;

@@ -38,8 +38,8 @@ use crate::events::{EventKind, ListKind};
 use crate::latch::LatchId;
 use crate::mdl::{MdlContextId, MdlTicketId, MdlType};
 use crate::profile::FlushScan;
-use crate::scenario::PAGE_SIZE;
 use crate::time::Tick;
+use crate::units::PAGE_SIZE;
 use crate::ThreadId;
 
 /// Longest CPU burst a DDL thread runs before going back to the run queue: about one

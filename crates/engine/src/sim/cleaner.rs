@@ -22,8 +22,8 @@ use super::{Next, Sim};
 use crate::bufpool::{FrameId, Lsn};
 use crate::device::IoOp;
 use crate::latch::LatchId;
-use crate::scenario::PAGE_SIZE;
 use crate::time::Tick;
+use crate::units::PAGE_SIZE;
 use crate::ThreadId;
 
 /// The page cleaner coordinator.

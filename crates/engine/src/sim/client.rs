@@ -26,8 +26,8 @@ use crate::latch::LatchId;
 use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
 use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
-use crate::scenario::PAGE_SIZE;
 use crate::time::Tick;
+use crate::units::PAGE_SIZE;
 use crate::workload::{event_statements, statement_ops, PageOp, StatementKind};
 use crate::ThreadId;
 

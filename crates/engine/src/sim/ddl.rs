@@ -679,7 +679,7 @@ impl Sim {
                 // To the size of an empty table: its first extent.
                 let keep = u64::from(
                     crate::dict::Table::new("t", table.space, 0, table.row_bytes, 0, 0).pages,
-                ) * crate::scenario::PAGE_SIZE;
+                ) * crate::units::PAGE_SIZE;
                 let cost = self
                     .fs
                     .truncate(&super::fs_path(&path), keep)

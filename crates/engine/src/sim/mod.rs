@@ -43,6 +43,7 @@ use crate::latch::{Latch, LatchId};
 use crate::metrics::{Counters, LatencyWindow, Sample, WaitGauge};
 use crate::profile::Profile;
 use crate::rng::SimRng;
+use crate::scenario::shell::{fs_path, DATADIR};
 use crate::scenario::Scenario;
 use crate::sql::{self, Command, SqlError};
 use crate::time::Tick;
@@ -55,7 +56,6 @@ use cpu::Cpu;
 use ddl::{Ddl, FilePurge};
 use log::LogSys;
 use os::Shell;
-pub use os::{fs_path, ShellCommand, DATADIR};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -955,7 +955,7 @@ impl Sim {
     /// (`mem_heap_create_block_func()` takes a pool block for every heap block of half a
     /// page or more). Done once a second. Simplification: no instance mutex is taken.
     fn rebalance_lent_frames(&mut self) {
-        let page = crate::scenario::PAGE_SIZE;
+        let page = crate::units::PAGE_SIZE;
         let need = self.ahi_bytes().div_ceil(page) + self.lock_heap_bytes.div_ceil(page);
         let n = self.pool.n_instances();
         let mut lent = self.pool.pages_misc();

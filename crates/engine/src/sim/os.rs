@@ -22,94 +22,9 @@
 use super::{Next, Sim};
 use crate::events::EventKind;
 use crate::fs::FsError;
-use crate::size::ByteSize;
+use crate::scenario::shell::ShellCommand;
 use crate::time::Tick;
 use crate::ThreadId;
-
-/// The datadir on the simulated file system.
-pub const DATADIR: &str = "/datadir";
-
-/// A file path as MySQL shows it (`./test/t.ibd`) on the simulated file system.
-pub fn fs_path(display: &str) -> String {
-    match display.strip_prefix("./") {
-        Some(rest) => format!("{DATADIR}/{rest}"),
-        None => display.to_string(),
-    }
-}
-
-/// One parsed shell command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShellCommand {
-    /// `mkdir PATH`.
-    Mkdir { path: String },
-    /// `ln SRC DST`.
-    Link { from: String, to: String },
-    /// `rm PATH`.
-    Remove { path: String },
-    /// `truncate -s SIZE PATH`.
-    Truncate { path: String, size: u64 },
-    /// `truncate-loop STEP EVERY PATH`.
-    TruncateLoop {
-        path: String,
-        step: u64,
-        every: Tick,
-    },
-}
-
-impl ShellCommand {
-    /// Parses one command line; the error says what is wrong with it.
-    pub fn parse(line: &str) -> Result<ShellCommand, String> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let size = |s: &str| -> Result<u64, String> {
-            ByteSize::parse(s)
-                .map(|b| b.bytes())
-                .map_err(|e| format!("'{s}': {e}"))
-        };
-        match words.as_slice() {
-            ["mkdir", path] => Ok(ShellCommand::Mkdir {
-                path: fs_path(path),
-            }),
-            ["ln", from, to] => Ok(ShellCommand::Link {
-                from: fs_path(from),
-                to: fs_path(to),
-            }),
-            ["rm", path] => Ok(ShellCommand::Remove {
-                path: fs_path(path),
-            }),
-            ["truncate", "-s", s, path] => Ok(ShellCommand::Truncate {
-                path: fs_path(path),
-                size: size(s)?,
-            }),
-            ["truncate-loop", step, every, path] => {
-                let step = size(step)?;
-                if step == 0 {
-                    return Err("truncate-loop: the step must be more than 0".into());
-                }
-                Ok(ShellCommand::TruncateLoop {
-                    path: fs_path(path),
-                    step,
-                    every: parse_duration(every)?,
-                })
-            }
-            _ => Err(format!(
-                "unknown shell command '{line}': use mkdir PATH, ln SRC DST, rm PATH, \
-                 truncate -s SIZE PATH or truncate-loop STEP EVERY PATH"
-            )),
-        }
-    }
-}
-
-/// `500ms`, `2s`.
-fn parse_duration(s: &str) -> Result<Tick, String> {
-    let bad = || format!("'{s}': a duration is a whole number of ms or s (500ms, 2s)");
-    if let Some(ms) = s.strip_suffix("ms") {
-        return ms.parse().map(Tick::from_ms).map_err(|_| bad());
-    }
-    if let Some(secs) = s.strip_suffix('s') {
-        return secs.parse().map(Tick::from_secs).map_err(|_| bad());
-    }
-    Err(bad())
-}
 
 /// An operator's shell command running beside the server.
 #[derive(Clone, Debug)]

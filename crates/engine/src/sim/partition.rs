@@ -51,9 +51,10 @@ use crate::device::IoOp;
 use crate::dict::{partition_table_name, Table};
 use crate::events::EventKind;
 use crate::latch::LatchId;
-use crate::scenario::{Scenario, PAGE_SIZE};
+use crate::scenario::Scenario;
 use crate::sql::{AlterAction, SqlError, TableName};
 use crate::time::Tick;
+use crate::units::PAGE_SIZE;
 use crate::ThreadId;
 
 /// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per

@@ -2583,7 +2583,7 @@ impl Sim {
             "innodb_lru_scan_depth" => bp.lru_scan_depth.to_string(),
             "innodb_old_blocks_pct" => bp.old_blocks_pct.to_string(),
             "innodb_old_blocks_time" => bp.old_blocks_time_ms.to_string(),
-            "innodb_page_size" => crate::scenario::PAGE_SIZE.to_string(),
+            "innodb_page_size" => crate::units::PAGE_SIZE.to_string(),
             "innodb_rollback_on_timeout" => "OFF".into(),
             "transaction_isolation" => "REPEATABLE-READ".into(),
             "version" => self.profile.title.clone(),

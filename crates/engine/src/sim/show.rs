@@ -354,7 +354,7 @@ impl Sim {
         let p = &self.pool;
         text.push_str(&format!(
             "Total large memory allocated {}\n",
-            p.pages_total() * crate::scenario::PAGE_SIZE
+            p.pages_total() * crate::units::PAGE_SIZE
         ));
         text.push_str(&format!(
             "Buffer pool size   {}\nFree buffers       {}\nDatabase pages     {}\nOld database pages {}\nModified db pages  {}\n",

@@ -4,6 +4,10 @@
 //! indexes as written and leaves every lookup (does the table exist, which column is
 //! the primary key, is the variable known) to whoever executes it.
 
+use super::error::SqlError;
+use super::source::error_at;
+use super::Result;
+use sqlparser::tokenizer::Location;
 use std::fmt;
 
 /// A table name as written: an optional schema and the table.
@@ -508,6 +512,21 @@ pub enum RowFormat {
     Redundant,
     /// `DYNAMIC` on compressed pages of `KEY_BLOCK_SIZE`.
     Compressed,
+}
+
+impl RowFormat {
+    /// A row format by name; `at` places the syntax error for an unknown one.
+    pub(super) fn from_word(name: &str, at: Location) -> Result<RowFormat> {
+        match name.to_ascii_uppercase().as_str() {
+            "DEFAULT" => Ok(RowFormat::Default),
+            "DYNAMIC" => Ok(RowFormat::Dynamic),
+            "COMPACT" => Ok(RowFormat::Compact),
+            "REDUNDANT" => Ok(RowFormat::Redundant),
+            "COMPRESSED" => Ok(RowFormat::Compressed),
+            "FIXED" => Err(SqlError::not_modelled("ROW_FORMAT=FIXED").into()),
+            _ => Err(error_at("Expected: a row format", at).into()),
+        }
+    }
 }
 
 /// `PARTITION BY RANGE (expr) (PARTITION p VALUES LESS THAN (...), ...)`.

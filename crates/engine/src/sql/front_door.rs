@@ -35,7 +35,7 @@ use super::source::{error_at, Stmt, DIALECT};
 use super::{Error, Result};
 use sqlparser::ast::Statement;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 /// A parser over `tokens`, sharing their positions in the whole input.
 pub(super) fn parser(tokens: &[TokenWithSpan]) -> Parser<'static> {
@@ -252,20 +252,7 @@ fn alter_option(p: &mut Parser, algorithm: &mut Algorithm, lock: &mut AlterLock)
 /// `DEFAULT | DYNAMIC | COMPACT | REDUNDANT | COMPRESSED` after `ROW_FORMAT [=]`.
 fn row_format(p: &mut Parser) -> Result<RowFormat> {
     let t = p.next_token();
-    row_format_word(&word_upper(&t.token), t.span.start)
-}
-
-/// A row format by name; `at` places the syntax error for an unknown one.
-pub(super) fn row_format_word(name: &str, at: Location) -> Result<RowFormat> {
-    match name.to_ascii_uppercase().as_str() {
-        "DEFAULT" => Ok(RowFormat::Default),
-        "DYNAMIC" => Ok(RowFormat::Dynamic),
-        "COMPACT" => Ok(RowFormat::Compact),
-        "REDUNDANT" => Ok(RowFormat::Redundant),
-        "COMPRESSED" => Ok(RowFormat::Compressed),
-        "FIXED" => Err(SqlError::not_modelled("ROW_FORMAT=FIXED").into()),
-        _ => Err(error_at("Expected: a row format", at).into()),
-    }
+    RowFormat::from_word(&word_upper(&t.token), t.span.start)
 }
 
 /// The number after `KEY_BLOCK_SIZE [=]`.

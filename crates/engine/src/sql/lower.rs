@@ -7,11 +7,10 @@
 
 use super::command::{
     Algorithm, AlterAction, AlterLock, ColumnDef, ColumnPosition, Command, CreateTable, FlushMode,
-    IndexDef, KeyPart, KillKind, RangePartitioning, RowAccess, RowLock, SetValue, TableName,
-    VarScope,
+    IndexDef, KeyPart, KillKind, RangePartitioning, RowAccess, RowFormat, RowLock, SetValue,
+    TableName, VarScope,
 };
 use super::error::SqlError;
-use super::front_door::row_format_word;
 use super::source::error_at;
 use super::Result;
 use crate::size::ByteSize;
@@ -850,7 +849,7 @@ fn table_options(options: &CreateTableOptions, out: &mut CreateTable) -> Result<
                 match key.to_string().to_ascii_uppercase().as_str() {
                     "ENGINE" => out.engine = Some(text),
                     "ROW_FORMAT" => {
-                        out.row_format = Some(row_format_word(&text, value.span().start)?)
+                        out.row_format = Some(RowFormat::from_word(&text, value.span().start)?)
                     }
                     "KEY_BLOCK_SIZE" => {
                         let size = const_int(value).and_then(|v| u32::try_from(v).ok());

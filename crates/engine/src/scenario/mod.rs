@@ -4,13 +4,16 @@
 //! field is checked when the scenario is loaded, and a bad one gets an error that names
 //! the field and says what is allowed, so a typo never becomes a silent default.
 
+pub mod shell;
+
+use crate::device::DeviceConfig;
+use crate::fs::FileSystemConfig;
 use crate::size::ByteSize;
-use crate::time::Tick;
+use crate::units::PAGE_SIZE;
 use crate::workload::{Distribution, WorkloadKind};
 use serde::{Deserialize, Serialize};
+use shell::ShellCommand;
 
-/// InnoDB's page size (`UNIV_PAGE_SIZE_DEF`).
-pub const PAGE_SIZE: u64 = 16 * 1024;
 /// `innodb_buffer_pool_size` minimum.
 pub const POOL_MIN: u64 = 5 * ByteSize::MIB;
 /// The largest pool this simulator models (32 B of descriptor per 16 KiB page).
@@ -120,84 +123,6 @@ fn default_old_blocks_time_ms() -> u32 {
 }
 fn default_true() -> bool {
     true
-}
-
-/// The storage device's kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeviceKind {
-    /// A spinning disk.
-    Hdd,
-    /// A SATA SSD.
-    #[default]
-    SataSsd,
-    /// NVMe or PCIe flash (Fusion-io).
-    Nvme,
-}
-
-/// The storage device.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeviceConfig {
-    /// The kind, which sets the default latency.
-    #[serde(default)]
-    pub kind: DeviceKind,
-    /// Latency of one 16 KiB page read, µs; defaults by kind.
-    #[serde(default)]
-    pub read_latency_us: Option<u64>,
-    /// Latency of one page write, µs; defaults by kind.
-    #[serde(default)]
-    pub write_latency_us: Option<u64>,
-    /// Latency of a redo-log write + fsync at commit, µs; defaults by kind.
-    #[serde(default)]
-    pub fsync_latency_us: Option<u64>,
-    /// Transfer rate per second; defaults by kind.
-    #[serde(default)]
-    pub bandwidth: Option<ByteSize>,
-    /// I/Os the device serves at once; defaults by kind.
-    #[serde(default)]
-    pub channels: Option<u32>,
-}
-
-/// The file system's kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FileSystemKind {
-    /// ext3: block maps through indirect blocks; unlink walks every block.
-    Ext3,
-    /// ext4: extents of up to 128 MiB.
-    #[default]
-    Ext4,
-    /// XFS: extents in a B+tree.
-    Xfs,
-}
-
-impl FileSystemKind {
-    /// Virtual time to unlink a file of `bytes` bytes.
-    ///
-    /// Calibrated on the incidents: ext3 frees every 4 KiB block through its indirect
-    /// blocks, 7.44 s for 10 GB (I3); XFS frees extents, 0.29 s for the same file (I3);
-    /// ext4's extents of up to 128 MiB still took about 20 s for 100 GB on the I1
-    /// author's machine.
-    pub fn unlink_cost(self, bytes: u64) -> Tick {
-        let ns_per_gib: u128 = match self {
-            FileSystemKind::Ext3 => 744_000_000,
-            FileSystemKind::Ext4 => 200_000_000,
-            FileSystemKind::Xfs => 29_000_000,
-        };
-        // A fixed 50 µs for the directory entry and inode, then the size-bound part.
-        Tick::from_us(50)
-            + Tick((u128::from(bytes) * ns_per_gib / u128::from(ByteSize::GIB)) as u64)
-    }
-}
-
-/// The file system.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileSystemConfig {
-    /// The kind.
-    #[serde(default)]
-    pub kind: FileSystemKind,
 }
 
 /// One table (and its file-per-table tablespace). Give `rows`, or `size` (the rows
@@ -792,7 +717,7 @@ impl Scenario {
                         .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
                 }
                 (true, false) => {
-                    crate::sim::ShellCommand::parse(&s.shell)
+                    ShellCommand::parse(&s.shell)
                         .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
                 }
                 _ => {
