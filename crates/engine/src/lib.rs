@@ -32,19 +32,23 @@ pub mod time;
 pub mod units;
 pub mod workload;
 
-pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, PageId, SpaceId};
+pub use builtin::{PROFILES, SCENARIOS};
+pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, LruPolicy, PageId, SpaceId};
 pub use device::DeviceKind;
 pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};
 pub use fs::FileSystemKind;
 pub use latch::LatchId;
+pub use mdl::{MdlLockStatus, MdlNamespace, MdlQueue, MdlType};
 pub use metrics::Sample;
 pub use profile::Profile;
 pub use resultset::ResultSet;
-pub use scenario::Scenario;
+pub use rng::SimRng;
+pub use scenario::{Scenario, ScriptStep};
+pub use script::SessionScript;
 pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, StatementRecord};
 pub use size::ByteSize;
-pub use sql::SqlError;
+pub use sql::{parse as parse_sql, SqlError};
 pub use time::Tick;
 pub use workload::WorkloadKind;
 
