@@ -32,8 +32,8 @@ pub mod time;
 pub mod units;
 pub mod workload;
 
-pub use builtin::{PROFILES, SCENARIOS};
 pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, LruPolicy, PageId, SpaceId};
+pub use builtin::{PROFILES, SCENARIOS};
 pub use device::DeviceKind;
 pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};

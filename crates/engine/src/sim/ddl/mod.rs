@@ -19,7 +19,8 @@
 //! and TRUNCATE PARTITION the profile's TRUNCATE path (see `partition.rs`); on servers
 //! with Bug#16067973 the per-extent walk decompresses compressed-only pages first.
 
-use super::partition::PeekStep;
+mod zip_peek;
+
 use super::{Next, Sim, Thread};
 use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
@@ -27,6 +28,7 @@ use crate::latch::LatchId;
 use crate::profile::{AhiCleanup, DropEviction, FileDelete, TableOpenLock};
 use crate::time::Tick;
 use crate::ThreadId;
+use zip_peek::PeekStep;
 
 /// `buf_LRU_remove_all_pages()` sleeps this long before rescanning when it had to skip
 /// I/O-fixed pages.
