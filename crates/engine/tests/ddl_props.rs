@@ -67,7 +67,7 @@ fn check(profile: &str, seed: u64) {
     // A little longer: 8.0's post-DDL unlink and AliSQL's purge run after the result.
     sim.run_for(Tick::from_secs(1));
     sim.pool().validate();
-    for t in sim.tables().iter().filter(|t| t.dropped) {
+    for t in sim.tables().filter(|t| t.dropped) {
         for page_no in 0..t.pages {
             let l = sim.pool().lookup(PageId {
                 space: t.space,
@@ -151,7 +151,7 @@ fn after_any_truncate_no_page_of_the_old_table_is_live() {
     ] {
         for seed in 1..=4 {
             let mut sim = run_ddl(profile, seed, "TRUNCATE TABLE a");
-            let t = sim.tables()[0].clone();
+            let t = sim.tables().next().unwrap().clone();
             assert_eq!(t.name, "a");
             assert!(!t.dropped);
             // Space 1 was table a's: either it is the same space, live only within the
@@ -180,7 +180,7 @@ fn after_any_index_build_its_pages_are_written_and_the_index_exists() {
     for profile in ["mysql-5.7", "mysql-8.0.28", "alisql-5.7"] {
         for seed in 1..=3 {
             let sim = run_ddl(profile, seed, "CREATE INDEX kc ON a (k, c)");
-            let t = &sim.tables()[0];
+            let t = sim.tables().next().unwrap();
             let ix = t
                 .indexes
                 .iter()
@@ -245,7 +245,6 @@ fn check_partition(profile: &str, seed: u64) {
     sim.run_until(Tick::from_ms(300 + seed * 211 % 1500));
     let before: Vec<_> = sim
         .tables()
-        .iter()
         .filter(|t| t.partition.is_some())
         .map(|t| (t.name.clone(), t.space, t.pages))
         .collect();
@@ -276,7 +275,7 @@ fn check_partition(profile: &str, seed: u64) {
     // tablespace: its old pages were freed by the LRU scan, new ones may be read since.
     let gone = before
         .iter()
-        .filter(|(_, space, _)| !sim.tables().iter().any(|t| !t.dropped && t.space == *space));
+        .filter(|(_, space, _)| !sim.tables().any(|t| !t.dropped && t.space == *space));
     let mut checked = 0;
     for (name, space, pages) in gone {
         checked += 1;
@@ -312,7 +311,6 @@ fn check_partition(profile: &str, seed: u64) {
     // A truncated partition is back, empty, under a new tablespace; a dropped one is gone.
     let live = |p: &str| {
         sim.tables()
-            .iter()
             .any(|t| !t.dropped && t.partition.as_ref().is_some_and(|x| x.name == p))
     };
     match seed % 4 {

@@ -274,7 +274,7 @@ fn bad_statements_are_refused_and_change_nothing() {
         "IF EXISTS makes it a no-op: {}",
         outputs[2]
     );
-    assert!(s.tables().iter().all(|t| !t.dropped));
+    assert!(s.tables().all(|t| !t.dropped));
     let console = s.console_session();
     assert!(
         s.mdl()

@@ -65,7 +65,7 @@ fn error_of(sim: &mut Sim, sql: &str) -> Option<(u16, String)> {
 #[test]
 fn bad_partition_statements_get_mysqls_errors_and_change_nothing() {
     let mut sim = sim();
-    let live = |sim: &Sim| sim.tables().iter().filter(|t| !t.dropped).count();
+    let live = |sim: &Sim| sim.tables().filter(|t| !t.dropped).count();
     let tables = live(&sim);
     let errors: Vec<String> = [
         "ALTER TABLE nosuch DROP PARTITION p0",
@@ -155,7 +155,6 @@ fn truncate_partition_gives_the_partition_a_new_empty_tablespace() {
     let mut sim = sim();
     let p0 = sim
         .tables()
-        .iter()
         .find(|t| t.name == "logs#P#p0")
         .unwrap()
         .clone();
@@ -166,7 +165,6 @@ fn truncate_partition_gives_the_partition_a_new_empty_tablespace() {
     assert_eq!(sim.pool().resident_pages(p0.space), 0);
     let new = sim
         .tables()
-        .iter()
         .find(|t| t.name == "logs#P#p0" && !t.dropped)
         .unwrap();
     assert_ne!(new.space, p0.space);
@@ -267,7 +265,6 @@ fn a_workload_on_a_compressed_table_reads_and_decompresses_its_pages() {
     sim.run_for(Tick::from_secs(1));
     let p0 = sim
         .tables()
-        .iter()
         .find(|t| t.name == "logs#P#p0" && !t.dropped)
         .unwrap()
         .space;
@@ -348,7 +345,6 @@ fn truncate_partition_all_and_truncate_table_empty_every_partition() {
         );
         assert_eq!(
             sim.tables()
-                .iter()
                 .filter(|t| t.partition.is_some() && !t.dropped && t.rows <= 1)
                 .count(),
             4,
@@ -382,13 +378,12 @@ fn partition_ddl_waits_for_the_tables_metadata_lock_then_runs_the_partition_exec
         "waiting",
         "X on logs waits for the reader"
     );
-    assert!(sim.tables().iter().all(|t| !t.dropped));
+    assert!(sim.tables().all(|t| !t.dropped));
     sim.submit_to(a, "COMMIT").unwrap();
     sim.run_for(Tick::from_secs(3));
     assert_eq!(outcome(&sim, ddl), "ok");
     let dropped: Vec<&str> = sim
         .tables()
-        .iter()
         .filter(|t| t.dropped)
         .map(|t| t.name.as_str())
         .collect();

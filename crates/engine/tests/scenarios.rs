@@ -192,7 +192,7 @@ fn instant_add_column_touches_no_rows_and_knows_its_limits() {
         sim.run_for(Tick::from_ms(50));
     }
     assert_eq!(sim.pool().pages_data(), reads, "no page was read");
-    assert_eq!(sim.tables()[0].row_version, 64);
+    assert_eq!(sim.tables().next().unwrap().row_version, 64);
     let e = error_of(
         &mut sim,
         "ALTER TABLE sbtest1 ADD COLUMN y INT, ALGORITHM=INSTANT",
@@ -248,9 +248,9 @@ fn truncate_empties_the_table_in_place_on_57_and_in_a_new_tablespace_on_80() {
         let mut s = Scenario::builtin("workaround-truncate").unwrap();
         s.file_system.kind = ddlscope_engine::FileSystemKind::Xfs;
         let mut sim = Sim::new(s, Profile::builtin(profile).unwrap()).unwrap();
-        let before = sim.tables()[0].space;
+        let before = sim.tables().next().unwrap().space;
         sim.run_until(Tick::from_secs(8));
-        let t = &sim.tables()[0];
+        let t = sim.tables().next().unwrap();
         assert_eq!(t.rows, 0, "{profile}");
         assert!(!t.dropped, "{profile}");
         assert_eq!(t.space == before, same_space, "{profile}");
@@ -282,11 +282,7 @@ fn the_hard_link_and_discard_workaround_keeps_writes_going_where_a_plain_drop_st
         "workaround: {:.0} ms",
         longest(&workaround)
     );
-    let big = workaround
-        .tables()
-        .iter()
-        .find(|t| t.name == "big")
-        .unwrap();
+    let big = workaround.tables().find(|t| t.name == "big").unwrap();
     assert!(big.dropped && big.discarded);
     // The operator's loop is shrinking the hard link 1 GB a second.
     let steps = workaround
@@ -325,8 +321,8 @@ fn a_rebuild_builds_a_new_tablespace_and_drops_the_old_one_along_the_drop_path()
         s.script[0].sql = "ALTER TABLE other ENGINE=InnoDB".into();
         s.file_system.kind = ddlscope_engine::FileSystemKind::Xfs;
         let mut sim = Sim::new(s, Profile::builtin(profile).unwrap()).unwrap();
-        let old_space = sim.tables()[1].space;
-        let rows = sim.tables()[1].rows;
+        let old_space = sim.tables().nth(1).unwrap().space;
+        let rows = sim.tables().nth(1).unwrap().rows;
         sim.run_until(Tick::from_secs(60));
         use ddlscope_engine::EventKind;
         let finished = sim
@@ -334,10 +330,10 @@ fn a_rebuild_builds_a_new_tablespace_and_drops_the_old_one_along_the_drop_path()
             .iter()
             .any(|e| matches!(&e.kind, EventKind::StatementFinished { error: false, .. }));
         assert!(finished, "{profile}: the rebuild finished");
-        let t = sim.tables().iter().find(|t| t.name == "other").unwrap();
+        let t = sim.tables().find(|t| t.name == "other").unwrap();
         assert_ne!(t.space, old_space, "{profile}: a new tablespace");
         assert_eq!(t.rows, rows);
-        let old = sim.tables().iter().find(|t| t.space == old_space).unwrap();
+        let old = sim.tables().find(|t| t.space == old_space).unwrap();
         assert!(
             old.dropped && old.name.starts_with("#sql-ib"),
             "{profile}: {}",

@@ -288,7 +288,7 @@ fn kill_query_ends_a_metadata_lock_wait_with_1317() {
     s.run_for(Tick::from_ms(10));
     assert_eq!(outcome(&s, e), "error 1094");
     // The table is still there and nobody but the transaction holds a lock on it.
-    assert!(s.tables().iter().all(|t| !t.dropped));
+    assert!(s.tables().all(|t| !t.dropped));
     assert!(s.mdl().metadata_locks().iter().all(|l| l.owner.0 == a));
 }
 

@@ -273,7 +273,7 @@ impl Sim {
     fn build_phase(&mut self, b: &IndexBuild, phase: &'static str) {
         self.emit(EventKind::DdlPhase {
             session: b.session,
-            table: self.tables[b.table].name.clone(),
+            table: self.catalog[b.table].table.name.clone(),
             phase: phase.to_string(),
             detail: String::new(),
         });
@@ -314,13 +314,14 @@ impl Sim {
                         if !prepare {
                             // The ALTER is rolled back: the new index goes.
                             let name = b.name.clone();
-                            self.tables[b.table]
+                            self.catalog[b.table]
+                                .table
                                 .indexes
                                 .retain(|ix| !ix.name.eq_ignore_ascii_case(&name));
-                            self.online_build[b.table] = false;
+                            self.catalog[b.table].online_build = false;
                         }
-                        self.ddl_outcomes.insert(b.session, e.into());
-                        self.schedule_thread(self.now, b.notify);
+                        self.sql.ddl_outcomes.insert(b.session, e.into());
+                        self.sched.schedule_thread(self.sched.now, b.notify);
                         return Next::Exit;
                     }
                 }
@@ -356,8 +357,8 @@ impl Sim {
                 b.holds = None;
                 // The new table, in a new tablespace (`#sql-ib<id>`), laid out whole; the
                 // bulk load fills every one of its pages.
-                let old = &self.tables[b.table];
-                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let old = &self.catalog[b.table].table;
+                let space = self.catalog.next_space_id();
                 let r = b.rebuild.as_ref().expect("matched");
                 let row_bytes = old.row_bytes + r.add.iter().map(|(_, n)| n).sum::<u64>()
                     - r.drop
@@ -399,7 +400,7 @@ impl Sim {
                 b.holds = None;
                 // The index exists in the dictionary (not yet usable); its pages are
                 // allocated at the end of the file as the bulk load fills them.
-                let table = &mut self.tables[b.table];
+                let table = &mut self.catalog[b.table].table;
                 let old_pages = table.pages;
                 b.index = table.add_index(&b.name, b.entry_bytes);
                 let ix = table.indexes.last().expect("just added");
@@ -417,7 +418,7 @@ impl Sim {
                 self.start_build(b)
             }
             BuildStep::ReadLeaf => {
-                let pk = self.tables[b.table].primary().clone();
+                let pk = self.catalog[b.table].table.primary().clone();
                 if b.leaf >= pk.leaves() {
                     // The last, partial buffer becomes a run too.
                     if b.in_buffer > 0 {
@@ -435,25 +436,25 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 let page = PageId {
-                    space: self.tables[b.table].space,
+                    space: self.catalog[b.table].table.space,
                     page_no: pk.first_leaf() + b.leaf as u32,
                 };
-                self.counters.read_requests += 1;
+                self.rec.counters.read_requests += 1;
                 match self.pool.lookup(page) {
                     Lookup::Hit(_) => {
                         b.step = BuildStep::ReadRows;
                         Next::After(Tick(costs.page_get_ns))
                     }
                     Lookup::IoFixed(_) => {
-                        self.counters.read_requests -= 1;
+                        self.rec.counters.read_requests -= 1;
                         Next::After(Tick::from_us(20))
                     }
                     Lookup::Stale(_) | Lookup::Miss => {
                         // Simplification: the scan reads a missing leaf into a frame taken
                         // from the free list when one is free, and otherwise into its own
                         // buffer without caching it (the server would evict from the LRU).
-                        self.counters.reads += 1;
-                        let done = self.device.submit(self.now, IoOp::Read, PAGE_SIZE);
+                        self.rec.counters.reads += 1;
+                        let done = self.device.submit(self.sched.now, IoOp::Read, PAGE_SIZE);
                         if self.pool.lookup(page) == Lookup::Miss {
                             let inst = self.pool.instance_of(page);
                             if self.pool.instances()[usize::from(inst)].free_len() > 0 {
@@ -466,7 +467,7 @@ impl Sim {
                             }
                         }
                         b.step = BuildStep::ReadLeafDone;
-                        Next::After(done - self.now)
+                        Next::After(done - self.sched.now)
                     }
                 }
             }
@@ -478,8 +479,8 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             BuildStep::ReadRows => {
-                let pk = self.tables[b.table].primary();
-                let rows_total = self.tables[b.table].rows;
+                let pk = self.catalog[b.table].table.primary();
+                let rows_total = self.catalog[b.table].table.rows;
                 let first_row = b.leaf * pk.records_per_leaf;
                 let rows = pk
                     .records_per_leaf
@@ -488,7 +489,7 @@ impl Sim {
                 // A rebuild sorts an entry per secondary index (the clustered index is
                 // already in key order); an index build one entry.
                 let sorted = match b.rebuild {
-                    Some(_) => rows * (self.tables[b.table].indexes.len() as u64 - 1),
+                    Some(_) => rows * (self.catalog[b.table].table.indexes.len() as u64 - 1),
                     None => rows,
                 };
                 b.in_buffer += sorted;
@@ -510,18 +511,18 @@ impl Sim {
             BuildStep::RunWritten => {
                 // row_merge_write(): the sorted buffer goes to the temp file.
                 let bytes = b.in_buffer * b.entry_bytes;
-                let done = self.device.submit(self.now, IoOp::Write, bytes);
+                let done = self.device.submit(self.sched.now, IoOp::Write, bytes);
                 b.runs += 1;
                 b.in_buffer = 0;
                 b.step = BuildStep::ReadLeaf;
-                Next::After(done - self.now)
+                Next::After(done - self.sched.now)
             }
             BuildStep::MergeBlock => {
                 let per_row = match b.rebuild {
-                    Some(_) => self.tables[b.table].indexes.len() as u64 - 1,
+                    Some(_) => self.catalog[b.table].table.indexes.len() as u64 - 1,
                     None => 1,
                 };
-                let file_bytes = self.tables[b.table].rows * per_row * b.entry_bytes;
+                let file_bytes = self.catalog[b.table].table.rows * per_row * b.entry_bytes;
                 let block_bytes = self.scenario.innodb.sort_buffer_size.bytes();
                 let blocks = file_bytes.div_ceil(block_bytes).max(1);
                 if b.pass >= b.passes {
@@ -530,7 +531,7 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 // Read one block of two runs, merge it, write it out.
-                let read = self.device.submit(self.now, IoOp::Read, block_bytes);
+                let read = self.device.submit(self.sched.now, IoOp::Read, block_bytes);
                 let write = self.device.submit(read, IoOp::Write, block_bytes);
                 b.block += 1;
                 if b.block >= blocks {
@@ -539,7 +540,7 @@ impl Sim {
                 }
                 let entries = block_bytes / b.entry_bytes.max(1);
                 let merge = Tick(costs.sort_compare_ns).times(entries);
-                self.cpu_left_after_io(b, write - self.now, merge)
+                self.cpu_left_after_io(b, write - self.sched.now, merge)
             }
             BuildStep::BulkPage => {
                 if b.next_page >= b.first_page + b.new_pages {
@@ -568,7 +569,7 @@ impl Sim {
                 };
                 let Some(f) = frame else {
                     self.release(latch, t, false);
-                    self.counters.wait_free += 1;
+                    self.rec.counters.wait_free += 1;
                     self.signal_page_cleaner();
                     return Next::After(FREE_BLOCK_WAIT);
                 };
@@ -579,7 +580,11 @@ impl Sim {
                 self.release(latch, t, false);
                 b.next_page += 1;
                 let entry = match b.rebuild {
-                    Some(_) => self.tables.last().map_or(b.entry_bytes, |t| t.row_bytes),
+                    Some(_) => self
+                        .catalog
+                        .tables()
+                        .last()
+                        .map_or(b.entry_bytes, |t| t.row_bytes),
                     None => b.entry_bytes,
                 };
                 let per_page = (PAGE_SIZE * 15 / 16) / entry.max(1);
@@ -603,7 +608,7 @@ impl Sim {
                         // cleaner may have written it while the walk yielded.
                         if self.pool.is_dirty_unfixed(f) {
                             self.pool.start_page_write(f);
-                            let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                            let done = self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE);
                             b.in_flight.push((done, f));
                             b.flushed += 1;
                         }
@@ -620,14 +625,14 @@ impl Sim {
                 if !b.in_flight.is_empty() {
                     return Next::After(FLUSH_WAIT_POLL);
                 }
-                self.online_build[b.table] = false;
+                self.catalog[b.table].online_build = false;
                 let detail = format!(
                     "{} pages written, {} flush-list walks",
                     b.flushed, b.restarts
                 );
                 self.emit(EventKind::DdlPhase {
                     session: b.session,
-                    table: self.tables[b.table].name.clone(),
+                    table: self.catalog[b.table].table.name.clone(),
                     phase: "applying row log".to_string(),
                     detail,
                 });
@@ -635,7 +640,7 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             BuildStep::ApplyLog => {
-                let ops = self.row_log_ops[b.table] - b.log_start;
+                let ops = self.catalog[b.table].row_log_ops - b.log_start;
                 let cpu = Tick(costs.row_log_apply_ns).times(ops);
                 b.burn(cpu, BuildStep::CommitWait)
             }
@@ -647,31 +652,33 @@ impl Sim {
                         // Swap names: the new table becomes the table; the old one, now
                         // `#sql-ib<old space>`, is dropped along the DROP path.
                         let new = self
-                            .tables
-                            .iter()
+                            .catalog
+                            .tables()
                             .position(|x| x.space == b.target_space)
                             .expect("the new table exists");
-                        let name = self.tables[b.table].name.clone();
-                        let hidden = format!("#sql-ib{}", self.tables[b.table].space.0);
+                        let name = self.catalog[b.table].table.name.clone();
+                        let hidden = format!("#sql-ib{}", self.catalog[b.table].table.space.0);
                         let schema = self.scenario.schema.clone();
                         let file = |n: &str| super::fs_path(&super::ibd_path(&schema, n));
                         let _ = self.fs.rename(&file(&name), &file(&hidden));
-                        let _ = self.fs.rename(&file(&self.tables[new].name), &file(&name));
-                        self.tables.swap(b.table, new);
-                        self.tables[b.table].name = name;
-                        self.tables[new].name = hidden;
-                        self.append_row[b.table] = self.tables[b.table].rows;
+                        let _ = self
+                            .fs
+                            .rename(&file(&self.catalog[new].table.name), &file(&name));
+                        self.catalog.swap_tables(b.table, new);
+                        self.catalog[b.table].table.name = name;
+                        self.catalog[new].table.name = hidden;
+                        self.catalog[b.table].append_row = self.catalog[b.table].table.rows;
                         r.old = Some(new);
                         self.build_phase(b, "rename result table");
                         let mut d = super::ddl::Ddl::new(
                             b.session,
                             String::new(),
-                            self.now,
+                            self.sched.now,
                             vec![super::ddl::DropTarget { table: new }],
                         );
                         d.internal = true;
-                        let id = self.spawn(super::Thread::Ddl(Box::new(d)));
-                        self.schedule_thread(self.now, id);
+                        let id = self.sched.spawn(super::Thread::Ddl(Box::new(d)));
+                        self.sched.schedule_thread(self.sched.now, id);
                         r.dropper = Some(id);
                     }
                     b.rebuild = Some(r);
@@ -683,9 +690,9 @@ impl Sim {
             }
             BuildStep::DropOld => {
                 let dropper = b.rebuild.as_ref().and_then(|r| r.dropper);
-                if dropper
-                    .is_some_and(|d| !matches!(self.threads[d.0 as usize], super::Thread::Exited))
-                {
+                if dropper.is_some_and(|d| {
+                    !matches!(self.sched.threads[d.0 as usize], super::Thread::Exited)
+                }) {
                     return Next::After(Tick::from_ms(1));
                 }
                 b.step = BuildStep::Finish;
@@ -693,7 +700,7 @@ impl Sim {
             }
             BuildStep::Finish => {
                 // The session reports the result and releases the metadata locks.
-                self.schedule_thread(self.now, b.notify);
+                self.sched.schedule_thread(self.sched.now, b.notify);
                 Next::Exit
             }
         }
@@ -702,8 +709,8 @@ impl Sim {
     /// Prepared: start the row log, go back to SU so DML on the table runs (logged), and
     /// start reading the clustered index.
     fn start_build(&mut self, b: &mut IndexBuild) -> Next {
-        self.online_build[b.table] = true;
-        b.log_start = self.row_log_ops[b.table];
+        self.catalog[b.table].online_build = true;
+        b.log_start = self.catalog[b.table].row_log_ops;
         self.mdl_downgrade(b.mdl.1, MdlType::SharedUpgradable);
         self.set_state(b.session, "altering table");
         self.build_phase(b, "reading clustered index");
@@ -726,7 +733,7 @@ impl Sim {
     }
 
     fn complete_build_writes(&mut self, b: &mut IndexBuild) {
-        let now = self.now;
+        let now = self.sched.now;
         let mut k = 0;
         while k < b.in_flight.len() {
             if b.in_flight[k].0 <= now {
@@ -773,8 +780,8 @@ impl Sim {
                                 thread: t,
                                 from: 0,
                                 to: visits.min(len),
-                                t0: self.now,
-                                t1: self.now + Tick(scan_ns).times(u64::from(visits)),
+                                t0: self.sched.now,
+                                t1: self.sched.now + Tick(scan_ns).times(u64::from(visits)),
                             });
                         }
                         None => {
@@ -794,7 +801,7 @@ impl Sim {
                         .flush_list_pages_of_space(b.instance, space, observed, &mut pages);
                     for &f in &pages {
                         self.pool.start_page_write(f);
-                        let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                        let done = self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE);
                         b.in_flight.push((done, f));
                     }
                     b.flushed += pages.len() as u64;
@@ -814,8 +821,8 @@ impl Sim {
                         thread: t,
                         from: 0,
                         to: len,
-                        t0: self.now,
-                        t1: self.now + Tick(scan_ns).times(2 * u64::from(len)),
+                        t0: self.sched.now,
+                        t1: self.sched.now + Tick(scan_ns).times(2 * u64::from(len)),
                     });
                     if len == 0 {
                         self.release(latch, t, true);
@@ -932,8 +939,8 @@ impl Sim {
                             return Next::Parked;
                         }
                         MdlPoll::Failed(e) => {
-                            self.ddl_outcomes.insert(a.session, e.into());
-                            self.schedule_thread(self.now, a.notify);
+                            self.sql.ddl_outcomes.insert(a.session, e.into());
+                            self.sched.schedule_thread(self.sched.now, a.notify);
                             return Next::Exit;
                         }
                     }
@@ -953,7 +960,7 @@ impl Sim {
                 self.release(LatchId::DictSys, t, true);
                 self.apply_meta_change(&mut a.change);
                 // The session reports the result and releases the metadata locks.
-                self.schedule_thread(self.now, a.notify);
+                self.sched.schedule_thread(self.sched.now, a.notify);
                 Next::Exit
             }
         }
@@ -967,7 +974,7 @@ impl Sim {
                 drop,
                 new_row_version,
             } => {
-                let table = &mut self.tables[*table];
+                let table = &mut self.catalog[*table].table;
                 for (name, bytes) in add.drain(..) {
                     table.row_bytes += bytes;
                     table.columns.push(crate::dict::Column { name, bytes });
@@ -989,19 +996,19 @@ impl Sim {
                 let schema = self.scenario.schema.clone();
                 let file = |name: &str| super::fs_path(&super::ibd_path(&schema, name));
                 for (t, _) in pairs.iter() {
-                    let from = file(&self.tables[*t].name);
+                    let from = file(&self.catalog[*t].table.name);
                     let _ = self.fs.rename(&from, &format!("{from}.#rename"));
                 }
                 for (t, name) in pairs.iter() {
-                    let from = format!("{}.#rename", file(&self.tables[*t].name));
+                    let from = format!("{}.#rename", file(&self.catalog[*t].table.name));
                     let _ = self.fs.rename(&from, &file(name));
-                    self.tables[*t].name = name.clone();
+                    self.catalog[*t].table.name = name.clone();
                 }
-                self.refresh_workload_tables();
+                self.catalog.refresh_workload_tables();
             }
             MetaChange::CreateLike { like, name } => {
-                let src = &self.tables[*like];
-                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let src = &self.catalog[*like].table;
+                let space = self.catalog.next_space_id();
                 let secondary = src.indexes.len().saturating_sub(1) as u8;
                 let mut fresh =
                     crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
@@ -1010,13 +1017,12 @@ impl Sim {
                 let path = super::fs_path(&super::ibd_path(&self.scenario.schema, name));
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
-                self.push_table(fresh);
                 // The SQL layer's definition, copied (sim/session.rs).
-                let mut def = self.defs[*like].clone();
+                let mut def = self.catalog[*like].def.clone();
                 def.live_rows = 0;
-                def.rebuilt_at = self.now;
-                *self.defs.last_mut().expect("pushed") = def;
-                self.refresh_workload_tables();
+                def.rebuilt_at = self.sched.now;
+                self.catalog.push(fresh, def, 0);
+                self.catalog.refresh_workload_tables();
             }
         }
     }

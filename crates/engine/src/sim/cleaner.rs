@@ -107,7 +107,7 @@ impl Sim {
                 self.cleaner_signalled = false;
                 // pc_sleep_if_needed(): the next round is due a second after this one
                 // started, so an early wake-up shifts the cadence, as in the server.
-                p.next_round = self.now + p.period;
+                p.next_round = self.sched.now + p.period;
                 let n = u32::from(self.pool.n_instances());
                 p.flush_quota = self.flush_recommendation().div_ceil(n);
                 p.instance = 0;
@@ -145,12 +145,12 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 // Issue every write; the batch ends when the last completes.
-                let mut done = self.now;
+                let mut done = self.sched.now;
                 for _ in 0..p.writes.len() {
-                    done = done.max(self.device.submit(self.now, IoOp::Write, PAGE_SIZE));
+                    done = done.max(self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE));
                 }
                 p.step = CleanerStep::WritesDone;
-                Next::After(done - self.now)
+                Next::After(done - self.sched.now)
             }
             CleanerStep::WritesDone => {
                 // Simplification: write completion does not take the instance mutex.
@@ -159,11 +159,11 @@ impl Sim {
                 }
                 p.writes.clear();
                 p.step = CleanerStep::RoundStart;
-                if self.cleaner_signalled || p.next_round <= self.now {
+                if self.cleaner_signalled || p.next_round <= self.sched.now {
                     return Next::After(Tick::ZERO);
                 }
                 self.cleaner_sleeping = true;
-                Next::After(p.next_round - self.now)
+                Next::After(p.next_round - self.sched.now)
             }
         }
     }

@@ -253,7 +253,7 @@ impl Sim {
             return;
         }
         let op = c.ops[c.op_idx];
-        let table = &self.tables[c.table];
+        let table = &self.catalog[c.table].table;
         // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
         if self.pool.lookup(PageId {
             space: table.space,
@@ -285,6 +285,7 @@ impl Sim {
 
     fn pick_table(&self, rng: &mut SimRng) -> Option<usize> {
         let live = self
+            .catalog
             .workload_tables
             .iter()
             .filter(|&&t| self.table_open(t))
@@ -293,7 +294,8 @@ impl Sim {
             return None;
         }
         let pick = rng.below(live) as usize;
-        self.workload_tables
+        self.catalog
+            .workload_tables
             .iter()
             .copied()
             .filter(|&t| self.table_open(t))
@@ -305,9 +307,9 @@ impl Sim {
             ClientStep::NextEvent => {
                 c.stmts = event_statements(self.scenario.workload.kind);
                 c.stmt_idx = 0;
-                c.event_start = self.now;
+                c.event_start = self.sched.now;
                 c.walk.wrote = false;
-                self.running += 1;
+                self.rec.running += 1;
                 c.step = ClientStep::StatementStart;
                 Next::After(self.round_trip(&mut c.rng))
             }
@@ -316,18 +318,19 @@ impl Sim {
                 let Some(table) = self.pick_table(&mut c.rng) else {
                     // Every table the workload uses is gone: sysbench's statements fail;
                     // idle until one exists again.
-                    self.running -= 1;
+                    self.rec.running -= 1;
                     c.step = ClientStep::NextEvent;
                     return Next::After(Tick::SECOND);
                 };
                 c.walk.table = table;
-                self.table_users[table] += 1;
+                self.catalog[table].users += 1;
+                let entry = &mut self.catalog[table];
                 statement_ops(
                     kind,
-                    &self.tables[table],
+                    &entry.table,
                     &self.dist,
                     &mut c.rng,
-                    &mut self.append_row[table],
+                    &mut entry.append_row,
                     &mut c.walk.ops,
                 );
                 if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
@@ -335,7 +338,7 @@ impl Sim {
                     // straight to it, skipping the descent.
                     if let Some(&leaf) = c.walk.ops.last() {
                         let page = PageId {
-                            space: self.tables[table].space,
+                            space: self.catalog[table].table.space,
                             page_no: leaf.page,
                         };
                         if let Lookup::Hit(f) = self.pool.lookup(page) {
@@ -348,12 +351,12 @@ impl Sim {
                 }
                 c.walk.restart(table);
                 c.step = ClientStep::StatementCpuDone;
-                let parsed = records_parsed(kind, c.walk.ops.len(), self.tables[table].rows);
+                let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
                 let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
                     + Tick(self.profile.costs.record_parse_ns).times(parsed);
-                if kind.is_write() && self.online_build[table] {
+                if kind.is_write() && self.catalog[table].online_build {
                     // row_log_online_op(): an index is being built; log the change.
-                    self.row_log_ops[table] += 1;
+                    self.catalog[table].row_log_ops += 1;
                     cpu += Tick(self.profile.costs.row_log_ns);
                 }
                 self.cpu_run(t, cpu)
@@ -403,7 +406,7 @@ impl Sim {
                     self.release(LatchId::DictSys, t, false);
                 }
                 // A row a console session's transaction has locked: wait for it.
-                if kind.is_write() && !self.row_locks.is_empty() {
+                if kind.is_write() && !self.sql.row_locks.is_empty() {
                     if let Some(range) = self.client_row(c) {
                         match self.row_wait_for_console(t, c.session, range) {
                             RowPoll::Granted => {}
@@ -444,13 +447,15 @@ impl Sim {
                 // Simplification: the redo log has its own device queue (it usually sits on
                 // the same disk, but its sequential writes barely interact with page I/O).
                 let fsync = self.device.fsync_latency();
-                let done = self.log.commit_done_at(self.now, c.walk.last_lsn, fsync);
+                let done = self
+                    .log
+                    .commit_done_at(self.sched.now, c.walk.last_lsn, fsync);
                 c.step = ClientStep::StatementEnd;
-                Next::After(done - self.now)
+                Next::After(done - self.sched.now)
             }
             ClientStep::StatementEnd => {
-                self.table_users[c.walk.table] -= 1;
-                self.counters.queries += 1;
+                self.catalog[c.walk.table].users -= 1;
+                self.rec.counters.queries += 1;
                 c.stmt_idx += 1;
                 c.mdl_taken = 0;
                 self.mdl_release_statement(MdlContextId(c.session));
@@ -465,10 +470,10 @@ impl Sim {
                 c.walk.lock_bytes = 0;
                 // The event (sysbench's transaction) is done: its latency is what sysbench
                 // reports.
-                let latency = self.now - c.event_start;
-                self.latency.record(latency.as_us());
-                self.counters.transactions += 1;
-                self.running -= 1;
+                let latency = self.sched.now - c.event_start;
+                self.rec.latency.record(latency.as_us());
+                self.rec.counters.transactions += 1;
+                self.rec.running -= 1;
                 c.step = ClientStep::NextEvent;
                 Next::After(Tick::ZERO)
             }
@@ -488,7 +493,7 @@ impl Sim {
         let table = c.walk.table;
         let key = MdlKey::table(
             &self.scenario.schema.to_ascii_lowercase(),
-            &self.tables[table].sql_name().to_ascii_lowercase(),
+            &self.catalog[table].table.sql_name().to_ascii_lowercase(),
         );
         let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
             [
@@ -521,7 +526,7 @@ impl Sim {
             }
         }
         // The lock was granted after a DROP: the table is gone (ER_NO_SUCH_TABLE).
-        if self.tables[table].dropped {
+        if self.catalog[table].table.dropped {
             return Some(Err(()));
         }
         Some(Ok(()))
@@ -529,7 +534,7 @@ impl Sim {
 
     /// The rows of the clustered leaf a write statement changes.
     fn client_row(&self, c: &Client) -> Option<RowRange> {
-        let pk = self.tables[c.walk.table].primary();
+        let pk = self.catalog[c.walk.table].table.primary();
         let first = pk.first_leaf();
         let leaf = c
             .walk
@@ -550,13 +555,13 @@ impl Sim {
     /// the client starts its next event.
     fn client_abort(&mut self, c: &mut Client) -> Next {
         let ctx = MdlContextId(c.session);
-        self.table_users[c.walk.table] -= 1;
-        self.counters.errors += 1;
+        self.catalog[c.walk.table].users -= 1;
+        self.rec.counters.errors += 1;
         c.mdl_taken = 0;
         self.mdl_release_transactional(ctx);
         self.lock_heap_bytes -= c.walk.lock_bytes;
         c.walk.lock_bytes = 0;
-        self.running -= 1;
+        self.rec.running -= 1;
         c.step = ClientStep::NextEvent;
         Next::After(Tick::ZERO)
     }
@@ -581,10 +586,10 @@ impl Sim {
             WalkStep::BufPageGet => {
                 let op = w.ops[w.op_idx];
                 w.page = PageId {
-                    space: self.tables[w.table].space,
+                    space: self.catalog[w.table].table.space,
                     page_no: op.page,
                 };
-                self.counters.read_requests += 1;
+                self.rec.counters.read_requests += 1;
                 match self.pool.lookup(w.page) {
                     Lookup::Hit(f) if self.pool.is_zip_only(f) => {
                         w.frame = f;
@@ -593,7 +598,7 @@ impl Sim {
                     }
                     Lookup::Hit(f) => {
                         w.frame = f;
-                        let now_ms = self.now.as_ms() as u32;
+                        let now_ms = self.sched.now.as_ms() as u32;
                         w.step = if self.pool.note_access(
                             f,
                             now_ms,
@@ -607,7 +612,7 @@ impl Sim {
                     }
                     Lookup::IoFixed(_) => {
                         // Counted once per access: undo this poll's request.
-                        self.counters.read_requests -= 1;
+                        self.rec.counters.read_requests -= 1;
                         after(IO_WAIT_POLL)
                     }
                     Lookup::Stale(f) => {
@@ -650,7 +655,7 @@ impl Sim {
                     // Decompressed, evicted or being written meanwhile: look again.
                     _ => {
                         self.release(latch, t, false);
-                        self.counters.read_requests -= 1;
+                        self.rec.counters.read_requests -= 1;
                         w.step = WalkStep::BufPageGet;
                         return after(IO_WAIT_POLL);
                     }
@@ -661,9 +666,9 @@ impl Sim {
                     // Nothing clean to evict: wait for the page cleaner, as
                     // buf_LRU_get_free_block() does, and try again.
                     self.release(latch, t, false);
-                    self.counters.wait_free += 1;
+                    self.rec.counters.wait_free += 1;
                     self.signal_page_cleaner();
-                    self.counters.read_requests -= 1;
+                    self.rec.counters.read_requests -= 1;
                     w.step = WalkStep::BufPageGet;
                     return after(scan + FREE_BLOCK_SLEEP);
                 };
@@ -698,7 +703,7 @@ impl Sim {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
                 w.step = WalkStep::BufPageGet;
-                self.counters.read_requests -= 1;
+                self.rec.counters.read_requests -= 1;
                 after(Tick::ZERO)
             }
             WalkStep::GetFreeBlock => {
@@ -711,7 +716,7 @@ impl Sim {
                     // Another session read it (or it went stale) while we waited.
                     self.release(latch, t, false);
                     w.step = WalkStep::BufPageGet;
-                    self.counters.read_requests -= 1;
+                    self.rec.counters.read_requests -= 1;
                     return after(Tick::ZERO);
                 }
                 let scan_ns = self.profile.costs.lru_scan_ns_per_page;
@@ -728,7 +733,7 @@ impl Sim {
                     FreeBlock::NoneFound { scanned } => {
                         // Nothing clean at the tail: count the wait, wake the page cleaner and
                         // write a dirty page ourselves.
-                        self.counters.wait_free += 1;
+                        self.rec.counters.wait_free += 1;
                         w.free_block_attempt += 1;
                         self.signal_page_cleaner();
                         let scan = Tick(scan_ns).times(u64::from(scanned));
@@ -763,7 +768,7 @@ impl Sim {
                     // No compressed frame to be had: the block went back; wait as for a
                     // free block.
                     self.release(latch, t, false);
-                    self.counters.wait_free += 1;
+                    self.rec.counters.wait_free += 1;
                     self.signal_page_cleaner();
                     return after(FREE_BLOCK_SLEEP);
                 }
@@ -782,9 +787,9 @@ impl Sim {
             WalkStep::SinglePageWrite => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
-                let done = self.device.submit(self.now, IoOp::Write, PAGE_SIZE);
+                let done = self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE);
                 w.step = WalkStep::SinglePageWriteDone;
-                after(done - self.now)
+                after(done - self.sched.now)
             }
             WalkStep::SinglePageWriteDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(self.pool.page_of(w.frame)));
@@ -799,7 +804,7 @@ impl Sim {
             WalkStep::ReadIssue => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
-                self.counters.reads += 1;
+                self.rec.counters.reads += 1;
                 // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
                 // buf_page_io_complete() before the page is released.
                 let zip_kb = u64::from(self.pool.space_zip_kb(w.page.space));
@@ -811,9 +816,9 @@ impl Sim {
                         Tick(self.profile.costs.zip_decompress_ns_per_page),
                     )
                 };
-                let done = self.device.submit(self.now, IoOp::Read, bytes);
+                let done = self.device.submit(self.sched.now, IoOp::Read, bytes);
                 w.step = WalkStep::ReadComplete;
-                after(done - self.now + inflate)
+                after(done - self.sched.now + inflate)
             }
             WalkStep::ReadComplete => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
@@ -838,7 +843,7 @@ impl Sim {
                     // nearly all lent to the AHI and lock heaps it fails
                     // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
                     if self.pool.running_out() {
-                        self.counters.errors += 1;
+                        self.rec.counters.errors += 1;
                         w.op_idx = w.ops.len();
                         w.lock_table_full = true;
                         return WalkNext::Done;
@@ -850,7 +855,7 @@ impl Sim {
                         Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
                         _ => {
                             w.step = WalkStep::BufPageGet;
-                            self.counters.read_requests -= 1;
+                            self.rec.counters.read_requests -= 1;
                             return after(Tick::ZERO);
                         }
                     }
@@ -858,7 +863,7 @@ impl Sim {
                     // capacity.
                     let capacity = self.scenario.innodb.redo_log_capacity.bytes();
                     if self.checkpoint_age() > capacity / 16 * 15 {
-                        self.counters.log_waits += 1;
+                        self.rec.counters.log_waits += 1;
                         self.signal_page_cleaner();
                         return after(LOG_FREE_CHECK_POLL);
                     }
@@ -890,7 +895,7 @@ impl Sim {
                     // Evicted while we waited: fetch it again.
                     self.release(latch, t, false);
                     w.step = WalkStep::BufPageGet;
-                    self.counters.read_requests -= 1;
+                    self.rec.counters.read_requests -= 1;
                     return after(Tick::ZERO);
                 }
                 self.apply_modification(w);

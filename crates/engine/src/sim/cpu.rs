@@ -70,8 +70,8 @@ impl Sim {
         self.cpu.running -= 1;
         if let Some((next, work)) = self.cpu.queue.pop_front() {
             self.cpu.running += 1;
-            let at = self.now + work;
-            self.schedule_thread(at, next);
+            let at = self.sched.now + work;
+            self.sched.schedule_thread(at, next);
         }
     }
 }

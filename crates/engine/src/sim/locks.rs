@@ -102,7 +102,8 @@ impl Sim {
     /// The `lock_wait_timeout` of the context's session (the server default for
     /// workload clients and DDL threads of sessions that never set it).
     fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
-        self.sessions
+        self.sql
+            .sessions
             .get(&ctx.0)
             .map_or(Tick::from_secs(self.profile.sql.lock_wait_timeout_s), |s| {
                 Tick::from_secs(s.vars.lock_wait_timeout_s)
@@ -117,7 +118,7 @@ impl Sim {
         }
         let timeout = self.lock_wait_timeout(ctx);
         let (key, mdl_type) = (req.key.clone(), req.mdl_type);
-        let (answer, wakeups) = self.mdl.acquire(ctx, req, self.now, timeout);
+        let (answer, wakeups) = self.sql.mdl.acquire(ctx, req, self.sched.now, timeout);
         self.mdl_wake(wakeups);
         self.mdl_answer(t, ctx, answer, &key.to_string(), mdl_type)
     }
@@ -136,10 +137,11 @@ impl Sim {
         }
         let timeout = self.lock_wait_timeout(ctx);
         let key = self
+            .sql
             .mdl
             .ticket(ticket)
             .map_or(String::new(), |k| k.key.to_string());
-        let (answer, wakeups) = self.mdl.upgrade(ticket, to, self.now, timeout);
+        let (answer, wakeups) = self.sql.mdl.upgrade(ticket, to, self.sched.now, timeout);
         self.mdl_wake(wakeups);
         self.mdl_answer(t, ctx, answer, &key, to)
     }
@@ -147,37 +149,38 @@ impl Sim {
     /// Downgrades an X or SNW ticket (`MDL_ticket::downgrade_lock()`), waking whoever
     /// that lets through.
     pub fn mdl_downgrade(&mut self, ticket: MdlTicketId, to: MdlType) {
-        self.mdl.set_clock(self.now);
-        let w = self.mdl.downgrade(ticket, to);
+        self.sql.mdl.set_clock(self.sched.now);
+        let w = self.sql.mdl.downgrade(ticket, to);
         self.mdl_wake(w);
     }
 
     /// Releases one ticket (`MDL_context::release_lock()`).
     pub fn mdl_release(&mut self, ticket: MdlTicketId) {
-        self.mdl.set_clock(self.now);
-        let w = self.mdl.release(ticket);
+        self.sql.mdl.set_clock(self.sched.now);
+        let w = self.sql.mdl.release(ticket);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement-duration tickets.
     pub fn mdl_release_statement(&mut self, ctx: MdlContextId) {
-        self.mdl.set_clock(self.now);
-        let w = self.mdl.release_statement_locks(ctx);
+        self.sql.mdl.set_clock(self.sched.now);
+        let w = self.sql.mdl.release_statement_locks(ctx);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement and transaction tickets (COMMIT, ROLLBACK).
     pub fn mdl_release_transactional(&mut self, ctx: MdlContextId) {
-        self.mdl.set_clock(self.now);
-        let w = self.mdl.release_transactional_locks(ctx);
+        self.sql.mdl.set_clock(self.sched.now);
+        let w = self.sql.mdl.release_transactional_locks(ctx);
         self.mdl_wake(w);
     }
 
     /// Releases the tickets the context took after `savepoint` (a failed statement's
     /// own locks, `MDL_context::rollback_to_savepoint()`); explicit ones stay.
     pub(super) fn mdl_rollback_to(&mut self, ctx: MdlContextId, savepoint: &[MdlTicketId]) {
-        for ticket in self.mdl.tickets_of(ctx) {
+        for ticket in self.sql.mdl.tickets_of(ctx) {
             let explicit = self
+                .sql
                 .mdl
                 .ticket(ticket)
                 .is_some_and(|k| k.duration == crate::mdl::MdlDuration::Explicit);
@@ -189,19 +192,19 @@ impl Sim {
 
     /// Releases everything the context holds (a session going away).
     pub(super) fn mdl_release_all(&mut self, ctx: MdlContextId) {
-        self.mdl_outcomes.remove(&ctx.0);
-        self.mdl_waiters.remove(&ctx.0);
-        self.mdl.set_clock(self.now);
-        let w = self.mdl.release_all(ctx);
+        self.sql.mdl_outcomes.remove(&ctx.0);
+        self.sql.mdl_waiters.remove(&ctx.0);
+        self.sql.mdl.set_clock(self.sched.now);
+        let w = self.sql.mdl.release_all(ctx);
         self.mdl_wake(w);
     }
 
     /// KILL: withdraws the context's waiting request with 1317.
     pub(super) fn mdl_cancel_wait(&mut self, ctx: MdlContextId) -> bool {
-        match self.mdl.waiting_request(ctx) {
+        match self.sql.mdl.waiting_request(ctx) {
             Some(r) => {
-                self.mdl.set_clock(self.now);
-                let w = self.mdl.cancel(r, MdlError::QueryInterrupted);
+                self.sql.mdl.set_clock(self.sched.now);
+                let w = self.sql.mdl.cancel(r, MdlError::QueryInterrupted);
                 self.mdl_wake(w);
                 true
             }
@@ -210,13 +213,13 @@ impl Sim {
     }
 
     fn mdl_outcome(&mut self, ctx: MdlContextId) -> Option<MdlPoll> {
-        if let Some(o) = self.mdl_outcomes.remove(&ctx.0) {
+        if let Some(o) = self.sql.mdl_outcomes.remove(&ctx.0) {
             return Some(match o {
                 Ok(ticket) => MdlPoll::Granted(ticket),
                 Err(e) => MdlPoll::Failed(e),
             });
         }
-        self.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait)
+        self.sql.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait)
     }
 
     fn mdl_answer(
@@ -231,10 +234,14 @@ impl Sim {
             Acquire::Granted(ticket) => MdlPoll::Granted(ticket),
             Acquire::Failed(e) => MdlPoll::Failed(e),
             Acquire::Waiting(request) => {
-                self.mdl_waiters.insert(ctx.0, t);
+                self.sql.mdl_waiters.insert(ctx.0, t);
                 self.note_wait();
-                let deadline = self.mdl.pending(request).map_or(self.now, |p| p.deadline);
-                self.schedule(deadline, Wake::MdlTimeout);
+                let deadline = self
+                    .sql
+                    .mdl
+                    .pending(request)
+                    .map_or(self.sched.now, |p| p.deadline);
+                self.sched.schedule(deadline, Wake::MdlTimeout);
                 self.emit(EventKind::MdlWaitStarted {
                     session: ctx.0,
                     lock: key.to_owned(),
@@ -248,30 +255,30 @@ impl Sim {
     /// Hands granted and failed requests to their threads and wakes them.
     pub(super) fn mdl_wake(&mut self, w: Wakeups) {
         for g in w.granted {
-            self.mdl_outcomes.insert(g.ctx.0, Ok(g.ticket));
+            self.sql.mdl_outcomes.insert(g.ctx.0, Ok(g.ticket));
             self.emit(EventKind::MdlWaitEnded {
                 session: g.ctx.0,
                 error: None,
             });
-            if let Some(t) = self.mdl_waiters.remove(&g.ctx.0) {
-                self.schedule_thread(self.now, t);
+            if let Some(t) = self.sql.mdl_waiters.remove(&g.ctx.0) {
+                self.sched.schedule_thread(self.sched.now, t);
             }
         }
         for a in w.aborted {
-            self.mdl_outcomes.insert(a.ctx.0, Err(a.error));
+            self.sql.mdl_outcomes.insert(a.ctx.0, Err(a.error));
             self.emit(EventKind::MdlWaitEnded {
                 session: a.ctx.0,
                 error: Some(a.error.code()),
             });
-            if let Some(t) = self.mdl_waiters.remove(&a.ctx.0) {
-                self.schedule_thread(self.now, t);
+            if let Some(t) = self.sql.mdl_waiters.remove(&a.ctx.0) {
+                self.sched.schedule_thread(self.sched.now, t);
             }
         }
     }
 
     /// A `lock_wait_timeout` deadline passed: fail every request due.
     pub(super) fn mdl_expire(&mut self) {
-        let w = self.mdl.expire(self.now);
+        let w = self.sql.mdl.expire(self.sched.now);
         self.mdl_wake(w);
     }
 
@@ -281,23 +288,23 @@ impl Sim {
     /// `innodb_lock_wait_timeout` (`lock_rec_lock()` → `lock_wait_suspend_thread()`).
     pub(super) fn row_lock(&mut self, t: ThreadId, session: u32, range: RowRange) -> RowPoll {
         let blocked = self.row_blockers(session, &range);
-        if let Some(w) = self.row_waits.get(&session).copied() {
+        if let Some(w) = self.sql.row_waits.get(&session).copied() {
             if blocked.is_empty() {
-                self.row_waits.remove(&session);
-                self.row_locks.push(RowLock {
+                self.sql.row_waits.remove(&session);
+                self.sql.row_locks.push(RowLock {
                     owner: session,
                     range,
                 });
                 return RowPoll::Granted;
             }
-            if self.now >= w.deadline {
-                self.row_waits.remove(&session);
+            if self.sched.now >= w.deadline {
+                self.sql.row_waits.remove(&session);
                 return RowPoll::Failed(SqlError::lock_wait_timeout());
             }
             return RowPoll::Wait;
         }
         if blocked.is_empty() {
-            self.row_locks.push(RowLock {
+            self.sql.row_locks.push(RowLock {
                 owner: session,
                 range,
             });
@@ -307,23 +314,24 @@ impl Sim {
             return RowPoll::Failed(SqlError::deadlock());
         }
         let timeout = self
+            .sql
             .sessions
             .get(&session)
             .map_or(self.profile.sql.innodb_lock_wait_timeout_s, |s| {
                 s.vars.innodb_lock_wait_timeout_s
             });
-        let deadline = self.now + Tick::from_secs(timeout);
-        self.row_waits.insert(
+        let deadline = self.sched.now + Tick::from_secs(timeout);
+        self.sql.row_waits.insert(
             session,
             RowWait {
                 thread: t,
                 range,
-                since: self.now,
+                since: self.sched.now,
                 deadline,
             },
         );
         self.note_wait();
-        self.schedule(deadline, Wake::RowLockTimeout(session));
+        self.sched.schedule(deadline, Wake::RowLockTimeout(session));
         RowPoll::Wait
     }
 
@@ -338,33 +346,34 @@ impl Sim {
         range: RowRange,
     ) -> RowPoll {
         let blocked = self
+            .sql
             .row_locks
             .iter()
-            .any(|l| self.sessions.contains_key(&l.owner) && l.range.conflicts(&range));
-        match self.row_waits.get(&session).copied() {
+            .any(|l| self.sql.sessions.contains_key(&l.owner) && l.range.conflicts(&range));
+        match self.sql.row_waits.get(&session).copied() {
             _ if !blocked => {
-                self.row_waits.remove(&session);
+                self.sql.row_waits.remove(&session);
                 RowPoll::Granted
             }
-            Some(w) if self.now >= w.deadline => {
-                self.row_waits.remove(&session);
+            Some(w) if self.sched.now >= w.deadline => {
+                self.sql.row_waits.remove(&session);
                 RowPoll::Failed(SqlError::lock_wait_timeout())
             }
             Some(_) => RowPoll::Wait,
             None => {
                 let deadline =
-                    self.now + Tick::from_secs(self.profile.sql.innodb_lock_wait_timeout_s);
-                self.row_waits.insert(
+                    self.sched.now + Tick::from_secs(self.profile.sql.innodb_lock_wait_timeout_s);
+                self.sql.row_waits.insert(
                     session,
                     RowWait {
                         thread: t,
                         range,
-                        since: self.now,
+                        since: self.sched.now,
                         deadline,
                     },
                 );
                 self.note_wait();
-                self.schedule(deadline, Wake::RowLockTimeout(session));
+                self.sched.schedule(deadline, Wake::RowLockTimeout(session));
                 RowPoll::Wait
             }
         }
@@ -373,6 +382,7 @@ impl Sim {
     /// Sessions holding a lock that conflicts with `range`.
     fn row_blockers(&self, session: u32, range: &RowRange) -> Vec<u32> {
         let mut b: Vec<u32> = self
+            .sql
             .row_locks
             .iter()
             .filter(|l| l.owner != session && l.range.conflicts(range))
@@ -395,7 +405,7 @@ impl Sim {
                 continue;
             }
             seen.push(s);
-            if let Some(w) = self.row_waits.get(&s) {
+            if let Some(w) = self.sql.row_waits.get(&s) {
                 stack.extend(self.row_blockers(s, &w.range));
             }
         }
@@ -405,28 +415,28 @@ impl Sim {
     /// Releases a transaction's row locks (commit or rollback: `lock_trx_release_locks()`)
     /// and wakes the waiters so they look again.
     pub(super) fn row_release(&mut self, session: u32) {
-        let before = self.row_locks.len();
-        self.row_locks.retain(|l| l.owner != session);
-        if self.row_locks.len() != before {
-            let waiters: Vec<ThreadId> = self.row_waits.values().map(|w| w.thread).collect();
+        let before = self.sql.row_locks.len();
+        self.sql.row_locks.retain(|l| l.owner != session);
+        if self.sql.row_locks.len() != before {
+            let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
             for t in waiters {
-                self.schedule_thread(self.now, t);
+                self.sched.schedule_thread(self.sched.now, t);
             }
         }
     }
 
     /// A row-lock wait's deadline: wake the session so it sees its timeout.
     pub(super) fn row_lock_timeout(&mut self, session: u32) {
-        if let Some(w) = self.row_waits.get(&session) {
-            if self.now >= w.deadline {
+        if let Some(w) = self.sql.row_waits.get(&session) {
+            if self.sched.now >= w.deadline {
                 let t = w.thread;
-                self.schedule_thread(self.now, t);
+                self.sched.schedule_thread(self.sched.now, t);
             }
         }
     }
 
     /// KILL: ends a row-lock wait with 1317.
     pub(super) fn row_cancel_wait(&mut self, session: u32) -> Option<ThreadId> {
-        self.row_waits.remove(&session).map(|w| w.thread)
+        self.sql.row_waits.remove(&session).map(|w| w.thread)
     }
 }

@@ -19,6 +19,7 @@
 //! same tick.
 
 mod alter;
+mod catalog;
 mod cleaner;
 mod client;
 mod cpu;
@@ -27,6 +28,8 @@ mod locks;
 pub mod log;
 mod os;
 mod partition;
+mod recorder;
+mod sched;
 mod session;
 mod show;
 
@@ -37,27 +40,28 @@ pub use show::ProcesslistRow;
 use crate::bufpool::BufPool;
 use crate::device::Device;
 use crate::dict::Table;
-use crate::events::{Event, EventKind, TraceHash};
+use crate::events::{Event, EventKind};
 use crate::fs::{FileSystem, FsConfig};
 use crate::latch::{Latch, LatchId};
-use crate::metrics::{Counters, LatencyWindow, Sample, WaitGauge};
+use crate::metrics::{Sample, WaitGauge};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::shell::{fs_path, DATADIR};
 use crate::scenario::Scenario;
-use crate::sql::{self, Command, SqlError};
+use crate::sql::{self, SqlError};
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
 use alter::{IndexBuild, MetaChange, MetaDdl};
+use catalog::{Catalog, TableEntry};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
 use ddl::{Ddl, FilePurge};
 use log::LogSys;
 use os::Shell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use recorder::Recorder;
+use sched::{Next, Scheduler, Wake};
 
 /// The page-cleaner coordinator's loop period.
 const PAGE_CLEANER_PERIOD: Tick = Tick::SECOND;
@@ -101,31 +105,6 @@ pub fn ibd_path(schema: &str, table: &str) -> String {
     format!("./{schema}/{table}.ibd")
 }
 
-/// What wakes next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Wake {
-    Sample,
-    Script(u32),
-    /// A metadata-lock request's `lock_wait_timeout` deadline.
-    MdlTimeout,
-    /// A row-lock wait's `innodb_lock_wait_timeout` deadline, for this session.
-    RowLockTimeout(u32),
-    /// A thread, with the generation it was scheduled under: a wake whose generation is
-    /// stale (the thread was woken early since) is dropped.
-    Thread(ThreadId, u32),
-}
-
-/// What a step asks of the scheduler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Next {
-    /// Run the next step after this much virtual time.
-    After(Tick),
-    /// Parked in a latch queue; the release that hands it the latch wakes it.
-    Parked,
-    /// The thread is finished.
-    Exit,
-}
-
 #[derive(Clone, Debug)]
 enum Thread {
     Client(Box<Client>),
@@ -159,16 +138,20 @@ enum ProbeStep {
     Done,
 }
 
-/// The whole simulated server.
+/// The whole simulated server: the scheduler, the catalog, the SQL layer and what the
+/// run records, over the storage engine's subsystems (each its own module's type).
 #[derive(Clone, Debug)]
 pub struct Sim {
     scenario: Scenario,
     profile: Profile,
-    now: Tick,
-    seq: u64,
-    queue: BinaryHeap<Reverse<(Tick, u64, Wake)>>,
-    threads: Vec<Thread>,
-    thread_gen: Vec<u32>,
+    /// The clock, the wake-up queue and the threads (sim/sched.rs).
+    sched: Scheduler,
+    /// Every table, one record each (sim/catalog.rs).
+    catalog: Catalog,
+    /// Sessions, statements, transactions, metadata and row locks (sim/session.rs).
+    sql: session::SqlLayer,
+    /// Events, trace hash, counters, samples, wait gauges, the HA probe (sim/recorder.rs).
+    rec: Recorder,
     pool: BufPool,
     device: Device,
     /// The file system holding the data files.
@@ -176,25 +159,7 @@ pub struct Sim {
     cpu: Cpu,
     log: LogSys,
     latches: Vec<Latch>,
-    tables: Vec<Table>,
-    /// Next auto-increment row position per table (appends).
-    append_row: Vec<u64>,
-    /// Tables the workload draws from (indexes into `tables`).
-    workload_tables: Vec<usize>,
-    /// Their names: after a RENAME the workload follows the name, as sysbench does.
-    workload_names: Vec<String>,
     dist: KeyDist,
-    events: Vec<Event>,
-    samples: Vec<Sample>,
-    hash: TraceHash,
-    counters: Counters,
-    last_counters: Counters,
-    latency: LatencyWindow,
-    running: u64,
-    /// The most waiting at once, by kind, since the last sample.
-    wait_peak: WaitGauge,
-    commands: Vec<(Tick, String)>,
-    console_session: u32,
     cleaner: ThreadId,
     /// A session could not find a free block and signalled `buf_flush_event`.
     cleaner_signalled: bool,
@@ -204,45 +169,7 @@ pub struct Sim {
     lock_heap_bytes: u64,
     /// Next instance to lend a frame from.
     lend_cursor: u16,
-    /// The HA probe's heartbeat in progress (its start), the longest one so far, and
-    /// whether it failed the primary over.
-    probe_in_flight: Option<Tick>,
-    probe_longest: Tick,
-    failed_over: bool,
     warm_rng: SimRng,
-    /// Statements using each table right now.
-    table_users: Vec<u32>,
-    /// The metadata-lock manager (`MDL_map` and every `MDL_context`).
-    mdl: crate::mdl::MdlManager,
-    /// Threads parked on a metadata-lock request, by context (processlist id).
-    mdl_waiters: std::collections::BTreeMap<u32, ThreadId>,
-    /// How finished waits ended, until the woken thread reads it.
-    mdl_outcomes:
-        std::collections::BTreeMap<u32, Result<crate::mdl::MdlTicketId, crate::mdl::MdlError>>,
-    /// Granted row locks of console sessions' transactions.
-    row_locks: Vec<locks::RowLock>,
-    /// Console sessions waiting for a row lock.
-    row_waits: std::collections::BTreeMap<u32, locks::RowWait>,
-    /// Console sessions by processlist id.
-    sessions: std::collections::BTreeMap<u32, session::Session>,
-    /// Every statement given to a console session.
-    statements: Vec<StatementRecord>,
-    /// Each statement's command until its session runs it.
-    stmt_commands: Vec<Option<Command>>,
-    /// The SQL layer's table definitions, parallel to `tables`.
-    defs: Vec<session::TableDef>,
-    next_session_id: u32,
-    next_trx_id: u64,
-    /// `SET GLOBAL` values new sessions start with.
-    global_vars: session::SessionVars,
-    /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
-    ddl_running: Vec<u32>,
-    /// How a DDL executor's metadata-lock wait failed, for its session to report.
-    ddl_outcomes: std::collections::BTreeMap<u32, SqlError>,
-    /// Tables with an online index build logging concurrent DML (a row log).
-    online_build: Vec<bool>,
-    /// Row-log entries written per table so far.
-    row_log_ops: Vec<u64>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -276,93 +203,49 @@ impl Sim {
         let workload_tables = partition::workload_tables(&tables, &w.tables);
         let dist = KeyDist::new(w.distribution, w.special_pct, w.special_res, w.pareto_h);
         let threads_n = w.threads;
-        let tables_n = tables.len();
         let device = Device::new(&scenario.device);
         let fs = Self::data_files(&scenario, &tables)?;
         // The SQL layer's definition of every dictionary table; each partition of a
         // partitioned table carries the whole table's partition list.
-        let defs: Vec<session::TableDef> = tables
-            .iter()
+        let entries = tables
+            .into_iter()
             .map(|t| {
                 let cfg = scenario
                     .tables
                     .iter()
                     .find(|c| c.name.eq_ignore_ascii_case(t.sql_name()));
-                session::TableDef::sysbench(
+                let mut def = session::TableDef::sysbench(
                     t.rows,
                     cfg.map_or(0, |c| c.secondary_indexes),
                     cfg.and_then(|c| c.partitions).unwrap_or(0),
-                )
+                );
+                def.live_rows = t.rows;
+                let rows = t.rows;
+                TableEntry::new(t, def, rows)
             })
             .collect();
+        let catalog = Catalog::new(entries, workload_tables);
         let mut sim = Sim {
+            sql: session::SqlLayer::new(threads_n, &profile),
             profile,
-            now: Tick::ZERO,
-            seq: 0,
-            queue: BinaryHeap::new(),
-            threads: Vec::new(),
-            thread_gen: Vec::new(),
+            sched: Scheduler::default(),
+            catalog,
+            rec: Recorder::default(),
             pool,
             device,
             fs,
             cpu: Cpu::new(scenario.server.cpus),
             log: LogSys::default(),
             latches,
-            append_row: tables.iter().map(|t| t.rows).collect(),
-            workload_names: workload_tables
-                .iter()
-                .map(|&i| tables[i].name.clone())
-                .collect(),
-            tables,
-            workload_tables,
             dist,
-            events: Vec::new(),
-            samples: Vec::new(),
-            hash: TraceHash::default(),
-            counters: Counters::default(),
-            last_counters: Counters::default(),
-            latency: LatencyWindow::default(),
-            running: 0,
-            wait_peak: WaitGauge::default(),
-            commands: Vec::new(),
-            console_session: threads_n + 1,
             cleaner: ThreadId(0),
             cleaner_signalled: false,
             cleaner_sleeping: false,
             lock_heap_bytes: 0,
             lend_cursor: 0,
-            probe_in_flight: None,
-            probe_longest: Tick::ZERO,
-            failed_over: false,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
-            table_users: vec![0; tables_n],
-            mdl: crate::mdl::MdlManager::new(),
-            mdl_waiters: std::collections::BTreeMap::new(),
-            mdl_outcomes: std::collections::BTreeMap::new(),
-            row_locks: Vec::new(),
-            row_waits: std::collections::BTreeMap::new(),
-            sessions: std::collections::BTreeMap::new(),
-            statements: Vec::new(),
-            stmt_commands: Vec::new(),
-            defs,
-            next_session_id: threads_n + 1,
-            next_trx_id: 0,
-            global_vars: session::SessionVars {
-                autocommit: true,
-                lock_wait_timeout_s: 0,
-                innodb_lock_wait_timeout_s: 0,
-            },
-            ddl_running: Vec::new(),
-            ddl_outcomes: std::collections::BTreeMap::new(),
-            online_build: vec![false; tables_n],
-            row_log_ops: vec![0; tables_n],
             scenario,
         };
-        sim.global_vars.lock_wait_timeout_s = sim.profile.sql.lock_wait_timeout_s;
-        sim.global_vars.innodb_lock_wait_timeout_s = sim.profile.sql.innodb_lock_wait_timeout_s;
-        for (d, t) in sim.defs.iter_mut().zip(&sim.tables) {
-            d.live_rows = t.rows;
-        }
         if sim.scenario.buffer_pool.warm {
             sim.warm_pool();
         }
@@ -371,26 +254,30 @@ impl Sim {
         for n in 0..threads_n {
             let mut rng = SimRng::stream(sim.scenario.seed, &format!("client.{n}"));
             let start = Tick(rng.below(round_trip.as_ns()));
-            let id = sim.spawn(Thread::Client(Box::new(Client::new(n + 1, rng))));
-            sim.schedule_thread(start, id);
+            let id = sim
+                .sched
+                .spawn(Thread::Client(Box::new(Client::new(n + 1, rng))));
+            sim.sched.schedule_thread(start, id);
         }
-        sim.console_session = sim.connect();
-        sim.cleaner = sim.spawn(Thread::PageCleaner(Box::new(PageCleaner::new(
-            PAGE_CLEANER_PERIOD,
-        ))));
-        sim.schedule_thread(PAGE_CLEANER_PERIOD, sim.cleaner);
+        sim.sql.console_session = sim.connect();
+        sim.cleaner = sim
+            .sched
+            .spawn(Thread::PageCleaner(Box::new(PageCleaner::new(
+                PAGE_CLEANER_PERIOD,
+            ))));
+        sim.sched.schedule_thread(PAGE_CLEANER_PERIOD, sim.cleaner);
         if sim.scenario.ha_probe.enabled {
-            let probe = sim.spawn(Thread::HaProbe(Box::new(HaProbe {
+            let probe = sim.sched.spawn(Thread::HaProbe(Box::new(HaProbe {
                 step: ProbeStep::Start,
                 started: Tick::ZERO,
             })));
             let first = Tick::from_ms(sim.scenario.ha_probe.interval_ms);
-            sim.schedule_thread(first, probe);
+            sim.sched.schedule_thread(first, probe);
         }
-        sim.schedule(Tick::SECOND, Wake::Sample);
+        sim.sched.schedule(Tick::SECOND, Wake::Sample);
         for i in 0..sim.scenario.script.len() {
             let at = Tick::from_secs(sim.scenario.script[i].at_s);
-            sim.schedule(at, Wake::Script(i as u32));
+            sim.sched.schedule(at, Wake::Script(i as u32));
         }
         Ok(sim)
     }
@@ -431,17 +318,19 @@ impl Sim {
         let pool_pages = u64::from(self.scenario.pool_pages());
         // Tables drawn from: not the partitions, which are read in whole or not at all,
         // after the rest, with room kept for them.
-        let candidates: Vec<usize> = (0..self.tables.len())
-            .filter(|&t| self.tables[t].partition.is_none())
+        let candidates: Vec<usize> = self
+            .catalog
+            .ids()
+            .filter(|&t| self.catalog[t].table.partition.is_none())
             .collect();
         let reserve = self.cached_partitions_reserve();
         let depth = depth + reserve;
         // Internal pages first: every search passes through them.
         for &t in &candidates {
-            for ix in 0..self.tables[t].indexes.len() {
-                let internal: u64 =
-                    self.tables[t].indexes[ix].pages() - self.tables[t].indexes[ix].leaves();
-                let root = self.tables[t].indexes[ix].root();
+            for ix in 0..self.catalog[t].table.indexes.len() {
+                let internal: u64 = self.catalog[t].table.indexes[ix].pages()
+                    - self.catalog[t].table.indexes[ix].leaves();
+                let root = self.catalog[t].table.indexes[ix].root();
                 for p in 0..internal as u32 {
                     self.warm_page(t, root + p, depth);
                 }
@@ -451,7 +340,7 @@ impl Sim {
         // leaves the rest free, as on a real server.
         let index_pages: u64 = candidates
             .iter()
-            .flat_map(|&t| self.tables[t].indexes.iter().map(|ix| ix.pages()))
+            .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
             .sum();
         for _ in 0..pool_pages * 8 {
             if self.pool.instances().iter().all(|i| i.free_len() <= depth)
@@ -460,7 +349,7 @@ impl Sim {
                 break;
             }
             let t = candidates[rng.below(candidates.len() as u64) as usize];
-            let table = &self.tables[t];
+            let table = &self.catalog[t].table;
             let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
                 1
             } else {
@@ -468,7 +357,7 @@ impl Sim {
             };
             let index = &table.indexes[ix];
             // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-            let pos = if ix == 0 && self.workload_tables.contains(&t) {
+            let pos = if ix == 0 && self.catalog.workload_tables.contains(&t) {
                 self.dist.draw(&mut rng, table.rows)
             } else {
                 rng.below(table.rows.max(1))
@@ -480,12 +369,12 @@ impl Sim {
     }
 
     fn warm_page(&mut self, table: usize, page_no: u32, depth: u32) {
-        if self.tables[table].zip_kb != 0 {
+        if self.catalog[table].table.zip_kb != 0 {
             self.warm_zip_page(table, page_no, depth);
             return;
         }
         let page = crate::bufpool::PageId {
-            space: self.tables[table].space,
+            space: self.catalog[table].table.space,
             page_no,
         };
         let inst = self.pool.instance_of(page);
@@ -498,7 +387,7 @@ impl Sim {
             self.pool.init_for_read(f, page);
             self.pool.complete_read(f);
             let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
-            let table = &self.tables[table];
+            let table = &self.catalog[table].table;
             let index = table.index_of_page(page_no);
             let is_leaf =
                 index != 0 && page_no >= table.indexes[usize::from(index) - 1].first_leaf();
@@ -508,33 +397,8 @@ impl Sim {
         }
     }
 
-    fn spawn(&mut self, t: Thread) -> ThreadId {
-        self.threads.push(t);
-        self.thread_gen.push(0);
-        ThreadId(self.threads.len() as u32 - 1)
-    }
-
-    fn schedule(&mut self, at: Tick, wake: Wake) {
-        self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, wake)));
-    }
-
-    fn schedule_thread(&mut self, at: Tick, t: ThreadId) {
-        let gen = self.thread_gen[t.0 as usize];
-        self.schedule(at, Wake::Thread(t, gen));
-    }
-
-    /// Wakes a sleeping thread now, dropping its pending wake.
-    fn wake_early(&mut self, t: ThreadId) {
-        self.thread_gen[t.0 as usize] = self.thread_gen[t.0 as usize].wrapping_add(1);
-        let now = self.now;
-        self.schedule_thread(now, t);
-    }
-
     fn emit(&mut self, kind: EventKind) {
-        let e = Event { at: self.now, kind };
-        self.hash.feed_json(&e);
-        self.events.push(e);
+        self.rec.emit(self.sched.now, kind);
     }
 
     fn latch_index(id: LatchId) -> usize {
@@ -547,7 +411,7 @@ impl Sim {
     }
 
     fn acquire(&mut self, latch: LatchId, t: ThreadId) -> bool {
-        let now = self.now;
+        let now = self.sched.now;
         let got = self.latches[Self::latch_index(latch)].try_acquire(t, now);
         if !got {
             self.note_wait();
@@ -558,8 +422,8 @@ impl Sim {
     /// Sessions and threads waiting right now, by kind of lock.
     pub fn waiting_now(&self) -> WaitGauge {
         WaitGauge {
-            mdl: self.mdl_waiters.len() as u64,
-            row_lock: self.row_waits.len() as u64,
+            mdl: self.sql.mdl_waiters.len() as u64,
+            row_lock: self.sql.row_waits.len() as u64,
             latch: self.latches.iter().map(|l| l.waiter_count() as u64).sum(),
         }
     }
@@ -568,18 +432,18 @@ impl Sim {
     /// when a wait starts, so this is the only place the peak needs looking at.)
     pub(super) fn note_wait(&mut self) {
         let now = self.waiting_now();
-        self.wait_peak.raise(now);
+        self.rec.wait_peak.raise(now);
     }
 
     /// Releases `latch`, waking the next holder; background and DDL threads' holds are
     /// reported as spans.
     fn release(&mut self, latch: LatchId, t: ThreadId, report: bool) {
-        let now = self.now;
+        let now = self.sched.now;
         let l = &mut self.latches[Self::latch_index(latch)];
         let waiters = l.waiter_count() as u32;
         let r = l.release(t, now);
         if let Some(next) = r.next_holder {
-            self.schedule_thread(now, next);
+            self.sched.schedule_thread(now, next);
         }
         if report {
             self.emit(EventKind::LatchHeld {
@@ -598,7 +462,7 @@ impl Sim {
         if self.cleaner_sleeping {
             self.cleaner_sleeping = false;
             let c = self.cleaner;
-            self.wake_early(c);
+            self.sched.wake_early(c);
         }
     }
 
@@ -606,54 +470,48 @@ impl Sim {
 
     /// Runs every step due up to and including `until`, then sets the clock to `until`.
     pub fn run_until(&mut self, until: Tick) {
-        while let Some(&Reverse((at, _, _))) = self.queue.peek() {
-            if at > until {
-                break;
-            }
-            let Some(Reverse((at, _, wake))) = self.queue.pop() else {
-                break;
-            };
-            self.now = at;
+        while let Some(wake) = self.sched.pop_due(until) {
             match wake {
                 Wake::Sample => self.take_sample(),
                 Wake::MdlTimeout => self.mdl_expire(),
                 Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
-                Wake::Script(i) if !self.scenario.script[i as usize].shell.is_empty() => {
-                    let line = self.scenario.script[i as usize].shell.clone();
-                    self.start_shell(&line);
-                }
-                Wake::Script(i) => {
-                    let sql = self.scenario.script[i as usize].sql.clone();
-                    let session = self.console_session;
-                    if let Err(e) = self.submit_to(session, &sql) {
-                        self.emit(EventKind::StatementFinished {
-                            session,
-                            sql,
-                            elapsed: Tick::ZERO,
-                            result: e.to_string(),
-                            error: true,
-                        });
-                    }
-                }
-                Wake::Thread(t, gen) => {
-                    if self.thread_gen[t.0 as usize] == gen {
-                        self.step_thread(t);
-                    }
-                }
+                Wake::Script(i) => self.run_script_line(i as usize),
+                Wake::Thread(t, _) => self.step_thread(t),
             }
         }
-        self.now = self.now.max(until);
+        self.sched.now = self.sched.now.max(until);
+    }
+
+    /// A scenario script line comes due: a shell command, or SQL for the console
+    /// session (an error in it is reported as the statement's result).
+    fn run_script_line(&mut self, i: usize) {
+        if !self.scenario.script[i].shell.is_empty() {
+            let line = self.scenario.script[i].shell.clone();
+            self.start_shell(&line);
+            return;
+        }
+        let sql = self.scenario.script[i].sql.clone();
+        let session = self.sql.console_session;
+        if let Err(e) = self.submit_to(session, &sql) {
+            self.emit(EventKind::StatementFinished {
+                session,
+                sql,
+                elapsed: Tick::ZERO,
+                result: e.to_string(),
+                error: true,
+            });
+        }
     }
 
     /// When the next thing is due (a thread's step, a sample, a timeout), if anything
     /// is: a viewer steps to it to see the next change.
     pub fn next_wake(&self) -> Option<Tick> {
-        self.queue.peek().map(|Reverse((at, _, _))| *at)
+        self.sched.next_wake()
     }
 
     /// Runs for `d` more virtual time.
     pub fn run_for(&mut self, d: Tick) {
-        let until = self.now + d;
+        let until = self.sched.now + d;
         self.run_until(until);
     }
 
@@ -661,9 +519,9 @@ impl Sim {
     /// text or unknown tables come back at once and change nothing; accepted statements
     /// report their result as a [`EventKind::StatementFinished`] event.
     pub fn execute(&mut self, sql: &str) -> Result<(), SqlError> {
-        let session = self.console_session;
+        let session = self.sql.console_session;
         self.submit_to(session, sql)?;
-        self.commands.push((self.now, sql.to_string()));
+        self.sql.commands.push((self.sched.now, sql.to_string()));
         Ok(())
     }
 
@@ -678,7 +536,7 @@ impl Sim {
         use crate::profile::InstantColumns;
         use sql::{Algorithm, AlterAction, ColumnPosition};
         let t = self.resolve_table(table)?;
-        let tb = &self.tables[t];
+        let tb = &self.catalog[t].table;
         let mut add = Vec::new();
         let mut drop = Vec::new();
         let mut append_only = true;
@@ -768,8 +626,8 @@ impl Sim {
     ) -> Result<Plan, SqlError> {
         // Names as they will be after each pair: (table index, name).
         let mut names: Vec<(usize, String)> = self
-            .tables
-            .iter()
+            .catalog
+            .tables()
             .enumerate()
             .filter(|(_, t)| !t.dropped)
             .map(|(i, t)| (i, t.name.clone()))
@@ -803,48 +661,28 @@ impl Sim {
         Ok(Plan::Meta(MetaChange::Rename(pairs)))
     }
 
-    /// Adds a table (CREATE TABLE ... LIKE, a rebuild's new table) with its per-table
-    /// bookkeeping.
+    /// Adds a rebuild's new table: its SQL definition is the old one's shape until the
+    /// names are swapped.
     fn push_table(&mut self, t: Table) {
-        self.tables.push(t);
-        self.append_row.push(0);
-        self.table_users.push(0);
-        self.online_build.push(false);
-        self.row_log_ops.push(0);
-        // The SQL layer's definition (sim/session.rs): a rebuild's hidden new table is
-        // the old one's shape until the names are swapped.
-        self.defs.push(session::TableDef::sysbench(0, 0, 0));
+        self.catalog
+            .push(t, session::TableDef::sysbench(0, 0, 0), 0);
     }
 
-    /// The tables the workload uses: the live ones bearing the names it started with.
-    fn refresh_workload_tables(&mut self) {
-        self.workload_tables = self
-            .tables
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| {
-                !t.dropped
-                    && self
-                        .workload_names
-                        .iter()
-                        .any(|n| n.eq_ignore_ascii_case(&t.name))
-            })
-            .map(|(i, _)| i)
-            .collect();
+    /// The live tables `name` means: the table, or every partition of a partitioned
+    /// one (`Catalog::resolve`).
+    fn resolve(&self, name: &sql::TableName) -> Vec<usize> {
+        self.catalog.resolve(&self.scenario.schema, name)
     }
 
-    /// The live table `name` names, or MySQL's 1146.
+    /// The live table `name` names, or MySQL's 1146. A partitioned table is not one
+    /// table to the storage-engine plans that use this (index builds, column changes),
+    /// so it is not found here.
     fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
         let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
-        let found = schema
-            .eq_ignore_ascii_case(&self.scenario.schema)
-            .then(|| {
-                self.tables
-                    .iter()
-                    .position(|t| !t.dropped && t.name.eq_ignore_ascii_case(&name.table))
-            })
-            .flatten();
-        found.ok_or_else(|| SqlError::no_such_table(schema, &name.table))
+        self.resolve(name)
+            .into_iter()
+            .find(|&t| self.catalog[t].table.partition.is_none())
+            .ok_or_else(|| SqlError::no_such_table(schema, &name.table))
     }
 
     /// `CREATE INDEX` / `ALTER TABLE ... ADD INDEX`: checks it the way the server does
@@ -856,14 +694,14 @@ impl Sim {
         algorithm: sql::Algorithm,
     ) -> Result<Plan, SqlError> {
         let t = self.resolve_table(table)?;
-        let tb = &self.tables[t];
+        let tb = &self.catalog[t].table;
         if algorithm == sql::Algorithm::Instant {
             return Err(SqlError::alter_not_supported(
                 "ALGORITHM=INSTANT",
                 "ALGORITHM=COPY/INPLACE",
             ));
         }
-        if self.online_build[t] {
+        if self.catalog[t].online_build {
             return Err(SqlError::not_modelled(
                 "a second online index build on a table while one runs",
             ));
@@ -908,7 +746,7 @@ impl Sim {
     }
 
     fn step_thread(&mut self, t: ThreadId) {
-        let mut th = std::mem::replace(&mut self.threads[t.0 as usize], Thread::Exited);
+        let mut th = std::mem::replace(&mut self.sched.threads[t.0 as usize], Thread::Exited);
         let next = match &mut th {
             Thread::Client(c) => self.step_client(t, c),
             Thread::PageCleaner(p) => self.step_cleaner(t, p),
@@ -923,11 +761,11 @@ impl Sim {
         };
         match next {
             Next::After(d) => {
-                self.threads[t.0 as usize] = th;
-                let at = self.now + d;
-                self.schedule_thread(at, t);
+                self.sched.threads[t.0 as usize] = th;
+                let at = self.sched.now + d;
+                self.sched.schedule_thread(at, t);
             }
-            Next::Parked => self.threads[t.0 as usize] = th,
+            Next::Parked => self.sched.threads[t.0 as usize] = th,
             Next::Exit => {}
         }
     }
@@ -941,8 +779,8 @@ impl Sim {
             .iter()
             .map(|(&(space, index), &pages)| {
                 let recs = self
-                    .tables
-                    .iter()
+                    .catalog
+                    .tables()
                     .find(|t| t.space == space)
                     .and_then(|t| t.indexes.get(usize::from(index) - 1))
                     .map_or(0, |ix| ix.records_per_leaf);
@@ -989,13 +827,13 @@ impl Sim {
     }
 
     fn take_sample(&mut self) {
-        self.log.advance(self.now);
-        if let Some(started) = self.probe_in_flight {
-            let stalled = self.now - started;
-            self.probe_longest = self.probe_longest.max(stalled);
+        self.log.advance(self.sched.now);
+        if let Some(started) = self.rec.probe_in_flight {
+            let stalled = self.sched.now - started;
+            self.rec.probe_longest = self.rec.probe_longest.max(stalled);
             let limit = Tick::from_secs(self.scenario.ha_probe.failover_after_s);
-            if stalled >= limit && !self.failed_over {
-                self.failed_over = true;
+            if stalled >= limit && !self.rec.failed_over {
+                self.rec.failed_over = true;
                 self.emit(EventKind::Failover {
                     stalled_for: stalled,
                 });
@@ -1003,17 +841,17 @@ impl Sim {
         }
         self.pool.lru_stat_update();
         let stats = self.pool.stats();
-        self.counters.made_young = stats.made_young;
-        self.counters.made_not_young = stats.not_made_young;
-        self.counters.pages_flushed = stats.flushed;
-        let d = self.counters.since(&self.last_counters);
-        self.last_counters = self.counters.clone();
-        let (avg, p95, p99, max) = self.latency.take_ms();
+        self.rec.counters.made_young = stats.made_young;
+        self.rec.counters.made_not_young = stats.not_made_young;
+        self.rec.counters.pages_flushed = stats.flushed;
+        let d = self.rec.counters.since(&self.rec.last_counters);
+        self.rec.last_counters = self.rec.counters.clone();
+        let (avg, p95, p99, max) = self.rec.latency.take_ms();
         // The second's peak, then the next second starts from who waits now.
-        let waits = self.wait_peak;
-        self.wait_peak = self.waiting_now();
+        let waits = self.rec.wait_peak;
+        self.rec.wait_peak = self.waiting_now();
         let s = Sample {
-            t_s: self.now.as_secs(),
+            t_s: self.sched.now.as_secs(),
             pages_total: self.pool.pages_total(),
             pages_data: self.pool.pages_data(),
             pages_dirty: self.pool.pages_dirty(),
@@ -1032,24 +870,24 @@ impl Sim {
             latency_p95_ms: p95,
             latency_p99_ms: p99,
             latency_max_ms: max,
-            threads_running: self.running,
+            threads_running: self.rec.running,
             checkpoint_age_mb: self.checkpoint_age() >> 20,
             errors: d.errors,
             mdl_waits: waits.mdl,
             row_lock_waits: waits.row_lock,
             latch_waits: waits.latch,
         };
-        self.hash.feed_json(&s);
-        self.samples.push(s);
+        self.rec.hash.feed_json(&s);
+        self.rec.samples.push(s);
         self.rebalance_lent_frames();
-        let next = self.now + Tick::SECOND;
-        self.schedule(next, Wake::Sample);
+        let next = self.sched.now + Tick::SECOND;
+        self.sched.schedule(next, Wake::Sample);
     }
 
     /// Whether new statements may use table `t`: it exists. (Statements on a table a
     /// DDL is changing queue for its metadata lock, as in the server.)
     fn table_open(&self, t: usize) -> bool {
-        !self.tables[t].dropped && !self.tables[t].discarded
+        !self.catalog[t].table.dropped && !self.catalog[t].table.discarded
     }
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
@@ -1067,27 +905,27 @@ impl Sim {
 
     /// The virtual time.
     pub fn now(&self) -> Tick {
-        self.now
+        self.sched.now
     }
     /// Every event so far, oldest first.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.rec.events
     }
     /// Every per-second sample so far.
     pub fn samples(&self) -> &[Sample] {
-        &self.samples
+        &self.rec.samples
     }
     /// The hash of every event and sample so far.
     pub fn trace_hash(&self) -> u64 {
-        self.hash.value()
+        self.rec.hash.value()
     }
     /// The buffer pool.
     pub fn pool(&self) -> &BufPool {
         &self.pool
     }
     /// The tables, dropped ones included (flagged).
-    pub fn tables(&self) -> &[Table] {
-        &self.tables
+    pub fn tables(&self) -> impl ExactSizeIterator<Item = &Table> + '_ {
+        self.catalog.tables()
     }
     /// A latch's state.
     pub fn latch(&self, id: LatchId) -> &Latch {
@@ -1108,15 +946,15 @@ impl Sim {
     /// The user's accepted commands with the virtual time of each: with the scenario and
     /// the seed, everything needed to replay this run.
     pub fn commands(&self) -> &[(Tick, String)] {
-        &self.commands
+        &self.sql.commands
     }
     /// The console's session id.
     pub fn console_session(&self) -> u32 {
-        self.console_session
+        self.sql.console_session
     }
     /// Client sessions inside a statement right now.
     pub fn threads_running(&self) -> u64 {
-        self.running
+        self.rec.running
     }
     /// Core time the server's threads have used so far.
     pub fn cpu_busy(&self) -> Tick {
@@ -1133,13 +971,16 @@ impl Sim {
 
     /// The HA probe's longest heartbeat write so far (the longest write stall it saw).
     pub fn probe_longest_write(&self) -> Tick {
-        let current = self.probe_in_flight.map_or(Tick::ZERO, |s| self.now - s);
-        self.probe_longest.max(current)
+        let current = self
+            .rec
+            .probe_in_flight
+            .map_or(Tick::ZERO, |s| self.sched.now - s);
+        self.rec.probe_longest.max(current)
     }
 
     /// Whether the HA probe failed the primary over.
     pub fn failed_over(&self) -> bool {
-        self.failed_over
+        self.rec.failed_over
     }
 
     /// The HA probe: a heartbeat write every interval, through the same hooks as any DML.
@@ -1147,8 +988,8 @@ impl Sim {
         use crate::profile::TableOpenLock;
         match p.step {
             ProbeStep::Start => {
-                p.started = self.now;
-                self.probe_in_flight = Some(self.now);
+                p.started = self.sched.now;
+                self.rec.probe_in_flight = Some(self.sched.now);
                 p.step = ProbeStep::OpenTable;
                 Next::After(Tick::ZERO)
             }
@@ -1176,9 +1017,9 @@ impl Sim {
                 Next::After(self.device.fsync_latency())
             }
             ProbeStep::Done => {
-                let took = self.now - p.started;
-                self.probe_longest = self.probe_longest.max(took);
-                self.probe_in_flight = None;
+                let took = self.sched.now - p.started;
+                self.rec.probe_longest = self.rec.probe_longest.max(took);
+                self.rec.probe_in_flight = None;
                 p.step = ProbeStep::Start;
                 let interval = Tick::from_ms(self.scenario.ha_probe.interval_ms);
                 Next::After(interval.saturating_sub(took))
@@ -1190,15 +1031,17 @@ impl Sim {
     /// sessions, each with the state SHOW PROCESSLIST would show.
     pub fn sessions(&self) -> Vec<SessionView> {
         let console = self
+            .sql
             .sessions
             .values()
-            .filter(|s| !s.gone && !self.ddl_running.contains(&s.id))
+            .filter(|s| !s.gone && !self.sql.ddl_running.contains(&s.id))
             .map(|s| SessionView {
                 id: s.id,
                 state: s.state,
                 waiting_for: None,
             });
         let mut views: Vec<SessionView> = self
+            .sched
             .threads
             .iter()
             .enumerate()
@@ -1217,6 +1060,7 @@ impl Sim {
                             Some(LatchId::LockOpen) => "Opening tables",
                             Some(LatchId::DictSys) => "waiting for dict_sys (before_dml hook)",
                             _ => self
+                                .sql
                                 .mdl
                                 .wait_state(crate::mdl::MdlContextId(c.session))
                                 .unwrap_or_else(|| c.state_name()),

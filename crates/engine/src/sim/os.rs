@@ -38,12 +38,12 @@ impl Sim {
     pub(super) fn start_shell(&mut self, line: &str) {
         match ShellCommand::parse(line) {
             Ok(command) => {
-                let id = self.spawn(super::Thread::Shell(Box::new(Shell {
+                let id = self.sched.spawn(super::Thread::Shell(Box::new(Shell {
                     command,
                     line: line.to_string(),
                 })));
-                let now = self.now;
-                self.schedule_thread(now, id);
+                let now = self.sched.now;
+                self.sched.schedule_thread(now, id);
             }
             Err(e) => self.emit(EventKind::ShellDone {
                 line: line.to_string(),
@@ -84,8 +84,8 @@ impl Sim {
                             path: path.clone(),
                             bytes,
                             thread: t,
-                            t0: self.now,
-                            t1: self.now + cost,
+                            t0: self.sched.now,
+                            t1: self.sched.now + cost,
                         });
                         self.shell_done(s, Ok(()))
                     }
@@ -100,8 +100,8 @@ impl Sim {
                             path,
                             bytes: before.saturating_sub(size),
                             latch: None,
-                            t0: self.now,
-                            t1: self.now + cost,
+                            t0: self.sched.now,
+                            t1: self.sched.now + cost,
                         });
                         self.shell_done(s, Ok(()))
                     }
@@ -123,8 +123,8 @@ impl Sim {
                             path,
                             bytes: step.min(size),
                             latch: None,
-                            t0: self.now,
-                            t1: self.now + cost,
+                            t0: self.sched.now,
+                            t1: self.sched.now + cost,
                         });
                         Next::After(cost + every)
                     }

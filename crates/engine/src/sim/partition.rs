@@ -127,7 +127,7 @@ fn keeps_uncompressed(page: PageId, pct: u32) -> bool {
 impl Sim {
     /// The scenario's `[[tables]]` entry a dictionary table comes from.
     fn table_config(&self, t: usize) -> &crate::scenario::TableConfig {
-        let name = self.tables[t].sql_name();
+        let name = self.catalog[t].table.sql_name();
         self.scenario
             .tables
             .iter()
@@ -137,9 +137,10 @@ impl Sim {
 
     /// The partitions the scenario asks the warm-up to read in whole.
     fn cached_partitions(&self) -> Vec<usize> {
-        (0..self.tables.len())
+        self.catalog
+            .ids()
             .filter(|&t| {
-                self.tables[t].partition.as_ref().is_some_and(|p| {
+                self.catalog[t].table.partition.as_ref().is_some_and(|p| {
                     self.table_config(t)
                         .cached_partitions
                         .iter()
@@ -157,7 +158,7 @@ impl Sim {
             .cached_partitions()
             .iter()
             .map(|&t| {
-                let table = &self.tables[t];
+                let table = &self.catalog[t].table;
                 let pages = u64::from(table.used_pages());
                 if table.zip_kb == 0 {
                     pages
@@ -175,7 +176,7 @@ impl Sim {
     /// each instance has more than `depth` free blocks.
     pub(super) fn warm_cached_partitions(&mut self, depth: u32) {
         for t in self.cached_partitions() {
-            for page_no in 0..self.tables[t].used_pages() {
+            for page_no in 0..self.catalog[t].table.used_pages() {
                 self.warm_page(t, page_no, depth);
             }
         }
@@ -188,7 +189,7 @@ impl Sim {
     /// block, as a `buf_page_get_gen()` would have left them.
     pub(super) fn warm_zip_page(&mut self, table: usize, page_no: u32, depth: u32) {
         let page = PageId {
-            space: self.tables[table].space,
+            space: self.catalog[table].table.space,
             page_no,
         };
         let inst = self.pool.instance_of(page);
@@ -209,24 +210,6 @@ impl Sim {
 }
 
 impl Sim {
-    /// The live tables a statement's name means: the table, or every partition of a
-    /// partitioned one.
-    pub(super) fn tables_named(&self, name: &TableName) -> Vec<usize> {
-        let schema_ok = name
-            .schema
-            .as_deref()
-            .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema));
-        if !schema_ok {
-            return Vec::new();
-        }
-        (0..self.tables.len())
-            .filter(|&i| {
-                !self.tables[i].dropped
-                    && self.tables[i].sql_name().eq_ignore_ascii_case(&name.table)
-            })
-            .collect()
-    }
-
     /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
     /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
     /// tables and whether to truncate (else drop) them. Other ALTER TABLE actions are
@@ -243,17 +226,18 @@ impl Sim {
             [one] => return Err(SqlError::not_modelled(one.name())),
             _ => return Err(SqlError::not_modelled("ALTER TABLE")),
         };
-        let found = self.tables_named(table);
+        let found = self.resolve(table);
         if found.is_empty() {
             let schema = table.schema.as_deref().unwrap_or(&self.scenario.schema);
             return Err(SqlError::no_such_table(schema, &table.table));
         }
-        if self.tables[found[0]].partition.is_none() {
+        if self.catalog[found[0]].table.partition.is_none() {
             return Err(SqlError::partition_mgmt_on_nonpartitioned());
         }
         let command = if drop { "DROP" } else { "TRUNCATE" };
         let part_name = |i: usize| {
-            self.tables[i]
+            self.catalog[i]
+                .table
                 .partition
                 .as_ref()
                 .map_or("", |p| p.name.as_str())

@@ -35,7 +35,6 @@
 use super::client::{PageWalk, WalkNext};
 use super::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim, Thread};
-use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::events::EventKind;
 use crate::mdl::{MdlContextId, MdlDuration, MdlError, MdlKey, MdlRequest, MdlTicketId, MdlType};
@@ -49,7 +48,7 @@ use crate::time::Tick;
 use crate::workload::{statement_ops, PageOp, StatementKind};
 use crate::ThreadId;
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 /// Statement parse, privilege check and the like: the time a trivial statement takes.
 const STATEMENT_OVERHEAD: Tick = Tick::from_us(50);
@@ -123,6 +122,68 @@ impl StatementRecord {
                 message,
             } => format!("ERROR {code} ({sqlstate}): {message}"),
         })
+    }
+}
+
+/// The SQL layer's state: connections, their statements and transactions, and the
+/// locks above the storage engine (metadata locks, and console sessions' row locks).
+#[derive(Clone, Debug)]
+pub(super) struct SqlLayer {
+    /// The metadata-lock manager (`MDL_map` and every `MDL_context`).
+    pub(super) mdl: crate::mdl::MdlManager,
+    /// Threads parked on a metadata-lock request, by context (processlist id).
+    pub(super) mdl_waiters: BTreeMap<u32, ThreadId>,
+    /// How finished waits ended, until the woken thread reads it.
+    pub(super) mdl_outcomes: BTreeMap<u32, Result<MdlTicketId, MdlError>>,
+    /// Granted row locks of console sessions' transactions.
+    pub(super) row_locks: Vec<super::locks::RowLock>,
+    /// Console sessions waiting for a row lock.
+    pub(super) row_waits: BTreeMap<u32, super::locks::RowWait>,
+    /// Console sessions by processlist id.
+    pub(super) sessions: BTreeMap<u32, Session>,
+    /// Every statement given to a console session.
+    pub(super) statements: Vec<StatementRecord>,
+    /// Each statement's command until its session runs it.
+    pub(super) stmt_commands: Vec<Option<Command>>,
+    pub(super) next_session_id: u32,
+    pub(super) next_trx_id: u64,
+    /// `SET GLOBAL` values new sessions start with.
+    pub(super) global_vars: SessionVars,
+    /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
+    pub(super) ddl_running: Vec<u32>,
+    /// How a DDL executor's metadata-lock wait failed, for its session to report.
+    pub(super) ddl_outcomes: BTreeMap<u32, SqlError>,
+    /// The session `Sim::execute` and the scenario's script lines run in.
+    pub(super) console_session: u32,
+    /// Every statement given to `Sim::execute`, with its time.
+    pub(super) commands: Vec<(Tick, String)>,
+}
+
+impl SqlLayer {
+    /// No sessions yet; ids start after the workload's `workload_threads`, and new
+    /// sessions take the profile's timeouts.
+    pub(super) fn new(workload_threads: u32, profile: &crate::profile::Profile) -> SqlLayer {
+        SqlLayer {
+            mdl: crate::mdl::MdlManager::new(),
+            mdl_waiters: BTreeMap::new(),
+            mdl_outcomes: BTreeMap::new(),
+            row_locks: Vec::new(),
+            row_waits: BTreeMap::new(),
+            sessions: BTreeMap::new(),
+            statements: Vec::new(),
+            stmt_commands: Vec::new(),
+            next_session_id: workload_threads + 1,
+            next_trx_id: 0,
+            global_vars: SessionVars {
+                autocommit: true,
+                lock_wait_timeout_s: profile.sql.lock_wait_timeout_s,
+                innodb_lock_wait_timeout_s: profile.sql.innodb_lock_wait_timeout_s,
+            },
+            ddl_running: Vec::new(),
+            ddl_outcomes: BTreeMap::new(),
+            console_session: workload_threads + 1,
+            commands: Vec::new(),
+        }
     }
 }
 
@@ -347,11 +408,13 @@ impl Sim {
     /// Opens a console connection (`root@localhost`, default schema the scenario's)
     /// and returns its processlist id.
     pub fn connect(&mut self) -> u32 {
-        let id = self.next_session_id;
-        self.next_session_id += 1;
+        let id = self.sql.next_session_id;
+        self.sql.next_session_id += 1;
         let rng = SimRng::stream(self.scenario.seed, &format!("session.{id}"));
-        let thread = self.spawn(Thread::Session(Box::new(SessionThread::new(id, rng))));
-        self.sessions.insert(
+        let thread = self
+            .sched
+            .spawn(Thread::Session(Box::new(SessionThread::new(id, rng))));
+        self.sql.sessions.insert(
             id,
             Session {
                 id,
@@ -361,9 +424,9 @@ impl Sim {
                 queue: VecDeque::new(),
                 running: None,
                 state: "",
-                since: self.now,
+                since: self.sched.now,
                 idle: true,
-                vars: self.global_vars.clone(),
+                vars: self.sql.global_vars.clone(),
                 trx: None,
                 locked_tables: Vec::new(),
                 global_read_lock: false,
@@ -376,12 +439,12 @@ impl Sim {
 
     /// Console sessions' processlist ids, in order.
     pub fn console_sessions(&self) -> Vec<u32> {
-        self.sessions.keys().copied().collect()
+        self.sql.sessions.keys().copied().collect()
     }
 
     /// Every statement given to a console session, in submission order.
     pub fn statements(&self) -> &[StatementRecord] {
-        &self.statements
+        &self.sql.statements
     }
 
     /// Queues `sql` (one or more `;`-separated statements) on console session
@@ -391,7 +454,7 @@ impl Sim {
     /// Returns the new statements' ids.
     pub fn submit_to(&mut self, session: u32, sql: &str) -> Result<Vec<u32>, SqlError> {
         let parsed = crate::sql::parse(sql)?;
-        let Some(s) = self.sessions.get(&session) else {
+        let Some(s) = self.sql.sessions.get(&session) else {
             return Err(SqlError::unknown_thread(u64::from(session)));
         };
         if s.gone {
@@ -399,26 +462,26 @@ impl Sim {
         }
         let mut ids = Vec::new();
         for p in parsed {
-            let id = self.statements.len() as u32;
-            self.statements.push(StatementRecord {
+            let id = self.sql.statements.len() as u32;
+            self.sql.statements.push(StatementRecord {
                 id,
                 session,
                 sql: p.text,
-                issued_at: self.now,
+                issued_at: self.sched.now,
                 started_at: None,
                 finished_at: None,
                 outcome: None,
                 states_seen: Vec::new(),
             });
-            self.stmt_commands.push(Some(p.command));
+            self.sql.stmt_commands.push(Some(p.command));
             ids.push(id);
         }
-        let s = self.sessions.get_mut(&session).expect("checked");
+        let s = self.sql.sessions.get_mut(&session).expect("checked");
         s.queue.extend(ids.iter().copied());
         if s.idle {
             s.idle = false;
             let t = s.thread;
-            self.schedule_thread(self.now, t);
+            self.sched.schedule_thread(self.sched.now, t);
         }
         Ok(ids)
     }
@@ -426,7 +489,7 @@ impl Sim {
     // ---- the thread ------------------------------------------------------------------
 
     pub(super) fn set_state(&mut self, session: u32, state: &'static str) {
-        let Some(s) = self.sessions.get_mut(&session) else {
+        let Some(s) = self.sql.sessions.get_mut(&session) else {
             return;
         };
         if s.state == state {
@@ -434,7 +497,7 @@ impl Sim {
         }
         s.state = state;
         if let Some(stmt) = s.running {
-            let rec = &mut self.statements[stmt as usize];
+            let rec = &mut self.sql.statements[stmt as usize];
             if !state.is_empty() && rec.states_seen.last().map(String::as_str) != Some(state) {
                 rec.states_seen.push(state.to_owned());
             }
@@ -448,22 +511,22 @@ impl Sim {
     pub(super) fn step_session(&mut self, t: ThreadId, th: &mut SessionThread) -> Next {
         let id = th.id;
         if th.run.is_none() {
-            let Some(s) = self.sessions.get_mut(&id) else {
+            let Some(s) = self.sql.sessions.get_mut(&id) else {
                 return Next::Exit;
             };
             let Some(stmt) = s.queue.pop_front() else {
                 s.idle = true;
-                s.since = self.now;
+                s.since = self.sched.now;
                 return Next::Parked;
             };
             s.running = Some(stmt);
-            s.since = self.now;
+            s.since = self.sched.now;
             s.killed = None;
-            let command = self.stmt_commands[stmt as usize]
+            let command = self.sql.stmt_commands[stmt as usize]
                 .take()
                 .expect("each statement runs once");
-            self.statements[stmt as usize].started_at = Some(self.now);
-            let sql = self.statements[stmt as usize].sql.clone();
+            self.sql.statements[stmt as usize].started_at = Some(self.sched.now);
+            let sql = self.sql.statements[stmt as usize].sql.clone();
             self.emit(EventKind::StatementStarted { session: id, sql });
             th.run = Some(Box::new(Running {
                 stmt,
@@ -471,7 +534,7 @@ impl Sim {
                 step: Step::Start,
                 plan: Vec::new(),
                 tickets: Vec::new(),
-                savepoint: self.mdl.tickets_of(MdlContextId(id)),
+                savepoint: self.sql.mdl.tickets_of(MdlContextId(id)),
                 walk: PageWalk::new(),
                 row_range: None,
                 rows_scanned: 0,
@@ -493,9 +556,9 @@ impl Sim {
         let next = self.step_statement(t, id, &mut run, &mut th.rng);
         if run.step == Step::Next {
             self.set_state(id, "");
-            if let Some(s) = self.sessions.get_mut(&id) {
+            if let Some(s) = self.sql.sessions.get_mut(&id) {
                 s.running = None;
-                s.since = self.now;
+                s.since = self.sched.now;
                 if s.gone {
                     return Next::Exit;
                 }
@@ -517,9 +580,9 @@ impl Sim {
         if run.autocommit_trx {
             self.rollback_trx(id);
         }
-        if let Some(s) = self.sessions.get(&id) {
+        if let Some(s) = self.sql.sessions.get(&id) {
             let t = s.thread;
-            self.row_waits.remove(&id);
+            self.sql.row_waits.remove(&id);
             let _ = t;
         }
         run.error = Some(e);
@@ -537,14 +600,14 @@ impl Sim {
         // A kill is acted on between steps, never in the middle of the page walk, whose
         // steps may hold or be queued for a buffer-pool mutex.
         if run.step != Step::End && run.step != Step::Walk {
-            if let Some(kind) = self.sessions.get(&id).and_then(|s| s.killed) {
+            if let Some(kind) = self.sql.sessions.get(&id).and_then(|s| s.killed) {
                 let e = match kind {
                     KillKind::Query => SqlError::query_interrupted(),
                     KillKind::Connection => SqlError::lost_connection(),
                 };
                 self.mdl_cancel_wait(MdlContextId(id));
-                self.mdl_outcomes.remove(&id);
-                self.row_waits.remove(&id);
+                self.sql.mdl_outcomes.remove(&id);
+                self.sql.row_waits.remove(&id);
                 return self.fail(id, run, e);
             }
         }
@@ -579,7 +642,9 @@ impl Sim {
                 match self.row_lock(t, id, range) {
                     RowPoll::Granted => {
                         let locked = run.rows_matched.max(1);
-                        if let Some(trx) = self.sessions.get_mut(&id).and_then(|s| s.trx.as_mut()) {
+                        if let Some(trx) =
+                            self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut())
+                        {
                             trx.rows_locked += locked;
                         }
                         self.set_state(id, self.work_state(&run.command));
@@ -602,7 +667,7 @@ impl Sim {
                     WalkNext::Step(next) => next,
                     WalkNext::Done => {
                         if run.walk.lock_table_full {
-                            self.counters.errors += 1;
+                            self.rec.counters.errors += 1;
                             return self.fail(id, run, SqlError::lock_table_full());
                         }
                         run.step = Step::RowWork;
@@ -618,10 +683,10 @@ impl Sim {
                         let c = &self.profile.costs;
                         let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
                             + Tick(c.row_update_ns_per_row).times(run.rows_changed);
-                        run.work_until = Some(self.now + cost);
+                        run.work_until = Some(self.sched.now + cost);
                         Next::After(cost)
                     }
-                    Some(until) if self.now < until => Next::After(until - self.now),
+                    Some(until) if self.sched.now < until => Next::After(until - self.sched.now),
                     Some(_) => {
                         self.finish_dml(id, run);
                         run.step = Step::End;
@@ -655,18 +720,6 @@ impl Sim {
         self.scenario.schema.clone()
     }
 
-    /// The session's view of `name`: the table's index if it exists.
-    pub(super) fn find_table(&self, name: &TableName) -> Option<usize> {
-        if let Some(s) = &name.schema {
-            if !s.eq_ignore_ascii_case(&self.scenario.schema) {
-                return None;
-            }
-        }
-        self.tables
-            .iter()
-            .position(|t| !t.dropped && t.sql_name().eq_ignore_ascii_case(&name.table))
-    }
-
     fn table_key(&self, name: &TableName) -> MdlKey {
         let db = name
             .schema
@@ -677,9 +730,9 @@ impl Sim {
     }
 
     fn txn(&mut self, id: u32) -> &mut Trx {
-        let now = self.now;
-        let next_id = &mut self.next_trx_id;
-        let s = self.sessions.get_mut(&id).expect("session");
+        let now = self.sched.now;
+        let next_id = &mut self.sql.next_trx_id;
+        let s = self.sql.sessions.get_mut(&id).expect("session");
         s.trx.get_or_insert_with(|| {
             *next_id += 1;
             Trx {
@@ -699,10 +752,10 @@ impl Sim {
     /// Commits the session's transaction (`trans_commit()`): row locks and
     /// transactional metadata locks go. The redo flush was charged by the caller.
     pub(super) fn commit_trx(&mut self, id: u32) {
-        if let Some(trx) = self.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
             self.lock_heap_bytes -= trx.lock_bytes;
             if trx.wrote {
-                self.counters.transactions += 1;
+                self.rec.counters.transactions += 1;
             }
         }
         self.row_release(id);
@@ -712,7 +765,7 @@ impl Sim {
     /// Rolls the transaction back (`trans_rollback()`).
     /// Simplification: the undo is applied at no cost.
     pub(super) fn rollback_trx(&mut self, id: u32) {
-        if let Some(trx) = self.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
             self.lock_heap_bytes -= trx.lock_bytes;
         }
         self.row_release(id);
@@ -735,13 +788,13 @@ impl Sim {
     fn statement_start(&mut self, id: u32, run: &mut Running) -> Next {
         let ctx_key_global = MdlKey::global();
         if Self::implicit_commit(&run.command) {
-            let has_trx = self.sessions[&id].trx.is_some();
+            let has_trx = self.sql.sessions[&id].trx.is_some();
             if has_trx {
                 self.commit_trx(id);
             }
             // LOCK TABLES and DDL also end LOCK TABLES (UNLOCK TABLES first).
             if matches!(run.command, Command::LockTables { .. }) || run.command.is_ddl() {
-                let s = self.sessions.get_mut(&id).expect("session");
+                let s = self.sql.sessions.get_mut(&id).expect("session");
                 if !s.locked_tables.is_empty() {
                     s.locked_tables.clear();
                     self.release_explicit(id, false);
@@ -752,8 +805,8 @@ impl Sim {
         let stmt = MdlDuration::Statement;
         let trx = MdlDuration::Transaction;
         let mut plan = Vec::new();
-        let locked = !self.sessions[&id].locked_tables.is_empty();
-        let grl = self.sessions[&id].global_read_lock;
+        let locked = !self.sql.sessions[&id].locked_tables.is_empty();
+        let grl = self.sql.sessions[&id].global_read_lock;
         let schema_key = MdlKey::schema(&self.schema().to_ascii_lowercase());
         match &run.command {
             // Under LOCK TABLES the locks are already held.
@@ -817,7 +870,8 @@ impl Sim {
                 for (k, ty) in keys {
                     plan.push(MdlRequest::new(k, ty, MdlDuration::Explicit));
                 }
-                self.mdl
+                self.sql
+                    .mdl
                     .set_force_dml_deadlock_weight(MdlContextId(id), true);
             }
             Command::FlushTables { mode, tables } => match mode {
@@ -921,7 +975,7 @@ impl Sim {
                     plan.push(MdlRequest::new(k, ty, trx));
                 }
             }
-            Command::Commit if self.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote) => {
+            Command::Commit if self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote) => {
                 // ha_commit_trans(): a committing writer takes COMMIT IX, which is what
                 // FLUSH TABLES WITH READ LOCK's COMMIT S blocks ("Waiting for commit lock").
                 plan.push(MdlRequest::new(
@@ -943,8 +997,8 @@ impl Sim {
     /// Releases `LOCK TABLES` (and, with `grl`, the global read lock).
     fn release_explicit(&mut self, id: u32, grl: bool) {
         let ctx = MdlContextId(id);
-        for ticket in self.mdl.tickets_of(ctx) {
-            let Some(k) = self.mdl.ticket(ticket) else {
+        for ticket in self.sql.mdl.tickets_of(ctx) {
+            let Some(k) = self.sql.mdl.ticket(ticket) else {
                 continue;
             };
             if k.duration != MdlDuration::Explicit {
@@ -961,16 +1015,18 @@ impl Sim {
                 self.mdl_release(ticket);
             }
         }
-        self.mdl.set_force_dml_deadlock_weight(ctx, false);
+        self.sql.mdl.set_force_dml_deadlock_weight(ctx, false);
     }
 
     fn check_locked_tables(&self, id: u32, name: &TableName, write: bool) -> Result<(), SqlError> {
-        let s = &self.sessions[&id];
+        let s = &self.sql.sessions[&id];
         if s.locked_tables.is_empty() {
             return Ok(());
         }
         let found = self
-            .find_table(name)
+            .resolve(name)
+            .first()
+            .copied()
             .and_then(|t| s.locked_tables.iter().find(|(lt, _)| *lt == t));
         match found {
             None => Err(SqlError::table_not_locked(&name.table)),
@@ -992,7 +1048,7 @@ impl Sim {
                     }
                 );
             self.check_locked_tables(id, name, write)?;
-            let Some(ti) = self.find_table(name) else {
+            let Some(ti) = self.resolve(name).first().copied() else {
                 return Err(SqlError::no_such_table(
                     name.schema.as_deref().unwrap_or(&schema),
                     &name.table,
@@ -1004,7 +1060,7 @@ impl Sim {
             Command::Begin {
                 consistent_snapshot,
             } => {
-                let now = self.now;
+                let now = self.sched.now;
                 let trx = self.txn(id);
                 trx.explicit = true;
                 if consistent_snapshot {
@@ -1013,8 +1069,8 @@ impl Sim {
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::Commit => {
-                let wrote = self.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote);
-                let lsn = self.sessions[&id]
+                let wrote = self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote);
+                let lsn = self.sql.sessions[&id]
                     .trx
                     .as_ref()
                     .map_or(crate::bufpool::Lsn(0), |t| t.last_lsn);
@@ -1027,9 +1083,9 @@ impl Sim {
                 if wrote {
                     self.set_state(id, "waiting for handler commit");
                     let fsync = self.device.fsync_latency();
-                    let done = self.log.commit_done_at(self.now, lsn, fsync);
+                    let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
                     run.step = Step::Commit;
-                    return Ok(Next::After(done - self.now));
+                    return Ok(Next::After(done - self.sched.now));
                 }
             }
             Command::Rollback => {
@@ -1048,7 +1104,7 @@ impl Sim {
                 if !known {
                     return Err(SqlError::unknown_database(&db));
                 }
-                self.sessions.get_mut(&id).expect("session").db = Some(db);
+                self.sql.sessions.get_mut(&id).expect("session").db = Some(db);
                 run.message = "Database changed".into();
             }
             Command::SelectSleep { duration_ms } => {
@@ -1087,8 +1143,8 @@ impl Sim {
             Command::ShowTables => {
                 let mut r = ResultSet::new(&[&format!("Tables_in_{schema}")], &[]);
                 let mut names: Vec<&str> = self
-                    .tables
-                    .iter()
+                    .catalog
+                    .tables()
                     .filter(|t| !t.dropped)
                     .map(|t| t.name.as_str())
                     .collect();
@@ -1099,12 +1155,12 @@ impl Sim {
                 run.result = Some(r);
             }
             Command::ShowCreateTable { table } => {
-                let Some(ti) = self.find_table(&table) else {
+                let Some(ti) = self.resolve(&table).first().copied() else {
                     return Err(SqlError::no_such_table(&schema, &table.table));
                 };
                 let mut r = ResultSet::new(&["Table", "Create Table"], &[]);
                 r.push(vec![
-                    Some(self.tables[ti].sql_name().to_owned()),
+                    Some(self.catalog[ti].table.sql_name().to_owned()),
                     Some(self.show_create(ti)),
                 ]);
                 run.result = Some(r);
@@ -1116,7 +1172,7 @@ impl Sim {
             Command::LockTables { tables } => {
                 let mut locked = Vec::new();
                 for (name, mode) in &tables {
-                    let Some(ti) = self.find_table(name) else {
+                    let Some(ti) = self.resolve(name).first().copied() else {
                         return Err(SqlError::no_such_table(
                             name.schema.as_deref().unwrap_or(&schema),
                             &name.table,
@@ -1125,11 +1181,15 @@ impl Sim {
                     locked.push((ti, *mode == TableLockMode::Write));
                 }
                 // The GLOBAL IX of LOCK TABLES WRITE is held with the table locks.
-                self.sessions.get_mut(&id).expect("session").locked_tables = locked;
+                self.sql
+                    .sessions
+                    .get_mut(&id)
+                    .expect("session")
+                    .locked_tables = locked;
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::UnlockTables => {
-                let s = self.sessions.get_mut(&id).expect("session");
+                let s = self.sql.sessions.get_mut(&id).expect("session");
                 let grl = s.global_read_lock;
                 s.locked_tables.clear();
                 s.global_read_lock = false;
@@ -1141,7 +1201,8 @@ impl Sim {
             }
             Command::FlushTables { mode, .. } => {
                 if mode == FlushMode::WithReadLock {
-                    self.sessions
+                    self.sql
+                        .sessions
                         .get_mut(&id)
                         .expect("session")
                         .global_read_lock = true;
@@ -1153,12 +1214,12 @@ impl Sim {
                 let mut cost = Tick::ZERO;
                 for name in &tables {
                     let full = format!("{schema}.{}", name.table);
-                    match self.find_table(name) {
+                    match self.resolve(name).first().copied() {
                         Some(ti) => {
                             // dict_stats_update(): sample innodb_stats_persistent_sample_pages
                             // (20) leaf pages per index.
                             cost += Tick(self.profile.costs.page_get_ns)
-                                .times(20 * self.tables[ti].indexes.len() as u64)
+                                .times(20 * self.catalog[ti].table.indexes.len() as u64)
                                 + Tick(self.profile.costs.drop_dict_ns);
                             r.push(vec![
                                 Some(full),
@@ -1201,15 +1262,15 @@ impl Sim {
 
     /// Sets up a DML statement's row locks and page walk.
     fn open_dml(&mut self, id: u32, run: &mut Running, ti: usize) -> Result<Next, SqlError> {
-        let def = self.defs[ti].clone();
-        let table_rows = self.tables[ti].rows.max(1);
+        let def = self.catalog[ti].def.clone();
+        let table_rows = self.catalog[ti].table.rows.max(1);
         let live = def.live_rows;
         if def.discarded {
-            return Err(SqlError::tablespace_discarded(&self.tables[ti].name));
+            return Err(SqlError::tablespace_discarded(&self.catalog[ti].table.name));
         }
         // Start (or join) the transaction.
-        let autocommit = self.sessions[&id].vars.autocommit;
-        let had_trx = self.sessions[&id].trx.is_some();
+        let autocommit = self.sql.sessions[&id].vars.autocommit;
+        let had_trx = self.sql.sessions[&id].trx.is_some();
         let trx = self.txn(id);
         if !had_trx {
             trx.explicit = !autocommit;
@@ -1243,7 +1304,7 @@ impl Sim {
             // A consistent read: the read view is created now if the transaction has
             // none, and a view older than the table's clustered index cannot read it
             // (row_search_mvcc(): !index->is_usable(trx) → DB_MISSING_HISTORY).
-            let now = self.now;
+            let now = self.sched.now;
             let trx = self.txn(id);
             let view = *trx.read_view.get_or_insert(now);
             if view < def.rebuilt_at {
@@ -1317,13 +1378,13 @@ impl Sim {
             }
         }
         // The pages: a descent of the clustered index, then the leaves in the range.
-        let table = &self.tables[ti];
+        let table = &self.catalog[ti].table;
         let pk = table.primary();
         let mut ops: Vec<PageOp> = Vec::new();
         let write_leaves = kind == 1 || kind == 2;
         if kind == 3 {
             let n = limit.unwrap_or(1);
-            let mut append = self.append_row[ti];
+            let mut append = self.catalog[ti].append_row;
             lo = append;
             for _ in 0..n {
                 let mut one = Vec::new();
@@ -1338,7 +1399,7 @@ impl Sim {
                 ops.extend(one);
             }
             hi = append - 1;
-            self.append_row[ti] = append;
+            self.catalog[ti].append_row = append;
             matched = n;
             scanned = 0;
         } else {
@@ -1394,7 +1455,7 @@ impl Sim {
         let lock_bytes = run.walk.lock_bytes;
         let (wrote, lsn) = (run.walk.wrote, run.walk.last_lsn);
         run.walk.lock_bytes = 0;
-        if let Some(trx) = self.sessions.get_mut(&id).and_then(|s| s.trx.as_mut()) {
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut()) {
             trx.lock_bytes += lock_bytes;
             trx.rows_modified += run.rows_changed;
             if wrote {
@@ -1418,14 +1479,14 @@ impl Sim {
                 );
             }
             Command::Delete { .. } => {
-                self.defs[ti].live_rows -= n.min(self.defs[ti].live_rows);
+                self.catalog[ti].def.live_rows -= n.min(self.catalog[ti].def.live_rows);
                 run.message = format!(
                     "Query OK, {n} {} affected",
                     if n == 1 { "row" } else { "rows" }
                 );
             }
             Command::Insert { .. } => {
-                self.defs[ti].live_rows += n;
+                self.catalog[ti].def.live_rows += n;
                 run.message = if n == 1 {
                     "Query OK, 1 row affected".into()
                 } else {
@@ -1434,7 +1495,7 @@ impl Sim {
             }
             _ => {}
         }
-        self.counters.queries += 1;
+        self.rec.counters.queries += 1;
     }
 
     fn statement_end(&mut self, _t: ThreadId, id: u32, run: &mut Running) -> Next {
@@ -1447,7 +1508,7 @@ impl Sim {
         }
         // An autocommit transaction ends with its statement.
         if run.error.is_none() && run.autocommit_trx {
-            let (wrote, lsn) = self.sessions[&id]
+            let (wrote, lsn) = self.sql.sessions[&id]
                 .trx
                 .as_ref()
                 .map_or((false, crate::bufpool::Lsn(0)), |t| (t.wrote, t.last_lsn));
@@ -1456,16 +1517,16 @@ impl Sim {
                 run.autocommit_trx = false;
                 self.set_state(id, "waiting for handler commit");
                 let fsync = self.device.fsync_latency();
-                let done = self.log.commit_done_at(self.now, lsn, fsync);
+                let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
                 self.commit_trx(id);
-                return Next::After(done - self.now);
+                return Next::After(done - self.sched.now);
             }
             self.commit_trx(id);
             run.autocommit_trx = false;
         }
-        let rec = &mut self.statements[run.stmt as usize];
-        rec.finished_at = Some(self.now);
-        let elapsed = self.now - rec.started_at.unwrap_or(rec.issued_at);
+        let rec = &mut self.sql.statements[run.stmt as usize];
+        rec.finished_at = Some(self.sched.now);
+        let elapsed = self.sched.now - rec.started_at.unwrap_or(rec.issued_at);
         let (outcome, error) = match run.error.take() {
             Some(e) => (
                 StatementOutcome::Error {
@@ -1503,7 +1564,7 @@ impl Sim {
             result,
             error,
         });
-        if let Some(s) = self.sessions.get_mut(&id) {
+        if let Some(s) = self.sql.sessions.get_mut(&id) {
             if s.killed == Some(KillKind::Connection) {
                 self.disconnect(id);
             }
@@ -1515,9 +1576,9 @@ impl Sim {
     /// The connection goes away: its transaction rolls back and every lock goes.
     fn disconnect(&mut self, id: u32) {
         self.rollback_trx(id);
-        self.row_waits.remove(&id);
+        self.sql.row_waits.remove(&id);
         self.mdl_release_all(MdlContextId(id));
-        let failed: Vec<u32> = match self.sessions.get_mut(&id) {
+        let failed: Vec<u32> = match self.sql.sessions.get_mut(&id) {
             Some(s) => {
                 s.gone = true;
                 s.locked_tables.clear();
@@ -1527,8 +1588,8 @@ impl Sim {
             None => Vec::new(),
         };
         for stmt in failed {
-            let rec = &mut self.statements[stmt as usize];
-            rec.finished_at = Some(self.now);
+            let rec = &mut self.sql.statements[stmt as usize];
+            rec.finished_at = Some(self.sched.now);
             let e = SqlError::server_gone();
             rec.outcome = Some(StatementOutcome::Error {
                 code: e.code,
@@ -1543,7 +1604,7 @@ impl Sim {
     fn kill(&mut self, target: u64, kind: KillKind) -> Result<(), SqlError> {
         let Some(s) = u32::try_from(target)
             .ok()
-            .and_then(|t| self.sessions.get_mut(&t))
+            .and_then(|t| self.sql.sessions.get_mut(&t))
         else {
             return Err(SqlError::unknown_thread(target));
         };
@@ -1562,8 +1623,8 @@ impl Sim {
         if self.mdl_cancel_wait(MdlContextId(id)) {
             // The wake-up comes with the aborted request.
         } else if let Some(t) = self.row_cancel_wait(id) {
-            self.schedule_thread(self.now, t);
-        } else if self.ddl_running.contains(&id) {
+            self.sched.schedule_thread(self.sched.now, t);
+        } else if self.sql.ddl_running.contains(&id) {
             // Simplification: a DDL's storage-engine phase runs to its end; the kill
             // is seen at the next SQL-layer step.
         } else if self
@@ -1573,7 +1634,7 @@ impl Sim {
         {
             // Holding or queued for a latch: the kill is seen once the page is done.
         } else {
-            self.wake_early(thread);
+            self.sched.wake_early(thread);
         }
         Ok(())
     }
@@ -1587,7 +1648,7 @@ impl Sim {
         let costs = self.profile.costs.clone();
         let dict = Tick(costs.drop_dict_ns);
         let find = |sim: &Sim, n: &TableName| {
-            sim.find_table(n).ok_or_else(|| {
+            sim.resolve(n).first().copied().ok_or_else(|| {
                 SqlError::no_such_table(n.schema.as_deref().unwrap_or(&schema), &n.table)
             })
         };
@@ -1601,8 +1662,8 @@ impl Sim {
                 for n in tables {
                     // A partitioned table: every partition's table (main's executor
                     // drops them one after the other, in one statement).
-                    let named = self.tables_named(n);
-                    match self.find_table(n) {
+                    let named = self.resolve(n);
+                    match self.resolve(n).first().copied() {
                         Some(_) => {
                             for i in named {
                                 if !found.contains(&i) {
@@ -1625,9 +1686,9 @@ impl Sim {
             }
             Command::TruncateTable { table } => {
                 let ti = find(self, table)?;
-                if self.tables[ti].partition.is_some() {
+                if self.catalog[ti].table.partition.is_some() {
                     // A partitioned table: the TRUNCATE path on every partition.
-                    let parts = self.tables_named(table);
+                    let parts = self.resolve(table);
                     let mut ops = vec![DdlOp::Executor(
                         super::Plan::TruncatePartitions(
                             parts
@@ -1658,7 +1719,7 @@ impl Sim {
                 vec![DdlOp::Executor(plan, T)]
             }
             Command::CreateTable(ct) => {
-                if self.find_table(&ct.table).is_some() {
+                if self.resolve(&ct.table).first().copied().is_some() {
                     if ct.if_not_exists {
                         return Ok(vec![DdlOp::Dict(DictEffect::None)]);
                     }
@@ -1685,7 +1746,7 @@ impl Sim {
                         .map(|p| p.partitions.iter().map(|d| d.name.clone()).collect())
                         .unwrap_or_default(),
                     live_rows: 0,
-                    rebuilt_at: self.now,
+                    rebuilt_at: self.sched.now,
                     discarded: false,
                 };
                 let row_bytes = ct
@@ -1706,7 +1767,7 @@ impl Sim {
             }
             Command::CreateTableLike { table, like } => {
                 let src = find(self, like)?;
-                if self.find_table(table).is_some() {
+                if self.resolve(table).first().copied().is_some() {
                     return Err(SqlError::table_exists(&table.table));
                 }
                 let change = super::alter::MetaChange::CreateLike {
@@ -1728,7 +1789,8 @@ impl Sim {
                 ..
             } => {
                 let ti = find(self, table)?;
-                if !self.defs[ti]
+                if !self.catalog[ti]
+                    .def
                     .indexes
                     .iter()
                     .any(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -1789,7 +1851,9 @@ impl Sim {
         lock: usize,
     ) -> Result<Vec<DdlOp>, SqlError> {
         let ti = self
-            .find_table(table)
+            .resolve(table)
+            .first()
+            .copied()
             .ok_or_else(|| SqlError::no_such_table(&self.schema(), &table.table))?;
         if algorithm == Algorithm::Copy {
             let name = index
@@ -1825,7 +1889,7 @@ impl Sim {
     ) -> Result<Option<Vec<DdlOp>>, SqlError> {
         let name = TableName {
             schema: None,
-            table: self.tables[ti].sql_name().to_owned(),
+            table: self.catalog[ti].table.sql_name().to_owned(),
         };
         match self.plan_column_change(&name, actions, algorithm) {
             // COPY works under SHARED_NO_WRITE: the SQL layer's path.
@@ -1856,7 +1920,7 @@ impl Sim {
     }
 
     fn check_new_index(&self, ti: usize, name: &str, column: &str) -> Result<(), SqlError> {
-        let def = &self.defs[ti];
+        let def = &self.catalog[ti].def;
         if def
             .indexes
             .iter()
@@ -1877,7 +1941,7 @@ impl Sim {
     /// plus the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
     fn build_cost(&self, ti: usize) -> Tick {
         let c = &self.profile.costs;
-        Tick(c.index_build_ns_per_row).times(self.defs[ti].live_rows) + Tick(c.drop_dict_ns)
+        Tick(c.index_build_ns_per_row).times(self.catalog[ti].def.live_rows) + Tick(c.drop_dict_ns)
     }
 
     /// An in-place ALTER's choreography (`mysql_inplace_alter_table()`): SU held; X to
@@ -1944,7 +2008,7 @@ impl Sim {
         algorithm: Algorithm,
     ) -> Result<Vec<DdlOp>, SqlError> {
         let dict = Tick(self.profile.costs.drop_dict_ns);
-        let def = &self.defs[ti];
+        let def = &self.catalog[ti].def;
         let [action] = actions else {
             return Err(SqlError::not_modelled("ALTER TABLE with several actions"));
         };
@@ -1952,7 +2016,7 @@ impl Sim {
             AlterAction::AddIndex(ix) => {
                 let name = TableName {
                     schema: None,
-                    table: self.tables[ti].sql_name().to_owned(),
+                    table: self.catalog[ti].table.sql_name().to_owned(),
                 };
                 self.add_index_plan(&name, ix, algorithm, lock)?
             }
@@ -2059,7 +2123,7 @@ impl Sim {
                 if names.len() >= def.partitions.len() {
                     return Err(SqlError::drop_last_partition());
                 }
-                if self.tables[ti].partition.is_none() {
+                if self.catalog[ti].table.partition.is_none() {
                     // Partitioned at the dictionary level only (CREATE TABLE ...
                     // PARTITION BY in a session: one B-tree). InnoDB answers
                     // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE (handler0alter.cc
@@ -2099,7 +2163,7 @@ impl Sim {
                 if !names.is_empty() {
                     self.check_partitions(ti, names, "TRUNCATE")?;
                 }
-                if self.tables[ti].partition.is_none() {
+                if self.catalog[ti].table.partition.is_none() {
                     if names.is_empty() {
                         self.check_partitions(ti, names, "TRUNCATE")?;
                     }
@@ -2145,12 +2209,12 @@ impl Sim {
     fn sql_table_name(&self, ti: usize) -> TableName {
         TableName {
             schema: None,
-            table: self.tables[ti].sql_name().to_owned(),
+            table: self.catalog[ti].table.sql_name().to_owned(),
         }
     }
 
     fn check_partitions(&self, ti: usize, names: &[String], op: &str) -> Result<(), SqlError> {
-        let def = &self.defs[ti];
+        let def = &self.catalog[ti].def;
         if def.partitions.is_empty() {
             return Err(SqlError::partition_mgmt_on_nonpartitioned());
         }
@@ -2219,7 +2283,7 @@ impl Sim {
             }
             DdlOp::Reacquire(i, to) => {
                 if let Some(old) = run.tickets.get(i).copied() {
-                    if self.mdl.ticket(old).is_some_and(|k| k.mdl_type != to) {
+                    if self.sql.mdl.ticket(old).is_some_and(|k| k.mdl_type != to) {
                         self.mdl_release(old);
                     }
                 }
@@ -2250,10 +2314,10 @@ impl Sim {
             }
             DdlOp::DropStorage(tables) => {
                 if let Some(d) = run.ddl_thread {
-                    if !matches!(self.threads[d.0 as usize], Thread::Exited) {
+                    if !matches!(self.sched.threads[d.0 as usize], Thread::Exited) {
                         return Next::Parked;
                     }
-                    self.ddl_running.retain(|s| *s != id);
+                    self.sql.ddl_running.retain(|s| *s != id);
                     run.ddl_thread = None;
                     run.ddl_idx += 1;
                     return Next::After(Tick::ZERO);
@@ -2263,20 +2327,20 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 self.set_state(id, "checking permissions");
-                let sql = self.statements[run.stmt as usize].sql.clone();
+                let sql = self.sql.statements[run.stmt as usize].sql.clone();
                 let d = self.spawn_drop(id, sql, tables, t);
-                self.ddl_running.push(id);
+                self.sql.ddl_running.push(id);
                 run.ddl_thread = Some(d);
                 Next::Parked
             }
             DdlOp::Executor(plan, lock) => {
                 if let Some(d) = run.ddl_thread {
-                    if !matches!(self.threads[d.0 as usize], Thread::Exited) {
+                    if !matches!(self.sched.threads[d.0 as usize], Thread::Exited) {
                         return Next::Parked;
                     }
                     run.ddl_thread = None;
-                    self.ddl_running.retain(|s| *s != id);
-                    if let Some(e) = self.ddl_outcomes.remove(&id) {
+                    self.sql.ddl_running.retain(|s| *s != id);
+                    if let Some(e) = self.sql.ddl_outcomes.remove(&id) {
                         return self.fail(id, run, e);
                     }
                     run.ddl_idx += 1;
@@ -2317,11 +2381,11 @@ impl Sim {
                         )))
                     }
                     super::Plan::Discard(table) => {
-                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = super::ddl::Ddl::new(
                             id,
                             sql,
-                            self.now,
+                            self.sched.now,
                             vec![super::ddl::DropTarget { table }],
                         );
                         d.discard = true;
@@ -2329,24 +2393,24 @@ impl Sim {
                         Thread::Ddl(Box::new(d))
                     }
                     super::Plan::TruncatePartitions(targets) => {
-                        let sql = self.statements[run.stmt as usize].sql.clone();
-                        let mut d = super::ddl::Ddl::new(id, sql, self.now, targets);
+                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(id, sql, self.sched.now, targets);
                         d.truncate = true;
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
                     super::Plan::DropPartitions(targets) => {
-                        let sql = self.statements[run.stmt as usize].sql.clone();
-                        let mut d = super::ddl::Ddl::new(id, sql, self.now, targets);
+                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
+                        let mut d = super::ddl::Ddl::new(id, sql, self.sched.now, targets);
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
                     super::Plan::Truncate(table) => {
-                        let sql = self.statements[run.stmt as usize].sql.clone();
+                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = super::ddl::Ddl::new(
                             id,
                             sql,
-                            self.now,
+                            self.sched.now,
                             vec![super::ddl::DropTarget { table }],
                         );
                         d.truncate = true;
@@ -2354,9 +2418,9 @@ impl Sim {
                         Thread::Ddl(Box::new(d))
                     }
                 };
-                let d = self.spawn(thread);
-                self.schedule_thread(self.now, d);
-                self.ddl_running.push(id);
+                let d = self.sched.spawn(thread);
+                self.sched.schedule_thread(self.sched.now, d);
+                self.sql.ddl_running.push(id);
                 run.ddl_thread = Some(d);
                 Next::Parked
             }
@@ -2369,7 +2433,7 @@ impl Sim {
     }
 
     fn apply_dict(&mut self, effect: DictEffect) {
-        let now = self.now;
+        let now = self.sched.now;
         match effect {
             DictEffect::Create {
                 name,
@@ -2377,72 +2441,77 @@ impl Sim {
                 rows,
                 row_bytes,
             } => {
-                let space = SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1);
+                let space = self.catalog.next_space_id();
                 let secondary = def.indexes.len().min(63) as u8;
                 let table = Table::new(&name, space, rows.max(1), row_bytes, secondary, 0);
                 self.pool.register_space(table.space, table.pages);
-                self.append_row.push(rows);
-                self.tables.push(table);
-                self.table_users.push(0);
-                self.online_build.push(false);
-                self.row_log_ops.push(0);
-                self.defs.push(def);
-                self.refresh_workload_tables();
+                self.catalog.push(table, def, rows);
+                self.catalog.refresh_workload_tables();
             }
             DictEffect::Truncate(ti) => {
-                self.defs[ti].live_rows = 0;
-                self.defs[ti].rebuilt_at = now;
+                self.catalog[ti].def.live_rows = 0;
+                self.catalog[ti].def.rebuilt_at = now;
             }
-            DictEffect::AddIndex(ti, name, column) => self.defs[ti].indexes.push((name, column)),
-            DictEffect::DropIndex(ti, name) => self.defs[ti]
+            DictEffect::AddIndex(ti, name, column) => {
+                self.catalog[ti].def.indexes.push((name, column))
+            }
+            DictEffect::DropIndex(ti, name) => self.catalog[ti]
+                .def
                 .indexes
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(&name)),
             DictEffect::AddColumn(ti, name) => {
                 // A rebuild's new column (the instant executor adds its own).
-                if self.tables[ti].column(&name).is_none() {
-                    self.tables[ti].columns.push(crate::dict::Column {
+                if self.catalog[ti].table.column(&name).is_none() {
+                    self.catalog[ti].table.columns.push(crate::dict::Column {
                         name: name.clone(),
                         bytes: 4,
                     });
                 }
-                self.defs[ti].columns.push(name)
+                self.catalog[ti].def.columns.push(name)
             }
             DictEffect::DropColumn(ti, name) => {
-                self.tables[ti]
+                self.catalog[ti]
+                    .table
                     .columns
                     .retain(|c| !c.name.eq_ignore_ascii_case(&name));
-                self.defs[ti]
+                self.catalog[ti]
+                    .def
                     .columns
                     .retain(|c| !c.eq_ignore_ascii_case(&name))
             }
-            DictEffect::Rebuild(ti) => self.defs[ti].rebuilt_at = now,
+            DictEffect::Rebuild(ti) => self.catalog[ti].def.rebuilt_at = now,
             DictEffect::DropPartitions(ti, names) => {
                 // Every partition's table carries the table's partition list.
-                let table = self.tables[ti].sql_name().to_owned();
-                for i in 0..self.tables.len() {
-                    if !self.tables[i].sql_name().eq_ignore_ascii_case(&table) {
+                let table = self.catalog[ti].table.sql_name().to_owned();
+                for i in self.catalog.ids() {
+                    if !self.catalog[i]
+                        .table
+                        .sql_name()
+                        .eq_ignore_ascii_case(&table)
+                    {
                         continue;
                     }
-                    let dropped = self.tables[i].dropped;
-                    let def = &mut self.defs[i];
+                    let dropped = self.catalog[i].table.dropped;
+                    let partitioned = self.catalog[i].table.partition.is_some();
+                    let def = &mut self.catalog[i].def;
                     let before = def.partitions.len() as u64;
                     def.partitions
                         .retain(|p| !names.iter().any(|n| n.eq_ignore_ascii_case(p)));
                     let after = def.partitions.len() as u64;
                     def.live_rows = if dropped {
                         0
-                    } else if self.tables[i].partition.is_some() {
+                    } else if partitioned {
                         def.live_rows
                     } else {
                         def.live_rows * after / before.max(1)
                     };
                 }
             }
-            DictEffect::Discard(ti) => self.defs[ti].discarded = true,
+            DictEffect::Discard(ti) => self.catalog[ti].def.discarded = true,
             DictEffect::Import(ti) => {
                 // Simplification: the imported file is taken as it is; no page is read.
-                self.defs[ti].discarded = false;
-                self.tables[ti].discarded = false;
+                self.catalog[ti].def.discarded = false;
+                self.catalog[ti].table.discarded = false;
             }
             DictEffect::None => {}
         }
@@ -2485,26 +2554,32 @@ impl Sim {
                     as_bool()?
                 };
                 if session_scope {
-                    let had = self.sessions[&id].vars.autocommit;
-                    self.sessions.get_mut(&id).expect("session").vars.autocommit = on;
+                    let had = self.sql.sessions[&id].vars.autocommit;
+                    self.sql
+                        .sessions
+                        .get_mut(&id)
+                        .expect("session")
+                        .vars
+                        .autocommit = on;
                     // SET autocommit=1 commits an open transaction.
-                    if on && !had && self.sessions[&id].trx.is_some() {
+                    if on && !had && self.sql.sessions[&id].trx.is_some() {
                         self.commit_trx(id);
                     }
                 } else {
-                    self.global_vars.autocommit = on;
+                    self.sql.global_vars.autocommit = on;
                 }
             }
             "lock_wait_timeout" => {
                 let v = as_int(1, 31_536_000, self.profile.sql.lock_wait_timeout_s)?;
                 if session_scope {
-                    self.sessions
+                    self.sql
+                        .sessions
                         .get_mut(&id)
                         .expect("session")
                         .vars
                         .lock_wait_timeout_s = v;
                 } else {
-                    self.global_vars.lock_wait_timeout_s = v;
+                    self.sql.global_vars.lock_wait_timeout_s = v;
                 }
             }
             "innodb_lock_wait_timeout" => {
@@ -2514,13 +2589,14 @@ impl Sim {
                     self.profile.sql.innodb_lock_wait_timeout_s,
                 )?;
                 if session_scope {
-                    self.sessions
+                    self.sql
+                        .sessions
                         .get_mut(&id)
                         .expect("session")
                         .vars
                         .innodb_lock_wait_timeout_s = v;
                 } else {
-                    self.global_vars.innodb_lock_wait_timeout_s = v;
+                    self.sql.global_vars.innodb_lock_wait_timeout_s = v;
                 }
             }
             "innodb_adaptive_hash_index" => {
@@ -2535,7 +2611,7 @@ impl Sim {
                 if session_scope {
                     return Err(SqlError::global_variable(name));
                 }
-                self.mdl.max_write_lock_count = match value {
+                self.sql.mdl.max_write_lock_count = match value {
                     SetValue::Default => u64::MAX,
                     _ => as_int(1, i128::from(u64::MAX), u64::MAX)?,
                 };
@@ -2564,11 +2640,12 @@ impl Sim {
 
     pub(super) fn variable_value(&self, id: u32, scope: VarScope, name: &str) -> Option<String> {
         let vars = if scope == VarScope::Session {
-            self.sessions
+            self.sql
+                .sessions
                 .get(&id)
-                .map_or(&self.global_vars, |s| &s.vars)
+                .map_or(&self.sql.global_vars, |s| &s.vars)
         } else {
-            &self.global_vars
+            &self.sql.global_vars
         };
         let onoff = |b: bool| if b { "ON" } else { "OFF" }.to_owned();
         let bp = &self.scenario.buffer_pool;
@@ -2577,7 +2654,7 @@ impl Sim {
             "lock_wait_timeout" => vars.lock_wait_timeout_s.to_string(),
             "innodb_lock_wait_timeout" => vars.innodb_lock_wait_timeout_s.to_string(),
             "innodb_adaptive_hash_index" => onoff(self.scenario.innodb.adaptive_hash_index),
-            "max_write_lock_count" => self.mdl.max_write_lock_count.to_string(),
+            "max_write_lock_count" => self.sql.mdl.max_write_lock_count.to_string(),
             "innodb_buffer_pool_size" => bp.size.bytes().to_string(),
             "innodb_buffer_pool_instances" => bp.instances.to_string(),
             "innodb_lru_scan_depth" => bp.lru_scan_depth.to_string(),
@@ -2639,8 +2716,8 @@ impl Sim {
     }
 
     fn show_create(&self, ti: usize) -> String {
-        let t = &self.tables[ti];
-        let d = &self.defs[ti];
+        let t = &self.catalog[ti].table;
+        let d = &self.catalog[ti].def;
         let mut lines: Vec<String> = d
             .columns
             .iter()
@@ -2683,16 +2760,16 @@ impl Sim {
             .into_iter()
             .map(|table| super::ddl::DropTarget { table })
             .collect();
-        let mut d = super::ddl::Ddl::new(session, sql, self.now, targets);
+        let mut d = super::ddl::Ddl::new(session, sql, self.sched.now, targets);
         d.notify = Some(notify);
-        let id = self.spawn(Thread::Ddl(Box::new(d)));
-        self.schedule_thread(self.now, id);
+        let id = self.sched.spawn(Thread::Ddl(Box::new(d)));
+        self.sched.schedule_thread(self.sched.now, id);
         id
     }
 
     /// Console sessions waiting for something, with what: for the app's MDL panel.
     pub fn mdl(&self) -> &crate::mdl::MdlManager {
-        &self.mdl
+        &self.sql.mdl
     }
 
     /// The error an MDL wait ended with, as the SQL layer reports it.

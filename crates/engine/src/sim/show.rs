@@ -71,19 +71,20 @@ impl Sim {
     /// The rows; `me`, the session running the SHOW, shows itself in state `init`.
     fn procs(&self, me: Option<u32>) -> Vec<ProcesslistRow> {
         let mut rows = Vec::new();
-        for th in &self.threads {
+        for th in &self.sched.threads {
             if let Thread::Client(c) = th {
                 let ctx = MdlContextId(c.session);
                 let current = c.current();
-                let state = match self.mdl.wait_state(ctx) {
+                let state = match self.sql.mdl.wait_state(ctx) {
                     Some(w) => w.to_owned(),
                     None => c.state_name().to_owned(),
                 };
                 let waited = self
+                    .sql
                     .mdl
                     .waiting_request(ctx)
-                    .and_then(|r| self.mdl.pending(r))
-                    .map_or(Tick::ZERO, |p| self.now - p.requested_at);
+                    .and_then(|r| self.sql.mdl.pending(r))
+                    .map_or(Tick::ZERO, |p| self.sched.now - p.requested_at);
                 rows.push(ProcesslistRow {
                     id: c.session,
                     user: "sbtest",
@@ -91,15 +92,15 @@ impl Sim {
                     command: if current.is_some() { "Query" } else { "Sleep" },
                     time_s: waited.as_secs(),
                     state,
-                    info: current.map(|(k, t)| sysbench_text(k, self.tables[t].sql_name())),
+                    info: current.map(|(k, t)| sysbench_text(k, self.catalog[t].table.sql_name())),
                 });
             }
         }
-        for s in self.sessions.values() {
+        for s in self.sql.sessions.values() {
             if s.gone {
                 continue;
             }
-            let running = s.running.map(|i| &self.statements[i as usize]);
+            let running = s.running.map(|i| &self.sql.statements[i as usize]);
             let state = if Some(s.id) == me {
                 "init".to_owned()
             } else {
@@ -110,7 +111,7 @@ impl Sim {
                 user: s.user,
                 db: s.db.clone(),
                 command: if running.is_some() { "Query" } else { "Sleep" },
-                time_s: (self.now - s.since).as_secs(),
+                time_s: (self.sched.now - s.since).as_secs(),
                 state,
                 info: running.map(|r| r.sql.clone()),
             });
@@ -236,12 +237,12 @@ impl Sim {
                         "trx_rows_modified",
                     ],
                 );
-                for s in self.sessions.values() {
+                for s in self.sql.sessions.values() {
                     let Some(trx) = &s.trx else { continue };
                     if trx.read_view.is_none() && trx.rows_locked == 0 && !trx.wrote {
                         continue;
                     }
-                    let wait = self.row_waits.get(&s.id);
+                    let wait = self.sql.row_waits.get(&s.id);
                     r.push(vec![
                         some(trx.id),
                         some(if wait.is_some() {
@@ -252,7 +253,8 @@ impl Sim {
                         some(virtual_datetime(trx.started)),
                         wait.map(|w| virtual_datetime(w.since)),
                         some(s.id),
-                        s.running.map(|i| self.statements[i as usize].sql.clone()),
+                        s.running
+                            .map(|i| self.sql.statements[i as usize].sql.clone()),
                         some(trx.rows_locked),
                         some(trx.rows_modified),
                     ]);
@@ -279,7 +281,7 @@ impl Sim {
             ],
             &["OWNER_THREAD_ID"],
         );
-        for row in self.mdl.metadata_locks() {
+        for row in self.sql.mdl.metadata_locks() {
             r.push(vec![
                 some(row.object_type),
                 row.object_schema,
@@ -299,7 +301,7 @@ impl Sim {
         text.push_str("\n=====================================\n");
         text.push_str(&format!(
             "{} INNODB MONITOR OUTPUT\n=====================================\n",
-            virtual_datetime(self.now)
+            virtual_datetime(self.sched.now)
         ));
         text.push_str("----------\nSEMAPHORES\n----------\n");
         for l in &self.latches {
@@ -313,16 +315,16 @@ impl Sim {
             }
         }
         text.push_str("------------\nTRANSACTIONS\n------------\n");
-        text.push_str(&format!("Trx id counter {}\n", self.next_trx_id + 1));
+        text.push_str(&format!("Trx id counter {}\n", self.sql.next_trx_id + 1));
         text.push_str("LIST OF TRANSACTIONS FOR EACH SESSION:\n");
-        for s in self.sessions.values() {
+        for s in self.sql.sessions.values() {
             match &s.trx {
                 Some(trx) => {
-                    let wait = self.row_waits.contains_key(&s.id);
+                    let wait = self.sql.row_waits.contains_key(&s.id);
                     text.push_str(&format!(
                         "---TRANSACTION {}, ACTIVE {} sec{}\n",
                         trx.id,
-                        (self.now - trx.started).as_secs(),
+                        (self.sched.now - trx.started).as_secs(),
                         if wait { " starting index read" } else { "" }
                     ));
                     if trx.rows_locked > 0 || trx.rows_modified > 0 {
@@ -367,7 +369,7 @@ impl Sim {
         let stats = p.stats();
         text.push_str(&format!(
             "Pages made young {}, not young {}\nPages read {}, created 0, written {}\n",
-            stats.made_young, stats.not_made_young, self.counters.reads, stats.flushed
+            stats.made_young, stats.not_made_young, self.rec.counters.reads, stats.flushed
         ));
         text.push_str("----------------------------\nEND OF INNODB MONITOR OUTPUT\n============================\n");
         let mut r = ResultSet::new(&["Type", "Name", "Status"], &[]);
@@ -392,10 +394,11 @@ impl Sim {
     /// `SHOW [GLOBAL] STATUS [LIKE]`: the counters the engine keeps.
     pub(super) fn show_status(&self, like: Option<&str>) -> ResultSet {
         let p = &self.pool;
-        let c = &self.counters;
-        let waits = self.mdl.waits().len();
-        let threads_running = self.running
+        let c = &self.rec.counters;
+        let waits = self.sql.mdl.waits().len();
+        let threads_running = self.rec.running
             + self
+                .sql
                 .sessions
                 .values()
                 .filter(|s| s.running.is_some())
@@ -424,17 +427,17 @@ impl Sim {
             ("Innodb_buffer_pool_wait_free", c.wait_free.to_string()),
             (
                 "Innodb_row_lock_current_waits",
-                self.row_waits.len().to_string(),
+                self.sql.row_waits.len().to_string(),
             ),
             ("Queries", c.queries.to_string()),
             (
                 "Threads_connected",
-                (self.sessions.values().filter(|s| !s.gone).count() as u64
+                (self.sql.sessions.values().filter(|s| !s.gone).count() as u64
                     + u64::from(self.scenario.workload.threads))
                 .to_string(),
             ),
             ("Threads_running", threads_running.to_string()),
-            ("Uptime", self.now.as_secs().to_string()),
+            ("Uptime", self.sched.now.as_secs().to_string()),
             ("ddlscope_metadata_lock_waits", waits.to_string()),
         ];
         let mut r = ResultSet::new(&["Variable_name", "Value"], &[]);

@@ -852,7 +852,7 @@ fn a_batch_with_a_syntax_error_runs_nothing() {
     let e = sim.execute("DROP TABLE t1; OPTIMIZ TABLE t2").unwrap_err();
     assert_eq!(e.code, 1064, "{e}");
     sim.run_for(crate::Tick::from_secs(1));
-    assert!(sim.tables().iter().all(|t| !t.dropped));
+    assert!(sim.tables().all(|t| !t.dropped));
     assert!(sim.statements().is_empty());
     assert!(sim.events()[events..]
         .iter()

@@ -202,11 +202,11 @@ impl Sim {
         if d.truncate {
             let t = d.targets[d.current].table;
             let space = if self.truncates_in_place(d) {
-                self.tables[t].space
+                self.catalog[t].table.space
             } else {
-                SpaceId(self.tables.iter().map(|x| x.space.0).max().unwrap_or(0) + 1)
+                self.catalog.next_space_id()
             };
-            let old = &self.tables[t];
+            let old = &self.catalog[t].table;
             let secondary = old.indexes.len().saturating_sub(1) as u8;
             let mut fresh =
                 crate::dict::Table::new(&old.name, space, 0, old.row_bytes, secondary, 0);
@@ -222,11 +222,12 @@ impl Sim {
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
             }
-            self.tables[t] = fresh;
-            self.append_row[t] = 0;
-            self.pool.register_space(space, self.tables[t].pages);
-            if self.tables[t].zip_kb != 0 {
-                self.pool.set_space_zip_size(space, self.tables[t].zip_kb);
+            self.catalog[t].table = fresh;
+            self.catalog[t].append_row = 0;
+            self.pool.register_space(space, self.catalog[t].table.pages);
+            if self.catalog[t].table.zip_kb != 0 {
+                self.pool
+                    .set_space_zip_size(space, self.catalog[t].table.zip_kb);
             }
             if space != old_space {
                 self.emit(EventKind::TablespaceCreated {
@@ -241,8 +242,8 @@ impl Sim {
 
     /// AHI records on a hashed page of `index` (1-based) of the table in `space`.
     fn ahi_records(&self, space: SpaceId, index: u8) -> u64 {
-        self.tables
-            .iter()
+        self.catalog
+            .tables()
             .find(|t| t.space == space)
             .and_then(|t| t.indexes.get(usize::from(index).wrapping_sub(1)))
             .map_or(0, |ix| ix.records_per_leaf)
@@ -293,7 +294,7 @@ impl Sim {
             // entries of the pages it frees.
             return self.eviction_step(d);
         }
-        let space = self.tables[d.targets[d.current].table].space;
+        let space = self.catalog[d.targets[d.current].table].table.space;
         let ahi_on = self.scenario.innodb.adaptive_hash_index;
         // DISCARD frees no index tree page by page: 5.7's BUF_REMOVE_ALL_NO_WRITE drops
         // the hash entries it meets on an LRU walk (buf_LRU_drop_page_hash_for_
@@ -307,7 +308,7 @@ impl Sim {
             AhiCleanup::PerPageUnderDictSys => {
                 // Every page of every extent is checked, AHI on or off (the check is how
                 // the code learns whether there is anything to drop).
-                let pages = u64::from(self.tables[d.targets[d.current].table].pages);
+                let pages = u64::from(self.catalog[d.targets[d.current].table].table.pages);
                 let hashed = self.hashed_pages_of(space);
                 let costs = &self.profile.costs;
                 let estimate = Tick(costs.ahi_check_ns_per_page).times(pages)
@@ -317,17 +318,17 @@ impl Sim {
                     pages,
                     hashed_pages: hashed,
                     latch: Some(LatchId::DictSys),
-                    until: self.now + estimate,
+                    until: self.sched.now + estimate,
                 });
                 d.next_page = 0;
-                d.ahi = (self.now, 0, 0);
+                d.ahi = (self.sched.now, 0, 0);
                 DdlStep::AhiFreeExtents
             }
             AhiCleanup::LruScanIfHashed if ahi_on && self.hashed_pages_of(space) > 0 => {
                 d.instance = 0;
-                d.ahi = (self.now, 0, 0);
+                d.ahi = (self.sched.now, 0, 0);
                 let hashed = self.hashed_pages_of(space);
-                let until = self.now
+                let until = self.sched.now
                     + Tick(self.profile.costs.lru_scan_ns_per_page).times(self.pool.pages_data())
                     + Tick(self.profile.costs.ahi_drop_ns_per_record)
                         .times(self.hashed_records(space));
@@ -365,25 +366,25 @@ impl Sim {
         self.emit(EventKind::Scan {
             list: ListKind::Lru,
             instance: d.instance,
-            space: self.tables[d.targets[d.current].table].space,
+            space: self.catalog[d.targets[d.current].table].table.space,
             latch,
             thread: t,
             from: 0,
             to: len,
-            t0: self.now,
-            t1: self.now + walk,
+            t0: self.sched.now,
+            t1: self.sched.now + walk,
         });
         Some(walk)
     }
 
     fn finish_ahi(&mut self, d: &mut Ddl) {
         self.finish_peek(d);
-        let space = self.tables[d.targets[d.current].table].space;
+        let space = self.catalog[d.targets[d.current].table].table.space;
         let (t0, pages, records) = d.ahi;
         self.emit(EventKind::AhiCleanupDone {
             space,
             t0,
-            t1: self.now,
+            t1: self.sched.now,
             hashed_pages: pages,
             records,
         });
@@ -430,7 +431,7 @@ impl Sim {
             DdlStep::AhiDropBeforeDrop => {
                 // AliSQL: drop the entries of indexes that have any, page by page, with no
                 // dictionary latch: DML carries on.
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 let records = self.hashed_records(space);
                 let mut pages = 0;
                 for i in 0..self.pool.n_instances() {
@@ -448,10 +449,10 @@ impl Sim {
                         pages,
                         hashed_pages: pages,
                         latch: None,
-                        until: self.now + cost,
+                        until: self.sched.now + cost,
                     });
                 }
-                d.ahi = (self.now, pages, records);
+                d.ahi = (self.sched.now, pages, records);
                 d.step = DdlStep::DictLock;
                 Next::After(cost)
             }
@@ -464,11 +465,14 @@ impl Sim {
             }
             DdlStep::DictDrop => {
                 let ti = d.targets[d.current].table;
-                let (table, space) = (self.tables[ti].name.clone(), self.tables[ti].space);
-                if self.tables[ti].discarded {
+                let (table, space) = (
+                    self.catalog[ti].table.name.clone(),
+                    self.catalog[ti].table.space,
+                );
+                if self.catalog[ti].table.discarded {
                     // Nothing of it is in the pool or on disk: only the dictionary.
                     if !d.discard {
-                        self.tables[ti].dropped = true;
+                        self.catalog[ti].table.dropped = true;
                         self.emit(EventKind::TableDropped { table, space });
                     }
                     d.file_done = true;
@@ -476,7 +480,7 @@ impl Sim {
                     return Next::After(Tick::ZERO);
                 }
                 if d.discard {
-                    self.tables[ti].discarded = true;
+                    self.catalog[ti].table.discarded = true;
                     self.emit(EventKind::DdlPhase {
                         session: d.session,
                         table,
@@ -491,7 +495,7 @@ impl Sim {
                         detail: String::new(),
                     });
                 } else {
-                    self.tables[ti].dropped = true;
+                    self.catalog[ti].table.dropped = true;
                     self.emit(EventKind::TableDropped { table, space });
                 }
                 d.step = self.ahi_step(d);
@@ -501,7 +505,7 @@ impl Sim {
                 if let Some(next) = self.peek_zip_pages(d) {
                     return next;
                 }
-                let table = &self.tables[d.targets[d.current].table];
+                let table = &self.catalog[d.targets[d.current].table].table;
                 let (space, pages) = (table.space, table.pages);
                 let end = (d.next_page + EXTENT_PAGES).min(pages);
                 let mut cost =
@@ -530,7 +534,7 @@ impl Sim {
                 if !self.acquire(latch, t) {
                     return Next::Parked;
                 }
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 if !d.ahi_batch_ready {
                     let mut batch = std::mem::take(&mut d.ahi_batch);
                     self.pool.hashed_from_tail(d.instance, space, &mut batch);
@@ -553,15 +557,15 @@ impl Sim {
                     thread: t,
                     from: 0,
                     to: walk,
-                    t0: self.now,
-                    t1: self.now + took,
+                    t0: self.sched.now,
+                    t1: self.sched.now + took,
                 });
                 d.step = DdlStep::AhiLruDrop;
                 Next::After(took)
             }
             DdlStep::AhiLruDrop => {
                 self.release(LatchId::BufPool(d.instance), t, true);
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
                 let mut cost = Tick::ZERO;
                 for k in d.ahi_batch_pos..end {
@@ -607,7 +611,7 @@ impl Sim {
                 // The walk from tail to head ran under the mutex for the span's length; no
                 // other thread could see the list meanwhile, so its result is computed
                 // here in one sweep (viewers interpolate the cursor from the span).
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 let (_freed, skipped) = self.pool.remove_space_pages(d.instance, space);
                 d.io_skipped = skipped > 0;
                 d.step = DdlStep::LruScanEnd;
@@ -635,7 +639,7 @@ impl Sim {
                     return Next::Parked;
                 }
                 // Only the space's own pages are visited.
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 let (freed, skipped) = self.pool.remove_space_pages(d.instance, space);
                 d.io_skipped = skipped > 0;
                 d.step = DdlStep::SpaceListEnd;
@@ -656,7 +660,7 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::BumpVersion => {
-                let space = self.tables[d.targets[d.current].table].space;
+                let space = self.catalog[d.targets[d.current].table].table.space;
                 let (version, stale_pages) = self.pool.bump_space_version(space);
                 self.emit(EventKind::SpaceVersionBumped {
                     space,
@@ -675,7 +679,7 @@ impl Sim {
                 if !self.acquire(LatchId::FilSys, t) {
                     return Next::Parked;
                 }
-                let table = &self.tables[d.targets[d.current].table];
+                let table = &self.catalog[d.targets[d.current].table].table;
                 let bytes = table.bytes;
                 let path = super::ibd_path(&self.scenario.schema, &table.name);
                 // To the size of an empty table: its first extent.
@@ -690,8 +694,8 @@ impl Sim {
                     path,
                     bytes,
                     latch: Some(LatchId::FilSys),
-                    t0: self.now,
-                    t1: self.now + cost,
+                    t0: self.sched.now,
+                    t1: self.sched.now + cost,
                 });
                 d.step = DdlStep::FileTruncated;
                 Next::After(cost)
@@ -704,7 +708,7 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::FileUnlink => {
-                let table = &self.tables[d.targets[d.current].table];
+                let table = &self.catalog[d.targets[d.current].table].table;
                 let bytes = table.bytes;
                 let path = super::ibd_path(&self.scenario.schema, &table.name);
                 // A discarded table has no file left; a hard link keeps the data, and
@@ -714,8 +718,8 @@ impl Sim {
                     path,
                     bytes,
                     thread: t,
-                    t0: self.now,
-                    t1: self.now + cost,
+                    t0: self.sched.now,
+                    t1: self.sched.now + cost,
                 });
                 d.step = DdlStep::FileUnlinked;
                 Next::After(cost)
@@ -731,8 +735,12 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             DdlStep::PurgeRename => {
-                let table = &self.tables[d.targets[d.current].table];
-                let path = format!("./#file_purge/#FP_{}_{}", self.now.as_secs(), table.space.0);
+                let table = &self.catalog[d.targets[d.current].table].table;
+                let path = format!(
+                    "./#file_purge/#FP_{}_{}",
+                    self.sched.now.as_secs(),
+                    table.space.0
+                );
                 let from = super::ibd_path(&self.scenario.schema, &table.name);
                 let renamed = self
                     .fs
@@ -742,9 +750,10 @@ impl Sim {
                     path,
                     remaining_bytes: table.bytes,
                 };
-                let id = self.spawn(Thread::FilePurge(Box::new(purge)));
+                let id = self.sched.spawn(Thread::FilePurge(Box::new(purge)));
                 // The purge thread starts after its interval.
-                self.schedule_thread(self.now + PURGE_INTERVAL, id);
+                self.sched
+                    .schedule_thread(self.sched.now + PURGE_INTERVAL, id);
                 d.file_done = true;
                 d.step = DdlStep::DictUnlock;
                 Next::After(renamed)
@@ -768,10 +777,10 @@ impl Sim {
                     return Next::Exit;
                 }
                 if let Some(session) = d.notify {
-                    self.schedule_thread(self.now, session);
+                    self.sched.schedule_thread(self.sched.now, session);
                     return Next::Exit;
                 }
-                let elapsed = self.now - d.started;
+                let elapsed = self.sched.now - d.started;
                 self.emit(EventKind::StatementFinished {
                     session: d.session,
                     sql: d.sql.clone(),
@@ -801,8 +810,8 @@ impl Sim {
             self.emit(EventKind::PurgeStep {
                 path: p.path.clone(),
                 remaining_bytes: p.remaining_bytes,
-                t0: self.now,
-                t1: self.now + cost,
+                t0: self.sched.now,
+                t1: self.sched.now + cost,
             });
             return Next::After(cost + PURGE_INTERVAL);
         }
@@ -811,8 +820,8 @@ impl Sim {
             path: p.path.clone(),
             bytes: p.remaining_bytes,
             thread: t,
-            t0: self.now,
-            t1: self.now + cost,
+            t0: self.sched.now,
+            t1: self.sched.now + cost,
         });
         Next::Exit
     }

@@ -51,7 +51,7 @@ impl Sim {
         if !self.profile.mechanisms.peek_decompresses_zip_pages {
             return None;
         }
-        let table = &self.tables[d.targets[d.current].table];
+        let table = &self.catalog[d.targets[d.current].table].table;
         let (space, pages) = (table.space, table.pages);
         if table.zip_kb == 0 {
             return None;
@@ -61,7 +61,7 @@ impl Sim {
             return None;
         }
         if d.peeked_to == 0 {
-            d.unzip = (self.now, 0, 0);
+            d.unzip = (self.sched.now, 0, 0);
         }
         d.peeked_to = end;
         let any = (d.next_page..end).any(|page_no| {
@@ -79,14 +79,14 @@ impl Sim {
     pub(super) fn finish_peek(&mut self, d: &mut Ddl) {
         let (t0, pages, evicted) = std::mem::take(&mut d.unzip);
         if pages > 0 {
-            let space = self.tables[d.targets[d.current].table].space;
+            let space = self.catalog[d.targets[d.current].table].table.space;
             self.emit(EventKind::ZipPagesDecompressed {
                 space,
                 pages,
                 evicted,
                 latch: LatchId::DictSys,
                 t0,
-                t1: self.now,
+                t1: self.sched.now,
             });
         }
     }
@@ -107,7 +107,7 @@ impl Sim {
         if block.is_some() {
             return (block, cost, !had_free);
         }
-        self.counters.wait_free += 1;
+        self.rec.counters.wait_free += 1;
         self.signal_page_cleaner();
         match self.pool.single_page_flush(inst) {
             SinglePageFlush::Freed { scanned } => {
@@ -115,8 +115,10 @@ impl Sim {
             }
             SinglePageFlush::Write { frame, scanned } => {
                 cost += Tick(scan_ns).times(u64::from(scanned));
-                let done = self.device.submit(self.now + cost, IoOp::Write, PAGE_SIZE);
-                cost = done - self.now;
+                let done = self
+                    .device
+                    .submit(self.sched.now + cost, IoOp::Write, PAGE_SIZE);
+                cost = done - self.sched.now;
                 self.pool.complete_write(frame, true);
             }
             SinglePageFlush::Nothing { scanned } => {
@@ -135,7 +137,7 @@ impl Sim {
         let ti = d.targets[d.current].table;
         match step {
             PeekStep::Alloc => {
-                let space = self.tables[ti].space;
+                let space = self.catalog[ti].table.space;
                 let first = PageId {
                     space,
                     page_no: d.next_page,
@@ -176,7 +178,7 @@ impl Sim {
             }
             PeekStep::Inflate(n) => {
                 let first = PageId {
-                    space: self.tables[ti].space,
+                    space: self.catalog[ti].table.space,
                     page_no: d.next_page,
                 };
                 let inst = self.pool.instance_of(first);

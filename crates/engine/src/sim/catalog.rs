@@ -1,0 +1,164 @@
+//! The catalog: every table the server knows, one record each.
+//!
+//! InnoDB's dictionary (`dict_sys`'s table cache) and the SQL layer's definitions
+//! (`dd::Table`) are two views of one table; the simulation also keeps a little
+//! per-table state of its own (the next appended row, the statements using it, the
+//! online build's row log). All of it lives in one [`TableEntry`] per table, found by
+//! its position, so nothing runs "parallel" to anything else.
+//!
+//! ```text
+//!   catalog[3] ──▶ TableEntry { table: dict::Table   (InnoDB: space, B-trees, pages)
+//!                               def:   TableDef      (SQL layer: columns, indexes)
+//!                               append_row, users, online_build, row_log_ops }
+//! ```
+//!
+//! A name reaches a table through [`Catalog::resolve`]: a statement names `logs`, which
+//! is every partition's table (`logs#P#p0`, ...) of a partitioned table, or the one
+//! table of that name.
+//!
+//! Simplification: ids are positions and are never reused; a dropped table keeps its
+//! entry (marked `dropped`), as views of the past (events, spans) name it.
+
+use super::session::TableDef;
+use crate::bufpool::SpaceId;
+use crate::dict::Table;
+use crate::sql::TableName;
+use std::ops::{Index, IndexMut};
+
+/// Everything the server keeps about one table.
+#[derive(Clone, Debug)]
+pub(crate) struct TableEntry {
+    /// InnoDB's dictionary table: tablespace, indexes, size.
+    pub(crate) table: Table,
+    /// The SQL layer's definition (`dd::Table`): what DDL checks against.
+    pub(crate) def: TableDef,
+    /// Next auto-increment row position (appends).
+    pub(crate) append_row: u64,
+    /// Statements using the table right now.
+    pub(crate) users: u32,
+    /// An online index build logs concurrent DML to a row log.
+    pub(crate) online_build: bool,
+    /// Row-log entries written so far.
+    pub(crate) row_log_ops: u64,
+}
+
+impl TableEntry {
+    /// A table nobody uses yet; appends start at row `append_row`.
+    pub(crate) fn new(table: Table, def: TableDef, append_row: u64) -> TableEntry {
+        TableEntry {
+            table,
+            def,
+            append_row,
+            users: 0,
+            online_build: false,
+            row_log_ops: 0,
+        }
+    }
+}
+
+/// Every table, and which of them the workload draws from.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Catalog {
+    entries: Vec<TableEntry>,
+    /// Tables the workload draws from.
+    pub(crate) workload_tables: Vec<usize>,
+    /// Their names: after a RENAME the workload follows the name, as sysbench does.
+    pub(crate) workload_names: Vec<String>,
+}
+
+impl Catalog {
+    /// A catalog of `entries`, with the workload on the tables at `workload`.
+    pub(crate) fn new(entries: Vec<TableEntry>, workload: Vec<usize>) -> Catalog {
+        let workload_names = workload
+            .iter()
+            .map(|&i| entries[i].table.name.clone())
+            .collect();
+        Catalog {
+            entries,
+            workload_tables: workload,
+            workload_names,
+        }
+    }
+
+    /// Every id, in order.
+    pub(crate) fn ids(&self) -> std::ops::Range<usize> {
+        0..self.entries.len()
+    }
+
+    /// The InnoDB tables, in id order.
+    pub(crate) fn tables(&self) -> impl ExactSizeIterator<Item = &Table> + '_ {
+        self.entries.iter().map(|e| &e.table)
+    }
+
+    /// Adds a table with its definition; appends start at row `append_row`.
+    pub(crate) fn push(&mut self, table: Table, def: TableDef, append_row: u64) -> usize {
+        self.entries.push(TableEntry::new(table, def, append_row));
+        self.entries.len() - 1
+    }
+
+    /// The next free tablespace id (`fil_assign_new_space_id()`).
+    pub(crate) fn next_space_id(&self) -> SpaceId {
+        SpaceId(self.tables().map(|x| x.space.0).max().unwrap_or(0) + 1)
+    }
+
+    /// Swaps two tables' InnoDB parts, leaving their SQL definitions and bookkeeping
+    /// where they are: a rebuild's new table takes the old one's place under its name.
+    pub(crate) fn swap_tables(&mut self, a: usize, b: usize) {
+        if a == b {
+            return;
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        let (left, right) = self.entries.split_at_mut(hi);
+        std::mem::swap(&mut left[lo].table, &mut right[0].table);
+    }
+
+    /// The live tables `name` means in `schema` (the session's default for an
+    /// unqualified name, compared with the server's own `server_schema`): the table,
+    /// or every partition of a partitioned one, in partition order; empty when there
+    /// is none. The one name lookup every statement and check goes through.
+    pub(crate) fn resolve(&self, server_schema: &str, name: &TableName) -> Vec<usize> {
+        let schema_ok = name
+            .schema
+            .as_deref()
+            .is_none_or(|s| s.eq_ignore_ascii_case(server_schema));
+        if !schema_ok {
+            return Vec::new();
+        }
+        self.ids()
+            .filter(|&i| {
+                let t = &self.entries[i].table;
+                !t.dropped && t.sql_name().eq_ignore_ascii_case(&name.table)
+            })
+            .collect()
+    }
+
+    /// The tables the workload uses: the live ones bearing the names it started with.
+    pub(crate) fn refresh_workload_tables(&mut self) {
+        self.workload_tables = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                !e.table.dropped
+                    && self
+                        .workload_names
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(&e.table.name))
+            })
+            .map(|(i, _)| i)
+            .collect();
+    }
+}
+
+impl Index<usize> for Catalog {
+    type Output = TableEntry;
+    fn index(&self, i: usize) -> &TableEntry {
+        &self.entries[i]
+    }
+}
+
+impl IndexMut<usize> for Catalog {
+    fn index_mut(&mut self, i: usize) -> &mut TableEntry {
+        &mut self.entries[i]
+    }
+}

@@ -1,0 +1,104 @@
+//! The scheduler: the virtual clock, the wake-up queue and the simulated threads.
+//!
+//! ```text
+//!   queue: (tick, seq, wake) ──pop──▶ step the thread ──▶ Next::After(d) ─▶ re-queue at now+d
+//!                                          │                Next::Parked  ─▶ a latch queue
+//!                                          ▼                Next::Exit
+//! ```
+//!
+//! Ties at the same tick run in the order they were scheduled (`seq`). A thread woken
+//! early (a latch handed to it, a signal) gets a new generation; the wake it was
+//! sleeping on is then stale and dropped when it comes up.
+
+use super::Thread;
+use crate::time::Tick;
+use crate::ThreadId;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What wakes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Wake {
+    Sample,
+    Script(u32),
+    /// A metadata-lock request's `lock_wait_timeout` deadline.
+    MdlTimeout,
+    /// A row-lock wait's `innodb_lock_wait_timeout` deadline, for this session.
+    RowLockTimeout(u32),
+    /// A thread, with the generation it was scheduled under: a wake whose generation is
+    /// stale (the thread was woken early since) is dropped.
+    Thread(ThreadId, u32),
+}
+
+/// What a step asks of the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Next {
+    /// Run the next step after this much virtual time.
+    After(Tick),
+    /// Parked in a latch queue; the release that hands it the latch wakes it.
+    Parked,
+    /// The thread is finished.
+    Exit,
+}
+
+/// The clock, the queue of wake-ups and the threads they wake.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scheduler {
+    /// Virtual now.
+    pub(super) now: Tick,
+    seq: u64,
+    queue: BinaryHeap<Reverse<(Tick, u64, Wake)>>,
+    /// Every thread ever spawned, by id (`Thread::Exited` once done).
+    pub(super) threads: Vec<Thread>,
+    thread_gen: Vec<u32>,
+}
+
+impl Scheduler {
+    /// Adds a thread; it runs once scheduled.
+    pub(super) fn spawn(&mut self, t: Thread) -> ThreadId {
+        self.threads.push(t);
+        self.thread_gen.push(0);
+        ThreadId(self.threads.len() as u32 - 1)
+    }
+
+    /// Queues `wake` at `at`.
+    pub(super) fn schedule(&mut self, at: Tick, wake: Wake) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, wake)));
+    }
+
+    /// Queues thread `t`'s next step at `at`.
+    pub(super) fn schedule_thread(&mut self, at: Tick, t: ThreadId) {
+        let gen = self.thread_gen[t.0 as usize];
+        self.schedule(at, Wake::Thread(t, gen));
+    }
+
+    /// Wakes a sleeping thread now, dropping its pending wake.
+    pub(super) fn wake_early(&mut self, t: ThreadId) {
+        self.thread_gen[t.0 as usize] = self.thread_gen[t.0 as usize].wrapping_add(1);
+        let now = self.now;
+        self.schedule_thread(now, t);
+    }
+
+    /// The next wake due at or before `until`, taken off the queue, with the clock set
+    /// to it; a thread's stale wake is passed over.
+    pub(super) fn pop_due(&mut self, until: Tick) -> Option<Wake> {
+        while let Some(&Reverse((at, _, _))) = self.queue.peek() {
+            if at > until {
+                return None;
+            }
+            let Reverse((at, _, wake)) = self.queue.pop()?;
+            self.now = at;
+            match wake {
+                Wake::Thread(t, gen) if self.thread_gen[t.0 as usize] != gen => continue,
+                _ => return Some(wake),
+            }
+        }
+        None
+    }
+
+    /// When the next wake is due, if any.
+    pub(super) fn next_wake(&self) -> Option<Tick> {
+        self.queue.peek().map(|Reverse((at, _, _))| *at)
+    }
+}
