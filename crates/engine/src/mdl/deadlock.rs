@@ -6,6 +6,10 @@
 //! ticket that blocks it ([`super::lock::MdlLock::blockers`]). The search reads the graph
 //! through [`WaitForGraph`], as the server's visitor reads `MDL_wait_for_subgraph`, so it
 //! knows nothing of how the manager stores it.
+//!
+//! Simplification: the deadlock search remembers contexts it has fully explored, so it
+//! stays linear on the wide wait-for graphs a convoy builds; the server re-walks them.
+//! The answer differs only when a path is longer than the 32-context search limit.
 
 use super::lock::MdlBlocker;
 use super::types::{MdlContextId, MdlKey, MdlNamespace, MdlRequestId, MdlType};

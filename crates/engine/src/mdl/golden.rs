@@ -135,12 +135,12 @@ fn diff(path: &Path, expected: &str, actual: &str) -> String {
     while i < e.len() || j < a.len() {
         if i < e.len() && j < a.len() && e[i] == a[j] {
             (i, j) = (i + 1, j + 1);
-        } else if j < a.len() && (i == e.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            writeln!(out, "{:>4} + {}", i + 1, a[j]).unwrap();
-            j += 1;
-        } else {
+        } else if i < e.len() && (j == a.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             writeln!(out, "{:>4} - {}", i + 1, e[i]).unwrap();
             i += 1;
+        } else {
+            writeln!(out, "{:>4} + {}", i + 1, a[j]).unwrap();
+            j += 1;
         }
     }
     out

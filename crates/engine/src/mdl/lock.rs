@@ -2,6 +2,10 @@
 //! counters that pick the priority matrix. [`MdlLock::can_grant_lock`] is the whole
 //! grant policy; [`MdlLock::blockers`] gives the wait-for edges that the deadlock search
 //! walks and the views draw.
+//!
+//! Simplification: the server grants the "unobtrusive" types (S, SH, SR, SW, SWLP) on a
+//! lock-free fast path while no obtrusive lock is granted or pending; that path only
+//! changes the cost, never the decision, so every ticket here takes the slow path.
 
 use super::matrix;
 use super::types::{MdlContextId, MdlLockStrategy, MdlRequestId, MdlTicketId, MdlType};

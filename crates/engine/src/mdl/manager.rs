@@ -15,6 +15,12 @@
 //! Every ticket is in exactly one lock's granted list and one context's duration list;
 //! every request in one lock's queue and its context's `waiting_for`
 //! ([`MdlManager::validate`] checks it).
+//!
+//! Simplification: a request's end (grant, timeout, kill, deadlock victim) happens at
+//! once, so the transient `performance_schema` statuses VICTIM, TIMEOUT, KILLED and the
+//! storage-engine notifications (PRE_ACQUIRE_NOTIFY, POST_RELEASE_NOTIFY) never show.
+//! Timeouts fire when the scheduler calls [`MdlManager::expire`], at the deadline it got
+//! from [`MdlManager::next_deadline`].
 
 use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
 use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};

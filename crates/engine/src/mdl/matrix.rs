@@ -39,6 +39,17 @@ pub(super) struct Matrices {
     pub(super) waiting: [[u16; 11]; 4],
 }
 
+/// `MDL_lock::m_scoped_lock_strategy`. As `sql/mdl.cc`'s comment draws it (`+`
+/// compatible, `-` not; the cells `tests.rs` checks):
+///
+/// ```text
+///   Request  | Granted | Pending |
+///    type    | IX S X  | IX S X  |
+///   ---------+---------+---------+
+///   IX       | +  - -  | +  - -  |
+///   S        | -  + -  | +  + -  |
+///   X        | -  - -  | +  + +  |
+/// ```
 pub(super) const SCOPED: Matrices = Matrices {
     granted: [
         /* IX   */ S | X,
@@ -62,6 +73,39 @@ pub(super) const SCOPED: Matrices = Matrices {
     ],
 };
 
+/// `MDL_lock::m_object_lock_strategy`. The granted matrix and the default priority
+/// matrix (#0) as `sql/mdl.cc`'s comments draw them (`+` compatible, `-` not; the
+/// cells `tests.rs` checks, with #1 to #3):
+///
+/// ```text
+///   Request  |  Granted requests for lock          |
+///    type    | S  SH  SR  SW  SWLP  SU  SRO  SNW  SNRW  X  |
+///   ---------+-------------------------------------------+
+///   S        | +   +   +   +    +    +   +    +    +    -  |
+///   SH       | +   +   +   +    +    +   +    +    +    -  |
+///   SR       | +   +   +   +    +    +   +    +    -    -  |
+///   SW       | +   +   +   +    +    +   -    -    -    -  |
+///   SWLP     | +   +   +   +    +    +   -    -    -    -  |
+///   SU       | +   +   +   +    +    -   +    -    -    -  |
+///   SRO      | +   +   +   -    -    +   +    +    -    -  |
+///   SNW      | +   +   +   -    -    -   +    -    -    -  |
+///   SNRW     | +   +   -   -    -    -   -    -    -    -  |
+///   X        | -   -   -   -    -    -   -    -    -    -  |
+///
+///   Request  |  Pending requests for lock          |
+///    type    | S  SH  SR  SW  SWLP  SU  SRO  SNW  SNRW  X  |
+///   ---------+-------------------------------------------+
+///   S        | +   +   +   +    +    +   +    +    +    -  |
+///   SH       | +   +   +   +    +    +   +    +    +    +  |
+///   SR       | +   +   +   +    +    +   +    +    -    -  |
+///   SW       | +   +   +   +    +    +   +    -    -    -  |
+///   SWLP     | +   +   +   +    +    +   -    -    -    -  |
+///   SU       | +   +   +   +    +    +   +    +    +    -  |
+///   SRO      | +   +   +   -    +    +   +    +    -    -  |
+///   SNW      | +   +   +   +    +    +   +    +    +    -  |
+///   SNRW     | +   +   +   +    +    +   +    +    +    -  |
+///   X        | +   +   +   +    +    +   +    +    +    +  |
+/// ```
 pub(super) const OBJECT: Matrices = Matrices {
     granted: [
         /* IX   */ 0,

@@ -57,30 +57,22 @@
 //! `can_grant_lock()`, `reschedule_waiters()`, `count_piglets_and_hogs()`,
 //! `MDL_context::find_deadlock()`).
 //!
-//! Simplification: the server grants the "unobtrusive" types (S, SH, SR, SW, SWLP) on a
-//! lock-free fast path while no obtrusive lock is granted or pending; that path only
-//! changes the cost, never the decision, so every ticket here takes the slow path.
+//! Where this model is simpler than the server, the file with the code says so in a
+//! `Simplification:` note: the grant fast path (`lock.rs`), requests that end at once
+//! (`manager.rs`), the deadlock search's memory (`deadlock.rs`), and the namespaces left
+//! out (`types.rs`).
 //!
-//! Simplification: a request's end (grant, timeout, kill, deadlock victim) happens at
-//! once, so the transient `performance_schema` statuses VICTIM, TIMEOUT, KILLED and the
-//! storage-engine notifications (PRE_ACQUIRE_NOTIFY, POST_RELEASE_NOTIFY) never show.
-//! Timeouts fire when the scheduler calls [`MdlManager::expire`], at the deadline it got
-//! from [`MdlManager::next_deadline`].
+//! Code map, each file depending only on those before it:
 //!
-//! Simplification: the deadlock search remembers contexts it has fully explored, so it
-//! stays linear on the wide wait-for graphs a convoy builds; the server re-walks them.
-//! The answer differs only when a path is longer than the 32-context search limit.
-//!
-//! Simplification: no user-level locks, stored routines, tablespaces or commit-order
-//! waits; names are compared as given (no `lower_case_table_names`).
-//!
-//! Code map: [`types`] is the vocabulary (keys, types, durations, requests, errors);
-//! [`matrix`] the compatibility and priority matrices; [`lock`] one lock name's granted
-//! list and queue and its grant decision; [`manager`] the [`MdlManager`] that owns every
-//! lock and context; [`deadlock`] the wait-for graph search; [`view`] the
-//! `performance_schema.metadata_locks` rows, waits and queues. Each depends only on
-//! those before it in that list (the deadlock search reads the manager through a
-//! trait). The transcript tests are `testdata/*.mdl`, run by `golden.rs`.
+//! ```text
+//!   types.rs     the vocabulary: keys, types, durations, requests, errors, wakeups
+//!   matrix.rs    the compatibility and priority matrices (sql/mdl.cc's bitmaps)
+//!   lock.rs      one lock name: granted list, waiting queue, can_grant_lock()
+//!   deadlock.rs  the wait-for graph search and the victim's choice, over a trait
+//!   manager.rs   MdlManager: acquire, upgrade, downgrade, release, expire, validate
+//!   view.rs      performance_schema.metadata_locks rows, waits, queues()
+//!   golden.rs    the transcript tests, testdata/*.mdl (tests.rs: the other tests)
+//! ```
 
 mod deadlock;
 mod lock;

@@ -5,6 +5,9 @@
 //! Nothing here decides anything; the decisions are in [`super::matrix`] (which types
 //! conflict), [`super::lock`] (whether one lock name can grant a request) and
 //! [`super::manager`] (everything else).
+//!
+//! Simplification: no user-level locks, stored routines, tablespaces or commit-order
+//! waits; names are compared as given (no `lower_case_table_names`).
 
 use crate::time::Tick;
 use serde::{Deserialize, Serialize};
