@@ -1,0 +1,859 @@
+//! The lock manager ([`MdlManager`]): the server's `MDL_map` of lock objects plus every
+//! session's `MDL_context`. It acquires, upgrades, downgrades and releases tickets,
+//! queues what cannot be granted, grants queued requests when something leaves a lock
+//! (`reschedule_waiters()`), fails waits at their deadline, and runs the deadlock search
+//! when a wait starts.
+//!
+//! ```text
+//!   MdlManager
+//!     locks:    MdlKey -> MdlLock { granted: [..], waiting: [..] }   (lock.rs)
+//!     tickets:  MdlTicketId  -> MdlTicket                           (granted)
+//!     pending:  MdlRequestId -> MdlPending                          (waiting)
+//!     contexts: MdlContextId -> MdlContext { tickets per duration, waiting_for }
+//! ```
+//!
+//! Every ticket is in exactly one lock's granted list and one context's duration list;
+//! every request in one lock's queue and its context's `waiting_for`
+//! ([`MdlManager::validate`] checks it).
+//!
+//! Simplification: a request's end (grant, timeout, kill, deadlock victim) happens at
+//! once, so the transient `performance_schema` statuses VICTIM, TIMEOUT, KILLED and the
+//! storage-engine notifications (PRE_ACQUIRE_NOTIFY, POST_RELEASE_NOTIFY) never show.
+//! Timeouts fire when the scheduler calls [`MdlManager::expire`], at the deadline it got
+//! from [`MdlManager::next_deadline`].
+
+use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
+use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};
+use super::matrix::has_stronger_or_equal_type;
+use super::types::{
+    Acquire, MdlAborted, MdlContextId, MdlDuration, MdlError, MdlGranted, MdlKey, MdlPending,
+    MdlRequest, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
+};
+use crate::time::Tick;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `lock_wait_timeout`'s default, one year (`LONG_TIMEOUT`, `sql/sql_const.h`).
+pub const LOCK_WAIT_TIMEOUT_DEFAULT: Tick = Tick::from_secs(31_536_000);
+
+/// One session's locks (`MDL_context`).
+#[derive(Clone, Debug, Default)]
+struct MdlContext {
+    /// Tickets per duration, oldest first (the server keeps newest first).
+    tickets: [Vec<MdlTicketId>; 3],
+    /// The request this context waits for (`m_waiting_for`); at most one.
+    waiting_for: Option<MdlRequestId>,
+    /// Weigh this context's waits as DML whatever their type
+    /// (`m_force_dml_deadlock_weight`, set for `LOCK TABLES`).
+    force_dml_deadlock_weight: bool,
+}
+
+/// Every metadata lock in the server and every session's tickets: the server's
+/// `MDL_map` plus all `MDL_context`s.
+#[derive(Clone, Debug)]
+pub struct MdlManager {
+    /// `max_write_lock_count`: hogs or piglets granted in a row past weaker waiters
+    /// before a lock switches to a fairer priority matrix. Default `u64::MAX` (the
+    /// server's `ULONG_MAX`), which keeps the default matrix.
+    pub max_write_lock_count: u64,
+    pub(super) locks: BTreeMap<MdlKey, MdlLock>,
+    pub(super) tickets: BTreeMap<MdlTicketId, MdlTicket>,
+    pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
+    contexts: BTreeMap<MdlContextId, MdlContext>,
+    next_ticket: u64,
+    next_request: u64,
+    /// The virtual time new grants are stamped with.
+    clock: Tick,
+}
+
+impl Default for MdlManager {
+    fn default() -> MdlManager {
+        MdlManager::new()
+    }
+}
+
+impl MdlManager {
+    /// No locks, default `max_write_lock_count`.
+    pub fn new() -> MdlManager {
+        MdlManager {
+            max_write_lock_count: u64::MAX,
+            locks: BTreeMap::new(),
+            tickets: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            contexts: BTreeMap::new(),
+            next_ticket: 1,
+            next_request: 1,
+            clock: Tick::ZERO,
+        }
+    }
+
+    /// Sets the virtual time that the next operations' grants are stamped with
+    /// ([`MdlTicket::granted_at`]). [`MdlManager::acquire`], [`MdlManager::upgrade`]
+    /// and [`MdlManager::expire`] take the time as an argument and set it themselves;
+    /// call this before a release, downgrade or cancel, whose wakeups grant waiting
+    /// requests at that moment.
+    pub fn set_clock(&mut self, now: Tick) {
+        self.clock = now;
+    }
+
+    /// Requests a lock and waits if it conflicts (`MDL_context::acquire_lock()`).
+    ///
+    /// A context that already holds an equal or stronger ticket on the name gets it
+    /// back (the same ticket for the same non-explicit duration, else a clone of the
+    /// requested type), as `find_ticket()` does. Otherwise the lock is granted or the
+    /// request queued with deadline `now + lock_wait_timeout`, and the wait-for graph is
+    /// searched: a deadlock victim's request fails at once, whether it is this one
+    /// ([`Acquire::Failed`]) or another session's (in the returned [`Wakeups`]). A zero
+    /// timeout fails a conflicting request without queueing it.
+    ///
+    /// # Panics
+    /// If `ctx` is already waiting, or the type does not exist in the key's namespace.
+    pub fn acquire(
+        &mut self,
+        ctx: MdlContextId,
+        request: MdlRequest,
+        now: Tick,
+        lock_wait_timeout: Tick,
+    ) -> (Acquire, Wakeups) {
+        let MdlRequest {
+            key,
+            mdl_type,
+            duration,
+        } = request;
+        let strategy = key.namespace().strategy();
+        assert!(
+            strategy.supports(mdl_type),
+            "{mdl_type} does not exist in namespace {}",
+            key.namespace().object_type()
+        );
+        self.assert_not_waiting(ctx);
+        self.clock = now;
+        let mut wakeups = Wakeups::default();
+
+        if let Some((found, found_duration)) = self.find_ticket(ctx, &key, mdl_type, duration) {
+            if found_duration == duration && duration != MdlDuration::Explicit {
+                return (Acquire::Granted(found), wakeups);
+            }
+            // clone_ticket(): a ticket of the requested (weaker or equal) type, granted
+            // without checks since this context's own stronger lock already excludes
+            // every conflicting one.
+            let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
+            return (Acquire::Granted(ticket), wakeups);
+        }
+
+        let lock = self
+            .locks
+            .entry(key.clone())
+            .or_insert_with(|| MdlLock::new(strategy));
+        if lock.can_grant_lock(mdl_type, ctx) {
+            let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
+            self.after_grant(&key, mdl_type, &mut wakeups);
+            return (Acquire::Granted(ticket), wakeups);
+        }
+        if lock_wait_timeout == Tick::ZERO {
+            return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
+        }
+        let request = self.enqueue(ctx, key, mdl_type, duration, None, now, lock_wait_timeout);
+        let acquire = self.wait_for(ctx, request, &mut wakeups);
+        (acquire, wakeups)
+    }
+
+    /// Grants a lock only if that needs no wait (`MDL_context::try_acquire_lock()`).
+    /// `None` means a conflict; nothing is queued.
+    ///
+    /// # Panics
+    /// As [`MdlManager::acquire`].
+    pub fn try_acquire(
+        &mut self,
+        ctx: MdlContextId,
+        request: MdlRequest,
+    ) -> (Option<MdlTicketId>, Wakeups) {
+        match self.acquire(ctx, request, self.clock, Tick::ZERO) {
+            (Acquire::Granted(ticket), wakeups) => (Some(ticket), wakeups),
+            (Acquire::Failed(_), wakeups) => (None, wakeups),
+            (Acquire::Waiting(_), _) => unreachable!("a zero timeout never queues"),
+        }
+    }
+
+    /// Upgrades a ticket to a stronger type, waiting like an acquire while the old
+    /// grant stays in force (`MDL_context::upgrade_shared_lock()`): SU→X, SU→SNW,
+    /// SNW→X, SNRW→X. The pending request has `TRANSACTION` duration, as in the
+    /// server; when granted, the ticket itself changes type and keeps its duration.
+    /// Upgrading to a type the ticket already covers is granted at once.
+    ///
+    /// # Panics
+    /// If the ticket does not exist or its owner is already waiting.
+    pub fn upgrade(
+        &mut self,
+        ticket: MdlTicketId,
+        new_type: MdlType,
+        now: Tick,
+        lock_wait_timeout: Tick,
+    ) -> (Acquire, Wakeups) {
+        let (ctx, key, old_type) = {
+            let t = self.ticket_or_panic(ticket);
+            (t.ctx, t.key.clone(), t.mdl_type)
+        };
+        self.assert_not_waiting(ctx);
+        self.clock = now;
+        let mut wakeups = Wakeups::default();
+        let strategy = key.namespace().strategy();
+        assert!(strategy.supports(new_type), "{new_type} in {key}");
+        if has_stronger_or_equal_type(strategy, old_type, new_type) {
+            return (Acquire::Granted(ticket), wakeups);
+        }
+        if self.lock(&key).can_grant_lock(new_type, ctx) {
+            self.set_ticket_type(ticket, new_type);
+            self.after_grant(&key, new_type, &mut wakeups);
+            return (Acquire::Granted(ticket), wakeups);
+        }
+        if lock_wait_timeout == Tick::ZERO {
+            return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
+        }
+        let request = self.enqueue(
+            ctx,
+            key,
+            new_type,
+            MdlDuration::Transaction,
+            Some(ticket),
+            now,
+            lock_wait_timeout,
+        );
+        let acquire = self.wait_for(ctx, request, &mut wakeups);
+        (acquire, wakeups)
+    }
+
+    /// Downgrades an X or SNW ticket, as the online `ALTER` does after its prepare
+    /// phase (X→SU, SNW→SU), and grants whatever that unblocks
+    /// (`MDL_ticket::downgrade_lock()`). A no-op if the ticket is not stronger.
+    ///
+    /// # Panics
+    /// If the ticket does not exist, or is stronger but neither X nor SNW.
+    pub fn downgrade(&mut self, ticket: MdlTicketId, new_type: MdlType) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        let (key, old_type) = {
+            let t = self.ticket_or_panic(ticket);
+            (t.key.clone(), t.mdl_type)
+        };
+        let strategy = key.namespace().strategy();
+        if old_type == new_type || !has_stronger_or_equal_type(strategy, old_type, new_type) {
+            return wakeups;
+        }
+        assert!(
+            matches!(old_type, MdlType::Exclusive | MdlType::SharedNoWrite),
+            "only X and SNW downgrade, not {old_type}"
+        );
+        self.set_ticket_type(ticket, new_type);
+        self.reschedule_waiters(&key, &mut wakeups);
+        wakeups
+    }
+
+    /// Releases one ticket and grants whatever that unblocks
+    /// (`MDL_context::release_lock()`).
+    ///
+    /// # Panics
+    /// If the ticket does not exist.
+    pub fn release(&mut self, ticket: MdlTicketId) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        self.release_ticket(ticket, &mut wakeups);
+        wakeups
+    }
+
+    /// Releases the context's statement-duration tickets, newest first
+    /// (`MDL_context::release_statement_locks()`).
+    pub fn release_statement_locks(&mut self, ctx: MdlContextId) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        self.release_duration(ctx, MdlDuration::Statement, &mut wakeups);
+        wakeups
+    }
+
+    /// Releases the context's statement and transaction tickets, newest first, at
+    /// `COMMIT` or `ROLLBACK`; explicit ones (`LOCK TABLES`, FTWRL) stay
+    /// (`MDL_context::release_transactional_locks()`).
+    pub fn release_transactional_locks(&mut self, ctx: MdlContextId) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        self.release_duration(ctx, MdlDuration::Statement, &mut wakeups);
+        self.release_duration(ctx, MdlDuration::Transaction, &mut wakeups);
+        wakeups
+    }
+
+    /// Releases everything the context holds, and withdraws its waiting request
+    /// silently: the session is going away (disconnect).
+    pub fn release_all(&mut self, ctx: MdlContextId) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        if let Some(request) = self.waiting_request(ctx) {
+            let key = self.remove_waiting(request).key;
+            self.after_removal(&key, &mut wakeups);
+        }
+        for duration in MdlDuration::ALL {
+            self.release_duration(ctx, duration, &mut wakeups);
+        }
+        self.contexts.remove(&ctx);
+        wakeups
+    }
+
+    /// Withdraws a waiting request with `error` (KILL: [`MdlError::QueryInterrupted`])
+    /// and grants whatever that unblocks. The withdrawn request is the first entry of
+    /// the returned `aborted`, so its session is woken like any other.
+    ///
+    /// # Panics
+    /// If the request is not waiting.
+    pub fn cancel(&mut self, request: MdlRequestId, error: MdlError) -> Wakeups {
+        let mut wakeups = Wakeups::default();
+        let pending = self.remove_waiting(request);
+        wakeups.aborted.push(MdlAborted {
+            request,
+            ctx: pending.ctx,
+            error,
+        });
+        self.after_removal(&pending.key, &mut wakeups);
+        wakeups
+    }
+
+    /// Fails every request whose deadline is at or before `now` with
+    /// `ER_LOCK_WAIT_TIMEOUT`, then grants whatever their departure unblocks. All of
+    /// them time out, even one that a co-expiring request's departure would unblock,
+    /// as in the server where each waiter's timer fires independently.
+    pub fn expire(&mut self, now: Tick) -> Wakeups {
+        self.clock = now;
+        let mut wakeups = Wakeups::default();
+        let mut expired: Vec<(Tick, MdlRequestId)> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline <= now)
+            .map(|(&id, p)| (p.deadline, id))
+            .collect();
+        expired.sort_unstable();
+        let mut keys = BTreeSet::new();
+        for (_, request) in expired {
+            let pending = self.remove_waiting(request);
+            wakeups.aborted.push(MdlAborted {
+                request,
+                ctx: pending.ctx,
+                error: MdlError::LockWaitTimeout,
+            });
+            keys.insert(pending.key);
+        }
+        for key in keys {
+            self.after_removal(&key, &mut wakeups);
+        }
+        wakeups
+    }
+
+    /// The earliest deadline of any waiting request: when to call [`MdlManager::expire`].
+    pub fn next_deadline(&self) -> Option<Tick> {
+        self.pending.values().map(|p| p.deadline).min()
+    }
+
+    /// Moves a ticket to another duration's list (`MDL_context::set_lock_duration()`),
+    /// e.g. a transactional lock kept by `LOCK TABLES`.
+    ///
+    /// # Panics
+    /// If the ticket does not exist.
+    pub fn set_lock_duration(&mut self, ticket: MdlTicketId, duration: MdlDuration) {
+        let t = self
+            .tickets
+            .get_mut(&ticket)
+            .unwrap_or_else(|| panic!("no ticket {ticket:?}"));
+        let old = t.duration;
+        t.duration = duration;
+        let c = self
+            .contexts
+            .get_mut(&t.ctx)
+            .expect("ticket owner has a context");
+        c.tickets[old as usize].retain(|&id| id != ticket);
+        c.tickets[duration as usize].push(ticket);
+    }
+
+    /// Weighs this context's waits as DML in deadlock victim choice
+    /// (`MDL_context::set_force_dml_deadlock_weight()`, used by `LOCK TABLES`).
+    pub fn set_force_dml_deadlock_weight(&mut self, ctx: MdlContextId, force: bool) {
+        self.contexts
+            .entry(ctx)
+            .or_default()
+            .force_dml_deadlock_weight = force;
+    }
+
+    /// A granted ticket.
+    pub fn ticket(&self, ticket: MdlTicketId) -> Option<&MdlTicket> {
+        self.tickets.get(&ticket)
+    }
+
+    /// A waiting request.
+    pub fn pending(&self, request: MdlRequestId) -> Option<&MdlPending> {
+        self.pending.get(&request)
+    }
+
+    /// The request the context waits for.
+    pub fn waiting_request(&self, ctx: MdlContextId) -> Option<MdlRequestId> {
+        self.contexts.get(&ctx).and_then(|c| c.waiting_for)
+    }
+
+    /// The context's thread state if it waits: "Waiting for table metadata lock", ...
+    pub fn wait_state(&self, ctx: MdlContextId) -> Option<&'static str> {
+        let request = self.waiting_request(ctx)?;
+        Some(self.pending[&request].key.wait_state_name())
+    }
+
+    /// The context's tickets: statement, transaction, explicit, each oldest first.
+    pub fn tickets_of(&self, ctx: MdlContextId) -> Vec<MdlTicketId> {
+        self.contexts
+            .get(&ctx)
+            .map(|c| c.tickets.iter().flatten().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the context holds `mdl_type` or stronger on `key`
+    /// (`MDL_context::owns_equal_or_stronger_lock()`).
+    pub fn owns_equal_or_stronger_lock(
+        &self,
+        ctx: MdlContextId,
+        key: &MdlKey,
+        mdl_type: MdlType,
+    ) -> bool {
+        self.find_ticket(ctx, key, mdl_type, MdlDuration::Transaction)
+            .is_some()
+    }
+
+    /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
+    /// nothing is granted or waiting on `key`.
+    pub fn priority_matrix(&self, key: &MdlKey) -> Option<u8> {
+        self.locks
+            .get(key)
+            .map(|l| l.waiting_incompatible_idx as u8)
+    }
+
+    /// Checks the invariants: lists and maps agree, granted tickets of different
+    /// contexts are compatible, no waiting request could be granted, and each context
+    /// waits for at most one request.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut granted_seen = 0usize;
+        let mut waiting_seen = 0usize;
+        for (key, lock) in &self.locks {
+            if lock.is_unused() {
+                return Err(format!("{key}: unused lock object kept"));
+            }
+            if lock.strategy != key.namespace().strategy() {
+                return Err(format!("{key}: wrong strategy"));
+            }
+            for g in &lock.granted {
+                granted_seen += 1;
+                let t = self
+                    .tickets
+                    .get(&g.ticket)
+                    .ok_or(format!("{key}: lost ticket"))?;
+                if t.ctx != g.ctx || t.mdl_type != g.mdl_type || &t.key != key {
+                    return Err(format!("{key}: ticket {:?} disagrees", g.ticket));
+                }
+                let c = self
+                    .contexts
+                    .get(&g.ctx)
+                    .ok_or(format!("{key}: no context"))?;
+                if !c.tickets[t.duration as usize].contains(&g.ticket) {
+                    return Err(format!("{key}: ticket {:?} not in its context", g.ticket));
+                }
+                for h in &lock.granted {
+                    if h.ctx != g.ctx
+                        && lock.granted_incompatible(g.mdl_type) & h.mdl_type.bit() != 0
+                    {
+                        return Err(format!(
+                            "{key}: {} of {:?} granted beside {} of {:?}",
+                            g.mdl_type, g.ctx, h.mdl_type, h.ctx
+                        ));
+                    }
+                }
+            }
+            for w in &lock.waiting {
+                waiting_seen += 1;
+                let p = self
+                    .pending
+                    .get(&w.request)
+                    .ok_or(format!("{key}: lost request"))?;
+                if p.ctx != w.ctx || p.mdl_type != w.mdl_type || &p.key != key {
+                    return Err(format!("{key}: request {:?} disagrees", w.request));
+                }
+                if self.waiting_request(w.ctx) != Some(w.request) {
+                    return Err(format!("{key}: {:?} waits for something else", w.ctx));
+                }
+                if lock.can_grant_lock(w.mdl_type, w.ctx) {
+                    return Err(format!(
+                        "{key}: request {:?} grantable but waits",
+                        w.request
+                    ));
+                }
+            }
+        }
+        let owned: usize = self
+            .contexts
+            .values()
+            .map(|c| c.tickets.iter().map(Vec::len).sum::<usize>())
+            .sum();
+        if granted_seen != self.tickets.len() || owned != self.tickets.len() {
+            return Err("ticket counts disagree".to_owned());
+        }
+        let waiting_contexts = self
+            .contexts
+            .values()
+            .filter(|c| c.waiting_for.is_some())
+            .count();
+        if waiting_seen != self.pending.len() || waiting_contexts != self.pending.len() {
+            return Err("request counts disagree".to_owned());
+        }
+        Ok(())
+    }
+
+    // --- internals ---------------------------------------------------------------
+
+    fn assert_not_waiting(&self, ctx: MdlContextId) {
+        if let Some(request) = self.waiting_request(ctx) {
+            panic!("{ctx:?} already waits for {request:?}; a context waits for one lock");
+        }
+    }
+
+    fn ticket_or_panic(&self, ticket: MdlTicketId) -> &MdlTicket {
+        self.tickets
+            .get(&ticket)
+            .unwrap_or_else(|| panic!("no ticket {ticket:?}"))
+    }
+
+    fn lock(&self, key: &MdlKey) -> &MdlLock {
+        self.locks
+            .get(key)
+            .unwrap_or_else(|| panic!("no lock object for {key}"))
+    }
+
+    /// A ticket of this context on `key` of `mdl_type` or stronger, looking first in
+    /// `duration`'s list, then the next durations in turn, newest first
+    /// (`MDL_context::find_ticket()`).
+    fn find_ticket(
+        &self,
+        ctx: MdlContextId,
+        key: &MdlKey,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) -> Option<(MdlTicketId, MdlDuration)> {
+        let c = self.contexts.get(&ctx)?;
+        let strategy = key.namespace().strategy();
+        (0..MdlDuration::ALL.len())
+            .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
+            .find_map(|d| {
+                c.tickets[d as usize].iter().rev().find_map(|id| {
+                    let t = &self.tickets[id];
+                    (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
+                        .then_some((*id, d))
+                })
+            })
+    }
+
+    /// Creates a granted ticket: lock list, ticket map, context list.
+    fn add_ticket(
+        &mut self,
+        ctx: MdlContextId,
+        key: &MdlKey,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) -> MdlTicketId {
+        let ticket = MdlTicketId(self.next_ticket);
+        self.next_ticket += 1;
+        let strategy = key.namespace().strategy();
+        self.locks
+            .entry(key.clone())
+            .or_insert_with(|| MdlLock::new(strategy))
+            .granted
+            .push(GrantedEntry {
+                ticket,
+                ctx,
+                mdl_type,
+            });
+        self.tickets.insert(
+            ticket,
+            MdlTicket {
+                ctx,
+                key: key.clone(),
+                mdl_type,
+                duration,
+                granted_at: self.clock,
+            },
+        );
+        self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
+        ticket
+    }
+
+    /// Gives a granted ticket a new type; like the server, it moves to the back of the
+    /// granted list.
+    fn set_ticket_type(&mut self, ticket: MdlTicketId, mdl_type: MdlType) {
+        let t = self.tickets.get_mut(&ticket).expect("ticket exists");
+        t.mdl_type = mdl_type;
+        let lock = self
+            .locks
+            .get_mut(&t.key)
+            .expect("granted ticket has a lock");
+        let pos = lock
+            .granted
+            .iter()
+            .position(|g| g.ticket == ticket)
+            .expect("ticket in its lock's granted list");
+        let mut entry = lock.granted.remove(pos);
+        entry.mdl_type = mdl_type;
+        lock.granted.push(entry);
+    }
+
+    /// After a grant outside `reschedule_waiters()`: count hogs and piglets, and if the
+    /// priority matrix changed, re-examine the queue (`try_acquire_lock_impl()`).
+    fn after_grant(&mut self, key: &MdlKey, mdl_type: MdlType, wakeups: &mut Wakeups) {
+        let max = self.max_write_lock_count;
+        let lock = self.locks.get_mut(key).expect("lock of a granted ticket");
+        if lock.strategy.affected_by_max_write_lock_count()
+            && lock.count_piglets_and_hogs(mdl_type, max)
+        {
+            self.reschedule_waiters(key, wakeups);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue(
+        &mut self,
+        ctx: MdlContextId,
+        key: MdlKey,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+        upgrade_of: Option<MdlTicketId>,
+        now: Tick,
+        lock_wait_timeout: Tick,
+    ) -> MdlRequestId {
+        let request = MdlRequestId(self.next_request);
+        self.next_request += 1;
+        let strategy = key.namespace().strategy();
+        self.locks
+            .entry(key.clone())
+            .or_insert_with(|| MdlLock::new(strategy))
+            .waiting
+            .push(WaitingEntry {
+                request,
+                ctx,
+                mdl_type,
+            });
+        self.pending.insert(
+            request,
+            MdlPending {
+                ctx,
+                key,
+                mdl_type,
+                duration,
+                upgrade_of,
+                requested_at: now,
+                deadline: now + lock_wait_timeout,
+            },
+        );
+        self.contexts.entry(ctx).or_default().waiting_for = Some(request);
+        request
+    }
+
+    /// The start of a wait: search for deadlocks until none is left, failing victims
+    /// (`MDL_context::find_deadlock()`). The search repeats because removing another
+    /// context's wait breaks only the loop found, not necessarily every loop through
+    /// this new edge. Bounded: each round removes one waiting request.
+    fn wait_for(
+        &mut self,
+        ctx: MdlContextId,
+        request: MdlRequestId,
+        wakeups: &mut Wakeups,
+    ) -> Acquire {
+        let rounds = self.pending.len();
+        for _ in 0..rounds {
+            if !self.pending.contains_key(&request) {
+                break;
+            }
+            let Some(victim) = DeadlockSearch::run(self, ctx) else {
+                break;
+            };
+            let victim_request = self.waiting_request(victim).expect("a victim waits");
+            let key = self.remove_waiting(victim_request).key;
+            if victim == ctx {
+                self.after_removal(&key, wakeups);
+                return Acquire::Failed(MdlError::Deadlock);
+            }
+            wakeups.aborted.push(MdlAborted {
+                request: victim_request,
+                ctx: victim,
+                error: MdlError::Deadlock,
+            });
+            self.after_removal(&key, wakeups);
+        }
+        if self.pending.contains_key(&request) {
+            return Acquire::Waiting(request);
+        }
+        // Breaking a deadlock elsewhere let this request through.
+        let pos = wakeups
+            .granted
+            .iter()
+            .position(|g| g.request == request)
+            .expect("a request that left the queue without failing was granted");
+        Acquire::Granted(wakeups.granted.remove(pos).ticket)
+    }
+
+    /// Takes a request out of its queue and its context; the caller reschedules.
+    fn remove_waiting(&mut self, request: MdlRequestId) -> MdlPending {
+        let pending = self
+            .pending
+            .remove(&request)
+            .unwrap_or_else(|| panic!("{request:?} is not waiting"));
+        let lock = self
+            .locks
+            .get_mut(&pending.key)
+            .expect("waiting request has a lock");
+        lock.waiting.retain(|w| w.request != request);
+        self.contexts
+            .get_mut(&pending.ctx)
+            .expect("waiting request has a context")
+            .waiting_for = None;
+        pending
+    }
+
+    fn release_ticket(&mut self, ticket: MdlTicketId, wakeups: &mut Wakeups) {
+        let t = self
+            .tickets
+            .remove(&ticket)
+            .unwrap_or_else(|| panic!("no ticket {ticket:?}"));
+        let c = self
+            .contexts
+            .get_mut(&t.ctx)
+            .expect("ticket owner has a context");
+        c.tickets[t.duration as usize].retain(|&id| id != ticket);
+        let lock = self
+            .locks
+            .get_mut(&t.key)
+            .expect("granted ticket has a lock");
+        lock.granted.retain(|g| g.ticket != ticket);
+        self.after_removal(&t.key, wakeups);
+    }
+
+    /// Releases one duration's tickets, newest first; each round removes one ticket.
+    fn release_duration(
+        &mut self,
+        ctx: MdlContextId,
+        duration: MdlDuration,
+        wakeups: &mut Wakeups,
+    ) {
+        while let Some(ticket) = self
+            .contexts
+            .get(&ctx)
+            .and_then(|c| c.tickets[duration as usize].last().copied())
+        {
+            self.release_ticket(ticket, wakeups);
+        }
+    }
+
+    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): drop the
+    /// lock object if unused (which also resets its counters), else reschedule.
+    fn after_removal(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
+        if self.locks.get(key).is_some_and(MdlLock::is_unused) {
+            self.locks.remove(key);
+        } else {
+            self.reschedule_waiters(key, wakeups);
+        }
+    }
+
+    /// Grants, in queue order, every waiting request that can now be granted
+    /// (`MDL_lock::reschedule_waiters()`). A switch of priority matrix restarts the
+    /// scan; that happens at most twice, as the matrix index only grows here.
+    fn reschedule_waiters(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
+        let max = self.max_write_lock_count;
+        let Some(lock) = self.locks.get_mut(key) else {
+            return;
+        };
+        let mut i = 0;
+        let mut restarts = 0u32;
+        while i < lock.waiting.len() {
+            let w = lock.waiting[i];
+            if !lock.can_grant_lock(w.mdl_type, w.ctx) {
+                i += 1;
+                continue;
+            }
+            lock.waiting.remove(i);
+            let pending = self.pending.remove(&w.request).expect("queued request");
+            let c = self.contexts.get_mut(&w.ctx).expect("waiter's context");
+            c.waiting_for = None;
+            let ticket = match pending.upgrade_of {
+                None => {
+                    let ticket = MdlTicketId(self.next_ticket);
+                    self.next_ticket += 1;
+                    lock.granted.push(GrantedEntry {
+                        ticket,
+                        ctx: w.ctx,
+                        mdl_type: w.mdl_type,
+                    });
+                    c.tickets[pending.duration as usize].push(ticket);
+                    self.tickets.insert(
+                        ticket,
+                        MdlTicket {
+                            ctx: w.ctx,
+                            key: key.clone(),
+                            mdl_type: w.mdl_type,
+                            duration: pending.duration,
+                            granted_at: self.clock,
+                        },
+                    );
+                    ticket
+                }
+                Some(ticket) => {
+                    // Merge the upgrade into the old ticket, which moves to the back.
+                    lock.granted.retain(|g| g.ticket != ticket);
+                    lock.granted.push(GrantedEntry {
+                        ticket,
+                        ctx: w.ctx,
+                        mdl_type: w.mdl_type,
+                    });
+                    self.tickets
+                        .get_mut(&ticket)
+                        .expect("upgraded ticket")
+                        .mdl_type = w.mdl_type;
+                    ticket
+                }
+            };
+            wakeups.granted.push(MdlGranted {
+                request: w.request,
+                ctx: w.ctx,
+                ticket,
+            });
+            if lock.strategy.affected_by_max_write_lock_count()
+                && lock.count_piglets_and_hogs(w.mdl_type, max)
+            {
+                // The new matrix may let through earlier waiters that are compatible
+                // with what was just granted.
+                restarts += 1;
+                assert!(
+                    restarts <= 3,
+                    "priority matrix index only grows in one scan"
+                );
+                i = 0;
+            }
+        }
+        if lock.strategy.affected_by_max_write_lock_count() {
+            lock.reset_priority_matrix();
+        }
+    }
+}
+
+/// The graph the deadlock search walks, read from the lock lists.
+impl WaitForGraph for MdlManager {
+    fn waiting_request(&self, ctx: MdlContextId) -> Option<MdlRequestId> {
+        MdlManager::waiting_request(self, ctx)
+    }
+
+    fn blockers(&self, ctx: MdlContextId, request: MdlRequestId) -> Vec<MdlBlocker> {
+        let p = &self.pending[&request];
+        self.lock(&p.key).blockers(p.mdl_type, ctx)
+    }
+
+    /// What the context waits for, not what it holds (`MDL_context::
+    /// get_deadlock_weight()`), unless it is forced to DML weight.
+    fn deadlock_weight(&self, ctx: MdlContextId) -> u32 {
+        let c = &self.contexts[&ctx];
+        if c.force_dml_deadlock_weight {
+            return DEADLOCK_WEIGHT_DML;
+        }
+        let request = c.waiting_for.expect("only waiting contexts are weighed");
+        let p = &self.pending[&request];
+        deadlock::ticket_deadlock_weight(&p.key, p.mdl_type)
+    }
+}
