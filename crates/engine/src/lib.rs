@@ -32,8 +32,8 @@ pub mod time;
 pub mod units;
 pub mod workload;
 
-pub use builtin::{PROFILES, SCENARIOS};
 pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, LruPolicy, PageId, SpaceId};
+pub use builtin::{PROFILES, SCENARIOS};
 pub use device::DeviceKind;
 pub use dict::Table;
 pub use events::{Event, EventKind, ListKind};
@@ -50,11 +50,5 @@ pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, State
 pub use size::ByteSize;
 pub use sql::{parse as parse_sql, SqlError};
 pub use time::Tick;
+pub use units::ThreadId;
 pub use workload::WorkloadKind;
-
-use serde::{Deserialize, Serialize};
-
-/// A simulated thread: a client session, a background thread or a DDL thread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ThreadId(pub u32);
