@@ -447,7 +447,8 @@ pub fn scan(src: &str, module: &[String], is_module: &dyn Fn(&[String]) -> bool)
             }
             "{" => braces.push(false),
             "}" => {
-                if braces.pop() == Some(true) {
+                let closes_inline_mod = braces.pop() == Some(true);
+                if closes_inline_mod {
                     modules.pop();
                 }
             }
