@@ -31,6 +31,13 @@ struct StepReport {
 pub fn test() -> Result {
     let mut reports: Vec<StepReport> = Vec::new();
 
+    // First: it reads files only, takes a second, and a circle or a layer break is
+    // worth knowing before minutes of compiling.
+    step(
+        &mut reports,
+        "layers (module circles)",
+        crate::layers::layers,
+    );
     step(&mut reports, "cargo fmt --check", || {
         run(Command::new(host_cargo()).args(["fmt", "--all", "--check"]))
     });

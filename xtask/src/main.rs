@@ -8,15 +8,18 @@
 //! Commands:
 //! - `dist`: build the app to wasm and assemble `target/dist/`.
 //! - `serve [--port N] [--no-build] [--dir DIR]`: dist, then serve it on 127.0.0.1.
-//! - `test`: fmt, clippy, native tests, the wasm build and the browser tests, with a
+//! - `test`: layers, fmt, clippy, native tests, the wasm build and the browser tests, with a
 //!   summary table; this is what CI runs (`.ci/run`).
 //! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
 //! - `conformance`: the session scripts against a real MariaDB and the simulator.
+//! - `layers`: the engine's and the app's module graphs checked for circles and
+//!   against the layers in ARCHITECTURE.md.
 
 mod browser;
 mod check;
 mod conformance;
 mod dist;
+mod layers;
 mod serve;
 mod toolchain;
 mod util;
@@ -34,9 +37,10 @@ commands:
   serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
-  test                      fmt, clippy, native tests, wasm build, browser tests (what CI runs)
+  test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance               session scripts against a private MariaDB and the simulator
+  layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
 /// A parsed command line.
@@ -53,6 +57,7 @@ enum Task {
         dir: Option<PathBuf>,
     },
     Conformance,
+    Layers,
     Help,
 }
 
@@ -99,6 +104,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
         "conformance" => Ok(Task::Conformance),
+        "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
@@ -138,6 +144,7 @@ fn execute(task: Task) -> Result {
         }
         Task::Test => check::test(),
         Task::Conformance => conformance::conformance().map(|_| ()),
+        Task::Layers => layers::layers(),
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
             browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))
@@ -171,6 +178,7 @@ mod tests {
         check(&[], Ok(Task::Help));
         check(&["dist"], Ok(Task::Dist));
         check(&["test"], Ok(Task::Test));
+        check(&["layers"], Ok(Task::Layers));
         check(
             &["serve"],
             Ok(Task::Serve {

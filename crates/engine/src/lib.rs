@@ -50,11 +50,5 @@ pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, State
 pub use size::ByteSize;
 pub use sql::{parse as parse_sql, SqlError};
 pub use time::Tick;
+pub use units::ThreadId;
 pub use workload::WorkloadKind;
-
-use serde::{Deserialize, Serialize};
-
-/// A simulated thread: a client session, a background thread or a DDL thread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ThreadId(pub u32);

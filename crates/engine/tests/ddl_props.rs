@@ -2,8 +2,11 @@
 //! statement has finished no page of the dropped tablespace version is reachable as live
 //! data, the dictionary and table-open latches are free, and the pool's invariants hold.
 
+mod common;
+
+use common::{any_statement_finished, run_until, sim_with, statements_ok};
 use ddlscope_engine::bufpool::{Lookup, PageId};
-use ddlscope_engine::{EventKind, LatchId, Profile, Scenario, Sim, Tick};
+use ddlscope_engine::{EventKind, LatchId, Sim, Tick};
 
 const SCENARIO: &str = r#"
 name = "ddl-props"
@@ -42,11 +45,11 @@ round_trip_us = 200
 "#;
 
 fn check(profile: &str, seed: u64) {
-    let mut scenario = Scenario::from_toml(SCENARIO).unwrap();
-    scenario.seed = seed;
-    scenario.innodb.adaptive_hash_index = seed.is_multiple_of(2);
-    scenario.buffer_pool.warm_ahi_pct = (seed % 3) as u32 * 40;
-    let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
+    let mut sim = sim_with(SCENARIO, profile, |scenario| {
+        scenario.seed = seed;
+        scenario.innodb.adaptive_hash_index = seed.is_multiple_of(2);
+        scenario.buffer_pool.warm_ahi_pct = (seed % 3) as u32 * 40;
+    });
     let at = Tick::from_ms(500 + seed * 137 % 2000);
     sim.run_until(at);
     let victim = if seed.is_multiple_of(3) {
@@ -55,15 +58,13 @@ fn check(profile: &str, seed: u64) {
         "DROP TABLE a"
     };
     sim.execute(victim).unwrap();
-    let done = |sim: &Sim| {
-        sim.events()
-            .iter()
-            .any(|e| matches!(e.kind, EventKind::StatementFinished { .. }))
-    };
-    while !done(&sim) && sim.now() < Tick::from_secs(120) {
-        sim.run_for(Tick::from_ms(50));
-    }
-    assert!(done(&sim), "{profile} seed {seed}: the DROP finished");
+    let done = run_until(
+        &mut sim,
+        Tick::from_ms(50),
+        Tick::from_secs(120),
+        any_statement_finished,
+    );
+    assert!(done, "{profile} seed {seed}: the DROP finished");
     // A little longer: 8.0's post-DDL unlink and AliSQL's purge run after the result.
     sim.run_for(Tick::from_secs(1));
     sim.pool().validate();
@@ -105,25 +106,23 @@ fn after_any_drop_no_dropped_page_is_live_and_the_latches_are_free() {
 
 /// Runs `sql` at a seed-chosen moment and until it finishes; returns the sim.
 fn run_ddl(profile: &str, seed: u64, sql: &str) -> Sim {
-    let mut scenario = Scenario::from_toml(SCENARIO).unwrap();
-    scenario.seed = seed;
-    scenario.innodb.adaptive_hash_index = seed.is_multiple_of(2);
-    scenario.buffer_pool.warm_ahi_pct = (seed % 3) as u32 * 40;
-    scenario.server.cpus = (seed % 3) as u32;
-    // The DDL's table is under the workload too.
-    scenario.workload.tables = vec!["a".into(), "b".into()];
-    let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
+    let mut sim = sim_with(SCENARIO, profile, |scenario| {
+        scenario.seed = seed;
+        scenario.innodb.adaptive_hash_index = seed.is_multiple_of(2);
+        scenario.buffer_pool.warm_ahi_pct = (seed % 3) as u32 * 40;
+        scenario.server.cpus = (seed % 3) as u32;
+        // The DDL's table is under the workload too.
+        scenario.workload.tables = vec!["a".into(), "b".into()];
+    });
     sim.run_until(Tick::from_ms(500 + seed * 137 % 2000));
     sim.execute(sql).unwrap();
-    let done = |sim: &Sim| {
-        sim.events()
-            .iter()
-            .any(|e| matches!(e.kind, EventKind::StatementFinished { .. }))
-    };
-    while !done(&sim) && sim.now() < Tick::from_secs(120) {
-        sim.run_for(Tick::from_ms(50));
-    }
-    assert!(done(&sim), "{profile} seed {seed}: {sql} finished");
+    let done = run_until(
+        &mut sim,
+        Tick::from_ms(50),
+        Tick::from_secs(120),
+        any_statement_finished,
+    );
+    assert!(done, "{profile} seed {seed}: {sql} finished");
     sim.run_for(Tick::from_secs(1));
     sim.pool().validate();
     for latch in [LatchId::DictSys, LatchId::LockOpen, LatchId::FilSys] {
@@ -233,15 +232,15 @@ round_trip_us = 200
 "#;
 
 fn check_partition(profile: &str, seed: u64) {
-    let mut scenario = Scenario::from_toml(PARTITIONED).unwrap();
-    scenario.seed = seed;
-    scenario.tables[0].key_block_size = Some([1, 2, 4, 8, 16][(seed % 5) as usize]);
-    scenario.tables[0].warm_unzip_pct = (seed * 23 % 101) as u32;
-    if seed.is_multiple_of(2) {
-        // Sessions on the compressed partitions too, racing the DDL.
-        scenario.workload.tables.push("logs".into());
-    }
-    let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
+    let mut sim = sim_with(PARTITIONED, profile, |scenario| {
+        scenario.seed = seed;
+        scenario.tables[0].key_block_size = Some([1, 2, 4, 8, 16][(seed % 5) as usize]);
+        scenario.tables[0].warm_unzip_pct = (seed * 23 % 101) as u32;
+        if seed.is_multiple_of(2) {
+            // Sessions on the compressed partitions too, racing the DDL.
+            scenario.workload.tables.push("logs".into());
+        }
+    });
     sim.run_until(Tick::from_ms(300 + seed * 211 % 1500));
     let before: Vec<_> = sim
         .tables()
@@ -259,14 +258,11 @@ fn check_partition(profile: &str, seed: u64) {
     };
     for sql in &statements {
         sim.execute(sql).unwrap();
-        let before = finished(&sim);
-        while finished(&sim) == before && sim.now() < Tick::from_secs(120) {
-            sim.run_for(Tick::from_ms(50));
-        }
-        assert!(
-            finished(&sim) > before,
-            "{profile} seed {seed}: {sql} finished"
-        );
+        let before = statements_ok(&sim);
+        let done = run_until(&mut sim, Tick::from_ms(50), Tick::from_secs(120), |sim| {
+            statements_ok(sim) > before
+        });
+        assert!(done, "{profile} seed {seed}: {sql} finished");
     }
     sim.run_for(Tick::from_secs(1));
     sim.pool().validate();
@@ -325,13 +321,6 @@ fn check_partition(profile: &str, seed: u64) {
     );
 }
 
-fn finished(sim: &Sim) -> usize {
-    sim.events()
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::StatementFinished { error: false, .. }))
-        .count()
-}
-
 #[test]
 fn after_any_partition_ddl_no_dropped_page_is_live_and_every_latch_is_free() {
     for profile in [
@@ -352,11 +341,7 @@ fn after_any_partition_ddl_no_dropped_page_is_live_and_every_latch_is_free() {
 #[test]
 fn the_pre_fix_drop_decompresses_cached_pages_and_the_fixed_one_does_not() {
     let decompressed = |profile: &str| {
-        let mut sim = Sim::new(
-            Scenario::from_toml(PARTITIONED).unwrap(),
-            Profile::builtin(profile).unwrap(),
-        )
-        .unwrap();
+        let mut sim = common::sim(PARTITIONED, profile);
         sim.run_until(Tick::from_secs(1));
         let zip_only = sim.pool().pages_zip_only();
         sim.execute("ALTER TABLE logs DROP PARTITION p0").unwrap();

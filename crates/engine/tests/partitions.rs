@@ -2,7 +2,10 @@
 //! simulation carries on), DROP TABLE of a partitioned table, and the scenario fields'
 //! checks, each naming the field.
 
-use ddlscope_engine::{EventKind, Profile, Scenario, Sim, StatementOutcome, Tick};
+mod common;
+
+use common::{run_until, sim_with};
+use ddlscope_engine::{EventKind, Scenario, Sim, StatementOutcome, Tick};
 
 const SCENARIO: &str = r#"
 name = "partitions"
@@ -34,11 +37,7 @@ distribution = "uniform"
 "#;
 
 fn sim() -> Sim {
-    let mut sim = Sim::new(
-        Scenario::from_toml(SCENARIO).unwrap(),
-        Profile::builtin("mariadb-5.5").unwrap(),
-    )
-    .unwrap();
+    let mut sim = common::sim(SCENARIO, "mariadb-5.5");
     sim.run_until(Tick::from_secs(1));
     sim
 }
@@ -49,12 +48,11 @@ fn sim() -> Sim {
 fn error_of(sim: &mut Sim, sql: &str) -> Option<(u16, String)> {
     sim.execute(sql).unwrap();
     let id = sim.statements().len() - 1;
-    for _ in 0..2000 {
-        if sim.statements()[id].finished_at.is_some() {
-            break;
-        }
-        sim.run_for(Tick::from_ms(10));
-    }
+    let step = Tick::from_ms(10);
+    let deadline = sim.now() + Tick(step.0 * 2000);
+    run_until(sim, step, deadline, |sim| {
+        sim.statements()[id].finished_at.is_some()
+    });
     let r = &sim.statements()[id];
     match r.outcome.as_ref().expect("the statement finished") {
         StatementOutcome::Ok { .. } => None,
@@ -240,11 +238,7 @@ fn a_workload_on_a_compressed_table_reads_and_decompresses_its_pages() {
         .replace("size = \"64M\"", "size = \"32M\"")
         .replace("size = \"16M\"", "size = \"64M\"")
         .replace("tables = [\"b\"]", "tables = [\"logs\"]");
-    let mut sim = Sim::new(
-        Scenario::from_toml(&text).unwrap(),
-        Profile::builtin("mariadb-5.5").unwrap(),
-    )
-    .unwrap();
+    let mut sim = common::sim(&text, "mariadb-5.5");
     let before = sim.pool().stats();
     sim.run_until(Tick::from_secs(6));
     sim.pool().validate();
@@ -280,17 +274,13 @@ fn a_workload_on_a_compressed_table_reads_and_decompresses_its_pages() {
 /// A run of the compressed partitions with DROP and TRUNCATE PARTITION, stepped in
 /// `slice` increments: (trace hash, events).
 fn partition_run(profile: &str, seed: u64, slice: Tick) -> (u64, usize) {
-    let mut scenario = Scenario::from_toml(
-        &SCENARIO
-            .replace("tables = [\"b\"]", "tables = [\"b\", \"logs\"]")
-            .replace(
-                "cached_partitions = [\"p0\"]",
-                "cached_partitions = [\"p0\", \"p1\"]",
-            ),
-    )
-    .unwrap();
-    scenario.seed = seed;
-    let mut sim = Sim::new(scenario, Profile::builtin(profile).unwrap()).unwrap();
+    let text = SCENARIO
+        .replace("tables = [\"b\"]", "tables = [\"b\", \"logs\"]")
+        .replace(
+            "cached_partitions = [\"p0\"]",
+            "cached_partitions = [\"p0\", \"p1\"]",
+        );
+    let mut sim = sim_with(&text, profile, |scenario| scenario.seed = seed);
     let mut t = Tick::ZERO;
     let mut step = |sim: &mut Sim, until: Tick| {
         while t < until {

@@ -1,9 +1,12 @@
 //! Console sessions, transactions and metadata locks, end to end through `Sim`.
 
-use ddlscope_engine::{Profile, Scenario, Sim, StatementOutcome, Tick};
+mod common;
+
+use common::outcome;
+use ddlscope_engine::{Sim, Tick};
 
 fn sim() -> Sim {
-    let scenario = Scenario::from_toml(
+    common::sim(
         r#"
 name = "t"
 title = "t"
@@ -19,18 +22,8 @@ rows = 1000
 [workload]
 threads = 0
 "#,
+        "mysql-8.0.23",
     )
-    .unwrap();
-    Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap()
-}
-
-fn outcome(sim: &Sim, id: u32) -> String {
-    let r = &sim.statements()[id as usize];
-    match &r.outcome {
-        None => "waiting".into(),
-        Some(StatementOutcome::Ok { .. }) => "ok".into(),
-        Some(StatementOutcome::Error { code, .. }) => format!("error {code}"),
-    }
 }
 
 #[test]
@@ -357,7 +350,7 @@ fn kill_query_stops_a_long_update_and_rolls_it_back() {
 /// clients show "updating"), and they go on after COMMIT.
 #[test]
 fn the_workloads_writes_wait_for_a_console_transactions_row_locks() {
-    let scenario = Scenario::from_toml(
+    let mut s = common::sim(
         r#"
 name = "t"
 title = "t"
@@ -372,9 +365,8 @@ kind = "oltp_write_only"
 threads = 4
 distribution = "uniform"
 "#,
-    )
-    .unwrap();
-    let mut s = Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap();
+        "mysql-8.0.23",
+    );
     s.run_for(Tick::from_secs(2));
     let before = s.samples().last().unwrap().tps;
     assert!(before > 50, "the workload runs: {before} tps");

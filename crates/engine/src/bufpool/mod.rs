@@ -1,0 +1,680 @@
+//! The buffer pool: page frames, the page hash, the LRU list with its old/young
+//! midpoint, the free list and the flush list, split into instances.
+//!
+//! ```text
+//!  instance i (its own mutex, `buf_pool->mutex` in 5.7)
+//!  ┌───────────────────────────── LRU list ──────────────────────────────┐
+//!  head (young) ──── 63% ────▶ LRU_old ──────── 37% old ──────────▶ tail
+//!     ▲ make young (accessed again after innodb_old_blocks_time)        │
+//!     └───────────── new reads go in at the midpoint (after LRU_old) ◀──┤
+//!                                                          evict from ▼ tail
+//!  free list ◀──────────────────────────────────────────────── freed blocks
+//! ```
+//!
+//! A page read from disk is inserted just after `LRU_old`, so a one-off scan cannot push
+//! the hot pages out; it moves to the head only when touched again at least
+//! `innodb_old_blocks_time` after its first access (`buf_page_peek_if_too_old()`).
+//! Free blocks come from the free list, else from the tail of the LRU list
+//! (`buf_LRU_get_free_block()`); the page cleaner keeps `innodb_lru_scan_depth` blocks
+//! free per instance.
+//!
+//! Dirty pages sit on the flush list in the order they were first modified (oldest
+//! modification LSN); the page cleaner writes from its old end, and a free-block search
+//! that finds only dirty pages at the LRU tail writes one itself (a single-page flush,
+//! counted in `Innodb_buffer_pool_wait_free`).
+//!
+//! Memory layout: each instance keeps its frame descriptors (32 bytes each) in one `Vec`
+//! and links the LRU list, and the free list, through `u32` indices into it, so a scan is
+//! a walk over contiguous memory. The flush list is a deque of (LSN, frame) in
+//! modification order; a page cleaned out of order leaves a tombstone that is skipped
+//! and compacted away.
+//! A page id maps to its instance as `buf_pool_get()` does: the extent number
+//! (`page_no >> 6`) folded with the space id, modulo the number of instances.
+//!
+//! Simplification: InnoDB's page hash is a hash table per instance; ours is a direct
+//! map per tablespace (page number → frame). It answers the same questions, and a
+//! lookup is one array read.
+//!
+//! Tablespace versions (MySQL 8.0.23, WL#14100): every frame remembers the version of
+//! its tablespace when it was read. DROP and TRUNCATE bump the version; a frame whose
+//! version differs is *stale*, still counted in the LRU list, and freed when a scan or
+//! a lookup meets it.
+//!
+//! Compressed tables (ROW_FORMAT=COMPRESSED) keep compressed-only pages, pages with
+//! both frames on `unzip_LRU`, and compressed frames carved from pool blocks by the
+//! buddy allocator: see the `zip` submodule. A compressed-only page's descriptor lives
+//! past the instance's blocks in the same `Vec` (so the LRU list links it like any
+//! page) and has a frame id after every block of the pool.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+mod ahi;
+mod flush;
+mod free;
+mod lru;
+#[cfg(test)]
+mod tests;
+mod validate;
+mod view;
+mod zip;
+
+use flush::{FlushEntry, FlushList};
+use lru::old_ratio;
+
+pub use flush::{LruBatch, SinglePageFlush};
+pub use free::FreeBlock;
+pub use view::{Cell, CellKind, FrameInfo};
+pub use zip::zip_class;
+
+/// A tablespace id (`space_id`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SpaceId(pub u32);
+
+impl fmt::Display for SpaceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "space {}", self.0)
+    }
+}
+
+/// A page number within a tablespace.
+pub type PageNo = u32;
+
+/// A page: its tablespace and its number in it (`page_id_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PageId {
+    /// The tablespace.
+    pub space: SpaceId,
+    /// The page number.
+    pub page_no: PageNo,
+}
+
+/// A log sequence number: bytes of redo written since the server was created.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Lsn(pub u64);
+
+/// A frame, numbered across the whole pool: instance `i` owns frames
+/// `i * frames_per_instance ..`.
+pub type FrameId = u32;
+
+/// No frame.
+pub const FRAME_NONE: u32 = u32::MAX;
+
+/// Pages in an extent (1 MiB of 16 KiB pages); extents share an instance.
+const EXTENT_SHIFT: u32 = 6;
+/// `BUF_LRU_OLD_MIN_LEN`: below this many pages there is no old sublist.
+pub const LRU_OLD_MIN_LEN: u32 = 512;
+/// `BUF_LRU_OLD_TOLERANCE`.
+const LRU_OLD_TOLERANCE: u32 = 20;
+/// `BUF_LRU_NON_OLD_MIN_LEN`.
+const LRU_NON_OLD_MIN_LEN: u32 = 5;
+/// `BUF_LRU_MIN_LEN`: the page cleaner stops evicting below this LRU length.
+pub const LRU_MIN_LEN: u32 = 256;
+/// `BUF_LRU_SEARCH_SCAN_THRESHOLD`: blocks a first free-block search looks at.
+pub const LRU_SEARCH_SCAN_THRESHOLD: u32 = 100;
+
+/// How pages move in the LRU list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LruPolicy {
+    /// InnoDB's: reads go in at the old/young midpoint, `innodb_old_blocks_time` guards
+    /// promotion, young pages near the head stay put.
+    #[default]
+    Midpoint,
+    /// Textbook LRU: every read and every hit goes to the head. For comparing with other
+    /// cache simulators, never a server profile.
+    Exact,
+}
+
+// Block state, the low two bits of `flags` (`buf_page_state`).
+const STATE_MASK: u8 = 0b11;
+/// `BUF_BLOCK_NOT_USED`: on the free list.
+const STATE_FREE: u8 = 0;
+/// `BUF_BLOCK_FILE_PAGE`: a page on the LRU list.
+const STATE_FILE: u8 = 1;
+/// `BUF_BLOCK_MEMORY`: lent to the AHI or lock heaps, or carved into compressed frames
+/// by the buddy allocator ([`F_BUDDY`]).
+const STATE_MEMORY: u8 = 2;
+/// `BUF_BLOCK_ZIP_PAGE` (clean) or `BUF_BLOCK_ZIP_DIRTY` (with [`F_DIRTY`]): a
+/// compressed-only page. Its descriptor owns no pool block; its compressed frame lives
+/// in a buddy block. Only descriptors past `n_blocks` are in this state.
+const STATE_ZIP: u8 = 3;
+/// In the old sublist.
+const F_OLD: u8 = 1 << 2;
+/// Modified since last written; on the flush list.
+const F_DIRTY: u8 = 1 << 3;
+/// Being read (`BUF_IO_READ`).
+const F_IO_READ: u8 = 1 << 4;
+/// Being written (`BUF_IO_WRITE`).
+const F_IO_WRITE: u8 = 1 << 5;
+const F_IO: u8 = F_IO_READ | F_IO_WRITE;
+/// The page has a compressed frame (`page.zip.data != NULL`): a `BUF_BLOCK_ZIP_*`
+/// descriptor, or a file page of a compressed table with both frames (on `unzip_LRU`).
+const F_ZIP: u8 = 1 << 6;
+/// A `BUF_BLOCK_MEMORY` block carved into compressed frames by the buddy allocator.
+const F_BUDDY: u8 = 1 << 7;
+
+/// One frame descriptor (`buf_block_t`, reduced to what the simulation needs): 32 bytes.
+#[derive(Clone, Copy, Debug)]
+struct BufBlock {
+    space: u32,
+    page_no: u32,
+    prev: u32,
+    /// LRU successor, or the next free block while on the free list.
+    next: u32,
+    /// `freed_page_clock` of the instance when the block was last put at the head.
+    freed_page_clock: u32,
+    /// Virtual ms of the first access since the page was read, 0 = not yet accessed.
+    access_ms: u32,
+    /// Sequence number of the page's flush-list entry while dirty.
+    flush_seq: u32,
+    /// The tablespace version when the page was read (8.0.23+).
+    version: u16,
+    flags: u8,
+    /// `block->index`: which index of the table has AHI entries on this page (0 = none).
+    ahi_index: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<BufBlock>() == 32);
+
+impl BufBlock {
+    const FREE: BufBlock = BufBlock {
+        space: 0,
+        page_no: 0,
+        prev: FRAME_NONE,
+        next: FRAME_NONE,
+        freed_page_clock: 0,
+        access_ms: 0,
+        flush_seq: 0,
+        version: 0,
+        flags: STATE_FREE,
+        ahi_index: 0,
+    };
+    fn state(&self) -> u8 {
+        self.flags & STATE_MASK
+    }
+    fn is(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+    /// Holds a page: a file page (uncompressed frame) or a compressed-only page.
+    fn holds_page(&self) -> bool {
+        matches!(self.state(), STATE_FILE | STATE_ZIP)
+    }
+    fn set(&mut self, flag: u8, on: bool) {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+    }
+}
+
+/// Counters of one instance, as `SHOW ENGINE INNODB STATUS` reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InstanceStats {
+    /// Pages moved to the head of the LRU list (`Innodb_buffer_pool_pages_made_young`).
+    pub made_young: u64,
+    /// Accesses that left an old page where it was (`..._pages_made_not_young`).
+    pub not_made_young: u64,
+    /// Pages evicted from the LRU list to the free list.
+    pub evicted: u64,
+    /// Stale pages freed (8.0.23+).
+    pub stale_freed: u64,
+    /// Pages written (`Innodb_buffer_pool_pages_flushed`).
+    pub flushed: u64,
+    /// Compressed pages decompressed into an uncompressed frame (`unzip` in `SHOW ENGINE
+    /// INNODB STATUS`'s LRU statistics).
+    pub unzipped: u64,
+    /// Uncompressed frames freed from `unzip_LRU`, their compressed pages kept.
+    pub unzip_evicted: u64,
+}
+
+/// One buffer-pool instance.
+#[derive(Clone, Debug)]
+pub struct BufPoolInstance {
+    id: u16,
+    base: u32,
+    policy: LruPolicy,
+    blocks: Vec<BufBlock>,
+    free_head: u32,
+    free_len: u32,
+    lru_head: u32,
+    lru_tail: u32,
+    lru_len: u32,
+    /// `LRU_old`: the head-most block of the old sublist.
+    lru_old: u32,
+    lru_old_len: u32,
+    /// `LRU_old_ratio`: the old sublist's share of the list, in 1/1024.
+    old_ratio: u32,
+    freed_page_clock: u32,
+    stale_len: u32,
+    memory_len: u32,
+    flush: FlushList,
+    /// Pool blocks (`curr_size`): `blocks[..n_blocks]`; descriptors of compressed-only
+    /// pages follow them.
+    n_blocks: u32,
+    /// The compressed-page state (descriptors, buddy blocks, `unzip_LRU`).
+    zip: zip::ZipState,
+    /// This instance's counters.
+    pub stats: InstanceStats,
+}
+
+/// What a page lookup found (`buf_page_get_gen()`'s first step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Not in the pool.
+    Miss,
+    /// In the pool, usable.
+    Hit(FrameId),
+    /// In the pool but being read; wait for the I/O.
+    IoFixed(FrameId),
+    /// In the pool but of an older tablespace version: free it, then read.
+    Stale(FrameId),
+}
+
+impl BufPoolInstance {
+    fn new(
+        id: u16,
+        base: u32,
+        zip_base: u32,
+        frames: u32,
+        old_blocks_pct: u32,
+        policy: LruPolicy,
+    ) -> BufPoolInstance {
+        let mut blocks = vec![BufBlock::FREE; frames as usize];
+        // The free list links frames in order: frame 0 is handed out first.
+        for (i, b) in blocks.iter_mut().enumerate() {
+            b.next = if i + 1 < frames as usize {
+                i as u32 + 1
+            } else {
+                FRAME_NONE
+            };
+        }
+        BufPoolInstance {
+            id,
+            base,
+            policy,
+            blocks,
+            free_head: if frames > 0 { 0 } else { FRAME_NONE },
+            free_len: frames,
+            lru_head: FRAME_NONE,
+            lru_tail: FRAME_NONE,
+            lru_len: 0,
+            lru_old: FRAME_NONE,
+            lru_old_len: 0,
+            old_ratio: old_ratio(old_blocks_pct),
+            freed_page_clock: 0,
+            stale_len: 0,
+            memory_len: 0,
+            flush: FlushList::default(),
+            n_blocks: frames,
+            zip: zip::ZipState::new(zip_base),
+            stats: InstanceStats::default(),
+        }
+    }
+
+    /// The instance number.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+    /// Frames in this instance (`curr_size`).
+    pub fn size(&self) -> u32 {
+        self.n_blocks
+    }
+    /// Length of the free list.
+    pub fn free_len(&self) -> u32 {
+        self.free_len
+    }
+    /// Length of the LRU list (data pages, stale ones included).
+    pub fn lru_len(&self) -> u32 {
+        self.lru_len
+    }
+    /// Length of the old sublist.
+    pub fn lru_old_len(&self) -> u32 {
+        self.lru_old_len
+    }
+    /// Stale pages still on the LRU list.
+    pub fn stale_len(&self) -> u32 {
+        self.stale_len
+    }
+    /// Dirty pages (the flush list's length).
+    pub fn dirty_len(&self) -> u32 {
+        self.flush.live
+    }
+    /// Frames lent to the AHI and lock heaps.
+    pub fn memory_len(&self) -> u32 {
+        self.memory_len
+    }
+    /// The oldest modification still unwritten.
+    pub fn oldest_modification(&self) -> Option<Lsn> {
+        self.flush.entries.front().map(|e| e.lsn)
+    }
+
+    /// The index into `blocks` of a pool-wide frame id.
+    fn local(&self, frame: FrameId) -> u32 {
+        if frame >= self.base && frame - self.base < self.n_blocks {
+            frame - self.base
+        } else {
+            frame - self.zip.desc_base + self.n_blocks
+        }
+    }
+
+    /// The pool-wide id of `blocks[local]`.
+    fn frame_id(&self, local: u32) -> FrameId {
+        if local < self.n_blocks {
+            self.base + local
+        } else {
+            self.zip.desc_base + (local - self.n_blocks)
+        }
+    }
+}
+
+/// Per-tablespace state the pool needs: its current version and its page map.
+#[derive(Clone, Debug, Default)]
+struct SpacePages {
+    version: u16,
+    /// 0 for an uncompressed tablespace, else the compressed frame's size class + 1.
+    zip_class: u8,
+    /// page_no → frame, [`FRAME_NONE`] when not in the pool.
+    frames: Vec<u32>,
+}
+
+/// The whole buffer pool.
+#[derive(Clone, Debug)]
+pub struct BufPool {
+    instances: Vec<BufPoolInstance>,
+    frames_per_instance: u32,
+    spaces: BTreeMap<SpaceId, SpacePages>,
+    ahi_pages: BTreeMap<(SpaceId, u8), u64>,
+    lru_stat: zip::LruStat,
+}
+
+impl BufPool {
+    /// A pool of `pages` frames split over `instances` instances, all free, with
+    /// InnoDB's midpoint LRU.
+    pub fn new(pages: u32, instances: u16, old_blocks_pct: u32) -> BufPool {
+        BufPool::with_policy(pages, instances, old_blocks_pct, LruPolicy::Midpoint)
+    }
+
+    /// A pool with the given LRU policy.
+    pub fn with_policy(
+        pages: u32,
+        instances: u16,
+        old_blocks_pct: u32,
+        policy: LruPolicy,
+    ) -> BufPool {
+        assert!(instances >= 1);
+        let per = pages / u32::from(instances);
+        BufPool {
+            instances: (0..instances)
+                .map(|i| {
+                    let zip_base = zip::desc_base(instances, per, i);
+                    BufPoolInstance::new(
+                        i,
+                        u32::from(i) * per,
+                        zip_base,
+                        per,
+                        old_blocks_pct,
+                        policy,
+                    )
+                })
+                .collect(),
+            frames_per_instance: per,
+            spaces: BTreeMap::new(),
+            ahi_pages: BTreeMap::new(),
+            lru_stat: zip::LruStat::default(),
+        }
+    }
+
+    /// The instances.
+    pub fn instances(&self) -> &[BufPoolInstance] {
+        &self.instances
+    }
+
+    /// Number of instances.
+    pub fn n_instances(&self) -> u16 {
+        self.instances.len() as u16
+    }
+
+    fn sum(&self, f: impl Fn(&BufPoolInstance) -> u32) -> u64 {
+        self.instances.iter().map(|i| u64::from(f(i))).sum()
+    }
+    /// Frames in the pool (`Innodb_buffer_pool_pages_total`).
+    pub fn pages_total(&self) -> u64 {
+        self.sum(BufPoolInstance::size)
+    }
+    /// Σ LRU length (`Innodb_buffer_pool_pages_data`).
+    pub fn pages_data(&self) -> u64 {
+        self.sum(|i| i.lru_len)
+    }
+    /// Σ free list length (`Innodb_buffer_pool_pages_free`).
+    pub fn pages_free(&self) -> u64 {
+        self.sum(|i| i.free_len)
+    }
+    /// Σ flush list length (`Innodb_buffer_pool_pages_dirty`).
+    pub fn pages_dirty(&self) -> u64 {
+        self.sum(|i| i.flush.live)
+    }
+    /// Frames lent to the AHI and lock heaps (`Innodb_buffer_pool_pages_misc`).
+    pub fn pages_misc(&self) -> u64 {
+        self.sum(|i| i.memory_len)
+    }
+    /// Stale pages still in the pool.
+    pub fn pages_stale(&self) -> u64 {
+        self.sum(|i| i.stale_len)
+    }
+    /// Counters summed over the instances.
+    pub fn stats(&self) -> InstanceStats {
+        self.instances
+            .iter()
+            .fold(InstanceStats::default(), |a, i| InstanceStats {
+                made_young: a.made_young + i.stats.made_young,
+                not_made_young: a.not_made_young + i.stats.not_made_young,
+                evicted: a.evicted + i.stats.evicted,
+                stale_freed: a.stale_freed + i.stats.stale_freed,
+                flushed: a.flushed + i.stats.flushed,
+                unzipped: a.unzipped + i.stats.unzipped,
+                unzip_evicted: a.unzip_evicted + i.stats.unzip_evicted,
+            })
+    }
+
+    /// Bytes of simulator memory per pool frame: descriptors (compressed-only pages'
+    /// included, with their compressed-frame extras) plus page maps plus the flush list,
+    /// divided by the number of frames.
+    pub fn bytes_per_page(&self) -> f64 {
+        let descriptors: u64 = self
+            .instances
+            .iter()
+            .map(|i| {
+                i.blocks.capacity() as u64 * std::mem::size_of::<BufBlock>() as u64
+                    + i.zip_extra_bytes()
+            })
+            .sum();
+        let maps: u64 = self
+            .spaces
+            .values()
+            .map(|s| s.frames.capacity() as u64 * 4)
+            .sum();
+        let flush: u64 = self
+            .instances
+            .iter()
+            .map(|i| i.flush.entries.capacity() as u64 * std::mem::size_of::<FlushEntry>() as u64)
+            .sum();
+        (descriptors + maps + flush) as f64 / self.pages_total().max(1) as f64
+    }
+
+    /// InnoDB: `buf_pool_get()`: the instance a page belongs to.
+    pub fn instance_of(&self, page: PageId) -> u16 {
+        if self.instances.len() == 1 {
+            return 0;
+        }
+        let extent = page.page_no >> EXTENT_SHIFT;
+        let fold = (u64::from(page.space.0) << 20) + u64::from(page.space.0) + u64::from(extent);
+        (fold % self.instances.len() as u64) as u16
+    }
+
+    fn inst_of_frame(&self, frame: FrameId) -> usize {
+        let blocks = self.frames_per_instance * self.instances.len() as u32;
+        if frame < blocks {
+            (frame / self.frames_per_instance) as usize
+        } else {
+            ((frame - blocks) / (zip::DESCS_PER_BLOCK * self.frames_per_instance)) as usize
+        }
+    }
+
+    fn block(&self, frame: FrameId) -> &BufBlock {
+        let inst = &self.instances[self.inst_of_frame(frame)];
+        &inst.blocks[inst.local(frame) as usize]
+    }
+
+    /// The page a frame holds.
+    pub fn page_of(&self, frame: FrameId) -> PageId {
+        let b = self.block(frame);
+        PageId {
+            space: SpaceId(b.space),
+            page_no: b.page_no,
+        }
+    }
+
+    /// Whether the frame's page is modified and unwritten.
+    pub fn is_dirty(&self, frame: FrameId) -> bool {
+        self.block(frame).is(F_DIRTY)
+    }
+
+    /// Registers a tablespace of `pages` pages at version 0 (creating its page map).
+    pub fn register_space(&mut self, space: SpaceId, pages: u32) {
+        let sp = self.spaces.entry(space).or_default();
+        if sp.frames.len() < pages as usize {
+            sp.frames.resize(pages as usize, FRAME_NONE);
+        }
+    }
+
+    /// The current version of a tablespace.
+    pub fn space_version(&self, space: SpaceId) -> u32 {
+        self.spaces.get(&space).map_or(0, |s| u32::from(s.version))
+    }
+
+    fn is_stale(&self, b: &BufBlock) -> bool {
+        b.holds_page()
+            && self
+                .spaces
+                .get(&SpaceId(b.space))
+                .is_some_and(|s| s.version != b.version)
+    }
+
+    /// WL#14100 `fil_space_t::bump_version()`: every frame of the space becomes stale.
+    /// Returns the new version and how many frames just became stale.
+    ///
+    /// Simplification: versions are 16 bits; a page would look current again only after
+    /// 65,536 bumps of its tablespace while it stayed in the pool.
+    pub fn bump_space_version(&mut self, space: SpaceId) -> (u32, u64) {
+        let Some(sp) = self.spaces.get_mut(&space) else {
+            return (0, 0);
+        };
+        let old = sp.version;
+        sp.version = sp.version.wrapping_add(1);
+        let version = sp.version;
+        let mut became_stale = 0u64;
+        let frames = std::mem::take(&mut sp.frames);
+        for &f in &frames {
+            if f != FRAME_NONE {
+                let i = self.inst_of_frame(f);
+                let inst = &mut self.instances[i];
+                let b = &inst.blocks[inst.local(f) as usize];
+                if b.version == old {
+                    inst.stale_len += 1;
+                    became_stale += 1;
+                }
+            }
+        }
+        if let Some(sp) = self.spaces.get_mut(&space) {
+            sp.frames = frames;
+        }
+        (u32::from(version), became_stale)
+    }
+
+    /// InnoDB: the page-hash step of `buf_page_get_gen()`.
+    #[inline]
+    pub fn lookup(&self, page: PageId) -> Lookup {
+        let Some(sp) = self.spaces.get(&page.space) else {
+            return Lookup::Miss;
+        };
+        let frame = sp
+            .frames
+            .get(page.page_no as usize)
+            .copied()
+            .unwrap_or(FRAME_NONE);
+        if frame == FRAME_NONE {
+            return Lookup::Miss;
+        }
+        let b = self.block(frame);
+        if b.version != sp.version {
+            Lookup::Stale(frame)
+        } else if b.is(F_IO_READ) {
+            Lookup::IoFixed(frame)
+        } else {
+            Lookup::Hit(frame)
+        }
+    }
+
+    /// InnoDB: `buf_page_init_for_read()` + `buf_LRU_add_block(old = true)`: the block
+    /// taken by [`BufPool::get_free_block`] now holds `page`, I/O-fixed, at the midpoint.
+    /// For a page of a compressed tablespace use [`BufPool::init_for_read_zip`].
+    /// Caller holds the instance mutex.
+    pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
+        let sp = self
+            .spaces
+            .get_mut(&page.space)
+            .expect("page of an unregistered tablespace");
+        let version = sp.version;
+        if sp.frames.len() <= page.page_no as usize {
+            sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
+        }
+        assert_eq!(
+            sp.frames[page.page_no as usize], FRAME_NONE,
+            "{page:?} is already in the pool"
+        );
+        sp.frames[page.page_no as usize] = frame;
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame);
+        inst.blocks[local as usize] = BufBlock {
+            space: page.space.0,
+            page_no: page.page_no,
+            version,
+            flags: STATE_FILE | F_IO_READ,
+            ..BufBlock::FREE
+        };
+        inst.add_block(local, true);
+        // buf_LRU_stat_inc_io().
+        self.lru_stat.cur_io += 1;
+    }
+
+    /// The read finished (`buf_page_io_complete()`).
+    pub fn complete_read(&mut self, frame: FrameId) {
+        let i = self.inst_of_frame(frame);
+        let inst = &mut self.instances[i];
+        let local = inst.local(frame) as usize;
+        inst.blocks[local].set(F_IO_READ, false);
+    }
+
+    /// The frame holding `page` in any version, if resident.
+    pub fn frame_of(&self, page: PageId) -> Option<FrameId> {
+        match self.lookup(page) {
+            Lookup::Miss => None,
+            Lookup::Hit(f) | Lookup::IoFixed(f) | Lookup::Stale(f) => Some(f),
+        }
+    }
+
+    /// Pages of `space` resident in the pool (any version).
+    pub fn resident_pages(&self, space: SpaceId) -> u64 {
+        self.spaces.get(&space).map_or(0, |s| {
+            s.frames.iter().filter(|&&f| f != FRAME_NONE).count() as u64
+        })
+    }
+}

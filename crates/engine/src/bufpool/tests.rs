@@ -1,0 +1,244 @@
+//! Unit tests of the buffer pool: midpoint insertion, eviction, old-blocks time,
+//! exact LRU, the DROP TABLE walk and sweep, instances, tablespace versions.
+
+use super::*;
+
+const T: SpaceId = SpaceId(1);
+
+fn read(pool: &mut BufPool, page_no: u32) -> FrameId {
+    let page = PageId { space: T, page_no };
+    let inst = pool.instance_of(page);
+    let frame = match pool.get_free_block(inst, LRU_SEARCH_SCAN_THRESHOLD) {
+        FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } => f,
+        FreeBlock::NoneFound { .. } => panic!("no free block"),
+    };
+    pool.init_for_read(frame, page);
+    pool.complete_read(frame);
+    frame
+}
+
+#[test]
+fn reads_go_in_at_the_midpoint_and_the_old_share_is_kept() {
+    let mut pool = BufPool::new(2048, 1, 37);
+    pool.register_space(T, 100_000);
+    for p in 0..1500 {
+        read(&mut pool, p);
+        if p % 97 == 0 {
+            pool.validate();
+        }
+    }
+    pool.validate();
+    let inst = &pool.instances()[0];
+    assert_eq!(inst.lru_len(), 1500);
+    // 37% of 1500 = 555, within the tolerance.
+    assert!(
+        inst.lru_old_len().abs_diff(555) <= 25,
+        "old len {}",
+        inst.lru_old_len()
+    );
+    // The newest read sits just after LRU_old: it is old, not at the head.
+    let mut cells = Vec::new();
+    pool.lru_cells(0, &mut cells);
+    assert!(!cells[0].old && cells[cells.len() - 549].old);
+}
+
+#[test]
+fn a_full_pool_evicts_from_the_tail_and_reuses_frames() {
+    let mut pool = BufPool::new(1024, 1, 37);
+    pool.register_space(T, 100_000);
+    for p in 0..5000 {
+        read(&mut pool, p);
+    }
+    pool.validate();
+    assert_eq!(pool.pages_free(), 0);
+    assert_eq!(pool.pages_data(), 1024);
+    assert_eq!(pool.stats().evicted, 5000 - 1024);
+    // Midpoint insertion: page 0..(young part) read first were pushed out long ago,
+    // the latest page is resident.
+    assert!(matches!(
+        pool.lookup(PageId {
+            space: T,
+            page_no: 4999
+        }),
+        Lookup::Hit(_)
+    ));
+    assert_eq!(
+        pool.lookup(PageId {
+            space: T,
+            page_no: 0
+        }),
+        Lookup::Miss
+    );
+}
+
+#[test]
+fn old_blocks_time_keeps_a_scan_from_making_pages_young() {
+    let mut pool = BufPool::new(1024, 1, 37);
+    pool.register_space(T, 100_000);
+    for p in 0..2000 {
+        read(&mut pool, p);
+    }
+    let Lookup::Hit(f) = pool.lookup(PageId {
+        space: T,
+        page_no: 1999,
+    }) else {
+        panic!()
+    };
+    assert!(
+        !pool.note_access(f, 10, 1000),
+        "the first access stamps the time"
+    );
+    assert!(!pool.note_access(f, 500, 1000), "too soon: not made young");
+    assert_eq!(pool.stats().not_made_young, 2);
+    assert!(
+        pool.note_access(f, 1010, 1000),
+        "after old_blocks_time: make young"
+    );
+    pool.make_young(f);
+    assert_eq!(pool.stats().made_young, 1);
+    let mut cells = Vec::new();
+    pool.lru_cells(0, &mut cells);
+    assert!(!cells[0].old);
+    pool.validate();
+}
+
+#[test]
+fn exact_lru_evicts_the_least_recently_used_page() {
+    let mut pool = BufPool::with_policy(1024, 1, 37, LruPolicy::Exact);
+    pool.register_space(T, 10_000);
+    let page = |p| PageId {
+        space: T,
+        page_no: p,
+    };
+    for p in 0..1024 {
+        assert!(!pool.replay_access(page(p), 0, 1000));
+    }
+    // Touch page 0: now page 1 is the least recently used.
+    assert!(pool.replay_access(page(0), 0, 1000));
+    assert!(!pool.replay_access(page(5000), 0, 1000));
+    assert_eq!(pool.lookup(page(1)), Lookup::Miss);
+    assert!(matches!(pool.lookup(page(0)), Lookup::Hit(_)));
+    pool.validate();
+}
+
+#[test]
+fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
+    let build = || {
+        let mut pool = BufPool::new(4096, 2, 37);
+        pool.register_space(T, 10_000);
+        pool.register_space(SpaceId(2), 10_000);
+        for p in 0..3000 {
+            let sp = if p % 3 == 0 { T } else { SpaceId(2) };
+            pool.replay_access(
+                PageId {
+                    space: sp,
+                    page_no: p,
+                },
+                p,
+                1000,
+            );
+        }
+        pool
+    };
+    let mut walked = build();
+    for i in 0..2 {
+        let mut cursor = walked.lru_scan_start(i);
+        while cursor != FRAME_NONE {
+            walked.lru_remove_space_pages(i, &mut cursor, T, 100);
+        }
+    }
+    let mut swept = build();
+    let before = swept.count_space_pages(T);
+    let freed: u32 = (0..2).map(|i| swept.remove_space_pages(i, T).0).sum();
+    assert_eq!(u64::from(freed), before);
+    assert_eq!(swept.count_space_pages(T), 0);
+    assert_eq!(swept.pages_free(), walked.pages_free());
+    assert_eq!(
+        swept.resident_pages(SpaceId(2)),
+        walked.resident_pages(SpaceId(2))
+    );
+    swept.validate();
+}
+
+#[test]
+fn instances_share_extents() {
+    let pool = BufPool::new(8 * 1024, 8, 37);
+    let inst = |p| {
+        pool.instance_of(PageId {
+            space: SpaceId(5),
+            page_no: p,
+        })
+    };
+    assert_eq!(inst(0), inst(63));
+    assert_ne!(inst(63), inst(64));
+    // fold = (5 << 20) + 5 + extent.
+    assert_eq!(u64::from(inst(64)), ((5u64 << 20) + 5 + 1) % 8);
+}
+
+#[test]
+fn a_version_bump_makes_pages_stale_and_eviction_reclaims_them() {
+    let mut pool = BufPool::new(1024, 1, 37);
+    pool.register_space(T, 10_000);
+    pool.register_space(SpaceId(2), 10_000);
+    for p in 0..600 {
+        read(&mut pool, p);
+    }
+    let (v, n) = pool.bump_space_version(T);
+    assert_eq!((v, n), (1, 600));
+    assert_eq!(pool.pages_stale(), 600);
+    assert!(matches!(
+        pool.lookup(PageId {
+            space: T,
+            page_no: 3
+        }),
+        Lookup::Stale(_)
+    ));
+    pool.validate();
+    // The page cleaner frees stale pages as it meets them at the tail.
+    let mut writes = Vec::new();
+    let batch = pool.lru_flush_batch(0, 1024, &mut writes);
+    let (scanned, freed) = (batch.scanned, batch.freed);
+    assert_eq!(scanned, freed);
+    assert!(writes.is_empty(), "nothing dirty");
+    assert_eq!(pool.pages_stale(), 600 - u64::from(freed));
+    assert_eq!(pool.stats().stale_freed, u64::from(freed));
+    pool.validate();
+}
+
+#[test]
+fn a_full_lru_scan_frees_exactly_the_dropped_space() {
+    let mut pool = BufPool::new(4096, 2, 37);
+    pool.register_space(T, 10_000);
+    pool.register_space(SpaceId(2), 10_000);
+    for p in 0..1500 {
+        read(&mut pool, p);
+        let page = PageId {
+            space: SpaceId(2),
+            page_no: p,
+        };
+        let inst = pool.instance_of(page);
+        let FreeBlock::FromFreeList(f) = pool.get_free_block(inst, 100) else {
+            panic!()
+        };
+        pool.init_for_read(f, page);
+        pool.complete_read(f);
+    }
+    let before = pool.pages_data();
+    let mut freed_total = 0;
+    for i in 0..2 {
+        let mut cursor = pool.lru_scan_start(i);
+        let len = pool.instances()[usize::from(i)].lru_len();
+        let mut visited = 0;
+        while cursor != FRAME_NONE {
+            let (v, f, _) = pool.lru_remove_space_pages(i, &mut cursor, T, 100);
+            visited += v;
+            freed_total += f;
+        }
+        assert_eq!(visited, len, "the whole list is visited");
+    }
+    assert_eq!(freed_total, 1500);
+    assert_eq!(pool.pages_data(), before - 1500);
+    assert_eq!(pool.resident_pages(T), 0);
+    assert_eq!(pool.resident_pages(SpaceId(2)), 1500);
+    pool.validate();
+}

@@ -1,0 +1,124 @@
+//! The buffer pool's structural invariants, checked by tests and debug runs: list
+//! lengths, blocks conserved, the old sublist's share, stale counts, the page hash, and
+//! the flush list in LSN order with one live entry per dirty page.
+
+use super::{
+    BufPool, LruPolicy, Lsn, SpaceId, FRAME_NONE, F_BUDDY, F_DIRTY, F_OLD, LRU_NON_OLD_MIN_LEN,
+    LRU_OLD_MIN_LEN, LRU_OLD_TOLERANCE, STATE_FREE, STATE_MEMORY,
+};
+
+impl BufPool {
+    /// Checks the structural invariants; panics with a description on the first broken
+    /// one. Used by tests and debug runs.
+    pub fn validate(&self) {
+        self.validate_ahi();
+        for inst in &self.instances {
+            let id = inst.id;
+            let order: Vec<u32> = inst.lru_iter().collect();
+            assert_eq!(
+                order.len() as u32,
+                inst.lru_len,
+                "instance {id}: LRU length"
+            );
+            let mut free = 0;
+            let mut b = inst.free_head;
+            while b != FRAME_NONE {
+                assert_eq!(
+                    inst.blocks[b as usize].state(),
+                    STATE_FREE,
+                    "instance {id}: free list holds a used block"
+                );
+                free += 1;
+                b = inst.blocks[b as usize].next;
+            }
+            assert_eq!(free, inst.free_len, "instance {id}: free length");
+            let memory = inst
+                .blocks
+                .iter()
+                .filter(|b| b.state() == STATE_MEMORY && !b.is(F_BUDDY))
+                .count() as u32;
+            assert_eq!(memory, inst.memory_len, "instance {id}: lent frames");
+            assert_eq!(
+                inst.lru_len - inst.zip_only_len()
+                    + inst.free_len
+                    + inst.memory_len
+                    + inst.buddy_len(),
+                inst.size(),
+                "instance {id}: blocks conserved"
+            );
+            inst.validate_zip();
+            if inst.policy == LruPolicy::Midpoint {
+                let old = order
+                    .iter()
+                    .filter(|&&b| inst.blocks[b as usize].is(F_OLD))
+                    .count() as u32;
+                assert_eq!(old, inst.lru_old_len, "instance {id}: old count");
+                if inst.lru_len >= LRU_OLD_MIN_LEN {
+                    let first_old = order
+                        .iter()
+                        .position(|&b| inst.blocks[b as usize].is(F_OLD));
+                    assert_eq!(
+                        first_old.map(|p| order[p]),
+                        Some(inst.lru_old),
+                        "instance {id}: LRU_old"
+                    );
+                    assert!(order[first_old.unwrap_or(0)..]
+                        .iter()
+                        .all(|&b| inst.blocks[b as usize].is(F_OLD)));
+                    let target =
+                        (u64::from(inst.lru_len) * u64::from(inst.old_ratio) / 1024) as u32;
+                    assert!(
+                        inst.lru_old_len.abs_diff(target)
+                            <= LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN
+                    );
+                } else {
+                    assert_eq!(inst.lru_old, FRAME_NONE);
+                }
+            }
+            let stale = order
+                .iter()
+                .filter(|&&b| self.is_stale(&inst.blocks[b as usize]))
+                .count() as u32;
+            assert_eq!(stale, inst.stale_len, "instance {id}: stale count");
+            for &b in &order {
+                let blk = &inst.blocks[b as usize];
+                assert!(blk.holds_page(), "instance {id}: LRU holds a non-page");
+                let mapped = self.spaces[&SpaceId(blk.space)].frames[blk.page_no as usize];
+                assert_eq!(mapped, inst.frame_id(b), "instance {id}: page hash");
+            }
+            // Every dirty page has exactly one live flush-list entry, in LSN order.
+            let mut live = 0;
+            let mut last = Lsn(0);
+            for (k, e) in inst.flush.entries.iter().enumerate() {
+                if e.frame == FRAME_NONE {
+                    continue;
+                }
+                live += 1;
+                assert!(e.lsn >= last, "instance {id}: flush list out of LSN order");
+                last = e.lsn;
+                let blk = &inst.blocks[e.frame as usize];
+                assert!(
+                    blk.is(F_DIRTY),
+                    "instance {id}: clean page on the flush list"
+                );
+                assert_eq!(
+                    blk.flush_seq,
+                    inst.flush.front_seq.wrapping_add(k as u32),
+                    "instance {id}: flush seq"
+                );
+            }
+            let dirty = inst.blocks.iter().filter(|b| b.is(F_DIRTY)).count() as u32;
+            assert_eq!(live, inst.flush.live, "instance {id}: flush list length");
+            assert_eq!(
+                dirty, live,
+                "instance {id}: dirty pages are on the flush list"
+            );
+            if let Some(front) = inst.flush.entries.front() {
+                assert_ne!(
+                    front.frame, FRAME_NONE,
+                    "instance {id}: tombstone at the flush list's old end"
+                );
+            }
+        }
+    }
+}
