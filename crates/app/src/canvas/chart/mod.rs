@@ -17,7 +17,7 @@
 //! readable on the same axis. A second without a finished statement has no latency,
 //! and its lines break there rather than dive.
 //!
-//! Drawing and interaction are split: the frame loop ([`crate::runner`]) calls
+//! Drawing and interaction are split: the frame loop ([`crate::model::runner`]) calls
 //! [`ChartCanvases::draw`] only when a sample arrives, a band changes or the canvas,
 //! the theme or the window change, never every frame. Each draw leaves a [`Drawn`]
 //! (the plot's pixel ↔ time mapping and the bands' rectangles) in the chart's
@@ -32,13 +32,13 @@ pub mod draw;
 pub mod geometry;
 mod view;
 
-pub use bands::{Band, BandKind, FailoverMark};
+pub use bands::{Band, BandKind};
 pub use draw::Frame;
 pub use geometry::{Drawn, HitBand, XMap};
 pub use view::{BpChart, ChartProps, TpsChart, WaitsChart};
 
-use crate::runner::DdlSpan;
-use crate::theme::{Rgb, Theme};
+use crate::canvas::theme::{Rgb, Theme};
+use crate::model::spans::{DdlSpan, FailoverMark};
 use ddlscope_engine::{Sample, Tick};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -134,12 +134,12 @@ impl ChartCanvases {
     }
 
     /// Sizes each mounted canvas's pixel buffer to its CSS box (see
-    /// [`crate::canvas::fit`]); the sizes in device px, `(0, 0)` when not mounted.
+    /// [`crate::canvas::panel::fit`]); the sizes in device px, `(0, 0)` when not mounted.
     pub fn fit(&self, dpr: f64) -> [(u32, u32); 3] {
         self.slots().map(|(which, slot)| {
-            slot.canvas
-                .cast::<HtmlCanvasElement>()
-                .map_or((0, 0), |c| crate::canvas::fit(&c, which.css_height(), dpr))
+            slot.canvas.cast::<HtmlCanvasElement>().map_or((0, 0), |c| {
+                crate::canvas::panel::fit(&c, which.css_height(), dpr)
+            })
         })
     }
 

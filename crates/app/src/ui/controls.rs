@@ -7,11 +7,9 @@
 //! cursor takes a visible 2.6 s to cross the pool. When the engine cannot keep up with
 //! the chosen speed, the achieved speed is shown beside the clock.
 
-use crate::format;
-use crate::runner::Knobs;
-use ddlscope_engine::Tick;
-use serde::de::value::{Error as DeError, StrDeserializer};
-use serde::de::DeserializeOwned;
+use crate::model::format;
+use crate::model::knobs::{parse_named, Knobs};
+use ddlscope_engine::{DeviceKind, Tick, WorkloadKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -40,11 +38,6 @@ const WORKLOADS: [(&str, &str); 6] = [
     ("oltp_update_index", "oltp_update_index"),
     ("oltp_insert", "oltp_insert"),
 ];
-
-/// A value named as the scenario files name it (`"xfs"`, `"oltp_insert"`).
-pub fn parse_named<T: DeserializeOwned>(s: &str) -> Option<T> {
-    T::deserialize(StrDeserializer::<DeError>::new(s)).ok()
-}
 
 /// A pool size for people: `512 MiB`, `16 GiB`.
 fn mib_text(mib: u64) -> String {
@@ -79,7 +72,7 @@ pub struct ScenarioChoice {
     pub script: Vec<(u64, String)>,
     /// `innodb_buffer_pool_size`, bytes.
     pub pool_bytes: u64,
-    /// Whether building it blocks the page noticeably (see [`crate::runner::is_heavy`]).
+    /// Whether building it blocks the page noticeably (see [`crate::model::runner::is_heavy`]).
     pub heavy: bool,
 }
 
@@ -204,16 +197,16 @@ pub fn controls(props: &ControlsProps) -> Html {
     let fs_now = k.file_system.map(|x| format!("{x:?}").to_lowercase());
     let dev_now = k.device.map(|x| {
         match x {
-            ddlscope_engine::DeviceKind::Hdd => "hdd",
-            ddlscope_engine::DeviceKind::SataSsd => "sata_ssd",
-            ddlscope_engine::DeviceKind::Nvme => "nvme",
+            DeviceKind::Hdd => "hdd",
+            DeviceKind::SataSsd => "sata_ssd",
+            DeviceKind::Nvme => "nvme",
         }
         .to_string()
     });
     let wl_now = k.workload.and_then(|w| {
         WORKLOADS
             .iter()
-            .find(|(n, _)| parse_named::<ddlscope_engine::workload::WorkloadKind>(n) == Some(w))
+            .find(|(n, _)| parse_named::<WorkloadKind>(n) == Some(w))
             .map(|(n, _)| n.to_string())
     });
     html! {
@@ -343,8 +336,7 @@ pub fn controls(props: &ControlsProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ddlscope_engine::workload::WorkloadKind;
-    use ddlscope_engine::{DeviceKind, FileSystemKind};
+    use ddlscope_engine::FileSystemKind;
 
     #[test]
     fn settings_are_named_as_in_scenario_files() {

@@ -2,7 +2,7 @@
 //! click on a band into a seek. The frame loop does the drawing.
 
 use super::{ChartSlot, Which, DATA};
-use crate::theme::{self, Rgb, Theme};
+use crate::canvas::theme::{self, Rgb, Theme};
 use ddlscope_engine::Tick;
 use web_sys::{HtmlCanvasElement, MouseEvent};
 use yew::prelude::*;

@@ -10,8 +10,8 @@
 
 use super::bands::{shorten, Band, BandKind};
 use super::geometry::{self, Drawn, HitBand, XMap};
-use crate::format;
-use crate::theme::{Rgb, Theme};
+use crate::canvas::theme::{Rgb, Theme};
+use crate::model::format;
 use ddlscope_engine::Sample;
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;

@@ -10,8 +10,8 @@
 //! arrives. Notes on what the server did meanwhile (an HA failover, the adaptive hash
 //! index cleanup) are printed in every tab as `-- ...` lines.
 
-use crate::format;
-use crate::runner::{ConsoleSession, LogEntry};
+use crate::model::format;
+use crate::model::snapshot::{ConsoleSession, LogEntry};
 use std::collections::BTreeMap;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -280,6 +280,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::runner::Runner;
     use ddlscope_engine::Tick;
 
     #[test]
@@ -345,5 +346,32 @@ mod tests {
         assert!(status(Some(&idle), &[&table, &err])
             .0
             .starts_with("ERROR 1205"));
+    }
+
+    #[test]
+    fn the_consoles_look_statements_run_and_print_tables() {
+        let mut r = Runner::new(crate::model::runner::DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        for (_, sql) in LOOK {
+            assert_eq!(r.execute(sql), Ok(1), "{sql}");
+        }
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(log.len(), 3, "{log:?}");
+        for e in &log {
+            assert!(!e.error, "{e:?}");
+            assert!(
+                e.result.starts_with('+') && e.result.contains(" in set ("),
+                "{}",
+                e.result
+            );
+        }
+        assert!(
+            log[0].result.contains("SHOW FULL PROCESSLIST"),
+            "it lists itself"
+        );
     }
 }

@@ -45,9 +45,10 @@
 //! `putImageData` a frame; the labels, the old/young midpoints and the scan cursors are
 //! drawn over it with the 2D context. No DOM node per page.
 
-use crate::format;
-use crate::runner::{ScanSpan, TableInfo};
-use crate::theme::{self, Rgb, Theme};
+use crate::canvas::theme::{self, Rgb, Theme};
+use crate::model::format;
+use crate::model::snapshot::TableInfo;
+use crate::model::spans::ScanSpan;
 use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
@@ -129,7 +130,7 @@ const MAX_CELLS_PER_PIXEL: usize = 16;
 /// Sizes the canvas's pixel buffer to its CSS box × device pixel ratio (only when it
 /// changed: resizing clears the canvas). Returns the size in device pixels.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
-    crate::canvas::fit(canvas, css_height(instances), dpr)
+    crate::canvas::panel::fit(canvas, css_height(instances), dpr)
 }
 
 /// A frame's state as the map draws it (and a pixel's, by majority).
@@ -330,7 +331,7 @@ fn paint_band(
 }
 
 fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    crate::canvas::context_2d(canvas).ok()
+    crate::canvas::panel::context_2d(canvas).ok()
 }
 
 /// The order a frame repaints bands in: every band a scan sweeps (its cursor must
@@ -761,7 +762,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::Runner;
+    use crate::model::runner::Runner;
     use Shade::{Clean, Dirty, Free, Freed, Io, Memory, Stale};
 
     const T1: SpaceId = SpaceId(1);
@@ -1001,7 +1002,7 @@ mod tests {
 
     #[test]
     fn mid_sweep_on_57_the_dropped_table_vanishes_behind_the_cursor() {
-        let mut r = Runner::new(crate::runner::DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        let mut r = Runner::new(crate::model::runner::DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
         r.advance(100.0, &|| 0.0);
         r.execute("DROP TABLE t1").unwrap();
         // Into the first instance's scan (after dict_sys and the per-extent walk).
@@ -1090,7 +1091,7 @@ mod tests {
         assert_eq!(locate(&sizes, w, 900.0, top1), None, "outside");
         let head = pool.inspect(1, 0).unwrap();
         assert_eq!(head.lru_position, Some(0));
-        let tables = crate::runner::table_infos(&sim);
+        let tables = crate::model::snapshot::table_infos(&sim);
         let text = describe(1, &head, &tables);
         assert!(text.starts_with("buf_pool[1] · t"), "{text}");
         assert!(
