@@ -452,17 +452,16 @@ fn draw_pane(
         let size = pool_map::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
         if pane.map_key != Some(key) && size.0 > 0 {
-            pool_map::draw(
-                &canvas,
+            let frame = pool_map::MapFrame {
                 sim,
-                runner.scans(),
+                scans: runner.scans(),
                 theme,
                 dpr,
-                &mut pane.scratch,
-                if full_frame { MAP_BUDGET_MS } else { 0.0 },
-                full_frame,
-                &performance_now,
-            );
+                budget_ms: if full_frame { MAP_BUDGET_MS } else { 0.0 },
+                extra: full_frame,
+                clock: &performance_now,
+            };
+            pool_map::draw(&canvas, &frame, &mut pane.scratch);
             pane.map_key = Some(key);
             // For tests and curious readers: the scans sweeping now, and the tick drawn.
             let active = runner.scans().iter().filter(|s| s.active(now)).count();

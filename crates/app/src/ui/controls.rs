@@ -138,12 +138,60 @@ fn on_select<T: 'static>(
 /// as groups of the toolbar.
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
+    html! {
+        <>
+            { transport(props) }
+            { speed(props) }
+            { scrubber(props) }
+            { scenario(props) }
+            { engine(props) }
+            { settings(props) }
+        </>
+    }
+}
+
+/// Play/pause, back and step.
+fn transport(props: &ControlsProps) -> Html {
     let on_toggle = props.on_toggle.reform(|_: MouseEvent| ());
     let on_back = props.on_step.reform(|_: MouseEvent| false);
     let on_forward = props.on_step.reform(|_: MouseEvent| true);
+    let label = if props.playing { "Pause" } else { "Play" };
+    let icon = if props.playing { "❚❚" } else { "▶" };
+    html! {
+        <div class="group">
+            <button
+                data-testid="play"
+                class={classes!(props.playing.then_some("primary"))}
+                aria-pressed={if props.playing { "true" } else { "false" }}
+                title={if props.playing { "Pause virtual time (Space)" } else { "Run virtual time (Space)" }}
+                style="min-width: 88px"
+                onclick={on_toggle}
+            >
+                <span aria-hidden="true" style="font-size: 10px; margin-right: 6px">{ icon }</span>{ label }
+            </button>
+            <button data-testid="back" title="Back to the previous event (←)" aria-label="Step back to the previous event" onclick={on_back}>{ "◀|" }</button>
+            <button data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event" onclick={on_forward}>{ "|▶" }</button>
+        </div>
+    }
+}
+
+/// The speed of virtual time.
+fn speed(props: &ControlsProps) -> Html {
     let on_speed = on_select(&props.on_speed, |v| v.parse::<f64>().ok());
-    let on_profile = on_select(&props.on_profile, Some);
-    let on_scenario = on_select(&props.on_scenario, Some);
+    html! {
+        <div class="group">
+            <label for="speed-select">{ "Speed" }</label>
+            <select id="speed-select" data-testid="speed" onchange={on_speed} title="Virtual seconds per wall-clock second">
+                { for SPEEDS.iter().map(|&x| html! {
+                    <option value={x.to_string()} selected={x == props.speed}>{ format::speed(x) }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+/// The timeline scrubber, the virtual clock and the achieved speed.
+fn scrubber(props: &ControlsProps) -> Html {
     let on_scrub = {
         let cb = props.on_seek.clone();
         Callback::from(move |e: InputEvent| {
@@ -153,6 +201,70 @@ pub fn controls(props: &ControlsProps) -> Html {
             }
         })
     };
+    // Behind when the engine runs noticeably slower than asked.
+    let behind =
+        props.playing && props.actual_speed > 0.0 && props.actual_speed < props.speed * 0.9;
+    html! {
+        <div class="group scrub" title="Timeline: drag back to replay the run deterministically from a checkpoint">
+            <label for="scrubber">{ "Time" }</label>
+            <input
+                id="scrubber"
+                data-testid="scrubber"
+                type="range"
+                min="0"
+                max={props.horizon.as_ms().to_string()}
+                step="any"
+                value={props.now.as_ms().to_string()}
+                aria-valuetext={format!("{} s of {} s", format::secs(props.now), format::secs(props.horizon))}
+                oninput={on_scrub}
+            />
+            <span data-testid="virtual-time" class="clock">
+                { format!("{} s", format::secs(props.now)) }
+            </span>
+            // Always laid out, hidden when on pace: showing it shifts nothing.
+            <span
+                style={format!("color: var(--warning); font-size: 12px; min-width: 150px; visibility: {}", if behind { "visible" } else { "hidden" })}
+                data-testid="actual-speed"
+                aria-hidden={if behind { "false" } else { "true" }}
+            >
+                { format!("running at {} (CPU-bound)", format::speed(props.actual_speed)) }
+            </span>
+        </div>
+    }
+}
+
+/// The scenario, with a note when it is slow to build.
+fn scenario(props: &ControlsProps) -> Html {
+    let on_scenario = on_select(&props.on_scenario, Some);
+    let chosen = props.scenarios.iter().find(|s| *s.name == *props.scenario);
+    let heavy_note = chosen.filter(|s| s.heavy).map(|s| {
+        if props.building {
+            "building…".to_string()
+        } else {
+            format!(
+                "builds a {} GB pool: may take a few seconds to start",
+                s.pool_bytes >> 30
+            )
+        }
+    });
+    html! {
+        <div class="group">
+            <label for="scenario-select">{ "Scenario" }</label>
+            <select id="scenario-select" data-testid="scenario-select" onchange={on_scenario} title="Scenario: changing it restarts the simulation on the scenario's own engine profile" style="max-width: 260px">
+                { for props.scenarios.iter().map(|s| html! {
+                    <option value={s.name.clone()} selected={*s.name == *props.scenario}>{ &s.title }</option>
+                }) }
+            </select>
+            if let Some(note) = heavy_note {
+                <span data-testid="scenario-note" style="color: var(--warning); font-size: 12px" role="status">{ note }</span>
+            }
+        </div>
+    }
+}
+
+/// The engine profile and compare mode.
+fn engine(props: &ControlsProps) -> Html {
+    let on_profile = on_select(&props.on_profile, Some);
     let default_other = if *props.profile == *"mysql-8.0.23" {
         "mysql-5.7"
     } else {
@@ -165,6 +277,31 @@ pub fn controls(props: &ControlsProps) -> Html {
         Callback::from(move |_: Event| cb.emit((!on).then(|| other.clone())))
     };
     let on_compare_profile = on_select(&props.on_compare, |v| Some(Some(v)));
+    html! {
+        <div class="group">
+            <label for="profile-select">{ "Engine" }</label>
+            <select id="profile-select" data-testid="profile-select" onchange={on_profile} title="Engine profile: changing it restarts the simulation">
+                { for props.profiles.iter().map(|p| html! {
+                    <option value={p.name.clone()} selected={*p.name == *props.profile}>{ &p.title }</option>
+                }) }
+            </select>
+            <label class="check" title="Run a second engine side by side: one clock, the same workload and statements">
+                <input type="checkbox" data-testid="compare-toggle" checked={props.compare.is_some()} onchange={on_compare_toggle} />
+                { "compare with" }
+            </label>
+            if let Some(other) = props.compare.clone() {
+                <select data-testid="compare-select" aria-label="Engine compared" onchange={on_compare_profile}>
+                    { for props.profiles.iter().map(|p| html! {
+                        <option value={p.name.clone()} selected={p.name == other}>{ &p.title }</option>
+                    }) }
+                </select>
+            }
+        </div>
+    }
+}
+
+/// The server settings.
+fn settings(props: &ControlsProps) -> Html {
     let knob = |set: fn(&mut Knobs, &str)| {
         let cb = props.on_knobs.clone();
         let knobs = props.knobs.clone();
@@ -175,22 +312,6 @@ pub fn controls(props: &ControlsProps) -> Html {
             cb.emit(k);
         })
     };
-    let chosen = props.scenarios.iter().find(|s| *s.name == *props.scenario);
-    let heavy_note = chosen.filter(|s| s.heavy).map(|s| {
-        if props.building {
-            "building…".to_string()
-        } else {
-            format!(
-                "builds a {} GB pool: may take a few seconds to start",
-                s.pool_bytes >> 30
-            )
-        }
-    });
-    let label = if props.playing { "Pause" } else { "Play" };
-    let icon = if props.playing { "❚❚" } else { "▶" };
-    // Behind when the engine runs noticeably slower than asked.
-    let behind =
-        props.playing && props.actual_speed > 0.0 && props.actual_speed < props.speed * 0.9;
     let default_opt = |on: bool| html! { <option value="" selected={on}>{ "scenario's" }</option> };
     let k = &props.knobs;
     let named = |v: Option<String>, value: &str| v.as_deref() == Some(value);
@@ -210,126 +331,47 @@ pub fn controls(props: &ControlsProps) -> Html {
             .map(|(n, _)| n.to_string())
     });
     html! {
-        <>
-            <div class="group">
-                <button
-                    data-testid="play"
-                    class={classes!(props.playing.then_some("primary"))}
-                    aria-pressed={if props.playing { "true" } else { "false" }}
-                    title={if props.playing { "Pause virtual time (Space)" } else { "Run virtual time (Space)" }}
-                    style="min-width: 88px"
-                    onclick={on_toggle}
-                >
-                    <span aria-hidden="true" style="font-size: 10px; margin-right: 6px">{ icon }</span>{ label }
-                </button>
-                <button data-testid="back" title="Back to the previous event (←)" aria-label="Step back to the previous event" onclick={on_back}>{ "◀|" }</button>
-                <button data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event" onclick={on_forward}>{ "|▶" }</button>
-            </div>
-            <div class="group">
-                <label for="speed-select">{ "Speed" }</label>
-                <select id="speed-select" data-testid="speed" onchange={on_speed} title="Virtual seconds per wall-clock second">
-                    { for SPEEDS.iter().map(|&x| html! {
-                        <option value={x.to_string()} selected={x == props.speed}>{ format::speed(x) }</option>
-                    }) }
+        <details class="group settings" data-testid="settings">
+            <summary title="Server settings: changing one restarts the simulation">{ "Server ▾" }</summary>
+            <div class="settings-grid">
+                <label for="knob-pool">{ "buffer pool" }</label>
+                <select id="knob-pool" data-testid="knob-pool" onchange={knob(|k, v| k.pool_mib = v.parse().ok())}>
+                    { default_opt(k.pool_mib.is_none()) }
+                    { for POOL_MIB.iter().map(|&m| html! { <option value={m.to_string()} selected={k.pool_mib == Some(m)}>{ mib_text(m) }</option> }) }
+                </select>
+                <label for="knob-instances">{ "instances" }</label>
+                <select id="knob-instances" data-testid="knob-instances" onchange={knob(|k, v| k.instances = v.parse().ok())}>
+                    { default_opt(k.instances.is_none()) }
+                    { for INSTANCES.iter().map(|&n| html! { <option value={n.to_string()} selected={k.instances == Some(n)}>{ n }</option> }) }
+                </select>
+                <label for="knob-ahi">{ "adaptive hash index" }</label>
+                <select id="knob-ahi" data-testid="knob-ahi" onchange={knob(|k, v| k.ahi = v.parse().ok())}>
+                    { default_opt(k.ahi.is_none()) }
+                    <option value="true" selected={k.ahi == Some(true)}>{ "ON" }</option>
+                    <option value="false" selected={k.ahi == Some(false)}>{ "OFF" }</option>
+                </select>
+                <label for="knob-fs">{ "file system" }</label>
+                <select id="knob-fs" data-testid="knob-fs" onchange={knob(|k, v| k.file_system = parse_named(v))}>
+                    { default_opt(k.file_system.is_none()) }
+                    { for FILE_SYSTEMS.iter().map(|(v, l)| html! { <option value={*v} selected={named(fs_now.clone(), v)}>{ *l }</option> }) }
+                </select>
+                <label for="knob-device">{ "device" }</label>
+                <select id="knob-device" data-testid="knob-device" onchange={knob(|k, v| k.device = parse_named(v))}>
+                    { default_opt(k.device.is_none()) }
+                    { for DEVICES.iter().map(|(v, l)| html! { <option value={*v} selected={named(dev_now.clone(), v)}>{ *l }</option> }) }
+                </select>
+                <label for="knob-workload">{ "workload" }</label>
+                <select id="knob-workload" data-testid="knob-workload" onchange={knob(|k, v| k.workload = parse_named(v))}>
+                    { default_opt(k.workload.is_none()) }
+                    { for WORKLOADS.iter().map(|(v, l)| html! { <option value={*v} selected={named(wl_now.clone(), v)}>{ *l }</option> }) }
+                </select>
+                <label for="knob-threads">{ "threads" }</label>
+                <select id="knob-threads" data-testid="knob-threads" onchange={knob(|k, v| k.threads = v.parse().ok())}>
+                    { default_opt(k.threads.is_none()) }
+                    { for THREADS.iter().map(|&n| html! { <option value={n.to_string()} selected={k.threads == Some(n)}>{ n }</option> }) }
                 </select>
             </div>
-            <div class="group scrub" title="Timeline: drag back to replay the run deterministically from a checkpoint">
-                <label for="scrubber">{ "Time" }</label>
-                <input
-                    id="scrubber"
-                    data-testid="scrubber"
-                    type="range"
-                    min="0"
-                    max={props.horizon.as_ms().to_string()}
-                    step="any"
-                    value={props.now.as_ms().to_string()}
-                    aria-valuetext={format!("{} s of {} s", format::secs(props.now), format::secs(props.horizon))}
-                    oninput={on_scrub}
-                />
-                <span data-testid="virtual-time" class="clock">
-                    { format!("{} s", format::secs(props.now)) }
-                </span>
-                // Always laid out, hidden when on pace: showing it shifts nothing.
-                <span
-                    style={format!("color: var(--warning); font-size: 12px; min-width: 150px; visibility: {}", if behind { "visible" } else { "hidden" })}
-                    data-testid="actual-speed"
-                    aria-hidden={if behind { "false" } else { "true" }}
-                >
-                    { format!("running at {} (CPU-bound)", format::speed(props.actual_speed)) }
-                </span>
-            </div>
-            <div class="group">
-                <label for="scenario-select">{ "Scenario" }</label>
-                <select id="scenario-select" data-testid="scenario-select" onchange={on_scenario} title="Scenario: changing it restarts the simulation on the scenario's own engine profile" style="max-width: 260px">
-                    { for props.scenarios.iter().map(|s| html! {
-                        <option value={s.name.clone()} selected={*s.name == *props.scenario}>{ &s.title }</option>
-                    }) }
-                </select>
-                if let Some(note) = heavy_note {
-                    <span data-testid="scenario-note" style="color: var(--warning); font-size: 12px" role="status">{ note }</span>
-                }
-            </div>
-            <div class="group">
-                <label for="profile-select">{ "Engine" }</label>
-                <select id="profile-select" data-testid="profile-select" onchange={on_profile} title="Engine profile: changing it restarts the simulation">
-                    { for props.profiles.iter().map(|p| html! {
-                        <option value={p.name.clone()} selected={*p.name == *props.profile}>{ &p.title }</option>
-                    }) }
-                </select>
-                <label class="check" title="Run a second engine side by side: one clock, the same workload and statements">
-                    <input type="checkbox" data-testid="compare-toggle" checked={props.compare.is_some()} onchange={on_compare_toggle} />
-                    { "compare with" }
-                </label>
-                if let Some(other) = props.compare.clone() {
-                    <select data-testid="compare-select" aria-label="Engine compared" onchange={on_compare_profile}>
-                        { for props.profiles.iter().map(|p| html! {
-                            <option value={p.name.clone()} selected={p.name == other}>{ &p.title }</option>
-                        }) }
-                    </select>
-                }
-            </div>
-            <details class="group settings" data-testid="settings">
-                <summary title="Server settings: changing one restarts the simulation">{ "Server ▾" }</summary>
-                <div class="settings-grid">
-                    <label for="knob-pool">{ "buffer pool" }</label>
-                    <select id="knob-pool" data-testid="knob-pool" onchange={knob(|k, v| k.pool_mib = v.parse().ok())}>
-                        { default_opt(k.pool_mib.is_none()) }
-                        { for POOL_MIB.iter().map(|&m| html! { <option value={m.to_string()} selected={k.pool_mib == Some(m)}>{ mib_text(m) }</option> }) }
-                    </select>
-                    <label for="knob-instances">{ "instances" }</label>
-                    <select id="knob-instances" data-testid="knob-instances" onchange={knob(|k, v| k.instances = v.parse().ok())}>
-                        { default_opt(k.instances.is_none()) }
-                        { for INSTANCES.iter().map(|&n| html! { <option value={n.to_string()} selected={k.instances == Some(n)}>{ n }</option> }) }
-                    </select>
-                    <label for="knob-ahi">{ "adaptive hash index" }</label>
-                    <select id="knob-ahi" data-testid="knob-ahi" onchange={knob(|k, v| k.ahi = v.parse().ok())}>
-                        { default_opt(k.ahi.is_none()) }
-                        <option value="true" selected={k.ahi == Some(true)}>{ "ON" }</option>
-                        <option value="false" selected={k.ahi == Some(false)}>{ "OFF" }</option>
-                    </select>
-                    <label for="knob-fs">{ "file system" }</label>
-                    <select id="knob-fs" data-testid="knob-fs" onchange={knob(|k, v| k.file_system = parse_named(v))}>
-                        { default_opt(k.file_system.is_none()) }
-                        { for FILE_SYSTEMS.iter().map(|(v, l)| html! { <option value={*v} selected={named(fs_now.clone(), v)}>{ *l }</option> }) }
-                    </select>
-                    <label for="knob-device">{ "device" }</label>
-                    <select id="knob-device" data-testid="knob-device" onchange={knob(|k, v| k.device = parse_named(v))}>
-                        { default_opt(k.device.is_none()) }
-                        { for DEVICES.iter().map(|(v, l)| html! { <option value={*v} selected={named(dev_now.clone(), v)}>{ *l }</option> }) }
-                    </select>
-                    <label for="knob-workload">{ "workload" }</label>
-                    <select id="knob-workload" data-testid="knob-workload" onchange={knob(|k, v| k.workload = parse_named(v))}>
-                        { default_opt(k.workload.is_none()) }
-                        { for WORKLOADS.iter().map(|(v, l)| html! { <option value={*v} selected={named(wl_now.clone(), v)}>{ *l }</option> }) }
-                    </select>
-                    <label for="knob-threads">{ "threads" }</label>
-                    <select id="knob-threads" data-testid="knob-threads" onchange={knob(|k, v| k.threads = v.parse().ok())}>
-                        { default_opt(k.threads.is_none()) }
-                        { for THREADS.iter().map(|&n| html! { <option value={n.to_string()} selected={k.threads == Some(n)}>{ n }</option> }) }
-                    </select>
-                </div>
-            </details>
-        </>
+        </details>
     }
 }
 
