@@ -112,10 +112,26 @@ fn workload_sessions_are_grouped_and_a_console_session_stands_alone() {
         locks: vec![lock(&view, "test.t1").clone()],
     };
     expect_test::expect![[r#"
+        test.t1 [22 granted, 13 waiting, 0 hidden]
+          0 GRANTED SHARED_READ TRANSACTION | session 18 | held 6.9 s
+          1 GRANTED SHARED_READ TRANSACTION | 20 sessions: 20, 21, 22, 23, 24, 25, 26, 27, … | held up to 6.8 s
+          2 GRANTED SHARED_UPGRADABLE TRANSACTION | session 19 | held 3.9 s
+          3 PENDING EXCLUSIVE TRANSACTION | session 19 | waiting 3.9 s > [0, 1]
+          4 PENDING SHARED_READ TRANSACTION | 8 sessions: 40, 41, 42, 43, 44, 45, 46, 47 | waiting up to 2.9 s > [3]
+          5 PENDING SHARED_WRITE TRANSACTION | 4 sessions: 48, 49, 50, 51 | waiting up to 1.9 s > [3]
     "#]]
     .assert_eq(&render(&t1));
     let l = &t1.locks[0];
     assert_eq!(l.rows[0].sessions, [presenter]);
+    assert_eq!(
+        l.waits_for_text(3),
+        format!("waits for {presenter} (SHARED_READ), 20 sessions (SHARED_READ)")
+    );
+    assert_eq!(
+        l.waits_for_text(4),
+        format!("waits for {alter} (EXCLUSIVE, pending)")
+    );
+    assert_eq!(l.rows[1].oldest, l.rows[1].sessions[0], "the first reader");
     assert!(l.rows.iter().any(|r| r.granted && r.sessions == [alter]));
 }
 

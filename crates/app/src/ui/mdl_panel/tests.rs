@@ -12,9 +12,18 @@ fn arrows_nest_short_spans_inside_and_are_solid_to_granted_rows() {
         .iter()
         .map(|a| (a.from, a.to, a.lane, a.to_granted))
         .collect();
-    expect_test::expect![[r#"
-    "#]]
-    .assert_debug_eq(&(got, lanes, gutter_px(lanes)));
+    // The short spans (4→3, 5→3) inside, the EXCLUSIVE's two outside; solid to
+    // granted rows, dashed to the pending EXCLUSIVE.
+    assert_eq!(
+        got,
+        [
+            (4, 3, 0, false),
+            (3, 1, 1, true),
+            (5, 3, 2, false),
+            (3, 0, 3, true)
+        ]
+    );
+    assert_eq!((lanes, gutter_px(lanes)), (4, 42));
 }
 
 #[test]
