@@ -1,25 +1,23 @@
 //! ddlscope's browser front end: a Yew app that runs the engine in the page and
 //! animates it.
 //!
+//! The crate is in three layers, each a folder under `src/`:
+//!
 //! ```text
-//!   lib.rs      start(): panic hook, mount <App> into #app
-//!   app.rs      AppState + Action + reducer; the root component and its wiring
-//!   runner.rs   Runner (a Sim, the user's timed inputs, checkpoints and seek, what
-//!               the views need from its events) and Engines (one, or two compared)
-//!   frame.rs    the requestAnimationFrame loop that advances the engines and draws
-//!   pane.rs     one engine's panels (compare mode shows two side by side)
-//!   pool_map.rs the buffer-pool map canvas (one band per instance, LRU order; the
-//!               5.7 scan's sweep drawn from its span)
-//!   chart/      the charts (plotters): throughput/latency, buffer pool, waits, with
-//!               bands on the time axis that seek when clicked
-//!   controls.rs play/pause, step, speed, scrubber, profile, compare, server settings
-//!   mdl_panel.rs    metadata locks per table: granted, the queue, "waits for" arrows
-//!   processlist.rs  SHOW PROCESSLIST, live
-//!   sql_box.rs  the SQL console: session tabs, history, the mysql client's output
-//!   stats.rs    the status figures
-//!   theme.rs    canvas colours, light and dark; format.rs  numbers for people
-//!   panic.rs    the panic banner
+//!   ui/      Yew components and hooks: the page, its panels, the keyboard, the help
+//!     │        ▲ reads snapshots, dispatches actions; mounts the canvases
+//!     ▼        │
+//!   canvas/  the requestAnimationFrame loop, the pool map, flush list, latch lanes,
+//!     │        charts and their colours: painting what the model holds
+//!     ▼
+//!   model/   the runner (Sim, inputs, checkpoints, seek), Snapshot and the small view
+//!            structs in it, spans and marks, settings, AppState + Action + reducer,
+//!            the formats: plain data, no browser type
 //! ```
+//!
+//! Imports only go down: `model` imports neither `canvas` nor `ui`, `canvas` imports
+//! `model`, `ui` imports both. So the model can move into a Web Worker as it is, and
+//! the canvases can be drawn from anything that holds a runner.
 //!
 //! Architecture invariant: this crate is the only one that knows Yew and the DOM, and
 //! it talks to the engine only through the engine's public API: commands in
@@ -27,23 +25,9 @@
 //! natively too, so `cargo clippy --workspace` and the unit tests of its pure parts
 //! (reducer, pixel aggregation, formatting, the runner) run without a browser.
 
-pub mod app;
 pub mod canvas;
-pub mod chart;
-pub mod controls;
-pub mod flush_list;
-pub mod format;
-pub mod frame;
-pub mod latch_lanes;
-pub mod mdl_panel;
-pub mod pane;
-mod panic;
-pub mod pool_map;
-pub mod processlist;
-pub mod runner;
-pub mod sql_box;
-pub mod stats;
-pub mod theme;
+pub mod model;
+pub mod ui;
 
 use wasm_bindgen::prelude::*;
 
@@ -51,9 +35,9 @@ use wasm_bindgen::prelude::*;
 /// mounts the app into `<div id="app">`.
 #[wasm_bindgen(start)]
 pub fn start() {
-    panic::install();
+    ui::panic::install();
     let root = gloo::utils::document()
         .get_element_by_id("app")
         .expect("the page has a <div id=\"app\">");
-    yew::Renderer::<app::App>::with_root(root).render();
+    yew::Renderer::<ui::app::App>::with_root(root).render();
 }

@@ -20,12 +20,13 @@
 //! its budget and drops the rest of that frame's virtual time, so the page stays
 //! responsive and the shown speed says how fast the simulation really runs.
 
-use crate::chart;
-use crate::flush_list;
-use crate::latch_lanes;
-use crate::pool_map::{self, MapScratch};
-use crate::runner::{Engines, News, Runner, STEP_BUDGET_MS};
-use crate::theme::Theme;
+use crate::canvas::chart;
+use crate::canvas::flush_list;
+use crate::canvas::latch_lanes;
+use crate::canvas::pool_map::{self, MapScratch};
+use crate::canvas::theme::Theme;
+use crate::model::runner::{Engines, Runner, STEP_BUDGET_MS};
+use crate::model::snapshot::News;
 use ddlscope_engine::Tick;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -403,10 +404,10 @@ impl LoopInner {
         let actual = main.actual_speed();
         let text = format!(
             "frame p50 {i50:.1} ms · p95 {i95:.1} ms\nwork  p50 {w50:.1} ms · p95 {w95:.1} ms\nspeed {} asked, {} achieved{}\npool {} pages · {} engine(s)\nms: {}",
-            crate::format::speed(speed),
-            crate::format::speed(actual),
+            crate::model::format::speed(speed),
+            crate::model::format::speed(actual),
             if playing { "" } else { " (paused)" },
-            crate::format::int(pages),
+            crate::model::format::int(pages),
             engines.panes.len(),
             self.phases.get(),
         );
@@ -451,17 +452,16 @@ fn draw_pane(
         let size = pool_map::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
         if pane.map_key != Some(key) && size.0 > 0 {
-            pool_map::draw(
-                &canvas,
+            let frame = pool_map::MapFrame {
                 sim,
-                runner.scans(),
+                scans: runner.scans(),
                 theme,
                 dpr,
-                &mut pane.scratch,
-                if full_frame { MAP_BUDGET_MS } else { 0.0 },
-                full_frame,
-                &performance_now,
-            );
+                budget_ms: if full_frame { MAP_BUDGET_MS } else { 0.0 },
+                extra: full_frame,
+                clock: &performance_now,
+            };
+            pool_map::draw(&canvas, &frame, &mut pane.scratch);
             pane.map_key = Some(key);
             // For tests and curious readers: the scans sweeping now, and the tick drawn.
             let active = runner.scans().iter().filter(|s| s.active(now)).count();

@@ -2,14 +2,14 @@
 //! processlist, the flush lists and the charts. The page shows one pane, or two side by side in compare mode; the frame
 //! loop draws each pane's canvases from its own engine.
 
-use crate::chart::{BpChart, TpsChart, WaitsChart};
-use crate::flush_list::FlushList;
-use crate::frame::Canvases;
-use crate::latch_lanes::LatchLanes;
-use crate::mdl_panel::MdlPanel;
-use crate::pool_map::PoolMap;
-use crate::processlist::Processlist;
-use crate::runner::Snapshot;
+use crate::canvas::chart::{BpChart, TpsChart, WaitsChart};
+use crate::canvas::flush_list::FlushList;
+use crate::canvas::frame::Canvases;
+use crate::canvas::latch_lanes::LatchLanes;
+use crate::canvas::pool_map::PoolMap;
+use crate::model::snapshot::Snapshot;
+use crate::ui::mdl_panel::MdlPanel;
+use crate::ui::processlist::Processlist;
 use ddlscope_engine::Tick;
 use yew::prelude::*;
 
@@ -27,7 +27,7 @@ pub struct PaneProps {
     /// The engine's title, shown above the panels in compare mode.
     #[prop_or_default]
     pub title: Option<AttrValue>,
-    /// The pool map's tooltip text for a point (see [`crate::pool_map::locate`]).
+    /// The pool map's tooltip text for a point (see [`crate::canvas::pool_map::locate`]).
     #[prop_or_default]
     pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
     /// Called with a band's start when a band on a chart is clicked.

@@ -1,5 +1,14 @@
 //! Number formatting for people: page counts with thousands separators and virtual
 //! time in seconds. Pure functions, so they are tested natively.
+//!
+//! The one home of the app's time formats. There are three, because they say
+//! different things and print different strings:
+//!
+//! - [`secs`] `12.345`: a point on the virtual clock, to the millisecond (the clock,
+//!   the scrubber, the console's log, the AHI note);
+//! - [`secs_short`] `12.3 s`: a span on a chart band's label, rounded to a tenth;
+//! - [`age`] `3 ms`, `12.3 s` (truncated), `4 min 05 s`, `2 h 03 min`: how long a
+//!   metadata lock has been held or waited for, in the unit that reads best.
 
 use ddlscope_engine::Tick;
 
@@ -26,6 +35,26 @@ pub fn int(n: u64) -> String {
 /// Virtual time as seconds with millisecond precision: `12.345`.
 pub fn secs(t: Tick) -> String {
     format!("{}.{:03}", t.as_secs(), t.as_ms() % 1000)
+}
+
+/// A time as people read it on the chart: `12.3 s` (rounded to a tenth).
+pub fn secs_short(t: Tick) -> String {
+    format!("{:.1} s", t.as_secs_f64())
+}
+
+/// A duration for people: `3 ms` (a sysbench client's lock), `12.3 s`, `4 min 05 s`,
+/// `2 h 03 min`.
+pub fn age(t: Tick) -> String {
+    let s = t.as_secs();
+    if s < 1 {
+        format!("{} ms", t.as_ms())
+    } else if s < 60 {
+        format!("{}.{} s", s, (t.as_ms() % 1000) / 100)
+    } else if s < 3600 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    }
 }
 
 /// A speed factor as the select shows it: `0.05×`, `1×`, `10×`.
@@ -71,6 +100,19 @@ mod tests {
         assert_eq!(secs(Tick::from_ms(12_345)), "12.345");
         assert_eq!(secs(Tick::from_us(7_500)), "0.007");
         assert_eq!(secs(Tick::ZERO), "0.000");
+    }
+
+    #[test]
+    fn chart_spans_round_to_tenths_and_ages_pick_their_unit() {
+        assert_eq!(secs_short(Tick::from_ms(12_345)), "12.3 s");
+        assert_eq!(secs_short(Tick::from_ms(12_360)), "12.4 s");
+        assert_eq!(age(Tick::from_us(2_500)), "2 ms");
+        assert_eq!(age(Tick::from_ms(400)), "400 ms");
+        assert_eq!(age(Tick::from_ms(1_050)), "1.0 s");
+        assert_eq!(age(Tick::from_ms(12_345)), "12.3 s");
+        assert_eq!(age(Tick::from_ms(12_360)), "12.3 s");
+        assert_eq!(age(Tick::from_secs(245)), "4 min 05 s");
+        assert_eq!(age(Tick::from_secs(7_380)), "2 h 03 min");
     }
 
     #[test]

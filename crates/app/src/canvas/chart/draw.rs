@@ -10,8 +10,8 @@
 
 use super::bands::{shorten, Band, BandKind};
 use super::geometry::{self, Drawn, HitBand, XMap};
-use crate::format;
-use crate::theme::{Rgb, Theme};
+use crate::canvas::theme::{Rgb, Theme};
+use crate::model::format;
 use ddlscope_engine::Sample;
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
@@ -20,6 +20,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
+
+/// Data pages: the colour of clean pages in the stylesheet (`--page-clean`).
+pub const DATA: Rgb = [0x3b, 0x82, 0xf6];
 
 /// Narrowest band, CSS px: a 5.7 DROP TABLE lasts well under a second.
 const MIN_BAND_PX: f64 = 4.0;
@@ -428,7 +431,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
             (|s| s.pages_total, theme.total_line, 1.0),
             (|s| s.pages_misc, theme.memory, 1.5),
             (|s| s.pages_dirty, theme.dirty_line, 2.0),
-            (|s| s.pages_data, super::DATA, 2.0),
+            (|s| s.pages_data, DATA, 2.0),
             (|s| s.pages_free, theme.free_line, 2.0),
         ];
         for (value, colour, width) in lines {

@@ -10,8 +10,8 @@
 //! Each pixel column is coloured by the tablespace of the entries it covers (pages
 //! being written in the I/O colour). Lengths are to scale across instances.
 
-use crate::runner::ScanSpan;
-use crate::theme::{css, Theme};
+use crate::canvas::theme::{css, Theme};
+use crate::model::spans::ScanSpan;
 use ddlscope_engine::{Cell, CellKind, Sim};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -31,7 +31,7 @@ pub fn css_height(instances: u16) -> f64 {
 
 /// Sizes the canvas's pixel buffer; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
-    crate::canvas::fit(canvas, css_height(instances), dpr)
+    crate::canvas::panel::fit(canvas, css_height(instances), dpr)
 }
 
 /// Draws every instance's flush list with the walks running now; `walks[i]` counts the
@@ -45,7 +45,7 @@ pub fn draw(
     dpr: f64,
     cells: &mut Vec<Cell>,
 ) -> Result<(), String> {
-    let ctx = crate::canvas::context_2d(canvas)?;
+    let ctx = crate::canvas::panel::context_2d(canvas)?;
     let pool = sim.pool();
     let n = pool.n_instances().min(MAX_LANES);
     let w = f64::from(canvas.width()) / dpr;
@@ -94,8 +94,8 @@ pub fn draw(
         let _ = ctx.fill_text(
             &format!(
                 "{} dirty · {} walks",
-                crate::format::int(len as u64),
-                crate::format::int(walks)
+                crate::model::format::int(len as u64),
+                crate::model::format::int(walks)
             ),
             LABEL_PX + plot_w + 6.0,
             y + LANE_PX / 2.0,
@@ -119,7 +119,7 @@ pub struct FlushListProps {
 #[function_component(FlushList)]
 pub fn flush_list(props: &FlushListProps) -> Html {
     html! {
-        <crate::canvas::CanvasPanel
+        <crate::canvas::panel::CanvasPanel
             title_id="flush-title"
             title="Flush list"
             canvas={props.canvas.clone()}
@@ -128,7 +128,7 @@ pub fn flush_list(props: &FlushListProps) -> Html {
             css_height={css_height(props.instances)}
         >
             { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }
-            <b data-testid="flush-walks">{ crate::format::int(props.walks) }</b>
-        </crate::canvas::CanvasPanel>
+            <b data-testid="flush-walks">{ crate::model::format::int(props.walks) }</b>
+        </crate::canvas::panel::CanvasPanel>
     }
 }

@@ -6,8 +6,8 @@
 //! with thousands separators; the virtual time in seconds), so tests and people read
 //! the same thing. Labels use the server's status names where there is one.
 
-use crate::format;
-use crate::runner::Snapshot;
+use crate::model::format;
+use crate::model::snapshot::Snapshot;
 use yew::prelude::*;
 
 /// Properties of [`Stats`].

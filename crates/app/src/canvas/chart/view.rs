@@ -1,8 +1,9 @@
 //! The chart panels: title, canvas, legend, and the pointer handlers that turn a
 //! click on a band into a seek. The frame loop does the drawing.
 
-use super::{ChartSlot, Which, DATA};
-use crate::theme::{self, Rgb, Theme};
+use super::canvases::{ChartSlot, Which};
+use super::draw::DATA;
+use crate::canvas::theme::{self, Rgb, Theme};
 use ddlscope_engine::Tick;
 use web_sys::{HtmlCanvasElement, MouseEvent};
 use yew::prelude::*;

@@ -10,14 +10,18 @@
 //! arrives. Notes on what the server did meanwhile (an HA failover, the adaptive hash
 //! index cleanup) are printed in every tab as `-- ...` lines.
 
-use crate::format;
-use crate::runner::{ConsoleSession, LogEntry};
+use crate::model::format;
+use crate::model::snapshot::{ConsoleSession, LogEntry};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 /// Log lines a tab shows (the newest).
 const SHOWN: usize = 60;
+/// The style of a one-click statement button.
+const CHIP: &str = "height: 26px; padding: 0 8px; font: 12px var(--font-mono)";
 /// The statements operators run to see what is going on, one click each: they run
 /// at once in the active session (after what it is running).
 pub const LOOK: [(&str, &str); 3] = [
@@ -148,42 +152,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
         let run = run.clone();
         Callback::from(move |_: MouseEvent| run())
     };
-    let onkeydown = {
-        let history = history.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let el: HtmlTextAreaElement = e.target_unchecked_into();
-            match e.key().as_str() {
-                "Enter" if !e.shift_key() => {
-                    e.prevent_default();
-                    run();
-                }
-                key @ ("ArrowUp" | "ArrowDown") => {
-                    let value = el.value();
-                    let caret = el.selection_start().ok().flatten().unwrap_or(0) as usize;
-                    let up = key == "ArrowUp";
-                    // Only from the first line going up, or the last going down: inside
-                    // a pasted batch the arrows move the caret.
-                    let at_edge = if up {
-                        !value[..caret.min(value.len())].contains('\n')
-                    } else {
-                        !value[caret.min(value.len())..].contains('\n')
-                    };
-                    if !at_edge {
-                        return;
-                    }
-                    let mut h = history.borrow_mut();
-                    let at = h.at;
-                    let entries = h.entries.get(&active).cloned().unwrap_or_default();
-                    if let Some((text, at)) = history_step(&entries, at, up) {
-                        e.prevent_default();
-                        el.set_value(&text);
-                        h.at = at;
-                    }
-                }
-                _ => {}
-            }
-        })
-    };
+    let onkeydown = on_keydown(history.clone(), active, run);
     let mine: Vec<&LogEntry> = props
         .log
         .iter()
@@ -192,50 +161,11 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
     let current = props.sessions.iter().find(|s| s.id == active);
     let (text, style) = status(current, &mine);
     let shown = &mine[mine.len().saturating_sub(SHOWN)..];
-    let chip = "height: 26px; padding: 0 8px; font: 12px var(--font-mono)";
-    let on_connect = props.on_connect.reform(|_: MouseEvent| ());
     html! {
         <section class="sql-box" data-testid="sql-console" aria-labelledby="sql-title">
             <h2 class="panel-title" id="sql-title"><label for="sql-input">{ "SQL console" }</label></h2>
-            <div class="tabs" role="tablist" aria-label="Console sessions" data-testid="session-tabs">
-                { for props.sessions.iter().map(|s| {
-                    let id = s.id;
-                    let select = props.on_select.reform(move |_: MouseEvent| id);
-                    let waiting = s.state.starts_with("Waiting");
-                    let busy = waiting || s.pending > 0;
-                    html! {
-                        <button
-                            type="button"
-                            role="tab"
-                            class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
-                            aria-selected={if id == active { "true" } else { "false" }}
-                            data-session={id.to_string()}
-                            title={if s.state.is_empty() { format!("Session {id}: idle") } else { format!("Session {id}: {}", s.state) }}
-                            onclick={select}
-                        >
-                            { format!("Session {id}") }
-                            if busy { <span class="badge" aria-hidden="true"></span> }
-                        </button>
-                    }
-                }) }
-                <button type="button" class="tab new" data-testid="new-session" title="Open another connection" onclick={on_connect}>{ "+ new" }</button>
-            </div>
-            <pre class="console-log" data-testid="sql-log" role="tabpanel" aria-label={format!("Session {active}")}>
-                { for shown.iter().map(|e| {
-                    if e.note {
-                        return html! {
-                            <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
-                        };
-                    }
-                    let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
-                    html! {
-                        <>
-                            { format!("[{} s] mysql> {}\n", format::secs(e.at), e.sql) }
-                            <span style={colour}>{ format!("{}\n", e.result) }</span>
-                        </>
-                    }
-                }) }
-            </pre>
+            { tabs(props) }
+            { log_view(shown, active) }
             <div class="output" data-testid="sql-result" role="status" aria-live="polite" style={style}>{ text }</div>
             <textarea
                 id="sql-input"
@@ -248,38 +178,148 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                 {onkeydown}
             />
             <div class="actions" style="justify-content: space-between; align-items: center">
-                <span style="display: inline-flex; gap: 6px; flex-wrap: wrap">
-                    { for props.suggestions.iter().map(|s| {
-                        let input = input.clone();
-                        let s2 = s.clone();
-                        let fill = Callback::from(move |_: MouseEvent| {
-                            if let Some(el) = input.cast::<HtmlTextAreaElement>() {
-                                el.set_value(&s2);
-                                let _ = el.focus();
-                            }
-                        });
-                        html! { <button type="button" style={chip} title="Put this statement in the input" onclick={fill}>{ s }</button> }
-                    }) }
-                </span>
+                { chips(props, &input) }
                 <button class="primary" data-testid="sql-run" {onclick}>{ "Run" }</button>
             </div>
-            <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
-                <span style="color: var(--text-muted); font-size: 12px; align-self: center">{ "Look:" }</span>
-                { for LOOK.iter().map(|(label, sql)| {
-                    let on_run = props.on_run.clone();
-                    let title = format!("Run {sql} in this session");
-                    let sql = sql.to_string();
-                    let run = Callback::from(move |_: MouseEvent| { let _ = on_run.emit(sql.clone()); });
-                    html! { <button type="button" style={chip} data-look={*label} {title} onclick={run}>{ *label }</button> }
-                }) }
-            </div>
+            { look(props) }
         </section>
+    }
+}
+
+/// The input's keys: Enter runs (Shift+Enter is a new line), ↑ and ↓ at the first or
+/// last line walk session `active`'s history.
+fn on_keydown(
+    history: Rc<RefCell<History>>,
+    active: u32,
+    run: impl Fn() + 'static,
+) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        let el: HtmlTextAreaElement = e.target_unchecked_into();
+        match e.key().as_str() {
+            "Enter" if !e.shift_key() => {
+                e.prevent_default();
+                run();
+            }
+            key @ ("ArrowUp" | "ArrowDown") => {
+                let value = el.value();
+                let caret = el.selection_start().ok().flatten().unwrap_or(0) as usize;
+                let up = key == "ArrowUp";
+                // Only from the first line going up, or the last going down: inside
+                // a pasted batch the arrows move the caret.
+                let at_edge = if up {
+                    !value[..caret.min(value.len())].contains('\n')
+                } else {
+                    !value[caret.min(value.len())..].contains('\n')
+                };
+                if !at_edge {
+                    return;
+                }
+                let mut h = history.borrow_mut();
+                let at = h.at;
+                let entries = h.entries.get(&active).cloned().unwrap_or_default();
+                if let Some((text, at)) = history_step(&entries, at, up) {
+                    e.prevent_default();
+                    el.set_value(&text);
+                    h.at = at;
+                }
+            }
+            _ => {}
+        }
+    })
+}
+
+/// The session tabs and the new-session button.
+fn tabs(props: &SqlConsoleProps) -> Html {
+    let active = props.active;
+    let on_connect = props.on_connect.reform(|_: MouseEvent| ());
+    html! {
+    <div class="tabs" role="tablist" aria-label="Console sessions" data-testid="session-tabs">
+        { for props.sessions.iter().map(|s| {
+            let id = s.id;
+            let select = props.on_select.reform(move |_: MouseEvent| id);
+            let waiting = s.state.starts_with("Waiting");
+            let busy = waiting || s.pending > 0;
+            html! {
+                <button
+                    type="button"
+                    role="tab"
+                    class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
+                    aria-selected={if id == active { "true" } else { "false" }}
+                    data-session={id.to_string()}
+                    title={if s.state.is_empty() { format!("Session {id}: idle") } else { format!("Session {id}: {}", s.state) }}
+                    onclick={select}
+                >
+                    { format!("Session {id}") }
+                    if busy { <span class="badge" aria-hidden="true"></span> }
+                </button>
+            }
+        }) }
+        <button type="button" class="tab new" data-testid="new-session" title="Open another connection" onclick={on_connect}>{ "+ new" }</button>
+    </div>
+    }
+}
+
+/// The log of session `active`'s statements (and the notes), the last [`SHOWN`].
+fn log_view(shown: &[&LogEntry], active: u32) -> Html {
+    html! {
+    <pre class="console-log" data-testid="sql-log" role="tabpanel" aria-label={format!("Session {active}")}>
+        { for shown.iter().map(|e| {
+            if e.note {
+                return html! {
+                    <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
+                };
+            }
+            let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
+            html! {
+                <>
+                    { format!("[{} s] mysql> {}\n", format::secs(e.at), e.sql) }
+                    <span style={colour}>{ format!("{}\n", e.result) }</span>
+                </>
+            }
+        }) }
+    </pre>
+    }
+}
+
+/// The one-click statements, each filling the input.
+fn chips(props: &SqlConsoleProps, input: &NodeRef) -> Html {
+    html! {
+    <span style="display: inline-flex; gap: 6px; flex-wrap: wrap">
+        { for props.suggestions.iter().map(|s| {
+            let input = input.clone();
+            let s2 = s.clone();
+            let fill = Callback::from(move |_: MouseEvent| {
+                if let Some(el) = input.cast::<HtmlTextAreaElement>() {
+                    el.set_value(&s2);
+                    let _ = el.focus();
+                }
+            });
+            html! { <button type="button" style={CHIP} title="Put this statement in the input" onclick={fill}>{ s }</button> }
+        }) }
+    </span>
+    }
+}
+
+/// The statements operators run to look around, run at once.
+fn look(props: &SqlConsoleProps) -> Html {
+    html! {
+    <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
+        <span style="color: var(--text-muted); font-size: 12px; align-self: center">{ "Look:" }</span>
+        { for LOOK.iter().map(|(label, sql)| {
+            let on_run = props.on_run.clone();
+            let title = format!("Run {sql} in this session");
+            let sql = sql.to_string();
+            let run = Callback::from(move |_: MouseEvent| { let _ = on_run.emit(sql.clone()); });
+            html! { <button type="button" style={CHIP} data-look={*label} {title} onclick={run}>{ *label }</button> }
+        }) }
+    </div>
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::runner::Runner;
     use ddlscope_engine::Tick;
 
     #[test]
@@ -345,5 +385,32 @@ mod tests {
         assert!(status(Some(&idle), &[&table, &err])
             .0
             .starts_with("ERROR 1205"));
+    }
+
+    #[test]
+    fn the_consoles_look_statements_run_and_print_tables() {
+        let mut r = Runner::new(crate::model::runner::DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+        r.advance(100.0, &|| 0.0);
+        for (_, sql) in LOOK {
+            assert_eq!(r.execute(sql), Ok(1), "{sql}");
+        }
+        for _ in 0..10 {
+            r.advance(100.0, &|| 0.0);
+        }
+        r.digest();
+        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+        assert_eq!(log.len(), 3, "{log:?}");
+        for e in &log {
+            assert!(!e.error, "{e:?}");
+            assert!(
+                e.result.starts_with('+') && e.result.contains(" in set ("),
+                "{}",
+                e.result
+            );
+        }
+        assert!(
+            log[0].result.contains("SHOW FULL PROCESSLIST"),
+            "it lists itself"
+        );
     }
 }

@@ -19,7 +19,8 @@
 //! The failover band runs from when the HA probe's heartbeat write started to hang to
 //! the failover itself (`EventKind::Failover { stalled_for }`), ending in a marker.
 
-use crate::runner::DdlSpan;
+use crate::model::format::secs_short;
+use crate::model::spans::{DdlSpan, FailoverMark};
 use ddlscope_engine::{Sample, Tick};
 
 /// Shortest run of seconds with lock waiters that gets a band.
@@ -45,15 +46,6 @@ impl BandKind {
             BandKind::Failover => "failover",
         }
     }
-}
-
-/// The HA probe's failover: writes stalled from `stalled_from`, failover at `at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FailoverMark {
-    /// When the heartbeat write that never finished started.
-    pub stalled_from: Tick,
-    /// When the probe failed over.
-    pub at: Tick,
 }
 
 /// One band: a kind, a time span and what to say about it.
@@ -92,8 +84,8 @@ pub fn statement_bands(spans: &[DdlSpan], now: Tick) -> Vec<Band> {
         .map(|s| {
             let t1 = s.t1.unwrap_or(now).max(s.t0);
             let took = match s.t1 {
-                Some(t1) => format!("ran {}", secs(t1 - s.t0)),
-                None => format!("running for {}", secs(now.saturating_sub(s.t0))),
+                Some(t1) => format!("ran {}", secs_short(t1 - s.t0)),
+                None => format!("running for {}", secs_short(now.saturating_sub(s.t0))),
             };
             Band {
                 kind: BandKind::Statement,
@@ -103,7 +95,7 @@ pub fn statement_bands(spans: &[DdlSpan], now: Tick) -> Vec<Band> {
                 title: format!(
                     "{} — at {}, {took}. Click to jump there.",
                     s.sql,
-                    secs(s.t0)
+                    secs_short(s.t0)
                 ),
             }
         })
@@ -173,17 +165,12 @@ pub fn failover_bands(failovers: &[FailoverMark]) -> Vec<Band> {
             label: "failover".to_string(),
             title: format!(
                 "Writes stalled from {}; the HA probe failed over at {} ({} later). Click to jump there.",
-                secs(f.stalled_from),
-                secs(f.at),
-                secs(f.at.saturating_sub(f.stalled_from)),
+                secs_short(f.stalled_from),
+                secs_short(f.at),
+                secs_short(f.at.saturating_sub(f.stalled_from)),
             ),
         })
         .collect()
-}
-
-/// A time as people read it on the chart: `12.3 s`.
-fn secs(t: Tick) -> String {
-    format!("{:.1} s", t.as_secs_f64())
 }
 
 /// `text` in at most `max_chars` characters, with an ellipsis when cut.

@@ -13,14 +13,14 @@
 //! and from each latch's current holder; the count on the right is the latch's queue
 //! right now. Drawn straight on a 2D canvas once per frame while the clock moves.
 
-use crate::theme::{css, css_alpha, Theme};
-use ddlscope_engine::ThreadId;
+use crate::canvas::theme::{css, css_alpha, Theme};
+use crate::model::spans::{LatchSpan, LATCH_WINDOW};
 use ddlscope_engine::{LatchId, Sim, Tick};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 /// The time window shown.
-pub const WINDOW: Tick = Tick::from_secs(60);
+pub const WINDOW: Tick = LATCH_WINDOW;
 /// CSS pixels per lane.
 const LANE_PX: f64 = 18.0;
 /// Width of the label column and of the waiting count, CSS pixels.
@@ -30,21 +30,6 @@ const COUNT_PX: f64 = 78.0;
 const MAX_POOL_LANES: usize = 8;
 /// A current hold shorter than this is a workload thread's brief visit: not drawn.
 const MIN_VISIBLE_HOLD: Tick = Tick::from_ms(5);
-
-/// A finished hold of a latch by a DDL or background thread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LatchSpan {
-    /// The latch.
-    pub latch: LatchId,
-    /// The holder.
-    pub thread: ThreadId,
-    /// Acquired.
-    pub t0: Tick,
-    /// Released.
-    pub t1: Tick,
-    /// Threads queued for it at the release.
-    pub waiters: u32,
-}
 
 /// The lanes shown for `sim`: the global latches, then the first buffer-pool instances.
 pub fn lanes(sim: &Sim) -> Vec<LatchId> {
@@ -64,7 +49,7 @@ pub fn css_height(n: usize) -> f64 {
 
 /// Sizes the canvas's pixel buffer for `n` lanes; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, n: usize, dpr: f64) -> (u32, u32) {
-    crate::canvas::fit(canvas, css_height(n), dpr)
+    crate::canvas::panel::fit(canvas, css_height(n), dpr)
 }
 
 /// Draws the lanes of `sim` at its current time.
@@ -75,7 +60,7 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), String> {
-    let ctx = crate::canvas::context_2d(canvas)?;
+    let ctx = crate::canvas::panel::context_2d(canvas)?;
     let lanes = lanes(sim);
     let w = f64::from(canvas.width()) / dpr;
     let now = sim.now();
@@ -144,7 +129,7 @@ pub struct LatchLanesProps {
 #[function_component(LatchLanes)]
 pub fn latch_lanes(props: &LatchLanesProps) -> Html {
     html! {
-        <crate::canvas::CanvasPanel
+        <crate::canvas::panel::CanvasPanel
             title_id="latches-title"
             title="Latches"
             canvas={props.canvas.clone()}
@@ -153,6 +138,6 @@ pub fn latch_lanes(props: &LatchLanesProps) -> Html {
             css_height={css_height(3 + usize::from(props.instances).min(MAX_POOL_LANES))}
         >
             { "DDL and background holds over the last minute; how many wait now" }
-        </crate::canvas::CanvasPanel>
+        </crate::canvas::panel::CanvasPanel>
     }
 }

@@ -16,16 +16,17 @@
 //! scrub back and forth lands on the same state. Typing a statement in the past drops
 //! the inputs after it (a new branch of history), like editing a recording.
 //!
-//! The [`Sim`] lives in an `Rc<RefCell<…>>` next to Yew (see [`crate::frame`]), never
+//! The [`Sim`] lives in an `Rc<RefCell<…>>` next to Yew (see `canvas::frame`), never
 //! in Yew's render state: it holds a quarter of a million page descriptors, and a
 //! re-render must not clone or compare it. Yew sees only small [`Snapshot`]s of it.
 
-use crate::format;
-use crate::latch_lanes::LatchSpan;
-use ddlscope_engine::workload::WorkloadKind;
-use ddlscope_engine::{DeviceKind, FileSystemKind};
+use super::knobs::Knobs;
+use super::mdl::mdl_view;
+use super::processlist::proc_rows;
+use super::snapshot::{note_for, table_infos, ConsoleSession, LogEntry, Snapshot};
+use super::spans::{DdlSpan, FailoverMark, LatchSpan, ScanSpan, LATCH_WINDOW};
 use ddlscope_engine::{
-    EventKind, LatchId, ListKind, Profile, Sample, Scenario, Sim, SpaceId, Tick,
+    parse_sql, EventKind, LatchId, ListKind, Profile, Sample, Scenario, SessionView, Sim, Tick,
 };
 use std::collections::BTreeSet;
 
@@ -60,294 +61,6 @@ const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
 pub const LOG_KEEP: usize = 400;
 /// How far [`Runner::step_event`] looks for the next event.
 const STEP_HORIZON: Tick = Tick::SECOND;
-
-/// An LRU scan in progress, as the pool map draws it.
-///
-/// The engine emits the span when the scan takes the instance mutex and frees the
-/// tablespace's pages when it releases it, at `t1`, all at once: no thread can look at
-/// the list in between, so only the viewer sees the walk. The map interpolates the
-/// cursor from the span and shows the pages it has passed as freed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScanSpan {
-    /// The buffer-pool instance whose list is scanned.
-    pub instance: u16,
-    /// The tablespace whose pages the scan frees.
-    pub space: SpaceId,
-    /// The latch held throughout.
-    pub latch: LatchId,
-    /// First position, counted from the tail.
-    pub from: u32,
-    /// One past the last position, counted from the tail.
-    pub to: u32,
-    /// Start.
-    pub t0: Tick,
-    /// End.
-    pub t1: Tick,
-}
-
-impl ScanSpan {
-    /// Whether the scan is running at `now`.
-    pub fn active(&self, now: Tick) -> bool {
-        self.t0 <= now && now <= self.t1
-    }
-
-    /// Blocks the cursor has passed at `now`, counted from the tail: the walk covers
-    /// `to - from` blocks at an even pace over `[t0, t1]`.
-    pub fn visited(&self, now: Tick) -> u32 {
-        let span = (self.t1 - self.t0).as_ns();
-        let len = u64::from(self.to - self.from);
-        // Tick subtraction saturates: before t0 nothing is visited. A zero-length span
-        // is over as soon as it starts.
-        (len * (now - self.t0).as_ns().min(span))
-            .checked_div(span)
-            .unwrap_or(len) as u32
-    }
-
-    /// Blocks still ahead of the cursor at `now`, between it and the list head: the
-    /// cursor's index in LRU order from the head. The scan holds the instance mutex and
-    /// the engine frees the pages only at `t1`, so the list keeps its length meanwhile.
-    pub fn unvisited(&self, now: Tick) -> u32 {
-        self.to - self.from - self.visited(now)
-    }
-}
-
-/// A statement from the console, from StatementStarted to StatementFinished: a band on
-/// the charts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DdlSpan {
-    /// The console session that ran it.
-    pub session: u32,
-    /// The statement.
-    pub sql: String,
-    /// Started.
-    pub t0: Tick,
-    /// Finished, or `None` while it runs.
-    pub t1: Option<Tick>,
-}
-
-/// A finished statement, or a note about what the server did, for the console's log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LogEntry {
-    /// When it finished (or happened, for a note).
-    pub at: Tick,
-    /// The console session it ran on (0 for a note).
-    pub session: u32,
-    /// The statement, or the note's text.
-    pub sql: String,
-    /// `Query OK, ...` or the error; empty for a note.
-    pub result: String,
-    /// Whether it failed.
-    pub error: bool,
-    /// A line about the server (an HA failover, the AHI cleanup), not a statement.
-    pub note: bool,
-}
-
-impl LogEntry {
-    /// A note line at `at`.
-    pub fn note(at: Tick, text: String) -> LogEntry {
-        LogEntry {
-            at,
-            session: 0,
-            sql: text,
-            result: String::new(),
-            error: false,
-            note: true,
-        }
-    }
-}
-
-/// A table, for the legend.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableInfo {
-    /// Its name.
-    pub name: String,
-    /// Its tablespace (picks the colour).
-    pub space: SpaceId,
-    /// Whether it was dropped.
-    pub dropped: bool,
-}
-
-/// The tables of `sim`, for the legend and the map's tooltip.
-pub fn table_infos(sim: &Sim) -> Vec<TableInfo> {
-    sim.tables()
-        .iter()
-        .map(|t| TableInfo {
-            name: t.name.clone(),
-            space: t.space,
-            dropped: t.dropped,
-        })
-        .collect()
-}
-
-/// The log line an engine event deserves, if any: the HA probe's failover and the
-/// adaptive hash index cleanup of a dropped table.
-pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
-    let text = match kind {
-        EventKind::Failover { stalled_for } => format!(
-            "HA probe: failover after {} s of stalled writes",
-            stalled_for.as_secs()
-        ),
-        EventKind::AhiCleanupStarted {
-            space,
-            pages,
-            hashed_pages,
-            latch,
-            ..
-        } => {
-            let held = latch.map_or(String::new(), |l| format!(", holding {l}"));
-            format!(
-                "AHI cleanup of space {}: started, {} pages to look at, {} hashed{held}",
-                space.0,
-                format::int(*pages),
-                format::int(*hashed_pages),
-            )
-        }
-        EventKind::AhiCleanupDone {
-            space,
-            t0,
-            t1,
-            hashed_pages,
-            records,
-        } => format!(
-            "AHI cleanup of space {}: done in {} s, {} hashed pages, {} records",
-            space.0,
-            format::secs(*t1 - *t0),
-            format::int(*hashed_pages),
-            format::int(*records),
-        ),
-        _ => return None,
-    };
-    Some(LogEntry::note(at, text))
-}
-
-/// What Yew shows of the simulation: small, cheap to compare.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Snapshot {
-    /// The virtual time.
-    pub now: Tick,
-    /// `Innodb_buffer_pool_pages_total`.
-    pub pages_total: u64,
-    /// `Innodb_buffer_pool_pages_data`.
-    pub pages_data: u64,
-    /// `Innodb_buffer_pool_pages_free`.
-    pub pages_free: u64,
-    /// Stale pages not yet reclaimed.
-    pub pages_stale: u64,
-    /// `Innodb_buffer_pool_pages_dirty`.
-    pub pages_dirty: u64,
-    /// `Innodb_buffer_pool_pages_misc`: frames lent to the AHI and lock heaps.
-    pub pages_misc: u64,
-    /// `Innodb_buffer_pool_wait_free` in the last whole second: a thread found no free
-    /// block and waited for the page cleaner.
-    pub wait_free: u64,
-    /// Statements per second, from the last whole second.
-    pub qps: u64,
-    /// 95th percentile statement latency in the last whole second, ms.
-    pub latency_p95_ms: f64,
-    /// Client threads inside a statement now.
-    pub threads_running: u64,
-    /// Whether a thread holds `dict_sys` now.
-    pub dict_sys_held: bool,
-    /// Virtual seconds per wall second over the last second while playing (0 when
-    /// unknown or paused).
-    pub actual_speed: f64,
-    /// The tables.
-    pub tables: Vec<TableInfo>,
-    /// Flush-list walks by DDL so far, every instance together.
-    pub flush_walks: u64,
-    /// The furthest virtual time reached: the scrubber's end.
-    pub horizon: Tick,
-    /// The InnoDB latches held right now (`dict_sys`, `LOCK_open`, ...).
-    pub latches_held: Vec<String>,
-    /// Sessions waiting now: for a latch, a metadata lock or a row lock.
-    pub waiting: u64,
-    /// The console sessions, in order.
-    pub console: Vec<ConsoleSession>,
-    /// Bumped whenever the console's log changes (a statement finished, a note, a
-    /// seek): the frame loop then sends the log itself.
-    pub log_version: u64,
-    /// The metadata locks: per name, granted and waiting, with "waits for" edges.
-    pub mdl: crate::mdl_panel::MdlView,
-    /// SHOW PROCESSLIST's rows, sorted by Id.
-    pub processlist: Vec<crate::processlist::ProcRow>,
-}
-
-/// A console session as its tab shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ConsoleSession {
-    /// The processlist id.
-    pub id: u32,
-    /// Statements given and not finished yet (running, then queued).
-    pub pending: u32,
-    /// The statement it runs now, if any.
-    pub running: Option<String>,
-    /// Its processlist state ("Waiting for table metadata lock").
-    pub state: String,
-}
-
-/// What the loop tells the reducer.
-// A few of these a second: the snapshot's size (its lock and processlist views are on
-// the heap anyway) is not worth a Box.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq)]
-pub enum News {
-    /// Engine `pane`'s state now (0 is the main engine, 1 the compared one).
-    Snapshot {
-        /// Which engine.
-        pane: usize,
-        /// Its figures.
-        snapshot: Snapshot,
-    },
-    /// The main engine's console log changed: here it is, oldest first.
-    Log(Vec<LogEntry>),
-}
-
-/// The server settings the toolbar can change on top of a scenario. `None` keeps the
-/// scenario's own value.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Knobs {
-    /// `innodb_buffer_pool_size`, MiB.
-    pub pool_mib: Option<u64>,
-    /// `innodb_buffer_pool_instances`.
-    pub instances: Option<u16>,
-    /// `innodb_adaptive_hash_index`.
-    pub ahi: Option<bool>,
-    /// The file system under the datadir.
-    pub file_system: Option<FileSystemKind>,
-    /// The storage device.
-    pub device: Option<DeviceKind>,
-    /// The sysbench script the clients run.
-    pub workload: Option<WorkloadKind>,
-    /// Client threads.
-    pub threads: Option<u32>,
-}
-
-impl Knobs {
-    /// Applies the settings to `scenario`.
-    pub fn apply(&self, scenario: &mut Scenario) {
-        if let Some(mib) = self.pool_mib {
-            scenario.buffer_pool.size = ddlscope_engine::ByteSize(mib << 20);
-        }
-        if let Some(n) = self.instances {
-            scenario.buffer_pool.instances = n;
-        }
-        if let Some(on) = self.ahi {
-            scenario.innodb.adaptive_hash_index = on;
-        }
-        if let Some(fs) = self.file_system {
-            scenario.file_system.kind = fs;
-        }
-        if let Some(d) = self.device {
-            scenario.device.kind = d;
-        }
-        if let Some(w) = self.workload {
-            scenario.workload.kind = w;
-        }
-        if let Some(n) = self.threads {
-            scenario.workload.threads = n;
-        }
-    }
-}
 
 /// What the user did to the simulation, at a virtual time. With the scenario, the
 /// profile and the seed, the list of inputs is the whole run.
@@ -410,7 +123,7 @@ pub struct Runner {
     latch_spans: Vec<LatchSpan>,
     ddl: Vec<DdlSpan>,
     /// The HA probe's failovers, for the charts' bands.
-    failovers: Vec<crate::chart::FailoverMark>,
+    failovers: Vec<FailoverMark>,
     /// The console's log: finished statements of every console session and notes.
     log: Vec<LogEntry>,
     /// Statements refused when typed (a syntax error): kept apart from the events'
@@ -540,7 +253,7 @@ impl Runner {
         &self.ddl
     }
     /// The HA probe's failovers, for the charts' bands.
-    pub fn failovers(&self) -> &[crate::chart::FailoverMark] {
+    pub fn failovers(&self) -> &[FailoverMark] {
         &self.failovers
     }
     /// What the user did so far, in time order.
@@ -620,7 +333,7 @@ impl Runner {
             runner.log_version += 1;
             Err(e)
         };
-        let statements = match ddlscope_engine::sql::parse(sql) {
+        let statements = match parse_sql(sql) {
             Ok(s) => s.len() as u32,
             Err(e) => return refuse(self, e.to_string()),
         };
@@ -911,7 +624,7 @@ impl Runner {
                 }
                 kind => {
                     if let EventKind::Failover { stalled_for } = kind {
-                        self.failovers.push(crate::chart::FailoverMark {
+                        self.failovers.push(FailoverMark {
                             stalled_from: e.at.saturating_sub(*stalled_for),
                             at: e.at,
                         });
@@ -928,13 +641,13 @@ impl Runner {
         }
         self.scans.retain(|s| s.t1 >= now);
         self.flush_walks.retain(|s| s.t1 >= now);
-        let horizon = now.saturating_sub(crate::latch_lanes::WINDOW);
+        let horizon = now.saturating_sub(LATCH_WINDOW);
         self.latch_spans.retain(|s| s.t1 >= horizon);
     }
 
     /// The console sessions as their tabs show them, their states read from `views`
     /// ([`Sim::sessions`], which the snapshot reads once for this and its waiters).
-    fn console(&self, views: &[ddlscope_engine::SessionView]) -> Vec<ConsoleSession> {
+    fn console(&self, views: &[SessionView]) -> Vec<ConsoleSession> {
         self.sim
             .console_sessions()
             .into_iter()
@@ -1009,8 +722,8 @@ impl Runner {
                 .count() as u64,
             console: self.console(&views),
             log_version: self.log_version,
-            mdl: crate::mdl_panel::mdl_view(&self.sim),
-            processlist: crate::processlist::proc_rows(&self.sim),
+            mdl: mdl_view(&self.sim),
+            processlist: proc_rows(&self.sim),
         }
     }
 }
@@ -1140,415 +853,4 @@ impl Engines {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scan(to: u32) -> ScanSpan {
-        ScanSpan {
-            instance: 1,
-            space: SpaceId(1),
-            latch: LatchId::BufPool(1),
-            from: 0,
-            to,
-            t0: Tick::from_ms(100),
-            t1: Tick::from_ms(100) + Tick(500).times(u64::from(to)),
-        }
-    }
-
-    #[test]
-    fn the_scan_cursor_sweeps_from_the_tail_to_the_head() {
-        let s = scan(1000);
-        assert_eq!(s.unvisited(Tick::from_ms(100)), 1000, "starts at the tail");
-        assert_eq!(
-            s.unvisited(Tick::from_ms(100) + Tick::from_us(250)),
-            500,
-            "halfway"
-        );
-        assert_eq!(s.unvisited(s.t1), 0, "ends at the head");
-        assert_eq!(s.unvisited(s.t1 + Tick::SECOND), 0);
-        assert_eq!(s.visited(Tick::ZERO), 0, "before it starts");
-        assert_eq!(s.visited(Tick::from_ms(100) + Tick::from_us(100)), 200);
-        assert!(s.active(s.t0) && s.active(s.t1) && !s.active(s.t1 + Tick(1)));
-    }
-
-    #[test]
-    fn a_drop_on_57_shows_scans_a_span_and_a_log_line() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
-        r.advance(100.0, &|| 0.0);
-        assert_eq!(r.sim().now(), Tick::from_ms(100));
-        assert_eq!(r.execute("DROP TABLE t1"), Ok(1));
-        let free_before = r.snapshot().pages_free;
-        // Run into the first instance's scan (after dict_sys and the per-extent walk).
-        for _ in 0..1000 {
-            r.advance(1.0, &|| 0.0);
-            r.digest();
-            if !r.scans().is_empty() {
-                break;
-            }
-        }
-        assert_eq!(r.scans().len(), 1, "{:?}", r.scans());
-        assert!(r.scans()[0].active(r.sim().now()));
-        assert_eq!(r.ddl_spans().len(), 1);
-        assert_eq!(r.ddl_spans()[0].t1, None);
-        for _ in 0..10 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.digest();
-        assert!(r.scans().is_empty(), "the scans are over: {:?}", r.scans());
-        assert!(r.ddl_spans()[0].t1.is_some());
-        let done: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
-        assert_eq!(done.len(), 1, "{done:?}");
-        assert!(done[0].result.starts_with("Query OK"), "{done:?}");
-        let snap = r.snapshot();
-        assert!(
-            snap.pages_free > free_before + 50_000,
-            "{free_before} -> {}",
-            snap.pages_free
-        );
-        assert!(snap.tables.iter().any(|t| t.name == "t1" && t.dropped));
-    }
-
-    #[test]
-    fn an_unknown_table_is_an_error_when_the_statement_runs() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
-        assert_eq!(
-            r.execute("DROP TABLEX nope"),
-            Err("ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'TABLEX nope' at line 1".to_string())
-        );
-        assert_eq!(r.execute("DROP TABLE nope"), Ok(1));
-        r.advance(10.0, &|| 0.0);
-        r.digest();
-        let done = r.log();
-        assert_eq!(
-            done.len(),
-            2,
-            "the syntax error and the unknown table: {done:?}"
-        );
-        assert!(done[0].result.starts_with("ERROR 1064"));
-        let done = &done[1..];
-        assert!(done[0].error);
-        assert_eq!(
-            done[0].result,
-            "ERROR 1051 (42S02): Unknown table 'test.nope'"
-        );
-    }
-
-    #[test]
-    fn a_paused_runner_does_not_move_and_the_budget_stops_a_slow_frame() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
-        r.set_clock(false, 1.0);
-        assert_eq!(r.advance(50.0, &|| 0.0), Tick::ZERO);
-        r.set_clock(true, 10.0);
-        // A clock that says each slice took 20 ms: one slice, then stop.
-        let t = std::cell::Cell::new(0.0);
-        let clock = || {
-            t.set(t.get() + 20.0);
-            t.get()
-        };
-        assert_eq!(r.advance(100.0, &clock), STEP_SLICE);
-    }
-
-    #[test]
-    fn a_scenario_runs_on_the_profile_asked_for_without_its_script() {
-        let r = Runner::new("i3-ext3-drop", "mysql-5.1", 0).unwrap();
-        assert_eq!(r.scenario(), "i3-ext3-drop");
-        assert_eq!(r.profile(), "mysql-5.1");
-        assert_eq!(r.script(), ["DROP TABLE big".to_string()]);
-        assert!(
-            r.sim().scenario().script.is_empty(),
-            "the user is the script"
-        );
-        let mut r = Runner::new("i3-ext3-drop", "mysql-5.7", 1).unwrap();
-        assert_eq!(
-            (r.scenario(), r.profile(), r.generation()),
-            ("i3-ext3-drop", "mysql-5.7", 1)
-        );
-        // Nothing runs by itself: 20 virtual seconds later big is still there.
-        for _ in 0..200 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.digest();
-        assert!(r.ddl_spans().is_empty());
-        assert!(r
-            .snapshot()
-            .tables
-            .iter()
-            .any(|t| t.name == "big" && !t.dropped));
-        assert!(Runner::new("no-such-scenario", "mysql-5.7", 0).is_err());
-    }
-
-    #[test]
-    fn only_the_incidents_with_pools_of_tens_of_gb_are_heavy() {
-        // I1's 128 GB pool, and I5's 36 GB (a 48 GB server's).
-        let heavy = [
-            "i1-ahi-drop",
-            "i5-compressed-partition-drop",
-            "i5-truncate-then-drop",
-        ];
-        for (name, _) in ddlscope_engine::builtin::SCENARIOS {
-            let s = Scenario::builtin(name).unwrap();
-            assert_eq!(is_heavy(&s), heavy.contains(name), "{name}");
-        }
-    }
-
-    #[test]
-    fn a_failover_and_the_ahi_cleanup_become_log_notes() {
-        let note = note_for(
-            Tick::from_secs(45),
-            &EventKind::Failover {
-                stalled_for: Tick::from_secs(30),
-            },
-        )
-        .unwrap();
-        assert!(note.note && !note.error);
-        assert_eq!(note.sql, "HA probe: failover after 30 s of stalled writes");
-        let done = note_for(
-            Tick::from_secs(160),
-            &EventKind::AhiCleanupDone {
-                space: SpaceId(1),
-                t0: Tick::from_secs(10),
-                t1: Tick::from_secs(160),
-                hashed_pages: 1_200_000,
-                records: 90_000_000,
-            },
-        )
-        .unwrap();
-        assert_eq!(
-            done.sql,
-            "AHI cleanup of space 1: done in 150.000 s, 1,200,000 hashed pages, 90,000,000 records"
-        );
-
-        // And from a real run: the demo with the AHI on, dropped on 5.7.
-        let mut scenario = Scenario::builtin(DEFAULT_SCENARIO).unwrap();
-        scenario.innodb.adaptive_hash_index = true;
-        let mut r = Runner::from_scenario(scenario, "mysql-5.7", 0).unwrap();
-        r.advance(100.0, &|| 0.0);
-        r.execute("DROP TABLE t1").unwrap();
-        for _ in 0..30 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.digest();
-        let notes: Vec<LogEntry> = r.log().into_iter().filter(|e| e.note).collect();
-        assert_eq!(notes.len(), 2, "{notes:?}");
-        assert!(
-            notes[0].sql.starts_with("AHI cleanup of space ") && notes[0].sql.contains("started"),
-            "{notes:?}"
-        );
-        assert!(notes[0].sql.contains("holding dict_sys"), "{notes:?}");
-        assert!(notes[1].sql.contains(": done in "), "{notes:?}");
-        assert_eq!(
-            r.log().iter().filter(|e| !e.note).count(),
-            1,
-            "the DROP itself is not a note"
-        );
-    }
-
-    /// A fingerprint of the whole state an engine shows: its trace hash, its clock,
-    /// and the pool's counters.
-    fn state(r: &Runner) -> (u64, Tick, u64, u64, usize) {
-        let p = r.sim().pool();
-        (
-            r.sim().trace_hash(),
-            r.sim().now(),
-            p.pages_free(),
-            p.pages_dirty(),
-            r.sim().events().len(),
-        )
-    }
-
-    #[test]
-    fn scrubbing_back_and_forth_lands_on_the_same_state_at_the_same_tick() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
-        for _ in 0..30 {
-            r.advance(100.0, &|| 0.0);
-        }
-        let s2 = r.connect();
-        r.submit(s2, "BEGIN; SELECT * FROM t1 WHERE id = 5")
-            .unwrap();
-        for _ in 0..10 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.execute("DROP TABLE t2").unwrap();
-        for _ in 0..120 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.digest();
-        let end = r.sim().now();
-        assert_eq!(r.horizon(), end);
-        assert!(
-            r.checkpoints.len() >= 2,
-            "{} checkpoints",
-            r.checkpoints.len()
-        );
-        let log_at_end = r.log();
-        let at_end = state(&r);
-        let mid = Tick::from_ms(4_250);
-        r.seek(mid);
-        let at_mid = state(&r);
-        assert_eq!(at_mid.1, mid);
-        assert!(
-            r.sim().console_sessions().contains(&s2),
-            "the session opened at 3 s is there"
-        );
-        // Back to the start: no session, nothing in the log.
-        r.seek(Tick::from_ms(1_000));
-        assert!(!r.sim().console_sessions().contains(&s2));
-        assert!(r.log().is_empty());
-        // Forward again, and back again: the same states.
-        r.seek(end);
-        assert_eq!(state(&r), at_end);
-        assert_eq!(r.log(), log_at_end);
-        r.seek(mid);
-        assert_eq!(state(&r), at_mid);
-        // Playing on from the middle replays the recorded inputs at their ticks.
-        while r.sim().now() < end {
-            let to = (r.sim().now() + Tick::from_ms(100)).min(end);
-            r.run_to(to, STEP_BUDGET_MS, &|| 0.0);
-        }
-        assert_eq!(state(&r), at_end);
-    }
-
-    #[test]
-    fn typing_in_the_past_branches_history() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
-        for _ in 0..20 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.execute("DROP TABLE t1").unwrap();
-        for _ in 0..20 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.seek(Tick::from_secs(1));
-        assert_eq!(r.horizon(), Tick::from_secs(4), "the future is still there");
-        r.execute("DROP TABLE t2").unwrap();
-        assert_eq!(r.horizon(), Tick::from_secs(1), "until the user types");
-        assert_eq!(r.inputs().len(), 1);
-        assert!(
-            matches!(&r.inputs()[0].kind, InputKind::Submit { sql, .. } if sql == "DROP TABLE t2")
-        );
-    }
-
-    #[test]
-    fn step_runs_to_the_next_event_and_back_returns_to_the_previous() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
-        r.set_clock(false, 1.0);
-        r.run_to(Tick::from_secs(2), f64::INFINITY, &|| 0.0);
-        r.execute("DROP TABLE t1").unwrap();
-        let events = r.sim().events().len();
-        let ran = r.step_event();
-        assert!(ran <= STEP_HORIZON, "{ran:?}");
-        assert!(r.sim().events().len() > events);
-        let after = r.sim().now();
-        assert_eq!(
-            r.sim().events().last().unwrap().at,
-            after,
-            "stopped at the event"
-        );
-        r.step_event();
-        r.step_event();
-        let later = r.sim().now();
-        assert!(later > after, "{later:?}");
-        r.step_back();
-        assert!(r.sim().now() < later);
-        assert_eq!(
-            r.sim().now(),
-            r.sim().events().last().map_or(Tick::ZERO, |e| e.at)
-        );
-    }
-
-    #[test]
-    fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
-        let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
-        for _ in 0..10 {
-            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
-        }
-        let s2 = e.connect();
-        e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
-        assert_eq!(e.panes.len(), 2);
-        assert_eq!(e.panes[1].sim().now(), e.panes[0].sim().now(), "caught up");
-        assert!(
-            e.panes[1].sim().console_sessions().contains(&s2),
-            "the inputs replayed"
-        );
-        assert_eq!(e.submit(s2, "DROP TABLE t1"), Ok(1));
-        assert!(e
-            .submit(s2, "DROP TABLEX t1")
-            .unwrap_err()
-            .starts_with("ERROR 1064"));
-        for _ in 0..30 {
-            e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
-        }
-        for r in &mut e.panes {
-            r.digest();
-        }
-        let (a, b) = (&e.panes[0], &e.panes[1]);
-        assert_eq!(a.sim().now(), b.sim().now());
-        assert_eq!(a.profile(), "mysql-5.7");
-        assert_eq!(b.profile(), "mysql-8.0.23");
-        // The same DROP: 5.7 frees t1's pages, 8.0.23 leaves them stale.
-        let (sa, sb) = (a.snapshot(), b.snapshot());
-        assert!(sa.tables.iter().any(|t| t.name == "t1" && t.dropped));
-        assert!(sb.tables.iter().any(|t| t.name == "t1" && t.dropped));
-        assert_eq!(sa.pages_stale, 0);
-        assert!(
-            sb.pages_stale > 0 || sb.pages_free > sa.pages_free / 2,
-            "{sb:?}"
-        );
-        e.seek(Tick::from_secs(2));
-        assert_eq!(e.panes[1].sim().now(), Tick::from_secs(2));
-        e.compare(None, &Knobs::default()).unwrap();
-        assert_eq!(e.panes.len(), 1);
-    }
-
-    #[test]
-    fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
-        let knobs = Knobs {
-            pool_mib: Some(512),
-            instances: Some(2),
-            ahi: Some(false),
-            file_system: Some(ddlscope_engine::FileSystemKind::Xfs),
-            device: Some(ddlscope_engine::DeviceKind::Nvme),
-            workload: Some(WorkloadKind::OltpPointSelect),
-            threads: Some(4),
-        };
-        let r = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 3).unwrap();
-        assert_eq!(r.sim().pool().pages_total(), 512 * 64);
-        assert_eq!(r.sim().pool().n_instances(), 2);
-        assert_eq!(r.sim().scenario().workload.threads, 4);
-        assert_eq!(r.knobs(), &knobs);
-        let bad = Knobs {
-            pool_mib: Some(128),
-            instances: Some(64),
-            ..Knobs::default()
-        };
-        let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
-        assert!(!e.is_empty());
-    }
-
-    #[test]
-    fn the_consoles_look_statements_run_and_print_tables() {
-        let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
-        r.advance(100.0, &|| 0.0);
-        for (_, sql) in crate::sql_box::LOOK {
-            assert_eq!(r.execute(sql), Ok(1), "{sql}");
-        }
-        for _ in 0..10 {
-            r.advance(100.0, &|| 0.0);
-        }
-        r.digest();
-        let log: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
-        assert_eq!(log.len(), 3, "{log:?}");
-        for e in &log {
-            assert!(!e.error, "{e:?}");
-            assert!(
-                e.result.starts_with('+') && e.result.contains(" in set ("),
-                "{}",
-                e.result
-            );
-        }
-        assert!(
-            log[0].result.contains("SHOW FULL PROCESSLIST"),
-            "it lists itself"
-        );
-    }
-}
+mod tests;

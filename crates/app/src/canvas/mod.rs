@@ -1,0 +1,12 @@
+//! What is drawn on a `<canvas>`: the frame loop that steps the engines and redraws,
+//! the buffer-pool map, the flush-list and latch-lane panels, the charts, and the
+//! canvas colours. Each reads the model (the runner, its spans) and paints; none of
+//! them knows the Yew components around it beyond its own panel.
+
+pub mod chart;
+pub mod flush_list;
+pub mod frame;
+pub mod latch_lanes;
+pub mod panel;
+pub mod pool_map;
+pub mod theme;

@@ -1,0 +1,97 @@
+//! The map panel: title, canvas, tooltip and legend. The frame loop does the drawing.
+
+use super::layout::css_height;
+use crate::canvas::theme::{self, Theme};
+use crate::model::snapshot::TableInfo;
+use ddlscope_engine::SpaceId;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// Properties of [`PoolMap`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct PoolMapProps {
+    /// The canvas the frame loop draws into.
+    pub canvas: NodeRef,
+    /// Buffer-pool instances (one band each).
+    pub instances: u16,
+    /// The tables, for the legend.
+    pub tables: Vec<TableInfo>,
+    /// What the frame under a point is (CSS px from the canvas's top left, and the
+    /// canvas's CSS width): the tooltip's text.
+    #[prop_or_default]
+    pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
+}
+
+/// The map panel: title, canvas and legend. The frame loop does the drawing.
+#[function_component(PoolMap)]
+pub fn pool_map(props: &PoolMapProps) -> Html {
+    let height = format!("height: {}px", css_height(props.instances));
+    let first_space = props.tables.first().map_or(SpaceId(1), |t| t.space);
+    let tip = use_state(|| None::<(f64, f64, f64, String)>);
+    let on_move = {
+        let tip = tip.clone();
+        let inspect = props.inspect.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(inspect) = inspect.as_ref() else {
+                return;
+            };
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            let rect = canvas.get_bounding_client_rect();
+            let (x, y) = (
+                f64::from(e.client_x()) - rect.left(),
+                f64::from(e.client_y()) - rect.top(),
+            );
+            let w = rect.width();
+            tip.set(inspect.emit((x, y, w)).map(|text| (x, y, w, text)));
+        })
+    };
+    let on_leave = {
+        let tip = tip.clone();
+        Callback::from(move |_: MouseEvent| tip.set(None))
+    };
+    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
+    html! {
+        <section class="panel map" aria-labelledby="map-title">
+            <h2 class="panel-title" id="map-title">
+                <span>{ "Buffer pool map" }</span>
+                <span style={subtle}>{ "one band per instance: LRU list from head (young) to tail (old), then free blocks" }</span>
+            </h2>
+            <div class="map-wrap">
+                <canvas
+                    ref={props.canvas.clone()}
+                    data-testid="bufpool-map"
+                    style={height}
+                    role="img"
+                    aria-label="Buffer pool map: every page frame in LRU order, coloured by tablespace; point at a frame to see its page"
+                    onmousemove={on_move.clone()}
+                    onclick={on_move}
+                    onmouseleave={on_leave}
+                />
+                if let Some((x, y, w, text)) = (*tip).clone() {
+                    // Beside the pointer, on the side with room.
+                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={if x < w / 2.0 {
+                        format!("left: {:.0}px; top: {:.0}px", x + 12.0, y + 14.0)
+                    } else {
+                        format!("right: {:.0}px; top: {:.0}px", w - x + 12.0, y + 14.0)
+                    }}>{ text }</div>
+                }
+            </div>
+            <ul class="legend" data-testid="bufpool-legend">
+                { for props.tables.iter().map(|t| {
+                    let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
+                    let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
+                    html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
+                }) }
+                <li><span class="swatch" style={format!("--swatch: {}", theme::css(theme::dirty_colour(first_space)))}></span>{ "dirty (darker)" }</li>
+                <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
+                <li><span class="swatch free"></span>{ "free" }</li>
+                <li><span class="swatch" style={format!("background: {}", theme::stale_swatch_css(first_space))}></span>{ "stale (dropped table's pages not yet freed)" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
+                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
+                <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,382 @@
+use super::*;
+use ddlscope_engine::{SpaceId, WorkloadKind};
+
+fn scan(to: u32) -> ScanSpan {
+    ScanSpan {
+        instance: 1,
+        space: SpaceId(1),
+        latch: LatchId::BufPool(1),
+        from: 0,
+        to,
+        t0: Tick::from_ms(100),
+        t1: Tick::from_ms(100) + Tick(500).times(u64::from(to)),
+    }
+}
+
+#[test]
+fn the_scan_cursor_sweeps_from_the_tail_to_the_head() {
+    let s = scan(1000);
+    assert_eq!(s.unvisited(Tick::from_ms(100)), 1000, "starts at the tail");
+    assert_eq!(
+        s.unvisited(Tick::from_ms(100) + Tick::from_us(250)),
+        500,
+        "halfway"
+    );
+    assert_eq!(s.unvisited(s.t1), 0, "ends at the head");
+    assert_eq!(s.unvisited(s.t1 + Tick::SECOND), 0);
+    assert_eq!(s.visited(Tick::ZERO), 0, "before it starts");
+    assert_eq!(s.visited(Tick::from_ms(100) + Tick::from_us(100)), 200);
+    assert!(s.active(s.t0) && s.active(s.t1) && !s.active(s.t1 + Tick(1)));
+}
+
+#[test]
+fn a_drop_on_57_shows_scans_a_span_and_a_log_line() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    r.advance(100.0, &|| 0.0);
+    assert_eq!(r.sim().now(), Tick::from_ms(100));
+    assert_eq!(r.execute("DROP TABLE t1"), Ok(1));
+    let free_before = r.snapshot().pages_free;
+    // Run into the first instance's scan (after dict_sys and the per-extent walk).
+    for _ in 0..1000 {
+        r.advance(1.0, &|| 0.0);
+        r.digest();
+        if !r.scans().is_empty() {
+            break;
+        }
+    }
+    assert_eq!(r.scans().len(), 1, "{:?}", r.scans());
+    assert!(r.scans()[0].active(r.sim().now()));
+    assert_eq!(r.ddl_spans().len(), 1);
+    assert_eq!(r.ddl_spans()[0].t1, None);
+    for _ in 0..10 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.digest();
+    assert!(r.scans().is_empty(), "the scans are over: {:?}", r.scans());
+    assert!(r.ddl_spans()[0].t1.is_some());
+    let done: Vec<LogEntry> = r.log().into_iter().filter(|e| !e.note).collect();
+    assert_eq!(done.len(), 1, "{done:?}");
+    assert!(done[0].result.starts_with("Query OK"), "{done:?}");
+    let snap = r.snapshot();
+    assert!(
+        snap.pages_free > free_before + 50_000,
+        "{free_before} -> {}",
+        snap.pages_free
+    );
+    assert!(snap.tables.iter().any(|t| t.name == "t1" && t.dropped));
+}
+
+#[test]
+fn an_unknown_table_is_an_error_when_the_statement_runs() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+    assert_eq!(
+        r.execute("DROP TABLEX nope"),
+        Err("ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'TABLEX nope' at line 1".to_string())
+    );
+    assert_eq!(r.execute("DROP TABLE nope"), Ok(1));
+    r.advance(10.0, &|| 0.0);
+    r.digest();
+    let done = r.log();
+    assert_eq!(
+        done.len(),
+        2,
+        "the syntax error and the unknown table: {done:?}"
+    );
+    assert!(done[0].result.starts_with("ERROR 1064"));
+    let done = &done[1..];
+    assert!(done[0].error);
+    assert_eq!(
+        done[0].result,
+        "ERROR 1051 (42S02): Unknown table 'test.nope'"
+    );
+}
+
+#[test]
+fn a_paused_runner_does_not_move_and_the_budget_stops_a_slow_frame() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    r.set_clock(false, 1.0);
+    assert_eq!(r.advance(50.0, &|| 0.0), Tick::ZERO);
+    r.set_clock(true, 10.0);
+    // A clock that says each slice took 20 ms: one slice, then stop.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 20.0);
+        t.get()
+    };
+    assert_eq!(r.advance(100.0, &clock), STEP_SLICE);
+}
+
+#[test]
+fn a_scenario_runs_on_the_profile_asked_for_without_its_script() {
+    let r = Runner::new("i3-ext3-drop", "mysql-5.1", 0).unwrap();
+    assert_eq!(r.scenario(), "i3-ext3-drop");
+    assert_eq!(r.profile(), "mysql-5.1");
+    assert_eq!(r.script(), ["DROP TABLE big".to_string()]);
+    assert!(
+        r.sim().scenario().script.is_empty(),
+        "the user is the script"
+    );
+    let mut r = Runner::new("i3-ext3-drop", "mysql-5.7", 1).unwrap();
+    assert_eq!(
+        (r.scenario(), r.profile(), r.generation()),
+        ("i3-ext3-drop", "mysql-5.7", 1)
+    );
+    // Nothing runs by itself: 20 virtual seconds later big is still there.
+    for _ in 0..200 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.digest();
+    assert!(r.ddl_spans().is_empty());
+    assert!(r
+        .snapshot()
+        .tables
+        .iter()
+        .any(|t| t.name == "big" && !t.dropped));
+    assert!(Runner::new("no-such-scenario", "mysql-5.7", 0).is_err());
+}
+
+#[test]
+fn only_the_incidents_with_pools_of_tens_of_gb_are_heavy() {
+    // I1's 128 GB pool, and I5's 36 GB (a 48 GB server's).
+    let heavy = [
+        "i1-ahi-drop",
+        "i5-compressed-partition-drop",
+        "i5-truncate-then-drop",
+    ];
+    for (name, _) in ddlscope_engine::SCENARIOS {
+        let s = Scenario::builtin(name).unwrap();
+        assert_eq!(is_heavy(&s), heavy.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn a_failover_and_the_ahi_cleanup_become_log_notes() {
+    let note = note_for(
+        Tick::from_secs(45),
+        &EventKind::Failover {
+            stalled_for: Tick::from_secs(30),
+        },
+    )
+    .unwrap();
+    assert!(note.note && !note.error);
+    assert_eq!(note.sql, "HA probe: failover after 30 s of stalled writes");
+    let done = note_for(
+        Tick::from_secs(160),
+        &EventKind::AhiCleanupDone {
+            space: SpaceId(1),
+            t0: Tick::from_secs(10),
+            t1: Tick::from_secs(160),
+            hashed_pages: 1_200_000,
+            records: 90_000_000,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        done.sql,
+        "AHI cleanup of space 1: done in 150.000 s, 1,200,000 hashed pages, 90,000,000 records"
+    );
+
+    // And from a real run: the demo with the AHI on, dropped on 5.7.
+    let mut scenario = Scenario::builtin(DEFAULT_SCENARIO).unwrap();
+    scenario.innodb.adaptive_hash_index = true;
+    let mut r = Runner::from_scenario(scenario, "mysql-5.7", 0).unwrap();
+    r.advance(100.0, &|| 0.0);
+    r.execute("DROP TABLE t1").unwrap();
+    for _ in 0..30 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.digest();
+    let notes: Vec<LogEntry> = r.log().into_iter().filter(|e| e.note).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].sql.starts_with("AHI cleanup of space ") && notes[0].sql.contains("started"),
+        "{notes:?}"
+    );
+    assert!(notes[0].sql.contains("holding dict_sys"), "{notes:?}");
+    assert!(notes[1].sql.contains(": done in "), "{notes:?}");
+    assert_eq!(
+        r.log().iter().filter(|e| !e.note).count(),
+        1,
+        "the DROP itself is not a note"
+    );
+}
+
+/// A fingerprint of the whole state an engine shows: its trace hash, its clock,
+/// and the pool's counters.
+fn state(r: &Runner) -> (u64, Tick, u64, u64, usize) {
+    let p = r.sim().pool();
+    (
+        r.sim().trace_hash(),
+        r.sim().now(),
+        p.pages_free(),
+        p.pages_dirty(),
+        r.sim().events().len(),
+    )
+}
+
+#[test]
+fn scrubbing_back_and_forth_lands_on_the_same_state_at_the_same_tick() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    for _ in 0..30 {
+        r.advance(100.0, &|| 0.0);
+    }
+    let s2 = r.connect();
+    r.submit(s2, "BEGIN; SELECT * FROM t1 WHERE id = 5")
+        .unwrap();
+    for _ in 0..10 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.execute("DROP TABLE t2").unwrap();
+    for _ in 0..120 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.digest();
+    let end = r.sim().now();
+    assert_eq!(r.horizon(), end);
+    assert!(
+        r.checkpoints.len() >= 2,
+        "{} checkpoints",
+        r.checkpoints.len()
+    );
+    let log_at_end = r.log();
+    let at_end = state(&r);
+    let mid = Tick::from_ms(4_250);
+    r.seek(mid);
+    let at_mid = state(&r);
+    assert_eq!(at_mid.1, mid);
+    assert!(
+        r.sim().console_sessions().contains(&s2),
+        "the session opened at 3 s is there"
+    );
+    // Back to the start: no session, nothing in the log.
+    r.seek(Tick::from_ms(1_000));
+    assert!(!r.sim().console_sessions().contains(&s2));
+    assert!(r.log().is_empty());
+    // Forward again, and back again: the same states.
+    r.seek(end);
+    assert_eq!(state(&r), at_end);
+    assert_eq!(r.log(), log_at_end);
+    r.seek(mid);
+    assert_eq!(state(&r), at_mid);
+    // Playing on from the middle replays the recorded inputs at their ticks.
+    while r.sim().now() < end {
+        let to = (r.sim().now() + Tick::from_ms(100)).min(end);
+        r.run_to(to, STEP_BUDGET_MS, &|| 0.0);
+    }
+    assert_eq!(state(&r), at_end);
+}
+
+#[test]
+fn typing_in_the_past_branches_history() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+    for _ in 0..20 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.execute("DROP TABLE t1").unwrap();
+    for _ in 0..20 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.seek(Tick::from_secs(1));
+    assert_eq!(r.horizon(), Tick::from_secs(4), "the future is still there");
+    r.execute("DROP TABLE t2").unwrap();
+    assert_eq!(r.horizon(), Tick::from_secs(1), "until the user types");
+    assert_eq!(r.inputs().len(), 1);
+    assert!(matches!(&r.inputs()[0].kind, InputKind::Submit { sql, .. } if sql == "DROP TABLE t2"));
+}
+
+#[test]
+fn step_runs_to_the_next_event_and_back_returns_to_the_previous() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    r.set_clock(false, 1.0);
+    r.run_to(Tick::from_secs(2), f64::INFINITY, &|| 0.0);
+    r.execute("DROP TABLE t1").unwrap();
+    let events = r.sim().events().len();
+    let ran = r.step_event();
+    assert!(ran <= STEP_HORIZON, "{ran:?}");
+    assert!(r.sim().events().len() > events);
+    let after = r.sim().now();
+    assert_eq!(
+        r.sim().events().last().unwrap().at,
+        after,
+        "stopped at the event"
+    );
+    r.step_event();
+    r.step_event();
+    let later = r.sim().now();
+    assert!(later > after, "{later:?}");
+    r.step_back();
+    assert!(r.sim().now() < later);
+    assert_eq!(
+        r.sim().now(),
+        r.sim().events().last().map_or(Tick::ZERO, |e| e.at)
+    );
+}
+
+#[test]
+fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
+    let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+    for _ in 0..10 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    let s2 = e.connect();
+    e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
+    assert_eq!(e.panes.len(), 2);
+    assert_eq!(e.panes[1].sim().now(), e.panes[0].sim().now(), "caught up");
+    assert!(
+        e.panes[1].sim().console_sessions().contains(&s2),
+        "the inputs replayed"
+    );
+    assert_eq!(e.submit(s2, "DROP TABLE t1"), Ok(1));
+    assert!(e
+        .submit(s2, "DROP TABLEX t1")
+        .unwrap_err()
+        .starts_with("ERROR 1064"));
+    for _ in 0..30 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    for r in &mut e.panes {
+        r.digest();
+    }
+    let (a, b) = (&e.panes[0], &e.panes[1]);
+    assert_eq!(a.sim().now(), b.sim().now());
+    assert_eq!(a.profile(), "mysql-5.7");
+    assert_eq!(b.profile(), "mysql-8.0.23");
+    // The same DROP: 5.7 frees t1's pages, 8.0.23 leaves them stale.
+    let (sa, sb) = (a.snapshot(), b.snapshot());
+    assert!(sa.tables.iter().any(|t| t.name == "t1" && t.dropped));
+    assert!(sb.tables.iter().any(|t| t.name == "t1" && t.dropped));
+    assert_eq!(sa.pages_stale, 0);
+    assert!(
+        sb.pages_stale > 0 || sb.pages_free > sa.pages_free / 2,
+        "{sb:?}"
+    );
+    e.seek(Tick::from_secs(2));
+    assert_eq!(e.panes[1].sim().now(), Tick::from_secs(2));
+    e.compare(None, &Knobs::default()).unwrap();
+    assert_eq!(e.panes.len(), 1);
+}
+
+#[test]
+fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
+    let knobs = Knobs {
+        pool_mib: Some(512),
+        instances: Some(2),
+        ahi: Some(false),
+        file_system: Some(ddlscope_engine::FileSystemKind::Xfs),
+        device: Some(ddlscope_engine::DeviceKind::Nvme),
+        workload: Some(WorkloadKind::OltpPointSelect),
+        threads: Some(4),
+    };
+    let r = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 3).unwrap();
+    assert_eq!(r.sim().pool().pages_total(), 512 * 64);
+    assert_eq!(r.sim().pool().n_instances(), 2);
+    assert_eq!(r.sim().scenario().workload.threads, 4);
+    assert_eq!(r.knobs(), &knobs);
+    let bad = Knobs {
+        pool_mib: Some(128),
+        instances: Some(64),
+        ..Knobs::default()
+    };
+    let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
+    assert!(!e.is_empty());
+}

@@ -1,0 +1,358 @@
+//! The root component: it owns the engines, starts the frame loop, and wires the
+//! panels to them. Its state, actions and reducer are `model::state` (see the diagram
+//! there); the hooks that keep the engines in step with that state are `ui::hooks`.
+
+use crate::canvas::frame::Canvases;
+use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
+use crate::model::snapshot::Snapshot;
+use crate::model::state::{Action, AppState};
+use crate::ui::choices::{profiles, scenarios, suggestions};
+use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
+use crate::ui::help::Help;
+use crate::ui::hooks::{
+    dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
+};
+use crate::ui::pane::Pane;
+use crate::ui::sql_box::SqlConsole;
+use crate::ui::stats::Stats;
+use ddlscope_engine::Tick;
+use std::rc::Rc;
+use yew::prelude::*;
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match self.apply(action) {
+            Some(next) => Rc::new(next),
+            // The same Rc: Yew skips the re-render.
+            None => self,
+        }
+    }
+}
+
+/// Whether the URL asks for the debug overlay (`?debug=1`).
+fn debug_requested() -> bool {
+    gloo::utils::window().location().search().is_ok_and(|q| {
+        q.trim_start_matches('?')
+            .split('&')
+            .any(|kv| kv == "debug=1")
+    })
+}
+
+/// Whether the user asked the system for less motion.
+fn reduced_motion() -> bool {
+    gloo::utils::window()
+        .match_media("(prefers-reduced-motion: reduce)")
+        .ok()
+        .flatten()
+        .is_some_and(|q| q.matches())
+}
+
+/// The built-in profiles with their summaries, as [`profiles`] lists them.
+type Profiles = Rc<Vec<(ProfileChoice, String)>>;
+
+/// The title and summary of profile `name`.
+fn title_of(profiles: &Profiles, name: &str) -> (String, String) {
+    profiles
+        .iter()
+        .find(|(c, _)| c.name == name)
+        .map(|(c, s)| (c.title.clone(), s.clone()))
+        .unwrap_or_default()
+}
+
+/// Flips the page between light and dark.
+fn toggle_theme(_: MouseEvent) {
+    if let Some(root) = gloo::utils::document().document_element() {
+        let dark = crate::canvas::frame::dark_theme(
+            gloo::utils::window()
+                .match_media("(prefers-color-scheme: dark)")
+                .ok()
+                .flatten()
+                .as_ref(),
+        );
+        let _ = root.set_attribute("data-theme", if dark { "light" } else { "dark" });
+    }
+}
+
+/// A callback that seeks every engine.
+fn seeker(engines: &SharedEngines) -> Callback<Tick> {
+    let engines = engines.clone();
+    Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
+}
+
+/// The page.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| AppState {
+        // With less motion asked for, nothing moves until the user presses play.
+        playing: !reduced_motion(),
+        ..AppState::default()
+    });
+    let engines = use_mut_ref(|| {
+        Engines::new(
+            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
+                .expect("the built-in demo scenario and profile load"),
+        )
+    });
+    let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
+    let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
+    let profiles = use_memo((), |_| profiles());
+    let scenarios = use_memo((), |_| scenarios());
+    let chosen = scenarios.iter().find(|s| s.name == state.scenario).cloned();
+    let heavy = chosen.as_ref().is_some_and(|s| {
+        s.heavy
+            || state
+                .knobs
+                .pool_mib
+                .is_some_and(|m| m << 20 >= HEAVY_POOL_BYTES)
+    });
+
+    use_frame_loop(&engines, &state, (*canvases).clone(), (*debug).clone());
+    use_clock(&engines, &state);
+    use_shortcuts(&engines, &state);
+    use_restart(&engines, &state, heavy);
+    use_compare(&engines, &state);
+
+    let instances: Vec<u16> = engines
+        .borrow()
+        .panes
+        .iter()
+        .map(|r| r.sim().pool().n_instances())
+        .collect();
+    let main_snapshot = state.snapshots[0].clone();
+    let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
+    let panes = panes(
+        &state, &engines, &canvases, &instances, comparing, &profiles,
+    );
+    let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
+    let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
+
+    html! {
+        <div class={classes!("app", comparing.then_some("comparing"))}>
+            <header class="toolbar">
+                <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
+                { controls(&state, &engines, &scenarios, &profiles, heavy, &main_snapshot) }
+                <div class="group toolbar-end">
+                    <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
+                    <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
+                </div>
+            </header>
+            if let Some(error) = state.error.clone() {
+                <div class="error-banner" role="alert" data-testid="settings-error">
+                    <span>{ error }</span>
+                    <button type="button" onclick={on_dismiss}>{ "Dismiss" }</button>
+                </div>
+            }
+            if state.help {
+                <Help on_close={on_help} />
+            }
+            <main class="grid">
+                <div class="main-col">
+                    { about(&state, chosen.as_ref(), &profiles) }
+                    <div class="panes">{ for panes }</div>
+                </div>
+                <aside class="panel side" style="display: grid; gap: 18px; align-content: start">
+                    { console(&state, &engines, suggestions(chosen.as_ref(), &main_snapshot)) }
+                    <div class="narration" data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                        { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
+                    </div>
+                    { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
+                        let heading = comparing.then(|| title_of(&profiles, if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
+                        html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
+                    }) }
+                </aside>
+            </main>
+            if let Some(debug) = (*debug).clone() {
+                <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
+            }
+        </div>
+    }
+}
+
+/// The toolbar's controls, wired to the reducer and the engines.
+fn controls(
+    state: &UseReducerHandle<AppState>,
+    engines: &SharedEngines,
+    scenarios: &Rc<Vec<ScenarioChoice>>,
+    profiles: &Profiles,
+    heavy: bool,
+    snapshot: &Snapshot,
+) -> Html {
+    let on_step = {
+        let d = state.dispatcher();
+        let engines = engines.clone();
+        Callback::from(move |forward: bool| {
+            d.dispatch(Action::Pause);
+            let mut e = engines.borrow_mut();
+            if forward {
+                e.step_event();
+            } else {
+                e.step_back();
+            }
+        })
+    };
+    let on_scenario = {
+        let d = state.dispatcher();
+        let scenarios = scenarios.clone();
+        Callback::from(move |name: String| {
+            if let Some(s) = scenarios.iter().find(|s| s.name == name) {
+                d.dispatch(Action::SetScenario {
+                    name,
+                    profile: s.profile.clone(),
+                });
+            }
+        })
+    };
+    let choices: Vec<ProfileChoice> = profiles.iter().map(|(c, _)| c.clone()).collect();
+    html! {
+        <Controls
+            playing={state.playing}
+            speed={state.speed}
+            scenario={AttrValue::from(state.scenario.clone())}
+            scenarios={(**scenarios).clone()}
+            building={state.building && heavy}
+            profile={AttrValue::from(state.profile.clone())}
+            profiles={choices}
+            compare={state.compare.clone()}
+            knobs={state.knobs.clone()}
+            now={snapshot.now}
+            horizon={snapshot.horizon}
+            actual_speed={snapshot.actual_speed}
+            on_toggle={dispatch(state, |()| Action::TogglePlay)}
+            {on_step}
+            on_seek={seeker(engines)}
+            on_speed={dispatch(state, Action::SetSpeed)}
+            {on_scenario}
+            on_profile={dispatch(state, Action::SetProfile)}
+            on_compare={dispatch(state, Action::SetCompare)}
+            on_knobs={dispatch(state, Action::SetKnobs)}
+        />
+    }
+}
+
+/// The SQL console, wired to the engines: statements go to the active session.
+fn console(
+    state: &UseReducerHandle<AppState>,
+    engines: &SharedEngines,
+    suggestions: Vec<String>,
+) -> Html {
+    let on_run = {
+        let engines = engines.clone();
+        let active = state.active;
+        Callback::from(move |sql: String| -> Result<u32, String> {
+            let mut e = engines.borrow_mut();
+            let session = if active == 0 {
+                e.main().sim().console_session()
+            } else {
+                active
+            };
+            e.submit(session, &sql)
+        })
+    };
+    let on_connect = {
+        let engines = engines.clone();
+        let d = state.dispatcher();
+        Callback::from(move |()| {
+            let id = engines.borrow_mut().connect();
+            d.dispatch(Action::SelectSession(id));
+        })
+    };
+    html! {
+        <SqlConsole
+            log={state.log.clone()}
+            sessions={state.snapshots[0].console.clone()}
+            active={state.active}
+            {suggestions}
+            {on_run}
+            {on_connect}
+            on_select={dispatch(state, Action::SelectSession)}
+        />
+    }
+}
+
+/// The panel about the scenario and the profile: titles, descriptions, what to try.
+fn about(state: &AppState, chosen: Option<&ScenarioChoice>, profiles: &Profiles) -> Html {
+    let (scenario_title, scenario_text) = chosen
+        .map(|s| (s.title.clone(), s.description.clone()))
+        .unwrap_or_default();
+    let (profile_title, summary) = title_of(profiles, &state.profile);
+    let try_it = match chosen.and_then(|s| s.script.first()) {
+        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then compare with another engine.".to_string(),
+        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then compare with another engine."),
+        None => "Try it: run a statement from the console; then compare with another engine.".to_string(),
+    };
+    let script_text = chosen
+        .map(|s| {
+            s.script
+                .iter()
+                .map(|(at, sql)| format!("at {at} s: {sql}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .filter(|t| !t.is_empty())
+        .map_or(
+            "This scenario has no script: the workload just runs.".to_string(),
+            |t| format!("The scenario's own script (not run here; you are the script): {t}."),
+        );
+    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
+    html! {
+        <section class="panel" aria-labelledby="about-title">
+            <h2 class="panel-title" id="about-title">
+                <span data-testid="profile-title">{ profile_title }</span>
+                <span style={subtle}>{ scenario_title }</span>
+            </h2>
+            <p style="margin: 0 0 6px" data-testid="scenario-description">{ scenario_text }</p>
+            <p style="margin: 0 0 6px; color: var(--text-muted)" data-testid="profile-summary">{ summary }</p>
+            <details style="color: var(--text-muted); font-size: 13px">
+                <summary style="cursor: pointer">{ try_it }</summary>
+                <p style="margin: 6px 0 0">{ script_text }</p>
+            </details>
+        </section>
+    }
+}
+
+/// One pane per engine shown (two in compare mode), each with its pool map's tooltip.
+fn panes(
+    state: &AppState,
+    engines: &SharedEngines,
+    canvases: &[Canvases],
+    instances: &[u16],
+    comparing: bool,
+    profiles: &Profiles,
+) -> Vec<Html> {
+    (0..if comparing { 2 } else { 1 })
+        .map(|i| {
+            let name = if i == 0 {
+                state.profile.clone()
+            } else {
+                state.compare.clone().unwrap_or_default()
+            };
+            let title = comparing.then(|| AttrValue::from(title_of(profiles, &name).0));
+            let inspect = {
+                let engines = engines.clone();
+                Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
+                    let e = engines.borrow();
+                    let r = e.panes.get(i)?;
+                    let pool = r.sim().pool();
+                    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
+                    let (instance, pos) = crate::canvas::pool_map::locate(&sizes, w, x, y)?;
+                    let info = pool.inspect(instance, pos)?;
+                    let tables = crate::model::snapshot::table_infos(r.sim());
+                    Some(crate::canvas::pool_map::describe(instance, &info, &tables))
+                })
+            };
+            html! {
+                <Pane
+                    index={i}
+                    canvases={canvases[i].clone()}
+                    instances={instances.get(i).copied().unwrap_or(1)}
+                    snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
+                    {title}
+                    inspect={Some(inspect)}
+                    on_seek={seeker(engines)}
+                />
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,30 @@
+//! The keyboard help: a dialog listing the shortcuts, opened with `?` or the toolbar's
+//! `?` button.
+
+use yew::prelude::*;
+
+/// Props of [`Help`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct HelpProps {
+    /// Closes the dialog.
+    pub on_close: Callback<MouseEvent>,
+}
+
+/// The dialog.
+#[function_component(Help)]
+pub fn help(props: &HelpProps) -> Html {
+    html! {
+        <div class="help" role="dialog" aria-label="Keyboard shortcuts" data-testid="help">
+            <h2 class="panel-title">{ "Keyboard" }</h2>
+            <dl>
+                <dt><kbd>{ "Space" }</kbd></dt><dd>{ "play or pause virtual time" }</dd>
+                <dt><kbd>{ "→" }</kbd></dt><dd>{ "step to the engine's next event (pauses)" }</dd>
+                <dt><kbd>{ "←" }</kbd></dt><dd>{ "step back to the previous event (deterministic replay)" }</dd>
+                <dt><kbd>{ "?" }</kbd></dt><dd>{ "show or hide this help" }</dd>
+                <dt><kbd>{ "↑" }</kbd>{ " " }<kbd>{ "↓" }</kbd></dt><dd>{ "in the console: the session's earlier statements" }</dd>
+                <dt><kbd>{ "Enter" }</kbd></dt><dd>{ "in the console: run (Shift+Enter for a new line)" }</dd>
+            </dl>
+            <button type="button" onclick={props.on_close.clone()}>{ "Close" }</button>
+        </div>
+    }
+}

@@ -1,0 +1,191 @@
+//! The hooks that keep the engines in step with the page's state: the frame loop, the
+//! clock, the keyboard shortcuts, restarts and compare mode. Each is one effect of the
+//! root component, in the order it declares them (Yew runs effects in that order).
+
+use crate::canvas::frame::{Canvases, FrameLoop};
+use crate::model::runner::{Engines, Runner};
+use crate::model::snapshot::News;
+use crate::model::state::{Action, AppState};
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The engines, shared between Yew's callbacks and the frame loop.
+pub type SharedEngines = Rc<RefCell<Engines>>;
+
+/// A callback that dispatches the action `f` makes of its argument: the one helper
+/// for the many callbacks that only tell the reducer something.
+pub fn dispatch<T: 'static>(
+    state: &UseReducerHandle<AppState>,
+    f: impl Fn(T) -> Action + 'static,
+) -> Callback<T> {
+    let d = state.dispatcher();
+    Callback::from(move |x| d.dispatch(f(x)))
+}
+
+/// Whether a key press belongs to a text field (typing, not a shortcut).
+fn typing(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// The animation loop: built once, stopped when the page goes away.
+#[hook]
+pub fn use_frame_loop(
+    engines: &SharedEngines,
+    state: &UseReducerHandle<AppState>,
+    canvases: Vec<Canvases>,
+    debug: Option<NodeRef>,
+) {
+    let engines = engines.clone();
+    let dispatcher = state.dispatcher();
+    use_effect_with((), move |_| {
+        let on_news = Callback::from(move |(generation, news): (u32, News)| {
+            dispatcher.dispatch(Action::Frame { generation, news });
+        });
+        let frame_loop = FrameLoop::start(engines, canvases, debug, on_news);
+        move || drop(frame_loop)
+    });
+}
+
+/// The clock follows the state.
+#[hook]
+pub fn use_clock(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+    let engines = engines.clone();
+    use_effect_with((state.playing, state.speed), move |(playing, speed)| {
+        engines.borrow_mut().set_clock(*playing, *speed);
+    });
+}
+
+/// Keyboard shortcuts: space plays or pauses, → steps, ← steps back, ? shows help.
+#[hook]
+pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+    let engines = engines.clone();
+    let d = state.dispatcher();
+    use_effect_with((), move |_| {
+        let options = EventListenerOptions::enable_prevent_default();
+        let document = gloo::utils::document();
+        let listener = EventListener::new_with_options(&document, "keydown", options, move |e| {
+            let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                return;
+            };
+            if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            match e.key().as_str() {
+                " " => {
+                    e.prevent_default();
+                    d.dispatch(Action::TogglePlay);
+                }
+                "ArrowRight" => {
+                    e.prevent_default();
+                    d.dispatch(Action::Pause);
+                    engines.borrow_mut().step_event();
+                }
+                "ArrowLeft" => {
+                    e.prevent_default();
+                    d.dispatch(Action::Pause);
+                    engines.borrow_mut().step_back();
+                }
+                "?" => d.dispatch(Action::ToggleHelp),
+                "Escape" => d.dispatch(Action::DismissError),
+                _ => {}
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// A new scenario, profile or setting restarts the simulation. Building a heavy
+/// scenario blocks for seconds, so it waits two animation frames: the browser
+/// paints the "building…" state in between. A setting the engine refuses leaves
+/// the running simulation as it was, and says why.
+#[hook]
+pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, heavy: bool) {
+    let engines = engines.clone();
+    let d = state.dispatcher();
+    use_effect_with(
+        (
+            state.scenario.clone(),
+            state.profile.clone(),
+            state.knobs.clone(),
+            state.generation,
+            heavy,
+        ),
+        move |(scenario, profile, knobs, generation, heavy)| {
+            let (scenario, profile, knobs, generation) = (
+                scenario.clone(),
+                profile.clone(),
+                knobs.clone(),
+                *generation,
+            );
+            let restart = move || {
+                let mut e = engines.borrow_mut();
+                let current = e.main();
+                if current.generation() == generation
+                    && current.scenario() == scenario
+                    && current.profile() == profile
+                    && *current.knobs() == knobs
+                {
+                    return;
+                }
+                let compared = e.panes.get(1).map(|r| r.profile().to_string());
+                match Runner::with_knobs(&scenario, &profile, &knobs, generation) {
+                    Ok(mut runner) => {
+                        let (playing, speed) = e.main().clock();
+                        runner.set_clock(playing, speed);
+                        e.panes = vec![runner];
+                        if let Err(err) = e.compare(compared.as_deref(), &knobs) {
+                            d.dispatch(Action::CompareFailed(err));
+                        }
+                    }
+                    Err(error) => {
+                        let main = e.main_mut();
+                        main.adopt_generation(generation);
+                        if let Some(other) = e.panes.get_mut(1) {
+                            other.adopt_generation(generation);
+                        }
+                        let main = e.main();
+                        d.dispatch(Action::RestartFailed {
+                            error,
+                            scenario: main.scenario().to_string(),
+                            profile: main.profile().to_string(),
+                            knobs: main.knobs().clone(),
+                        });
+                    }
+                }
+            };
+            // Dropping an AnimationFrame cancels it: a newer choice supersedes.
+            let pending: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+            if *heavy {
+                let inner = pending.clone();
+                *pending.borrow_mut() = Some(request_animation_frame(move |_| {
+                    *inner.borrow_mut() = Some(request_animation_frame(move |_| restart()));
+                }));
+            } else {
+                restart();
+            }
+            move || drop(pending.borrow_mut().take())
+        },
+    );
+}
+
+/// Compare mode follows the state.
+#[hook]
+pub fn use_compare(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+    let engines = engines.clone();
+    let d = state.dispatcher();
+    use_effect_with(state.compare.clone(), move |compare| {
+        let mut e = engines.borrow_mut();
+        if e.panes.get(1).map(|r| r.profile()) != compare.as_deref() {
+            let knobs = e.main().knobs().clone();
+            if let Err(err) = e.compare(compare.as_deref(), &knobs) {
+                d.dispatch(Action::CompareFailed(err));
+            }
+        }
+    });
+}

@@ -1,0 +1,16 @@
+//! The Yew components and hooks: the root [`app::App`], the toolbar, the SQL console,
+//! the status figures, one engine's pane, the processlist and metadata-lock panels,
+//! the keyboard help and the panic banner. They read the model's snapshot and state,
+//! dispatch its actions, and mount the canvases that `canvas` draws.
+
+pub mod app;
+pub mod choices;
+pub mod controls;
+pub mod help;
+pub mod hooks;
+pub mod mdl_panel;
+pub mod pane;
+pub mod panic;
+pub mod processlist;
+pub mod sql_box;
+pub mod stats;
