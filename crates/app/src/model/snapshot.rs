@@ -55,7 +55,6 @@ pub struct TableInfo {
 /// The tables of `sim`, for the legend and the map's tooltip.
 pub fn table_infos(sim: &Sim) -> Vec<TableInfo> {
     sim.tables()
-        .iter()
         .map(|t| TableInfo {
             name: t.name.clone(),
             space: t.space,

@@ -260,13 +260,7 @@ fn mid_sweep_on_57_the_dropped_table_vanishes_behind_the_cursor() {
         }
     }
     let scan = r.scans()[0].clone();
-    let t1 = r
-        .sim()
-        .tables()
-        .iter()
-        .find(|t| t.name == "t1")
-        .unwrap()
-        .space;
+    let t1 = r.sim().tables().find(|t| t.name == "t1").unwrap().space;
     assert_eq!(scan.space, t1);
     let i = scan.instance;
     // Halfway through the walk.
