@@ -24,18 +24,14 @@ mod cleaner;
 mod client;
 mod cpu;
 mod ddl;
-mod locks;
 pub mod log;
 mod os;
 mod partition;
 mod recorder;
 mod sched;
 mod session;
-mod show;
 
-pub use locks::MdlPoll;
-pub use session::{StatementOutcome, StatementRecord};
-pub use show::ProcesslistRow;
+pub use session::{MdlPoll, ProcesslistRow, StatementOutcome, StatementRecord};
 
 use crate::bufpool::BufPool;
 use crate::device::Device;

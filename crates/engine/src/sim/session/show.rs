@@ -6,10 +6,10 @@
 //! first); here `THREAD_ID` and `OWNER_THREAD_ID` equal the processlist id, so the views
 //! join without a lookup.
 
-use super::session::VARIABLES;
-use super::{Sim, Thread};
+use super::VARIABLES;
 use crate::mdl::MdlContextId;
 use crate::resultset::ResultSet;
+use crate::sim::{Sim, Thread};
 use crate::sql::{SqlError, VarScope};
 use crate::time::Tick;
 use crate::workload::StatementKind;
@@ -39,12 +39,12 @@ pub struct ProcesslistRow {
     pub info: Option<String>,
 }
 
-fn some(s: impl ToString) -> Option<String> {
+pub(in crate::sim) fn some(s: impl ToString) -> Option<String> {
     Some(s.to_string())
 }
 
 /// sysbench's statement text for a kind.
-fn sysbench_text(kind: StatementKind, table: &str) -> String {
+pub(in crate::sim) fn sysbench_text(kind: StatementKind, table: &str) -> String {
     match kind {
         StatementKind::Begin => "BEGIN".into(),
         StatementKind::Commit => "COMMIT".into(),
@@ -69,7 +69,7 @@ impl Sim {
     }
 
     /// The rows; `me`, the session running the SHOW, shows itself in state `init`.
-    fn procs(&self, me: Option<u32>) -> Vec<ProcesslistRow> {
+    pub(in crate::sim) fn procs(&self, me: Option<u32>) -> Vec<ProcesslistRow> {
         let mut rows = Vec::new();
         for th in &self.sched.threads {
             if let Thread::Client(c) = th {
@@ -121,7 +121,7 @@ impl Sim {
     }
 
     /// `SHOW [FULL] PROCESSLIST`.
-    pub(super) fn processlist(&self, me: u32, full: bool) -> ResultSet {
+    pub(in crate::sim) fn processlist(&self, me: u32, full: bool) -> ResultSet {
         let mut r = ResultSet::new(
             &[
                 "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
@@ -151,7 +151,7 @@ impl Sim {
     }
 
     /// A diagnostic table, whole.
-    pub(super) fn system_table(
+    pub(in crate::sim) fn system_table(
         &self,
         schema: &str,
         table: &str,
@@ -296,7 +296,7 @@ impl Sim {
     }
 
     /// `SHOW ENGINE INNODB STATUS`: SEMAPHORES, TRANSACTIONS, BUFFER POOL AND MEMORY.
-    pub(super) fn innodb_status(&self) -> ResultSet {
+    pub(in crate::sim) fn innodb_status(&self) -> ResultSet {
         let mut text = String::new();
         text.push_str("\n=====================================\n");
         text.push_str(&format!(
@@ -330,7 +330,7 @@ impl Sim {
                     if trx.rows_locked > 0 || trx.rows_modified > 0 {
                         text.push_str(&format!(
                             "{} lock struct(s), heap size {}, {} row lock(s), undo log entries {}\n",
-                            trx.lock_bytes / super::LOCK_BYTES_PER_PAGE + 1,
+                            trx.lock_bytes / crate::sim::LOCK_BYTES_PER_PAGE + 1,
                             trx.lock_bytes + 1136,
                             trx.rows_locked,
                             trx.rows_modified
@@ -378,7 +378,12 @@ impl Sim {
     }
 
     /// `SHOW VARIABLES [LIKE]`.
-    pub(super) fn show_variables(&self, me: u32, scope: VarScope, like: Option<&str>) -> ResultSet {
+    pub(in crate::sim) fn show_variables(
+        &self,
+        me: u32,
+        scope: VarScope,
+        like: Option<&str>,
+    ) -> ResultSet {
         let mut r = ResultSet::new(&["Variable_name", "Value"], &[]);
         for (name, _) in VARIABLES {
             if like.is_some_and(|p| !like_match(p, name)) {
@@ -392,7 +397,7 @@ impl Sim {
     }
 
     /// `SHOW [GLOBAL] STATUS [LIKE]`: the counters the engine keeps.
-    pub(super) fn show_status(&self, like: Option<&str>) -> ResultSet {
+    pub(in crate::sim) fn show_status(&self, like: Option<&str>) -> ResultSet {
         let p = &self.pool;
         let c = &self.rec.counters;
         let waits = self.sql.mdl.waits().len();
@@ -452,7 +457,7 @@ impl Sim {
 }
 
 /// Virtual time as a server timestamp, the clock starting at 2024-01-01 00:00:00.
-fn virtual_datetime(t: Tick) -> String {
+pub(in crate::sim) fn virtual_datetime(t: Tick) -> String {
     let s = t.as_secs();
     let (d, rem) = (s / 86_400, s % 86_400);
     format!(
@@ -465,8 +470,8 @@ fn virtual_datetime(t: Tick) -> String {
 }
 
 /// SQL LIKE, case-insensitive: `%` any run, `_` one character, `\` escapes.
-pub(super) fn like_match(pattern: &str, s: &str) -> bool {
-    fn go(p: &[char], s: &[char]) -> bool {
+pub(in crate::sim) fn like_match(pattern: &str, s: &str) -> bool {
+    pub(in crate::sim) fn go(p: &[char], s: &[char]) -> bool {
         match p.first() {
             None => s.is_empty(),
             Some('%') => (0..=s.len()).any(|i| go(&p[1..], &s[i..])),
@@ -482,12 +487,127 @@ pub(super) fn like_match(pattern: &str, s: &str) -> bool {
     go(&p, &s)
 }
 
+/// Keeps the requested columns (`*` for all) and the rows matching a WHERE clause of
+/// `col = value` terms joined by AND.
+pub(in crate::sim) fn project(
+    full: ResultSet,
+    columns: &[String],
+    where_text: Option<&str>,
+) -> Result<ResultSet, SqlError> {
+    let mut keep: Vec<usize> = Vec::new();
+    for c in columns {
+        let c = c.trim();
+        if c == "*" {
+            keep.extend(0..full.columns.len());
+            continue;
+        }
+        let bare = c.rsplit('.').next().unwrap_or(c).trim_matches('`');
+        match full.column(bare) {
+            Some(i) => keep.push(i),
+            None => return Err(SqlError::unknown_column_in(c, "field list")),
+        }
+    }
+    let mut conds: Vec<(usize, String)> = Vec::new();
+    if let Some(w) = where_text {
+        for term in split_and(w) {
+            let Some((l, r)) = term.split_once('=') else {
+                return Err(SqlError::not_modelled(&format!("WHERE {term}")));
+            };
+            let l = l.trim();
+            let bare = l.rsplit('.').next().unwrap_or(l).trim_matches('`');
+            let Some(i) = full.column(bare) else {
+                return Err(SqlError::unknown_column_in(l, "where clause"));
+            };
+            let v = r.trim().trim_matches(|c| c == '\'' || c == '"').to_owned();
+            conds.push((i, v));
+        }
+    }
+    let mut out = ResultSet {
+        columns: keep.iter().map(|&i| full.columns[i].clone()).collect(),
+        numeric: keep.iter().map(|&i| full.numeric[i]).collect(),
+        rows: Vec::new(),
+    };
+    for row in &full.rows {
+        let ok = conds.iter().all(|(i, v)| {
+            row[*i]
+                .as_deref()
+                .is_some_and(|x| x.eq_ignore_ascii_case(v))
+        });
+        if ok {
+            out.rows
+                .push(keep.iter().map(|&i| row[i].clone()).collect());
+        }
+    }
+    Ok(out)
+}
+
+/// `a = 1 AND b = 'x'` → `["a = 1", "b = 'x'"]` (AND in any case, outside quotes).
+pub(in crate::sim) fn split_and(w: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    let words: Vec<&str> = w.split_inclusive(' ').collect();
+    for word in words {
+        for ch in word.chars() {
+            match quote {
+                Some(q) if ch == q => quote = None,
+                None if ch == '\'' || ch == '"' => quote = Some(ch),
+                _ => {}
+            }
+        }
+        if quote.is_none() && word.trim().eq_ignore_ascii_case("and") {
+            out.push(cur.trim().to_owned());
+            cur.clear();
+        } else {
+            cur.push_str(word);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_owned());
+    }
+    out
+}
+
+impl Sim {
+    pub(in crate::sim) fn show_create(&self, ti: usize) -> String {
+        let t = &self.catalog[ti].table;
+        let d = &self.catalog[ti].def;
+        let mut lines: Vec<String> = d
+            .columns
+            .iter()
+            .map(|c| format!("  `{c}` int NOT NULL"))
+            .collect();
+        if let Some(pk) = &d.pk {
+            lines.push(format!("  PRIMARY KEY (`{pk}`)"));
+        }
+        for (n, c) in &d.indexes {
+            lines.push(format!("  KEY `{n}` (`{c}`)"));
+        }
+        let mut s = format!(
+            "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+            t.name,
+            lines.join(",\n")
+        );
+        if !d.partitions.is_empty() {
+            s.push_str("\n/*!50100 PARTITION BY RANGE (`id`)\n(");
+            let parts: Vec<String> = d
+                .partitions
+                .iter()
+                .map(|p| format!("PARTITION {p} ENGINE = InnoDB"))
+                .collect();
+            s.push_str(&parts.join(",\n "));
+            s.push_str(") */");
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::like_match;
+    use super::{like_match, split_and};
 
     #[test]
-    fn like_matches_as_mysql() {
+    pub(in crate::sim) fn like_matches_as_mysql() {
         assert!(like_match(
             "Innodb_buffer_pool_pages%",
             "Innodb_buffer_pool_pages_free"
@@ -495,5 +615,13 @@ mod tests {
         assert!(like_match("%lock_wait%", "innodb_lock_wait_timeout"));
         assert!(!like_match("lock_wait_timeout", "innodb_lock_wait_timeout"));
         assert!(like_match("lock\\_wait_timeout", "lock_wait_timeout"));
+    }
+
+    #[test]
+    fn where_terms_split_on_and_outside_quotes() {
+        assert_eq!(
+            split_and("OBJECT_TYPE = 'TABLE' and OBJECT_NAME='a and b'"),
+            vec!["OBJECT_TYPE = 'TABLE'", "OBJECT_NAME='a and b'"]
+        );
     }
 }

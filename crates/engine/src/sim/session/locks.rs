@@ -37,9 +37,9 @@
 //! Workload clients' own row locks are not recorded (their transactions last
 //! milliseconds); they are counted as lock memory only.
 
-use super::{Sim, Wake};
 use crate::events::EventKind;
 use crate::mdl::{Acquire, MdlContextId, MdlError, MdlRequest, MdlTicketId, MdlType, Wakeups};
+use crate::sim::{Sim, Wake};
 use crate::sql::SqlError;
 use crate::time::Tick;
 use crate::ThreadId;
@@ -58,15 +58,15 @@ pub enum MdlPoll {
 
 /// A row-lock request's range: row positions `lo..=hi` of `table`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RowRange {
-    pub(super) table: usize,
-    pub(super) lo: u64,
-    pub(super) hi: u64,
-    pub(super) exclusive: bool,
+pub(in crate::sim) struct RowRange {
+    pub(in crate::sim) table: usize,
+    pub(in crate::sim) lo: u64,
+    pub(in crate::sim) hi: u64,
+    pub(in crate::sim) exclusive: bool,
 }
 
 impl RowRange {
-    fn conflicts(&self, other: &RowRange) -> bool {
+    pub(in crate::sim) fn conflicts(&self, other: &RowRange) -> bool {
         self.table == other.table
             && (self.exclusive || other.exclusive)
             && self.lo <= other.hi
@@ -76,23 +76,23 @@ impl RowRange {
 
 /// A granted row lock (`lock_rec_t`), held by a session's transaction until it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RowLock {
-    pub(super) owner: u32,
-    pub(super) range: RowRange,
+pub(in crate::sim) struct RowLock {
+    pub(in crate::sim) owner: u32,
+    pub(in crate::sim) range: RowRange,
 }
 
 /// A session waiting for a row lock (`trx->lock.wait_lock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RowWait {
-    pub(super) thread: ThreadId,
-    pub(super) range: RowRange,
-    pub(super) since: Tick,
-    pub(super) deadline: Tick,
+pub(in crate::sim) struct RowWait {
+    pub(in crate::sim) thread: ThreadId,
+    pub(in crate::sim) range: RowRange,
+    pub(in crate::sim) since: Tick,
+    pub(in crate::sim) deadline: Tick,
 }
 
 /// The answer to a row-lock request.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum RowPoll {
+pub(in crate::sim) enum RowPoll {
     Granted,
     Wait,
     Failed(SqlError),
@@ -101,7 +101,7 @@ pub(super) enum RowPoll {
 impl Sim {
     /// The `lock_wait_timeout` of the context's session (the server default for
     /// workload clients and DDL threads of sessions that never set it).
-    fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
+    pub(in crate::sim) fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
         self.sql
             .sessions
             .get(&ctx.0)
@@ -177,7 +177,7 @@ impl Sim {
 
     /// Releases the tickets the context took after `savepoint` (a failed statement's
     /// own locks, `MDL_context::rollback_to_savepoint()`); explicit ones stay.
-    pub(super) fn mdl_rollback_to(&mut self, ctx: MdlContextId, savepoint: &[MdlTicketId]) {
+    pub(in crate::sim) fn mdl_rollback_to(&mut self, ctx: MdlContextId, savepoint: &[MdlTicketId]) {
         for ticket in self.sql.mdl.tickets_of(ctx) {
             let explicit = self
                 .sql
@@ -191,7 +191,7 @@ impl Sim {
     }
 
     /// Releases everything the context holds (a session going away).
-    pub(super) fn mdl_release_all(&mut self, ctx: MdlContextId) {
+    pub(in crate::sim) fn mdl_release_all(&mut self, ctx: MdlContextId) {
         self.sql.mdl_outcomes.remove(&ctx.0);
         self.sql.mdl_waiters.remove(&ctx.0);
         self.sql.mdl.set_clock(self.sched.now);
@@ -200,7 +200,7 @@ impl Sim {
     }
 
     /// KILL: withdraws the context's waiting request with 1317.
-    pub(super) fn mdl_cancel_wait(&mut self, ctx: MdlContextId) -> bool {
+    pub(in crate::sim) fn mdl_cancel_wait(&mut self, ctx: MdlContextId) -> bool {
         match self.sql.mdl.waiting_request(ctx) {
             Some(r) => {
                 self.sql.mdl.set_clock(self.sched.now);
@@ -212,7 +212,7 @@ impl Sim {
         }
     }
 
-    fn mdl_outcome(&mut self, ctx: MdlContextId) -> Option<MdlPoll> {
+    pub(in crate::sim) fn mdl_outcome(&mut self, ctx: MdlContextId) -> Option<MdlPoll> {
         if let Some(o) = self.sql.mdl_outcomes.remove(&ctx.0) {
             return Some(match o {
                 Ok(ticket) => MdlPoll::Granted(ticket),
@@ -222,7 +222,7 @@ impl Sim {
         self.sql.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait)
     }
 
-    fn mdl_answer(
+    pub(in crate::sim) fn mdl_answer(
         &mut self,
         t: ThreadId,
         ctx: MdlContextId,
@@ -253,7 +253,7 @@ impl Sim {
     }
 
     /// Hands granted and failed requests to their threads and wakes them.
-    pub(super) fn mdl_wake(&mut self, w: Wakeups) {
+    pub(in crate::sim) fn mdl_wake(&mut self, w: Wakeups) {
         for g in w.granted {
             self.sql.mdl_outcomes.insert(g.ctx.0, Ok(g.ticket));
             self.emit(EventKind::MdlWaitEnded {
@@ -277,7 +277,7 @@ impl Sim {
     }
 
     /// A `lock_wait_timeout` deadline passed: fail every request due.
-    pub(super) fn mdl_expire(&mut self) {
+    pub(in crate::sim) fn mdl_expire(&mut self) {
         let w = self.sql.mdl.expire(self.sched.now);
         self.mdl_wake(w);
     }
@@ -286,7 +286,12 @@ impl Sim {
 
     /// Asks for row locks on `range` for `session`'s transaction, waiting up to its
     /// `innodb_lock_wait_timeout` (`lock_rec_lock()` → `lock_wait_suspend_thread()`).
-    pub(super) fn row_lock(&mut self, t: ThreadId, session: u32, range: RowRange) -> RowPoll {
+    pub(in crate::sim) fn row_lock(
+        &mut self,
+        t: ThreadId,
+        session: u32,
+        range: RowRange,
+    ) -> RowPoll {
         let blocked = self.row_blockers(session, &range);
         if let Some(w) = self.sql.row_waits.get(&session).copied() {
             if blocked.is_empty() {
@@ -339,7 +344,7 @@ impl Sim {
     /// (`lock_rec_lock()` for sysbench's row). Simplification: the client's own lock is
     /// not recorded (see the module doc), so only console sessions block it, and no
     /// deadlock can run through it.
-    pub(super) fn row_wait_for_console(
+    pub(in crate::sim) fn row_wait_for_console(
         &mut self,
         t: ThreadId,
         session: u32,
@@ -380,7 +385,7 @@ impl Sim {
     }
 
     /// Sessions holding a lock that conflicts with `range`.
-    fn row_blockers(&self, session: u32, range: &RowRange) -> Vec<u32> {
+    pub(in crate::sim) fn row_blockers(&self, session: u32, range: &RowRange) -> Vec<u32> {
         let mut b: Vec<u32> = self
             .sql
             .row_locks
@@ -394,7 +399,7 @@ impl Sim {
     }
 
     /// Whether `session` waiting for `blockers` closes a cycle (`DeadlockChecker`).
-    fn row_deadlock(&self, session: u32, blockers: &[u32]) -> bool {
+    pub(in crate::sim) fn row_deadlock(&self, session: u32, blockers: &[u32]) -> bool {
         let mut stack: Vec<u32> = blockers.to_vec();
         let mut seen: Vec<u32> = Vec::new();
         while let Some(s) = stack.pop() {
@@ -414,7 +419,7 @@ impl Sim {
 
     /// Releases a transaction's row locks (commit or rollback: `lock_trx_release_locks()`)
     /// and wakes the waiters so they look again.
-    pub(super) fn row_release(&mut self, session: u32) {
+    pub(in crate::sim) fn row_release(&mut self, session: u32) {
         let before = self.sql.row_locks.len();
         self.sql.row_locks.retain(|l| l.owner != session);
         if self.sql.row_locks.len() != before {
@@ -426,7 +431,7 @@ impl Sim {
     }
 
     /// A row-lock wait's deadline: wake the session so it sees its timeout.
-    pub(super) fn row_lock_timeout(&mut self, session: u32) {
+    pub(in crate::sim) fn row_lock_timeout(&mut self, session: u32) {
         if let Some(w) = self.sql.row_waits.get(&session) {
             if self.sched.now >= w.deadline {
                 let t = w.thread;
@@ -436,7 +441,7 @@ impl Sim {
     }
 
     /// KILL: ends a row-lock wait with 1317.
-    pub(super) fn row_cancel_wait(&mut self, session: u32) -> Option<ThreadId> {
+    pub(in crate::sim) fn row_cancel_wait(&mut self, session: u32) -> Option<ThreadId> {
         self.sql.row_waits.remove(&session).map(|w| w.thread)
     }
 }

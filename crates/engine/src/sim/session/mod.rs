@@ -1,0 +1,510 @@
+//! Console sessions: connections that run the statements people type, one at a time,
+//! with transactions, metadata locks, row locks and a processlist state, as a server
+//! thread running `do_command()` → `dispatch_command()` → `mysql_execute_command()`.
+//!
+//! ```text
+//!  submit(session, "BEGIN; UPDATE t SET k=1")      (parsed first: a syntax error runs nothing)
+//!        │ statements queue on the session; its thread runs them in order
+//!        ▼
+//!  Start ── implicit commit (DDL, LOCK TABLES, BEGIN) ── checks that need no lock
+//!    │
+//!  Mdl   ── the statement's metadata locks, in order (open_tables()/lock_table_names());
+//!    │       a conflict parks the thread: "Waiting for table metadata lock"
+//!  Open  ── the table exists? (1146/1051 after the lock, as the server finds out)
+//!    │
+//!    ├─ DML:  RowLock (lock wait, innodb_lock_wait_timeout) ─ Walk (pages through the
+//!    │        buffer pool, client.rs's PageWalk) ─ RowWork (per-row CPU)
+//!    ├─ DDL:  the SQL layer's phases (MDL upgrades/downgrades) around the storage
+//!    │        engine's (sim/ddl.rs): see `DdlOp`
+//!    └─ the rest: SET, SHOW, SELECT from performance_schema, KILL, ...: at once
+//!    │
+//!  End   ── statement locks released; autocommit commits (redo flush, row and
+//!            transactional locks released); a failed statement releases what it took
+//! ```
+//!
+//! Each statement's record ([`StatementRecord`]) keeps when it was issued, started
+//! and finished, every processlist state it went through and its outcome (the
+//! `mysql` client's message or a result set), for the console, the CLI and the
+//! session-script runner.
+//!
+//! Simplification: statements act on row counts and pages, never on values: an
+//! `UPDATE` reports every matched row as changed, a `SELECT` reports how many rows it
+//! returns but not their contents, and a search on the secondary column `k` finds one
+//! row per value (sysbench loads `k` uniformly), placed as if `k` were the id.
+
+mod ddl_phases;
+mod dml;
+mod kill;
+pub(super) mod locks;
+mod plan;
+mod show;
+mod statement;
+mod trx;
+mod vars;
+
+pub use locks::MdlPoll;
+pub(in crate::sim) use locks::{RowPoll, RowRange};
+use plan::DdlOp;
+pub use show::ProcesslistRow;
+
+use crate::events::EventKind;
+use crate::mdl::{MdlError, MdlKey, MdlRequest, MdlTicketId};
+use crate::resultset::{secs, ResultSet};
+use crate::rng::SimRng;
+use crate::sim::client::PageWalk;
+use crate::sim::{Sim, Thread};
+use crate::sql::{Command, KillKind, SqlError, TableName};
+use crate::time::Tick;
+use crate::ThreadId;
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Statement parse, privilege check and the like: the time a trivial statement takes.
+pub(in crate::sim) const STATEMENT_OVERHEAD: Tick = Tick::from_us(50);
+
+/// What a statement gave back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StatementOutcome {
+    /// Success: the client's message (`Query OK, 1 row affected`) and, for a query,
+    /// its result set.
+    Ok {
+        /// What the client prints for a statement without a result set.
+        message: String,
+        /// The result set, if the statement returns one.
+        result: Option<ResultSet>,
+    },
+    /// Failure.
+    Error {
+        /// The error number.
+        code: u16,
+        /// The SQLSTATE.
+        sqlstate: &'static str,
+        /// The message.
+        message: String,
+    },
+}
+
+/// One statement a session was given, and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatementRecord {
+    /// Its number, in submission order from 0.
+    pub id: u32,
+    /// The session (processlist id).
+    pub session: u32,
+    /// The statement text.
+    pub sql: String,
+    /// When it was submitted.
+    pub issued_at: Tick,
+    /// When the session started running it (after the session's earlier statements).
+    pub started_at: Option<Tick>,
+    /// When it finished; `None` while it runs or waits.
+    pub finished_at: Option<Tick>,
+    /// Its outcome, once finished.
+    pub outcome: Option<StatementOutcome>,
+    /// Every processlist state it showed, in order, without repeats in a row.
+    pub states_seen: Vec<String>,
+}
+
+impl StatementRecord {
+    /// What the `mysql` client prints for it: the message or the table, or the error.
+    pub fn client_output(&self) -> Option<String> {
+        let elapsed = self.finished_at? - self.started_at.unwrap_or(self.issued_at);
+        Some(match self.outcome.as_ref()? {
+            StatementOutcome::Ok {
+                result: Some(r), ..
+            } => r.render(elapsed),
+            StatementOutcome::Ok { message, .. } => {
+                // The elapsed time goes on the first line, as the client prints it.
+                let mut lines = message.lines();
+                let first = lines.next().unwrap_or("");
+                let rest: Vec<&str> = lines.collect();
+                let mut s = format!("{first} ({})", secs(elapsed));
+                for l in rest {
+                    s.push('\n');
+                    s.push_str(l);
+                }
+                s
+            }
+            StatementOutcome::Error {
+                code,
+                sqlstate,
+                message,
+            } => format!("ERROR {code} ({sqlstate}): {message}"),
+        })
+    }
+}
+
+/// The SQL layer's state: connections, their statements and transactions, and the
+/// locks above the storage engine (metadata locks, and console sessions' row locks).
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct SqlLayer {
+    /// The metadata-lock manager (`MDL_map` and every `MDL_context`).
+    pub(super) mdl: crate::mdl::MdlManager,
+    /// Threads parked on a metadata-lock request, by context (processlist id).
+    pub(super) mdl_waiters: BTreeMap<u32, ThreadId>,
+    /// How finished waits ended, until the woken thread reads it.
+    pub(super) mdl_outcomes: BTreeMap<u32, Result<MdlTicketId, MdlError>>,
+    /// Granted row locks of console sessions' transactions.
+    pub(super) row_locks: Vec<locks::RowLock>,
+    /// Console sessions waiting for a row lock.
+    pub(super) row_waits: BTreeMap<u32, locks::RowWait>,
+    /// Console sessions by processlist id.
+    pub(super) sessions: BTreeMap<u32, Session>,
+    /// Every statement given to a console session.
+    pub(super) statements: Vec<StatementRecord>,
+    /// Each statement's command until its session runs it.
+    pub(super) stmt_commands: Vec<Option<Command>>,
+    pub(super) next_session_id: u32,
+    pub(super) next_trx_id: u64,
+    /// `SET GLOBAL` values new sessions start with.
+    pub(super) global_vars: SessionVars,
+    /// Sessions whose DDL is in a storage-engine phase on a thread of its own.
+    pub(super) ddl_running: Vec<u32>,
+    /// How a DDL executor's metadata-lock wait failed, for its session to report.
+    pub(super) ddl_outcomes: BTreeMap<u32, SqlError>,
+    /// The session `Sim::execute` and the scenario's script lines run in.
+    pub(super) console_session: u32,
+    /// Every statement given to `Sim::execute`, with its time.
+    pub(super) commands: Vec<(Tick, String)>,
+}
+
+impl SqlLayer {
+    /// No sessions yet; ids start after the workload's `workload_threads`, and new
+    /// sessions take the profile's timeouts.
+    pub(super) fn new(workload_threads: u32, profile: &crate::profile::Profile) -> SqlLayer {
+        SqlLayer {
+            mdl: crate::mdl::MdlManager::new(),
+            mdl_waiters: BTreeMap::new(),
+            mdl_outcomes: BTreeMap::new(),
+            row_locks: Vec::new(),
+            row_waits: BTreeMap::new(),
+            sessions: BTreeMap::new(),
+            statements: Vec::new(),
+            stmt_commands: Vec::new(),
+            next_session_id: workload_threads + 1,
+            next_trx_id: 0,
+            global_vars: SessionVars {
+                autocommit: true,
+                lock_wait_timeout_s: profile.sql.lock_wait_timeout_s,
+                innodb_lock_wait_timeout_s: profile.sql.innodb_lock_wait_timeout_s,
+            },
+            ddl_running: Vec::new(),
+            ddl_outcomes: BTreeMap::new(),
+            console_session: workload_threads + 1,
+            commands: Vec::new(),
+        }
+    }
+}
+
+/// A session's variables (`SET [SESSION]`); `SET GLOBAL` changes the defaults new
+/// sessions start with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) struct SessionVars {
+    pub(super) autocommit: bool,
+    pub(super) lock_wait_timeout_s: u64,
+    pub(super) innodb_lock_wait_timeout_s: u64,
+}
+
+/// An InnoDB transaction (`trx_t`) as this model keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) struct Trx {
+    pub(super) id: u64,
+    pub(super) started: Tick,
+    /// Opened by BEGIN / START TRANSACTION (or autocommit=0), not by one statement.
+    pub(super) explicit: bool,
+    /// When its read view was created (`trx->read_view`): at WITH CONSISTENT SNAPSHOT
+    /// or its first consistent read.
+    pub(super) read_view: Option<Tick>,
+    pub(super) rows_modified: u64,
+    pub(super) rows_locked: u64,
+    pub(super) lock_bytes: u64,
+    pub(super) wrote: bool,
+    pub(super) last_lsn: crate::bufpool::Lsn,
+}
+
+/// A connection.
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct Session {
+    pub(super) id: u32,
+    pub(super) user: &'static str,
+    pub(super) db: Option<String>,
+    pub(super) thread: ThreadId,
+    /// Statements waiting their turn (ids into `Sim::statements`).
+    pub(super) queue: VecDeque<u32>,
+    /// The statement running.
+    pub(super) running: Option<u32>,
+    pub(super) state: &'static str,
+    /// When the current command (or the idle time) began: the processlist's Time.
+    pub(super) since: Tick,
+    /// The thread is parked with nothing to do.
+    pub(super) idle: bool,
+    pub(super) vars: SessionVars,
+    pub(super) trx: Option<Trx>,
+    /// Tables held by `LOCK TABLES` (index, write).
+    pub(super) locked_tables: Vec<(usize, bool)>,
+    /// `FLUSH TABLES WITH READ LOCK` is held.
+    pub(super) global_read_lock: bool,
+    /// `KILL QUERY` / `KILL` arrived for the running statement.
+    pub(super) killed: Option<KillKind>,
+    /// The connection was killed.
+    pub(super) gone: bool,
+}
+
+/// The SQL layer's definition of a table (`dd::Table`): what DDL checks against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) struct TableDef {
+    pub(super) columns: Vec<String>,
+    /// The primary key's first column, if any.
+    pub(super) pk: Option<String>,
+    /// Secondary indexes: name and first column.
+    pub(super) indexes: Vec<(String, String)>,
+    /// Range partitions, in order (empty: not partitioned).
+    pub(super) partitions: Vec<String>,
+    /// Rows in the table now.
+    pub(super) live_rows: u64,
+    /// When the clustered index was (re)built: a read view older than this cannot
+    /// read it (`dict_index_t::trx_id` against the view, 1412).
+    pub(super) rebuilt_at: Tick,
+    /// `DISCARD TABLESPACE` removed its data.
+    pub(super) discarded: bool,
+}
+
+impl TableDef {
+    /// sysbench's `sbtest` shape: id, k, c, pad, KEY k_1 (k) (and more `k_n` on k).
+    pub(super) fn sysbench(rows: u64, secondary: u8, partitions: u32) -> TableDef {
+        TableDef {
+            columns: ["id", "k", "c", "pad"].map(String::from).to_vec(),
+            pk: Some("id".into()),
+            indexes: (1..=secondary)
+                .map(|i| (format!("k_{i}"), "k".to_owned()))
+                .collect(),
+            partitions: (0..partitions).map(|p| format!("p{p}")).collect(),
+            live_rows: rows,
+            rebuilt_at: Tick::ZERO,
+            discarded: false,
+        }
+    }
+}
+
+/// A console session's thread.
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct SessionThread {
+    id: u32,
+    rng: SimRng,
+    run: Option<Box<Running>>,
+}
+
+impl SessionThread {
+    pub(super) fn new(id: u32, rng: SimRng) -> SessionThread {
+        SessionThread { id, rng, run: None }
+    }
+}
+
+/// Where a statement is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum Step {
+    /// Take the next statement off the queue.
+    Next,
+    /// `mysql_execute_command()`: implicit commit, checks, the lock plan.
+    Start,
+    /// `open_tables()` / `lock_table_names()`: the plan's metadata locks, in order.
+    Mdl,
+    /// The tables are locked: look them up, set the work up.
+    Open,
+    /// `lock_rec_lock()`: the statement's row locks.
+    RowLock,
+    /// The pages, through the buffer pool.
+    Walk,
+    /// Per-row work (`row_search_mvcc()`, `row_upd()`), charged after the pages.
+    RowWork,
+    /// The DDL's phases.
+    Ddl,
+    /// `SELECT SLEEP(n)`.
+    Sleep,
+    /// `trx_commit()`: the redo flush of a transaction that wrote.
+    Commit,
+    /// The result goes back; locks of the statement (and of an autocommit transaction)
+    /// are released.
+    End,
+}
+
+/// A statement being run.
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct Running {
+    stmt: u32,
+    command: Command,
+    step: Step,
+    /// Metadata locks to take, in order, and the tickets got.
+    plan: Vec<MdlRequest>,
+    tickets: Vec<MdlTicketId>,
+    /// The session's tickets when the statement started (`MDL_savepoint`).
+    savepoint: Vec<MdlTicketId>,
+    walk: PageWalk,
+    row_range: Option<RowRange>,
+    rows_scanned: u64,
+    rows_matched: u64,
+    rows_changed: u64,
+    ddl: Vec<DdlOp>,
+    ddl_idx: usize,
+    ddl_thread: Option<ThreadId>,
+    /// The work is done: the message or result set to send.
+    message: String,
+    result: Option<ResultSet>,
+    error: Option<SqlError>,
+    /// This statement ran in (or opened) an autocommit transaction that ends with it.
+    autocommit_trx: bool,
+    /// When the per-row work ends.
+    work_until: Option<Tick>,
+}
+
+impl Sim {
+    // ---- public API ------------------------------------------------------------------
+
+    /// Opens a console connection (`root@localhost`, default schema the scenario's)
+    /// and returns its processlist id.
+    pub fn connect(&mut self) -> u32 {
+        let id = self.sql.next_session_id;
+        self.sql.next_session_id += 1;
+        let rng = SimRng::stream(self.scenario.seed, &format!("session.{id}"));
+        let thread = self
+            .sched
+            .spawn(Thread::Session(Box::new(SessionThread::new(id, rng))));
+        self.sql.sessions.insert(
+            id,
+            Session {
+                id,
+                user: "root",
+                db: Some(self.scenario.schema.clone()),
+                thread,
+                queue: VecDeque::new(),
+                running: None,
+                state: "",
+                since: self.sched.now,
+                idle: true,
+                vars: self.sql.global_vars.clone(),
+                trx: None,
+                locked_tables: Vec::new(),
+                global_read_lock: false,
+                killed: None,
+                gone: false,
+            },
+        );
+        id
+    }
+
+    /// Console sessions' processlist ids, in order.
+    pub fn console_sessions(&self) -> Vec<u32> {
+        self.sql.sessions.keys().copied().collect()
+    }
+
+    /// Every statement given to a console session, in submission order.
+    pub fn statements(&self) -> &[StatementRecord] {
+        &self.sql.statements
+    }
+
+    /// Queues `sql` (one or more `;`-separated statements) on console session
+    /// `session`. The text is parsed first: a syntax error (1064) queues nothing. The
+    /// statements run in order, after whatever the session is still running; their
+    /// outcomes arrive in [`Sim::statements`] and as `StatementFinished` events.
+    /// Returns the new statements' ids.
+    pub fn submit_to(&mut self, session: u32, sql: &str) -> Result<Vec<u32>, SqlError> {
+        let parsed = crate::sql::parse(sql)?;
+        let Some(s) = self.sql.sessions.get(&session) else {
+            return Err(SqlError::unknown_thread(u64::from(session)));
+        };
+        if s.gone {
+            return Err(SqlError::server_gone());
+        }
+        let mut ids = Vec::new();
+        for p in parsed {
+            let id = self.sql.statements.len() as u32;
+            self.sql.statements.push(StatementRecord {
+                id,
+                session,
+                sql: p.text,
+                issued_at: self.sched.now,
+                started_at: None,
+                finished_at: None,
+                outcome: None,
+                states_seen: Vec::new(),
+            });
+            self.sql.stmt_commands.push(Some(p.command));
+            ids.push(id);
+        }
+        let s = self.sql.sessions.get_mut(&session).expect("checked");
+        s.queue.extend(ids.iter().copied());
+        if s.idle {
+            s.idle = false;
+            let t = s.thread;
+            self.sched.schedule_thread(self.sched.now, t);
+        }
+        Ok(ids)
+    }
+
+    // ---- the thread ------------------------------------------------------------------
+
+    pub(super) fn set_state(&mut self, session: u32, state: &'static str) {
+        let Some(s) = self.sql.sessions.get_mut(&session) else {
+            return;
+        };
+        if s.state == state {
+            return;
+        }
+        s.state = state;
+        if let Some(stmt) = s.running {
+            let rec = &mut self.sql.statements[stmt as usize];
+            if !state.is_empty() && rec.states_seen.last().map(String::as_str) != Some(state) {
+                rec.states_seen.push(state.to_owned());
+            }
+        }
+        self.emit(EventKind::SessionState {
+            session,
+            state: state.to_owned(),
+        });
+    }
+
+    fn schema(&self) -> String {
+        self.scenario.schema.clone()
+    }
+
+    fn table_key(&self, name: &TableName) -> MdlKey {
+        let db = name
+            .schema
+            .clone()
+            .unwrap_or_else(|| self.schema())
+            .to_ascii_lowercase();
+        MdlKey::table(&db, &name.table.to_ascii_lowercase())
+    }
+
+    // ---- DDL -----------------------------------------------------------------------
+
+    // ---- variables ---------------------------------------------------------------------
+
+    /// Console sessions waiting for something, with what: for the app's MDL panel.
+    pub fn mdl(&self) -> &crate::mdl::MdlManager {
+        &self.sql.mdl
+    }
+
+    /// The error an MDL wait ended with, as the SQL layer reports it.
+    pub fn mdl_error_text(e: MdlError) -> String {
+        SqlError::from(e).to_string()
+    }
+}
+
+/// The variables SHOW VARIABLES lists, and whether they can be set.
+pub(in crate::sim) const VARIABLES: [(&str, bool); 14] = [
+    ("autocommit", true),
+    ("innodb_adaptive_hash_index", true),
+    ("innodb_buffer_pool_instances", false),
+    ("innodb_buffer_pool_size", false),
+    ("innodb_lock_wait_timeout", true),
+    ("innodb_lru_scan_depth", true),
+    ("innodb_old_blocks_pct", false),
+    ("innodb_old_blocks_time", true),
+    ("innodb_page_size", false),
+    ("innodb_rollback_on_timeout", false),
+    ("lock_wait_timeout", true),
+    ("max_write_lock_count", true),
+    ("transaction_isolation", false),
+    ("version", false),
+];

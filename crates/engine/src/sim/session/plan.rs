@@ -1,0 +1,680 @@
+//! DDL planning: a DDL statement, checked the way the server checks it (names, the
+//! algorithm the profile can do it with, MySQL's errors), becomes a plan of SQL-layer
+//! phases ([`DdlOp`]: metadata-lock upgrades and downgrades, storage-engine work on a
+//! thread of its own, the dictionary change) before anything runs. Planning changes
+//! nothing; `ddl_phases.rs` runs the plan.
+//!
+//! ```text
+//!   ALTER TABLE t ADD INDEX k (c), ALGORITHM=INPLACE
+//!     → [Upgrade(X) prepare, Downgrade(SU), Executor(AddIndex), Upgrade(X), Dict(AddIndex)]
+//! ```
+
+use super::{Running, TableDef};
+use crate::mdl::MdlType;
+use crate::sim::Sim;
+use crate::sql::{Algorithm, AlterAction, Command, SqlError, TableName};
+use crate::time::Tick;
+
+/// One SQL-layer phase of a DDL statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum DdlOp {
+    /// Upgrade the statement's lock on table `lock` (index into `Running::tickets`).
+    Upgrade(usize, MdlType),
+    /// Release it and ask again for another type (OPTIMIZE: the admin open's lock goes
+    /// with `release_transactional_locks()`, then the recreate asks for SU).
+    Reacquire(usize, MdlType),
+    /// Downgrade it.
+    Downgrade(usize, MdlType),
+    /// The storage engine works for this long, in this processlist state.
+    Work(&'static str, Tick),
+    /// DROP TABLE's storage-engine path (sim/ddl.rs), on a thread of its own.
+    DropStorage(Vec<usize>),
+    /// A storage-engine executor (sim/alter.rs) on a thread of its own, given the
+    /// session's context and its ticket on the table (index into `Running::tickets`)
+    /// to upgrade and downgrade between its phases.
+    Executor(crate::sim::Plan, usize),
+    /// The dictionary changes.
+    Dict(DictEffect),
+}
+
+/// What a DDL statement changes in the dictionary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum DictEffect {
+    Create {
+        name: String,
+        def: TableDef,
+        rows: u64,
+        row_bytes: u64,
+    },
+    Truncate(usize),
+    AddIndex(usize, String, String),
+    DropIndex(usize, String),
+    AddColumn(usize, String),
+    DropColumn(usize, String),
+    Rebuild(usize),
+    DropPartitions(usize, Vec<String>),
+    Discard(usize),
+    Import(usize),
+    None,
+}
+
+/// Bytes of a column of this type in a row (for a created table's row length).
+pub(in crate::sim) fn column_bytes(t: &str) -> u64 {
+    let t = t.to_ascii_uppercase();
+    let n = t
+        .split(['(', ')'])
+        .nth(1)
+        .and_then(|n| n.split(',').next())
+        .and_then(|n| n.trim().parse::<u64>().ok());
+    if t.starts_with("BIGINT") || t.starts_with("DATETIME") || t.starts_with("DOUBLE") {
+        8
+    } else if t.starts_with("CHAR") || t.starts_with("VARCHAR") || t.starts_with("BINARY") {
+        n.unwrap_or(1)
+    } else if t.starts_with("TEXT") || t.starts_with("BLOB") {
+        20
+    } else {
+        4
+    }
+}
+
+impl Sim {
+    /// The SQL layer's phases of a DDL statement, checked against the dictionary now
+    /// that its metadata locks are held.
+    pub(in crate::sim) fn ddl_plan(
+        &mut self,
+        c: &Command,
+        run: &Running,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let schema = self.schema();
+        let costs = self.profile.costs.clone();
+        let dict = Tick(costs.drop_dict_ns);
+        let find = |sim: &Sim, n: &TableName| {
+            sim.resolve(n).first().copied().ok_or_else(|| {
+                SqlError::no_such_table(n.schema.as_deref().unwrap_or(&schema), &n.table)
+            })
+        };
+        // The table ticket's index in run.tickets: after GLOBAL IX and SCHEMA IX.
+        const T: usize = 2;
+        let _ = run;
+        Ok(match c {
+            Command::DropTable { tables, if_exists } => {
+                let mut found = Vec::new();
+                let mut missing = Vec::new();
+                for n in tables {
+                    // A partitioned table: every partition's table (main's executor
+                    // drops them one after the other, in one statement).
+                    let named = self.resolve(n);
+                    match self.resolve(n).first().copied() {
+                        Some(_) => {
+                            for i in named {
+                                if !found.contains(&i) {
+                                    found.push(i);
+                                }
+                            }
+                        }
+                        None => missing.push(format!(
+                            "{}.{}",
+                            n.schema.as_deref().unwrap_or(&schema),
+                            n.table
+                        )),
+                    }
+                }
+                if !missing.is_empty() && !if_exists {
+                    // The server drops nothing and names every unknown table.
+                    return Err(SqlError::unknown_tables(&missing));
+                }
+                vec![DdlOp::DropStorage(found)]
+            }
+            Command::TruncateTable { table } => {
+                let ti = find(self, table)?;
+                if self.catalog[ti].table.partition.is_some() {
+                    // A partitioned table: the TRUNCATE path on every partition.
+                    let parts = self.resolve(table);
+                    let mut ops = vec![DdlOp::Executor(
+                        crate::sim::Plan::TruncatePartitions(
+                            parts
+                                .iter()
+                                .map(|&table| crate::sim::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        T,
+                    )];
+                    ops.extend(
+                        parts
+                            .into_iter()
+                            .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+                    );
+                    return Ok(ops);
+                }
+                // The storage engine's TRUNCATE (sim/ddl.rs): 5.7 in place under
+                // fil_sys, 8.0 DROP + CREATE of the tablespace; the session holds X.
+                vec![
+                    DdlOp::Executor(crate::sim::Plan::Truncate(ti), T),
+                    DdlOp::Dict(DictEffect::Truncate(ti)),
+                ]
+            }
+            Command::RenameTable { renames } => {
+                // Checked as the server does (1146, 1050), every pair at once; the
+                // session holds X on every name, old and new.
+                let plan = self.plan_rename(renames, &mut Vec::new())?;
+                vec![DdlOp::Executor(plan, T)]
+            }
+            Command::CreateTable(ct) => {
+                if self.resolve(&ct.table).first().copied().is_some() {
+                    if ct.if_not_exists {
+                        return Ok(vec![DdlOp::Dict(DictEffect::None)]);
+                    }
+                    return Err(SqlError::table_exists(&ct.table.table));
+                }
+                let def = TableDef {
+                    columns: ct.columns.iter().map(|c| c.name.clone()).collect(),
+                    pk: ct.primary_key.first().map(|k| k.column.clone()),
+                    indexes: ct
+                        .indexes
+                        .iter()
+                        .map(|ix| {
+                            (
+                                ix.name
+                                    .clone()
+                                    .unwrap_or_else(|| ix.columns[0].column.clone()),
+                                ix.columns[0].column.clone(),
+                            )
+                        })
+                        .collect(),
+                    partitions: ct
+                        .partition_by
+                        .as_ref()
+                        .map(|p| p.partitions.iter().map(|d| d.name.clone()).collect())
+                        .unwrap_or_default(),
+                    live_rows: 0,
+                    rebuilt_at: self.sched.now,
+                    discarded: false,
+                };
+                let row_bytes = ct
+                    .columns
+                    .iter()
+                    .map(|c| column_bytes(&c.data_type))
+                    .sum::<u64>()
+                    .clamp(16, 65_535);
+                vec![
+                    DdlOp::Work("creating table", dict),
+                    DdlOp::Dict(DictEffect::Create {
+                        name: ct.table.table.clone(),
+                        def,
+                        rows: 0,
+                        row_bytes,
+                    }),
+                ]
+            }
+            Command::CreateTableLike { table, like } => {
+                let src = find(self, like)?;
+                if self.resolve(table).first().copied().is_some() {
+                    return Err(SqlError::table_exists(&table.table));
+                }
+                let change = crate::sim::alter::MetaChange::CreateLike {
+                    like: src,
+                    name: table.table.clone(),
+                };
+                vec![DdlOp::Executor(crate::sim::Plan::Meta(change), T)]
+            }
+            Command::CreateIndex {
+                table,
+                index,
+                algorithm,
+                ..
+            } => self.add_index_plan(table, index, *algorithm, T)?,
+            Command::DropIndex {
+                table,
+                name,
+                algorithm,
+                ..
+            } => {
+                let ti = find(self, table)?;
+                if !self.catalog[ti]
+                    .def
+                    .indexes
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    return Err(SqlError::cant_drop(name));
+                }
+                self.online_alter(
+                    ti,
+                    T,
+                    *algorithm,
+                    false,
+                    DictEffect::DropIndex(ti, name.clone()),
+                )?
+            }
+            Command::OptimizeTable { tables } => {
+                // InnoDB: "Table does not support optimize, doing recreate + analyze
+                // instead" (HA_ADMIN_TRY_ALTER): the admin open's locks go, and the
+                // recreate is an online ALTER TABLE ... FORCE (sql_admin.cc).
+                let ti = find(self, &tables[0])?;
+                if tables.len() > 1 {
+                    return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
+                }
+                vec![
+                    DdlOp::Reacquire(T, MdlType::SharedUpgradable),
+                    DdlOp::Executor(
+                        crate::sim::Plan::Rebuild {
+                            table: ti,
+                            add: Vec::new(),
+                            drop: Vec::new(),
+                        },
+                        T,
+                    ),
+                    DdlOp::Dict(DictEffect::Rebuild(ti)),
+                ]
+            }
+            Command::AlterTable {
+                table,
+                actions,
+                algorithm,
+                ..
+            } => {
+                let ti = find(self, table)?;
+                self.alter_plan(ti, T, actions, *algorithm)?
+            }
+            other => return Err(SqlError::not_modelled(other.name())),
+        })
+    }
+
+    /// CREATE INDEX / ADD INDEX: checked by the storage engine's planner
+    /// (`plan_add_index()`: 1146, 1061, 1072, 1845) and run by its online build
+    /// (sim/alter.rs), which takes the session's lock through SU → X → SU → X; with
+    /// ALGORITHM=COPY, the SQL layer's copy.
+    pub(in crate::sim) fn add_index_plan(
+        &self,
+        table: &TableName,
+        index: &crate::sql::IndexDef,
+        algorithm: Algorithm,
+        lock: usize,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let ti = self
+            .resolve(table)
+            .first()
+            .copied()
+            .ok_or_else(|| SqlError::no_such_table(&self.schema(), &table.table))?;
+        if algorithm == Algorithm::Copy {
+            let name = index
+                .name
+                .clone()
+                .unwrap_or_else(|| index.columns[0].column.clone());
+            self.check_new_index(ti, &name, &index.columns[0].column)?;
+            let first = index.columns[0].column.clone();
+            return self.online_alter(
+                ti,
+                lock,
+                algorithm,
+                false,
+                DictEffect::AddIndex(ti, name, first),
+            );
+        }
+        let plan = self.plan_add_index(table, index, algorithm)?;
+        let crate::sim::Plan::AddIndex { name, .. } = &plan else {
+            unreachable!("plan_add_index plans an index build");
+        };
+        let effect = DictEffect::AddIndex(ti, name.clone(), index.columns[0].column.clone());
+        Ok(vec![DdlOp::Executor(plan, lock), DdlOp::Dict(effect)])
+    }
+
+    /// ADD/DROP COLUMN done instantly if the profile can (`plan_column_change()`), by
+    /// its executor; `None` if it needs a rebuild (the SQL layer's online path).
+    pub(in crate::sim) fn instant_plan(
+        &self,
+        ti: usize,
+        actions: &[AlterAction],
+        algorithm: Algorithm,
+        lock: usize,
+    ) -> Result<Option<Vec<DdlOp>>, SqlError> {
+        let name = TableName {
+            schema: None,
+            table: self.catalog[ti].table.sql_name().to_owned(),
+        };
+        match self.plan_column_change(&name, actions, algorithm) {
+            // COPY works under SHARED_NO_WRITE: the SQL layer's path.
+            Ok(crate::sim::Plan::Rebuild { .. }) if algorithm == Algorithm::Copy => Ok(None),
+            Ok(plan) => {
+                let rebuild = matches!(plan, crate::sim::Plan::Rebuild { .. });
+                let mut ops = vec![DdlOp::Executor(plan, lock)];
+                if rebuild {
+                    ops.push(DdlOp::Dict(DictEffect::Rebuild(ti)));
+                }
+                for a in actions {
+                    match a {
+                        AlterAction::AddColumn { column, .. } => {
+                            ops.push(DdlOp::Dict(DictEffect::AddColumn(ti, column.name.clone())))
+                        }
+                        AlterAction::DropColumn { name } => {
+                            ops.push(DdlOp::Dict(DictEffect::DropColumn(ti, name.clone())))
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Some(ops))
+            }
+            // 1235: a rebuild, which the SQL layer's online path runs.
+            Err(e) if e.code == 1235 => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(in crate::sim) fn check_new_index(
+        &self,
+        ti: usize,
+        name: &str,
+        column: &str,
+    ) -> Result<(), SqlError> {
+        let def = &self.catalog[ti].def;
+        if def
+            .indexes
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+            || name.eq_ignore_ascii_case("PRIMARY")
+        {
+            return Err(SqlError::duplicate_key(name));
+        }
+        if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(column)) {
+            return Err(SqlError::key_column_missing(column));
+        }
+        Ok(())
+    }
+
+    /// How long the storage engine's bulk work on table `ti` takes.
+    /// Simplification: until the DDL executors of sim/ddl.rs are wired in here, a
+    /// rebuild or index build costs `index_build_ns_per_row` per row (I4's idle build)
+    /// plus the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
+    pub(in crate::sim) fn build_cost(&self, ti: usize) -> Tick {
+        let c = &self.profile.costs;
+        Tick(c.index_build_ns_per_row).times(self.catalog[ti].def.live_rows) + Tick(c.drop_dict_ns)
+    }
+
+    /// An in-place ALTER's choreography (`mysql_inplace_alter_table()`): SU held; X to
+    /// prepare, back to SU while building, X again to commit; the instant path takes X
+    /// for its commit only; COPY works under SNW and renames under X.
+    pub(in crate::sim) fn online_alter(
+        &self,
+        ti: usize,
+        lock: usize,
+        algorithm: Algorithm,
+        rebuild: bool,
+        effect: DictEffect,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let dict = Tick(self.profile.costs.drop_dict_ns);
+        let build = if rebuild || matches!(effect, DictEffect::AddIndex(..)) {
+            self.build_cost(ti)
+        } else {
+            dict
+        };
+        Ok(match algorithm {
+            Algorithm::Copy => vec![
+                // copy_data_between_tables() under SNW: reads go on, writes wait.
+                DdlOp::Upgrade(lock, MdlType::SharedNoWrite),
+                DdlOp::Work("copy to tmp table", self.build_cost(ti)),
+                DdlOp::Upgrade(lock, MdlType::Exclusive),
+                DdlOp::Work("rename result table", dict),
+                DdlOp::Dict(match effect {
+                    DictEffect::AddIndex(..)
+                    | DictEffect::DropIndex(..)
+                    | DictEffect::AddColumn(..)
+                    | DictEffect::DropColumn(..) => effect,
+                    _ => DictEffect::Rebuild(ti),
+                }),
+                DdlOp::Dict(DictEffect::Rebuild(ti)),
+            ],
+            Algorithm::Instant => vec![
+                DdlOp::Upgrade(lock, MdlType::Exclusive),
+                DdlOp::Work("committing alter table to storage engine", dict),
+                DdlOp::Dict(effect),
+            ],
+            Algorithm::Default | Algorithm::Inplace => {
+                let mut ops = vec![
+                    DdlOp::Upgrade(lock, MdlType::Exclusive),
+                    DdlOp::Work("preparing for alter table", dict),
+                    DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
+                    DdlOp::Work("altering table", build),
+                    DdlOp::Upgrade(lock, MdlType::Exclusive),
+                    DdlOp::Work("committing alter table to storage engine", dict),
+                ];
+                if rebuild {
+                    ops.push(DdlOp::Dict(DictEffect::Rebuild(ti)));
+                }
+                ops.push(DdlOp::Dict(effect));
+                ops
+            }
+        })
+    }
+
+    pub(in crate::sim) fn alter_plan(
+        &self,
+        ti: usize,
+        lock: usize,
+        actions: &[AlterAction],
+        algorithm: Algorithm,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let dict = Tick(self.profile.costs.drop_dict_ns);
+        let def = &self.catalog[ti].def;
+        let [action] = actions else {
+            return Err(SqlError::not_modelled("ALTER TABLE with several actions"));
+        };
+        Ok(match action {
+            AlterAction::AddIndex(ix) => {
+                let name = TableName {
+                    schema: None,
+                    table: self.catalog[ti].table.sql_name().to_owned(),
+                };
+                self.add_index_plan(&name, ix, algorithm, lock)?
+            }
+            AlterAction::DropIndex { name } => {
+                if !def
+                    .indexes
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    return Err(SqlError::cant_drop(name));
+                }
+                self.online_alter(
+                    ti,
+                    lock,
+                    algorithm,
+                    false,
+                    DictEffect::DropIndex(ti, name.clone()),
+                )?
+            }
+            AlterAction::AddColumn { column, .. } => {
+                if def
+                    .columns
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&column.name))
+                {
+                    return Err(SqlError::duplicate_column(&column.name));
+                }
+                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
+                    return Ok(ops);
+                }
+                // 8.0.29+: INSTANT by default; INPLACE and COPY rebuild.
+                let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
+                let algorithm = if algorithm == Algorithm::Default {
+                    Algorithm::Instant
+                } else {
+                    algorithm
+                };
+                self.online_alter(
+                    ti,
+                    lock,
+                    algorithm,
+                    rebuild,
+                    DictEffect::AddColumn(ti, column.name.clone()),
+                )?
+            }
+            AlterAction::DropColumn { name } => {
+                if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+                    return Err(SqlError::cant_drop(name));
+                }
+                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
+                    return Ok(ops);
+                }
+                let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
+                let algorithm = if algorithm == Algorithm::Default {
+                    Algorithm::Instant
+                } else {
+                    algorithm
+                };
+                self.online_alter(
+                    ti,
+                    lock,
+                    algorithm,
+                    rebuild,
+                    DictEffect::DropColumn(ti, name.clone()),
+                )?
+            }
+            AlterAction::Engine { .. }
+            | AlterAction::Force
+            | AlterAction::RowFormat(_)
+            | AlterAction::KeyBlockSize(_) => {
+                if algorithm == Algorithm::Instant {
+                    return Err(SqlError::algorithm_not_supported(
+                        "ALGORITHM=INSTANT",
+                        "ALGORITHM=COPY/INPLACE",
+                    ));
+                }
+                if let AlterAction::Engine { name } = action {
+                    if !name.eq_ignore_ascii_case("innodb") {
+                        return Err(SqlError::not_modelled(&format!(
+                            "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
+                        )));
+                    }
+                }
+                if algorithm == Algorithm::Copy {
+                    self.online_alter(ti, lock, algorithm, true, DictEffect::Rebuild(ti))?
+                } else {
+                    // The storage engine's rebuild (sim/alter.rs): a new tablespace built
+                    // like an index, names swapped, the old table dropped.
+                    vec![
+                        DdlOp::Executor(
+                            crate::sim::Plan::Rebuild {
+                                table: ti,
+                                add: Vec::new(),
+                                drop: Vec::new(),
+                            },
+                            lock,
+                        ),
+                        DdlOp::Dict(DictEffect::Rebuild(ti)),
+                    ]
+                }
+            }
+            AlterAction::DropPartition { names } => {
+                self.check_partitions(ti, names, "DROP")?;
+                if names.len() >= def.partitions.len() {
+                    return Err(SqlError::drop_last_partition());
+                }
+                if self.catalog[ti].table.partition.is_none() {
+                    // Partitioned at the dictionary level only (CREATE TABLE ...
+                    // PARTITION BY in a session: one B-tree). InnoDB answers
+                    // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE (handler0alter.cc
+                    // alter_parts::need_copy): the online choreography with a
+                    // metadata-only middle phase.
+                    return Ok(vec![
+                        DdlOp::Upgrade(lock, MdlType::Exclusive),
+                        DdlOp::Work("preparing for alter table", dict),
+                        DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
+                        DdlOp::Work("altering table", dict),
+                        DdlOp::Upgrade(lock, MdlType::Exclusive),
+                        DdlOp::Work("committing alter table to storage engine", dict),
+                        DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
+                    ]);
+                }
+                let (targets, _) =
+                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+                // The storage engine's DROP path on each partition's table (sim/ddl.rs,
+                // sim/partition.rs) under the session's EXCLUSIVE lock, as for DROP TABLE.
+                // Simplification: the server's online choreography (X, SU for the
+                // metadata-only middle phase, X to commit) is collapsed into one X.
+                vec![
+                    DdlOp::Upgrade(lock, MdlType::Exclusive),
+                    DdlOp::Executor(
+                        crate::sim::Plan::DropPartitions(
+                            targets
+                                .into_iter()
+                                .map(|table| crate::sim::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        lock,
+                    ),
+                    DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
+                ]
+            }
+            AlterAction::TruncatePartition { names } => {
+                if !names.is_empty() {
+                    self.check_partitions(ti, names, "TRUNCATE")?;
+                }
+                if self.catalog[ti].table.partition.is_none() {
+                    if names.is_empty() {
+                        self.check_partitions(ti, names, "TRUNCATE")?;
+                    }
+                    // Partitioned at the dictionary level only: no partition's own table.
+                    return Ok(vec![DdlOp::Work("checking permissions", dict)]);
+                }
+                let (targets, _) =
+                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+                // The TRUNCATE path on each partition's table, under X.
+                let mut ops = vec![
+                    DdlOp::Upgrade(lock, MdlType::Exclusive),
+                    DdlOp::Executor(
+                        crate::sim::Plan::TruncatePartitions(
+                            targets
+                                .iter()
+                                .map(|&table| crate::sim::ddl::DropTarget { table })
+                                .collect(),
+                        ),
+                        lock,
+                    ),
+                ];
+                ops.extend(
+                    targets
+                        .into_iter()
+                        .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+                );
+                ops
+            }
+            // mysql_discard_or_import_tablespace() under X; the storage engine's
+            // fil_delete_tablespace() (sim/ddl.rs).
+            AlterAction::DiscardTablespace => vec![
+                DdlOp::Executor(crate::sim::Plan::Discard(ti), lock),
+                DdlOp::Dict(DictEffect::Discard(ti)),
+            ],
+            AlterAction::ImportTablespace => vec![
+                DdlOp::Work("discard_or_import_tablespace", dict),
+                DdlOp::Dict(DictEffect::Import(ti)),
+            ],
+        })
+    }
+
+    /// The SQL name of dictionary table `ti` (a partition's table: its table's name).
+    pub(in crate::sim) fn sql_table_name(&self, ti: usize) -> TableName {
+        TableName {
+            schema: None,
+            table: self.catalog[ti].table.sql_name().to_owned(),
+        }
+    }
+
+    pub(in crate::sim) fn check_partitions(
+        &self,
+        ti: usize,
+        names: &[String],
+        op: &str,
+    ) -> Result<(), SqlError> {
+        let def = &self.catalog[ti].def;
+        if def.partitions.is_empty() {
+            return Err(SqlError::partition_mgmt_on_nonpartitioned());
+        }
+        if names
+            .iter()
+            .any(|n| !def.partitions.iter().any(|p| p.eq_ignore_ascii_case(n)))
+        {
+            return Err(SqlError::partition_list(op));
+        }
+        Ok(())
+    }
+}

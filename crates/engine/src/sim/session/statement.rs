@@ -1,0 +1,784 @@
+//! A console statement's state machine, as `mysql_execute_command()` runs it: take
+//! the next statement, implicit commit and the checks that need no lock, the lock
+//! plan's metadata locks in order, open the tables, then the work (DML, DDL phases,
+//! SLEEP, the rest at once), and the end: the result goes back and the statement's
+//! locks are released.
+//!
+//! ```text
+//!   Next ─▶ Start ─▶ Mdl ─▶ Open ─┬─ RowLock ─▶ Walk ─▶ RowWork ─┐
+//!                                 ├─ Ddl (sim/session/ddl_phases.rs) ─┤
+//!                                 ├─ Sleep ───────────────────────────┤
+//!                                 └───────────────────────────────────┴─▶ Commit ─▶ End
+//! ```
+
+use super::dml::dml_kind;
+use super::show::project;
+use super::vars::fmt_secs_ms;
+use super::{MdlPoll, RowPoll, Running, SessionThread, StatementOutcome, Step, STATEMENT_OVERHEAD};
+use crate::events::EventKind;
+use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
+use crate::resultset::ResultSet;
+use crate::rng::SimRng;
+use crate::sim::client::{PageWalk, WalkNext};
+use crate::sim::{Next, Sim};
+use crate::sql::{
+    AlterAction, Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName,
+};
+use crate::time::Tick;
+use crate::ThreadId;
+
+/// Whether a lock plan opens tables (the "Opening tables" stage of `open_tables()`).
+pub(in crate::sim) fn opens_tables(plan: &[MdlRequest]) -> bool {
+    plan.iter()
+        .any(|r| r.key.namespace() == crate::mdl::MdlNamespace::Table)
+}
+
+impl Sim {
+    pub(in crate::sim) fn step_session(&mut self, t: ThreadId, th: &mut SessionThread) -> Next {
+        let id = th.id;
+        if th.run.is_none() {
+            let Some(s) = self.sql.sessions.get_mut(&id) else {
+                return Next::Exit;
+            };
+            let Some(stmt) = s.queue.pop_front() else {
+                s.idle = true;
+                s.since = self.sched.now;
+                return Next::Parked;
+            };
+            s.running = Some(stmt);
+            s.since = self.sched.now;
+            s.killed = None;
+            let command = self.sql.stmt_commands[stmt as usize]
+                .take()
+                .expect("each statement runs once");
+            self.sql.statements[stmt as usize].started_at = Some(self.sched.now);
+            let sql = self.sql.statements[stmt as usize].sql.clone();
+            self.emit(EventKind::StatementStarted { session: id, sql });
+            th.run = Some(Box::new(Running {
+                stmt,
+                command,
+                step: Step::Start,
+                plan: Vec::new(),
+                tickets: Vec::new(),
+                savepoint: self.sql.mdl.tickets_of(MdlContextId(id)),
+                walk: PageWalk::new(),
+                row_range: None,
+                rows_scanned: 0,
+                rows_matched: 0,
+                rows_changed: 0,
+                ddl: Vec::new(),
+                ddl_idx: 0,
+                ddl_thread: None,
+                message: String::new(),
+                result: None,
+                error: None,
+                autocommit_trx: false,
+                work_until: None,
+            }));
+            self.set_state(id, "starting");
+            return Next::After(STATEMENT_OVERHEAD);
+        }
+        let mut run = th.run.take().expect("checked");
+        let next = self.step_statement(t, id, &mut run, &mut th.rng);
+        if run.step == Step::Next {
+            self.set_state(id, "");
+            if let Some(s) = self.sql.sessions.get_mut(&id) {
+                s.running = None;
+                s.since = self.sched.now;
+                if s.gone {
+                    return Next::Exit;
+                }
+            }
+            return Next::After(Tick::ZERO);
+        }
+        th.run = Some(run);
+        next
+    }
+
+    /// Ends the statement with `e`: the statement's own locks go (the MDL savepoint),
+    /// and a deadlock or a killed connection rolls the whole transaction back.
+    pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
+        let ctx = MdlContextId(id);
+        if e.code == 1213 || e.code == 2013 {
+            self.rollback_trx(id);
+        }
+        self.mdl_rollback_to(ctx, &run.savepoint);
+        if run.autocommit_trx {
+            self.rollback_trx(id);
+        }
+        if let Some(s) = self.sql.sessions.get(&id) {
+            let t = s.thread;
+            self.sql.row_waits.remove(&id);
+            let _ = t;
+        }
+        run.error = Some(e);
+        run.step = Step::End;
+        Next::After(Tick::ZERO)
+    }
+
+    pub(in crate::sim) fn step_statement(
+        &mut self,
+        t: ThreadId,
+        id: u32,
+        run: &mut Running,
+        rng: &mut SimRng,
+    ) -> Next {
+        // A kill is acted on between steps, never in the middle of the page walk, whose
+        // steps may hold or be queued for a buffer-pool mutex.
+        if run.step != Step::End && run.step != Step::Walk {
+            if let Some(kind) = self.sql.sessions.get(&id).and_then(|s| s.killed) {
+                let e = match kind {
+                    KillKind::Query => SqlError::query_interrupted(),
+                    KillKind::Connection => SqlError::lost_connection(),
+                };
+                self.mdl_cancel_wait(MdlContextId(id));
+                self.sql.mdl_outcomes.remove(&id);
+                self.sql.row_waits.remove(&id);
+                return self.fail(id, run, e);
+            }
+        }
+        match run.step {
+            Step::Next => Next::After(Tick::ZERO),
+            Step::Start => self.statement_start(id, run),
+            Step::Mdl => {
+                while run.tickets.len() < run.plan.len() {
+                    let req = run.plan[run.tickets.len()].clone();
+                    let waiting_state = req.key.wait_state_name();
+                    match self.mdl_acquire(t, MdlContextId(id), req) {
+                        MdlPoll::Granted(ticket) => run.tickets.push(ticket),
+                        MdlPoll::Wait => {
+                            self.set_state(id, waiting_state);
+                            return Next::Parked;
+                        }
+                        MdlPoll::Failed(e) => return self.fail(id, run, e.into()),
+                    }
+                }
+                if opens_tables(&run.plan) {
+                    self.set_state(id, "Opening tables");
+                }
+                run.step = Step::Open;
+                Next::After(Tick::ZERO)
+            }
+            Step::Open => match self.statement_open(id, run) {
+                Ok(next) => next,
+                Err(e) => self.fail(id, run, e),
+            },
+            Step::RowLock => {
+                let range = run.row_range.expect("set with the step");
+                match self.row_lock(t, id, range) {
+                    RowPoll::Granted => {
+                        let locked = run.rows_matched.max(1);
+                        if let Some(trx) =
+                            self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut())
+                        {
+                            trx.rows_locked += locked;
+                        }
+                        self.set_state(id, self.work_state(&run.command));
+                        run.step = Step::Walk;
+                        Next::After(Tick::ZERO)
+                    }
+                    RowPoll::Wait => {
+                        self.set_state(id, self.work_state(&run.command));
+                        Next::Parked
+                    }
+                    RowPoll::Failed(e) => self.fail(id, run, e),
+                }
+            }
+            Step::Walk => {
+                if run.walk.ops.is_empty() {
+                    run.step = Step::RowWork;
+                    return Next::After(Tick::ZERO);
+                }
+                match self.step_page_walk(t, &mut run.walk, rng) {
+                    WalkNext::Step(next) => next,
+                    WalkNext::Done => {
+                        if run.walk.lock_table_full {
+                            self.rec.counters.errors += 1;
+                            return self.fail(id, run, SqlError::lock_table_full());
+                        }
+                        run.step = Step::RowWork;
+                        Next::After(Tick::ZERO)
+                    }
+                }
+            }
+            Step::RowWork => {
+                // The rows' CPU work, charged after the pages; a KILL wakes the session
+                // early and ends it above.
+                match run.work_until {
+                    None => {
+                        let c = &self.profile.costs;
+                        let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                            + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                        run.work_until = Some(self.sched.now + cost);
+                        Next::After(cost)
+                    }
+                    Some(until) if self.sched.now < until => Next::After(until - self.sched.now),
+                    Some(_) => {
+                        self.finish_dml(id, run);
+                        run.step = Step::End;
+                        Next::After(Tick::ZERO)
+                    }
+                }
+            }
+            Step::Ddl => self.step_ddl_ops(t, id, run),
+            Step::Sleep => {
+                run.step = Step::End;
+                Next::After(Tick::ZERO)
+            }
+            Step::Commit => {
+                run.step = Step::End;
+                Next::After(Tick::ZERO)
+            }
+            Step::End => self.statement_end(t, id, run),
+        }
+    }
+
+    /// The processlist state while a statement does its work.
+    pub(in crate::sim) fn work_state(&self, c: &Command) -> &'static str {
+        match c {
+            Command::Update { .. } | Command::Delete { .. } => "updating",
+            Command::Insert { .. } => "update",
+            _ => "executing",
+        }
+    }
+
+    pub(in crate::sim) fn statement_start(&mut self, id: u32, run: &mut Running) -> Next {
+        let ctx_key_global = MdlKey::global();
+        if Self::implicit_commit(&run.command) {
+            let has_trx = self.sql.sessions[&id].trx.is_some();
+            if has_trx {
+                self.commit_trx(id);
+            }
+            // LOCK TABLES and DDL also end LOCK TABLES (UNLOCK TABLES first).
+            if matches!(run.command, Command::LockTables { .. }) || run.command.is_ddl() {
+                let s = self.sql.sessions.get_mut(&id).expect("session");
+                if !s.locked_tables.is_empty() {
+                    s.locked_tables.clear();
+                    self.release_explicit(id, false);
+                }
+            }
+        }
+        // Checks that need no lock, and the lock plan.
+        let stmt = MdlDuration::Statement;
+        let trx = MdlDuration::Transaction;
+        let mut plan = Vec::new();
+        let locked = !self.sql.sessions[&id].locked_tables.is_empty();
+        let grl = self.sql.sessions[&id].global_read_lock;
+        let schema_key = MdlKey::schema(&self.schema().to_ascii_lowercase());
+        match &run.command {
+            // Under LOCK TABLES the locks are already held.
+            Command::Select { .. } if locked => {}
+            Command::Select { table, lock, .. } => {
+                let ty = if *lock == RowLock::Exclusive {
+                    plan.push(MdlRequest::new(
+                        ctx_key_global.clone(),
+                        MdlType::IntentionExclusive,
+                        stmt,
+                    ));
+                    MdlType::SharedWrite
+                } else {
+                    MdlType::SharedRead
+                };
+                plan.push(MdlRequest::new(self.table_key(table), ty, trx));
+            }
+            Command::Insert { table, .. }
+            | Command::Update { table, .. }
+            | Command::Delete { table, .. } => {
+                if grl {
+                    return self.fail(id, run, SqlError::cant_update_with_readlock());
+                }
+                if !locked {
+                    plan.push(MdlRequest::new(
+                        ctx_key_global.clone(),
+                        MdlType::IntentionExclusive,
+                        stmt,
+                    ));
+                    plan.push(MdlRequest::new(
+                        self.table_key(table),
+                        MdlType::SharedWrite,
+                        trx,
+                    ));
+                }
+            }
+            Command::LockTables { tables } => {
+                let mut keys: Vec<(MdlKey, MdlType)> = Vec::new();
+                for (name, mode) in tables {
+                    let ty = match mode {
+                        TableLockMode::Read => MdlType::SharedReadOnly,
+                        TableLockMode::Write => MdlType::SharedNoReadWrite,
+                    };
+                    keys.push((self.table_key(name), ty));
+                }
+                if keys.iter().any(|(_, t)| *t == MdlType::SharedNoReadWrite) {
+                    plan.push(MdlRequest::new(
+                        ctx_key_global.clone(),
+                        MdlType::IntentionExclusive,
+                        MdlDuration::Explicit,
+                    ));
+                    plan.push(MdlRequest::new(
+                        schema_key.clone(),
+                        MdlType::IntentionExclusive,
+                        MdlDuration::Explicit,
+                    ));
+                }
+                // lock_table_names() sorts the requests by key so every session takes
+                // them in the same order.
+                keys.sort_by(|a, b| a.0.cmp(&b.0));
+                for (k, ty) in keys {
+                    plan.push(MdlRequest::new(k, ty, MdlDuration::Explicit));
+                }
+                self.sql
+                    .mdl
+                    .set_force_dml_deadlock_weight(MdlContextId(id), true);
+            }
+            Command::FlushTables { mode, tables } => match mode {
+                FlushMode::WithReadLock if tables.is_empty() => {
+                    plan.push(MdlRequest::new(
+                        ctx_key_global.clone(),
+                        MdlType::Shared,
+                        MdlDuration::Explicit,
+                    ));
+                    plan.push(MdlRequest::new(
+                        MdlKey::commit(),
+                        MdlType::Shared,
+                        MdlDuration::Explicit,
+                    ));
+                }
+                FlushMode::Close => {}
+                _ => return self.fail(id, run, SqlError::not_modelled(run.command.name())),
+            },
+            Command::AnalyzeTable { tables } => {
+                for name in tables {
+                    plan.push(MdlRequest::new(
+                        self.table_key(name),
+                        MdlType::SharedRead,
+                        trx,
+                    ));
+                }
+            }
+            c if c.is_ddl() => {
+                if grl {
+                    return self.fail(id, run, SqlError::cant_update_with_readlock());
+                }
+                plan.push(MdlRequest::new(
+                    ctx_key_global.clone(),
+                    MdlType::IntentionExclusive,
+                    stmt,
+                ));
+                plan.push(MdlRequest::new(
+                    schema_key,
+                    MdlType::IntentionExclusive,
+                    trx,
+                ));
+                let mut keys: Vec<(MdlKey, MdlType)> = Vec::new();
+                match c {
+                    Command::DropTable { tables, .. } => {
+                        for n in tables {
+                            keys.push((self.table_key(n), MdlType::Exclusive));
+                        }
+                    }
+                    Command::RenameTable { renames } => {
+                        for (a, b) in renames {
+                            keys.push((self.table_key(a), MdlType::Exclusive));
+                            keys.push((self.table_key(b), MdlType::Exclusive));
+                        }
+                    }
+                    Command::TruncateTable { table } => {
+                        keys.push((self.table_key(table), MdlType::Exclusive))
+                    }
+                    Command::CreateTable(ct) => {
+                        keys.push((self.table_key(&ct.table), MdlType::Exclusive))
+                    }
+                    Command::CreateTableLike { table, like } => {
+                        keys.push((self.table_key(table), MdlType::Exclusive));
+                        keys.push((self.table_key(like), MdlType::SharedReadOnly));
+                    }
+                    Command::AlterTable { table, actions, .. }
+                        if actions.iter().any(|a| {
+                            matches!(
+                                a,
+                                AlterAction::TruncatePartition { .. }
+                                    | AlterAction::DiscardTablespace
+                                    | AlterAction::ImportTablespace
+                            )
+                        }) =>
+                    {
+                        // sql_partition_admin.cc, mysql_discard_or_import_tablespace():
+                        // EXCLUSIVE up front.
+                        keys.push((self.table_key(table), MdlType::Exclusive))
+                    }
+                    Command::CreateIndex { table, .. }
+                    | Command::DropIndex { table, .. }
+                    | Command::AlterTable { table, .. } => {
+                        keys.push((self.table_key(table), MdlType::SharedUpgradable))
+                    }
+                    Command::OptimizeTable { tables } => {
+                        // mysql_admin_table() opens the table for TL_WRITE first.
+                        let ty = match self.profile.sql.optimize_open_lock {
+                            crate::profile::AdminOpenLock::SharedNoReadWrite => {
+                                MdlType::SharedNoReadWrite
+                            }
+                            crate::profile::AdminOpenLock::SharedNoWrite => MdlType::SharedNoWrite,
+                        };
+                        for n in tables {
+                            keys.push((self.table_key(n), ty));
+                        }
+                    }
+                    _ => {}
+                }
+                keys.sort_by(|a, b| a.0.cmp(&b.0));
+                keys.dedup_by(|a, b| a.0 == b.0);
+                for (k, ty) in keys {
+                    plan.push(MdlRequest::new(k, ty, trx));
+                }
+            }
+            Command::Commit if self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote) => {
+                // ha_commit_trans(): a committing writer takes COMMIT IX, which is what
+                // FLUSH TABLES WITH READ LOCK's COMMIT S blocks ("Waiting for commit lock").
+                plan.push(MdlRequest::new(
+                    MdlKey::commit(),
+                    MdlType::IntentionExclusive,
+                    MdlDuration::Explicit,
+                ));
+            }
+            _ => {}
+        }
+        run.plan = plan;
+        run.step = Step::Mdl;
+        if opens_tables(&run.plan) {
+            self.set_state(id, "Opening tables");
+        }
+        Next::After(Tick::ZERO)
+    }
+
+    pub(in crate::sim) fn check_locked_tables(
+        &self,
+        id: u32,
+        name: &TableName,
+        write: bool,
+    ) -> Result<(), SqlError> {
+        let s = &self.sql.sessions[&id];
+        if s.locked_tables.is_empty() {
+            return Ok(());
+        }
+        let found = self
+            .resolve(name)
+            .first()
+            .copied()
+            .and_then(|t| s.locked_tables.iter().find(|(lt, _)| *lt == t));
+        match found {
+            None => Err(SqlError::table_not_locked(&name.table)),
+            Some((_, false)) if write => Err(SqlError::table_not_locked_for_write(&name.table)),
+            _ => Ok(()),
+        }
+    }
+
+    pub(in crate::sim) fn statement_open(
+        &mut self,
+        id: u32,
+        run: &mut Running,
+    ) -> Result<Next, SqlError> {
+        let schema = self.schema();
+        let command = run.command.clone();
+        if let Some((name, _)) = dml_kind(&command) {
+            let write = !matches!(command, Command::Select { .. })
+                || matches!(
+                    command,
+                    Command::Select {
+                        lock: RowLock::Exclusive,
+                        ..
+                    }
+                );
+            self.check_locked_tables(id, name, write)?;
+            let Some(ti) = self.resolve(name).first().copied() else {
+                return Err(SqlError::no_such_table(
+                    name.schema.as_deref().unwrap_or(&schema),
+                    &name.table,
+                ));
+            };
+            return self.open_dml(id, run, ti);
+        }
+        match command {
+            Command::Begin {
+                consistent_snapshot,
+            } => {
+                let now = self.sched.now;
+                let trx = self.txn(id);
+                trx.explicit = true;
+                if consistent_snapshot {
+                    trx.read_view = Some(now);
+                }
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::Commit => {
+                let wrote = self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote);
+                let lsn = self.sql.sessions[&id]
+                    .trx
+                    .as_ref()
+                    .map_or(crate::bufpool::Lsn(0), |t| t.last_lsn);
+                self.commit_trx(id);
+                // The COMMIT IX lock, if taken, is held only for the commit itself.
+                for ticket in run.tickets.drain(..) {
+                    self.mdl_release(ticket);
+                }
+                run.message = "Query OK, 0 rows affected".into();
+                if wrote {
+                    self.set_state(id, "waiting for handler commit");
+                    let fsync = self.device.fsync_latency();
+                    let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
+                    run.step = Step::Commit;
+                    return Ok(Next::After(done - self.sched.now));
+                }
+            }
+            Command::Rollback => {
+                self.rollback_trx(id);
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::SetVariable { scope, name, value } => {
+                self.set_variable(id, scope, &name, &value)?;
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::Use { schema: db } => {
+                let known = db.eq_ignore_ascii_case(&schema)
+                    || ["information_schema", "performance_schema", "mysql", "sys"]
+                        .iter()
+                        .any(|d| d.eq_ignore_ascii_case(&db));
+                if !known {
+                    return Err(SqlError::unknown_database(&db));
+                }
+                self.sql.sessions.get_mut(&id).expect("session").db = Some(db);
+                run.message = "Database changed".into();
+            }
+            Command::SelectSleep { duration_ms } => {
+                self.set_state(id, "User sleep");
+                let mut r = ResultSet::new(&["SLEEP"], &["SLEEP"]);
+                r.columns[0] = format!("SLEEP({})", fmt_secs_ms(duration_ms));
+                r.push(vec![Some("0".into())]);
+                run.result = Some(r);
+                run.step = Step::Sleep;
+                return Ok(Next::After(Tick::from_ms(duration_ms)));
+            }
+            Command::SelectExpressions { items } => {
+                run.result = Some(self.select_expressions(id, &items)?);
+            }
+            Command::SelectSystemTable {
+                schema: s,
+                table,
+                columns,
+                where_text,
+            } => {
+                let full = self.system_table(&s, &table, id)?;
+                run.result = Some(project(full, &columns, where_text.as_deref())?);
+            }
+            Command::ShowProcesslist { full } => {
+                run.result = Some(self.processlist(id, full));
+            }
+            Command::ShowEngineInnodbStatus => {
+                run.result = Some(self.innodb_status());
+            }
+            Command::ShowVariables { scope, like } => {
+                run.result = Some(self.show_variables(id, scope, like.as_deref()));
+            }
+            Command::ShowStatus { like, .. } => {
+                run.result = Some(self.show_status(like.as_deref()));
+            }
+            Command::ShowTables => {
+                let mut r = ResultSet::new(&[&format!("Tables_in_{schema}")], &[]);
+                let mut names: Vec<&str> = self
+                    .catalog
+                    .tables()
+                    .filter(|t| !t.dropped)
+                    .map(|t| t.name.as_str())
+                    .collect();
+                names.sort_unstable();
+                for n in names {
+                    r.push(vec![Some(n.to_owned())]);
+                }
+                run.result = Some(r);
+            }
+            Command::ShowCreateTable { table } => {
+                let Some(ti) = self.resolve(&table).first().copied() else {
+                    return Err(SqlError::no_such_table(&schema, &table.table));
+                };
+                let mut r = ResultSet::new(&["Table", "Create Table"], &[]);
+                r.push(vec![
+                    Some(self.catalog[ti].table.sql_name().to_owned()),
+                    Some(self.show_create(ti)),
+                ]);
+                run.result = Some(r);
+            }
+            Command::Kill { kind, id: target } => {
+                self.kill(target, kind)?;
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::LockTables { tables } => {
+                let mut locked = Vec::new();
+                for (name, mode) in &tables {
+                    let Some(ti) = self.resolve(name).first().copied() else {
+                        return Err(SqlError::no_such_table(
+                            name.schema.as_deref().unwrap_or(&schema),
+                            &name.table,
+                        ));
+                    };
+                    locked.push((ti, *mode == TableLockMode::Write));
+                }
+                // The GLOBAL IX of LOCK TABLES WRITE is held with the table locks.
+                self.sql
+                    .sessions
+                    .get_mut(&id)
+                    .expect("session")
+                    .locked_tables = locked;
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::UnlockTables => {
+                let s = self.sql.sessions.get_mut(&id).expect("session");
+                let grl = s.global_read_lock;
+                s.locked_tables.clear();
+                s.global_read_lock = false;
+                self.release_explicit(id, false);
+                if grl {
+                    self.release_explicit(id, true);
+                }
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::FlushTables { mode, .. } => {
+                if mode == FlushMode::WithReadLock {
+                    self.sql
+                        .sessions
+                        .get_mut(&id)
+                        .expect("session")
+                        .global_read_lock = true;
+                }
+                run.message = "Query OK, 0 rows affected".into();
+            }
+            Command::AnalyzeTable { tables } => {
+                let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
+                let mut cost = Tick::ZERO;
+                for name in &tables {
+                    let full = format!("{schema}.{}", name.table);
+                    match self.resolve(name).first().copied() {
+                        Some(ti) => {
+                            // dict_stats_update(): sample innodb_stats_persistent_sample_pages
+                            // (20) leaf pages per index.
+                            cost += Tick(self.profile.costs.page_get_ns)
+                                .times(20 * self.catalog[ti].table.indexes.len() as u64)
+                                + Tick(self.profile.costs.drop_dict_ns);
+                            r.push(vec![
+                                Some(full),
+                                Some("analyze".into()),
+                                Some("status".into()),
+                                Some("OK".into()),
+                            ]);
+                        }
+                        None => {
+                            r.push(vec![
+                                Some(full.clone()),
+                                Some("analyze".into()),
+                                Some("Error".into()),
+                                Some(format!("Table '{full}' doesn't exist")),
+                            ]);
+                            r.push(vec![
+                                Some(full),
+                                Some("analyze".into()),
+                                Some("status".into()),
+                                Some("Operation failed".into()),
+                            ]);
+                        }
+                    }
+                }
+                run.result = Some(r);
+                self.set_state(id, "executing");
+                run.step = Step::Sleep;
+                return Ok(Next::After(cost));
+            }
+            c if c.is_ddl() => {
+                run.ddl = self.ddl_plan(&c, run)?;
+                run.step = Step::Ddl;
+                return Ok(Next::After(Tick::ZERO));
+            }
+            other => return Err(SqlError::not_modelled(other.name())),
+        }
+        run.step = Step::End;
+        Ok(Next::After(Tick::ZERO))
+    }
+
+    pub(in crate::sim) fn statement_end(
+        &mut self,
+        _t: ThreadId,
+        id: u32,
+        run: &mut Running,
+    ) -> Next {
+        let ctx = MdlContextId(id);
+        self.mdl_release_statement(ctx);
+        // DDL and the admin statements commit when they end (`trans_commit_implicit()`),
+        // releasing their transactional locks.
+        if run.command.is_ddl() || matches!(run.command, Command::AnalyzeTable { .. }) {
+            self.mdl_release_transactional(ctx);
+        }
+        // An autocommit transaction ends with its statement.
+        if run.error.is_none() && run.autocommit_trx {
+            let (wrote, lsn) = self.sql.sessions[&id]
+                .trx
+                .as_ref()
+                .map_or((false, crate::bufpool::Lsn(0)), |t| (t.wrote, t.last_lsn));
+            if wrote && run.step == Step::End && !run.message.is_empty() {
+                // trx_commit() → log_write_up_to(flush): wait for the redo flush once.
+                run.autocommit_trx = false;
+                self.set_state(id, "waiting for handler commit");
+                let fsync = self.device.fsync_latency();
+                let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
+                self.commit_trx(id);
+                return Next::After(done - self.sched.now);
+            }
+            self.commit_trx(id);
+            run.autocommit_trx = false;
+        }
+        let rec = &mut self.sql.statements[run.stmt as usize];
+        rec.finished_at = Some(self.sched.now);
+        let elapsed = self.sched.now - rec.started_at.unwrap_or(rec.issued_at);
+        let (outcome, error) = match run.error.take() {
+            Some(e) => (
+                StatementOutcome::Error {
+                    code: e.code,
+                    sqlstate: e.sqlstate,
+                    message: e.message.clone(),
+                },
+                true,
+            ),
+            None => {
+                let mut result = run.result.take();
+                if let Command::Select { .. } = run.command {
+                    result = None;
+                }
+                (
+                    StatementOutcome::Ok {
+                        message: if run.message.is_empty() {
+                            "Query OK, 0 rows affected".into()
+                        } else {
+                            run.message.clone()
+                        },
+                        result,
+                    },
+                    false,
+                )
+            }
+        };
+        rec.outcome = Some(outcome);
+        let result = rec.client_output().unwrap_or_default();
+        let sql = rec.sql.clone();
+        self.emit(EventKind::StatementFinished {
+            session: id,
+            sql,
+            elapsed,
+            result,
+            error,
+        });
+        if let Some(s) = self.sql.sessions.get_mut(&id) {
+            if s.killed == Some(KillKind::Connection) {
+                self.disconnect(id);
+            }
+        }
+        run.step = Step::Next;
+        Next::After(Tick::ZERO)
+    }
+}

@@ -1,0 +1,91 @@
+//! Transactions (`trx_t`): started on a statement's first need or by BEGIN, committed
+//! with a redo flush if they wrote, rolled back; and the implicit commit that DDL,
+//! LOCK TABLES and BEGIN perform first (`trans_commit_implicit()`), which also
+//! releases the explicit metadata locks.
+
+use super::Trx;
+use crate::mdl::{MdlContextId, MdlDuration, MdlType};
+use crate::sim::Sim;
+use crate::sql::Command;
+
+impl Sim {
+    pub(in crate::sim) fn txn(&mut self, id: u32) -> &mut Trx {
+        let now = self.sched.now;
+        let next_id = &mut self.sql.next_trx_id;
+        let s = self.sql.sessions.get_mut(&id).expect("session");
+        s.trx.get_or_insert_with(|| {
+            *next_id += 1;
+            Trx {
+                id: *next_id,
+                started: now,
+                explicit: false,
+                read_view: None,
+                rows_modified: 0,
+                rows_locked: 0,
+                lock_bytes: 0,
+                wrote: false,
+                last_lsn: crate::bufpool::Lsn(0),
+            }
+        })
+    }
+
+    /// Commits the session's transaction (`trans_commit()`): row locks and
+    /// transactional metadata locks go. The redo flush was charged by the caller.
+    pub(in crate::sim) fn commit_trx(&mut self, id: u32) {
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
+            self.lock_heap_bytes -= trx.lock_bytes;
+            if trx.wrote {
+                self.rec.counters.transactions += 1;
+            }
+        }
+        self.row_release(id);
+        self.mdl_release_transactional(MdlContextId(id));
+    }
+
+    /// Rolls the transaction back (`trans_rollback()`).
+    /// Simplification: the undo is applied at no cost.
+    pub(in crate::sim) fn rollback_trx(&mut self, id: u32) {
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
+            self.lock_heap_bytes -= trx.lock_bytes;
+        }
+        self.row_release(id);
+        self.mdl_release_transactional(MdlContextId(id));
+    }
+
+    /// Whether the statement commits the open transaction before it runs
+    /// (`stmt_causes_implicit_commit()`).
+    pub(in crate::sim) fn implicit_commit(c: &Command) -> bool {
+        c.is_ddl()
+            || matches!(
+                c,
+                Command::LockTables { .. }
+                    | Command::Begin { .. }
+                    | Command::AnalyzeTable { .. }
+                    | Command::FlushTables { .. }
+            )
+    }
+
+    /// Releases `LOCK TABLES` (and, with `grl`, the global read lock).
+    pub(in crate::sim) fn release_explicit(&mut self, id: u32, grl: bool) {
+        let ctx = MdlContextId(id);
+        for ticket in self.sql.mdl.tickets_of(ctx) {
+            let Some(k) = self.sql.mdl.ticket(ticket) else {
+                continue;
+            };
+            if k.duration != MdlDuration::Explicit {
+                continue;
+            }
+            let is_grl = matches!(
+                k.key.namespace(),
+                crate::mdl::MdlNamespace::Global | crate::mdl::MdlNamespace::Commit
+            ) && k.mdl_type == MdlType::Shared;
+            if is_grl == grl || !grl {
+                if is_grl && !grl {
+                    continue;
+                }
+                self.mdl_release(ticket);
+            }
+        }
+        self.sql.mdl.set_force_dml_deadlock_weight(ctx, false);
+    }
+}
