@@ -35,6 +35,7 @@
 mod ddl_phases;
 mod dml;
 mod kill;
+mod lock_plan;
 pub(super) mod locks;
 mod plan;
 mod show;
@@ -48,12 +49,12 @@ use plan::DdlOp;
 pub use show::ProcesslistRow;
 
 use crate::events::EventKind;
-use crate::mdl::{MdlError, MdlKey, MdlRequest, MdlTicketId};
+use crate::mdl::{MdlError, MdlRequest, MdlTicketId};
 use crate::resultset::{secs, ResultSet};
 use crate::rng::SimRng;
 use crate::sim::client::PageWalk;
 use crate::sim::{Sim, Thread};
-use crate::sql::{Command, KillKind, SqlError, TableName};
+use crate::sql::{Command, KillKind, SqlError};
 use crate::time::Tick;
 use crate::ThreadId;
 use serde::Serialize;
@@ -465,15 +466,6 @@ impl Sim {
 
     fn schema(&self) -> String {
         self.scenario.schema.clone()
-    }
-
-    fn table_key(&self, name: &TableName) -> MdlKey {
-        let db = name
-            .schema
-            .clone()
-            .unwrap_or_else(|| self.schema())
-            .to_ascii_lowercase();
-        MdlKey::table(&db, &name.table.to_ascii_lowercase())
     }
 
     // ---- DDL -----------------------------------------------------------------------

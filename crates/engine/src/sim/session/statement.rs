@@ -12,18 +12,17 @@
 //! ```
 
 use super::dml::dml_kind;
+use super::lock_plan::{lock_plan, LockContext};
 use super::show::project;
 use super::vars::fmt_secs_ms;
 use super::{MdlPoll, RowPoll, Running, SessionThread, StatementOutcome, Step, STATEMENT_OVERHEAD};
 use crate::events::EventKind;
-use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
+use crate::mdl::{MdlContextId, MdlRequest};
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::client::{PageWalk, WalkNext};
 use crate::sim::{Next, Sim};
-use crate::sql::{
-    AlterAction, Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName,
-};
+use crate::sql::{Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName};
 use crate::time::Tick;
 use crate::ThreadId;
 
@@ -243,7 +242,6 @@ impl Sim {
     }
 
     pub(in crate::sim) fn statement_start(&mut self, id: u32, run: &mut Running) -> Next {
-        let ctx_key_global = MdlKey::global();
         if Self::implicit_commit(&run.command) {
             let has_trx = self.sql.sessions[&id].trx.is_some();
             if has_trx {
@@ -259,191 +257,24 @@ impl Sim {
             }
         }
         // Checks that need no lock, and the lock plan.
-        let stmt = MdlDuration::Statement;
-        let trx = MdlDuration::Transaction;
-        let mut plan = Vec::new();
-        let locked = !self.sql.sessions[&id].locked_tables.is_empty();
-        let grl = self.sql.sessions[&id].global_read_lock;
-        let schema_key = MdlKey::schema(&self.schema().to_ascii_lowercase());
-        match &run.command {
-            // Under LOCK TABLES the locks are already held.
-            Command::Select { .. } if locked => {}
-            Command::Select { table, lock, .. } => {
-                let ty = if *lock == RowLock::Exclusive {
-                    plan.push(MdlRequest::new(
-                        ctx_key_global.clone(),
-                        MdlType::IntentionExclusive,
-                        stmt,
-                    ));
-                    MdlType::SharedWrite
-                } else {
-                    MdlType::SharedRead
-                };
-                plan.push(MdlRequest::new(self.table_key(table), ty, trx));
-            }
-            Command::Insert { table, .. }
-            | Command::Update { table, .. }
-            | Command::Delete { table, .. } => {
-                if grl {
-                    return self.fail(id, run, SqlError::cant_update_with_readlock());
-                }
-                if !locked {
-                    plan.push(MdlRequest::new(
-                        ctx_key_global.clone(),
-                        MdlType::IntentionExclusive,
-                        stmt,
-                    ));
-                    plan.push(MdlRequest::new(
-                        self.table_key(table),
-                        MdlType::SharedWrite,
-                        trx,
-                    ));
-                }
-            }
-            Command::LockTables { tables } => {
-                let mut keys: Vec<(MdlKey, MdlType)> = Vec::new();
-                for (name, mode) in tables {
-                    let ty = match mode {
-                        TableLockMode::Read => MdlType::SharedReadOnly,
-                        TableLockMode::Write => MdlType::SharedNoReadWrite,
-                    };
-                    keys.push((self.table_key(name), ty));
-                }
-                if keys.iter().any(|(_, t)| *t == MdlType::SharedNoReadWrite) {
-                    plan.push(MdlRequest::new(
-                        ctx_key_global.clone(),
-                        MdlType::IntentionExclusive,
-                        MdlDuration::Explicit,
-                    ));
-                    plan.push(MdlRequest::new(
-                        schema_key.clone(),
-                        MdlType::IntentionExclusive,
-                        MdlDuration::Explicit,
-                    ));
-                }
-                // lock_table_names() sorts the requests by key so every session takes
-                // them in the same order.
-                keys.sort_by(|a, b| a.0.cmp(&b.0));
-                for (k, ty) in keys {
-                    plan.push(MdlRequest::new(k, ty, MdlDuration::Explicit));
-                }
-                self.sql
-                    .mdl
-                    .set_force_dml_deadlock_weight(MdlContextId(id), true);
-            }
-            Command::FlushTables { mode, tables } => match mode {
-                FlushMode::WithReadLock if tables.is_empty() => {
-                    plan.push(MdlRequest::new(
-                        ctx_key_global.clone(),
-                        MdlType::Shared,
-                        MdlDuration::Explicit,
-                    ));
-                    plan.push(MdlRequest::new(
-                        MdlKey::commit(),
-                        MdlType::Shared,
-                        MdlDuration::Explicit,
-                    ));
-                }
-                FlushMode::Close => {}
-                _ => return self.fail(id, run, SqlError::not_modelled(run.command.name())),
-            },
-            Command::AnalyzeTable { tables } => {
-                for name in tables {
-                    plan.push(MdlRequest::new(
-                        self.table_key(name),
-                        MdlType::SharedRead,
-                        trx,
-                    ));
-                }
-            }
-            c if c.is_ddl() => {
-                if grl {
-                    return self.fail(id, run, SqlError::cant_update_with_readlock());
-                }
-                plan.push(MdlRequest::new(
-                    ctx_key_global.clone(),
-                    MdlType::IntentionExclusive,
-                    stmt,
-                ));
-                plan.push(MdlRequest::new(
-                    schema_key,
-                    MdlType::IntentionExclusive,
-                    trx,
-                ));
-                let mut keys: Vec<(MdlKey, MdlType)> = Vec::new();
-                match c {
-                    Command::DropTable { tables, .. } => {
-                        for n in tables {
-                            keys.push((self.table_key(n), MdlType::Exclusive));
-                        }
-                    }
-                    Command::RenameTable { renames } => {
-                        for (a, b) in renames {
-                            keys.push((self.table_key(a), MdlType::Exclusive));
-                            keys.push((self.table_key(b), MdlType::Exclusive));
-                        }
-                    }
-                    Command::TruncateTable { table } => {
-                        keys.push((self.table_key(table), MdlType::Exclusive))
-                    }
-                    Command::CreateTable(ct) => {
-                        keys.push((self.table_key(&ct.table), MdlType::Exclusive))
-                    }
-                    Command::CreateTableLike { table, like } => {
-                        keys.push((self.table_key(table), MdlType::Exclusive));
-                        keys.push((self.table_key(like), MdlType::SharedReadOnly));
-                    }
-                    Command::AlterTable { table, actions, .. }
-                        if actions.iter().any(|a| {
-                            matches!(
-                                a,
-                                AlterAction::TruncatePartition { .. }
-                                    | AlterAction::DiscardTablespace
-                                    | AlterAction::ImportTablespace
-                            )
-                        }) =>
-                    {
-                        // sql_partition_admin.cc, mysql_discard_or_import_tablespace():
-                        // EXCLUSIVE up front.
-                        keys.push((self.table_key(table), MdlType::Exclusive))
-                    }
-                    Command::CreateIndex { table, .. }
-                    | Command::DropIndex { table, .. }
-                    | Command::AlterTable { table, .. } => {
-                        keys.push((self.table_key(table), MdlType::SharedUpgradable))
-                    }
-                    Command::OptimizeTable { tables } => {
-                        // mysql_admin_table() opens the table for TL_WRITE first.
-                        let ty = match self.profile.sql.optimize_open_lock {
-                            crate::profile::AdminOpenLock::SharedNoReadWrite => {
-                                MdlType::SharedNoReadWrite
-                            }
-                            crate::profile::AdminOpenLock::SharedNoWrite => MdlType::SharedNoWrite,
-                        };
-                        for n in tables {
-                            keys.push((self.table_key(n), ty));
-                        }
-                    }
-                    _ => {}
-                }
-                keys.sort_by(|a, b| a.0.cmp(&b.0));
-                keys.dedup_by(|a, b| a.0 == b.0);
-                for (k, ty) in keys {
-                    plan.push(MdlRequest::new(k, ty, trx));
-                }
-            }
-            Command::Commit if self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote) => {
-                // ha_commit_trans(): a committing writer takes COMMIT IX, which is what
-                // FLUSH TABLES WITH READ LOCK's COMMIT S blocks ("Waiting for commit lock").
-                plan.push(MdlRequest::new(
-                    MdlKey::commit(),
-                    MdlType::IntentionExclusive,
-                    MdlDuration::Explicit,
-                ));
-            }
-            _ => {}
+        let schema = self.schema();
+        let session = &self.sql.sessions[&id];
+        let ctx = LockContext {
+            schema: &schema,
+            under_lock_tables: !session.locked_tables.is_empty(),
+            global_read_lock: session.global_read_lock,
+            trx_wrote: session.trx.as_ref().is_some_and(|t| t.wrote),
+        };
+        let plan = match lock_plan(&run.command, &ctx, &self.profile.sql) {
+            Ok(plan) => plan,
+            Err(e) => return self.fail(id, run, e),
+        };
+        if plan.force_dml_deadlock_weight {
+            self.sql
+                .mdl
+                .set_force_dml_deadlock_weight(MdlContextId(id), true);
         }
-        run.plan = plan;
+        run.plan = plan.requests;
         run.step = Step::Mdl;
         if opens_tables(&run.plan) {
             self.set_state(id, "Opening tables");
