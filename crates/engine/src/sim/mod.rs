@@ -44,11 +44,11 @@ use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::shell::{fs_path, DATADIR};
 use crate::scenario::Scenario;
-use crate::sql::{self, SqlError};
+use crate::sql::SqlError;
 use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
-use alter::{IndexBuild, MetaChange, MetaDdl};
+use alter::{IndexBuild, MetaDdl};
 use catalog::{Catalog, TableEntry};
 use cleaner::PageCleaner;
 use client::Client;
@@ -71,29 +71,6 @@ pub struct SessionView {
     pub state: &'static str,
     /// The latch the session is queued for, if any.
     pub waiting_for: Option<LatchId>,
-}
-
-/// An accepted DDL statement's storage-engine work, checked and ready to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Plan {
-    Truncate(usize),
-    /// ALTER TABLE ... TRUNCATE PARTITION (and TRUNCATE TABLE of a partitioned table):
-    /// the TRUNCATE path on each partition's table.
-    TruncatePartitions(Vec<ddl::DropTarget>),
-    /// ALTER TABLE ... DROP PARTITION: the DROP path on each partition's table.
-    DropPartitions(Vec<ddl::DropTarget>),
-    Discard(usize),
-    AddIndex {
-        table: usize,
-        name: String,
-        entry_bytes: u64,
-    },
-    Meta(MetaChange),
-    Rebuild {
-        table: usize,
-        add: Vec<(String, u64)>,
-        drop: Vec<String>,
-    },
 }
 
 /// A table's data file as MySQL names it, relative to the datadir.
@@ -521,224 +498,11 @@ impl Sim {
         Ok(())
     }
 
-    /// `ALTER TABLE ... ADD/DROP COLUMN`: which algorithm the profile can do it with
-    /// (`ha_innobase::check_if_supported_inplace_alter()`), MySQL's errors otherwise.
-    fn plan_column_change(
-        &self,
-        table: &sql::TableName,
-        actions: &[sql::AlterAction],
-        algorithm: sql::Algorithm,
-    ) -> Result<Plan, SqlError> {
-        use crate::profile::InstantColumns;
-        use sql::{Algorithm, AlterAction, ColumnPosition};
-        let t = self.resolve_table(table)?;
-        let tb = &self.catalog[t].table;
-        let mut add = Vec::new();
-        let mut drop = Vec::new();
-        let mut append_only = true;
-        for a in actions {
-            match a {
-                AlterAction::AddColumn { column, position } => {
-                    if tb.column(&column.name).is_some()
-                        || add
-                            .iter()
-                            .any(|(n, _): &(String, u64)| n.eq_ignore_ascii_case(&column.name))
-                    {
-                        return Err(SqlError::duplicate_column(&column.name));
-                    }
-                    if let ColumnPosition::After(c) = position {
-                        if tb.column(c).is_none() {
-                            return Err(SqlError::unknown_column(c));
-                        }
-                    }
-                    append_only &= *position == ColumnPosition::Last;
-                    add.push((
-                        column.name.clone(),
-                        crate::dict::column_bytes(&column.data_type),
-                    ));
-                }
-                AlterAction::DropColumn { name } => {
-                    if tb.column(name).is_none() {
-                        return Err(SqlError::cant_drop_field_or_key(name));
-                    }
-                    append_only = false;
-                    drop.push(name.clone());
-                }
-                _ => unreachable!("only column changes are planned here"),
-            }
-        }
-        let not_instant =
-            || SqlError::alter_not_supported("ALGORITHM=INSTANT", "ALGORITHM=COPY/INPLACE");
-        let instant = match self.profile.mechanisms.instant_columns {
-            InstantColumns::None => {
-                if algorithm == Algorithm::Instant {
-                    return Err(SqlError::unknown_alter_algorithm("INSTANT"));
-                }
-                false
-            }
-            InstantColumns::AppendOnly => match algorithm {
-                Algorithm::Instant if !append_only => return Err(not_instant()),
-                Algorithm::Instant | Algorithm::Default => append_only,
-                Algorithm::Inplace | Algorithm::Copy => false,
-            },
-            InstantColumns::RowVersions => {
-                // MAX_ROW_VERSION: 64 instant changes, then INPLACE (or 4092 if asked).
-                let room = tb.row_version < 64;
-                match algorithm {
-                    Algorithm::Instant if !room => {
-                        return Err(SqlError::max_row_version(&format!(
-                            "{}/{}",
-                            self.scenario.schema, tb.name
-                        )))
-                    }
-                    Algorithm::Instant | Algorithm::Default => room,
-                    Algorithm::Inplace | Algorithm::Copy => false,
-                }
-            }
-        };
-        if !instant {
-            return Ok(Plan::Rebuild {
-                table: t,
-                add,
-                drop,
-            });
-        }
-        let new_row_version =
-            self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
-        Ok(Plan::Meta(MetaChange::Columns {
-            table: t,
-            add,
-            drop,
-            new_row_version,
-        }))
-    }
-
-    /// `RENAME TABLE a TO b, ...`: every pair checked in order as if the earlier ones
-    /// were done (so `a TO tmp, b TO a, tmp TO b` swaps), all applied at once.
-    fn plan_rename(
-        &self,
-        renames: &[(sql::TableName, sql::TableName)],
-        claimed: &mut Vec<usize>,
-    ) -> Result<Plan, SqlError> {
-        // Names as they will be after each pair: (table index, name).
-        let mut names: Vec<(usize, String)> = self
-            .catalog
-            .tables()
-            .enumerate()
-            .filter(|(_, t)| !t.dropped)
-            .map(|(i, t)| (i, t.name.clone()))
-            .collect();
-        let mut pairs: Vec<(usize, String)> = Vec::new();
-        for (from, to) in renames {
-            let schema_ok = |n: &sql::TableName| {
-                n.schema
-                    .as_deref()
-                    .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema))
-            };
-            let schema = from.schema.as_deref().unwrap_or(&self.scenario.schema);
-            let pos = names
-                .iter()
-                .position(|(_, n)| schema_ok(from) && n.eq_ignore_ascii_case(&from.table))
-                .ok_or_else(|| SqlError::no_such_table(schema, &from.table))?;
-            if !schema_ok(to) {
-                return Err(SqlError::not_modelled("RENAME TABLE into another schema"));
-            }
-            if names.iter().any(|(_, n)| n.eq_ignore_ascii_case(&to.table)) {
-                return Err(SqlError::table_exists(&to.table));
-            }
-            let t = names[pos].0;
-            names[pos].1 = to.table.clone();
-            pairs.retain(|(x, _)| *x != t);
-            pairs.push((t, to.table.clone()));
-            if !claimed.contains(&t) {
-                claimed.push(t);
-            }
-        }
-        Ok(Plan::Meta(MetaChange::Rename(pairs)))
-    }
-
     /// Adds a rebuild's new table: its SQL definition is the old one's shape until the
     /// names are swapped.
     fn push_table(&mut self, t: Table) {
         self.catalog
             .push(t, session::TableDef::sysbench(0, 0, 0), 0);
-    }
-
-    /// The live tables `name` means: the table, or every partition of a partitioned
-    /// one (`Catalog::resolve`).
-    fn resolve(&self, name: &sql::TableName) -> Vec<usize> {
-        self.catalog.resolve(&self.scenario.schema, name)
-    }
-
-    /// The live table `name` names, or MySQL's 1146. A partitioned table is not one
-    /// table to the storage-engine plans that use this (index builds, column changes),
-    /// so it is not found here.
-    fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
-        let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
-        self.resolve(name)
-            .into_iter()
-            .find(|&t| self.catalog[t].table.partition.is_none())
-            .ok_or_else(|| SqlError::no_such_table(schema, &name.table))
-    }
-
-    /// `CREATE INDEX` / `ALTER TABLE ... ADD INDEX`: checks it the way the server does
-    /// (table, duplicate name, key columns, algorithm) and plans an online build.
-    fn plan_add_index(
-        &self,
-        table: &sql::TableName,
-        index: &sql::IndexDef,
-        algorithm: sql::Algorithm,
-    ) -> Result<Plan, SqlError> {
-        let t = self.resolve_table(table)?;
-        let tb = &self.catalog[t].table;
-        if algorithm == sql::Algorithm::Instant {
-            return Err(SqlError::alter_not_supported(
-                "ALGORITHM=INSTANT",
-                "ALGORITHM=COPY/INPLACE",
-            ));
-        }
-        if self.catalog[t].online_build {
-            return Err(SqlError::not_modelled(
-                "a second online index build on a table while one runs",
-            ));
-        }
-        let mut key_bytes = 0;
-        let mut includes_pk = false;
-        for part in &index.columns {
-            let col = tb
-                .column(&part.column)
-                .ok_or_else(|| SqlError::key_column_missing(&part.column))?;
-            key_bytes += part
-                .prefix_len
-                .map_or(col.bytes, |n| u64::from(n).min(col.bytes));
-            includes_pk |= col.name.eq_ignore_ascii_case("id");
-        }
-        // MySQL names an unnamed index after its first column: k, k_2, k_3...
-        let name = match &index.name {
-            Some(n) => {
-                if tb.index_named(n).is_some() {
-                    return Err(SqlError::duplicate_key(n));
-                }
-                n.clone()
-            }
-            None => {
-                let base = index.columns[0].column.clone();
-                let mut name = base.clone();
-                let mut k = 2;
-                while tb.index_named(&name).is_some() {
-                    name = format!("{base}_{k}");
-                    k += 1;
-                }
-                name
-            }
-        };
-        // The entry: the key, the primary key unless the key has it, the record header.
-        let entry_bytes = key_bytes + if includes_pk { 0 } else { 4 } + 6;
-        Ok(Plan::AddIndex {
-            table: t,
-            name,
-            entry_bytes,
-        })
     }
 
     fn step_thread(&mut self, t: ThreadId) {

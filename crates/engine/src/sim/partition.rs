@@ -33,7 +33,6 @@ use super::Sim;
 use crate::bufpool::{FreeBlock, Lookup, PageId, SpaceId};
 use crate::dict::{partition_table_name, Table};
 use crate::scenario::Scenario;
-use crate::sql::{AlterAction, SqlError, TableName};
 use crate::units::PAGE_SIZE;
 
 /// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
@@ -206,63 +205,5 @@ impl Sim {
                 self.pool.unzip(zip, block);
             }
         }
-    }
-}
-
-impl Sim {
-    /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
-    /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
-    /// tables and whether to truncate (else drop) them. Other ALTER TABLE actions are
-    /// not modelled here.
-    pub(super) fn plan_partition_alter(
-        &self,
-        table: &TableName,
-        actions: &[AlterAction],
-        claimed: &[usize],
-    ) -> Result<(Vec<usize>, bool), SqlError> {
-        let (names, drop) = match actions {
-            [AlterAction::DropPartition { names }] => (names, true),
-            [AlterAction::TruncatePartition { names }] => (names, false),
-            [one] => return Err(SqlError::not_modelled(one.name())),
-            _ => return Err(SqlError::not_modelled("ALTER TABLE")),
-        };
-        let found = self.resolve(table);
-        if found.is_empty() {
-            let schema = table.schema.as_deref().unwrap_or(&self.scenario.schema);
-            return Err(SqlError::no_such_table(schema, &table.table));
-        }
-        if self.catalog[found[0]].table.partition.is_none() {
-            return Err(SqlError::partition_mgmt_on_nonpartitioned());
-        }
-        let command = if drop { "DROP" } else { "TRUNCATE" };
-        let part_name = |i: usize| {
-            self.catalog[i]
-                .table
-                .partition
-                .as_ref()
-                .map_or("", |p| p.name.as_str())
-        };
-        let mut targets = Vec::new();
-        if !drop && names.is_empty() {
-            // TRUNCATE PARTITION ALL.
-            targets = found.clone();
-        } else {
-            for n in names {
-                let i = found
-                    .iter()
-                    .copied()
-                    .find(|&i| part_name(i).eq_ignore_ascii_case(n))
-                    .filter(|i| !targets.contains(i))
-                    .ok_or_else(|| SqlError::partition_list(command))?;
-                targets.push(i);
-            }
-        }
-        if targets.iter().any(|i| claimed.contains(i)) {
-            return Err(SqlError::partition_list(command));
-        }
-        if drop && targets.len() == found.len() {
-            return Err(SqlError::drop_last_partition());
-        }
-        Ok((targets, !drop))
     }
 }

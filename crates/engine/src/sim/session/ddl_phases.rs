@@ -5,6 +5,7 @@
 
 use super::plan::DdlOp;
 use super::plan::DictEffect;
+use super::plan::Plan;
 use super::{MdlPoll, Running, Step};
 use crate::dict::Table;
 use crate::mdl::{MdlContextId, MdlDuration, MdlRequest};
@@ -136,7 +137,7 @@ impl Sim {
                 }
                 let mdl = (ctx, run.tickets[lock]);
                 let thread = match plan {
-                    crate::sim::Plan::AddIndex {
+                    Plan::AddIndex {
                         table,
                         name,
                         entry_bytes,
@@ -148,7 +149,7 @@ impl Sim {
                         mdl,
                         t,
                     ))),
-                    crate::sim::Plan::Meta(change) => {
+                    Plan::Meta(change) => {
                         // An instant column change upgrades the session's SU itself;
                         // RENAME and CREATE ... LIKE hold their X locks already.
                         let upgrade =
@@ -160,7 +161,7 @@ impl Sim {
                             t,
                         )))
                     }
-                    crate::sim::Plan::Rebuild { table, add, drop } => {
+                    Plan::Rebuild { table, add, drop } => {
                         Thread::IndexBuild(Box::new(crate::sim::alter::IndexBuild::rebuild(
                             id,
                             table,
@@ -169,7 +170,7 @@ impl Sim {
                             t,
                         )))
                     }
-                    crate::sim::Plan::Discard(table) => {
+                    Plan::Discard(table) => {
                         let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = crate::sim::ddl::Ddl::new(
                             id,
@@ -181,20 +182,20 @@ impl Sim {
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
-                    crate::sim::Plan::TruncatePartitions(targets) => {
+                    Plan::TruncatePartitions(targets) => {
                         let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = crate::sim::ddl::Ddl::new(id, sql, self.sched.now, targets);
                         d.truncate = true;
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
-                    crate::sim::Plan::DropPartitions(targets) => {
+                    Plan::DropPartitions(targets) => {
                         let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = crate::sim::ddl::Ddl::new(id, sql, self.sched.now, targets);
                         d.notify = Some(t);
                         Thread::Ddl(Box::new(d))
                     }
-                    crate::sim::Plan::Truncate(table) => {
+                    Plan::Truncate(table) => {
                         let sql = self.sql.statements[run.stmt as usize].sql.clone();
                         let mut d = crate::sim::ddl::Ddl::new(
                             id,

@@ -4,7 +4,8 @@
 //!
 //! Simplification: statements act on row counts and pages, never on values.
 
-use super::{RowRange, Running, Step};
+use super::{RowRange, Running, Step, TableDef};
+use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::{Next, Sim};
@@ -23,6 +24,197 @@ pub(in crate::sim) fn dml_kind(c: &Command) -> Option<(&TableName, bool)> {
     }
 }
 
+/// The four DML statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DmlKind {
+    Select,
+    Update,
+    Delete,
+    Insert,
+}
+
+/// What a DML statement asks for: its kind, the rows its WHERE clause reaches, its
+/// LIMIT (the row count for an INSERT) and its row locks.
+struct DmlRequest {
+    kind: DmlKind,
+    access: RowAccess,
+    limit: Option<u64>,
+    lock: RowLock,
+}
+
+impl DmlRequest {
+    fn of(command: &Command) -> DmlRequest {
+        let (kind, access, limit, lock) = match command {
+            Command::Select {
+                access,
+                lock,
+                limit,
+                ..
+            } => (DmlKind::Select, access.clone(), *limit, *lock),
+            Command::Update { access, limit, .. } => {
+                (DmlKind::Update, access.clone(), *limit, RowLock::Exclusive)
+            }
+            Command::Delete { access, limit, .. } => {
+                (DmlKind::Delete, access.clone(), *limit, RowLock::Exclusive)
+            }
+            Command::Insert { rows, .. } => (
+                DmlKind::Insert,
+                RowAccess::Point {
+                    column: String::new(),
+                    value: 0,
+                },
+                Some(*rows),
+                RowLock::Exclusive,
+            ),
+            _ => unreachable!("dml_kind"),
+        };
+        DmlRequest {
+            kind,
+            access,
+            limit,
+            lock,
+        }
+    }
+}
+
+/// How a WHERE clause's column is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ColumnSearch {
+    /// No such column: 1054.
+    Unknown,
+    /// The primary key or an indexed column: a B-tree search.
+    Key,
+    /// Any other column: a full scan.
+    Scan,
+}
+
+/// The rows a search reaches: positions `lo..=hi`, how many match and how many are
+/// read, and whether it is a full scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    lo: u64,
+    hi: u64,
+    matched: u64,
+    scanned: u64,
+    full: bool,
+}
+
+impl Reach {
+    fn new(lo: u64, hi: u64, matched: u64, scanned: u64, full: bool) -> Reach {
+        Reach {
+            lo,
+            hi,
+            matched,
+            scanned,
+            full,
+        }
+    }
+}
+
+/// Which rows `access` reaches in a table of `table_rows` positions with `live` rows
+/// defined as `def`, before LIMIT.
+fn rows_reached(
+    def: &TableDef,
+    access: &RowAccess,
+    table_rows: u64,
+    live: u64,
+) -> Result<Reach, SqlError> {
+    let column_of = |c: &str| {
+        let key = def.pk.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(c))
+            || def
+                .indexes
+                .iter()
+                .any(|(_, col)| col.eq_ignore_ascii_case(c));
+        if key {
+            ColumnSearch::Key
+        } else if def.columns.iter().any(|col| col.eq_ignore_ascii_case(c)) {
+            ColumnSearch::Scan
+        } else {
+            ColumnSearch::Unknown
+        }
+    };
+    let place = "where clause";
+    Ok(match access {
+        RowAccess::Point { column, value } => match column_of(column) {
+            ColumnSearch::Unknown => return Err(SqlError::unknown_column_in(column, place)),
+            ColumnSearch::Key => {
+                let v = *value;
+                if v >= 1 && (v as u64) <= live.max(table_rows) {
+                    let p = (v - 1) as u64;
+                    Reach::new(p, p, 1, 1, false)
+                } else {
+                    let p = (v.max(1) as u64 - 1).min(table_rows - 1);
+                    Reach::new(p, p, 0, 0, false)
+                }
+            }
+            ColumnSearch::Scan => Reach::new(0, u64::MAX, 1.min(live), live, true),
+        },
+        RowAccess::Range { column, min, max } => match column_of(column) {
+            ColumnSearch::Unknown => return Err(SqlError::unknown_column_in(column, place)),
+            ColumnSearch::Key => {
+                let a = min.unwrap_or(1).max(1) as u64;
+                let b = max.map_or(table_rows, |m| m.max(0) as u64).min(table_rows);
+                if a > b {
+                    let p = (a - 1).min(table_rows - 1);
+                    Reach::new(p, p, 0, 0, false)
+                } else {
+                    Reach::new(a - 1, b - 1, b - a + 1, b - a + 1, false)
+                }
+            }
+            ColumnSearch::Scan => {
+                let n = match (min, max) {
+                    (Some(a), Some(b)) if b >= a => ((b - a + 1) as u64).min(live),
+                    _ => live,
+                };
+                Reach::new(0, u64::MAX, n, live, true)
+            }
+        },
+        RowAccess::FullScan => Reach::new(0, u64::MAX, live, live, true),
+    })
+}
+
+/// LIMIT `l` cuts the rows reached.
+fn apply_limit(r: &mut Reach, l: u64) {
+    r.matched = r.matched.min(l);
+    if r.full {
+        r.scanned = r.scanned.min(l.max(1));
+        r.hi = if l == 0 { 0 } else { l - 1 };
+    } else {
+        r.hi = r.hi.min(r.lo + l.max(1) - 1);
+    }
+}
+
+/// The pages a search of positions `r.lo..=r.hi` reads: a descent of the clustered
+/// index to the first, then the leaves in the range; the leaves are written when
+/// `write_leaves` and a row matched.
+fn search_pages(table: &Table, r: &Reach, table_rows: u64, write_leaves: bool) -> Vec<PageOp> {
+    let pk = table.primary();
+    let last_pos = table_rows - 1;
+    let first = r.lo.min(last_pos);
+    let last = r.hi.min(last_pos);
+    let mut path = Vec::new();
+    pk.search_path(first, &mut path);
+    let leaf_first = pk.leaf_of(first);
+    let leaf_last = pk.leaf_of(last);
+    let n = path.len();
+    let mut ops = Vec::new();
+    for (i, p) in path.into_iter().enumerate() {
+        ops.push(PageOp {
+            page: p,
+            write: write_leaves && i + 1 == n && r.matched > 0,
+            create: false,
+        });
+    }
+    for p in leaf_first + 1..=leaf_last {
+        ops.push(PageOp {
+            page: p,
+            write: write_leaves && r.matched > 0,
+            create: false,
+        });
+    }
+    ops
+}
+
 impl Sim {
     /// Sets up a DML statement's row locks and page walk.
     pub(in crate::sim) fn open_dml(
@@ -33,7 +225,6 @@ impl Sim {
     ) -> Result<Next, SqlError> {
         let def = self.catalog[ti].def.clone();
         let table_rows = self.catalog[ti].table.rows.max(1);
-        let live = def.live_rows;
         if def.discarded {
             return Err(SqlError::tablespace_discarded(&self.catalog[ti].table.name));
         }
@@ -45,31 +236,8 @@ impl Sim {
             trx.explicit = !autocommit;
             run.autocommit_trx = autocommit;
         }
-        let (access, limit, lock, kind) = match &run.command {
-            Command::Select {
-                access,
-                lock,
-                limit,
-                ..
-            } => (access.clone(), *limit, *lock, 0),
-            Command::Update { access, limit, .. } => {
-                (access.clone(), *limit, RowLock::Exclusive, 1)
-            }
-            Command::Delete { access, limit, .. } => {
-                (access.clone(), *limit, RowLock::Exclusive, 2)
-            }
-            Command::Insert { rows, .. } => (
-                RowAccess::Point {
-                    column: String::new(),
-                    value: 0,
-                },
-                Some(*rows),
-                RowLock::Exclusive,
-                3,
-            ),
-            _ => unreachable!("dml_kind"),
-        };
-        if kind == 0 && lock == RowLock::NonLocking {
+        let req = DmlRequest::of(&run.command);
+        if req.kind == DmlKind::Select && req.lock == RowLock::NonLocking {
             // A consistent read: the read view is created now if the transaction has
             // none, and a view older than the table's clustered index cannot read it
             // (row_search_mvcc(): !index->is_usable(trx) → DB_MISSING_HISTORY).
@@ -80,133 +248,33 @@ impl Sim {
                 return Err(SqlError::table_def_changed());
             }
         }
-        // Which rows the search reaches: positions lo..=hi, and how many match.
-        let column_of = |c: &str| {
-            if def.pk.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(c)) {
-                1
-            } else if def
-                .indexes
-                .iter()
-                .any(|(_, col)| col.eq_ignore_ascii_case(c))
-            {
-                2
-            } else if def.columns.iter().any(|col| col.eq_ignore_ascii_case(c)) {
-                3
-            } else {
-                0
-            }
-        };
-        let place = "where clause";
-        let (mut lo, mut hi, mut matched, mut scanned, full) = match &access {
-            _ if kind == 3 => (0, 0, 0, 0, false),
-            RowAccess::Point { column, value } => match column_of(column) {
-                0 => return Err(SqlError::unknown_column_in(column, place)),
-                1 | 2 => {
-                    let v = *value;
-                    if v >= 1 && (v as u64) <= live.max(table_rows) {
-                        let p = (v - 1) as u64;
-                        (p, p, 1, 1, false)
-                    } else {
-                        let p = (v.max(1) as u64 - 1).min(table_rows - 1);
-                        (p, p, 0, 0, false)
-                    }
-                }
-                _ => (0, u64::MAX, 1.min(live), live, true),
-            },
-            RowAccess::Range { column, min, max } => match column_of(column) {
-                0 => return Err(SqlError::unknown_column_in(column, place)),
-                1 | 2 => {
-                    let a = min.unwrap_or(1).max(1) as u64;
-                    let b = max.map_or(table_rows, |m| m.max(0) as u64).min(table_rows);
-                    if a > b {
-                        let p = (a - 1).min(table_rows - 1);
-                        (p, p, 0, 0, false)
-                    } else {
-                        (a - 1, b - 1, b - a + 1, b - a + 1, false)
-                    }
-                }
-                _ => {
-                    let n = match (min, max) {
-                        (Some(a), Some(b)) if b >= a => ((b - a + 1) as u64).min(live),
-                        _ => live,
-                    };
-                    (0, u64::MAX, n, live, true)
-                }
-            },
-            RowAccess::FullScan => (0, u64::MAX, live, live, true),
-        };
-        if let Some(l) = limit {
-            if kind != 3 {
-                matched = matched.min(l);
-                if full {
-                    scanned = scanned.min(l.max(1));
-                    hi = if l == 0 { 0 } else { l - 1 };
-                } else {
-                    hi = hi.min(lo + l.max(1) - 1);
-                }
-            }
-        }
-        // The pages: a descent of the clustered index, then the leaves in the range.
-        let table = &self.catalog[ti].table;
-        let pk = table.primary();
-        let mut ops: Vec<PageOp> = Vec::new();
-        let write_leaves = kind == 1 || kind == 2;
-        if kind == 3 {
-            let n = limit.unwrap_or(1);
-            let mut append = self.catalog[ti].append_row;
-            lo = append;
-            for _ in 0..n {
-                let mut one = Vec::new();
-                statement_ops(
-                    StatementKind::Insert,
-                    table,
-                    &self.dist,
-                    &mut SimRng::stream(self.scenario.seed, "insert"),
-                    &mut append,
-                    &mut one,
-                );
-                ops.extend(one);
-            }
-            hi = append - 1;
-            self.catalog[ti].append_row = append;
-            matched = n;
-            scanned = 0;
+        let (reach, ops) = if req.kind == DmlKind::Insert {
+            self.insert_pages(ti, req.limit.unwrap_or(1))
         } else {
-            let last_pos = table_rows - 1;
-            let first = lo.min(last_pos);
-            let last = hi.min(last_pos);
-            let mut path = Vec::new();
-            pk.search_path(first, &mut path);
-            let leaf_first = pk.leaf_of(first);
-            let leaf_last = pk.leaf_of(last);
-            let n = path.len();
-            for (i, p) in path.into_iter().enumerate() {
-                ops.push(PageOp {
-                    page: p,
-                    write: write_leaves && i + 1 == n && matched > 0,
-                    create: false,
-                });
+            let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
+            if let Some(l) = req.limit {
+                apply_limit(&mut reach, l);
             }
-            for p in leaf_first + 1..=leaf_last {
-                ops.push(PageOp {
-                    page: p,
-                    write: write_leaves && matched > 0,
-                    create: false,
-                });
-            }
-        }
+            let write = matches!(req.kind, DmlKind::Update | DmlKind::Delete);
+            let ops = search_pages(&self.catalog[ti].table, &reach, table_rows, write);
+            (reach, ops)
+        };
         run.walk.ops = ops;
         run.walk.restart(ti);
-        run.rows_scanned = scanned;
-        run.rows_matched = matched;
-        run.rows_changed = if kind == 0 { 0 } else { matched };
-        let locking = kind != 0 || lock != RowLock::NonLocking;
-        if locking && (matched > 0 || full || kind == 3) {
+        run.rows_scanned = reach.scanned;
+        run.rows_matched = reach.matched;
+        run.rows_changed = if req.kind == DmlKind::Select {
+            0
+        } else {
+            reach.matched
+        };
+        let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
+        if locking && (reach.matched > 0 || reach.full || req.kind == DmlKind::Insert) {
             run.row_range = Some(RowRange {
                 table: ti,
-                lo,
-                hi,
-                exclusive: lock == RowLock::Exclusive,
+                lo: reach.lo,
+                hi: reach.hi,
+                exclusive: req.lock == RowLock::Exclusive,
             });
             run.step = Step::RowLock;
         } else {
@@ -214,6 +282,29 @@ impl Sim {
             run.step = Step::Walk;
         }
         Ok(Next::After(Tick::ZERO))
+    }
+
+    /// An INSERT of `n` rows: appended at the table's end, each as the workload's own
+    /// insert's pages; the rows reached are the new positions.
+    fn insert_pages(&mut self, ti: usize, n: u64) -> (Reach, Vec<PageOp>) {
+        let mut ops = Vec::new();
+        let entry = &mut self.catalog[ti];
+        let mut append = entry.append_row;
+        let lo = append;
+        for _ in 0..n {
+            let mut one = Vec::new();
+            statement_ops(
+                StatementKind::Insert,
+                &entry.table,
+                &self.dist,
+                &mut SimRng::stream(self.scenario.seed, "insert"),
+                &mut append,
+                &mut one,
+            );
+            ops.extend(one);
+        }
+        entry.append_row = append;
+        (Reach::new(lo, append - 1, n, 0, false), ops)
     }
 
     /// The statement's rows are done: the message, the row counts, the transaction's

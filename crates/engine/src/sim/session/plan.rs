@@ -11,9 +11,35 @@
 
 use super::{Running, TableDef};
 use crate::mdl::MdlType;
+use crate::sim::alter::MetaChange;
+use crate::sim::ddl;
 use crate::sim::Sim;
+use crate::sql;
 use crate::sql::{Algorithm, AlterAction, Command, SqlError, TableName};
 use crate::time::Tick;
+
+/// An accepted DDL statement's storage-engine work, checked and ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum Plan {
+    Truncate(usize),
+    /// ALTER TABLE ... TRUNCATE PARTITION (and TRUNCATE TABLE of a partitioned table):
+    /// the TRUNCATE path on each partition's table.
+    TruncatePartitions(Vec<ddl::DropTarget>),
+    /// ALTER TABLE ... DROP PARTITION: the DROP path on each partition's table.
+    DropPartitions(Vec<ddl::DropTarget>),
+    Discard(usize),
+    AddIndex {
+        table: usize,
+        name: String,
+        entry_bytes: u64,
+    },
+    Meta(MetaChange),
+    Rebuild {
+        table: usize,
+        add: Vec<(String, u64)>,
+        drop: Vec<String>,
+    },
+}
 
 /// One SQL-layer phase of a DDL statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +58,7 @@ pub(in crate::sim) enum DdlOp {
     /// A storage-engine executor (sim/alter.rs) on a thread of its own, given the
     /// session's context and its ticket on the table (index into `Running::tickets`)
     /// to upgrade and downgrade between its phases.
-    Executor(crate::sim::Plan, usize),
+    Executor(Plan, usize),
     /// The dictionary changes.
     Dict(DictEffect),
 }
@@ -131,7 +157,7 @@ impl Sim {
                     // A partitioned table: the TRUNCATE path on every partition.
                     let parts = self.resolve(table);
                     let mut ops = vec![DdlOp::Executor(
-                        crate::sim::Plan::TruncatePartitions(
+                        Plan::TruncatePartitions(
                             parts
                                 .iter()
                                 .map(|&table| crate::sim::ddl::DropTarget { table })
@@ -149,7 +175,7 @@ impl Sim {
                 // The storage engine's TRUNCATE (sim/ddl.rs): 5.7 in place under
                 // fil_sys, 8.0 DROP + CREATE of the tablespace; the session holds X.
                 vec![
-                    DdlOp::Executor(crate::sim::Plan::Truncate(ti), T),
+                    DdlOp::Executor(Plan::Truncate(ti), T),
                     DdlOp::Dict(DictEffect::Truncate(ti)),
                 ]
             }
@@ -215,7 +241,7 @@ impl Sim {
                     like: src,
                     name: table.table.clone(),
                 };
-                vec![DdlOp::Executor(crate::sim::Plan::Meta(change), T)]
+                vec![DdlOp::Executor(Plan::Meta(change), T)]
             }
             Command::CreateIndex {
                 table,
@@ -257,7 +283,7 @@ impl Sim {
                 vec![
                     DdlOp::Reacquire(T, MdlType::SharedUpgradable),
                     DdlOp::Executor(
-                        crate::sim::Plan::Rebuild {
+                        Plan::Rebuild {
                             table: ti,
                             add: Vec::new(),
                             drop: Vec::new(),
@@ -312,7 +338,7 @@ impl Sim {
             );
         }
         let plan = self.plan_add_index(table, index, algorithm)?;
-        let crate::sim::Plan::AddIndex { name, .. } = &plan else {
+        let Plan::AddIndex { name, .. } = &plan else {
             unreachable!("plan_add_index plans an index build");
         };
         let effect = DictEffect::AddIndex(ti, name.clone(), index.columns[0].column.clone());
@@ -334,9 +360,9 @@ impl Sim {
         };
         match self.plan_column_change(&name, actions, algorithm) {
             // COPY works under SHARED_NO_WRITE: the SQL layer's path.
-            Ok(crate::sim::Plan::Rebuild { .. }) if algorithm == Algorithm::Copy => Ok(None),
+            Ok(Plan::Rebuild { .. }) if algorithm == Algorithm::Copy => Ok(None),
             Ok(plan) => {
-                let rebuild = matches!(plan, crate::sim::Plan::Rebuild { .. });
+                let rebuild = matches!(plan, Plan::Rebuild { .. });
                 let mut ops = vec![DdlOp::Executor(plan, lock)];
                 if rebuild {
                     ops.push(DdlOp::Dict(DictEffect::Rebuild(ti)));
@@ -553,7 +579,7 @@ impl Sim {
                     // like an index, names swapped, the old table dropped.
                     vec![
                         DdlOp::Executor(
-                            crate::sim::Plan::Rebuild {
+                            Plan::Rebuild {
                                 table: ti,
                                 add: Vec::new(),
                                 drop: Vec::new(),
@@ -594,7 +620,7 @@ impl Sim {
                 vec![
                     DdlOp::Upgrade(lock, MdlType::Exclusive),
                     DdlOp::Executor(
-                        crate::sim::Plan::DropPartitions(
+                        Plan::DropPartitions(
                             targets
                                 .into_iter()
                                 .map(|table| crate::sim::ddl::DropTarget { table })
@@ -622,7 +648,7 @@ impl Sim {
                 let mut ops = vec![
                     DdlOp::Upgrade(lock, MdlType::Exclusive),
                     DdlOp::Executor(
-                        crate::sim::Plan::TruncatePartitions(
+                        Plan::TruncatePartitions(
                             targets
                                 .iter()
                                 .map(|&table| crate::sim::ddl::DropTarget { table })
@@ -641,7 +667,7 @@ impl Sim {
             // mysql_discard_or_import_tablespace() under X; the storage engine's
             // fil_delete_tablespace() (sim/ddl.rs).
             AlterAction::DiscardTablespace => vec![
-                DdlOp::Executor(crate::sim::Plan::Discard(ti), lock),
+                DdlOp::Executor(Plan::Discard(ti), lock),
                 DdlOp::Dict(DictEffect::Discard(ti)),
             ],
             AlterAction::ImportTablespace => vec![
@@ -676,5 +702,274 @@ impl Sim {
             return Err(SqlError::partition_list(op));
         }
         Ok(())
+    }
+
+    /// `ALTER TABLE ... ADD/DROP COLUMN`: which algorithm the profile can do it with
+    /// (`ha_innobase::check_if_supported_inplace_alter()`), MySQL's errors otherwise.
+    pub(in crate::sim) fn plan_column_change(
+        &self,
+        table: &sql::TableName,
+        actions: &[sql::AlterAction],
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        use crate::profile::InstantColumns;
+        use sql::{Algorithm, AlterAction, ColumnPosition};
+        let t = self.resolve_table(table)?;
+        let tb = &self.catalog[t].table;
+        let mut add = Vec::new();
+        let mut drop = Vec::new();
+        let mut append_only = true;
+        for a in actions {
+            match a {
+                AlterAction::AddColumn { column, position } => {
+                    if tb.column(&column.name).is_some()
+                        || add
+                            .iter()
+                            .any(|(n, _): &(String, u64)| n.eq_ignore_ascii_case(&column.name))
+                    {
+                        return Err(SqlError::duplicate_column(&column.name));
+                    }
+                    if let ColumnPosition::After(c) = position {
+                        if tb.column(c).is_none() {
+                            return Err(SqlError::unknown_column(c));
+                        }
+                    }
+                    append_only &= *position == ColumnPosition::Last;
+                    add.push((
+                        column.name.clone(),
+                        crate::dict::column_bytes(&column.data_type),
+                    ));
+                }
+                AlterAction::DropColumn { name } => {
+                    if tb.column(name).is_none() {
+                        return Err(SqlError::cant_drop_field_or_key(name));
+                    }
+                    append_only = false;
+                    drop.push(name.clone());
+                }
+                _ => unreachable!("only column changes are planned here"),
+            }
+        }
+        let not_instant =
+            || SqlError::alter_not_supported("ALGORITHM=INSTANT", "ALGORITHM=COPY/INPLACE");
+        let instant = match self.profile.mechanisms.instant_columns {
+            InstantColumns::None => {
+                if algorithm == Algorithm::Instant {
+                    return Err(SqlError::unknown_alter_algorithm("INSTANT"));
+                }
+                false
+            }
+            InstantColumns::AppendOnly => match algorithm {
+                Algorithm::Instant if !append_only => return Err(not_instant()),
+                Algorithm::Instant | Algorithm::Default => append_only,
+                Algorithm::Inplace | Algorithm::Copy => false,
+            },
+            InstantColumns::RowVersions => {
+                // MAX_ROW_VERSION: 64 instant changes, then INPLACE (or 4092 if asked).
+                let room = tb.row_version < 64;
+                match algorithm {
+                    Algorithm::Instant if !room => {
+                        return Err(SqlError::max_row_version(&format!(
+                            "{}/{}",
+                            self.scenario.schema, tb.name
+                        )))
+                    }
+                    Algorithm::Instant | Algorithm::Default => room,
+                    Algorithm::Inplace | Algorithm::Copy => false,
+                }
+            }
+        };
+        if !instant {
+            return Ok(Plan::Rebuild {
+                table: t,
+                add,
+                drop,
+            });
+        }
+        let new_row_version =
+            self.profile.mechanisms.instant_columns == InstantColumns::RowVersions;
+        Ok(Plan::Meta(MetaChange::Columns {
+            table: t,
+            add,
+            drop,
+            new_row_version,
+        }))
+    }
+
+    /// `RENAME TABLE a TO b, ...`: every pair checked in order as if the earlier ones
+    /// were done (so `a TO tmp, b TO a, tmp TO b` swaps), all applied at once.
+    pub(in crate::sim) fn plan_rename(
+        &self,
+        renames: &[(sql::TableName, sql::TableName)],
+        claimed: &mut Vec<usize>,
+    ) -> Result<Plan, SqlError> {
+        // Names as they will be after each pair: (table index, name).
+        let mut names: Vec<(usize, String)> = self
+            .catalog
+            .tables()
+            .enumerate()
+            .filter(|(_, t)| !t.dropped)
+            .map(|(i, t)| (i, t.name.clone()))
+            .collect();
+        let mut pairs: Vec<(usize, String)> = Vec::new();
+        for (from, to) in renames {
+            let schema_ok = |n: &sql::TableName| {
+                n.schema
+                    .as_deref()
+                    .is_none_or(|s| s.eq_ignore_ascii_case(&self.scenario.schema))
+            };
+            let schema = from.schema.as_deref().unwrap_or(&self.scenario.schema);
+            let pos = names
+                .iter()
+                .position(|(_, n)| schema_ok(from) && n.eq_ignore_ascii_case(&from.table))
+                .ok_or_else(|| SqlError::no_such_table(schema, &from.table))?;
+            if !schema_ok(to) {
+                return Err(SqlError::not_modelled("RENAME TABLE into another schema"));
+            }
+            if names.iter().any(|(_, n)| n.eq_ignore_ascii_case(&to.table)) {
+                return Err(SqlError::table_exists(&to.table));
+            }
+            let t = names[pos].0;
+            names[pos].1 = to.table.clone();
+            pairs.retain(|(x, _)| *x != t);
+            pairs.push((t, to.table.clone()));
+            if !claimed.contains(&t) {
+                claimed.push(t);
+            }
+        }
+        Ok(Plan::Meta(MetaChange::Rename(pairs)))
+    }
+
+    /// The live tables `name` means: the table, or every partition of a partitioned
+    /// one (`Catalog::resolve`).
+    pub(in crate::sim) fn resolve(&self, name: &sql::TableName) -> Vec<usize> {
+        self.catalog.resolve(&self.scenario.schema, name)
+    }
+
+    /// The live table `name` names, or MySQL's 1146. A partitioned table is not one
+    /// table to the storage-engine plans that use this (index builds, column changes),
+    /// so it is not found here.
+    pub(in crate::sim) fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
+        let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
+        self.resolve(name)
+            .into_iter()
+            .find(|&t| self.catalog[t].table.partition.is_none())
+            .ok_or_else(|| SqlError::no_such_table(schema, &name.table))
+    }
+
+    /// `CREATE INDEX` / `ALTER TABLE ... ADD INDEX`: checks it the way the server does
+    /// (table, duplicate name, key columns, algorithm) and plans an online build.
+    pub(in crate::sim) fn plan_add_index(
+        &self,
+        table: &sql::TableName,
+        index: &sql::IndexDef,
+        algorithm: sql::Algorithm,
+    ) -> Result<Plan, SqlError> {
+        let t = self.resolve_table(table)?;
+        let tb = &self.catalog[t].table;
+        if algorithm == sql::Algorithm::Instant {
+            return Err(SqlError::alter_not_supported(
+                "ALGORITHM=INSTANT",
+                "ALGORITHM=COPY/INPLACE",
+            ));
+        }
+        if self.catalog[t].online_build {
+            return Err(SqlError::not_modelled(
+                "a second online index build on a table while one runs",
+            ));
+        }
+        let mut key_bytes = 0;
+        let mut includes_pk = false;
+        for part in &index.columns {
+            let col = tb
+                .column(&part.column)
+                .ok_or_else(|| SqlError::key_column_missing(&part.column))?;
+            key_bytes += part
+                .prefix_len
+                .map_or(col.bytes, |n| u64::from(n).min(col.bytes));
+            includes_pk |= col.name.eq_ignore_ascii_case("id");
+        }
+        // MySQL names an unnamed index after its first column: k, k_2, k_3...
+        let name = match &index.name {
+            Some(n) => {
+                if tb.index_named(n).is_some() {
+                    return Err(SqlError::duplicate_key(n));
+                }
+                n.clone()
+            }
+            None => {
+                let base = index.columns[0].column.clone();
+                let mut name = base.clone();
+                let mut k = 2;
+                while tb.index_named(&name).is_some() {
+                    name = format!("{base}_{k}");
+                    k += 1;
+                }
+                name
+            }
+        };
+        // The entry: the key, the primary key unless the key has it, the record header.
+        let entry_bytes = key_bytes + if includes_pk { 0 } else { 4 } + 6;
+        Ok(Plan::AddIndex {
+            table: t,
+            name,
+            entry_bytes,
+        })
+    }
+
+    /// Checks an `ALTER TABLE t DROP | TRUNCATE PARTITION ...` the way the server does
+    /// (`mysql_alter_table()` → `prep_alter_part_table()`) and returns the partitions'
+    /// tables and whether to truncate (else drop) them. Other ALTER TABLE actions are
+    /// not modelled here.
+    pub(in crate::sim) fn plan_partition_alter(
+        &self,
+        table: &TableName,
+        actions: &[AlterAction],
+        claimed: &[usize],
+    ) -> Result<(Vec<usize>, bool), SqlError> {
+        let (names, drop) = match actions {
+            [AlterAction::DropPartition { names }] => (names, true),
+            [AlterAction::TruncatePartition { names }] => (names, false),
+            [one] => return Err(SqlError::not_modelled(one.name())),
+            _ => return Err(SqlError::not_modelled("ALTER TABLE")),
+        };
+        let found = self.resolve(table);
+        if found.is_empty() {
+            let schema = table.schema.as_deref().unwrap_or(&self.scenario.schema);
+            return Err(SqlError::no_such_table(schema, &table.table));
+        }
+        if self.catalog[found[0]].table.partition.is_none() {
+            return Err(SqlError::partition_mgmt_on_nonpartitioned());
+        }
+        let command = if drop { "DROP" } else { "TRUNCATE" };
+        let part_name = |i: usize| {
+            self.catalog[i]
+                .table
+                .partition
+                .as_ref()
+                .map_or("", |p| p.name.as_str())
+        };
+        let mut targets = Vec::new();
+        if !drop && names.is_empty() {
+            // TRUNCATE PARTITION ALL.
+            targets = found.clone();
+        } else {
+            for n in names {
+                let i = found
+                    .iter()
+                    .copied()
+                    .find(|&i| part_name(i).eq_ignore_ascii_case(n))
+                    .filter(|i| !targets.contains(i))
+                    .ok_or_else(|| SqlError::partition_list(command))?;
+                targets.push(i);
+            }
+        }
+        if targets.iter().any(|i| claimed.contains(i)) {
+            return Err(SqlError::partition_list(command));
+        }
+        if drop && targets.len() == found.len() {
+            return Err(SqlError::drop_last_partition());
+        }
+        Ok((targets, !drop))
     }
 }
