@@ -9,6 +9,7 @@
 //! Simplification: no user-level locks, stored routines, tablespaces or commit-order
 //! waits; names are compared as given (no `lower_case_table_names`).
 
+use crate::sql::codes;
 use crate::time::Tick;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -373,9 +374,9 @@ impl MdlError {
     /// The server error number.
     pub const fn code(self) -> u16 {
         match self {
-            MdlError::Deadlock => 1213,
-            MdlError::LockWaitTimeout => 1205,
-            MdlError::QueryInterrupted => 1317,
+            MdlError::Deadlock => codes::ER_LOCK_DEADLOCK,
+            MdlError::LockWaitTimeout => codes::ER_LOCK_WAIT_TIMEOUT,
+            MdlError::QueryInterrupted => codes::ER_QUERY_INTERRUPTED,
         }
     }
     /// The SQLSTATE.

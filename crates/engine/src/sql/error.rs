@@ -4,6 +4,59 @@
 
 use std::fmt;
 
+/// The error numbers, by the server's own names (`include/mysqld_error.h`; the
+/// client's `CR_` errors from `include/errmsg.h`).
+pub mod codes {
+    pub const ER_BAD_DB_ERROR: u16 = 1049;
+    pub const ER_TABLE_EXISTS_ERROR: u16 = 1050;
+    pub const ER_BAD_TABLE_ERROR: u16 = 1051;
+    pub const ER_BAD_FIELD_ERROR: u16 = 1054;
+    pub const ER_TOO_LONG_IDENT: u16 = 1059;
+    pub const ER_DUP_FIELDNAME: u16 = 1060;
+    pub const ER_DUP_KEYNAME: u16 = 1061;
+    pub const ER_PARSE_ERROR: u16 = 1064;
+    pub const ER_EMPTY_QUERY: u16 = 1065;
+    pub const ER_MULTIPLE_PRI_KEY: u16 = 1068;
+    pub const ER_KEY_COLUMN_DOES_NOT_EXITS: u16 = 1072;
+    pub const ER_CANT_DROP_FIELD_OR_KEY: u16 = 1091;
+    pub const ER_NO_SUCH_THREAD: u16 = 1094;
+    pub const ER_TABLE_NOT_LOCKED_FOR_WRITE: u16 = 1099;
+    pub const ER_TABLE_NOT_LOCKED: u16 = 1100;
+    pub const ER_WRONG_DB_NAME: u16 = 1102;
+    pub const ER_WRONG_TABLE_NAME: u16 = 1103;
+    pub const ER_TABLE_MUST_HAVE_COLUMNS: u16 = 1113;
+    pub const ER_NO_SUCH_TABLE: u16 = 1146;
+    pub const ER_WRONG_COLUMN_NAME: u16 = 1166;
+    pub const ER_UNKNOWN_SYSTEM_VARIABLE: u16 = 1193;
+    pub const ER_LOCK_WAIT_TIMEOUT: u16 = 1205;
+    pub const ER_LOCK_TABLE_FULL: u16 = 1206;
+    pub const ER_LOCK_DEADLOCK: u16 = 1213;
+    pub const ER_CANT_UPDATE_WITH_READLOCK: u16 = 1223;
+    pub const ER_GLOBAL_VARIABLE: u16 = 1229;
+    pub const ER_WRONG_VALUE_FOR_VAR: u16 = 1231;
+    pub const ER_WRONG_TYPE_FOR_VAR: u16 = 1232;
+    pub const ER_NOT_SUPPORTED_YET: u16 = 1235;
+    pub const ER_INCORRECT_GLOBAL_LOCAL_VAR: u16 = 1238;
+    pub const ER_WRONG_NAME_FOR_INDEX: u16 = 1280;
+    pub const ER_QUERY_INTERRUPTED: u16 = 1317;
+    pub const ER_TABLE_DEF_CHANGED: u16 = 1412;
+    pub const ER_PARTITION_MAXVALUE_ERROR: u16 = 1481;
+    pub const ER_PARTITIONS_MUST_BE_DEFINED_ERROR: u16 = 1492;
+    pub const ER_RANGE_NOT_INCREASING_ERROR: u16 = 1493;
+    pub const ER_PARTITION_MGMT_ON_NONPARTITIONED: u16 = 1505;
+    pub const ER_DROP_PARTITION_NON_EXISTENT: u16 = 1507;
+    pub const ER_DROP_LAST_PARTITION: u16 = 1508;
+    pub const ER_SAME_NAME_PARTITION: u16 = 1517;
+    pub const ER_INNODB_ONLINE_LOG_TOO_BIG: u16 = 1799;
+    pub const ER_UNKNOWN_ALTER_ALGORITHM: u16 = 1800;
+    pub const ER_TABLESPACE_DISCARDED: u16 = 1814;
+    pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u16 = 1845;
+    pub const ER_ALTER_OPERATION_NOT_SUPPORTED_REASON: u16 = 1846;
+    pub const CR_SERVER_GONE_ERROR: u16 = 2006;
+    pub const CR_SERVER_LOST: u16 = 2013;
+    pub const ER_INNODB_MAX_ROW_VERSION: u16 = 4092;
+}
+
 /// A MySQL error: code, SQLSTATE and message, printed as the `mysql` client prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqlError {
@@ -28,7 +81,7 @@ impl SqlError {
     /// characters), at `line` of the statement.
     pub fn syntax(near: &str, line: u64) -> SqlError {
         SqlError::new(
-            1064,
+            codes::ER_PARSE_ERROR,
             "42000",
             format!(
                 "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{near}' at line {line}"
@@ -38,13 +91,13 @@ impl SqlError {
 
     /// `ER_EMPTY_QUERY` (1065).
     pub fn empty() -> SqlError {
-        SqlError::new(1065, "42000", "Query was empty".into())
+        SqlError::new(codes::ER_EMPTY_QUERY, "42000", "Query was empty".into())
     }
 
     /// `ER_NOT_SUPPORTED_YET` (1235), naming what the simulator does not model.
     pub fn not_modelled(what: &str) -> SqlError {
         SqlError::new(
-            1235,
+            codes::ER_NOT_SUPPORTED_YET,
             "42000",
             format!("This version of ddlscope doesn't yet support '{what}'"),
         )
@@ -54,7 +107,7 @@ impl SqlError {
     /// passed.
     pub fn lock_wait_timeout() -> SqlError {
         SqlError::new(
-            1205,
+            codes::ER_LOCK_WAIT_TIMEOUT,
             "HY000",
             "Lock wait timeout exceeded; try restarting transaction".into(),
         )
@@ -63,7 +116,7 @@ impl SqlError {
     /// `ER_LOCK_DEADLOCK` (1213).
     pub fn deadlock() -> SqlError {
         SqlError::new(
-            1213,
+            codes::ER_LOCK_DEADLOCK,
             "40001",
             "Deadlock found when trying to get lock; try restarting transaction".into(),
         )
@@ -71,13 +124,17 @@ impl SqlError {
 
     /// `ER_QUERY_INTERRUPTED` (1317): the statement was killed.
     pub fn query_interrupted() -> SqlError {
-        SqlError::new(1317, "70100", "Query execution was interrupted".into())
+        SqlError::new(
+            codes::ER_QUERY_INTERRUPTED,
+            "70100",
+            "Query execution was interrupted".into(),
+        )
     }
 
     /// The client's `CR_SERVER_LOST` (2013): the connection was killed mid-statement.
     pub fn lost_connection() -> SqlError {
         SqlError::new(
-            2013,
+            codes::CR_SERVER_LOST,
             "HY000",
             "Lost connection to MySQL server during query".into(),
         )
@@ -85,13 +142,17 @@ impl SqlError {
 
     /// The client's `CR_SERVER_GONE_ERROR` (2006): a statement on a killed connection.
     pub fn server_gone() -> SqlError {
-        SqlError::new(2006, "HY000", "MySQL server has gone away".into())
+        SqlError::new(
+            codes::CR_SERVER_GONE_ERROR,
+            "HY000",
+            "MySQL server has gone away".into(),
+        )
     }
 
     /// `ER_UNKNOWN_SYSTEM_VARIABLE` (1193).
     pub fn unknown_variable(name: &str) -> SqlError {
         SqlError::new(
-            1193,
+            codes::ER_UNKNOWN_SYSTEM_VARIABLE,
             "HY000",
             format!("Unknown system variable '{}'", clip(name, 64)),
         )
@@ -100,7 +161,7 @@ impl SqlError {
     /// `ER_WRONG_VALUE_FOR_VAR` (1231).
     pub fn wrong_value_for_var(name: &str, value: &str) -> SqlError {
         SqlError::new(
-            1231,
+            codes::ER_WRONG_VALUE_FOR_VAR,
             "42000",
             format!(
                 "Variable '{}' can't be set to the value of '{}'",
@@ -113,7 +174,7 @@ impl SqlError {
     /// `ER_GLOBAL_VARIABLE` (1229): a global-only variable set with SESSION.
     pub fn global_variable(name: &str) -> SqlError {
         SqlError::new(
-            1229,
+            codes::ER_GLOBAL_VARIABLE,
             "HY000",
             format!(
                 "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
@@ -125,7 +186,7 @@ impl SqlError {
     /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
     pub fn cant_drop(name: &str) -> SqlError {
         SqlError::new(
-            1091,
+            codes::ER_CANT_DROP_FIELD_OR_KEY,
             "42000",
             format!("Can't DROP '{name}'; check that column/key exists"),
         )
@@ -134,7 +195,7 @@ impl SqlError {
     /// `ER_BAD_FIELD_ERROR` (1054) in `place` (`where clause`, `field list`).
     pub fn unknown_column_in(name: &str, place: &str) -> SqlError {
         SqlError::new(
-            1054,
+            codes::ER_BAD_FIELD_ERROR,
             "42S22",
             format!("Unknown column '{name}' in '{place}'"),
         )
@@ -142,19 +203,27 @@ impl SqlError {
 
     /// `ER_BAD_DB_ERROR` (1049).
     pub fn unknown_database(name: &str) -> SqlError {
-        SqlError::new(1049, "42000", format!("Unknown database '{name}'"))
+        SqlError::new(
+            codes::ER_BAD_DB_ERROR,
+            "42000",
+            format!("Unknown database '{name}'"),
+        )
     }
 
     /// `ER_NO_SUCH_THREAD` (1094).
     pub fn unknown_thread(id: u64) -> SqlError {
-        SqlError::new(1094, "HY000", format!("Unknown thread id: {id}"))
+        SqlError::new(
+            codes::ER_NO_SUCH_THREAD,
+            "HY000",
+            format!("Unknown thread id: {id}"),
+        )
     }
 
     /// `ER_TABLE_DEF_CHANGED` (1412): a consistent read met a table rebuilt after its
     /// read view was created.
     pub fn table_def_changed() -> SqlError {
         SqlError::new(
-            1412,
+            codes::ER_TABLE_DEF_CHANGED,
             "HY000",
             "Table definition has changed, please retry transaction".into(),
         )
@@ -163,7 +232,7 @@ impl SqlError {
     /// `ER_TABLE_NOT_LOCKED` (1100).
     pub fn table_not_locked(table: &str) -> SqlError {
         SqlError::new(
-            1100,
+            codes::ER_TABLE_NOT_LOCKED,
             "HY000",
             format!("Table '{table}' was not locked with LOCK TABLES"),
         )
@@ -172,7 +241,7 @@ impl SqlError {
     /// `ER_TABLE_NOT_LOCKED_FOR_WRITE` (1099).
     pub fn table_not_locked_for_write(table: &str) -> SqlError {
         SqlError::new(
-            1099,
+            codes::ER_TABLE_NOT_LOCKED_FOR_WRITE,
             "HY000",
             format!("Table '{table}' was locked with a READ lock and can't be updated"),
         )
@@ -182,7 +251,7 @@ impl SqlError {
     /// global read lock.
     pub fn cant_update_with_readlock() -> SqlError {
         SqlError::new(
-            1223,
+            codes::ER_CANT_UPDATE_WITH_READLOCK,
             "HY000",
             "Can't execute the query because you have a conflicting read lock".into(),
         )
@@ -192,7 +261,7 @@ impl SqlError {
     /// cannot use.
     pub fn algorithm_not_supported(algorithm: &str, try_: &str) -> SqlError {
         SqlError::new(
-            1845,
+            codes::ER_ALTER_OPERATION_NOT_SUPPORTED,
             "0A000",
             format!("{algorithm} is not supported for this operation. Try {try_}."),
         )
@@ -201,7 +270,7 @@ impl SqlError {
     /// `ER_LOCK_TABLE_FULL` (1206): lock memory would exceed 75% of the pool.
     pub fn lock_table_full() -> SqlError {
         SqlError::new(
-            1206,
+            codes::ER_LOCK_TABLE_FULL,
             "HY000",
             "The total number of locks exceeds the lock table size".into(),
         )
@@ -210,7 +279,7 @@ impl SqlError {
     /// `ER_TABLESPACE_DISCARDED` (1814).
     pub fn tablespace_discarded(table: &str) -> SqlError {
         SqlError::new(
-            1814,
+            codes::ER_TABLESPACE_DISCARDED,
             "HY000",
             format!("Tablespace has been discarded for table '{table}'"),
         )
@@ -219,7 +288,7 @@ impl SqlError {
     /// `ER_BAD_TABLE_ERROR` (1051) naming every unknown table of a DROP.
     pub fn unknown_tables(names: &[String]) -> SqlError {
         SqlError::new(
-            1051,
+            codes::ER_BAD_TABLE_ERROR,
             "42S02",
             format!("Unknown table '{}'", names.join(",")),
         )
@@ -228,7 +297,7 @@ impl SqlError {
     /// `ER_INCORRECT_GLOBAL_LOCAL_VAR` (1238): a read-only variable.
     pub fn read_only_variable(name: &str) -> SqlError {
         SqlError::new(
-            1238,
+            codes::ER_INCORRECT_GLOBAL_LOCAL_VAR,
             "HY000",
             format!("Variable '{name}' is a read only variable"),
         )
@@ -236,13 +305,17 @@ impl SqlError {
 
     /// `ER_BAD_TABLE_ERROR` (1051).
     pub fn unknown_table(schema: &str, table: &str) -> SqlError {
-        SqlError::new(1051, "42S02", format!("Unknown table '{schema}.{table}'"))
+        SqlError::new(
+            codes::ER_BAD_TABLE_ERROR,
+            "42S02",
+            format!("Unknown table '{schema}.{table}'"),
+        )
     }
 
     /// `ER_NO_SUCH_TABLE` (1146).
     pub fn no_such_table(schema: &str, table: &str) -> SqlError {
         SqlError::new(
-            1146,
+            codes::ER_NO_SUCH_TABLE,
             "42S02",
             format!("Table '{schema}.{table}' doesn't exist"),
         )
@@ -250,13 +323,17 @@ impl SqlError {
 
     /// `ER_TABLE_EXISTS_ERROR` (1050).
     pub fn table_exists(table: &str) -> SqlError {
-        SqlError::new(1050, "42S01", format!("Table '{table}' already exists"))
+        SqlError::new(
+            codes::ER_TABLE_EXISTS_ERROR,
+            "42S01",
+            format!("Table '{table}' already exists"),
+        )
     }
 
     /// `ER_KEY_COLUMN_DOES_NOT_EXITS` (1072).
     pub fn key_column_missing(column: &str) -> SqlError {
         SqlError::new(
-            1072,
+            codes::ER_KEY_COLUMN_DOES_NOT_EXITS,
             "42000",
             format!("Key column '{column}' doesn't exist in table"),
         )
@@ -265,7 +342,7 @@ impl SqlError {
     /// `ER_CANT_DROP_FIELD_OR_KEY` (1091).
     pub fn cant_drop_field_or_key(name: &str) -> SqlError {
         SqlError::new(
-            1091,
+            codes::ER_CANT_DROP_FIELD_OR_KEY,
             "42000",
             format!("Can't DROP '{name}'; check that column/key exists"),
         )
@@ -274,7 +351,7 @@ impl SqlError {
     /// `ER_BAD_FIELD_ERROR` (1054) in a field list.
     pub fn unknown_column(column: &str) -> SqlError {
         SqlError::new(
-            1054,
+            codes::ER_BAD_FIELD_ERROR,
             "42S22",
             format!("Unknown column '{column}' in 'field list'"),
         )
@@ -283,7 +360,7 @@ impl SqlError {
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON` (1846).
     pub fn alter_not_supported_reason(what: &str, reason: &str, try_instead: &str) -> SqlError {
         SqlError::new(
-            1846,
+            codes::ER_ALTER_OPERATION_NOT_SUPPORTED_REASON,
             "0A000",
             format!("{what} is not supported. Reason: {reason}. Try {try_instead}."),
         )
@@ -292,7 +369,7 @@ impl SqlError {
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED` (1845).
     pub fn alter_not_supported(what: &str, try_instead: &str) -> SqlError {
         SqlError::new(
-            1845,
+            codes::ER_ALTER_OPERATION_NOT_SUPPORTED,
             "0A000",
             format!("{what} is not supported for this operation. Try {try_instead}."),
         )
@@ -300,13 +377,17 @@ impl SqlError {
 
     /// `ER_UNKNOWN_ALTER_ALGORITHM` (1800): 5.7 has no `ALGORITHM=INSTANT`.
     pub fn unknown_alter_algorithm(name: &str) -> SqlError {
-        SqlError::new(1800, "HY000", format!("Unknown ALGORITHM '{name}'"))
+        SqlError::new(
+            codes::ER_UNKNOWN_ALTER_ALGORITHM,
+            "HY000",
+            format!("Unknown ALGORITHM '{name}'"),
+        )
     }
 
     /// `ER_INNODB_MAX_ROW_VERSION` (4092, 8.0.29+): 64 instant ADD/DROP COLUMNs.
     pub fn max_row_version(table: &str) -> SqlError {
         SqlError::new(
-            4092,
+            codes::ER_INNODB_MAX_ROW_VERSION,
             "HY000",
             format!("Maximum row versions reached for table {table}. No more columns can be added or dropped instantly. Please use COPY/INPLACE."),
         )
@@ -315,7 +396,7 @@ impl SqlError {
     /// `ER_INNODB_ONLINE_LOG_TOO_BIG` (1799).
     pub fn online_log_too_big(index: &str) -> SqlError {
         SqlError::new(
-            1799,
+            codes::ER_INNODB_ONLINE_LOG_TOO_BIG,
             "HY000",
             format!("Creating index '{index}' required more than 'innodb_online_alter_log_max_size' bytes of modification log. Please try again."),
         )
@@ -324,7 +405,7 @@ impl SqlError {
     /// `ER_TOO_LONG_IDENT` (1059): names are at most 64 characters.
     pub fn too_long_ident(name: &str) -> SqlError {
         SqlError::new(
-            1059,
+            codes::ER_TOO_LONG_IDENT,
             "42000",
             format!("Identifier name '{}' is too long", clip(name, 100)),
         )
@@ -332,28 +413,44 @@ impl SqlError {
 
     /// `ER_DUP_FIELDNAME` (1060).
     pub fn duplicate_column(name: &str) -> SqlError {
-        SqlError::new(1060, "42S21", format!("Duplicate column name '{name}'"))
+        SqlError::new(
+            codes::ER_DUP_FIELDNAME,
+            "42S21",
+            format!("Duplicate column name '{name}'"),
+        )
     }
 
     /// `ER_DUP_KEYNAME` (1061).
     pub fn duplicate_key(name: &str) -> SqlError {
-        SqlError::new(1061, "42000", format!("Duplicate key name '{name}'"))
+        SqlError::new(
+            codes::ER_DUP_KEYNAME,
+            "42000",
+            format!("Duplicate key name '{name}'"),
+        )
     }
 
     /// `ER_MULTIPLE_PRI_KEY` (1068).
     pub fn multiple_primary_key() -> SqlError {
-        SqlError::new(1068, "42000", "Multiple primary key defined".into())
+        SqlError::new(
+            codes::ER_MULTIPLE_PRI_KEY,
+            "42000",
+            "Multiple primary key defined".into(),
+        )
     }
 
     /// `ER_TABLE_MUST_HAVE_COLUMNS` (1113).
     pub fn table_must_have_columns() -> SqlError {
-        SqlError::new(1113, "42000", "A table must have at least 1 column".into())
+        SqlError::new(
+            codes::ER_TABLE_MUST_HAVE_COLUMNS,
+            "42000",
+            "A table must have at least 1 column".into(),
+        )
     }
 
     /// `ER_WRONG_DB_NAME` (1102).
     pub fn wrong_db_name(name: &str) -> SqlError {
         SqlError::new(
-            1102,
+            codes::ER_WRONG_DB_NAME,
             "42000",
             format!("Incorrect database name '{}'", clip(name, 100)),
         )
@@ -362,7 +459,7 @@ impl SqlError {
     /// `ER_WRONG_TABLE_NAME` (1103).
     pub fn wrong_table_name(name: &str) -> SqlError {
         SqlError::new(
-            1103,
+            codes::ER_WRONG_TABLE_NAME,
             "42000",
             format!("Incorrect table name '{}'", clip(name, 100)),
         )
@@ -371,7 +468,7 @@ impl SqlError {
     /// `ER_WRONG_COLUMN_NAME` (1166).
     pub fn wrong_column_name(name: &str) -> SqlError {
         SqlError::new(
-            1166,
+            codes::ER_WRONG_COLUMN_NAME,
             "42000",
             format!("Incorrect column name '{}'", clip(name, 100)),
         )
@@ -380,7 +477,7 @@ impl SqlError {
     /// `ER_WRONG_TYPE_FOR_VAR` (1232): a value of the wrong kind for the variable.
     pub fn wrong_type_for_var(name: &str) -> SqlError {
         SqlError::new(
-            1232,
+            codes::ER_WRONG_TYPE_FOR_VAR,
             "42000",
             format!("Incorrect argument type to variable '{}'", clip(name, 64)),
         )
@@ -389,7 +486,7 @@ impl SqlError {
     /// `ER_WRONG_NAME_FOR_INDEX` (1280).
     pub fn wrong_index_name(name: &str) -> SqlError {
         SqlError::new(
-            1280,
+            codes::ER_WRONG_NAME_FOR_INDEX,
             "42000",
             format!("Incorrect index name '{}'", clip(name, 100)),
         )
@@ -398,7 +495,7 @@ impl SqlError {
     /// `ER_PARTITION_MAXVALUE_ERROR` (1481).
     pub fn partition_maxvalue_not_last() -> SqlError {
         SqlError::new(
-            1481,
+            codes::ER_PARTITION_MAXVALUE_ERROR,
             "HY000",
             "MAXVALUE can only be used in last partition definition".into(),
         )
@@ -407,7 +504,7 @@ impl SqlError {
     /// `ER_PARTITIONS_MUST_BE_DEFINED_ERROR` (1492).
     pub fn partitions_must_be_defined(kind: &str) -> SqlError {
         SqlError::new(
-            1492,
+            codes::ER_PARTITIONS_MUST_BE_DEFINED_ERROR,
             "HY000",
             format!("For {kind} partitions each partition must be defined"),
         )
@@ -416,7 +513,7 @@ impl SqlError {
     /// `ER_RANGE_NOT_INCREASING_ERROR` (1493).
     pub fn range_not_increasing() -> SqlError {
         SqlError::new(
-            1493,
+            codes::ER_RANGE_NOT_INCREASING_ERROR,
             "HY000",
             "VALUES LESS THAN value must be strictly increasing for each partition".into(),
         )
@@ -425,7 +522,7 @@ impl SqlError {
     /// `ER_PARTITION_MGMT_ON_NONPARTITIONED` (1505).
     pub fn partition_mgmt_on_nonpartitioned() -> SqlError {
         SqlError::new(
-            1505,
+            codes::ER_PARTITION_MGMT_ON_NONPARTITIONED,
             "HY000",
             "Partition management on a not partitioned table is not possible".into(),
         )
@@ -435,7 +532,7 @@ impl SqlError {
     /// with `DROP` or `TRUNCATE`.
     pub fn partition_list(command: &str) -> SqlError {
         SqlError::new(
-            1507,
+            codes::ER_DROP_PARTITION_NON_EXISTENT,
             "HY000",
             format!("Error in list of partitions to {command}"),
         )
@@ -444,7 +541,7 @@ impl SqlError {
     /// `ER_DROP_LAST_PARTITION` (1508).
     pub fn drop_last_partition() -> SqlError {
         SqlError::new(
-            1508,
+            codes::ER_DROP_LAST_PARTITION,
             "HY000",
             "Cannot remove all partitions, use DROP TABLE instead".into(),
         )
@@ -452,7 +549,11 @@ impl SqlError {
 
     /// `ER_SAME_NAME_PARTITION` (1517).
     pub fn duplicate_partition(name: &str) -> SqlError {
-        SqlError::new(1517, "HY000", format!("Duplicate partition name {name}"))
+        SqlError::new(
+            codes::ER_SAME_NAME_PARTITION,
+            "HY000",
+            format!("Duplicate partition name {name}"),
+        )
     }
 }
 

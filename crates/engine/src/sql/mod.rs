@@ -49,7 +49,7 @@ pub use command::{
     IndexDef, KeyPart, KillKind, Parsed, PartitionBound, PartitionDef, RangePartitioning,
     RowAccess, RowFormat, RowLock, SetValue, TableLockMode, TableName, VarScope,
 };
-pub use error::SqlError;
+pub use error::{codes, SqlError};
 
 use source::{Source, Stmt};
 use sqlparser::parser::ParserError;

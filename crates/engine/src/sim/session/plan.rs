@@ -15,6 +15,7 @@ use crate::sim::alter::MetaChange;
 use crate::sim::ddl;
 use crate::sim::Sim;
 use crate::sql;
+use crate::sql::codes;
 use crate::sql::{Algorithm, AlterAction, Command, SqlError, TableName};
 use crate::time::Tick;
 
@@ -381,7 +382,7 @@ impl Sim {
                 Ok(Some(ops))
             }
             // 1235: a rebuild, which the SQL layer's online path runs.
-            Err(e) if e.code == 1235 => Ok(None),
+            Err(e) if e.code == codes::ER_NOT_SUPPORTED_YET => Ok(None),
             Err(e) => Err(e),
         }
     }

@@ -22,6 +22,7 @@ use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::client::{PageWalk, WalkNext};
 use crate::sim::{Next, Sim};
+use crate::sql::codes;
 use crate::sql::{Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName};
 use crate::time::Tick;
 use crate::ThreadId;
@@ -98,7 +99,7 @@ impl Sim {
     /// and a deadlock or a killed connection rolls the whole transaction back.
     pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
         let ctx = MdlContextId(id);
-        if e.code == 1213 || e.code == 2013 {
+        if e.code == codes::ER_LOCK_DEADLOCK || e.code == codes::CR_SERVER_LOST {
             self.rollback_trx(id);
         }
         self.mdl_rollback_to(ctx, &run.savepoint);
