@@ -8,7 +8,7 @@ use super::plan::DictEffect;
 use super::plan::Plan;
 use super::{MdlPoll, Running, Step};
 use crate::dict::Table;
-use crate::mdl::{MdlContextId, MdlDuration, MdlRequest};
+use crate::mdl::{MdlContextId, MdlDuration, MdlRequest, MdlTicketId};
 use crate::resultset::ResultSet;
 use crate::sim::{Next, Sim, Thread};
 use crate::sql::Command;
@@ -18,39 +18,7 @@ use crate::ThreadId;
 impl Sim {
     pub(in crate::sim) fn step_ddl_ops(&mut self, t: ThreadId, id: u32, run: &mut Running) -> Next {
         let Some(op) = run.ddl.get(run.ddl_idx).cloned() else {
-            run.message = if matches!(
-                run.command,
-                Command::AlterTable { .. }
-                    | Command::CreateIndex { .. }
-                    | Command::DropIndex { .. }
-            ) {
-                "Query OK, 0 rows affected\nRecords: 0  Duplicates: 0  Warnings: 0".into()
-            } else {
-                "Query OK, 0 rows affected".into()
-            };
-            if matches!(run.command, Command::OptimizeTable { .. }) {
-                let schema = self.schema();
-                let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
-                if let Command::OptimizeTable { tables } = &run.command {
-                    let full = format!("{schema}.{}", tables[0].table);
-                    r.push(vec![
-                        Some(full.clone()),
-                        Some("optimize".into()),
-                        Some("note".into()),
-                        Some(
-                            "Table does not support optimize, doing recreate + analyze instead"
-                                .into(),
-                        ),
-                    ]);
-                    r.push(vec![
-                        Some(full),
-                        Some("optimize".into()),
-                        Some("status".into()),
-                        Some("OK".into()),
-                    ]);
-                }
-                run.result = Some(r);
-            }
+            self.ddl_finished(run);
             run.step = Step::End;
             return Next::After(Tick::ZERO);
         };
@@ -58,17 +26,8 @@ impl Sim {
         match op {
             DdlOp::Upgrade(i, to) => {
                 let ticket = run.tickets[i];
-                match self.mdl_upgrade(t, ctx, ticket, to) {
-                    MdlPoll::Granted(_) => {
-                        run.ddl_idx += 1;
-                        Next::After(Tick::ZERO)
-                    }
-                    MdlPoll::Wait => {
-                        self.set_state(id, "Waiting for table metadata lock");
-                        Next::Parked
-                    }
-                    MdlPoll::Failed(e) => self.fail(id, run, e.into()),
-                }
+                let poll = self.mdl_upgrade(t, ctx, ticket, to);
+                self.ddl_lock_step(id, run, poll)
             }
             DdlOp::Reacquire(i, to) => {
                 if let Some(old) = run.tickets.get(i).copied() {
@@ -78,18 +37,11 @@ impl Sim {
                 }
                 let key = run.plan[i].key.clone();
                 let req = MdlRequest::new(key, to, MdlDuration::Transaction);
-                match self.mdl_acquire(t, ctx, req) {
-                    MdlPoll::Granted(ticket) => {
-                        run.tickets[i] = ticket;
-                        run.ddl_idx += 1;
-                        Next::After(Tick::ZERO)
-                    }
-                    MdlPoll::Wait => {
-                        self.set_state(id, "Waiting for table metadata lock");
-                        Next::Parked
-                    }
-                    MdlPoll::Failed(e) => self.fail(id, run, e.into()),
+                let poll = self.mdl_acquire(t, ctx, req);
+                if let MdlPoll::Granted(ticket) = poll {
+                    run.tickets[i] = ticket;
                 }
+                self.ddl_lock_step(id, run, poll)
             }
             DdlOp::Downgrade(i, to) => {
                 self.mdl_downgrade(run.tickets[i], to);
@@ -103,13 +55,7 @@ impl Sim {
             }
             DdlOp::DropStorage(tables) => {
                 if let Some(d) = run.ddl_thread {
-                    if !matches!(self.sched.threads[d.0 as usize], Thread::Exited) {
-                        return Next::Parked;
-                    }
-                    self.sql.ddl_running.retain(|s| *s != id);
-                    run.ddl_thread = None;
-                    run.ddl_idx += 1;
-                    return Next::After(Tick::ZERO);
+                    return self.ddl_thread_returned(id, run, d, false);
                 }
                 if tables.is_empty() {
                     run.ddl_idx += 1;
@@ -124,90 +70,11 @@ impl Sim {
             }
             DdlOp::Executor(plan, lock) => {
                 if let Some(d) = run.ddl_thread {
-                    if !matches!(self.sched.threads[d.0 as usize], Thread::Exited) {
-                        return Next::Parked;
-                    }
-                    run.ddl_thread = None;
-                    self.sql.ddl_running.retain(|s| *s != id);
-                    if let Some(e) = self.sql.ddl_outcomes.remove(&id) {
-                        return self.fail(id, run, e);
-                    }
-                    run.ddl_idx += 1;
-                    return Next::After(Tick::ZERO);
+                    return self.ddl_thread_returned(id, run, d, true);
                 }
                 let mdl = (ctx, run.tickets[lock]);
-                let thread = match plan {
-                    Plan::AddIndex {
-                        table,
-                        name,
-                        entry_bytes,
-                    } => Thread::IndexBuild(Box::new(crate::sim::alter::IndexBuild::new(
-                        id,
-                        table,
-                        name,
-                        entry_bytes,
-                        mdl,
-                        t,
-                    ))),
-                    Plan::Meta(change) => {
-                        // An instant column change upgrades the session's SU itself;
-                        // RENAME and CREATE ... LIKE hold their X locks already.
-                        let upgrade =
-                            matches!(change, crate::sim::alter::MetaChange::Columns { .. });
-                        Thread::MetaDdl(Box::new(crate::sim::alter::MetaDdl::new(
-                            id,
-                            change,
-                            upgrade.then_some(mdl),
-                            t,
-                        )))
-                    }
-                    Plan::Rebuild { table, add, drop } => {
-                        Thread::IndexBuild(Box::new(crate::sim::alter::IndexBuild::rebuild(
-                            id,
-                            table,
-                            crate::sim::alter::Rebuild::new(add, drop),
-                            mdl,
-                            t,
-                        )))
-                    }
-                    Plan::Discard(table) => {
-                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
-                        let mut d = crate::sim::ddl::Ddl::new(
-                            id,
-                            sql,
-                            self.sched.now,
-                            vec![crate::sim::ddl::DropTarget { table }],
-                        );
-                        d.discard = true;
-                        d.notify = Some(t);
-                        Thread::Ddl(Box::new(d))
-                    }
-                    Plan::TruncatePartitions(targets) => {
-                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
-                        let mut d = crate::sim::ddl::Ddl::new(id, sql, self.sched.now, targets);
-                        d.truncate = true;
-                        d.notify = Some(t);
-                        Thread::Ddl(Box::new(d))
-                    }
-                    Plan::DropPartitions(targets) => {
-                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
-                        let mut d = crate::sim::ddl::Ddl::new(id, sql, self.sched.now, targets);
-                        d.notify = Some(t);
-                        Thread::Ddl(Box::new(d))
-                    }
-                    Plan::Truncate(table) => {
-                        let sql = self.sql.statements[run.stmt as usize].sql.clone();
-                        let mut d = crate::sim::ddl::Ddl::new(
-                            id,
-                            sql,
-                            self.sched.now,
-                            vec![crate::sim::ddl::DropTarget { table }],
-                        );
-                        d.truncate = true;
-                        d.notify = Some(t);
-                        Thread::Ddl(Box::new(d))
-                    }
-                };
+                let sql = self.sql.statements[run.stmt as usize].sql.clone();
+                let thread = self.executor_thread(plan, id, sql, mdl, t);
                 let d = self.sched.spawn(thread);
                 self.sched.schedule_thread(self.sched.now, d);
                 self.sql.ddl_running.push(id);
@@ -219,6 +86,125 @@ impl Sim {
                 run.ddl_idx += 1;
                 Next::After(Tick::ZERO)
             }
+        }
+    }
+
+    /// Every phase has run: the client's message, and OPTIMIZE's result rows.
+    fn ddl_finished(&self, run: &mut Running) {
+        run.message = if matches!(
+            run.command,
+            Command::AlterTable { .. } | Command::CreateIndex { .. } | Command::DropIndex { .. }
+        ) {
+            "Query OK, 0 rows affected\nRecords: 0  Duplicates: 0  Warnings: 0".into()
+        } else {
+            "Query OK, 0 rows affected".into()
+        };
+        if let Command::OptimizeTable { tables } = &run.command {
+            let full = format!("{}.{}", self.schema(), tables[0].table);
+            let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
+            let note = "Table does not support optimize, doing recreate + analyze instead";
+            for (kind, text) in [("note", note), ("status", "OK")] {
+                r.push(vec![
+                    Some(full.clone()),
+                    Some("optimize".into()),
+                    Some(kind.into()),
+                    Some(text.into()),
+                ]);
+            }
+            run.result = Some(r);
+        }
+    }
+
+    /// A phase's metadata-lock request answered: on to the next phase, park in
+    /// "Waiting for table metadata lock", or fail the statement.
+    fn ddl_lock_step(&mut self, id: u32, run: &mut Running, poll: MdlPoll) -> Next {
+        match poll {
+            MdlPoll::Granted(_) => {
+                run.ddl_idx += 1;
+                Next::After(Tick::ZERO)
+            }
+            MdlPoll::Wait => {
+                self.set_state(id, "Waiting for table metadata lock");
+                Next::Parked
+            }
+            MdlPoll::Failed(e) => self.fail(id, run, e.into()),
+        }
+    }
+
+    /// The session woke while its storage-engine thread `d` runs: park again until it
+    /// has exited, then go on (or, for an executor, report how its own lock wait
+    /// failed).
+    fn ddl_thread_returned(
+        &mut self,
+        id: u32,
+        run: &mut Running,
+        d: ThreadId,
+        executor: bool,
+    ) -> Next {
+        if !matches!(self.sched.threads[d.0 as usize], Thread::Exited) {
+            return Next::Parked;
+        }
+        run.ddl_thread = None;
+        self.sql.ddl_running.retain(|s| *s != id);
+        if executor {
+            if let Some(e) = self.sql.ddl_outcomes.remove(&id) {
+                return self.fail(id, run, e);
+            }
+        }
+        run.ddl_idx += 1;
+        Next::After(Tick::ZERO)
+    }
+
+    /// The storage-engine thread that carries out `plan` for session `id`'s statement
+    /// `sql`, given the session's ticket `mdl` and told back through thread `t`.
+    fn executor_thread(
+        &self,
+        plan: Plan,
+        id: u32,
+        sql: String,
+        mdl: (MdlContextId, MdlTicketId),
+        t: ThreadId,
+    ) -> Thread {
+        use crate::sim::alter::{IndexBuild, MetaChange, MetaDdl, Rebuild};
+        use crate::sim::ddl::{Ddl, DropTarget};
+        let storage = |targets: Vec<DropTarget>, truncate: bool, discard: bool| {
+            let mut d = Ddl::new(id, sql.clone(), self.sched.now, targets);
+            d.truncate = truncate;
+            d.discard = discard;
+            d.notify = Some(t);
+            Thread::Ddl(Box::new(d))
+        };
+        match plan {
+            Plan::AddIndex {
+                table,
+                name,
+                entry_bytes,
+            } => Thread::IndexBuild(Box::new(IndexBuild::new(
+                id,
+                table,
+                name,
+                entry_bytes,
+                mdl,
+                t,
+            ))),
+            Plan::Meta(change) => {
+                // An instant column change upgrades the session's SU itself; RENAME and
+                // CREATE ... LIKE hold their X locks already.
+                let upgrade = matches!(change, MetaChange::Columns { .. });
+                Thread::MetaDdl(Box::new(MetaDdl::new(
+                    id,
+                    change,
+                    upgrade.then_some(mdl),
+                    t,
+                )))
+            }
+            Plan::Rebuild { table, add, drop } => Thread::IndexBuild(Box::new(
+                IndexBuild::rebuild(id, table, Rebuild::new(add, drop), mdl, t),
+            )),
+            Plan::Discard(table) => storage(vec![DropTarget { table }], false, true),
+            Plan::TruncatePartitions(targets) => storage(targets, true, false),
+            Plan::DropPartitions(targets) => storage(targets, false, false),
+            Plan::Truncate(table) => storage(vec![DropTarget { table }], true, false),
         }
     }
 

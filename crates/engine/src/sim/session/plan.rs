@@ -19,6 +19,10 @@ use crate::sql::codes;
 use crate::sql::{Algorithm, AlterAction, Command, SqlError, TableName};
 use crate::time::Tick;
 
+/// The table ticket's index in a DDL statement's tickets: after GLOBAL IX and SCHEMA
+/// IX (`lock_plan.rs`).
+const TABLE_TICKET: usize = 2;
+
 /// An accepted DDL statement's storage-engine work, checked and ready to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::sim) enum Plan {
@@ -112,129 +116,19 @@ impl Sim {
         c: &Command,
         run: &Running,
     ) -> Result<Vec<DdlOp>, SqlError> {
-        let schema = self.schema();
-        let costs = self.profile.costs.clone();
-        let dict = Tick(costs.drop_dict_ns);
-        let find = |sim: &Sim, n: &TableName| {
-            sim.resolve(n).first().copied().ok_or_else(|| {
-                SqlError::no_such_table(n.schema.as_deref().unwrap_or(&schema), &n.table)
-            })
-        };
-        // The table ticket's index in run.tickets: after GLOBAL IX and SCHEMA IX.
-        const T: usize = 2;
         let _ = run;
         Ok(match c {
-            Command::DropTable { tables, if_exists } => {
-                let mut found = Vec::new();
-                let mut missing = Vec::new();
-                for n in tables {
-                    // A partitioned table: every partition's table (main's executor
-                    // drops them one after the other, in one statement).
-                    let named = self.resolve(n);
-                    match self.resolve(n).first().copied() {
-                        Some(_) => {
-                            for i in named {
-                                if !found.contains(&i) {
-                                    found.push(i);
-                                }
-                            }
-                        }
-                        None => missing.push(format!(
-                            "{}.{}",
-                            n.schema.as_deref().unwrap_or(&schema),
-                            n.table
-                        )),
-                    }
-                }
-                if !missing.is_empty() && !if_exists {
-                    // The server drops nothing and names every unknown table.
-                    return Err(SqlError::unknown_tables(&missing));
-                }
-                vec![DdlOp::DropStorage(found)]
-            }
-            Command::TruncateTable { table } => {
-                let ti = find(self, table)?;
-                if self.catalog[ti].table.partition.is_some() {
-                    // A partitioned table: the TRUNCATE path on every partition.
-                    let parts = self.resolve(table);
-                    let mut ops = vec![DdlOp::Executor(
-                        Plan::TruncatePartitions(
-                            parts
-                                .iter()
-                                .map(|&table| crate::sim::ddl::DropTarget { table })
-                                .collect(),
-                        ),
-                        T,
-                    )];
-                    ops.extend(
-                        parts
-                            .into_iter()
-                            .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
-                    );
-                    return Ok(ops);
-                }
-                // The storage engine's TRUNCATE (sim/ddl.rs): 5.7 in place under
-                // fil_sys, 8.0 DROP + CREATE of the tablespace; the session holds X.
-                vec![
-                    DdlOp::Executor(Plan::Truncate(ti), T),
-                    DdlOp::Dict(DictEffect::Truncate(ti)),
-                ]
-            }
+            Command::DropTable { tables, if_exists } => self.drop_table_plan(tables, *if_exists)?,
+            Command::TruncateTable { table } => self.truncate_plan(table)?,
             Command::RenameTable { renames } => {
                 // Checked as the server does (1146, 1050), every pair at once; the
                 // session holds X on every name, old and new.
                 let plan = self.plan_rename(renames, &mut Vec::new())?;
-                vec![DdlOp::Executor(plan, T)]
+                vec![DdlOp::Executor(plan, TABLE_TICKET)]
             }
-            Command::CreateTable(ct) => {
-                if self.resolve(&ct.table).first().copied().is_some() {
-                    if ct.if_not_exists {
-                        return Ok(vec![DdlOp::Dict(DictEffect::None)]);
-                    }
-                    return Err(SqlError::table_exists(&ct.table.table));
-                }
-                let def = TableDef {
-                    columns: ct.columns.iter().map(|c| c.name.clone()).collect(),
-                    pk: ct.primary_key.first().map(|k| k.column.clone()),
-                    indexes: ct
-                        .indexes
-                        .iter()
-                        .map(|ix| {
-                            (
-                                ix.name
-                                    .clone()
-                                    .unwrap_or_else(|| ix.columns[0].column.clone()),
-                                ix.columns[0].column.clone(),
-                            )
-                        })
-                        .collect(),
-                    partitions: ct
-                        .partition_by
-                        .as_ref()
-                        .map(|p| p.partitions.iter().map(|d| d.name.clone()).collect())
-                        .unwrap_or_default(),
-                    live_rows: 0,
-                    rebuilt_at: self.sched.now,
-                    discarded: false,
-                };
-                let row_bytes = ct
-                    .columns
-                    .iter()
-                    .map(|c| column_bytes(&c.data_type))
-                    .sum::<u64>()
-                    .clamp(16, 65_535);
-                vec![
-                    DdlOp::Work("creating table", dict),
-                    DdlOp::Dict(DictEffect::Create {
-                        name: ct.table.table.clone(),
-                        def,
-                        rows: 0,
-                        row_bytes,
-                    }),
-                ]
-            }
+            Command::CreateTable(ct) => self.create_table_plan(ct)?,
             Command::CreateTableLike { table, like } => {
-                let src = find(self, like)?;
+                let src = self.table_named(like)?;
                 if self.resolve(table).first().copied().is_some() {
                     return Err(SqlError::table_exists(&table.table));
                 }
@@ -242,21 +136,21 @@ impl Sim {
                     like: src,
                     name: table.table.clone(),
                 };
-                vec![DdlOp::Executor(Plan::Meta(change), T)]
+                vec![DdlOp::Executor(Plan::Meta(change), TABLE_TICKET)]
             }
             Command::CreateIndex {
                 table,
                 index,
                 algorithm,
                 ..
-            } => self.add_index_plan(table, index, *algorithm, T)?,
+            } => self.add_index_plan(table, index, *algorithm, TABLE_TICKET)?,
             Command::DropIndex {
                 table,
                 name,
                 algorithm,
                 ..
             } => {
-                let ti = find(self, table)?;
+                let ti = self.table_named(table)?;
                 if !self.catalog[ti]
                     .def
                     .indexes
@@ -265,46 +159,159 @@ impl Sim {
                 {
                     return Err(SqlError::cant_drop(name));
                 }
-                self.online_alter(
-                    ti,
-                    T,
-                    *algorithm,
-                    false,
-                    DictEffect::DropIndex(ti, name.clone()),
-                )?
+                let effect = DictEffect::DropIndex(ti, name.clone());
+                self.online_alter(ti, TABLE_TICKET, *algorithm, false, effect)?
             }
-            Command::OptimizeTable { tables } => {
-                // InnoDB: "Table does not support optimize, doing recreate + analyze
-                // instead" (HA_ADMIN_TRY_ALTER): the admin open's locks go, and the
-                // recreate is an online ALTER TABLE ... FORCE (sql_admin.cc).
-                let ti = find(self, &tables[0])?;
-                if tables.len() > 1 {
-                    return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
-                }
-                vec![
-                    DdlOp::Reacquire(T, MdlType::SharedUpgradable),
-                    DdlOp::Executor(
-                        Plan::Rebuild {
-                            table: ti,
-                            add: Vec::new(),
-                            drop: Vec::new(),
-                        },
-                        T,
-                    ),
-                    DdlOp::Dict(DictEffect::Rebuild(ti)),
-                ]
-            }
+            Command::OptimizeTable { tables } => self.optimize_plan(tables)?,
             Command::AlterTable {
                 table,
                 actions,
                 algorithm,
                 ..
             } => {
-                let ti = find(self, table)?;
-                self.alter_plan(ti, T, actions, *algorithm)?
+                let ti = self.table_named(table)?;
+                self.alter_plan(ti, TABLE_TICKET, actions, *algorithm)?
             }
             other => return Err(SqlError::not_modelled(other.name())),
         })
+    }
+
+    /// The live table `n` names first (a partitioned table's first partition), or 1146.
+    fn table_named(&self, n: &TableName) -> Result<usize, SqlError> {
+        self.resolve(n).first().copied().ok_or_else(|| {
+            SqlError::no_such_table(
+                n.schema.as_deref().unwrap_or(&self.scenario.schema),
+                &n.table,
+            )
+        })
+    }
+
+    /// DROP TABLE [IF EXISTS]: every named table (every partition of a partitioned
+    /// one) down the storage engine's DROP path; an unknown name fails the whole
+    /// statement (1051, naming them all) unless IF EXISTS.
+    fn drop_table_plan(
+        &self,
+        tables: &[TableName],
+        if_exists: bool,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let schema = self.schema();
+        let mut found = Vec::new();
+        let mut missing = Vec::new();
+        for n in tables {
+            let named = self.resolve(n);
+            if named.is_empty() {
+                missing.push(format!(
+                    "{}.{}",
+                    n.schema.as_deref().unwrap_or(&schema),
+                    n.table
+                ));
+            }
+            for i in named {
+                if !found.contains(&i) {
+                    found.push(i);
+                }
+            }
+        }
+        if !missing.is_empty() && !if_exists {
+            // The server drops nothing and names every unknown table.
+            return Err(SqlError::unknown_tables(&missing));
+        }
+        Ok(vec![DdlOp::DropStorage(found)])
+    }
+
+    /// TRUNCATE TABLE: the storage engine's TRUNCATE (sim/ddl: 5.7 in place under
+    /// fil_sys, 8.0 DROP + CREATE of the tablespace), on every partition of a
+    /// partitioned table; the session holds X.
+    fn truncate_plan(&self, table: &TableName) -> Result<Vec<DdlOp>, SqlError> {
+        let ti = self.table_named(table)?;
+        if self.catalog[ti].table.partition.is_none() {
+            return Ok(vec![
+                DdlOp::Executor(Plan::Truncate(ti), TABLE_TICKET),
+                DdlOp::Dict(DictEffect::Truncate(ti)),
+            ]);
+        }
+        let parts = self.resolve(table);
+        let targets = parts
+            .iter()
+            .map(|&table| crate::sim::ddl::DropTarget { table })
+            .collect();
+        let mut ops = vec![DdlOp::Executor(
+            Plan::TruncatePartitions(targets),
+            TABLE_TICKET,
+        )];
+        ops.extend(
+            parts
+                .into_iter()
+                .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+        );
+        Ok(ops)
+    }
+
+    /// CREATE TABLE [IF NOT EXISTS]: a dictionary change (1050 if the name is taken).
+    fn create_table_plan(&self, ct: &crate::sql::CreateTable) -> Result<Vec<DdlOp>, SqlError> {
+        if self.resolve(&ct.table).first().copied().is_some() {
+            if ct.if_not_exists {
+                return Ok(vec![DdlOp::Dict(DictEffect::None)]);
+            }
+            return Err(SqlError::table_exists(&ct.table.table));
+        }
+        let def = TableDef {
+            columns: ct.columns.iter().map(|c| c.name.clone()).collect(),
+            pk: ct.primary_key.first().map(|k| k.column.clone()),
+            indexes: ct
+                .indexes
+                .iter()
+                .map(|ix| {
+                    let first = ix.columns[0].column.clone();
+                    (ix.name.clone().unwrap_or_else(|| first.clone()), first)
+                })
+                .collect(),
+            partitions: ct
+                .partition_by
+                .as_ref()
+                .map(|p| p.partitions.iter().map(|d| d.name.clone()).collect())
+                .unwrap_or_default(),
+            live_rows: 0,
+            rebuilt_at: self.sched.now,
+            discarded: false,
+        };
+        let row_bytes = ct
+            .columns
+            .iter()
+            .map(|c| column_bytes(&c.data_type))
+            .sum::<u64>()
+            .clamp(16, 65_535);
+        Ok(vec![
+            DdlOp::Work("creating table", Tick(self.profile.costs.drop_dict_ns)),
+            DdlOp::Dict(DictEffect::Create {
+                name: ct.table.table.clone(),
+                def,
+                rows: 0,
+                row_bytes,
+            }),
+        ])
+    }
+
+    /// OPTIMIZE TABLE on InnoDB: "Table does not support optimize, doing recreate +
+    /// analyze instead" (HA_ADMIN_TRY_ALTER): the admin open's locks go, and the
+    /// recreate is an online ALTER TABLE ... FORCE (sql_admin.cc).
+    fn optimize_plan(&self, tables: &[TableName]) -> Result<Vec<DdlOp>, SqlError> {
+        let ti = self.table_named(&tables[0])?;
+        if tables.len() > 1 {
+            return Err(SqlError::not_modelled("OPTIMIZE TABLE of several tables"));
+        }
+        Ok(vec![
+            DdlOp::Reacquire(TABLE_TICKET, MdlType::SharedUpgradable),
+            DdlOp::Executor(
+                Plan::Rebuild {
+                    table: ti,
+                    add: Vec::new(),
+                    drop: Vec::new(),
+                },
+                TABLE_TICKET,
+            ),
+            DdlOp::Dict(DictEffect::Rebuild(ti)),
+        ])
     }
 
     /// CREATE INDEX / ADD INDEX: checked by the storage engine's planner
@@ -485,6 +492,7 @@ impl Sim {
         let [action] = actions else {
             return Err(SqlError::not_modelled("ALTER TABLE with several actions"));
         };
+        let has_column = |name: &str| def.columns.iter().any(|c| c.eq_ignore_ascii_case(name));
         Ok(match action {
             AlterAction::AddIndex(ix) => {
                 let name = TableName {
@@ -501,172 +509,35 @@ impl Sim {
                 {
                     return Err(SqlError::cant_drop(name));
                 }
-                self.online_alter(
-                    ti,
-                    lock,
-                    algorithm,
-                    false,
-                    DictEffect::DropIndex(ti, name.clone()),
-                )?
+                let effect = DictEffect::DropIndex(ti, name.clone());
+                self.online_alter(ti, lock, algorithm, false, effect)?
             }
             AlterAction::AddColumn { column, .. } => {
-                if def
-                    .columns
-                    .iter()
-                    .any(|c| c.eq_ignore_ascii_case(&column.name))
-                {
+                if has_column(&column.name) {
                     return Err(SqlError::duplicate_column(&column.name));
                 }
-                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
-                    return Ok(ops);
-                }
-                // 8.0.29+: INSTANT by default; INPLACE and COPY rebuild.
-                let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
-                let algorithm = if algorithm == Algorithm::Default {
-                    Algorithm::Instant
-                } else {
-                    algorithm
-                };
-                self.online_alter(
-                    ti,
-                    lock,
-                    algorithm,
-                    rebuild,
-                    DictEffect::AddColumn(ti, column.name.clone()),
-                )?
+                let effect = DictEffect::AddColumn(ti, column.name.clone());
+                self.column_change_plan(ti, lock, actions, algorithm, effect)?
             }
             AlterAction::DropColumn { name } => {
-                if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+                if !has_column(name) {
                     return Err(SqlError::cant_drop(name));
                 }
-                if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
-                    return Ok(ops);
-                }
-                let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
-                let algorithm = if algorithm == Algorithm::Default {
-                    Algorithm::Instant
-                } else {
-                    algorithm
-                };
-                self.online_alter(
-                    ti,
-                    lock,
-                    algorithm,
-                    rebuild,
-                    DictEffect::DropColumn(ti, name.clone()),
-                )?
+                let effect = DictEffect::DropColumn(ti, name.clone());
+                self.column_change_plan(ti, lock, actions, algorithm, effect)?
             }
             AlterAction::Engine { .. }
             | AlterAction::Force
             | AlterAction::RowFormat(_)
-            | AlterAction::KeyBlockSize(_) => {
-                if algorithm == Algorithm::Instant {
-                    return Err(SqlError::algorithm_not_supported(
-                        "ALGORITHM=INSTANT",
-                        "ALGORITHM=COPY/INPLACE",
-                    ));
-                }
-                if let AlterAction::Engine { name } = action {
-                    if !name.eq_ignore_ascii_case("innodb") {
-                        return Err(SqlError::not_modelled(&format!(
-                            "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
-                        )));
-                    }
-                }
-                if algorithm == Algorithm::Copy {
-                    self.online_alter(ti, lock, algorithm, true, DictEffect::Rebuild(ti))?
-                } else {
-                    // The storage engine's rebuild (sim/alter.rs): a new tablespace built
-                    // like an index, names swapped, the old table dropped.
-                    vec![
-                        DdlOp::Executor(
-                            Plan::Rebuild {
-                                table: ti,
-                                add: Vec::new(),
-                                drop: Vec::new(),
-                            },
-                            lock,
-                        ),
-                        DdlOp::Dict(DictEffect::Rebuild(ti)),
-                    ]
-                }
-            }
+            | AlterAction::KeyBlockSize(_) => self.rebuild_plan(ti, lock, action, algorithm)?,
             AlterAction::DropPartition { names } => {
-                self.check_partitions(ti, names, "DROP")?;
-                if names.len() >= def.partitions.len() {
-                    return Err(SqlError::drop_last_partition());
-                }
-                if self.catalog[ti].table.partition.is_none() {
-                    // Partitioned at the dictionary level only (CREATE TABLE ...
-                    // PARTITION BY in a session: one B-tree). InnoDB answers
-                    // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE (handler0alter.cc
-                    // alter_parts::need_copy): the online choreography with a
-                    // metadata-only middle phase.
-                    return Ok(vec![
-                        DdlOp::Upgrade(lock, MdlType::Exclusive),
-                        DdlOp::Work("preparing for alter table", dict),
-                        DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
-                        DdlOp::Work("altering table", dict),
-                        DdlOp::Upgrade(lock, MdlType::Exclusive),
-                        DdlOp::Work("committing alter table to storage engine", dict),
-                        DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
-                    ]);
-                }
-                let (targets, _) =
-                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
-                // The storage engine's DROP path on each partition's table (sim/ddl.rs,
-                // sim/partition.rs) under the session's EXCLUSIVE lock, as for DROP TABLE.
-                // Simplification: the server's online choreography (X, SU for the
-                // metadata-only middle phase, X to commit) is collapsed into one X.
-                vec![
-                    DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Executor(
-                        Plan::DropPartitions(
-                            targets
-                                .into_iter()
-                                .map(|table| crate::sim::ddl::DropTarget { table })
-                                .collect(),
-                        ),
-                        lock,
-                    ),
-                    DdlOp::Dict(DictEffect::DropPartitions(ti, names.clone())),
-                ]
+                self.drop_partition_plan(ti, lock, actions, names)?
             }
             AlterAction::TruncatePartition { names } => {
-                if !names.is_empty() {
-                    self.check_partitions(ti, names, "TRUNCATE")?;
-                }
-                if self.catalog[ti].table.partition.is_none() {
-                    if names.is_empty() {
-                        self.check_partitions(ti, names, "TRUNCATE")?;
-                    }
-                    // Partitioned at the dictionary level only: no partition's own table.
-                    return Ok(vec![DdlOp::Work("checking permissions", dict)]);
-                }
-                let (targets, _) =
-                    self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
-                // The TRUNCATE path on each partition's table, under X.
-                let mut ops = vec![
-                    DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Executor(
-                        Plan::TruncatePartitions(
-                            targets
-                                .iter()
-                                .map(|&table| crate::sim::ddl::DropTarget { table })
-                                .collect(),
-                        ),
-                        lock,
-                    ),
-                ];
-                ops.extend(
-                    targets
-                        .into_iter()
-                        .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
-                );
-                ops
+                self.truncate_partition_plan(ti, lock, actions, names)?
             }
             // mysql_discard_or_import_tablespace() under X; the storage engine's
-            // fil_delete_tablespace() (sim/ddl.rs).
+            // fil_delete_tablespace() (sim/ddl).
             AlterAction::DiscardTablespace => vec![
                 DdlOp::Executor(Plan::Discard(ti), lock),
                 DdlOp::Dict(DictEffect::Discard(ti)),
@@ -676,6 +547,146 @@ impl Sim {
                 DdlOp::Dict(DictEffect::Import(ti)),
             ],
         })
+    }
+
+    /// ADD or DROP COLUMN: INSTANT where the profile can (`instant_plan`); otherwise
+    /// 8.0.29+'s INSTANT by default, and INPLACE or COPY rebuild.
+    fn column_change_plan(
+        &self,
+        ti: usize,
+        lock: usize,
+        actions: &[AlterAction],
+        algorithm: Algorithm,
+        effect: DictEffect,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
+            return Ok(ops);
+        }
+        let rebuild = algorithm != Algorithm::Default && algorithm != Algorithm::Instant;
+        let algorithm = if algorithm == Algorithm::Default {
+            Algorithm::Instant
+        } else {
+            algorithm
+        };
+        self.online_alter(ti, lock, algorithm, rebuild, effect)
+    }
+
+    /// ENGINE=InnoDB, FORCE, ROW_FORMAT=, KEY_BLOCK_SIZE=: a table rebuild, COPY or
+    /// the storage engine's own (sim/alter.rs: a new tablespace built like an index,
+    /// names swapped, the old table dropped).
+    fn rebuild_plan(
+        &self,
+        ti: usize,
+        lock: usize,
+        action: &AlterAction,
+        algorithm: Algorithm,
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        if algorithm == Algorithm::Instant {
+            return Err(SqlError::algorithm_not_supported(
+                "ALGORITHM=INSTANT",
+                "ALGORITHM=COPY/INPLACE",
+            ));
+        }
+        if let AlterAction::Engine { name } = action {
+            if !name.eq_ignore_ascii_case("innodb") {
+                return Err(SqlError::not_modelled(&format!(
+                    "ALTER TABLE ... ENGINE={name} (only InnoDB is simulated)"
+                )));
+            }
+        }
+        if algorithm == Algorithm::Copy {
+            return self.online_alter(ti, lock, algorithm, true, DictEffect::Rebuild(ti));
+        }
+        let rebuild = Plan::Rebuild {
+            table: ti,
+            add: Vec::new(),
+            drop: Vec::new(),
+        };
+        Ok(vec![
+            DdlOp::Executor(rebuild, lock),
+            DdlOp::Dict(DictEffect::Rebuild(ti)),
+        ])
+    }
+
+    /// ALTER TABLE ... DROP PARTITION.
+    fn drop_partition_plan(
+        &self,
+        ti: usize,
+        lock: usize,
+        actions: &[AlterAction],
+        names: &[String],
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        let dict = Tick(self.profile.costs.drop_dict_ns);
+        self.check_partitions(ti, names, "DROP")?;
+        if names.len() >= self.catalog[ti].def.partitions.len() {
+            return Err(SqlError::drop_last_partition());
+        }
+        if self.catalog[ti].table.partition.is_none() {
+            // Partitioned at the dictionary level only (CREATE TABLE ... PARTITION BY in
+            // a session: one B-tree). InnoDB answers HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE
+            // (handler0alter.cc alter_parts::need_copy): the online choreography with a
+            // metadata-only middle phase.
+            return Ok(vec![
+                DdlOp::Upgrade(lock, MdlType::Exclusive),
+                DdlOp::Work("preparing for alter table", dict),
+                DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
+                DdlOp::Work("altering table", dict),
+                DdlOp::Upgrade(lock, MdlType::Exclusive),
+                DdlOp::Work("committing alter table to storage engine", dict),
+                DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())),
+            ]);
+        }
+        let (targets, _) = self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+        // The storage engine's DROP path on each partition's table (sim/ddl,
+        // sim/partition.rs) under the session's EXCLUSIVE lock, as for DROP TABLE.
+        // Simplification: the server's online choreography (X, SU for the
+        // metadata-only middle phase, X to commit) is collapsed into one X.
+        let targets = targets
+            .into_iter()
+            .map(|table| crate::sim::ddl::DropTarget { table })
+            .collect();
+        Ok(vec![
+            DdlOp::Upgrade(lock, MdlType::Exclusive),
+            DdlOp::Executor(Plan::DropPartitions(targets), lock),
+            DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())),
+        ])
+    }
+
+    /// ALTER TABLE ... TRUNCATE PARTITION (names, or ALL when empty).
+    fn truncate_partition_plan(
+        &self,
+        ti: usize,
+        lock: usize,
+        actions: &[AlterAction],
+        names: &[String],
+    ) -> Result<Vec<DdlOp>, SqlError> {
+        if !names.is_empty() {
+            self.check_partitions(ti, names, "TRUNCATE")?;
+        }
+        if self.catalog[ti].table.partition.is_none() {
+            if names.is_empty() {
+                self.check_partitions(ti, names, "TRUNCATE")?;
+            }
+            // Partitioned at the dictionary level only: no partition's own table.
+            let dict = Tick(self.profile.costs.drop_dict_ns);
+            return Ok(vec![DdlOp::Work("checking permissions", dict)]);
+        }
+        let (targets, _) = self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
+        // The TRUNCATE path on each partition's table, under X.
+        let drop_targets = targets
+            .iter()
+            .map(|&table| crate::sim::ddl::DropTarget { table })
+            .collect();
+        let mut ops = vec![
+            DdlOp::Upgrade(lock, MdlType::Exclusive),
+            DdlOp::Executor(Plan::TruncatePartitions(drop_targets), lock),
+        ];
+        ops.extend(
+            targets
+                .into_iter()
+                .map(|p| DdlOp::Dict(DictEffect::Truncate(p))),
+        );
+        Ok(ops)
     }
 
     /// The SQL name of dictionary table `ti` (a partition's table: its table's name).

@@ -10,7 +10,7 @@ use super::VARIABLES;
 use crate::mdl::MdlContextId;
 use crate::resultset::ResultSet;
 use crate::sim::{Sim, Thread};
-use crate::sql::{SqlError, VarScope};
+use crate::sql::{SqlError, TableName, VarScope};
 use crate::time::Tick;
 use crate::workload::StatementKind;
 
@@ -599,6 +599,41 @@ impl Sim {
             s.push_str(") */");
         }
         s
+    }
+}
+
+impl Sim {
+    /// SHOW TABLES: the live tables' names, sorted.
+    pub(in crate::sim) fn show_tables(&self) -> ResultSet {
+        let schema = &self.scenario.schema;
+        let mut r = ResultSet::new(&[&format!("Tables_in_{schema}")], &[]);
+        let mut names: Vec<&str> = self
+            .catalog
+            .tables()
+            .filter(|t| !t.dropped)
+            .map(|t| t.name.as_str())
+            .collect();
+        names.sort_unstable();
+        for n in names {
+            r.push(vec![Some(n.to_owned())]);
+        }
+        r
+    }
+
+    /// SHOW CREATE TABLE, or 1146.
+    pub(in crate::sim) fn show_create_table(
+        &self,
+        table: &TableName,
+    ) -> Result<ResultSet, SqlError> {
+        let Some(ti) = self.resolve(table).first().copied() else {
+            return Err(SqlError::no_such_table(&self.scenario.schema, &table.table));
+        };
+        let mut r = ResultSet::new(&["Table", "Create Table"], &[]);
+        r.push(vec![
+            Some(self.catalog[ti].table.sql_name().to_owned()),
+            Some(self.show_create(ti)),
+        ]);
+        Ok(r)
     }
 }
 

@@ -310,56 +310,21 @@ impl Sim {
         id: u32,
         run: &mut Running,
     ) -> Result<Next, SqlError> {
-        let schema = self.schema();
         let command = run.command.clone();
         if let Some((name, _)) = dml_kind(&command) {
-            let write = !matches!(command, Command::Select { .. })
-                || matches!(
-                    command,
-                    Command::Select {
-                        lock: RowLock::Exclusive,
-                        ..
-                    }
-                );
-            self.check_locked_tables(id, name, write)?;
-            let Some(ti) = self.resolve(name).first().copied() else {
-                return Err(SqlError::no_such_table(
-                    name.schema.as_deref().unwrap_or(&schema),
-                    &name.table,
-                ));
-            };
+            let ti = self.open_dml_table(id, &command, name)?;
             return self.open_dml(id, run, ti);
         }
         match command {
             Command::Begin {
                 consistent_snapshot,
             } => {
-                let now = self.sched.now;
-                let trx = self.txn(id);
-                trx.explicit = true;
-                if consistent_snapshot {
-                    trx.read_view = Some(now);
-                }
+                self.begin(id, consistent_snapshot);
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::Commit => {
-                let wrote = self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote);
-                let lsn = self.sql.sessions[&id]
-                    .trx
-                    .as_ref()
-                    .map_or(crate::bufpool::Lsn(0), |t| t.last_lsn);
-                self.commit_trx(id);
-                // The COMMIT IX lock, if taken, is held only for the commit itself.
-                for ticket in run.tickets.drain(..) {
-                    self.mdl_release(ticket);
-                }
-                run.message = "Query OK, 0 rows affected".into();
-                if wrote {
-                    self.set_state(id, "waiting for handler commit");
-                    let fsync = self.device.fsync_latency();
-                    let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
-                    run.step = Step::Commit;
-                    return Ok(Next::After(done - self.sched.now));
+                if let Some(next) = self.commit_statement(id, run) {
+                    return Ok(next);
                 }
             }
             Command::Rollback => {
@@ -371,14 +336,7 @@ impl Sim {
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::Use { schema: db } => {
-                let known = db.eq_ignore_ascii_case(&schema)
-                    || ["information_schema", "performance_schema", "mysql", "sys"]
-                        .iter()
-                        .any(|d| d.eq_ignore_ascii_case(&db));
-                if !known {
-                    return Err(SqlError::unknown_database(&db));
-                }
-                self.sql.sessions.get_mut(&id).expect("session").db = Some(db);
+                self.use_schema(id, db)?;
                 run.message = "Database changed".into();
             }
             Command::SelectSleep { duration_ms } => {
@@ -414,63 +372,20 @@ impl Sim {
             Command::ShowStatus { like, .. } => {
                 run.result = Some(self.show_status(like.as_deref()));
             }
-            Command::ShowTables => {
-                let mut r = ResultSet::new(&[&format!("Tables_in_{schema}")], &[]);
-                let mut names: Vec<&str> = self
-                    .catalog
-                    .tables()
-                    .filter(|t| !t.dropped)
-                    .map(|t| t.name.as_str())
-                    .collect();
-                names.sort_unstable();
-                for n in names {
-                    r.push(vec![Some(n.to_owned())]);
-                }
-                run.result = Some(r);
-            }
+            Command::ShowTables => run.result = Some(self.show_tables()),
             Command::ShowCreateTable { table } => {
-                let Some(ti) = self.resolve(&table).first().copied() else {
-                    return Err(SqlError::no_such_table(&schema, &table.table));
-                };
-                let mut r = ResultSet::new(&["Table", "Create Table"], &[]);
-                r.push(vec![
-                    Some(self.catalog[ti].table.sql_name().to_owned()),
-                    Some(self.show_create(ti)),
-                ]);
-                run.result = Some(r);
+                run.result = Some(self.show_create_table(&table)?);
             }
             Command::Kill { kind, id: target } => {
                 self.kill(target, kind)?;
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::LockTables { tables } => {
-                let mut locked = Vec::new();
-                for (name, mode) in &tables {
-                    let Some(ti) = self.resolve(name).first().copied() else {
-                        return Err(SqlError::no_such_table(
-                            name.schema.as_deref().unwrap_or(&schema),
-                            &name.table,
-                        ));
-                    };
-                    locked.push((ti, *mode == TableLockMode::Write));
-                }
-                // The GLOBAL IX of LOCK TABLES WRITE is held with the table locks.
-                self.sql
-                    .sessions
-                    .get_mut(&id)
-                    .expect("session")
-                    .locked_tables = locked;
+                self.lock_tables(id, &tables)?;
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::UnlockTables => {
-                let s = self.sql.sessions.get_mut(&id).expect("session");
-                let grl = s.global_read_lock;
-                s.locked_tables.clear();
-                s.global_read_lock = false;
-                self.release_explicit(id, false);
-                if grl {
-                    self.release_explicit(id, true);
-                }
+                self.unlock_tables(id);
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::FlushTables { mode, .. } => {
@@ -484,41 +399,8 @@ impl Sim {
                 run.message = "Query OK, 0 rows affected".into();
             }
             Command::AnalyzeTable { tables } => {
-                let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
-                let mut cost = Tick::ZERO;
-                for name in &tables {
-                    let full = format!("{schema}.{}", name.table);
-                    match self.resolve(name).first().copied() {
-                        Some(ti) => {
-                            // dict_stats_update(): sample innodb_stats_persistent_sample_pages
-                            // (20) leaf pages per index.
-                            cost += Tick(self.profile.costs.page_get_ns)
-                                .times(20 * self.catalog[ti].table.indexes.len() as u64)
-                                + Tick(self.profile.costs.drop_dict_ns);
-                            r.push(vec![
-                                Some(full),
-                                Some("analyze".into()),
-                                Some("status".into()),
-                                Some("OK".into()),
-                            ]);
-                        }
-                        None => {
-                            r.push(vec![
-                                Some(full.clone()),
-                                Some("analyze".into()),
-                                Some("Error".into()),
-                                Some(format!("Table '{full}' doesn't exist")),
-                            ]);
-                            r.push(vec![
-                                Some(full),
-                                Some("analyze".into()),
-                                Some("status".into()),
-                                Some("Operation failed".into()),
-                            ]);
-                        }
-                    }
-                }
-                run.result = Some(r);
+                let (result, cost) = self.analyze_tables(&tables);
+                run.result = Some(result);
                 self.set_state(id, "executing");
                 run.step = Step::Sleep;
                 return Ok(Next::After(cost));
@@ -532,6 +414,152 @@ impl Sim {
         }
         run.step = Step::End;
         Ok(Next::After(Tick::ZERO))
+    }
+
+    /// The table a DML statement names, checked against LOCK TABLES (1100, 1099) and
+    /// looked up (1146).
+    fn open_dml_table(
+        &self,
+        id: u32,
+        command: &Command,
+        name: &TableName,
+    ) -> Result<usize, SqlError> {
+        let write = !matches!(
+            command,
+            Command::Select {
+                lock: RowLock::NonLocking | RowLock::Shared,
+                ..
+            }
+        );
+        self.check_locked_tables(id, name, write)?;
+        self.resolve(name).first().copied().ok_or_else(|| {
+            SqlError::no_such_table(
+                name.schema.as_deref().unwrap_or(&self.scenario.schema),
+                &name.table,
+            )
+        })
+    }
+
+    /// BEGIN / START TRANSACTION [WITH CONSISTENT SNAPSHOT]: the read view now, for a
+    /// consistent snapshot.
+    fn begin(&mut self, id: u32, consistent_snapshot: bool) {
+        let now = self.sched.now;
+        let trx = self.txn(id);
+        trx.explicit = true;
+        if consistent_snapshot {
+            trx.read_view = Some(now);
+        }
+    }
+
+    /// USE db: the scenario's schema and the server's own are known; others are 1049.
+    fn use_schema(&mut self, id: u32, db: String) -> Result<(), SqlError> {
+        let known = db.eq_ignore_ascii_case(&self.scenario.schema)
+            || ["information_schema", "performance_schema", "mysql", "sys"]
+                .iter()
+                .any(|d| d.eq_ignore_ascii_case(&db));
+        if !known {
+            return Err(SqlError::unknown_database(&db));
+        }
+        self.sql.sessions.get_mut(&id).expect("session").db = Some(db);
+        Ok(())
+    }
+
+    /// UNLOCK TABLES: LOCK TABLES' locks go, and FLUSH TABLES WITH READ LOCK's.
+    fn unlock_tables(&mut self, id: u32) {
+        let s = self.sql.sessions.get_mut(&id).expect("session");
+        let grl = s.global_read_lock;
+        s.locked_tables.clear();
+        s.global_read_lock = false;
+        self.release_explicit(id, false);
+        if grl {
+            self.release_explicit(id, true);
+        }
+    }
+
+    /// COMMIT: the transaction commits; a writer then waits for its redo flush
+    /// (`Step::Commit`), which this returns the wait for.
+    fn commit_statement(&mut self, id: u32, run: &mut Running) -> Option<Next> {
+        let wrote = self.sql.sessions[&id].trx.as_ref().is_some_and(|t| t.wrote);
+        let lsn = self.sql.sessions[&id]
+            .trx
+            .as_ref()
+            .map_or(crate::bufpool::Lsn(0), |t| t.last_lsn);
+        self.commit_trx(id);
+        // The COMMIT IX lock, if taken, is held only for the commit itself.
+        for ticket in run.tickets.drain(..) {
+            self.mdl_release(ticket);
+        }
+        run.message = "Query OK, 0 rows affected".into();
+        if !wrote {
+            return None;
+        }
+        self.set_state(id, "waiting for handler commit");
+        let fsync = self.device.fsync_latency();
+        let done = self.log.commit_done_at(self.sched.now, lsn, fsync);
+        run.step = Step::Commit;
+        Some(Next::After(done - self.sched.now))
+    }
+
+    /// LOCK TABLES, its metadata locks granted: the session now holds these tables.
+    fn lock_tables(
+        &mut self,
+        id: u32,
+        tables: &[(TableName, TableLockMode)],
+    ) -> Result<(), SqlError> {
+        let schema = self.schema();
+        let mut locked = Vec::new();
+        for (name, mode) in tables {
+            let Some(ti) = self.resolve(name).first().copied() else {
+                return Err(SqlError::no_such_table(
+                    name.schema.as_deref().unwrap_or(&schema),
+                    &name.table,
+                ));
+            };
+            locked.push((ti, *mode == TableLockMode::Write));
+        }
+        // The GLOBAL IX of LOCK TABLES WRITE is held with the table locks.
+        self.sql
+            .sessions
+            .get_mut(&id)
+            .expect("session")
+            .locked_tables = locked;
+        Ok(())
+    }
+
+    /// ANALYZE TABLE: the result rows, and the time `dict_stats_update()` takes to
+    /// sample `innodb_stats_persistent_sample_pages` (20) leaf pages per index.
+    fn analyze_tables(&self, tables: &[TableName]) -> (ResultSet, Tick) {
+        let schema = self.schema();
+        let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
+        let mut cost = Tick::ZERO;
+        let row = |full: &str, kind: &str, text: &str| {
+            vec![
+                Some(full.to_owned()),
+                Some("analyze".into()),
+                Some(kind.into()),
+                Some(text.into()),
+            ]
+        };
+        for name in tables {
+            let full = format!("{schema}.{}", name.table);
+            match self.resolve(name).first().copied() {
+                Some(ti) => {
+                    cost += Tick(self.profile.costs.page_get_ns)
+                        .times(20 * self.catalog[ti].table.indexes.len() as u64)
+                        + Tick(self.profile.costs.drop_dict_ns);
+                    r.push(row(&full, "status", "OK"));
+                }
+                None => {
+                    r.push(row(
+                        &full,
+                        "Error",
+                        &format!("Table '{full}' doesn't exist"),
+                    ));
+                    r.push(row(&full, "status", "Operation failed"));
+                }
+            }
+        }
+        (r, cost)
     }
 
     pub(in crate::sim) fn statement_end(
