@@ -1017,7 +1017,7 @@ impl Sim {
                 let path = super::fs_path(&super::ibd_path(&self.scenario.schema, name));
                 let _ = self.fs.create(&path);
                 let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
-                // The SQL layer's definition, copied (sim/session.rs).
+                // The SQL layer's definition, copied (sim/session).
                 let mut def = self.catalog[*like].def.clone();
                 def.live_rows = 0;
                 def.rebuilt_at = self.sched.now;

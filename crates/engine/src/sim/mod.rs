@@ -121,7 +121,7 @@ pub struct Sim {
     sched: Scheduler,
     /// Every table, one record each (sim/catalog.rs).
     catalog: Catalog,
-    /// Sessions, statements, transactions, metadata and row locks (sim/session.rs).
+    /// Sessions, statements, transactions, metadata and row locks (sim/session).
     sql: session::SqlLayer,
     /// Events, trace hash, counters, samples, wait gauges, the HA probe (sim/recorder.rs).
     rec: Recorder,

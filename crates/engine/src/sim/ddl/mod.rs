@@ -90,7 +90,7 @@ pub(super) struct DropTarget {
 pub(super) enum DdlStep {
     /// Next table of the statement, or finish.
     Begin,
-    /// The session holds MDL X on every table of the statement (sim/session.rs took
+    /// The session holds MDL X on every table of the statement (sim/session took
     /// it before starting this thread): take the profile's first global latch.
     AfterMdl,
     /// 5.1 `mysql_rm_table_part2()`: take `LOCK_open` for the whole statement.

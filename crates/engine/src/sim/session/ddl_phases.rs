@@ -293,7 +293,7 @@ impl Sim {
         }
     }
 
-    /// Spawns DROP TABLE's storage-engine thread (sim/ddl.rs) for `tables`; `notify`
+    /// Spawns DROP TABLE's storage-engine thread (sim/ddl) for `tables`; `notify`
     /// is woken when it is done.
     pub(in crate::sim) fn spawn_drop(
         &mut self,

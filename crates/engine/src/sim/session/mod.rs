@@ -15,7 +15,7 @@
 //!    ├─ DML:  RowLock (lock wait, innodb_lock_wait_timeout) ─ Walk (pages through the
 //!    │        buffer pool, client.rs's PageWalk) ─ RowWork (per-row CPU)
 //!    ├─ DDL:  the SQL layer's phases (MDL upgrades/downgrades) around the storage
-//!    │        engine's (sim/ddl.rs): see `DdlOp`
+//!    │        engine's (sim/ddl, sim/alter.rs): see `DdlOp`
 //!    └─ the rest: SET, SHOW, SELECT from performance_schema, KILL, ...: at once
 //!    │
 //!  End   ── statement locks released; autocommit commits (redo flush, row and
@@ -31,6 +31,22 @@
 //! `UPDATE` reports every matched row as changed, a `SELECT` reports how many rows it
 //! returns but not their contents, and a search on the secondary column `k` finds one
 //! row per value (sysbench loads `k` uniformly), placed as if `k` were the id.
+//!
+//! The files, in the order a statement meets them:
+//!
+//! | file | what it models |
+//! |---|---|
+//! | `mod.rs` | the SQL layer's state (`SqlLayer`), sessions, statements, `submit_to` |
+//! | `statement.rs` | the statement state machine (`mysql_execute_command()`) |
+//! | `lock_plan.rs` | which metadata locks a statement takes: a pure function |
+//! | `locks.rs` | taking them (`MDL_context::acquire_lock()`), and row locks |
+//! | `trx.rs` | transactions, implicit commit |
+//! | `dml.rs` | SELECT/INSERT/UPDATE/DELETE: rows reached, pages walked |
+//! | `plan.rs` | DDL planning: checks, MySQL's errors, the phases (`DdlOp`) |
+//! | `ddl_phases.rs` | running the phases, starting the storage-engine executors |
+//! | `vars.rs` | `SET`, `@@variables`, SELECT of expressions |
+//! | `kill.rs` | KILL and disconnects |
+//! | `show.rs` | SHOW PROCESSLIST, performance_schema, information_schema, ... |
 
 mod ddl_phases;
 mod dml;

@@ -58,7 +58,7 @@ pub(in crate::sim) enum DdlOp {
     Downgrade(usize, MdlType),
     /// The storage engine works for this long, in this processlist state.
     Work(&'static str, Tick),
-    /// DROP TABLE's storage-engine path (sim/ddl.rs), on a thread of its own.
+    /// DROP TABLE's storage-engine path (sim/ddl), on a thread of its own.
     DropStorage(Vec<usize>),
     /// A storage-engine executor (sim/alter.rs) on a thread of its own, given the
     /// session's context and its ticket on the table (index into `Running::tickets`)
@@ -416,7 +416,7 @@ impl Sim {
     }
 
     /// How long the storage engine's bulk work on table `ti` takes.
-    /// Simplification: until the DDL executors of sim/ddl.rs are wired in here, a
+    /// Simplification: until the DDL executors of sim/ddl are wired in here, a
     /// rebuild or index build costs `index_build_ns_per_row` per row (I4's idle build)
     /// plus the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
     pub(in crate::sim) fn build_cost(&self, ti: usize) -> Tick {
