@@ -104,143 +104,20 @@ impl SessionScript {
             let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             let rest = rest.trim();
             let setup_over = !s.steps.is_empty() || s.run.is_some();
+            // Each directive's parser gives its errors without the `line N: ` prefix.
             match word.to_ascii_lowercase().as_str() {
                 "profile" | "table" | "pool" | "workload" | "create" if setup_over => {
                     return Err(err(format!(
                         "'{word}' is a setup line: put it before the first 'at' line"
                     )));
                 }
-                "profile" => {
-                    if rest.is_empty() || rest.contains(char::is_whitespace) {
-                        return Err(err("use: profile NAME (e.g. profile mysql-8.0.23)".into()));
-                    }
-                    s.profile = Some(rest.to_owned());
-                }
-                "pool" => {
-                    let size = crate::size::ByteSize::parse(rest)
-                        .map_err(|e| err(format!("pool '{rest}': {e}")))?;
-                    s.pool_bytes = Some(size.bytes());
-                }
-                "workload" => {
-                    let mut parts = rest.split_whitespace();
-                    let kind = parts
-                        .next()
-                        .ok_or_else(|| err("use: workload KIND threads=N".into()))?;
-                    let mut threads = None;
-                    for p in parts {
-                        match p.split_once('=') {
-                            Some(("threads", v)) => {
-                                threads = Some(v.parse::<u32>().map_err(|_| {
-                                    err(format!("threads '{v}': a whole number"))
-                                })?)
-                            }
-                            _ => return Err(err(format!("unknown workload option '{p}'"))),
-                        }
-                    }
-                    let threads =
-                        threads.ok_or_else(|| err("use: workload KIND threads=N".into()))?;
-                    s.workload = Some((kind.to_owned(), threads));
-                }
-                "table" => {
-                    let mut parts = rest.split_whitespace();
-                    let name = parts.next().ok_or_else(|| {
-                        err("use: table NAME rows=N [partitions=P]".into())
-                    })?;
-                    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        return Err(err(format!("table name '{name}': use letters, digits and _")));
-                    }
-                    if s.tables.iter().any(|t| t.name.eq_ignore_ascii_case(name)) {
-                        return Err(err(format!("table '{name}' is declared twice")));
-                    }
-                    let (mut rows, mut partitions) = (None, 0);
-                    for p in parts {
-                        match p.split_once('=') {
-                            Some(("rows", v)) => {
-                                rows = Some(
-                                    v.replace('_', "")
-                                        .parse::<u64>()
-                                        .ok()
-                                        .filter(|r| (1..=1_000_000_000).contains(r))
-                                        .ok_or_else(|| {
-                                            err(format!(
-                                                "rows '{v}': a whole number from 1 to 1000000000"
-                                            ))
-                                        })?,
-                                )
-                            }
-                            Some(("partitions", v)) => {
-                                partitions = v
-                                    .parse::<u32>()
-                                    .ok()
-                                    .filter(|p| (1..=1024).contains(p))
-                                    .ok_or_else(|| {
-                                        err(format!("partitions '{v}': from 1 to 1024"))
-                                    })?
-                            }
-                            _ => return Err(err(format!("unknown table option '{p}'"))),
-                        }
-                    }
-                    let rows = rows.ok_or_else(|| err(format!("table {name}: give rows=N")))?;
-                    s.tables.push(ScriptTable {
-                        name: name.to_owned(),
-                        rows,
-                        partitions,
-                    });
-                }
-                "create" => {
-                    crate::sql::parse(line).map_err(|e| err(e.to_string()))?;
-                    s.setup.push((n, line.to_owned()));
-                }
-                "at" => {
-                    let (time, rest) = rest
-                        .split_once(char::is_whitespace)
-                        .ok_or_else(|| err("use: at TIME SESSION: STATEMENT".into()))?;
-                    let at = Tick::parse_duration(time).ok_or_else(|| {
-                        err(format!("malformed time '{time}' (use 250ms, 2s or 1.5s)"))
-                    })?;
-                    let (session, sql) = rest
-                        .split_once(':')
-                        .ok_or_else(|| err("use: at TIME SESSION: STATEMENT".into()))?;
-                    let session = session.trim();
-                    if session.is_empty()
-                        || !session.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    {
-                        return Err(err(format!(
-                            "session name '{session}': use letters, digits and _"
-                        )));
-                    }
-                    let sql = sql.trim();
-                    crate::sql::parse(sql).map_err(|e| err(e.to_string()))?;
-                    if let Some(last) = s.steps.last() {
-                        if at < last.at {
-                            return Err(err(format!(
-                                "time {time} is before the previous line's; keep 'at' lines in time order"
-                            )));
-                        }
-                    }
-                    s.steps.push(ScriptStep {
-                        at,
-                        session: session.to_owned(),
-                        sql: sql.to_owned(),
-                        line: n,
-                    });
-                }
-                "run" => {
-                    if s.run.is_some() {
-                        return Err(err("only one 'run' line".into()));
-                    }
-                    let d = Tick::parse_duration(rest).ok_or_else(|| {
-                        err(format!("malformed duration '{rest}' (use 5s or 500ms)"))
-                    })?;
-                    if let Some(last) = s.steps.last() {
-                        if d < last.at {
-                            return Err(err(format!(
-                                "run {rest} ends before the last statement is issued"
-                            )));
-                        }
-                    }
-                    s.run = Some(d);
-                }
+                "profile" => s.parse_profile(rest).map_err(err)?,
+                "pool" => s.parse_pool(rest).map_err(err)?,
+                "workload" => s.parse_workload(rest).map_err(err)?,
+                "table" => s.parse_table(rest).map_err(err)?,
+                "create" => s.parse_create(n, line).map_err(err)?,
+                "at" => s.parse_at(n, rest).map_err(err)?,
+                "run" => s.parse_run(rest).map_err(err)?,
                 _ => {
                     return Err(err(format!(
                         "unknown line '{word}': expected profile, pool, table, workload, CREATE TABLE, at, run or # comment"
@@ -252,6 +129,157 @@ impl SessionScript {
             return Err("the script has no 'at' lines".into());
         }
         Ok(s)
+    }
+
+    /// `profile NAME`.
+    fn parse_profile(&mut self, rest: &str) -> Result<(), String> {
+        if rest.is_empty() || rest.contains(char::is_whitespace) {
+            return Err("use: profile NAME (e.g. profile mysql-8.0.23)".into());
+        }
+        self.profile = Some(rest.to_owned());
+        Ok(())
+    }
+
+    /// `pool SIZE`.
+    fn parse_pool(&mut self, rest: &str) -> Result<(), String> {
+        let size = crate::size::ByteSize::parse(rest).map_err(|e| format!("pool '{rest}': {e}"))?;
+        self.pool_bytes = Some(size.bytes());
+        Ok(())
+    }
+
+    /// `workload KIND threads=N`.
+    fn parse_workload(&mut self, rest: &str) -> Result<(), String> {
+        let mut parts = rest.split_whitespace();
+        let kind = parts
+            .next()
+            .ok_or_else(|| "use: workload KIND threads=N".to_string())?;
+        let mut threads = None;
+        for p in parts {
+            match p.split_once('=') {
+                Some(("threads", v)) => {
+                    threads = Some(
+                        v.parse::<u32>()
+                            .map_err(|_| format!("threads '{v}': a whole number"))?,
+                    )
+                }
+                _ => return Err(format!("unknown workload option '{p}'")),
+            }
+        }
+        let threads = threads.ok_or_else(|| "use: workload KIND threads=N".to_string())?;
+        self.workload = Some((kind.to_owned(), threads));
+        Ok(())
+    }
+
+    /// `table NAME rows=N [partitions=P]`.
+    fn parse_table(&mut self, rest: &str) -> Result<(), String> {
+        let mut parts = rest.split_whitespace();
+        let name = parts
+            .next()
+            .ok_or_else(|| "use: table NAME rows=N [partitions=P]".to_string())?;
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("table name '{name}': use letters, digits and _"));
+        }
+        if self
+            .tables
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case(name))
+        {
+            return Err(format!("table '{name}' is declared twice"));
+        }
+        let (mut rows, mut partitions) = (None, 0);
+        for p in parts {
+            match p.split_once('=') {
+                Some(("rows", v)) => {
+                    rows = Some(
+                        v.replace('_', "")
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|r| (1..=1_000_000_000).contains(r))
+                            .ok_or_else(|| {
+                                format!("rows '{v}': a whole number from 1 to 1000000000")
+                            })?,
+                    )
+                }
+                Some(("partitions", v)) => {
+                    partitions = v
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|p| (1..=1024).contains(p))
+                        .ok_or_else(|| format!("partitions '{v}': from 1 to 1024"))?
+                }
+                _ => return Err(format!("unknown table option '{p}'")),
+            }
+        }
+        let rows = rows.ok_or_else(|| format!("table {name}: give rows=N"))?;
+        self.tables.push(ScriptTable {
+            name: name.to_owned(),
+            rows,
+            partitions,
+        });
+        Ok(())
+    }
+
+    /// A CREATE TABLE setup line, line `n`.
+    fn parse_create(&mut self, n: u32, line: &str) -> Result<(), String> {
+        crate::sql::parse(line).map_err(|e| e.to_string())?;
+        self.setup.push((n, line.to_owned()));
+        Ok(())
+    }
+
+    /// `at TIME SESSION: STATEMENT`, line `n`.
+    fn parse_at(&mut self, n: u32, rest: &str) -> Result<(), String> {
+        let (time, rest) = rest
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| "use: at TIME SESSION: STATEMENT".to_string())?;
+        let at = Tick::parse_duration(time)
+            .ok_or_else(|| format!("malformed time '{time}' (use 250ms, 2s or 1.5s)"))?;
+        let (session, sql) = rest
+            .split_once(':')
+            .ok_or_else(|| "use: at TIME SESSION: STATEMENT".to_string())?;
+        let session = session.trim();
+        if session.is_empty()
+            || !session
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(format!(
+                "session name '{session}': use letters, digits and _"
+            ));
+        }
+        let sql = sql.trim();
+        crate::sql::parse(sql).map_err(|e| e.to_string())?;
+        if let Some(last) = self.steps.last() {
+            if at < last.at {
+                return Err(format!(
+                    "time {time} is before the previous line's; keep 'at' lines in time order"
+                ));
+            }
+        }
+        self.steps.push(ScriptStep {
+            at,
+            session: session.to_owned(),
+            sql: sql.to_owned(),
+            line: n,
+        });
+        Ok(())
+    }
+
+    /// `run DURATION`.
+    fn parse_run(&mut self, rest: &str) -> Result<(), String> {
+        if self.run.is_some() {
+            return Err("only one 'run' line".into());
+        }
+        let d = Tick::parse_duration(rest)
+            .ok_or_else(|| format!("malformed duration '{rest}' (use 5s or 500ms)"))?;
+        if let Some(last) = self.steps.last() {
+            if d < last.at {
+                return Err(format!(
+                    "run {rest} ends before the last statement is issued"
+                ));
+            }
+        }
+        self.run = Some(d);
+        Ok(())
     }
 
     /// The session names, in order of first appearance.

@@ -520,6 +520,50 @@ impl Scenario {
 
     /// Checks every value against what the server (or this simulator) accepts.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_buffer_pool()?;
+        self.validate_tables()?;
+        self.validate_workload()?;
+        if self.server.cpus > 4096 {
+            return Err(format!(
+                "server.cpus = {}: must be 0 (no CPU contention) to 4096",
+                self.server.cpus
+            ));
+        }
+        self.validate_innodb()?;
+        // buffer_pool.warm_ahi_pct is checked here, after the innodb section, so a
+        // scenario with several errors still reports the same first one.
+        let bp = &self.buffer_pool;
+        if bp.warm_ahi_pct > 100 {
+            return Err(format!(
+                "buffer_pool.warm_ahi_pct = {}: must be 0-100",
+                bp.warm_ahi_pct
+            ));
+        }
+        let probe = &self.ha_probe;
+        if !(10..=3_600_000).contains(&probe.interval_ms)
+            || !(1..=86_400).contains(&probe.failover_after_s)
+        {
+            return Err(format!(
+                "ha_probe.interval_ms = {} and failover_after_s = {}: the interval is 10 ms-1 h, the failover 1 s-1 day",
+                probe.interval_ms, probe.failover_after_s
+            ));
+        }
+        if let Some(c) = self.device.channels {
+            if !(1..=1024).contains(&c) {
+                return Err(format!("device.channels = {c}: must be between 1 and 1024"));
+            }
+        }
+        if self.seconds == 0 || self.seconds > 86_400 {
+            return Err(format!(
+                "seconds = {}: must be between 1 and 86400",
+                self.seconds
+            ));
+        }
+        self.validate_script()
+    }
+
+    /// The `[buffer_pool]` checks (all but `warm_ahi_pct`).
+    fn validate_buffer_pool(&self) -> Result<(), String> {
         let bp = &self.buffer_pool;
         let size = bp.size.bytes();
         if !(POOL_MIN..=POOL_MAX).contains(&size) {
@@ -557,60 +601,75 @@ impl Scenario {
                 bp.old_blocks_pct
             ));
         }
+        Ok(())
+    }
+
+    /// The `[[tables]]` checks.
+    fn validate_tables(&self) -> Result<(), String> {
         if self.tables.is_empty() && self.workload.threads > 0 {
             return Err("tables: a scenario with a workload needs at least one table".into());
         }
         for (i, t) in self.tables.iter().enumerate() {
-            if t.name.is_empty()
-                || !t
-                    .name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-            {
-                return Err(format!(
-                    "tables[{i}].name = '{}': use letters, digits and _",
-                    t.name
-                ));
-            }
-            if self.tables[..i]
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&t.name))
-            {
-                return Err(format!(
-                    "tables[{i}].name = '{}': table names must be unique",
-                    t.name
-                ));
-            }
-            match (t.rows, t.size) {
-                (None, None) if t.partition_sizes.is_empty() => {
-                    return Err(format!("tables[{i}] ({}): give rows, size or both", t.name))
-                }
-                (Some(r), _) if r == 0 || r > 100_000_000_000 => {
-                    return Err(format!(
-                        "tables[{i}].rows = {r}: must be between 1 and 100000000000"
-                    ))
-                }
-                (_, Some(sz)) if sz.bytes() < 4 * PAGE_SIZE || sz.bytes() > 64 * ByteSize::TIB => {
-                    return Err(format!(
-                        "tables[{i}].size = {sz}: must be between 64K and 64T"
-                    ))
-                }
-                _ => {}
-            }
-            if !(16..=65_535).contains(&t.row_bytes) {
-                return Err(format!(
-                    "tables[{i}].row_bytes = {}: must be between 16 and 65535",
-                    t.row_bytes
-                ));
-            }
-            if t.secondary_indexes > 63 {
-                return Err(format!(
-                    "tables[{i}].secondary_indexes = {}: at most 63",
-                    t.secondary_indexes
-                ));
-            }
-            validate_compressed_and_partitions(i, t)?;
+            self.validate_table(i, t)?;
         }
+        Ok(())
+    }
+
+    /// The checks on `tables[i]`.
+    fn validate_table(&self, i: usize, t: &TableConfig) -> Result<(), String> {
+        if t.name.is_empty()
+            || !t
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        {
+            return Err(format!(
+                "tables[{i}].name = '{}': use letters, digits and _",
+                t.name
+            ));
+        }
+        if self.tables[..i]
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(&t.name))
+        {
+            return Err(format!(
+                "tables[{i}].name = '{}': table names must be unique",
+                t.name
+            ));
+        }
+        match (t.rows, t.size) {
+            (None, None) if t.partition_sizes.is_empty() => {
+                return Err(format!("tables[{i}] ({}): give rows, size or both", t.name))
+            }
+            (Some(r), _) if r == 0 || r > 100_000_000_000 => {
+                return Err(format!(
+                    "tables[{i}].rows = {r}: must be between 1 and 100000000000"
+                ))
+            }
+            (_, Some(sz)) if sz.bytes() < 4 * PAGE_SIZE || sz.bytes() > 64 * ByteSize::TIB => {
+                return Err(format!(
+                    "tables[{i}].size = {sz}: must be between 64K and 64T"
+                ))
+            }
+            _ => {}
+        }
+        if !(16..=65_535).contains(&t.row_bytes) {
+            return Err(format!(
+                "tables[{i}].row_bytes = {}: must be between 16 and 65535",
+                t.row_bytes
+            ));
+        }
+        if t.secondary_indexes > 63 {
+            return Err(format!(
+                "tables[{i}].secondary_indexes = {}: at most 63",
+                t.secondary_indexes
+            ));
+        }
+        validate_compressed_and_partitions(i, t)
+    }
+
+    /// The `[workload]` checks.
+    fn validate_workload(&self) -> Result<(), String> {
         let w = &self.workload;
         if w.threads > 4096 {
             return Err(format!(
@@ -644,12 +703,11 @@ impl Scenario {
         {
             return Err("workload.round_trip_jitter_pct must be 0-100, round_trip_tail_permille 0-1000 and round_trip_tail_x 0-1000".into());
         }
-        if self.server.cpus > 4096 {
-            return Err(format!(
-                "server.cpus = {}: must be 0 (no CPU contention) to 4096",
-                self.server.cpus
-            ));
-        }
+        Ok(())
+    }
+
+    /// The `[innodb]` checks.
+    fn validate_innodb(&self) -> Result<(), String> {
         let inn = &self.innodb;
         if !(100..=u32::MAX / 2).contains(&inn.io_capacity) || inn.io_capacity_max < inn.io_capacity
         {
@@ -684,32 +742,11 @@ impl Scenario {
                 inn.adaptive_hash_index_parts
             ));
         }
-        if bp.warm_ahi_pct > 100 {
-            return Err(format!(
-                "buffer_pool.warm_ahi_pct = {}: must be 0-100",
-                bp.warm_ahi_pct
-            ));
-        }
-        let probe = &self.ha_probe;
-        if !(10..=3_600_000).contains(&probe.interval_ms)
-            || !(1..=86_400).contains(&probe.failover_after_s)
-        {
-            return Err(format!(
-                "ha_probe.interval_ms = {} and failover_after_s = {}: the interval is 10 ms-1 h, the failover 1 s-1 day",
-                probe.interval_ms, probe.failover_after_s
-            ));
-        }
-        if let Some(c) = self.device.channels {
-            if !(1..=1024).contains(&c) {
-                return Err(format!("device.channels = {c}: must be between 1 and 1024"));
-            }
-        }
-        if self.seconds == 0 || self.seconds > 86_400 {
-            return Err(format!(
-                "seconds = {}: must be between 1 and 86400",
-                self.seconds
-            ));
-        }
+        Ok(())
+    }
+
+    /// The `[[script]]` checks: each step is SQL that parses or a shell command.
+    fn validate_script(&self) -> Result<(), String> {
         for (i, s) in self.script.iter().enumerate() {
             match (s.sql.is_empty(), s.shell.is_empty()) {
                 (false, true) => {

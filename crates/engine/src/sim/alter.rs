@@ -280,7 +280,6 @@ impl Sim {
     }
 
     pub(super) fn step_index_build(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
-        let costs = self.profile.costs.clone();
         match b.step {
             BuildStep::Cpu => {
                 let slice = b.cpu_left.min(CPU_SLICE);
@@ -297,49 +296,7 @@ impl Sim {
                 };
                 Next::After(Tick::ZERO)
             }
-            BuildStep::PrepareWait | BuildStep::CommitWait => {
-                // mysql_inplace_alter_table(): SU -> X to prepare (InnoDB answers
-                // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE for ADD INDEX) and again to
-                // commit. Every transaction that used the table must end first, and
-                // the pending X holds back every new statement on it.
-                let (ctx, ticket) = b.mdl;
-                let prepare = b.step == BuildStep::PrepareWait;
-                match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
-                    MdlPoll::Granted(_) => {}
-                    MdlPoll::Wait => {
-                        self.set_state(b.session, "Waiting for table metadata lock");
-                        return Next::Parked;
-                    }
-                    MdlPoll::Failed(e) => {
-                        if !prepare {
-                            // The ALTER is rolled back: the new index goes.
-                            let name = b.name.clone();
-                            self.catalog[b.table]
-                                .table
-                                .indexes
-                                .retain(|ix| !ix.name.eq_ignore_ascii_case(&name));
-                            self.catalog[b.table].online_build = false;
-                        }
-                        self.sql.ddl_outcomes.insert(b.session, e.into());
-                        self.sched.schedule_thread(self.sched.now, b.notify);
-                        return Next::Exit;
-                    }
-                }
-                self.set_state(
-                    b.session,
-                    if prepare {
-                        "preparing for alter table"
-                    } else {
-                        "committing alter table to storage engine"
-                    },
-                );
-                b.step = if prepare {
-                    BuildStep::PrepareDict
-                } else {
-                    BuildStep::CommitDict
-                };
-                Next::After(Tick::ZERO)
-            }
+            BuildStep::PrepareWait | BuildStep::CommitWait => self.index_build_mdl_upgrade(t, b),
             BuildStep::PrepareDict | BuildStep::CommitDict => {
                 if !self.acquire(LatchId::DictSys, t) {
                     return Next::Parked;
@@ -350,127 +307,13 @@ impl Sim {
                 } else {
                     BuildStep::CommitDictDone
                 };
-                Next::After(Tick(costs.drop_dict_ns))
+                Next::After(Tick(self.profile.costs.drop_dict_ns))
             }
             BuildStep::PrepareDictDone if b.rebuild.is_some() => {
-                self.release(LatchId::DictSys, t, true);
-                b.holds = None;
-                // The new table, in a new tablespace (`#sql-ib<id>`), laid out whole; the
-                // bulk load fills every one of its pages.
-                let old = &self.catalog[b.table].table;
-                let space = self.catalog.next_space_id();
-                let r = b.rebuild.as_ref().expect("matched");
-                let row_bytes = old.row_bytes + r.add.iter().map(|(_, n)| n).sum::<u64>()
-                    - r.drop
-                        .iter()
-                        .filter_map(|n| old.column(n).map(|c| c.bytes))
-                        .sum::<u64>();
-                let secondary = old.indexes.len().saturating_sub(1) as u8;
-                let mut fresh = crate::dict::Table::new(
-                    &format!("#sql-ib{}", space.0),
-                    space,
-                    old.rows,
-                    row_bytes,
-                    secondary,
-                    0,
-                );
-                fresh.columns = old.columns.clone();
-                for (name, bytes) in &r.add {
-                    fresh.columns.push(crate::dict::Column {
-                        name: name.clone(),
-                        bytes: *bytes,
-                    });
-                }
-                fresh
-                    .columns
-                    .retain(|c| !r.drop.iter().any(|d| d.eq_ignore_ascii_case(&c.name)));
-                b.first_page = 0;
-                b.new_pages = fresh.pages;
-                b.next_page = 0;
-                b.target_space = space;
-                self.pool.register_space(space, fresh.pages);
-                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
-                let _ = self.fs.create(&path);
-                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
-                self.push_table(fresh);
-                self.start_build(b)
+                self.index_build_prepare_rebuild(t, b)
             }
-            BuildStep::PrepareDictDone => {
-                self.release(LatchId::DictSys, t, true);
-                b.holds = None;
-                // The index exists in the dictionary (not yet usable); its pages are
-                // allocated at the end of the file as the bulk load fills them.
-                let table = &mut self.catalog[b.table].table;
-                let old_pages = table.pages;
-                b.index = table.add_index(&b.name, b.entry_bytes);
-                let ix = table.indexes.last().expect("just added");
-                b.first_page = ix.root();
-                b.new_pages = ix.pages() as u32;
-                b.next_page = b.first_page;
-                let (space, pages, bytes) = (table.space, table.pages, table.bytes);
-                b.target_space = space;
-                debug_assert!(pages >= old_pages);
-                self.pool.register_space(space, pages);
-                // Simplification: the file grows to its new size at once (the server
-                // extends it as the bulk load allocates extents).
-                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
-                let _ = self.fs.grow_to(&path, bytes, 64 << 20);
-                self.start_build(b)
-            }
-            BuildStep::ReadLeaf => {
-                let pk = self.catalog[b.table].table.primary().clone();
-                if b.leaf >= pk.leaves() {
-                    // The last, partial buffer becomes a run too.
-                    if b.in_buffer > 0 {
-                        return self.sort_run(b);
-                    }
-                    b.passes = if b.runs > 1 {
-                        64 - (b.runs - 1).leading_zeros()
-                    } else {
-                        0
-                    };
-                    b.pass = 0;
-                    b.block = 0;
-                    self.build_phase(b, "sorting");
-                    b.step = BuildStep::MergeBlock;
-                    return Next::After(Tick::ZERO);
-                }
-                let page = PageId {
-                    space: self.catalog[b.table].table.space,
-                    page_no: pk.first_leaf() + b.leaf as u32,
-                };
-                self.rec.counters.read_requests += 1;
-                match self.pool.lookup(page) {
-                    Lookup::Hit(_) => {
-                        b.step = BuildStep::ReadRows;
-                        Next::After(Tick(costs.page_get_ns))
-                    }
-                    Lookup::IoFixed(_) => {
-                        self.rec.counters.read_requests -= 1;
-                        Next::After(Tick::from_us(20))
-                    }
-                    Lookup::Stale(_) | Lookup::Miss => {
-                        // Simplification: the scan reads a missing leaf into a frame taken
-                        // from the free list when one is free, and otherwise into its own
-                        // buffer without caching it (the server would evict from the LRU).
-                        self.rec.counters.reads += 1;
-                        let done = self.device.submit(self.sched.now, IoOp::Read, PAGE_SIZE);
-                        if self.pool.lookup(page) == Lookup::Miss {
-                            let inst = self.pool.instance_of(page);
-                            if self.pool.instances()[usize::from(inst)].free_len() > 0 {
-                                if let FreeBlock::FromFreeList(f) =
-                                    self.pool.get_free_block(inst, 0)
-                                {
-                                    self.pool.init_for_read(f, page);
-                                    b.walk_target = Some(f);
-                                }
-                            }
-                        }
-                        b.step = BuildStep::ReadLeafDone;
-                        Next::After(done - self.sched.now)
-                    }
-                }
-            }
+            BuildStep::PrepareDictDone => self.index_build_prepare_index(t, b),
+            BuildStep::ReadLeaf => self.index_build_read_leaf(b),
             BuildStep::ReadLeafDone => {
                 if let Some(f) = b.walk_target.take() {
                     self.pool.complete_read(f);
@@ -478,36 +321,7 @@ impl Sim {
                 b.step = BuildStep::ReadRows;
                 Next::After(Tick::ZERO)
             }
-            BuildStep::ReadRows => {
-                let pk = self.catalog[b.table].table.primary();
-                let rows_total = self.catalog[b.table].table.rows;
-                let first_row = b.leaf * pk.records_per_leaf;
-                let rows = pk
-                    .records_per_leaf
-                    .min(rows_total.saturating_sub(first_row));
-                b.leaf += SCAN_PAGES_PER_STEP;
-                // A rebuild sorts an entry per secondary index (the clustered index is
-                // already in key order); an index build one entry.
-                let sorted = match b.rebuild {
-                    Some(_) => rows * (self.catalog[b.table].table.indexes.len() as u64 - 1),
-                    None => rows,
-                };
-                b.in_buffer += sorted;
-                let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns).times(rows);
-                let cap = self.sort_buffer_entries(b.entry_bytes);
-                let then = if b.in_buffer >= cap {
-                    BuildStep::RunWritten
-                } else {
-                    BuildStep::ReadLeaf
-                };
-                if then == BuildStep::RunWritten {
-                    // Sort the full buffer in memory: n log2 n comparisons.
-                    let n = b.in_buffer;
-                    let sort = Tick(costs.sort_compare_ns).times(n * u64::from(log2_ceil(n)));
-                    return b.burn(cpu + sort, BuildStep::RunWritten);
-                }
-                b.owe(cpu, then)
-            }
+            BuildStep::ReadRows => self.index_build_read_rows(b),
             BuildStep::RunWritten => {
                 // row_merge_write(): the sorted buffer goes to the temp file.
                 let bytes = b.in_buffer * b.entry_bytes;
@@ -517,177 +331,17 @@ impl Sim {
                 b.step = BuildStep::ReadLeaf;
                 Next::After(done - self.sched.now)
             }
-            BuildStep::MergeBlock => {
-                let per_row = match b.rebuild {
-                    Some(_) => self.catalog[b.table].table.indexes.len() as u64 - 1,
-                    None => 1,
-                };
-                let file_bytes = self.catalog[b.table].table.rows * per_row * b.entry_bytes;
-                let block_bytes = self.scenario.innodb.sort_buffer_size.bytes();
-                let blocks = file_bytes.div_ceil(block_bytes).max(1);
-                if b.pass >= b.passes {
-                    self.build_phase(b, "loading index");
-                    b.step = BuildStep::BulkPage;
-                    return Next::After(Tick::ZERO);
-                }
-                // Read one block of two runs, merge it, write it out.
-                let read = self.device.submit(self.sched.now, IoOp::Read, block_bytes);
-                let write = self.device.submit(read, IoOp::Write, block_bytes);
-                b.block += 1;
-                if b.block >= blocks {
-                    b.block = 0;
-                    b.pass += 1;
-                }
-                let entries = block_bytes / b.entry_bytes.max(1);
-                let merge = Tick(costs.sort_compare_ns).times(entries);
-                self.cpu_left_after_io(b, write - self.sched.now, merge)
-            }
-            BuildStep::BulkPage => {
-                if b.next_page >= b.first_page + b.new_pages {
-                    if b.cpu_owed > Tick::ZERO {
-                        return b.burn(Tick::ZERO, BuildStep::BulkPage);
-                    }
-                    self.build_phase(b, "flushing index pages");
-                    b.instance = 0;
-                    b.step = BuildStep::FlushScan;
-                    return Next::After(Tick::ZERO);
-                }
-                let page = PageId {
-                    space: b.target_space,
-                    page_no: b.next_page,
-                };
-                let inst = self.pool.instance_of(page);
-                let latch = LatchId::BufPool(inst);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                // buf_page_create(): a free block for the new page.
-                let frame = match self.pool.get_free_block(inst, u32::MAX) {
-                    FreeBlock::FromFreeList(f) => Some(f),
-                    FreeBlock::Evicted { frame, .. } => Some(frame),
-                    FreeBlock::NoneFound { .. } => None,
-                };
-                let Some(f) = frame else {
-                    self.release(latch, t, false);
-                    self.rec.counters.wait_free += 1;
-                    self.signal_page_cleaner();
-                    return Next::After(FREE_BLOCK_WAIT);
-                };
-                self.pool.init_for_read(f, page);
-                self.pool.complete_read(f);
-                // A no-redo mini-transaction: the page is dirty as of the current LSN.
-                self.pool.mark_dirty(f, self.log.lsn);
-                self.release(latch, t, false);
-                b.next_page += 1;
-                let entry = match b.rebuild {
-                    Some(_) => self
-                        .catalog
-                        .tables()
-                        .last()
-                        .map_or(b.entry_bytes, |t| t.row_bytes),
-                    None => b.entry_bytes,
-                };
-                let per_page = (PAGE_SIZE * 15 / 16) / entry.max(1);
-                let cpu = Tick(costs.bulk_insert_ns_per_row).times(per_page);
-                b.owe(cpu + Tick(costs.lru_op_ns), BuildStep::BulkPage)
-            }
+            BuildStep::MergeBlock => self.index_build_merge_block(b),
+            BuildStep::BulkPage => self.index_build_bulk_page(t, b),
             BuildStep::FlushScan => self.flush_scan_step(t, b),
-            BuildStep::FlushWalkDone => {
-                self.cpu_done();
-                let latch = LatchId::BufPool(b.instance);
-                if b.walk_left > 0 {
-                    // buf_flush_try_yield(): 1024 pages visited; let others in.
-                    self.release(latch, t, true);
-                    b.step = BuildStep::FlushScan;
-                    return Next::After(Tick::ZERO);
-                }
-                match b.walk_target.take() {
-                    Some(f) => {
-                        // buf_flush_page(): write it (asynchronously); the write releases
-                        // the mutexes, so the walk restarts from the tail. The page
-                        // cleaner may have written it while the walk yielded.
-                        if self.pool.is_dirty_unfixed(f) {
-                            self.pool.start_page_write(f);
-                            let done = self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE);
-                            b.in_flight.push((done, f));
-                            b.flushed += 1;
-                        }
-                    }
-                    // 8.0's single walk (and its verification pass) is over.
-                    None => b.instance += 1,
-                }
-                self.release(latch, t, true);
-                b.step = BuildStep::FlushScan;
-                Next::After(Tick::ZERO)
-            }
-            BuildStep::FlushWait => {
-                self.complete_build_writes(b);
-                if !b.in_flight.is_empty() {
-                    return Next::After(FLUSH_WAIT_POLL);
-                }
-                self.catalog[b.table].online_build = false;
-                let detail = format!(
-                    "{} pages written, {} flush-list walks",
-                    b.flushed, b.restarts
-                );
-                self.emit(EventKind::DdlPhase {
-                    session: b.session,
-                    table: self.catalog[b.table].table.name.clone(),
-                    phase: "applying row log".to_string(),
-                    detail,
-                });
-                b.step = BuildStep::ApplyLog;
-                Next::After(Tick::ZERO)
-            }
+            BuildStep::FlushWalkDone => self.index_build_flush_walk_done(t, b),
+            BuildStep::FlushWait => self.index_build_flush_wait(b),
             BuildStep::ApplyLog => {
                 let ops = self.catalog[b.table].row_log_ops - b.log_start;
-                let cpu = Tick(costs.row_log_apply_ns).times(ops);
+                let cpu = Tick(self.profile.costs.row_log_apply_ns).times(ops);
                 b.burn(cpu, BuildStep::CommitWait)
             }
-            BuildStep::CommitDictDone => {
-                self.release(LatchId::DictSys, t, true);
-                b.holds = None;
-                if let Some(mut r) = b.rebuild.take() {
-                    {
-                        // Swap names: the new table becomes the table; the old one, now
-                        // `#sql-ib<old space>`, is dropped along the DROP path.
-                        let new = self
-                            .catalog
-                            .tables()
-                            .position(|x| x.space == b.target_space)
-                            .expect("the new table exists");
-                        let name = self.catalog[b.table].table.name.clone();
-                        let hidden = format!("#sql-ib{}", self.catalog[b.table].table.space.0);
-                        let schema = self.scenario.schema.clone();
-                        let file = |n: &str| super::fs_path(&super::ibd_path(&schema, n));
-                        let _ = self.fs.rename(&file(&name), &file(&hidden));
-                        let _ = self
-                            .fs
-                            .rename(&file(&self.catalog[new].table.name), &file(&name));
-                        self.catalog.swap_tables(b.table, new);
-                        self.catalog[b.table].table.name = name;
-                        self.catalog[new].table.name = hidden;
-                        self.catalog[b.table].append_row = self.catalog[b.table].table.rows;
-                        r.old = Some(new);
-                        self.build_phase(b, "rename result table");
-                        let mut d = super::ddl::Ddl::new(
-                            b.session,
-                            String::new(),
-                            self.sched.now,
-                            vec![super::ddl::DropTarget { table: new }],
-                        );
-                        d.internal = true;
-                        let id = self.sched.spawn(super::Thread::Ddl(Box::new(d)));
-                        self.sched.schedule_thread(self.sched.now, id);
-                        r.dropper = Some(id);
-                    }
-                    b.rebuild = Some(r);
-                    b.step = BuildStep::DropOld;
-                    return Next::After(Tick::ZERO);
-                }
-                b.step = BuildStep::Finish;
-                Next::After(Tick::ZERO)
-            }
+            BuildStep::CommitDictDone => self.index_build_commit_dict_done(t, b),
             BuildStep::DropOld => {
                 let dropper = b.rebuild.as_ref().and_then(|r| r.dropper);
                 if dropper.is_some_and(|d| {
@@ -704,6 +358,383 @@ impl Sim {
                 Next::Exit
             }
         }
+    }
+
+    /// `PrepareWait` / `CommitWait`: upgrade the session's SU to X.
+    fn index_build_mdl_upgrade(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        // mysql_inplace_alter_table(): SU -> X to prepare (InnoDB answers
+        // HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE for ADD INDEX) and again to
+        // commit. Every transaction that used the table must end first, and
+        // the pending X holds back every new statement on it.
+        let (ctx, ticket) = b.mdl;
+        let prepare = b.step == BuildStep::PrepareWait;
+        match self.mdl_upgrade(t, ctx, ticket, MdlType::Exclusive) {
+            MdlPoll::Granted(_) => {}
+            MdlPoll::Wait => {
+                self.set_state(b.session, "Waiting for table metadata lock");
+                return Next::Parked;
+            }
+            MdlPoll::Failed(e) => {
+                if !prepare {
+                    // The ALTER is rolled back: the new index goes.
+                    let name = b.name.clone();
+                    self.catalog[b.table]
+                        .table
+                        .indexes
+                        .retain(|ix| !ix.name.eq_ignore_ascii_case(&name));
+                    self.catalog[b.table].online_build = false;
+                }
+                self.sql.ddl_outcomes.insert(b.session, e.into());
+                self.sched.schedule_thread(self.sched.now, b.notify);
+                return Next::Exit;
+            }
+        }
+        self.set_state(
+            b.session,
+            if prepare {
+                "preparing for alter table"
+            } else {
+                "committing alter table to storage engine"
+            },
+        );
+        b.step = if prepare {
+            BuildStep::PrepareDict
+        } else {
+            BuildStep::CommitDict
+        };
+        Next::After(Tick::ZERO)
+    }
+
+    /// `PrepareDictDone` of a rebuild: create the new table.
+    fn index_build_prepare_rebuild(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        self.release(LatchId::DictSys, t, true);
+        b.holds = None;
+        // The new table, in a new tablespace (`#sql-ib<id>`), laid out whole; the
+        // bulk load fills every one of its pages.
+        let old = &self.catalog[b.table].table;
+        let space = self.catalog.next_space_id();
+        let r = b.rebuild.as_ref().expect("matched");
+        let row_bytes = old.row_bytes + r.add.iter().map(|(_, n)| n).sum::<u64>()
+            - r.drop
+                .iter()
+                .filter_map(|n| old.column(n).map(|c| c.bytes))
+                .sum::<u64>();
+        let secondary = old.indexes.len().saturating_sub(1) as u8;
+        let mut fresh = crate::dict::Table::new(
+            &format!("#sql-ib{}", space.0),
+            space,
+            old.rows,
+            row_bytes,
+            secondary,
+            0,
+        );
+        fresh.columns = old.columns.clone();
+        for (name, bytes) in &r.add {
+            fresh.columns.push(crate::dict::Column {
+                name: name.clone(),
+                bytes: *bytes,
+            });
+        }
+        fresh
+            .columns
+            .retain(|c| !r.drop.iter().any(|d| d.eq_ignore_ascii_case(&c.name)));
+        b.first_page = 0;
+        b.new_pages = fresh.pages;
+        b.next_page = 0;
+        b.target_space = space;
+        self.pool.register_space(space, fresh.pages);
+        let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
+        let _ = self.fs.create(&path);
+        let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+        self.push_table(fresh);
+        self.start_build(b)
+    }
+
+    /// `PrepareDictDone` of an index build: add the index to the table.
+    fn index_build_prepare_index(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        self.release(LatchId::DictSys, t, true);
+        b.holds = None;
+        // The index exists in the dictionary (not yet usable); its pages are
+        // allocated at the end of the file as the bulk load fills them.
+        let table = &mut self.catalog[b.table].table;
+        let old_pages = table.pages;
+        b.index = table.add_index(&b.name, b.entry_bytes);
+        let ix = table.indexes.last().expect("just added");
+        b.first_page = ix.root();
+        b.new_pages = ix.pages() as u32;
+        b.next_page = b.first_page;
+        let (space, pages, bytes) = (table.space, table.pages, table.bytes);
+        b.target_space = space;
+        debug_assert!(pages >= old_pages);
+        self.pool.register_space(space, pages);
+        // Simplification: the file grows to its new size at once (the server
+        // extends it as the bulk load allocates extents).
+        let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
+        let _ = self.fs.grow_to(&path, bytes, 64 << 20);
+        self.start_build(b)
+    }
+
+    /// `ReadLeaf`: `row_merge_read_clustered_index()` gets the next leaf page.
+    fn index_build_read_leaf(&mut self, b: &mut IndexBuild) -> Next {
+        let pk = self.catalog[b.table].table.primary().clone();
+        if b.leaf >= pk.leaves() {
+            // The last, partial buffer becomes a run too.
+            if b.in_buffer > 0 {
+                return self.sort_run(b);
+            }
+            b.passes = if b.runs > 1 {
+                64 - (b.runs - 1).leading_zeros()
+            } else {
+                0
+            };
+            b.pass = 0;
+            b.block = 0;
+            self.build_phase(b, "sorting");
+            b.step = BuildStep::MergeBlock;
+            return Next::After(Tick::ZERO);
+        }
+        let page = PageId {
+            space: self.catalog[b.table].table.space,
+            page_no: pk.first_leaf() + b.leaf as u32,
+        };
+        self.rec.counters.read_requests += 1;
+        match self.pool.lookup(page) {
+            Lookup::Hit(_) => {
+                b.step = BuildStep::ReadRows;
+                Next::After(Tick(self.profile.costs.page_get_ns))
+            }
+            Lookup::IoFixed(_) => {
+                self.rec.counters.read_requests -= 1;
+                Next::After(Tick::from_us(20))
+            }
+            Lookup::Stale(_) | Lookup::Miss => {
+                // Simplification: the scan reads a missing leaf into a frame taken
+                // from the free list when one is free, and otherwise into its own
+                // buffer without caching it (the server would evict from the LRU).
+                self.rec.counters.reads += 1;
+                let done = self.device.submit(self.sched.now, IoOp::Read, PAGE_SIZE);
+                if self.pool.lookup(page) == Lookup::Miss {
+                    let inst = self.pool.instance_of(page);
+                    if self.pool.instances()[usize::from(inst)].free_len() > 0 {
+                        if let FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
+                            self.pool.init_for_read(f, page);
+                            b.walk_target = Some(f);
+                        }
+                    }
+                }
+                b.step = BuildStep::ReadLeafDone;
+                Next::After(done - self.sched.now)
+            }
+        }
+    }
+
+    /// `ReadRows`: the rows of the page go into the sort buffer; a full buffer is sorted.
+    fn index_build_read_rows(&mut self, b: &mut IndexBuild) -> Next {
+        let costs = &self.profile.costs;
+        let pk = self.catalog[b.table].table.primary();
+        let rows_total = self.catalog[b.table].table.rows;
+        let first_row = b.leaf * pk.records_per_leaf;
+        let rows = pk
+            .records_per_leaf
+            .min(rows_total.saturating_sub(first_row));
+        b.leaf += SCAN_PAGES_PER_STEP;
+        // A rebuild sorts an entry per secondary index (the clustered index is
+        // already in key order); an index build one entry.
+        let sorted = match b.rebuild {
+            Some(_) => rows * (self.catalog[b.table].table.indexes.len() as u64 - 1),
+            None => rows,
+        };
+        b.in_buffer += sorted;
+        let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns).times(rows);
+        let cap = self.sort_buffer_entries(b.entry_bytes);
+        let then = if b.in_buffer >= cap {
+            BuildStep::RunWritten
+        } else {
+            BuildStep::ReadLeaf
+        };
+        if then == BuildStep::RunWritten {
+            // Sort the full buffer in memory: n log2 n comparisons.
+            let n = b.in_buffer;
+            let sort = Tick(costs.sort_compare_ns).times(n * u64::from(log2_ceil(n)));
+            return b.burn(cpu + sort, BuildStep::RunWritten);
+        }
+        b.owe(cpu, then)
+    }
+
+    /// `MergeBlock`: `row_merge_sort()` merges one block of one pass.
+    fn index_build_merge_block(&mut self, b: &mut IndexBuild) -> Next {
+        let per_row = match b.rebuild {
+            Some(_) => self.catalog[b.table].table.indexes.len() as u64 - 1,
+            None => 1,
+        };
+        let file_bytes = self.catalog[b.table].table.rows * per_row * b.entry_bytes;
+        let block_bytes = self.scenario.innodb.sort_buffer_size.bytes();
+        let blocks = file_bytes.div_ceil(block_bytes).max(1);
+        if b.pass >= b.passes {
+            self.build_phase(b, "loading index");
+            b.step = BuildStep::BulkPage;
+            return Next::After(Tick::ZERO);
+        }
+        // Read one block of two runs, merge it, write it out.
+        let read = self.device.submit(self.sched.now, IoOp::Read, block_bytes);
+        let write = self.device.submit(read, IoOp::Write, block_bytes);
+        b.block += 1;
+        if b.block >= blocks {
+            b.block = 0;
+            b.pass += 1;
+        }
+        let entries = block_bytes / b.entry_bytes.max(1);
+        let merge = Tick(self.profile.costs.sort_compare_ns).times(entries);
+        self.cpu_left_after_io(b, write - self.sched.now, merge)
+    }
+
+    /// `BulkPage`: `BtrBulk::insert()` fills the next new page.
+    fn index_build_bulk_page(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        if b.next_page >= b.first_page + b.new_pages {
+            if b.cpu_owed > Tick::ZERO {
+                return b.burn(Tick::ZERO, BuildStep::BulkPage);
+            }
+            self.build_phase(b, "flushing index pages");
+            b.instance = 0;
+            b.step = BuildStep::FlushScan;
+            return Next::After(Tick::ZERO);
+        }
+        let page = PageId {
+            space: b.target_space,
+            page_no: b.next_page,
+        };
+        let inst = self.pool.instance_of(page);
+        let latch = LatchId::BufPool(inst);
+        if !self.acquire(latch, t) {
+            return Next::Parked;
+        }
+        // buf_page_create(): a free block for the new page.
+        let frame = match self.pool.get_free_block(inst, u32::MAX) {
+            FreeBlock::FromFreeList(f) => Some(f),
+            FreeBlock::Evicted { frame, .. } => Some(frame),
+            FreeBlock::NoneFound { .. } => None,
+        };
+        let Some(f) = frame else {
+            self.release(latch, t, false);
+            self.rec.counters.wait_free += 1;
+            self.signal_page_cleaner();
+            return Next::After(FREE_BLOCK_WAIT);
+        };
+        self.pool.init_for_read(f, page);
+        self.pool.complete_read(f);
+        // A no-redo mini-transaction: the page is dirty as of the current LSN.
+        self.pool.mark_dirty(f, self.log.lsn);
+        self.release(latch, t, false);
+        b.next_page += 1;
+        let entry = match b.rebuild {
+            Some(_) => self
+                .catalog
+                .tables()
+                .last()
+                .map_or(b.entry_bytes, |t| t.row_bytes),
+            None => b.entry_bytes,
+        };
+        let per_page = (PAGE_SIZE * 15 / 16) / entry.max(1);
+        let costs = &self.profile.costs;
+        let cpu = Tick(costs.bulk_insert_ns_per_row).times(per_page);
+        b.owe(cpu + Tick(costs.lru_op_ns), BuildStep::BulkPage)
+    }
+
+    /// `FlushWalkDone`: a stretch of the flush-list walk ended.
+    fn index_build_flush_walk_done(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        self.cpu_done();
+        let latch = LatchId::BufPool(b.instance);
+        if b.walk_left > 0 {
+            // buf_flush_try_yield(): 1024 pages visited; let others in.
+            self.release(latch, t, true);
+            b.step = BuildStep::FlushScan;
+            return Next::After(Tick::ZERO);
+        }
+        match b.walk_target.take() {
+            Some(f) => {
+                // buf_flush_page(): write it (asynchronously); the write releases
+                // the mutexes, so the walk restarts from the tail. The page
+                // cleaner may have written it while the walk yielded.
+                if self.pool.is_dirty_unfixed(f) {
+                    self.pool.start_page_write(f);
+                    let done = self.device.submit(self.sched.now, IoOp::Write, PAGE_SIZE);
+                    b.in_flight.push((done, f));
+                    b.flushed += 1;
+                }
+            }
+            // 8.0's single walk (and its verification pass) is over.
+            None => b.instance += 1,
+        }
+        self.release(latch, t, true);
+        b.step = BuildStep::FlushScan;
+        Next::After(Tick::ZERO)
+    }
+
+    /// `FlushWait`: every instance walked; wait for the writes.
+    fn index_build_flush_wait(&mut self, b: &mut IndexBuild) -> Next {
+        self.complete_build_writes(b);
+        if !b.in_flight.is_empty() {
+            return Next::After(FLUSH_WAIT_POLL);
+        }
+        self.catalog[b.table].online_build = false;
+        let detail = format!(
+            "{} pages written, {} flush-list walks",
+            b.flushed, b.restarts
+        );
+        self.emit(EventKind::DdlPhase {
+            session: b.session,
+            table: self.catalog[b.table].table.name.clone(),
+            phase: "applying row log".to_string(),
+            detail,
+        });
+        b.step = BuildStep::ApplyLog;
+        Next::After(Tick::ZERO)
+    }
+
+    /// `CommitDictDone`: the commit is in the dictionary; a rebuild swaps the tables.
+    fn index_build_commit_dict_done(&mut self, t: ThreadId, b: &mut IndexBuild) -> Next {
+        self.release(LatchId::DictSys, t, true);
+        b.holds = None;
+        if let Some(mut r) = b.rebuild.take() {
+            {
+                // Swap names: the new table becomes the table; the old one, now
+                // `#sql-ib<old space>`, is dropped along the DROP path.
+                let new = self
+                    .catalog
+                    .tables()
+                    .position(|x| x.space == b.target_space)
+                    .expect("the new table exists");
+                let name = self.catalog[b.table].table.name.clone();
+                let hidden = format!("#sql-ib{}", self.catalog[b.table].table.space.0);
+                let schema = self.scenario.schema.clone();
+                let file = |n: &str| super::fs_path(&super::ibd_path(&schema, n));
+                let _ = self.fs.rename(&file(&name), &file(&hidden));
+                let _ = self
+                    .fs
+                    .rename(&file(&self.catalog[new].table.name), &file(&name));
+                self.catalog.swap_tables(b.table, new);
+                self.catalog[b.table].table.name = name;
+                self.catalog[new].table.name = hidden;
+                self.catalog[b.table].append_row = self.catalog[b.table].table.rows;
+                r.old = Some(new);
+                self.build_phase(b, "rename result table");
+                let mut d = super::ddl::Ddl::new(
+                    b.session,
+                    String::new(),
+                    self.sched.now,
+                    vec![super::ddl::DropTarget { table: new }],
+                );
+                d.internal = true;
+                let id = self.sched.spawn(super::Thread::Ddl(Box::new(d)));
+                self.sched.schedule_thread(self.sched.now, id);
+                r.dropper = Some(id);
+            }
+            b.rebuild = Some(r);
+            b.step = BuildStep::DropOld;
+            return Next::After(Tick::ZERO);
+        }
+        b.step = BuildStep::Finish;
+        Next::After(Tick::ZERO)
     }
 
     /// Prepared: start the row log, go back to SU so DML on the table runs (logged), and

@@ -246,6 +246,14 @@ pub(super) fn records_parsed(kind: StatementKind, pages: usize, table_rows: u64)
 /// `BTR_SEARCH_BUILD_LIMIT`). Simplification: a 1-in-16 chance per hit.
 const AHI_BUILD_ODDS: u64 = 16;
 
+/// A page-walk step parked in a latch queue.
+const PARKED: WalkNext = WalkNext::Step(Next::Parked);
+
+/// A page-walk step that continues after `d`.
+fn after(d: Tick) -> WalkNext {
+    WalkNext::Step(Next::After(d))
+}
+
 impl Sim {
     /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
     fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) {
@@ -313,135 +321,17 @@ impl Sim {
                 c.step = ClientStep::StatementStart;
                 Next::After(self.round_trip(&mut c.rng))
             }
-            ClientStep::StatementStart => {
-                let kind = c.stmts[c.stmt_idx];
-                let Some(table) = self.pick_table(&mut c.rng) else {
-                    // Every table the workload uses is gone: sysbench's statements fail;
-                    // idle until one exists again.
-                    self.rec.running -= 1;
-                    c.step = ClientStep::NextEvent;
-                    return Next::After(Tick::SECOND);
-                };
-                c.walk.table = table;
-                self.catalog[table].users += 1;
-                let entry = &mut self.catalog[table];
-                statement_ops(
-                    kind,
-                    &entry.table,
-                    &self.dist,
-                    &mut c.rng,
-                    &mut entry.append_row,
-                    &mut c.walk.ops,
-                );
-                if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
-                    // btr_search_guess_on_hash(): a point lookup whose leaf is hashed goes
-                    // straight to it, skipping the descent.
-                    if let Some(&leaf) = c.walk.ops.last() {
-                        let page = PageId {
-                            space: self.catalog[table].table.space,
-                            page_no: leaf.page,
-                        };
-                        if let Lookup::Hit(f) = self.pool.lookup(page) {
-                            if self.pool.is_hashed(f) {
-                                c.walk.ops.clear();
-                                c.walk.ops.push(leaf);
-                            }
-                        }
-                    }
-                }
-                c.walk.restart(table);
-                c.step = ClientStep::StatementCpuDone;
-                let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
-                let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
-                    + Tick(self.profile.costs.record_parse_ns).times(parsed);
-                if kind.is_write() && self.catalog[table].online_build {
-                    // row_log_online_op(): an index is being built; log the change.
-                    self.catalog[table].row_log_ops += 1;
-                    cpu += Tick(self.profile.costs.row_log_ns);
-                }
-                self.cpu_run(t, cpu)
-            }
+            ClientStep::StatementStart => self.client_statement_start(t, c),
             ClientStep::StatementCpuDone => {
                 self.cpu_done();
                 c.step = ClientStep::OpenTable;
                 Next::After(Tick::ZERO)
             }
-            ClientStep::OpenTable => {
-                // open_table(): the statement's metadata locks first (sysbench's
-                // transaction keeps them to COMMIT).
-                let kind = c.stmts[c.stmt_idx];
-                if !matches!(kind, StatementKind::Begin | StatementKind::Commit) {
-                    match self.client_mdl(t, c, kind) {
-                        Some(Ok(())) => {}
-                        Some(Err(())) => return self.client_abort(c),
-                        None => return Next::Parked,
-                    }
-                }
-                // 5.1 takes the global LOCK_open for every table it opens.
-                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
-                    && !matches!(
-                        c.stmts[c.stmt_idx],
-                        StatementKind::Begin | StatementKind::Commit
-                    )
-                {
-                    if !self.acquire(LatchId::LockOpen, t) {
-                        return Next::Parked;
-                    }
-                    self.release(LatchId::LockOpen, t, false);
-                }
-                c.step = ClientStep::BeforeDml;
-                Next::After(Tick::ZERO)
-            }
-            ClientStep::BeforeDml => {
-                // The replication plugin's before_dml hook looks up foreign keys through
-                // InnoDB's dictionary, under dict_sys (5.7).
-                let kind = c.stmts[c.stmt_idx];
-                if kind.is_write()
-                    && self.scenario.server.replication_plugin
-                    && self.profile.mechanisms.before_dml_takes_dict_sys
-                {
-                    if !self.acquire(LatchId::DictSys, t) {
-                        return Next::Parked;
-                    }
-                    self.release(LatchId::DictSys, t, false);
-                }
-                // A row a console session's transaction has locked: wait for it.
-                if kind.is_write() && !self.sql.row_locks.is_empty() {
-                    if let Some(range) = self.client_row(c) {
-                        match self.row_wait_for_console(t, c.session, range) {
-                            RowPoll::Granted => {}
-                            RowPoll::Wait => return Next::Parked,
-                            RowPoll::Failed(_) => return self.client_abort(c),
-                        }
-                    }
-                }
-                c.step = if c.walk.ops.is_empty() {
-                    if kind == StatementKind::Commit && c.walk.wrote {
-                        ClientStep::LogFlush
-                    } else {
-                        ClientStep::StatementEnd
-                    }
-                } else {
-                    ClientStep::Walk
-                };
-                Next::After(Tick::ZERO)
-            }
+            ClientStep::OpenTable => self.client_open_table(t, c),
+            ClientStep::BeforeDml => self.client_before_dml(t, c),
             ClientStep::Walk => match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
                 WalkNext::Step(next) => next,
-                WalkNext::Done => {
-                    if c.walk.lock_table_full {
-                        c.step = ClientStep::StatementEnd;
-                        return Next::After(Tick::ZERO);
-                    }
-                    let kind = c.stmts[c.stmt_idx];
-                    let autocommit_write = kind.is_write() && c.stmts.len() == 1;
-                    c.step = if autocommit_write {
-                        ClientStep::LogFlush
-                    } else {
-                        ClientStep::StatementEnd
-                    };
-                    Next::After(Tick::ZERO)
-                }
+                WalkNext::Done => self.client_walk_done(c),
             },
             ClientStep::LogFlush => {
                 // Simplification: the redo log has its own device queue (it usually sits on
@@ -453,31 +343,165 @@ impl Sim {
                 c.step = ClientStep::StatementEnd;
                 Next::After(done - self.sched.now)
             }
-            ClientStep::StatementEnd => {
-                self.catalog[c.walk.table].users -= 1;
-                self.rec.counters.queries += 1;
-                c.stmt_idx += 1;
-                c.mdl_taken = 0;
-                self.mdl_release_statement(MdlContextId(c.session));
-                if c.stmt_idx < c.stmts.len() {
-                    c.step = ClientStep::StatementStart;
-                    return Next::After(self.round_trip(&mut c.rng));
+            ClientStep::StatementEnd => self.client_statement_end(c),
+        }
+    }
+
+    /// `StatementStart`: the statement arrived; pick its table and pages, parse and execute.
+    fn client_statement_start(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        let kind = c.stmts[c.stmt_idx];
+        let Some(table) = self.pick_table(&mut c.rng) else {
+            // Every table the workload uses is gone: sysbench's statements fail;
+            // idle until one exists again.
+            self.rec.running -= 1;
+            c.step = ClientStep::NextEvent;
+            return Next::After(Tick::SECOND);
+        };
+        c.walk.table = table;
+        self.catalog[table].users += 1;
+        let entry = &mut self.catalog[table];
+        statement_ops(
+            kind,
+            &entry.table,
+            &self.dist,
+            &mut c.rng,
+            &mut entry.append_row,
+            &mut c.walk.ops,
+        );
+        if kind == StatementKind::PointSelect && self.scenario.innodb.adaptive_hash_index {
+            // btr_search_guess_on_hash(): a point lookup whose leaf is hashed goes
+            // straight to it, skipping the descent.
+            if let Some(&leaf) = c.walk.ops.last() {
+                let page = PageId {
+                    space: self.catalog[table].table.space,
+                    page_no: leaf.page,
+                };
+                if let Lookup::Hit(f) = self.pool.lookup(page) {
+                    if self.pool.is_hashed(f) {
+                        c.walk.ops.clear();
+                        c.walk.ops.push(leaf);
+                    }
                 }
-                // Commit (or autocommit) releases the transaction's row locks and its
-                // metadata locks.
-                self.mdl_release_transactional(MdlContextId(c.session));
-                self.lock_heap_bytes -= c.walk.lock_bytes;
-                c.walk.lock_bytes = 0;
-                // The event (sysbench's transaction) is done: its latency is what sysbench
-                // reports.
-                let latency = self.sched.now - c.event_start;
-                self.rec.latency.record(latency.as_us());
-                self.rec.counters.transactions += 1;
-                self.rec.running -= 1;
-                c.step = ClientStep::NextEvent;
-                Next::After(Tick::ZERO)
             }
         }
+        c.walk.restart(table);
+        c.step = ClientStep::StatementCpuDone;
+        let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
+        let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
+            + Tick(self.profile.costs.record_parse_ns).times(parsed);
+        if kind.is_write() && self.catalog[table].online_build {
+            // row_log_online_op(): an index is being built; log the change.
+            self.catalog[table].row_log_ops += 1;
+            cpu += Tick(self.profile.costs.row_log_ns);
+        }
+        self.cpu_run(t, cpu)
+    }
+
+    /// `OpenTable`: `open_table()` takes the statement's metadata locks (and 5.1's
+    /// `LOCK_open`).
+    fn client_open_table(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        // open_table(): the statement's metadata locks first (sysbench's
+        // transaction keeps them to COMMIT).
+        let kind = c.stmts[c.stmt_idx];
+        if !matches!(kind, StatementKind::Begin | StatementKind::Commit) {
+            match self.client_mdl(t, c, kind) {
+                Some(Ok(())) => {}
+                Some(Err(())) => return self.client_abort(c),
+                None => return Next::Parked,
+            }
+        }
+        // 5.1 takes the global LOCK_open for every table it opens.
+        if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
+            && !matches!(
+                c.stmts[c.stmt_idx],
+                StatementKind::Begin | StatementKind::Commit
+            )
+        {
+            if !self.acquire(LatchId::LockOpen, t) {
+                return Next::Parked;
+            }
+            self.release(LatchId::LockOpen, t, false);
+        }
+        c.step = ClientStep::BeforeDml;
+        Next::After(Tick::ZERO)
+    }
+
+    /// `BeforeDml`: the replication plugin's hook and console sessions' row locks.
+    fn client_before_dml(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        // The replication plugin's before_dml hook looks up foreign keys through
+        // InnoDB's dictionary, under dict_sys (5.7).
+        let kind = c.stmts[c.stmt_idx];
+        if kind.is_write()
+            && self.scenario.server.replication_plugin
+            && self.profile.mechanisms.before_dml_takes_dict_sys
+        {
+            if !self.acquire(LatchId::DictSys, t) {
+                return Next::Parked;
+            }
+            self.release(LatchId::DictSys, t, false);
+        }
+        // A row a console session's transaction has locked: wait for it.
+        if kind.is_write() && !self.sql.row_locks.is_empty() {
+            if let Some(range) = self.client_row(c) {
+                match self.row_wait_for_console(t, c.session, range) {
+                    RowPoll::Granted => {}
+                    RowPoll::Wait => return Next::Parked,
+                    RowPoll::Failed(_) => return self.client_abort(c),
+                }
+            }
+        }
+        c.step = if c.walk.ops.is_empty() {
+            if kind == StatementKind::Commit && c.walk.wrote {
+                ClientStep::LogFlush
+            } else {
+                ClientStep::StatementEnd
+            }
+        } else {
+            ClientStep::Walk
+        };
+        Next::After(Tick::ZERO)
+    }
+
+    /// `Walk` is done: an autocommit write flushes the log.
+    fn client_walk_done(&mut self, c: &mut Client) -> Next {
+        if c.walk.lock_table_full {
+            c.step = ClientStep::StatementEnd;
+            return Next::After(Tick::ZERO);
+        }
+        let kind = c.stmts[c.stmt_idx];
+        let autocommit_write = kind.is_write() && c.stmts.len() == 1;
+        c.step = if autocommit_write {
+            ClientStep::LogFlush
+        } else {
+            ClientStep::StatementEnd
+        };
+        Next::After(Tick::ZERO)
+    }
+
+    /// `StatementEnd`: the statement is done; the event ends with its last one.
+    fn client_statement_end(&mut self, c: &mut Client) -> Next {
+        self.catalog[c.walk.table].users -= 1;
+        self.rec.counters.queries += 1;
+        c.stmt_idx += 1;
+        c.mdl_taken = 0;
+        self.mdl_release_statement(MdlContextId(c.session));
+        if c.stmt_idx < c.stmts.len() {
+            c.step = ClientStep::StatementStart;
+            return Next::After(self.round_trip(&mut c.rng));
+        }
+        // Commit (or autocommit) releases the transaction's row locks and its
+        // metadata locks.
+        self.mdl_release_transactional(MdlContextId(c.session));
+        self.lock_heap_bytes -= c.walk.lock_bytes;
+        c.walk.lock_bytes = 0;
+        // The event (sysbench's transaction) is done: its latency is what sysbench
+        // reports.
+        let latency = self.sched.now - c.event_start;
+        self.rec.latency.record(latency.as_us());
+        self.rec.counters.transactions += 1;
+        self.rec.running -= 1;
+        c.step = ClientStep::NextEvent;
+        Next::After(Tick::ZERO)
     }
 
     /// The statement's metadata locks (`open_table()` → `MDL_context::acquire_lock()`):
@@ -574,109 +598,17 @@ impl Sim {
         w: &mut PageWalk,
         rng: &mut SimRng,
     ) -> WalkNext {
-        const PARKED: WalkNext = WalkNext::Step(Next::Parked);
-        fn after(d: Tick) -> WalkNext {
-            WalkNext::Step(Next::After(d))
-        }
-        let (page_get, lru_op) = (
-            Tick(self.profile.costs.page_get_ns),
-            Tick(self.profile.costs.lru_op_ns),
-        );
+        let lru_op = Tick(self.profile.costs.lru_op_ns);
         match w.step {
-            WalkStep::BufPageGet => {
-                let op = w.ops[w.op_idx];
-                w.page = PageId {
-                    space: self.catalog[w.table].table.space,
-                    page_no: op.page,
-                };
-                self.rec.counters.read_requests += 1;
-                match self.pool.lookup(w.page) {
-                    Lookup::Hit(f) if self.pool.is_zip_only(f) => {
-                        w.frame = f;
-                        w.step = WalkStep::Unzip;
-                        after(page_get)
-                    }
-                    Lookup::Hit(f) => {
-                        w.frame = f;
-                        let now_ms = self.sched.now.as_ms() as u32;
-                        w.step = if self.pool.note_access(
-                            f,
-                            now_ms,
-                            self.scenario.buffer_pool.old_blocks_time_ms,
-                        ) {
-                            WalkStep::MakeYoung
-                        } else {
-                            WalkStep::PageDone
-                        };
-                        after(page_get)
-                    }
-                    Lookup::IoFixed(_) => {
-                        // Counted once per access: undo this poll's request.
-                        self.rec.counters.read_requests -= 1;
-                        after(IO_WAIT_POLL)
-                    }
-                    Lookup::Stale(f) => {
-                        w.frame = f;
-                        w.step = WalkStep::FreeStale;
-                        after(page_get)
-                    }
-                    Lookup::Miss => {
-                        w.step = WalkStep::GetFreeBlock;
-                        after(page_get)
-                    }
-                }
-            }
-            WalkStep::MakeYoung => {
-                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
-                if !self.acquire(latch, t) {
-                    return PARKED;
-                }
-                // The page may have been evicted while we waited.
-                if self.pool.lookup(w.page) == Lookup::Hit(w.frame) {
-                    self.pool.make_young(w.frame);
-                }
-                w.step = WalkStep::MakeYoungDone;
-                after(lru_op)
-            }
+            WalkStep::BufPageGet => self.page_walk_buf_page_get(w),
+            WalkStep::MakeYoung => self.page_walk_make_young(t, w),
             WalkStep::MakeYoungDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
                 w.step = WalkStep::PageDone;
                 after(Tick::ZERO)
             }
-            WalkStep::Unzip => {
-                let inst = self.pool.instance_of(w.page);
-                let latch = LatchId::BufPool(inst);
-                if !self.acquire(latch, t) {
-                    return PARKED;
-                }
-                let zip = match self.pool.lookup(w.page) {
-                    Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
-                    // Decompressed, evicted or being written meanwhile: look again.
-                    _ => {
-                        self.release(latch, t, false);
-                        self.rec.counters.read_requests -= 1;
-                        w.step = WalkStep::BufPageGet;
-                        return after(IO_WAIT_POLL);
-                    }
-                };
-                let (block, scanned) = self.pool.free_block_for_unzip(inst);
-                let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
-                let Some(block) = block else {
-                    // Nothing clean to evict: wait for the page cleaner, as
-                    // buf_LRU_get_free_block() does, and try again.
-                    self.release(latch, t, false);
-                    self.rec.counters.wait_free += 1;
-                    self.signal_page_cleaner();
-                    self.rec.counters.read_requests -= 1;
-                    w.step = WalkStep::BufPageGet;
-                    return after(scan + FREE_BLOCK_SLEEP);
-                };
-                self.pool.unzip(zip, block);
-                w.frame = block;
-                w.step = WalkStep::UnzipDone;
-                after(lru_op + scan)
-            }
+            WalkStep::Unzip => self.page_walk_unzip(t, w),
             WalkStep::UnzipDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
@@ -688,17 +620,7 @@ impl Sim {
                 w.step = WalkStep::PageDone;
                 after(Tick::ZERO)
             }
-            WalkStep::FreeStale => {
-                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
-                if !self.acquire(latch, t) {
-                    return PARKED;
-                }
-                if self.pool.lookup(w.page) == Lookup::Stale(w.frame) {
-                    self.pool.free_stale(w.frame);
-                }
-                w.step = WalkStep::FreeStaleDone;
-                after(lru_op)
-            }
+            WalkStep::FreeStale => self.page_walk_free_stale(t, w),
             WalkStep::FreeStaleDone => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
@@ -706,84 +628,7 @@ impl Sim {
                 self.rec.counters.read_requests -= 1;
                 after(Tick::ZERO)
             }
-            WalkStep::GetFreeBlock => {
-                let inst = self.pool.instance_of(w.page);
-                let latch = LatchId::BufPool(inst);
-                if !self.acquire(latch, t) {
-                    return PARKED;
-                }
-                if self.pool.lookup(w.page) != Lookup::Miss {
-                    // Another session read it (or it went stale) while we waited.
-                    self.release(latch, t, false);
-                    w.step = WalkStep::BufPageGet;
-                    self.rec.counters.read_requests -= 1;
-                    return after(Tick::ZERO);
-                }
-                let scan_ns = self.profile.costs.lru_scan_ns_per_page;
-                // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
-                // the whole list.
-                let limit = if w.free_block_attempt == 0 {
-                    LRU_SEARCH_SCAN_THRESHOLD
-                } else {
-                    u32::MAX
-                };
-                let (frame, scanned) = match self.pool.get_free_block(inst, limit) {
-                    FreeBlock::FromFreeList(f) => (f, 0),
-                    FreeBlock::Evicted { frame, scanned } => (frame, scanned),
-                    FreeBlock::NoneFound { scanned } => {
-                        // Nothing clean at the tail: count the wait, wake the page cleaner and
-                        // write a dirty page ourselves.
-                        self.rec.counters.wait_free += 1;
-                        w.free_block_attempt += 1;
-                        self.signal_page_cleaner();
-                        let scan = Tick(scan_ns).times(u64::from(scanned));
-                        return match self.pool.single_page_flush(inst) {
-                            SinglePageFlush::Freed { scanned: s2 } => {
-                                // A block was freed after all; retry at once, still holding the
-                                // mutex (the retry takes it again harmlessly).
-                                self.release(latch, t, false);
-                                after(scan + Tick(scan_ns).times(u64::from(s2)))
-                            }
-                            SinglePageFlush::Write { frame, scanned: s2 } => {
-                                w.frame = frame;
-                                w.step = WalkStep::SinglePageWrite;
-                                after(scan + Tick(scan_ns).times(u64::from(s2)))
-                            }
-                            SinglePageFlush::Nothing { scanned: s2 } => {
-                                self.release(latch, t, false);
-                                let sleep = if w.free_block_attempt > 2 {
-                                    FREE_BLOCK_SLEEP
-                                } else {
-                                    Tick::ZERO
-                                };
-                                after(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
-                            }
-                        };
-                    }
-                };
-                let op = w.ops[w.op_idx];
-                if self.pool.space_zip_kb(w.page.space) == 0 {
-                    self.pool.init_for_read(frame, w.page);
-                } else if !self.pool.init_for_read_zip(frame, w.page) {
-                    // No compressed frame to be had: the block went back; wait as for a
-                    // free block.
-                    self.release(latch, t, false);
-                    self.rec.counters.wait_free += 1;
-                    self.signal_page_cleaner();
-                    return after(FREE_BLOCK_SLEEP);
-                }
-                w.frame = frame;
-                let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
-                if op.create {
-                    // buf_page_create(): a new page at the end of the file, nothing to read.
-                    self.pool.complete_read(frame);
-                    self.release(latch, t, false);
-                    w.step = WalkStep::PageDone;
-                } else {
-                    w.step = WalkStep::ReadIssue;
-                }
-                after(cost)
-            }
+            WalkStep::GetFreeBlock => self.page_walk_get_free_block(t, w),
             WalkStep::SinglePageWrite => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 self.release(latch, t, false);
@@ -801,25 +646,7 @@ impl Sim {
                 w.step = WalkStep::GetFreeBlock;
                 after(lru_op)
             }
-            WalkStep::ReadIssue => {
-                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
-                self.release(latch, t, false);
-                self.rec.counters.reads += 1;
-                // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
-                // buf_page_io_complete() before the page is released.
-                let zip_kb = u64::from(self.pool.space_zip_kb(w.page.space));
-                let (bytes, inflate) = if zip_kb == 0 {
-                    (PAGE_SIZE, Tick::ZERO)
-                } else {
-                    (
-                        zip_kb * 1024,
-                        Tick(self.profile.costs.zip_decompress_ns_per_page),
-                    )
-                };
-                let done = self.device.submit(self.sched.now, IoOp::Read, bytes);
-                w.step = WalkStep::ReadComplete;
-                after(done - self.sched.now + inflate)
-            }
+            WalkStep::ReadIssue => self.page_walk_read_issue(t, w),
             WalkStep::ReadComplete => {
                 let latch = LatchId::BufPool(self.pool.instance_of(w.page));
                 if !self.acquire(latch, t) {
@@ -835,46 +662,7 @@ impl Sim {
                 w.step = WalkStep::PageDone;
                 after(Tick::ZERO)
             }
-            WalkStep::PageDone => {
-                let op = w.ops[w.op_idx];
-                self.maybe_build_hash(w, rng);
-                if op.write {
-                    // A pessimistic insert or update needs lock memory; when the pool is
-                    // nearly all lent to the AHI and lock heaps it fails
-                    // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
-                    if self.pool.running_out() {
-                        self.rec.counters.errors += 1;
-                        w.op_idx = w.ops.len();
-                        w.lock_table_full = true;
-                        return WalkNext::Done;
-                    }
-                    // The page may have been evicted since it was fixed only if we let it go;
-                    // look again.
-                    match self.pool.lookup(w.page) {
-                        // Modified through the uncompressed frame only.
-                        Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
-                        _ => {
-                            w.step = WalkStep::BufPageGet;
-                            self.rec.counters.read_requests -= 1;
-                            return after(Tick::ZERO);
-                        }
-                    }
-                    // log_free_check(): no new redo while the checkpoint age is near the log's
-                    // capacity.
-                    let capacity = self.scenario.innodb.redo_log_capacity.bytes();
-                    if self.checkpoint_age() > capacity / 16 * 15 {
-                        self.rec.counters.log_waits += 1;
-                        self.signal_page_cleaner();
-                        return after(LOG_FREE_CHECK_POLL);
-                    }
-                    if self.profile.mechanisms.mtr_takes_fil_sys {
-                        w.step = WalkStep::FilNames;
-                        return after(Tick::ZERO);
-                    }
-                    return self.note_modification(w);
-                }
-                Self::next_page_op(w)
-            }
+            WalkStep::PageDone => self.page_walk_page_done(w, rng),
             WalkStep::FilNames => {
                 // fil_names_write_if_was_clean(): the tablespace is named for redo under
                 // the global fil_system mutex (5.7).
@@ -884,25 +672,285 @@ impl Sim {
                 self.release(LatchId::FilSys, t, false);
                 self.note_modification(w)
             }
-            WalkStep::NoteModification => {
-                // Simplification: the instance mutex stands for the flush-list mutex too;
-                // the flush-list scans that block here hold both.
-                let latch = LatchId::BufPool(self.pool.instance_of(w.page));
-                if !self.acquire(latch, t) {
-                    return PARKED;
-                }
-                if self.pool.lookup(w.page) != Lookup::Hit(w.frame) {
-                    // Evicted while we waited: fetch it again.
-                    self.release(latch, t, false);
+            WalkStep::NoteModification => self.page_walk_note_modification(t, w),
+        }
+    }
+
+    /// `BufPageGet`: `buf_page_get_gen()` looks the page up in the page hash.
+    fn page_walk_buf_page_get(&mut self, w: &mut PageWalk) -> WalkNext {
+        let page_get = Tick(self.profile.costs.page_get_ns);
+        let op = w.ops[w.op_idx];
+        w.page = PageId {
+            space: self.catalog[w.table].table.space,
+            page_no: op.page,
+        };
+        self.rec.counters.read_requests += 1;
+        match self.pool.lookup(w.page) {
+            Lookup::Hit(f) if self.pool.is_zip_only(f) => {
+                w.frame = f;
+                w.step = WalkStep::Unzip;
+                after(page_get)
+            }
+            Lookup::Hit(f) => {
+                w.frame = f;
+                let now_ms = self.sched.now.as_ms() as u32;
+                w.step = if self.pool.note_access(
+                    f,
+                    now_ms,
+                    self.scenario.buffer_pool.old_blocks_time_ms,
+                ) {
+                    WalkStep::MakeYoung
+                } else {
+                    WalkStep::PageDone
+                };
+                after(page_get)
+            }
+            Lookup::IoFixed(_) => {
+                // Counted once per access: undo this poll's request.
+                self.rec.counters.read_requests -= 1;
+                after(IO_WAIT_POLL)
+            }
+            Lookup::Stale(f) => {
+                w.frame = f;
+                w.step = WalkStep::FreeStale;
+                after(page_get)
+            }
+            Lookup::Miss => {
+                w.step = WalkStep::GetFreeBlock;
+                after(page_get)
+            }
+        }
+    }
+
+    /// `MakeYoung`: `buf_page_make_young()` moves the page to the LRU head, under the
+    /// instance mutex.
+    fn page_walk_make_young(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        let lru_op = Tick(self.profile.costs.lru_op_ns);
+        let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+        if !self.acquire(latch, t) {
+            return PARKED;
+        }
+        // The page may have been evicted while we waited.
+        if self.pool.lookup(w.page) == Lookup::Hit(w.frame) {
+            self.pool.make_young(w.frame);
+        }
+        w.step = WalkStep::MakeYoungDone;
+        after(lru_op)
+    }
+
+    /// `Unzip`: a compressed-only page moves into a free block (`buf_relocate()`).
+    fn page_walk_unzip(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        let lru_op = Tick(self.profile.costs.lru_op_ns);
+        let inst = self.pool.instance_of(w.page);
+        let latch = LatchId::BufPool(inst);
+        if !self.acquire(latch, t) {
+            return PARKED;
+        }
+        let zip = match self.pool.lookup(w.page) {
+            Lookup::Hit(z) if self.pool.is_zip_only(z) && self.pool.can_relocate(z) => z,
+            // Decompressed, evicted or being written meanwhile: look again.
+            _ => {
+                self.release(latch, t, false);
+                self.rec.counters.read_requests -= 1;
+                w.step = WalkStep::BufPageGet;
+                return after(IO_WAIT_POLL);
+            }
+        };
+        let (block, scanned) = self.pool.free_block_for_unzip(inst);
+        let scan = Tick(self.profile.costs.lru_scan_ns_per_page).times(u64::from(scanned));
+        let Some(block) = block else {
+            // Nothing clean to evict: wait for the page cleaner, as
+            // buf_LRU_get_free_block() does, and try again.
+            self.release(latch, t, false);
+            self.rec.counters.wait_free += 1;
+            self.signal_page_cleaner();
+            self.rec.counters.read_requests -= 1;
+            w.step = WalkStep::BufPageGet;
+            return after(scan + FREE_BLOCK_SLEEP);
+        };
+        self.pool.unzip(zip, block);
+        w.frame = block;
+        w.step = WalkStep::UnzipDone;
+        after(lru_op + scan)
+    }
+
+    /// `FreeStale`: 8.0.23 `buf_page_free_stale()` frees a stale page.
+    fn page_walk_free_stale(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        let lru_op = Tick(self.profile.costs.lru_op_ns);
+        let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+        if !self.acquire(latch, t) {
+            return PARKED;
+        }
+        if self.pool.lookup(w.page) == Lookup::Stale(w.frame) {
+            self.pool.free_stale(w.frame);
+        }
+        w.step = WalkStep::FreeStaleDone;
+        after(lru_op)
+    }
+
+    /// `GetFreeBlock`: `buf_LRU_get_free_block()` + `buf_page_init_for_read()`, under the
+    /// instance mutex.
+    fn page_walk_get_free_block(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        let lru_op = Tick(self.profile.costs.lru_op_ns);
+        let inst = self.pool.instance_of(w.page);
+        let latch = LatchId::BufPool(inst);
+        if !self.acquire(latch, t) {
+            return PARKED;
+        }
+        if self.pool.lookup(w.page) != Lookup::Miss {
+            // Another session read it (or it went stale) while we waited.
+            self.release(latch, t, false);
+            w.step = WalkStep::BufPageGet;
+            self.rec.counters.read_requests -= 1;
+            return after(Tick::ZERO);
+        }
+        let scan_ns = self.profile.costs.lru_scan_ns_per_page;
+        // The first pass looks at BUF_LRU_SEARCH_SCAN_THRESHOLD blocks, later ones at
+        // the whole list.
+        let limit = if w.free_block_attempt == 0 {
+            LRU_SEARCH_SCAN_THRESHOLD
+        } else {
+            u32::MAX
+        };
+        let (frame, scanned) = match self.pool.get_free_block(inst, limit) {
+            FreeBlock::FromFreeList(f) => (f, 0),
+            FreeBlock::Evicted { frame, scanned } => (frame, scanned),
+            FreeBlock::NoneFound { scanned } => {
+                // Nothing clean at the tail: count the wait, wake the page cleaner and
+                // write a dirty page ourselves.
+                self.rec.counters.wait_free += 1;
+                w.free_block_attempt += 1;
+                self.signal_page_cleaner();
+                let scan = Tick(scan_ns).times(u64::from(scanned));
+                return match self.pool.single_page_flush(inst) {
+                    SinglePageFlush::Freed { scanned: s2 } => {
+                        // A block was freed after all; retry at once, still holding the
+                        // mutex (the retry takes it again harmlessly).
+                        self.release(latch, t, false);
+                        after(scan + Tick(scan_ns).times(u64::from(s2)))
+                    }
+                    SinglePageFlush::Write { frame, scanned: s2 } => {
+                        w.frame = frame;
+                        w.step = WalkStep::SinglePageWrite;
+                        after(scan + Tick(scan_ns).times(u64::from(s2)))
+                    }
+                    SinglePageFlush::Nothing { scanned: s2 } => {
+                        self.release(latch, t, false);
+                        let sleep = if w.free_block_attempt > 2 {
+                            FREE_BLOCK_SLEEP
+                        } else {
+                            Tick::ZERO
+                        };
+                        after(scan + Tick(scan_ns).times(u64::from(s2)) + sleep)
+                    }
+                };
+            }
+        };
+        let op = w.ops[w.op_idx];
+        if self.pool.space_zip_kb(w.page.space) == 0 {
+            self.pool.init_for_read(frame, w.page);
+        } else if !self.pool.init_for_read_zip(frame, w.page) {
+            // No compressed frame to be had: the block went back; wait as for a
+            // free block.
+            self.release(latch, t, false);
+            self.rec.counters.wait_free += 1;
+            self.signal_page_cleaner();
+            return after(FREE_BLOCK_SLEEP);
+        }
+        w.frame = frame;
+        let cost = lru_op + Tick(scan_ns).times(u64::from(scanned));
+        if op.create {
+            // buf_page_create(): a new page at the end of the file, nothing to read.
+            self.pool.complete_read(frame);
+            self.release(latch, t, false);
+            w.step = WalkStep::PageDone;
+        } else {
+            w.step = WalkStep::ReadIssue;
+        }
+        after(cost)
+    }
+
+    /// `ReadIssue`: release the instance mutex and issue the read (`buf_read_page()`).
+    fn page_walk_read_issue(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+        self.release(latch, t, false);
+        self.rec.counters.reads += 1;
+        // A compressed page is read as KEY_BLOCK_SIZE bytes, then inflated by
+        // buf_page_io_complete() before the page is released.
+        let zip_kb = u64::from(self.pool.space_zip_kb(w.page.space));
+        let (bytes, inflate) = if zip_kb == 0 {
+            (PAGE_SIZE, Tick::ZERO)
+        } else {
+            (
+                zip_kb * 1024,
+                Tick(self.profile.costs.zip_decompress_ns_per_page),
+            )
+        };
+        let done = self.device.submit(self.sched.now, IoOp::Read, bytes);
+        w.step = WalkStep::ReadComplete;
+        after(done - self.sched.now + inflate)
+    }
+
+    /// `PageDone`: the page is fixed: apply the change (`mtr_commit()`), go to the next page.
+    fn page_walk_page_done(&mut self, w: &mut PageWalk, rng: &mut SimRng) -> WalkNext {
+        let op = w.ops[w.op_idx];
+        self.maybe_build_hash(w, rng);
+        if op.write {
+            // A pessimistic insert or update needs lock memory; when the pool is
+            // nearly all lent to the AHI and lock heaps it fails
+            // (buf_LRU_buf_pool_running_out() -> DB_LOCK_TABLE_FULL).
+            if self.pool.running_out() {
+                self.rec.counters.errors += 1;
+                w.op_idx = w.ops.len();
+                w.lock_table_full = true;
+                return WalkNext::Done;
+            }
+            // The page may have been evicted since it was fixed only if we let it go;
+            // look again.
+            match self.pool.lookup(w.page) {
+                // Modified through the uncompressed frame only.
+                Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
+                _ => {
                     w.step = WalkStep::BufPageGet;
                     self.rec.counters.read_requests -= 1;
                     return after(Tick::ZERO);
                 }
-                self.apply_modification(w);
-                self.release(latch, t, false);
-                Self::next_page_op(w)
             }
+            // log_free_check(): no new redo while the checkpoint age is near the log's
+            // capacity.
+            let capacity = self.scenario.innodb.redo_log_capacity.bytes();
+            if self.checkpoint_age() > capacity / 16 * 15 {
+                self.rec.counters.log_waits += 1;
+                self.signal_page_cleaner();
+                return after(LOG_FREE_CHECK_POLL);
+            }
+            if self.profile.mechanisms.mtr_takes_fil_sys {
+                w.step = WalkStep::FilNames;
+                return after(Tick::ZERO);
+            }
+            return self.note_modification(w);
         }
+        Self::next_page_op(w)
+    }
+
+    /// `NoteModification`: `buf_flush_insert_into_flush_list()`, under the flush-list mutex.
+    fn page_walk_note_modification(&mut self, t: ThreadId, w: &mut PageWalk) -> WalkNext {
+        // Simplification: the instance mutex stands for the flush-list mutex too;
+        // the flush-list scans that block here hold both.
+        let latch = LatchId::BufPool(self.pool.instance_of(w.page));
+        if !self.acquire(latch, t) {
+            return PARKED;
+        }
+        if self.pool.lookup(w.page) != Lookup::Hit(w.frame) {
+            // Evicted while we waited: fetch it again.
+            self.release(latch, t, false);
+            w.step = WalkStep::BufPageGet;
+            self.rec.counters.read_requests -= 1;
+            return after(Tick::ZERO);
+        }
+        self.apply_modification(w);
+        self.release(latch, t, false);
+        Self::next_page_op(w)
     }
 
     /// The change goes into the page: straight away if it is already dirty, else through

@@ -58,37 +58,11 @@ pub(super) fn statement(ast: &Statement) -> Result<Command> {
             savepoint: None,
         } => Ok(Command::Rollback),
         Statement::Set(set) => set_statement(set),
-        Statement::Use(Use::Object(name)) => match name.0.as_slice() {
-            [part] if part.as_ident().is_some() => Ok(Command::Use {
-                schema: check_name(&ident_text(part), SqlError::wrong_db_name)?,
-            }),
-            _ => Err(SqlError::wrong_db_name(&name.to_string()).into()),
-        },
+        Statement::Use(Use::Object(name)) => use_schema(name),
         Statement::Query(q) => query(q, false),
         Statement::Insert(insert) => self::insert(insert),
-        Statement::Update(update) => {
-            if update.from.is_some() {
-                return Err(SqlError::not_modelled("UPDATE with several tables").into());
-            }
-            Ok(Command::Update {
-                table: single_table(&update.table, "UPDATE")?,
-                access: classify(update.selection.as_ref()),
-                limit: update.limit.as_ref().map(limit_value).transpose()?,
-            })
-        }
-        Statement::Delete(delete) => {
-            let (ast::FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) =
-                &delete.from;
-            let ([table], true, None) = (from.as_slice(), delete.tables.is_empty(), &delete.using)
-            else {
-                return Err(SqlError::not_modelled("DELETE with several tables").into());
-            };
-            Ok(Command::Delete {
-                table: single_table(table, "DELETE")?,
-                access: classify(delete.selection.as_ref()),
-                limit: delete.limit.as_ref().map(limit_value).transpose()?,
-            })
-        }
+        Statement::Update(update) => self::update(update),
+        Statement::Delete(delete) => self::delete(delete),
         Statement::CreateTable(create) => create_table(create, None),
         Statement::Drop {
             object_type: ObjectType::Table,
@@ -100,22 +74,8 @@ pub(super) fn statement(ast: &Statement) -> Result<Command> {
             tables: names.iter().map(table_name).collect::<Result<_>>()?,
             if_exists: *if_exists,
         }),
-        Statement::Truncate(truncate) => match truncate.table_names.as_slice() {
-            [target] if truncate.partitions.is_none() => Ok(Command::TruncateTable {
-                table: table_name(&target.name)?,
-            }),
-            // MySQL truncates one table at a time: the fault is the comma after the first.
-            [first, _, ..] => {
-                Err(error_at("Expected: end of statement", first.name.span().end).into())
-            }
-            _ => Err(SqlError::not_modelled("TRUNCATE ... PARTITION").into()),
-        },
-        Statement::RenameTable(renames) => Ok(Command::RenameTable {
-            renames: renames
-                .iter()
-                .map(|r| Ok((table_name(&r.old_name)?, table_name(&r.new_name)?)))
-                .collect::<Result<_>>()?,
-        }),
+        Statement::Truncate(truncate) => self::truncate(truncate),
+        Statement::RenameTable(renames) => rename_table(renames),
         Statement::CreateIndex(create) => create_index(create),
         Statement::UnlockTables => Ok(Command::UnlockTables),
         Statement::Flush {
@@ -125,52 +85,12 @@ pub(super) fn statement(ast: &Statement) -> Result<Command> {
             export,
             tables,
             ..
-        } => Ok(Command::FlushTables {
-            tables: tables.iter().map(table_name).collect::<Result<_>>()?,
-            mode: if *read_lock {
-                FlushMode::WithReadLock
-            } else if *export {
-                FlushMode::ForExport
-            } else {
-                FlushMode::Close
-            },
-        }),
-        Statement::Kill { modifier, id } => Ok(Command::Kill {
-            kind: match modifier {
-                None | Some(KillType::Connection) => KillKind::Connection,
-                Some(KillType::Query) => KillKind::Query,
-                Some(other) => return Err(SqlError::not_modelled(&format!("KILL {other}")).into()),
-            },
-            id: *id,
-        }),
+        } => flush_tables(tables, *read_lock, *export),
+        Statement::Kill { modifier, id } => kill(modifier.as_ref(), *id),
         Statement::ShowProcessList { full } => Ok(Command::ShowProcesslist { full: *full }),
-        Statement::ShowVariable { variable } => {
-            let words: Vec<String> = variable
-                .iter()
-                .map(|i| i.value.to_ascii_uppercase())
-                .collect();
-            if words == ["ENGINE", "INNODB", "STATUS"] {
-                Ok(Command::ShowEngineInnodbStatus)
-            } else {
-                Err(SqlError::not_modelled(&format!("SHOW {}", words.join(" "))).into())
-            }
-        }
-        Statement::ShowVariables { filter, global, .. } => Ok(Command::ShowVariables {
-            scope: if *global {
-                VarScope::Global
-            } else {
-                VarScope::Session
-            },
-            like: show_like(filter.as_ref(), "SHOW VARIABLES")?,
-        }),
-        Statement::ShowStatus { filter, global, .. } => Ok(Command::ShowStatus {
-            scope: if *global {
-                VarScope::Global
-            } else {
-                VarScope::Session
-            },
-            like: show_like(filter.as_ref(), "SHOW STATUS")?,
-        }),
+        Statement::ShowVariable { variable } => show_variable(variable),
+        Statement::ShowVariables { filter, global, .. } => show_variables(filter.as_ref(), *global),
+        Statement::ShowStatus { filter, global, .. } => show_status(filter.as_ref(), *global),
         Statement::ShowTables {
             terse: false,
             history: false,
@@ -197,6 +117,126 @@ pub(super) fn statement(ast: &Statement) -> Result<Command> {
         }),
         other => Err(SqlError::not_modelled(&statement_kind(other)).into()),
     }
+}
+
+/// `USE db`.
+fn use_schema(name: &ObjectName) -> Result<Command> {
+    match name.0.as_slice() {
+        [part] if part.as_ident().is_some() => Ok(Command::Use {
+            schema: check_name(&ident_text(part), SqlError::wrong_db_name)?,
+        }),
+        _ => Err(SqlError::wrong_db_name(&name.to_string()).into()),
+    }
+}
+
+/// `UPDATE t SET ... [WHERE ...] [LIMIT n]`, one table.
+fn update(update: &ast::Update) -> Result<Command> {
+    if update.from.is_some() {
+        return Err(SqlError::not_modelled("UPDATE with several tables").into());
+    }
+    Ok(Command::Update {
+        table: single_table(&update.table, "UPDATE")?,
+        access: classify(update.selection.as_ref()),
+        limit: update.limit.as_ref().map(limit_value).transpose()?,
+    })
+}
+
+/// `DELETE FROM t [WHERE ...] [LIMIT n]`, one table.
+fn delete(delete: &ast::Delete) -> Result<Command> {
+    let (ast::FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) = &delete.from;
+    let ([table], true, None) = (from.as_slice(), delete.tables.is_empty(), &delete.using) else {
+        return Err(SqlError::not_modelled("DELETE with several tables").into());
+    };
+    Ok(Command::Delete {
+        table: single_table(table, "DELETE")?,
+        access: classify(delete.selection.as_ref()),
+        limit: delete.limit.as_ref().map(limit_value).transpose()?,
+    })
+}
+
+/// `TRUNCATE [TABLE] t`.
+fn truncate(truncate: &ast::Truncate) -> Result<Command> {
+    match truncate.table_names.as_slice() {
+        [target] if truncate.partitions.is_none() => Ok(Command::TruncateTable {
+            table: table_name(&target.name)?,
+        }),
+        // MySQL truncates one table at a time: the fault is the comma after the first.
+        [first, _, ..] => Err(error_at("Expected: end of statement", first.name.span().end).into()),
+        _ => Err(SqlError::not_modelled("TRUNCATE ... PARTITION").into()),
+    }
+}
+
+/// `RENAME TABLE a TO b [, c TO d ...]`.
+fn rename_table(renames: &[ast::RenameTable]) -> Result<Command> {
+    Ok(Command::RenameTable {
+        renames: renames
+            .iter()
+            .map(|r| Ok((table_name(&r.old_name)?, table_name(&r.new_name)?)))
+            .collect::<Result<_>>()?,
+    })
+}
+
+/// `FLUSH TABLES [t, ...] [WITH READ LOCK | FOR EXPORT]`.
+fn flush_tables(tables: &[ObjectName], read_lock: bool, export: bool) -> Result<Command> {
+    Ok(Command::FlushTables {
+        tables: tables.iter().map(table_name).collect::<Result<_>>()?,
+        mode: if read_lock {
+            FlushMode::WithReadLock
+        } else if export {
+            FlushMode::ForExport
+        } else {
+            FlushMode::Close
+        },
+    })
+}
+
+/// `KILL [CONNECTION | QUERY] id`.
+fn kill(modifier: Option<&KillType>, id: u64) -> Result<Command> {
+    Ok(Command::Kill {
+        kind: match modifier {
+            None | Some(KillType::Connection) => KillKind::Connection,
+            Some(KillType::Query) => KillKind::Query,
+            Some(other) => return Err(SqlError::not_modelled(&format!("KILL {other}")).into()),
+        },
+        id,
+    })
+}
+
+/// `SHOW ENGINE INNODB STATUS` (sqlparser's `ShowVariable`); any other `SHOW words`.
+fn show_variable(variable: &[ast::Ident]) -> Result<Command> {
+    let words: Vec<String> = variable
+        .iter()
+        .map(|i| i.value.to_ascii_uppercase())
+        .collect();
+    if words == ["ENGINE", "INNODB", "STATUS"] {
+        Ok(Command::ShowEngineInnodbStatus)
+    } else {
+        Err(SqlError::not_modelled(&format!("SHOW {}", words.join(" "))).into())
+    }
+}
+
+/// `SHOW [GLOBAL | SESSION] VARIABLES [LIKE '...']`.
+fn show_variables(filter: Option<&ShowStatementFilter>, global: bool) -> Result<Command> {
+    Ok(Command::ShowVariables {
+        scope: if global {
+            VarScope::Global
+        } else {
+            VarScope::Session
+        },
+        like: show_like(filter, "SHOW VARIABLES")?,
+    })
+}
+
+/// `SHOW [GLOBAL | SESSION] STATUS [LIKE '...']`.
+fn show_status(filter: Option<&ShowStatementFilter>, global: bool) -> Result<Command> {
+    Ok(Command::ShowStatus {
+        scope: if global {
+            VarScope::Global
+        } else {
+            VarScope::Session
+        },
+        like: show_like(filter, "SHOW STATUS")?,
+    })
 }
 
 /// The statement's leading keywords (`CREATE VIEW`, `DROP TEMPORARY TABLE`), for

@@ -392,7 +392,6 @@ impl Sim {
 
     pub(super) fn step_ddl(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
         let mech = self.profile.mechanisms.clone();
-        let costs = self.profile.costs.clone();
         match d.step {
             DdlStep::Begin => {
                 if d.current >= d.targets.len() {
@@ -428,173 +427,18 @@ impl Sim {
                 };
                 Next::After(Tick::ZERO)
             }
-            DdlStep::AhiDropBeforeDrop => {
-                // AliSQL: drop the entries of indexes that have any, page by page, with no
-                // dictionary latch: DML carries on.
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                let records = self.hashed_records(space);
-                let mut pages = 0;
-                for i in 0..self.pool.n_instances() {
-                    pages += self
-                        .pool
-                        .ahi_drop_space(i, space)
-                        .iter()
-                        .map(|(_, n)| n)
-                        .sum::<u64>();
-                }
-                let cost = Tick(costs.ahi_drop_ns_per_record).times(records);
-                if pages > 0 {
-                    self.emit(EventKind::AhiCleanupStarted {
-                        space,
-                        pages,
-                        hashed_pages: pages,
-                        latch: None,
-                        until: self.sched.now + cost,
-                    });
-                }
-                d.ahi = (self.sched.now, pages, records);
-                d.step = DdlStep::DictLock;
-                Next::After(cost)
-            }
+            DdlStep::AhiDropBeforeDrop => self.ddl_ahi_drop_before_drop(d),
             DdlStep::DictLock => {
                 if !self.acquire(LatchId::DictSys, t) {
                     return Next::Parked;
                 }
                 d.step = DdlStep::DictDrop;
-                Next::After(Tick(costs.drop_dict_ns))
+                Next::After(Tick(self.profile.costs.drop_dict_ns))
             }
-            DdlStep::DictDrop => {
-                let ti = d.targets[d.current].table;
-                let (table, space) = (
-                    self.catalog[ti].table.name.clone(),
-                    self.catalog[ti].table.space,
-                );
-                if self.catalog[ti].table.discarded {
-                    // Nothing of it is in the pool or on disk: only the dictionary.
-                    if !d.discard {
-                        self.catalog[ti].table.dropped = true;
-                        self.emit(EventKind::TableDropped { table, space });
-                    }
-                    d.file_done = true;
-                    d.step = DdlStep::DictUnlock;
-                    return Next::After(Tick::ZERO);
-                }
-                if d.discard {
-                    self.catalog[ti].table.discarded = true;
-                    self.emit(EventKind::DdlPhase {
-                        session: d.session,
-                        table,
-                        phase: "discarding tablespace".to_string(),
-                        detail: String::new(),
-                    });
-                } else if d.truncate {
-                    self.emit(EventKind::DdlPhase {
-                        session: d.session,
-                        table,
-                        phase: "truncating".to_string(),
-                        detail: String::new(),
-                    });
-                } else {
-                    self.catalog[ti].table.dropped = true;
-                    self.emit(EventKind::TableDropped { table, space });
-                }
-                d.step = self.ahi_step(d);
-                Next::After(Tick::ZERO)
-            }
-            DdlStep::AhiFreeExtents => {
-                if let Some(next) = self.peek_zip_pages(d) {
-                    return next;
-                }
-                let table = &self.catalog[d.targets[d.current].table].table;
-                let (space, pages) = (table.space, table.pages);
-                let end = (d.next_page + EXTENT_PAGES).min(pages);
-                let mut cost =
-                    Tick(costs.ahi_check_ns_per_page).times(u64::from(end - d.next_page));
-                for p in d.next_page..end {
-                    let Some(f) = self.pool.frame_of(PageId { space, page_no: p }) else {
-                        continue;
-                    };
-                    let index = self.pool.ahi_unmark(f);
-                    if index != 0 {
-                        let recs = self.ahi_records(space, index);
-                        cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
-                        d.ahi.1 += 1;
-                        d.ahi.2 += recs;
-                    }
-                }
-                d.next_page = end;
-                if end >= pages {
-                    self.finish_ahi(d);
-                    d.step = self.eviction_step(d);
-                }
-                Next::After(cost)
-            }
-            DdlStep::AhiLruScan => {
-                let latch = LatchId::BufPool(d.instance);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                if !d.ahi_batch_ready {
-                    let mut batch = std::mem::take(&mut d.ahi_batch);
-                    self.pool.hashed_from_tail(d.instance, space, &mut batch);
-                    d.ahi_batch = batch;
-                    d.ahi_batch_pos = 0;
-                    d.ahi_batch_ready = true;
-                }
-                let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
-                // The walk reaches the batch's last page, or the head when none is left.
-                let walk = match end.checked_sub(1).and_then(|e| d.ahi_batch.get(e)) {
-                    Some(&(rank, _)) => rank,
-                    None => self.pool.instances()[usize::from(d.instance)].lru_len(),
-                };
-                let took = Tick(costs.lru_scan_ns_per_page).times(u64::from(walk));
-                self.emit(EventKind::Scan {
-                    list: ListKind::Lru,
-                    instance: d.instance,
-                    space,
-                    latch,
-                    thread: t,
-                    from: 0,
-                    to: walk,
-                    t0: self.sched.now,
-                    t1: self.sched.now + took,
-                });
-                d.step = DdlStep::AhiLruDrop;
-                Next::After(took)
-            }
-            DdlStep::AhiLruDrop => {
-                self.release(LatchId::BufPool(d.instance), t, true);
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
-                let mut cost = Tick::ZERO;
-                for k in d.ahi_batch_pos..end {
-                    let f = d.ahi_batch[k].1;
-                    // btr_search_drop_page_hash_when_freed(): if it is still that page
-                    // and still hashed.
-                    if self.pool.page_of(f).space != space || !self.pool.is_hashed(f) {
-                        continue;
-                    }
-                    let index = self.pool.ahi_unmark(f);
-                    let recs = self.ahi_records(space, index);
-                    cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
-                    d.ahi.1 += 1;
-                    d.ahi.2 += recs;
-                }
-                d.ahi_batch_pos = end;
-                if end < d.ahi_batch.len() {
-                    d.step = DdlStep::AhiLruScan;
-                    return Next::After(cost);
-                }
-                d.ahi_batch_ready = false;
-                d.instance += 1;
-                d.step = if d.instance < self.pool.n_instances() {
-                    DdlStep::AhiLruScan
-                } else {
-                    DdlStep::AhiLruDropDone
-                };
-                Next::After(cost)
-            }
+            DdlStep::DictDrop => self.ddl_dict_drop(d),
+            DdlStep::AhiFreeExtents => self.ddl_ahi_free_extents(d),
+            DdlStep::AhiLruScan => self.ddl_ahi_lru_scan(t, d),
+            DdlStep::AhiLruDrop => self.ddl_ahi_lru_drop(t, d),
             DdlStep::AhiLruDropDone => {
                 self.finish_ahi(d);
                 d.step = self.eviction_step(d);
@@ -607,99 +451,17 @@ impl Sim {
                 }
                 None => Next::Parked,
             },
-            DdlStep::LruScan => {
-                // The walk from tail to head ran under the mutex for the span's length; no
-                // other thread could see the list meanwhile, so its result is computed
-                // here in one sweep (viewers interpolate the cursor from the span).
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                let (_freed, skipped) = self.pool.remove_space_pages(d.instance, space);
-                d.io_skipped = skipped > 0;
-                d.step = DdlStep::LruScanEnd;
-                Next::After(Tick::ZERO)
-            }
-            DdlStep::LruScanEnd => {
-                let latch = LatchId::BufPool(d.instance);
-                self.release(latch, t, true);
-                if d.io_skipped {
-                    // Pages of the space were being read: sleep and rescan this instance.
-                    d.step = DdlStep::LruScanBegin;
-                    return Next::After(RESCAN_SLEEP);
-                }
-                d.instance += 1;
-                d.step = if d.instance < self.pool.n_instances() {
-                    DdlStep::LruScanBegin
-                } else {
-                    self.file_step(d)
-                };
-                Next::After(Tick::ZERO)
-            }
-            DdlStep::SpaceListScan => {
-                let latch = LatchId::BufPool(d.instance);
-                if !self.acquire(latch, t) {
-                    return Next::Parked;
-                }
-                // Only the space's own pages are visited.
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                let (freed, skipped) = self.pool.remove_space_pages(d.instance, space);
-                d.io_skipped = skipped > 0;
-                d.step = DdlStep::SpaceListEnd;
-                Next::After(Tick(costs.lru_scan_ns_per_page).times(u64::from(freed + skipped)))
-            }
-            DdlStep::SpaceListEnd => {
-                self.release(LatchId::BufPool(d.instance), t, true);
-                if d.io_skipped {
-                    d.step = DdlStep::SpaceListScan;
-                    return Next::After(RESCAN_SLEEP);
-                }
-                d.instance += 1;
-                d.step = if d.instance < self.pool.n_instances() {
-                    DdlStep::SpaceListScan
-                } else {
-                    self.file_step(d)
-                };
-                Next::After(Tick::ZERO)
-            }
-            DdlStep::BumpVersion => {
-                let space = self.catalog[d.targets[d.current].table].table.space;
-                let (version, stale_pages) = self.pool.bump_space_version(space);
-                self.emit(EventKind::SpaceVersionBumped {
-                    space,
-                    version,
-                    stale_pages,
-                });
-                d.step = self.file_step(d);
-                Next::After(Tick(costs.version_bump_ns))
-            }
+            DdlStep::LruScan => self.ddl_lru_scan(d),
+            DdlStep::LruScanEnd => self.ddl_lru_scan_end(t, d),
+            DdlStep::SpaceListScan => self.ddl_space_list_scan(t, d),
+            DdlStep::SpaceListEnd => self.ddl_space_list_end(t, d),
+            DdlStep::BumpVersion => self.ddl_bump_version(d),
             DdlStep::DictUnlockForScan => {
                 self.release(LatchId::DictSys, t, true);
                 d.step = DdlStep::LruScanBegin;
                 Next::After(Tick::ZERO)
             }
-            DdlStep::FileTruncate => {
-                if !self.acquire(LatchId::FilSys, t) {
-                    return Next::Parked;
-                }
-                let table = &self.catalog[d.targets[d.current].table].table;
-                let bytes = table.bytes;
-                let path = super::ibd_path(&self.scenario.schema, &table.name);
-                // To the size of an empty table: its first extent.
-                let keep = u64::from(
-                    crate::dict::Table::new("t", table.space, 0, table.row_bytes, 0, 0).pages,
-                ) * crate::units::PAGE_SIZE;
-                let cost = self
-                    .fs
-                    .truncate(&super::fs_path(&path), keep)
-                    .unwrap_or(Tick::ZERO);
-                self.emit(EventKind::FileTruncate {
-                    path,
-                    bytes,
-                    latch: Some(LatchId::FilSys),
-                    t0: self.sched.now,
-                    t1: self.sched.now + cost,
-                });
-                d.step = DdlStep::FileTruncated;
-                Next::After(cost)
-            }
+            DdlStep::FileTruncate => self.ddl_file_truncate(t, d),
             DdlStep::FileTruncated => {
                 self.release(LatchId::FilSys, t, true);
                 d.file_done = true;
@@ -707,23 +469,7 @@ impl Sim {
                 d.step = DdlStep::Begin;
                 Next::After(Tick::ZERO)
             }
-            DdlStep::FileUnlink => {
-                let table = &self.catalog[d.targets[d.current].table].table;
-                let bytes = table.bytes;
-                let path = super::ibd_path(&self.scenario.schema, &table.name);
-                // A discarded table has no file left; a hard link keeps the data, and
-                // the unlink only removes the name.
-                let cost = self.fs.unlink(&super::fs_path(&path)).unwrap_or(Tick::ZERO);
-                self.emit(EventKind::FileUnlink {
-                    path,
-                    bytes,
-                    thread: t,
-                    t0: self.sched.now,
-                    t1: self.sched.now + cost,
-                });
-                d.step = DdlStep::FileUnlinked;
-                Next::After(cost)
-            }
+            DdlStep::FileUnlink => self.ddl_file_unlink(t, d),
             DdlStep::FileUnlinked => {
                 d.file_done = true;
                 if mech.file_delete == FileDelete::UnderDictSys {
@@ -734,30 +480,7 @@ impl Sim {
                 }
                 Next::After(Tick::ZERO)
             }
-            DdlStep::PurgeRename => {
-                let table = &self.catalog[d.targets[d.current].table].table;
-                let path = format!(
-                    "./#file_purge/#FP_{}_{}",
-                    self.sched.now.as_secs(),
-                    table.space.0
-                );
-                let from = super::ibd_path(&self.scenario.schema, &table.name);
-                let renamed = self
-                    .fs
-                    .rename(&super::fs_path(&from), &super::fs_path(&path))
-                    .unwrap_or(Tick::ZERO);
-                let purge = FilePurge {
-                    path,
-                    remaining_bytes: table.bytes,
-                };
-                let id = self.sched.spawn(Thread::FilePurge(Box::new(purge)));
-                // The purge thread starts after its interval.
-                self.sched
-                    .schedule_thread(self.sched.now + PURGE_INTERVAL, id);
-                d.file_done = true;
-                d.step = DdlStep::DictUnlock;
-                Next::After(renamed)
-            }
+            DdlStep::PurgeRename => self.ddl_purge_rename(d),
             DdlStep::DictUnlock => {
                 self.release(LatchId::DictSys, t, true);
                 if d.file_done {
@@ -768,34 +491,358 @@ impl Sim {
                 }
                 Next::After(Tick::ZERO)
             }
-            DdlStep::Finish => {
-                if d.holds_lock_open {
-                    self.release(LatchId::LockOpen, t, true);
-                    d.holds_lock_open = false;
-                }
-                if d.internal {
-                    return Next::Exit;
-                }
-                if let Some(session) = d.notify {
-                    self.sched.schedule_thread(self.sched.now, session);
-                    return Next::Exit;
-                }
-                let elapsed = self.sched.now - d.started;
-                self.emit(EventKind::StatementFinished {
-                    session: d.session,
-                    sql: d.sql.clone(),
-                    elapsed,
-                    result: format!(
-                        "Query OK, 0 rows affected ({}.{:02} sec)",
-                        elapsed.as_secs(),
-                        (elapsed.as_ms() % 1000) / 10
-                    ),
-                    error: false,
-                });
-                Next::Exit
-            }
+            DdlStep::Finish => self.ddl_finish(t, d),
             DdlStep::Peek(step) => self.step_peek(t, d, step),
         }
+    }
+
+    /// `LruScan`: the walk of `buf_LRU_remove_all_pages()` is done; free the space's pages.
+    fn ddl_lru_scan(&mut self, d: &mut Ddl) -> Next {
+        // The walk from tail to head ran under the mutex for the span's length; no
+        // other thread could see the list meanwhile, so its result is computed
+        // here in one sweep (viewers interpolate the cursor from the span).
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        let (_freed, skipped) = self.pool.remove_space_pages(d.instance, space);
+        d.io_skipped = skipped > 0;
+        d.step = DdlStep::LruScanEnd;
+        Next::After(Tick::ZERO)
+    }
+
+    /// `BumpVersion`: `fil_space_t::set_deleted()` (8.0.23) bumps the space's version.
+    fn ddl_bump_version(&mut self, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        let (version, stale_pages) = self.pool.bump_space_version(space);
+        self.emit(EventKind::SpaceVersionBumped {
+            space,
+            version,
+            stale_pages,
+        });
+        d.step = self.file_step(d);
+        Next::After(Tick(costs.version_bump_ns))
+    }
+
+    /// `AhiDropBeforeDrop`: AliSQL clears the table's AHI entries without `dict_sys`.
+    fn ddl_ahi_drop_before_drop(&mut self, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        // AliSQL: drop the entries of indexes that have any, page by page, with no
+        // dictionary latch: DML carries on.
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        let records = self.hashed_records(space);
+        let mut pages = 0;
+        for i in 0..self.pool.n_instances() {
+            pages += self
+                .pool
+                .ahi_drop_space(i, space)
+                .iter()
+                .map(|(_, n)| n)
+                .sum::<u64>();
+        }
+        let cost = Tick(costs.ahi_drop_ns_per_record).times(records);
+        if pages > 0 {
+            self.emit(EventKind::AhiCleanupStarted {
+                space,
+                pages,
+                hashed_pages: pages,
+                latch: None,
+                until: self.sched.now + cost,
+            });
+        }
+        d.ahi = (self.sched.now, pages, records);
+        d.step = DdlStep::DictLock;
+        Next::After(cost)
+    }
+
+    /// `DictDrop`: `row_drop_table_for_mysql()` drops the table from the dictionary.
+    fn ddl_dict_drop(&mut self, d: &mut Ddl) -> Next {
+        let ti = d.targets[d.current].table;
+        let (table, space) = (
+            self.catalog[ti].table.name.clone(),
+            self.catalog[ti].table.space,
+        );
+        if self.catalog[ti].table.discarded {
+            // Nothing of it is in the pool or on disk: only the dictionary.
+            if !d.discard {
+                self.catalog[ti].table.dropped = true;
+                self.emit(EventKind::TableDropped { table, space });
+            }
+            d.file_done = true;
+            d.step = DdlStep::DictUnlock;
+            return Next::After(Tick::ZERO);
+        }
+        if d.discard {
+            self.catalog[ti].table.discarded = true;
+            self.emit(EventKind::DdlPhase {
+                session: d.session,
+                table,
+                phase: "discarding tablespace".to_string(),
+                detail: String::new(),
+            });
+        } else if d.truncate {
+            self.emit(EventKind::DdlPhase {
+                session: d.session,
+                table,
+                phase: "truncating".to_string(),
+                detail: String::new(),
+            });
+        } else {
+            self.catalog[ti].table.dropped = true;
+            self.emit(EventKind::TableDropped { table, space });
+        }
+        d.step = self.ahi_step(d);
+        Next::After(Tick::ZERO)
+    }
+
+    /// `AhiFreeExtents`: 5.7 `fseg_free_extent()` drops the AHI entries of one extent.
+    fn ddl_ahi_free_extents(&mut self, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        if let Some(next) = self.peek_zip_pages(d) {
+            return next;
+        }
+        let table = &self.catalog[d.targets[d.current].table].table;
+        let (space, pages) = (table.space, table.pages);
+        let end = (d.next_page + EXTENT_PAGES).min(pages);
+        let mut cost = Tick(costs.ahi_check_ns_per_page).times(u64::from(end - d.next_page));
+        for p in d.next_page..end {
+            let Some(f) = self.pool.frame_of(PageId { space, page_no: p }) else {
+                continue;
+            };
+            let index = self.pool.ahi_unmark(f);
+            if index != 0 {
+                let recs = self.ahi_records(space, index);
+                cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
+                d.ahi.1 += 1;
+                d.ahi.2 += recs;
+            }
+        }
+        d.next_page = end;
+        if end >= pages {
+            self.finish_ahi(d);
+            d.step = self.eviction_step(d);
+        }
+        Next::After(cost)
+    }
+
+    /// `AhiLruScan`: 8.0 `btr_drop_ahi_for_table()` collects a batch of hashed pages.
+    fn ddl_ahi_lru_scan(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        let latch = LatchId::BufPool(d.instance);
+        if !self.acquire(latch, t) {
+            return Next::Parked;
+        }
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        if !d.ahi_batch_ready {
+            let mut batch = std::mem::take(&mut d.ahi_batch);
+            self.pool.hashed_from_tail(d.instance, space, &mut batch);
+            d.ahi_batch = batch;
+            d.ahi_batch_pos = 0;
+            d.ahi_batch_ready = true;
+        }
+        let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
+        // The walk reaches the batch's last page, or the head when none is left.
+        let walk = match end.checked_sub(1).and_then(|e| d.ahi_batch.get(e)) {
+            Some(&(rank, _)) => rank,
+            None => self.pool.instances()[usize::from(d.instance)].lru_len(),
+        };
+        let took = Tick(costs.lru_scan_ns_per_page).times(u64::from(walk));
+        self.emit(EventKind::Scan {
+            list: ListKind::Lru,
+            instance: d.instance,
+            space,
+            latch,
+            thread: t,
+            from: 0,
+            to: walk,
+            t0: self.sched.now,
+            t1: self.sched.now + took,
+        });
+        d.step = DdlStep::AhiLruDrop;
+        Next::After(took)
+    }
+
+    /// `AhiLruDrop`: drop the batch's AHI entries, the instance mutex released.
+    fn ddl_ahi_lru_drop(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        self.release(LatchId::BufPool(d.instance), t, true);
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        let end = (d.ahi_batch_pos + AHI_BATCH).min(d.ahi_batch.len());
+        let mut cost = Tick::ZERO;
+        for k in d.ahi_batch_pos..end {
+            let f = d.ahi_batch[k].1;
+            // btr_search_drop_page_hash_when_freed(): if it is still that page
+            // and still hashed.
+            if self.pool.page_of(f).space != space || !self.pool.is_hashed(f) {
+                continue;
+            }
+            let index = self.pool.ahi_unmark(f);
+            let recs = self.ahi_records(space, index);
+            cost += Tick(costs.ahi_drop_ns_per_record).times(recs);
+            d.ahi.1 += 1;
+            d.ahi.2 += recs;
+        }
+        d.ahi_batch_pos = end;
+        if end < d.ahi_batch.len() {
+            d.step = DdlStep::AhiLruScan;
+            return Next::After(cost);
+        }
+        d.ahi_batch_ready = false;
+        d.instance += 1;
+        d.step = if d.instance < self.pool.n_instances() {
+            DdlStep::AhiLruScan
+        } else {
+            DdlStep::AhiLruDropDone
+        };
+        Next::After(cost)
+    }
+
+    /// `LruScanEnd`: release the instance mutex; rescan if I/O-fixed pages were skipped.
+    fn ddl_lru_scan_end(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        let latch = LatchId::BufPool(d.instance);
+        self.release(latch, t, true);
+        if d.io_skipped {
+            // Pages of the space were being read: sleep and rescan this instance.
+            d.step = DdlStep::LruScanBegin;
+            return Next::After(RESCAN_SLEEP);
+        }
+        d.instance += 1;
+        d.step = if d.instance < self.pool.n_instances() {
+            DdlStep::LruScanBegin
+        } else {
+            self.file_step(d)
+        };
+        Next::After(Tick::ZERO)
+    }
+
+    /// `SpaceListScan`: AliSQL walks the space's own page list in one instance.
+    fn ddl_space_list_scan(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        let costs = self.profile.costs.clone();
+        let latch = LatchId::BufPool(d.instance);
+        if !self.acquire(latch, t) {
+            return Next::Parked;
+        }
+        // Only the space's own pages are visited.
+        let space = self.catalog[d.targets[d.current].table].table.space;
+        let (freed, skipped) = self.pool.remove_space_pages(d.instance, space);
+        d.io_skipped = skipped > 0;
+        d.step = DdlStep::SpaceListEnd;
+        Next::After(Tick(costs.lru_scan_ns_per_page).times(u64::from(freed + skipped)))
+    }
+
+    /// `SpaceListEnd`: release the instance mutex; rescan if I/O-fixed pages were skipped.
+    fn ddl_space_list_end(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        self.release(LatchId::BufPool(d.instance), t, true);
+        if d.io_skipped {
+            d.step = DdlStep::SpaceListScan;
+            return Next::After(RESCAN_SLEEP);
+        }
+        d.instance += 1;
+        d.step = if d.instance < self.pool.n_instances() {
+            DdlStep::SpaceListScan
+        } else {
+            self.file_step(d)
+        };
+        Next::After(Tick::ZERO)
+    }
+
+    /// `FileTruncate`: 5.7 `truncate_t::truncate()` truncates the file under `fil_sys`.
+    fn ddl_file_truncate(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        if !self.acquire(LatchId::FilSys, t) {
+            return Next::Parked;
+        }
+        let table = &self.catalog[d.targets[d.current].table].table;
+        let bytes = table.bytes;
+        let path = super::ibd_path(&self.scenario.schema, &table.name);
+        // To the size of an empty table: its first extent.
+        let keep =
+            u64::from(crate::dict::Table::new("t", table.space, 0, table.row_bytes, 0, 0).pages)
+                * crate::units::PAGE_SIZE;
+        let cost = self
+            .fs
+            .truncate(&super::fs_path(&path), keep)
+            .unwrap_or(Tick::ZERO);
+        self.emit(EventKind::FileTruncate {
+            path,
+            bytes,
+            latch: Some(LatchId::FilSys),
+            t0: self.sched.now,
+            t1: self.sched.now + cost,
+        });
+        d.step = DdlStep::FileTruncated;
+        Next::After(cost)
+    }
+
+    /// `FileUnlink`: `os_file_delete()`.
+    fn ddl_file_unlink(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        let table = &self.catalog[d.targets[d.current].table].table;
+        let bytes = table.bytes;
+        let path = super::ibd_path(&self.scenario.schema, &table.name);
+        // A discarded table has no file left; a hard link keeps the data, and
+        // the unlink only removes the name.
+        let cost = self.fs.unlink(&super::fs_path(&path)).unwrap_or(Tick::ZERO);
+        self.emit(EventKind::FileUnlink {
+            path,
+            bytes,
+            thread: t,
+            t0: self.sched.now,
+            t1: self.sched.now + cost,
+        });
+        d.step = DdlStep::FileUnlinked;
+        Next::After(cost)
+    }
+
+    /// `PurgeRename`: AliSQL renames the file into the purge directory and starts its
+    /// purge thread.
+    fn ddl_purge_rename(&mut self, d: &mut Ddl) -> Next {
+        let table = &self.catalog[d.targets[d.current].table].table;
+        let path = format!(
+            "./#file_purge/#FP_{}_{}",
+            self.sched.now.as_secs(),
+            table.space.0
+        );
+        let from = super::ibd_path(&self.scenario.schema, &table.name);
+        let renamed = self
+            .fs
+            .rename(&super::fs_path(&from), &super::fs_path(&path))
+            .unwrap_or(Tick::ZERO);
+        let purge = FilePurge {
+            path,
+            remaining_bytes: table.bytes,
+        };
+        let id = self.sched.spawn(Thread::FilePurge(Box::new(purge)));
+        // The purge thread starts after its interval.
+        self.sched
+            .schedule_thread(self.sched.now + PURGE_INTERVAL, id);
+        d.file_done = true;
+        d.step = DdlStep::DictUnlock;
+        Next::After(renamed)
+    }
+
+    /// `Finish`: release `LOCK_open` (5.1) and report the result.
+    fn ddl_finish(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
+        if d.holds_lock_open {
+            self.release(LatchId::LockOpen, t, true);
+            d.holds_lock_open = false;
+        }
+        if d.internal {
+            return Next::Exit;
+        }
+        if let Some(session) = d.notify {
+            self.sched.schedule_thread(self.sched.now, session);
+            return Next::Exit;
+        }
+        let elapsed = self.sched.now - d.started;
+        self.emit(EventKind::StatementFinished {
+            session: d.session,
+            sql: d.sql.clone(),
+            elapsed,
+            result: format!(
+                "Query OK, 0 rows affected ({}.{:02} sec)",
+                elapsed.as_secs(),
+                (elapsed.as_ms() % 1000) / 10
+            ),
+            error: false,
+        });
+        Next::Exit
     }
 
     /// AliSQL's purge thread: truncate 512 MiB, sleep 100 ms, ..., unlink the rest.
