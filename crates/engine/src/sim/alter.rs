@@ -443,9 +443,12 @@ impl Sim {
         b.next_page = 0;
         b.target_space = space;
         self.pool.register_space(space, fresh.pages);
-        let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
-        let _ = self.fs.create(&path);
-        let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+        let _ = super::os::create_data_file(
+            &mut self.fs,
+            &self.scenario.schema,
+            &fresh.name,
+            fresh.bytes,
+        );
         self.push_table(fresh);
         self.start_build(b)
     }
@@ -470,7 +473,7 @@ impl Sim {
         // Simplification: the file grows to its new size at once (the server
         // extends it as the bulk load allocates extents).
         let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
-        let _ = self.fs.grow_to(&path, bytes, 64 << 20);
+        let _ = self.fs.grow_to(&path, bytes, super::os::EXTEND_MAX_BYTES);
         self.start_build(b)
     }
 
@@ -1045,9 +1048,8 @@ impl Sim {
                     crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
                 fresh.columns = src.columns.clone();
                 self.pool.register_space(space, fresh.pages);
-                let path = super::fs_path(&super::ibd_path(&self.scenario.schema, name));
-                let _ = self.fs.create(&path);
-                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+                let schema = &self.scenario.schema;
+                let _ = super::os::create_data_file(&mut self.fs, schema, name, fresh.bytes);
                 // The SQL layer's definition, copied (sim/session).
                 let mut def = self.catalog[*like].def.clone();
                 def.live_rows = 0;

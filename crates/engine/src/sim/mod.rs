@@ -266,9 +266,7 @@ impl Sim {
             .map_err(fail)?;
         fs.mkdir(&format!("{DATADIR}/#file_purge")).map_err(fail)?;
         for t in tables {
-            let path = fs_path(&ibd_path(&scenario.schema, &t.name));
-            fs.create(&path).map_err(fail)?;
-            fs.grow_to(&path, t.bytes, 64 << 20).map_err(fail)?;
+            os::create_data_file(&mut fs, &scenario.schema, &t.name, t.bytes).map_err(fail)?;
         }
         Ok(fs)
     }

@@ -19,12 +19,34 @@
 //!                                    EVERY (1s, 500ms), until empty; then rm
 //! ```
 
+use super::ibd_path;
 use super::{Next, Sim};
 use crate::events::EventKind;
-use crate::fs::FsError;
+use crate::fs::{FileSystem, FsError};
+use crate::scenario::shell::fs_path;
 use crate::scenario::shell::ShellCommand;
 use crate::time::Tick;
 use crate::ThreadId;
+
+/// How far InnoDB extends a file-per-table tablespace at a time, at most
+/// (`fsp_get_pages_to_extend_ibd()`: 4 extents while small, then 64 MiB).
+pub(super) const EXTEND_MAX_BYTES: u64 = 64 << 20;
+
+/// Creates `table`'s data file (`./schema/table.ibd`) and extends it to `bytes`, as
+/// `fil_ibd_create()` and the extensions that follow it do.
+pub(super) fn create_data_file(
+    fs: &mut FileSystem,
+    schema: &str,
+    table: &str,
+    bytes: u64,
+) -> Result<(), FsError> {
+    let path = fs_path(&ibd_path(schema, table));
+    // Both run even if the create fails (the file is there already): the file is
+    // extended either way, as the callers have always had it.
+    let created = fs.create(&path);
+    let grown = fs.grow_to(&path, bytes, EXTEND_MAX_BYTES);
+    created.and(grown.map(|_| ()))
+}
 
 /// An operator's shell command running beside the server.
 #[derive(Clone, Debug)]

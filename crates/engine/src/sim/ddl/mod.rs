@@ -219,8 +219,8 @@ impl Sim {
             let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &fresh.name));
             if !self.fs.exists(&path) {
                 // 8.0: the new tablespace's file.
-                let _ = self.fs.create(&path);
-                let _ = self.fs.grow_to(&path, fresh.bytes, 64 << 20);
+                let schema = &self.scenario.schema;
+                let _ = super::os::create_data_file(&mut self.fs, schema, &fresh.name, fresh.bytes);
             }
             self.catalog[t].table = fresh;
             self.catalog[t].append_row = 0;
