@@ -325,7 +325,19 @@ impl Sim {
             .map_or(self.profile.sql.innodb_lock_wait_timeout_s, |s| {
                 s.vars.innodb_lock_wait_timeout_s
             });
-        let deadline = self.sched.now + Tick::from_secs(timeout);
+        self.start_row_wait(t, session, range, timeout)
+    }
+
+    /// `session`'s thread `t` starts waiting for `range`, for at most `timeout_s`
+    /// seconds (`innodb_lock_wait_timeout`; its deadline is a scheduled wake).
+    fn start_row_wait(
+        &mut self,
+        t: ThreadId,
+        session: u32,
+        range: RowRange,
+        timeout_s: u64,
+    ) -> RowPoll {
+        let deadline = self.sched.now + Tick::from_secs(timeout_s);
         self.sql.row_waits.insert(
             session,
             RowWait {
@@ -366,20 +378,8 @@ impl Sim {
             }
             Some(_) => RowPoll::Wait,
             None => {
-                let deadline =
-                    self.sched.now + Tick::from_secs(self.profile.sql.innodb_lock_wait_timeout_s);
-                self.sql.row_waits.insert(
-                    session,
-                    RowWait {
-                        thread: t,
-                        range,
-                        since: self.sched.now,
-                        deadline,
-                    },
-                );
-                self.note_wait();
-                self.sched.schedule(deadline, Wake::RowLockTimeout(session));
-                RowPoll::Wait
+                let timeout = self.profile.sql.innodb_lock_wait_timeout_s;
+                self.start_row_wait(t, session, range, timeout)
             }
         }
     }

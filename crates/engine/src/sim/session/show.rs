@@ -59,6 +59,22 @@ pub(in crate::sim) fn sysbench_text(kind: StatementKind, table: &str) -> String 
     }
 }
 
+/// One processlist row's cells, as SHOW PROCESSLIST and
+/// `information_schema.processlist` both print them (Id, User, Host, db, Command,
+/// Time, State, Info).
+fn processlist_cells(p: ProcesslistRow, info: Option<String>) -> Vec<Option<String>> {
+    vec![
+        some(p.id),
+        some(p.user),
+        some("localhost"),
+        p.db,
+        some(p.command),
+        some(p.time_s),
+        Some(p.state),
+        info,
+    ]
+}
+
 impl Sim {
     /// The processlist as an observer outside every session sees it (a monitoring
     /// panel, not a `SHOW` run in one of the sessions): one row per workload client and
@@ -128,24 +144,15 @@ impl Sim {
             ],
             &["Id", "Time"],
         );
-        for p in self.procs(Some(me)) {
-            let info = p.info.map(|i| {
+        for mut p in self.procs(Some(me)) {
+            let info = p.info.take().map(|i| {
                 if full {
                     i
                 } else {
                     i.chars().take(100).collect()
                 }
             });
-            r.push(vec![
-                some(p.id),
-                some(p.user),
-                some("localhost"),
-                p.db,
-                some(p.command),
-                some(p.time_s),
-                Some(p.state),
-                info,
-            ]);
+            r.push(processlist_cells(p, info));
         }
         r
     }
@@ -204,17 +211,9 @@ impl Sim {
                     ],
                     &["ID", "TIME"],
                 );
-                for p in self.procs(Some(me)) {
-                    r.push(vec![
-                        some(p.id),
-                        some(p.user),
-                        some("localhost"),
-                        p.db,
-                        some(p.command),
-                        some(p.time_s),
-                        Some(p.state),
-                        p.info,
-                    ]);
+                for mut p in self.procs(Some(me)) {
+                    let info = p.info.take();
+                    r.push(processlist_cells(p, info));
                 }
                 Ok(r)
             }
