@@ -231,7 +231,7 @@ impl Sim {
         // Start (or join) the transaction.
         let autocommit = self.sql.sessions[&id].vars.autocommit;
         let had_trx = self.sql.sessions[&id].trx.is_some();
-        let trx = self.txn(id);
+        let trx = self.sql.trx_of(id, self.sched.now);
         if !had_trx {
             trx.explicit = !autocommit;
             run.autocommit_trx = autocommit;
@@ -242,7 +242,7 @@ impl Sim {
             // none, and a view older than the table's clustered index cannot read it
             // (row_search_mvcc(): !index->is_usable(trx) → DB_MISSING_HISTORY).
             let now = self.sched.now;
-            let trx = self.txn(id);
+            let trx = self.sql.trx_of(id, self.sched.now);
             let view = *trx.read_view.get_or_insert(now);
             if view < def.rebuilt_at {
                 return Err(SqlError::table_def_changed());

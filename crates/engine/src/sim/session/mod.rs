@@ -186,6 +186,46 @@ pub(in crate::sim) struct SqlLayer {
 }
 
 impl SqlLayer {
+    /// Session `id`'s transaction, started at `now` if it has none
+    /// (`trx_start_if_not_started()`).
+    pub(super) fn trx_of(&mut self, id: u32, now: Tick) -> &mut Trx {
+        let next_id = &mut self.next_trx_id;
+        let s = self.sessions.get_mut(&id).expect("session");
+        s.trx.get_or_insert_with(|| {
+            *next_id += 1;
+            Trx {
+                id: *next_id,
+                started: now,
+                explicit: false,
+                read_view: None,
+                rows_modified: 0,
+                rows_locked: 0,
+                lock_bytes: 0,
+                wrote: false,
+                last_lsn: crate::bufpool::Lsn(0),
+            }
+        })
+    }
+
+    /// Sets session `session`'s processlist state, recording it in its running
+    /// statement's states; false if nothing changed (no such session, same state).
+    fn set_state(&mut self, session: u32, state: &'static str) -> bool {
+        let Some(s) = self.sessions.get_mut(&session) else {
+            return false;
+        };
+        if s.state == state {
+            return false;
+        }
+        s.state = state;
+        if let Some(stmt) = s.running {
+            let rec = &mut self.statements[stmt as usize];
+            if !state.is_empty() && rec.states_seen.last().map(String::as_str) != Some(state) {
+                rec.states_seen.push(state.to_owned());
+            }
+        }
+        true
+    }
+
     /// No sessions yet; ids start after the workload's `workload_threads`, and new
     /// sessions take the profile's timeouts.
     pub(super) fn new(workload_threads: u32, profile: &crate::profile::Profile) -> SqlLayer {
@@ -461,23 +501,12 @@ impl Sim {
     // ---- the thread ------------------------------------------------------------------
 
     pub(super) fn set_state(&mut self, session: u32, state: &'static str) {
-        let Some(s) = self.sql.sessions.get_mut(&session) else {
-            return;
-        };
-        if s.state == state {
-            return;
+        if self.sql.set_state(session, state) {
+            self.emit(EventKind::SessionState {
+                session,
+                state: state.to_owned(),
+            });
         }
-        s.state = state;
-        if let Some(stmt) = s.running {
-            let rec = &mut self.sql.statements[stmt as usize];
-            if !state.is_empty() && rec.states_seen.last().map(String::as_str) != Some(state) {
-                rec.states_seen.push(state.to_owned());
-            }
-        }
-        self.emit(EventKind::SessionState {
-            session,
-            state: state.to_owned(),
-        });
     }
 
     fn schema(&self) -> String {

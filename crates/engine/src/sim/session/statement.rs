@@ -444,7 +444,7 @@ impl Sim {
     /// consistent snapshot.
     fn begin(&mut self, id: u32, consistent_snapshot: bool) {
         let now = self.sched.now;
-        let trx = self.txn(id);
+        let trx = self.sql.trx_of(id, self.sched.now);
         trx.explicit = true;
         if consistent_snapshot {
             trx.read_view = Some(now);

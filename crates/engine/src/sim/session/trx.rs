@@ -3,32 +3,11 @@
 //! LOCK TABLES and BEGIN perform first (`trans_commit_implicit()`), which also
 //! releases the explicit metadata locks.
 
-use super::Trx;
 use crate::mdl::{MdlContextId, MdlDuration, MdlType};
 use crate::sim::Sim;
 use crate::sql::Command;
 
 impl Sim {
-    pub(in crate::sim) fn txn(&mut self, id: u32) -> &mut Trx {
-        let now = self.sched.now;
-        let next_id = &mut self.sql.next_trx_id;
-        let s = self.sql.sessions.get_mut(&id).expect("session");
-        s.trx.get_or_insert_with(|| {
-            *next_id += 1;
-            Trx {
-                id: *next_id,
-                started: now,
-                explicit: false,
-                read_view: None,
-                rows_modified: 0,
-                rows_locked: 0,
-                lock_bytes: 0,
-                wrote: false,
-                last_lsn: crate::bufpool::Lsn(0),
-            }
-        })
-    }
-
     /// Commits the session's transaction (`trans_commit()`): row locks and
     /// transactional metadata locks go. The redo flush was charged by the caller.
     pub(in crate::sim) fn commit_trx(&mut self, id: u32) {
