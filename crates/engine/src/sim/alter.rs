@@ -38,6 +38,7 @@ use crate::events::{EventKind, ListKind};
 use crate::latch::LatchId;
 use crate::mdl::{MdlContextId, MdlTicketId, MdlType};
 use crate::profile::FlushScan;
+use crate::sim::catalog::TableId;
 use crate::time::Tick;
 use crate::units::PAGE_SIZE;
 use crate::ThreadId;
@@ -60,7 +61,7 @@ const SCAN_PAGES_PER_STEP: u64 = 1;
 #[derive(Clone, Debug)]
 pub(super) struct IndexBuild {
     pub(super) session: u32,
-    pub(super) table: usize,
+    pub(super) table: TableId,
     /// Name of the new index.
     pub(super) name: String,
     /// Bytes of one entry of the new index.
@@ -117,7 +118,7 @@ pub(super) struct Rebuild {
     pub(super) drop: Vec<String>,
     /// The old table, once the new one took its name: dropped along the profile's DROP
     /// path (5.1: under LOCK_open, "rename result table").
-    old: Option<usize>,
+    old: Option<TableId>,
     /// The thread dropping it.
     dropper: Option<ThreadId>,
 }
@@ -178,7 +179,7 @@ enum BuildStep {
 impl IndexBuild {
     pub(super) fn new(
         session: u32,
-        table: usize,
+        table: TableId,
         name: String,
         entry_bytes: u64,
         mdl: (MdlContextId, MdlTicketId),
@@ -223,7 +224,7 @@ impl IndexBuild {
     /// column change with ALGORITHM=INPLACE or COPY.
     pub(super) fn rebuild(
         session: u32,
-        table: usize,
+        table: TableId,
         rebuild: Rebuild,
         mdl: (MdlContextId, MdlTicketId),
         notify: ThreadId,
@@ -704,8 +705,7 @@ impl Sim {
                 // `#sql-ib<old space>`, is dropped along the DROP path.
                 let new = self
                     .catalog
-                    .tables()
-                    .position(|x| x.space == b.target_space)
+                    .find(|x| x.space == b.target_space)
                     .expect("the new table exists");
                 let name = self.catalog[b.table].table.name.clone();
                 let hidden = format!("#sql-ib{}", self.catalog[b.table].table.space.0);
@@ -905,15 +905,15 @@ pub(super) enum MetaChange {
     /// Instant ADD/DROP COLUMN: columns added (name, bytes) and dropped; whether the
     /// table gets a new row version (8.0.29+).
     Columns {
-        table: usize,
+        table: TableId,
         add: Vec<(String, u64)>,
         drop: Vec<String>,
         new_row_version: bool,
     },
     /// RENAME TABLE a TO b, c TO d: every pair at once.
-    Rename(Vec<(usize, String)>),
+    Rename(Vec<(TableId, String)>),
     /// CREATE TABLE name LIKE table: an empty table of the same shape.
-    CreateLike { like: usize, name: String },
+    CreateLike { like: TableId, name: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

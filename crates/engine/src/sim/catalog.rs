@@ -4,10 +4,10 @@
 //! (`dd::Table`) are two views of one table; the simulation also keeps a little
 //! per-table state of its own (the next appended row, the statements using it, the
 //! online build's row log). All of it lives in one [`TableEntry`] per table, found by
-//! its position, so nothing runs "parallel" to anything else.
+//! its [`TableId`], so nothing runs "parallel" to anything else.
 //!
 //! ```text
-//!   catalog[3] ──▶ TableEntry { table: dict::Table   (InnoDB: space, B-trees, pages)
+//!   TableId(3) ──▶ TableEntry { table: dict::Table   (InnoDB: space, B-trees, pages)
 //!                               def:   TableDef      (SQL layer: columns, indexes)
 //!                               append_row, users, online_build, row_log_ops }
 //! ```
@@ -24,6 +24,17 @@ use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::sql::TableName;
 use std::ops::{Index, IndexMut};
+
+/// A table's place in the catalog: its id for its whole life (a dropped table keeps
+/// its entry, flagged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct TableId(pub(crate) u32);
+
+impl TableId {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Everything the server keeps about one table.
 #[derive(Clone, Debug)]
@@ -61,17 +72,17 @@ impl TableEntry {
 pub(crate) struct Catalog {
     entries: Vec<TableEntry>,
     /// Tables the workload draws from.
-    pub(crate) workload_tables: Vec<usize>,
+    pub(crate) workload_tables: Vec<TableId>,
     /// Their names: after a RENAME the workload follows the name, as sysbench does.
     pub(crate) workload_names: Vec<String>,
 }
 
 impl Catalog {
     /// A catalog of `entries`, with the workload on the tables at `workload`.
-    pub(crate) fn new(entries: Vec<TableEntry>, workload: Vec<usize>) -> Catalog {
+    pub(crate) fn new(entries: Vec<TableEntry>, workload: Vec<TableId>) -> Catalog {
         let workload_names = workload
             .iter()
-            .map(|&i| entries[i].table.name.clone())
+            .map(|&i| entries[i.index()].table.name.clone())
             .collect();
         Catalog {
             entries,
@@ -81,8 +92,23 @@ impl Catalog {
     }
 
     /// Every id, in order.
-    pub(crate) fn ids(&self) -> std::ops::Range<usize> {
-        0..self.entries.len()
+    pub(crate) fn ids(&self) -> impl DoubleEndedIterator<Item = TableId> + use<> {
+        (0..self.entries.len() as u32).map(TableId)
+    }
+
+    /// Every table with its id.
+    pub(crate) fn tables_with_ids(&self) -> impl Iterator<Item = (TableId, &Table)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (TableId(i as u32), &e.table))
+    }
+
+    /// The first table for which `pred` holds.
+    pub(crate) fn find(&self, pred: impl Fn(&Table) -> bool) -> Option<TableId> {
+        self.tables_with_ids()
+            .find(|(_, t)| pred(t))
+            .map(|(i, _)| i)
     }
 
     /// The InnoDB tables, in id order.
@@ -91,9 +117,9 @@ impl Catalog {
     }
 
     /// Adds a table with its definition; appends start at row `append_row`.
-    pub(crate) fn push(&mut self, table: Table, def: TableDef, append_row: u64) -> usize {
+    pub(crate) fn push(&mut self, table: Table, def: TableDef, append_row: u64) -> TableId {
         self.entries.push(TableEntry::new(table, def, append_row));
-        self.entries.len() - 1
+        TableId(self.entries.len() as u32 - 1)
     }
 
     /// The next free tablespace id (`fil_assign_new_space_id()`).
@@ -103,11 +129,11 @@ impl Catalog {
 
     /// Swaps two tables' InnoDB parts, leaving their SQL definitions and bookkeeping
     /// where they are: a rebuild's new table takes the old one's place under its name.
-    pub(crate) fn swap_tables(&mut self, a: usize, b: usize) {
+    pub(crate) fn swap_tables(&mut self, a: TableId, b: TableId) {
         if a == b {
             return;
         }
-        let (lo, hi) = (a.min(b), a.max(b));
+        let (lo, hi) = (a.index().min(b.index()), a.index().max(b.index()));
         let (left, right) = self.entries.split_at_mut(hi);
         std::mem::swap(&mut left[lo].table, &mut right[0].table);
     }
@@ -116,7 +142,7 @@ impl Catalog {
     /// unqualified name, compared with the server's own `server_schema`): the table,
     /// or every partition of a partitioned one, in partition order; empty when there
     /// is none. The one name lookup every statement and check goes through.
-    pub(crate) fn resolve(&self, server_schema: &str, name: &TableName) -> Vec<usize> {
+    pub(crate) fn resolve(&self, server_schema: &str, name: &TableName) -> Vec<TableId> {
         let schema_ok = name
             .schema
             .as_deref()
@@ -126,7 +152,7 @@ impl Catalog {
         }
         self.ids()
             .filter(|&i| {
-                let t = &self.entries[i].table;
+                let t = &self[i].table;
                 !t.dropped && t.sql_name().eq_ignore_ascii_case(&name.table)
             })
             .collect()
@@ -145,20 +171,20 @@ impl Catalog {
                         .iter()
                         .any(|n| n.eq_ignore_ascii_case(&e.table.name))
             })
-            .map(|(i, _)| i)
+            .map(|(i, _)| TableId(i as u32))
             .collect();
     }
 }
 
-impl Index<usize> for Catalog {
+impl Index<TableId> for Catalog {
     type Output = TableEntry;
-    fn index(&self, i: usize) -> &TableEntry {
-        &self.entries[i]
+    fn index(&self, id: TableId) -> &TableEntry {
+        &self.entries[id.index()]
     }
 }
 
-impl IndexMut<usize> for Catalog {
-    fn index_mut(&mut self, i: usize) -> &mut TableEntry {
-        &mut self.entries[i]
+impl IndexMut<TableId> for Catalog {
+    fn index_mut(&mut self, id: TableId) -> &mut TableEntry {
+        &mut self.entries[id.index()]
     }
 }

@@ -26,6 +26,7 @@ use crate::latch::LatchId;
 use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
 use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
+use crate::sim::catalog::TableId;
 use crate::time::Tick;
 use crate::units::PAGE_SIZE;
 use crate::workload::{event_statements, statement_ops, PageOp, StatementKind};
@@ -60,7 +61,7 @@ pub(super) struct Client {
 #[derive(Clone, Debug)]
 pub(super) struct PageWalk {
     /// The table (index into `Sim::tables`).
-    pub(super) table: usize,
+    pub(super) table: TableId,
     pub(super) ops: Vec<PageOp>,
     op_idx: usize,
     page: PageId,
@@ -79,7 +80,7 @@ pub(super) struct PageWalk {
 impl PageWalk {
     pub(super) fn new() -> PageWalk {
         PageWalk {
-            table: 0,
+            table: TableId(0),
             ops: Vec::with_capacity(8),
             op_idx: 0,
             page: PageId {
@@ -97,7 +98,7 @@ impl PageWalk {
     }
 
     /// Starts over on `ops` (already filled) of `table`.
-    pub(super) fn restart(&mut self, table: usize) {
+    pub(super) fn restart(&mut self, table: TableId) {
         self.table = table;
         self.op_idx = 0;
         self.free_block_attempt = 0;
@@ -205,7 +206,7 @@ impl Client {
     }
 
     /// The statement running and its table, if any.
-    pub(super) fn current(&self) -> Option<(StatementKind, usize)> {
+    pub(super) fn current(&self) -> Option<(StatementKind, TableId)> {
         if self.step == ClientStep::NextEvent {
             return None;
         }
@@ -291,7 +292,7 @@ impl Sim {
         Tick(mean - j + rng.below(2 * j + 1))
     }
 
-    fn pick_table(&self, rng: &mut SimRng) -> Option<usize> {
+    fn pick_table(&self, rng: &mut SimRng) -> Option<TableId> {
         let live = self
             .catalog
             .workload_tables

@@ -49,7 +49,7 @@ use crate::time::Tick;
 use crate::workload::KeyDist;
 use crate::ThreadId;
 use alter::{IndexBuild, MetaDdl};
-use catalog::{Catalog, TableEntry};
+use catalog::{Catalog, TableEntry, TableId};
 use cleaner::PageCleaner;
 use client::Client;
 use cpu::Cpu;
@@ -289,7 +289,7 @@ impl Sim {
         let pool_pages = u64::from(self.scenario.pool_pages());
         // Tables drawn from: not the partitions, which are read in whole or not at all,
         // after the rest, with room kept for them.
-        let candidates: Vec<usize> = self
+        let candidates: Vec<TableId> = self
             .catalog
             .ids()
             .filter(|&t| self.catalog[t].table.partition.is_none())
@@ -339,7 +339,7 @@ impl Sim {
         self.warm_cached_partitions(depth - reserve);
     }
 
-    fn warm_page(&mut self, table: usize, page_no: u32, depth: u32) {
+    fn warm_page(&mut self, table: TableId, page_no: u32, depth: u32) {
         if self.catalog[table].table.zip_kb != 0 {
             self.warm_zip_page(table, page_no, depth);
             return;
@@ -644,7 +644,7 @@ impl Sim {
 
     /// Whether new statements may use table `t`: it exists. (Statements on a table a
     /// DDL is changing queue for its metadata lock, as in the server.)
-    fn table_open(&self, t: usize) -> bool {
+    fn table_open(&self, t: TableId) -> bool {
         !self.catalog[t].table.dropped && !self.catalog[t].table.discarded
     }
 

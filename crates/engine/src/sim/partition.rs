@@ -33,6 +33,7 @@ use super::Sim;
 use crate::bufpool::{FreeBlock, Lookup, PageId, SpaceId};
 use crate::dict::{partition_table_name, Table};
 use crate::scenario::Scenario;
+use crate::sim::catalog::TableId;
 use crate::units::PAGE_SIZE;
 
 /// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
@@ -103,14 +104,16 @@ pub(super) fn build_tables(scenario: &Scenario) -> Vec<Table> {
 
 /// The tables the workload draws from: those named (every partition of a partitioned
 /// one), or all.
-pub(super) fn workload_tables(tables: &[Table], named: &[String]) -> Vec<usize> {
+pub(super) fn workload_tables(tables: &[Table], named: &[String]) -> Vec<TableId> {
     if named.is_empty() {
-        return (0..tables.len()).collect();
+        return (0..tables.len() as u32).map(TableId).collect();
     }
     named
         .iter()
         .flat_map(|n| {
-            (0..tables.len()).filter(move |&i| tables[i].sql_name().eq_ignore_ascii_case(n))
+            (0..tables.len())
+                .filter(move |&i| tables[i].sql_name().eq_ignore_ascii_case(n))
+                .map(|i| TableId(i as u32))
         })
         .collect()
 }
@@ -125,7 +128,7 @@ fn keeps_uncompressed(page: PageId, pct: u32) -> bool {
 
 impl Sim {
     /// The scenario's `[[tables]]` entry a dictionary table comes from.
-    fn table_config(&self, t: usize) -> &crate::scenario::TableConfig {
+    fn table_config(&self, t: TableId) -> &crate::scenario::TableConfig {
         let name = self.catalog[t].table.sql_name();
         self.scenario
             .tables
@@ -135,7 +138,7 @@ impl Sim {
     }
 
     /// The partitions the scenario asks the warm-up to read in whole.
-    fn cached_partitions(&self) -> Vec<usize> {
+    fn cached_partitions(&self) -> Vec<TableId> {
         self.catalog
             .ids()
             .filter(|&t| {
@@ -186,7 +189,7 @@ impl Sim {
     /// The warm-up's read of a compressed table's page: compressed-only
     /// (`buf_read_page()`), and for `warm_unzip_pct` percent of them also inflated into a
     /// block, as a `buf_page_get_gen()` would have left them.
-    pub(super) fn warm_zip_page(&mut self, table: usize, page_no: u32, depth: u32) {
+    pub(super) fn warm_zip_page(&mut self, table: TableId, page_no: u32, depth: u32) {
         let page = PageId {
             space: self.catalog[table].table.space,
             page_no,

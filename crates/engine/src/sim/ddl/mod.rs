@@ -26,6 +26,7 @@ use crate::bufpool::{PageId, SpaceId};
 use crate::events::{EventKind, ListKind};
 use crate::latch::LatchId;
 use crate::profile::{AhiCleanup, DropEviction, FileDelete, TableOpenLock};
+use crate::sim::catalog::TableId;
 use crate::time::Tick;
 use crate::ThreadId;
 use zip_peek::PeekStep;
@@ -82,7 +83,7 @@ pub(super) struct Ddl {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct DropTarget {
-    pub(super) table: usize,
+    pub(super) table: TableId,
 }
 
 /// Where a DROP TABLE is, named after the server code it models.

@@ -10,6 +10,7 @@ use super::{MdlPoll, Running, Step};
 use crate::dict::Table;
 use crate::mdl::{MdlContextId, MdlDuration, MdlRequest, MdlTicketId};
 use crate::resultset::ResultSet;
+use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim, Thread};
 use crate::sql::Command;
 use crate::time::Tick;
@@ -299,7 +300,7 @@ impl Sim {
         &mut self,
         session: u32,
         sql: String,
-        tables: Vec<usize>,
+        tables: Vec<TableId>,
         notify: ThreadId,
     ) -> ThreadId {
         let targets = tables

@@ -8,6 +8,7 @@ use super::{RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
+use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim};
 use crate::sql::{Command, RowAccess, RowLock, SqlError, TableName};
 use crate::time::Tick;
@@ -221,7 +222,7 @@ impl Sim {
         &mut self,
         id: u32,
         run: &mut Running,
-        ti: usize,
+        ti: TableId,
     ) -> Result<Next, SqlError> {
         let def = self.catalog[ti].def.clone();
         let table_rows = self.catalog[ti].table.rows.max(1);
@@ -286,7 +287,7 @@ impl Sim {
 
     /// An INSERT of `n` rows: appended at the table's end, each as the workload's own
     /// insert's pages; the rows reached are the new positions.
-    fn insert_pages(&mut self, ti: usize, n: u64) -> (Reach, Vec<PageOp>) {
+    fn insert_pages(&mut self, ti: TableId, n: u64) -> (Reach, Vec<PageOp>) {
         let mut ops = Vec::new();
         let entry = &mut self.catalog[ti];
         let mut append = entry.append_row;

@@ -39,6 +39,7 @@
 
 use crate::events::EventKind;
 use crate::mdl::{Acquire, MdlContextId, MdlError, MdlRequest, MdlTicketId, MdlType, Wakeups};
+use crate::sim::catalog::TableId;
 use crate::sim::{Sim, Wake};
 use crate::sql::SqlError;
 use crate::time::Tick;
@@ -59,7 +60,7 @@ pub enum MdlPoll {
 /// A row-lock request's range: row positions `lo..=hi` of `table`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::sim) struct RowRange {
-    pub(in crate::sim) table: usize,
+    pub(in crate::sim) table: TableId,
     pub(in crate::sim) lo: u64,
     pub(in crate::sim) hi: u64,
     pub(in crate::sim) exclusive: bool,

@@ -59,6 +59,7 @@ mod statement;
 mod trx;
 mod vars;
 
+use crate::sim::catalog::TableId;
 pub use locks::MdlPoll;
 pub(in crate::sim) use locks::{RowPoll, RowRange};
 use plan::DdlOp;
@@ -298,7 +299,7 @@ pub(in crate::sim) struct Session {
     pub(super) vars: SessionVars,
     pub(super) trx: Option<Trx>,
     /// Tables held by `LOCK TABLES` (index, write).
-    pub(super) locked_tables: Vec<(usize, bool)>,
+    pub(super) locked_tables: Vec<(TableId, bool)>,
     /// `FLUSH TABLES WITH READ LOCK` is held.
     pub(super) global_read_lock: bool,
     /// `KILL QUERY` / `KILL` arrived for the running statement.

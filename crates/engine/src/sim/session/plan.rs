@@ -12,6 +12,7 @@
 use super::{Running, TableDef};
 use crate::mdl::MdlType;
 use crate::sim::alter::MetaChange;
+use crate::sim::catalog::TableId;
 use crate::sim::ddl;
 use crate::sim::Sim;
 use crate::sql;
@@ -26,21 +27,21 @@ const TABLE_TICKET: usize = 2;
 /// An accepted DDL statement's storage-engine work, checked and ready to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::sim) enum Plan {
-    Truncate(usize),
+    Truncate(TableId),
     /// ALTER TABLE ... TRUNCATE PARTITION (and TRUNCATE TABLE of a partitioned table):
     /// the TRUNCATE path on each partition's table.
     TruncatePartitions(Vec<ddl::DropTarget>),
     /// ALTER TABLE ... DROP PARTITION: the DROP path on each partition's table.
     DropPartitions(Vec<ddl::DropTarget>),
-    Discard(usize),
+    Discard(TableId),
     AddIndex {
-        table: usize,
+        table: TableId,
         name: String,
         entry_bytes: u64,
     },
     Meta(MetaChange),
     Rebuild {
-        table: usize,
+        table: TableId,
         add: Vec<(String, u64)>,
         drop: Vec<String>,
     },
@@ -59,7 +60,7 @@ pub(in crate::sim) enum DdlOp {
     /// The storage engine works for this long, in this processlist state.
     Work(&'static str, Tick),
     /// DROP TABLE's storage-engine path (sim/ddl), on a thread of its own.
-    DropStorage(Vec<usize>),
+    DropStorage(Vec<TableId>),
     /// A storage-engine executor (sim/alter.rs) on a thread of its own, given the
     /// session's context and its ticket on the table (index into `Running::tickets`)
     /// to upgrade and downgrade between its phases.
@@ -77,15 +78,15 @@ pub(in crate::sim) enum DictEffect {
         rows: u64,
         row_bytes: u64,
     },
-    Truncate(usize),
-    AddIndex(usize, String, String),
-    DropIndex(usize, String),
-    AddColumn(usize, String),
-    DropColumn(usize, String),
-    Rebuild(usize),
-    DropPartitions(usize, Vec<String>),
-    Discard(usize),
-    Import(usize),
+    Truncate(TableId),
+    AddIndex(TableId, String, String),
+    DropIndex(TableId, String),
+    AddColumn(TableId, String),
+    DropColumn(TableId, String),
+    Rebuild(TableId),
+    DropPartitions(TableId, Vec<String>),
+    Discard(TableId),
+    Import(TableId),
     None,
 }
 
@@ -177,7 +178,7 @@ impl Sim {
     }
 
     /// The live table `n` names first (a partitioned table's first partition), or 1146.
-    fn table_named(&self, n: &TableName) -> Result<usize, SqlError> {
+    fn table_named(&self, n: &TableName) -> Result<TableId, SqlError> {
         self.resolve(n).first().copied().ok_or_else(|| {
             SqlError::no_such_table(
                 n.schema.as_deref().unwrap_or(&self.scenario.schema),
@@ -357,7 +358,7 @@ impl Sim {
     /// its executor; `None` if it needs a rebuild (the SQL layer's online path).
     pub(in crate::sim) fn instant_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         actions: &[AlterAction],
         algorithm: Algorithm,
         lock: usize,
@@ -396,7 +397,7 @@ impl Sim {
 
     pub(in crate::sim) fn check_new_index(
         &self,
-        ti: usize,
+        ti: TableId,
         name: &str,
         column: &str,
     ) -> Result<(), SqlError> {
@@ -419,7 +420,7 @@ impl Sim {
     /// Simplification: until the DDL executors of sim/ddl are wired in here, a
     /// rebuild or index build costs `index_build_ns_per_row` per row (I4's idle build)
     /// plus the dictionary work (`drop_dict_ns`); its pages do not go through the pool.
-    pub(in crate::sim) fn build_cost(&self, ti: usize) -> Tick {
+    pub(in crate::sim) fn build_cost(&self, ti: TableId) -> Tick {
         let c = &self.profile.costs;
         Tick(c.index_build_ns_per_row).times(self.catalog[ti].def.live_rows) + Tick(c.drop_dict_ns)
     }
@@ -429,7 +430,7 @@ impl Sim {
     /// for its commit only; COPY works under SNW and renames under X.
     pub(in crate::sim) fn online_alter(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         algorithm: Algorithm,
         rebuild: bool,
@@ -482,7 +483,7 @@ impl Sim {
 
     pub(in crate::sim) fn alter_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         actions: &[AlterAction],
         algorithm: Algorithm,
@@ -553,7 +554,7 @@ impl Sim {
     /// 8.0.29+'s INSTANT by default, and INPLACE or COPY rebuild.
     fn column_change_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         actions: &[AlterAction],
         algorithm: Algorithm,
@@ -576,7 +577,7 @@ impl Sim {
     /// names swapped, the old table dropped).
     fn rebuild_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         action: &AlterAction,
         algorithm: Algorithm,
@@ -611,7 +612,7 @@ impl Sim {
     /// ALTER TABLE ... DROP PARTITION.
     fn drop_partition_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         actions: &[AlterAction],
         names: &[String],
@@ -655,7 +656,7 @@ impl Sim {
     /// ALTER TABLE ... TRUNCATE PARTITION (names, or ALL when empty).
     fn truncate_partition_plan(
         &self,
-        ti: usize,
+        ti: TableId,
         lock: usize,
         actions: &[AlterAction],
         names: &[String],
@@ -690,7 +691,7 @@ impl Sim {
     }
 
     /// The SQL name of dictionary table `ti` (a partition's table: its table's name).
-    pub(in crate::sim) fn sql_table_name(&self, ti: usize) -> TableName {
+    pub(in crate::sim) fn sql_table_name(&self, ti: TableId) -> TableName {
         TableName {
             schema: None,
             table: self.catalog[ti].table.sql_name().to_owned(),
@@ -699,7 +700,7 @@ impl Sim {
 
     pub(in crate::sim) fn check_partitions(
         &self,
-        ti: usize,
+        ti: TableId,
         names: &[String],
         op: &str,
     ) -> Result<(), SqlError> {
@@ -813,17 +814,16 @@ impl Sim {
     pub(in crate::sim) fn plan_rename(
         &self,
         renames: &[(sql::TableName, sql::TableName)],
-        claimed: &mut Vec<usize>,
+        claimed: &mut Vec<TableId>,
     ) -> Result<Plan, SqlError> {
         // Names as they will be after each pair: (table index, name).
-        let mut names: Vec<(usize, String)> = self
+        let mut names: Vec<(TableId, String)> = self
             .catalog
-            .tables()
-            .enumerate()
+            .tables_with_ids()
             .filter(|(_, t)| !t.dropped)
             .map(|(i, t)| (i, t.name.clone()))
             .collect();
-        let mut pairs: Vec<(usize, String)> = Vec::new();
+        let mut pairs: Vec<(TableId, String)> = Vec::new();
         for (from, to) in renames {
             let schema_ok = |n: &sql::TableName| {
                 n.schema
@@ -854,14 +854,14 @@ impl Sim {
 
     /// The live tables `name` means: the table, or every partition of a partitioned
     /// one (`Catalog::resolve`).
-    pub(in crate::sim) fn resolve(&self, name: &sql::TableName) -> Vec<usize> {
+    pub(in crate::sim) fn resolve(&self, name: &sql::TableName) -> Vec<TableId> {
         self.catalog.resolve(&self.scenario.schema, name)
     }
 
     /// The live table `name` names, or MySQL's 1146. A partitioned table is not one
     /// table to the storage-engine plans that use this (index builds, column changes),
     /// so it is not found here.
-    pub(in crate::sim) fn resolve_table(&self, name: &sql::TableName) -> Result<usize, SqlError> {
+    pub(in crate::sim) fn resolve_table(&self, name: &sql::TableName) -> Result<TableId, SqlError> {
         let schema = name.schema.as_deref().unwrap_or(&self.scenario.schema);
         self.resolve(name)
             .into_iter()
@@ -937,8 +937,8 @@ impl Sim {
         &self,
         table: &TableName,
         actions: &[AlterAction],
-        claimed: &[usize],
-    ) -> Result<(Vec<usize>, bool), SqlError> {
+        claimed: &[TableId],
+    ) -> Result<(Vec<TableId>, bool), SqlError> {
         let (names, drop) = match actions {
             [AlterAction::DropPartition { names }] => (names, true),
             [AlterAction::TruncatePartition { names }] => (names, false),
@@ -954,7 +954,7 @@ impl Sim {
             return Err(SqlError::partition_mgmt_on_nonpartitioned());
         }
         let command = if drop { "DROP" } else { "TRUNCATE" };
-        let part_name = |i: usize| {
+        let part_name = |i: TableId| {
             self.catalog[i]
                 .table
                 .partition

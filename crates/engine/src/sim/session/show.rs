@@ -9,6 +9,7 @@
 use super::VARIABLES;
 use crate::mdl::MdlContextId;
 use crate::resultset::ResultSet;
+use crate::sim::catalog::TableId;
 use crate::sim::{Sim, Thread};
 use crate::sql::{SqlError, TableName, VarScope};
 use crate::time::Tick;
@@ -568,7 +569,7 @@ pub(in crate::sim) fn split_and(w: &str) -> Vec<String> {
 }
 
 impl Sim {
-    pub(in crate::sim) fn show_create(&self, ti: usize) -> String {
+    pub(in crate::sim) fn show_create(&self, ti: TableId) -> String {
         let t = &self.catalog[ti].table;
         let d = &self.catalog[ti].def;
         let mut lines: Vec<String> = d

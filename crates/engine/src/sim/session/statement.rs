@@ -20,6 +20,7 @@ use crate::events::EventKind;
 use crate::mdl::{MdlContextId, MdlRequest};
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
+use crate::sim::catalog::TableId;
 use crate::sim::client::{PageWalk, WalkNext};
 use crate::sim::{Next, Sim};
 use crate::sql::codes;
@@ -423,7 +424,7 @@ impl Sim {
         id: u32,
         command: &Command,
         name: &TableName,
-    ) -> Result<usize, SqlError> {
+    ) -> Result<TableId, SqlError> {
         let write = !matches!(
             command,
             Command::Select {
