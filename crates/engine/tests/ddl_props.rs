@@ -5,7 +5,7 @@
 mod common;
 
 use common::{any_statement_finished, run_until, sim_with, statements_ok};
-use ddlscope_engine::bufpool::{Lookup, PageId};
+use ddlscope_engine::{Lookup, PageId};
 use ddlscope_engine::{EventKind, LatchId, Sim, Tick};
 
 const SCENARIO: &str = r#"

@@ -469,10 +469,12 @@ pub struct Wakeups {
 
 impl Wakeups {
     /// Nobody to wake.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.granted.is_empty() && self.aborted.is_empty()
     }
 }
+
 
 /// A granted lock.
 #[derive(Clone, Debug, PartialEq, Eq)]
