@@ -5,7 +5,9 @@
 //! same one the browser app uses, and runs the same scenario files.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ddlscope_engine::{scenario_text, EventKind, PROFILES, SCENARIOS, ListKind, Profile, Sample, Scenario, Sim, Tick};
+use ddlscope_engine::{
+    scenario_text, EventKind, ListKind, Profile, Sample, Scenario, Sim, Tick, PROFILES, SCENARIOS,
+};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -129,8 +131,8 @@ fn main() -> ExitCode {
 fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    let script = ddlscope_engine::SessionScript::parse(&text)
-        .map_err(|e| format!("{}: {e}", args.file))?;
+    let script =
+        ddlscope_engine::SessionScript::parse(&text).map_err(|e| format!("{}: {e}", args.file))?;
     let report = script
         .run(args.profile.as_deref())
         .map_err(|e| format!("{}: {e}", args.file))?;

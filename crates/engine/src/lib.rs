@@ -60,16 +60,16 @@ pub use events::{Event, EventKind, ListKind};
 pub use metrics::{Sample, WaitGauge};
 
 // Views: sessions and statements, metadata locks, tables, latches, the buffer pool.
-pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord};
+pub use dict::Table;
+pub use latch::Latch;
 pub use mdl::{
     MdlBlocker, MdlContextId, MdlDuration, MdlKey, MdlLockStatus, MdlNamespace, MdlQueue,
     MdlQueueEntry, MdlRequestId, MdlRowId, MdlTicketId, MdlType, MdlWait, MetadataLockRow,
 };
-pub use dict::Table;
-pub use latch::Latch;
 pub use resultset::ResultSet;
+pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord};
 // The buffer pool itself: the CLI's bench measures it, the app draws its cells.
-pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, Lookup, Lsn, LruPolicy, PageId, SpaceId};
+pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, Lookup, LruPolicy, Lsn, PageId, SpaceId};
 pub use rng::SimRng;
 
 // Errors.

@@ -11,9 +11,7 @@
 //! To find the step that breaks an invariant, run with `PROPS_DEBUG=1`: every step is
 //! printed and validated.
 
-use super::{
-    BufPool, CellKind, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId,
-};
+use super::{BufPool, CellKind, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId};
 use crate::rng::SimRng;
 
 const SPACES: u32 = 4;

@@ -352,7 +352,10 @@ impl MdlManager {
     ///
     /// # Panics
     /// If the ticket does not exist.
-    #[expect(dead_code, reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager")]
+    #[expect(
+        dead_code,
+        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
+    )]
     pub fn set_lock_duration(&mut self, ticket: MdlTicketId, duration: MdlDuration) {
         let t = self
             .tickets
@@ -408,7 +411,10 @@ impl MdlManager {
 
     /// Whether the context holds `mdl_type` or stronger on `key`
     /// (`MDL_context::owns_equal_or_stronger_lock()`).
-    #[expect(dead_code, reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager")]
+    #[expect(
+        dead_code,
+        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
+    )]
     pub fn owns_equal_or_stronger_lock(
         &self,
         ctx: MdlContextId,

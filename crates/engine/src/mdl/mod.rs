@@ -95,6 +95,6 @@ pub use types::{
     Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlNamespace, MdlRequest, MdlRequestId,
     MdlTicketId, MdlType, Wakeups,
 };
+pub use view::{MdlQueue, MdlQueueEntry, MdlRowId, MdlWait, MetadataLockRow};
 #[cfg(test)]
 use {manager::LOCK_WAIT_TIMEOUT_DEFAULT, types::MdlLockStrategy};
-pub use view::{MdlQueue, MdlQueueEntry, MdlRowId, MdlWait, MetadataLockRow};

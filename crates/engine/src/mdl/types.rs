@@ -475,7 +475,6 @@ impl Wakeups {
     }
 }
 
-
 /// A granted lock.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MdlTicket {
