@@ -12,8 +12,8 @@
 //!
 //! Wall-clock times vary with the machine and its load; the ratios are what compare.
 
-use ddlscope_engine::bufpool::{BufPool, LruPolicy, PageId, SpaceId};
-use ddlscope_engine::rng::SimRng;
+use ddlscope_engine::SimRng;
+use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId};
 use ddlscope_engine::{Profile, Scenario, Sim, Tick};
 use serde::Serialize;
 use std::time::{Duration, Instant};

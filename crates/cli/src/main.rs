@@ -5,7 +5,9 @@
 //! same one the browser app uses, and runs the same scenario files.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ddlscope_engine::{builtin, EventKind, ListKind, Profile, Sample, Scenario, Sim, Tick};
+use ddlscope_engine::{
+    scenario_text, EventKind, ListKind, Profile, Sample, Scenario, Sim, Tick, PROFILES, SCENARIOS,
+};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -129,8 +131,8 @@ fn main() -> ExitCode {
 fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    let script = ddlscope_engine::script::SessionScript::parse(&text)
-        .map_err(|e| format!("{}: {e}", args.file))?;
+    let script =
+        ddlscope_engine::SessionScript::parse(&text).map_err(|e| format!("{}: {e}", args.file))?;
     let report = script
         .run(args.profile.as_deref())
         .map_err(|e| format!("{}: {e}", args.file))?;
@@ -148,14 +150,14 @@ fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
 
 fn list() {
     println!("Scenarios:");
-    for (name, _) in builtin::SCENARIOS {
+    for (name, _) in SCENARIOS {
         match Scenario::builtin(name) {
             Ok(s) => println!("  {name:<24} {} (profile {})", s.title, s.profile),
             Err(e) => println!("  {name:<24} (broken: {e})"),
         }
     }
     println!("Profiles:");
-    for (name, _) in builtin::PROFILES {
+    for (name, _) in PROFILES {
         match Profile::builtin(name) {
             Ok(p) => println!("  {name:<24} {}", p.title),
             Err(e) => println!("  {name:<24} (broken: {e})"),
@@ -242,7 +244,7 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), String> {
 }
 
 fn load_scenario(arg: &str) -> Result<Scenario, String> {
-    if builtin::scenario_text(arg).is_some() {
+    if scenario_text(arg).is_some() {
         return Scenario::builtin(arg);
     }
     if arg.ends_with(".toml") || arg.contains('/') {
@@ -261,7 +263,7 @@ fn parse_at(spec: &str) -> Result<(u64, String), String> {
         .trim()
         .parse()
         .map_err(|_| format!("--at '{spec}': '{secs}' is not a whole number of seconds"))?;
-    ddlscope_engine::sql::parse(sql).map_err(|e| format!("--at '{spec}': {e}"))?;
+    ddlscope_engine::parse_sql(sql).map_err(|e| format!("--at '{spec}': {e}"))?;
     Ok((secs, sql.trim().to_string()))
 }
 
@@ -278,7 +280,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
     }
     for spec in &args.at {
         let (at_s, sql) = parse_at(spec)?;
-        scenario.script.push(ddlscope_engine::scenario::ScriptStep {
+        scenario.script.push(ddlscope_engine::ScriptStep {
             at_s,
             sql,
             shell: String::new(),

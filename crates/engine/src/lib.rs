@@ -9,46 +9,74 @@
 //!
 //! Architecture invariant: this crate knows nothing of browsers, terminals, files or
 //! wall clocks. Built-in scenarios and profiles are compiled in from `assets/`.
+//!
+//! Entry points, all at the crate root: the app and the CLI build a [`Sim`] with
+//! [`Sim::builtin`] or [`Sim::new`] (a [`Scenario`] and a [`Profile`], from [`SCENARIOS`]
+//! and [`PROFILES`] or TOML), drive it with [`Sim::run_until`] / [`Sim::run_for`], and
+//! type SQL with [`Sim::execute`] (the console) or [`Sim::connect`] + [`Sim::submit_to`]
+//! (one session each). They read the views: [`Sim::events`], [`Sim::samples`],
+//! [`Sim::sessions`], [`Sim::processlist_rows`], [`Sim::statements`],
+//! [`Sim::mdl_queues`], [`Sim::pool`], [`Sim::latch`]. The CLI runs session scripts with
+//! [`SessionScript::parse`] then [`SessionScript::run`], and checks `--at` SQL with
+//! [`parse_sql`]. Everything else is `pub(crate)`: the modules are not part of the API.
 
-pub mod bufpool;
-pub mod builtin;
-pub mod detmath;
-pub mod device;
-pub mod dict;
-pub mod events;
-pub mod fs;
-pub mod latch;
-pub mod mdl;
-pub mod metrics;
-pub mod profile;
-pub mod resultset;
-pub mod rng;
-pub mod scenario;
-pub mod script;
-pub mod sim;
-pub mod size;
-pub mod sql;
-pub mod time;
-pub mod units;
-pub mod workload;
+pub(crate) mod bufpool;
+pub(crate) mod builtin;
+pub(crate) mod detmath;
+pub(crate) mod device;
+pub(crate) mod dict;
+pub(crate) mod events;
+pub(crate) mod fs;
+pub(crate) mod latch;
+pub(crate) mod mdl;
+pub(crate) mod metrics;
+pub(crate) mod profile;
+pub(crate) mod resultset;
+pub(crate) mod rng;
+pub(crate) mod scenario;
+pub(crate) mod script;
+pub(crate) mod sim;
+pub(crate) mod size;
+pub(crate) mod sql;
+pub(crate) mod time;
+pub(crate) mod units;
+pub(crate) mod workload;
 
-pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, LruPolicy, PageId, SpaceId};
-pub use builtin::{PROFILES, SCENARIOS};
+// Inputs: scenarios, profiles, the built-in ones, session scripts.
+pub use builtin::{scenario_text, PROFILES, SCENARIOS};
 pub use device::DeviceKind;
-pub use dict::Table;
-pub use events::{Event, EventKind, ListKind};
 pub use fs::FileSystemKind;
-pub use latch::LatchId;
-pub use mdl::{MdlLockStatus, MdlNamespace, MdlQueue, MdlType};
-pub use metrics::Sample;
 pub use profile::Profile;
-pub use resultset::ResultSet;
-pub use rng::SimRng;
 pub use scenario::{Scenario, ScriptStep};
-pub use script::SessionScript;
-pub use sim::{MdlPoll, ProcesslistRow, SessionView, Sim, StatementOutcome, StatementRecord};
+pub use script::{ScriptReport, SessionScript};
+pub use workload::WorkloadKind;
+
+// Running: the simulation, and SQL checked without running it.
+pub use sim::Sim;
+pub use sql::parse as parse_sql;
+
+// Outputs: events and samples.
+pub use events::{Event, EventKind, ListKind};
+pub use metrics::{Sample, WaitGauge};
+
+// Views: sessions and statements, metadata locks, tables, latches, the buffer pool.
+pub use dict::Table;
+pub use latch::Latch;
+pub use mdl::{
+    MdlBlocker, MdlContextId, MdlDuration, MdlKey, MdlLockStatus, MdlNamespace, MdlQueue,
+    MdlQueueEntry, MdlRequestId, MdlRowId, MdlTicketId, MdlType, MdlWait, MetadataLockRow,
+};
+pub use resultset::ResultSet;
+pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord};
+// The buffer pool itself: the CLI's bench measures it, the app draws its cells.
+pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, Lookup, LruPolicy, Lsn, PageId, SpaceId};
+pub use rng::SimRng;
+
+// Errors.
+pub use sql::SqlError;
+
+// Units.
+pub use latch::LatchId;
 pub use size::ByteSize;
-pub use sql::{parse as parse_sql, SqlError};
 pub use time::Tick;
 pub use units::ThreadId;
-pub use workload::WorkloadKind;

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{any_statement_finished, run_until, sim_with, statements_ok};
-use ddlscope_engine::bufpool::{Lookup, PageId};
 use ddlscope_engine::{EventKind, LatchId, Sim, Tick};
+use ddlscope_engine::{Lookup, PageId};
 
 const SCENARIO: &str = r#"
 name = "ddl-props"

@@ -277,10 +277,7 @@ fn bad_statements_are_refused_and_change_nothing() {
     assert!(s.tables().all(|t| !t.dropped));
     let console = s.console_session();
     assert!(
-        s.mdl()
-            .metadata_locks()
-            .iter()
-            .all(|l| l.owner.0 != console),
+        s.metadata_locks().iter().all(|l| l.owner.0 != console),
         "no lock left behind"
     );
 }

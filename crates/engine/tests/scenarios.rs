@@ -102,7 +102,7 @@ fn the_adaptive_hash_index_borrows_pool_frames_and_speeds_point_selects() {
 fn the_pool_runs_out_when_three_quarters_are_lent() {
     // buf_LRU_buf_pool_running_out(): free + LRU < a quarter of the instance. The
     // sessions check it before each row change and fail with ER_LOCK_TABLE_FULL (1206).
-    use ddlscope_engine::bufpool::{BufPool, PageId, SpaceId};
+    use ddlscope_engine::{BufPool, PageId, SpaceId};
     let mut pool = BufPool::new(4096, 2, 37);
     pool.register_space(SpaceId(1), 10_000);
     for p in 0..3000 {

@@ -85,7 +85,7 @@ fn i4_create_index_waits_for_the_open_transaction_and_new_statements_queue() {
 /// ones SHOW PROCESSLIST prints.
 #[test]
 fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
-    use ddlscope_engine::mdl::{MdlLockStatus, MdlQueue, MdlType};
+    use ddlscope_engine::{MdlLockStatus, MdlQueue, MdlType};
     let mut s = sim();
     let a = s.connect();
     let b = s.connect();
@@ -98,8 +98,7 @@ fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
     s.submit_to(c, "SELECT * FROM t WHERE id = 5").unwrap();
     s.run_for(Tick::from_secs(2));
     let table_t = |s: &Sim| -> Option<MdlQueue> {
-        s.mdl()
-            .queues()
+        s.mdl_queues()
             .into_iter()
             .find(|q| q.key.object_name() == Some("t"))
     };
@@ -129,7 +128,7 @@ fn queues_and_processlist_rows_show_who_waits_for_whom_and_since_when() {
         "the SELECT queues behind the pending X: {sr:?}"
     );
     // Every edge is also in MdlManager::waits().
-    let waits = s.mdl().waits();
+    let waits = s.mdl_waits();
     assert_eq!(waits[0].blockers, x.blockers);
 
     let rows = s.processlist_rows();
@@ -183,7 +182,7 @@ fn i4_script_processlist_and_metadata_locks_golden() {
         "/../../assets/scripts/i4-create-index.script"
     ))
     .unwrap();
-    let script = ddlscope_engine::script::SessionScript::parse(&text).unwrap();
+    let script = ddlscope_engine::SessionScript::parse(&text).unwrap();
     let report = script.run(None).unwrap();
     let find = |prefix: &str| {
         report
@@ -226,7 +225,7 @@ fn every_conformance_script_runs() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with('#'), "{path:?} opens with a comment");
-        let script = ddlscope_engine::script::SessionScript::parse(&text)
+        let script = ddlscope_engine::SessionScript::parse(&text)
             .unwrap_or_else(|e| panic!("{path:?}: {e}"));
         for profile in ["mysql-8.0.23", "mariadb-10.11"] {
             let r = script
@@ -248,7 +247,7 @@ fn optimize_lets_a_select_through_on_mariadb_only() {
         "/../../assets/scripts/optimize.script"
     ))
     .unwrap();
-    let script = ddlscope_engine::script::SessionScript::parse(&text).unwrap();
+    let script = ddlscope_engine::SessionScript::parse(&text).unwrap();
     let select_wait = |profile: &str| {
         let r = script.run(Some(profile)).unwrap();
         let s = r
@@ -282,7 +281,7 @@ fn kill_query_ends_a_metadata_lock_wait_with_1317() {
     assert_eq!(outcome(&s, e), "error 1094");
     // The table is still there and nobody but the transaction holds a lock on it.
     assert!(s.tables().all(|t| !t.dropped));
-    assert!(s.mdl().metadata_locks().iter().all(|l| l.owner.0 == a));
+    assert!(s.metadata_locks().iter().all(|l| l.owner.0 == a));
 }
 
 #[test]
@@ -313,7 +312,7 @@ fn bad_input_gets_the_servers_errors_and_leaves_nothing_behind() {
             "error 1505"
         ]
     );
-    assert!(s.mdl().metadata_locks().iter().all(|l| l.owner.0 != a));
+    assert!(s.metadata_locks().iter().all(|l| l.owner.0 != a));
     // A syntax error anywhere in a batch runs nothing.
     let before = s.statements().len();
     let e = s.submit_to(a, "SELECT 1; SELEC 2").unwrap_err();

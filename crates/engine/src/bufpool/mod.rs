@@ -55,6 +55,8 @@ mod flush;
 mod free;
 mod lru;
 #[cfg(test)]
+mod props_tests;
+#[cfg(test)]
 mod tests;
 mod validate;
 mod view;
@@ -63,7 +65,7 @@ mod zip;
 use flush::{FlushEntry, FlushList};
 use lru::old_ratio;
 
-pub use flush::{LruBatch, SinglePageFlush};
+pub use flush::SinglePageFlush;
 pub use free::FreeBlock;
 pub use view::{Cell, CellKind, FrameInfo};
 pub use zip::zip_class;

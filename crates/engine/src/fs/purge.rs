@@ -100,11 +100,6 @@ impl PurgePlan {
     pub fn with_stepping(self, stepping: PurgeStepping) -> PurgePlan {
         PurgePlan { stepping, ..self }
     }
-
-    /// The file's size once the steps yielded so far are applied.
-    pub fn size_bytes(&self) -> u64 {
-        self.size_bytes
-    }
 }
 
 impl Iterator for PurgePlan {

@@ -33,6 +33,7 @@ use crate::time::Tick;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `lock_wait_timeout`'s default, one year (`LONG_TIMEOUT`, `sql/sql_const.h`).
+#[cfg(test)]
 pub const LOCK_WAIT_TIMEOUT_DEFAULT: Tick = Tick::from_secs(31_536_000);
 
 /// One session's locks (`MDL_context`).
@@ -162,6 +163,7 @@ impl MdlManager {
     ///
     /// # Panics
     /// As [`MdlManager::acquire`].
+    #[cfg(test)]
     pub fn try_acquire(
         &mut self,
         ctx: MdlContextId,
@@ -340,6 +342,7 @@ impl MdlManager {
     }
 
     /// The earliest deadline of any waiting request: when to call [`MdlManager::expire`].
+    #[cfg(test)]
     pub fn next_deadline(&self) -> Option<Tick> {
         self.pending.values().map(|p| p.deadline).min()
     }
@@ -349,6 +352,10 @@ impl MdlManager {
     ///
     /// # Panics
     /// If the ticket does not exist.
+    #[expect(
+        dead_code,
+        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
+    )]
     pub fn set_lock_duration(&mut self, ticket: MdlTicketId, duration: MdlDuration) {
         let t = self
             .tickets
@@ -404,6 +411,10 @@ impl MdlManager {
 
     /// Whether the context holds `mdl_type` or stronger on `key`
     /// (`MDL_context::owns_equal_or_stronger_lock()`).
+    #[expect(
+        dead_code,
+        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
+    )]
     pub fn owns_equal_or_stronger_lock(
         &self,
         ctx: MdlContextId,
@@ -416,6 +427,7 @@ impl MdlManager {
 
     /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
     /// nothing is granted or waiting on `key`.
+    #[cfg(test)]
     pub fn priority_matrix(&self, key: &MdlKey) -> Option<u8> {
         self.locks
             .get(key)
@@ -425,6 +437,7 @@ impl MdlManager {
     /// Checks the invariants: lists and maps agree, granted tickets of different
     /// contexts are compatible, no waiting request could be granted, and each context
     /// waits for at most one request.
+    #[cfg(test)]
     pub fn validate(&self) -> Result<(), String> {
         let mut granted_seen = 0usize;
         let mut waiting_seen = 0usize;

@@ -72,6 +72,7 @@
 //!   manager.rs   MdlManager: acquire, upgrade, downgrade, release, expire, validate
 //!   view.rs      performance_schema.metadata_locks rows, waits, queues()
 //!   golden.rs    the transcript tests, testdata/*.mdl (tests.rs: the other tests)
+//!   session_props.rs  property runs: the manager's invariants under random sessions
 //! ```
 
 mod deadlock;
@@ -84,13 +85,16 @@ mod view;
 #[cfg(test)]
 mod golden;
 #[cfg(test)]
+mod session_props;
+#[cfg(test)]
 mod tests;
 
-pub use deadlock::{DEADLOCK_WEIGHT_DDL, DEADLOCK_WEIGHT_DML, MAX_SEARCH_DEPTH};
 pub use lock::{MdlBlocker, MdlLockStatus};
-pub use manager::{MdlManager, LOCK_WAIT_TIMEOUT_DEFAULT};
+pub use manager::MdlManager;
 pub use types::{
-    Acquire, MdlAborted, MdlContextId, MdlDuration, MdlError, MdlGranted, MdlKey, MdlLockStrategy,
-    MdlNamespace, MdlPending, MdlRequest, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
+    Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlNamespace, MdlRequest, MdlRequestId,
+    MdlTicketId, MdlType, Wakeups,
 };
 pub use view::{MdlQueue, MdlQueueEntry, MdlRowId, MdlWait, MetadataLockRow};
+#[cfg(test)]
+use {manager::LOCK_WAIT_TIMEOUT_DEFAULT, types::MdlLockStrategy};

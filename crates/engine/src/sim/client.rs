@@ -15,7 +15,7 @@
 //! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
 //! `ReadComplete`); a session parked in a latch queue shows in the processlist.
 
-use super::session::{MdlPoll, RowPoll, RowRange};
+use super::session::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{
     FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,

@@ -31,7 +31,7 @@ mod recorder;
 mod sched;
 mod session;
 
-pub use session::{MdlPoll, ProcesslistRow, StatementOutcome, StatementRecord};
+pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 
 use crate::bufpool::BufPool;
 use crate::device::Device;
@@ -725,6 +725,19 @@ impl Sim {
     /// The redo log's current LSN.
     pub fn lsn(&self) -> crate::bufpool::Lsn {
         self.log.lsn
+    }
+    /// Each metadata-lock name's granted list and waiting queue, with grant and wait
+    /// times and wait-for edges: what the app's MDL panel draws.
+    pub fn mdl_queues(&self) -> Vec<crate::mdl::MdlQueue> {
+        self.mdl().queues()
+    }
+    /// Every waiting metadata-lock request with what blocks it (the wait-for edges).
+    pub fn mdl_waits(&self) -> Vec<crate::mdl::MdlWait> {
+        self.mdl().waits()
+    }
+    /// The rows of `performance_schema.metadata_locks`, typed.
+    pub fn metadata_locks(&self) -> Vec<crate::mdl::MetadataLockRow> {
+        self.mdl().metadata_locks()
     }
 
     /// The HA probe's longest heartbeat write so far (the longest write stall it saw).

@@ -45,9 +45,8 @@ mod source;
 mod tests;
 
 pub use command::{
-    Algorithm, AlterAction, AlterLock, ColumnDef, ColumnPosition, Command, CreateTable, FlushMode,
-    IndexDef, KeyPart, KillKind, Parsed, PartitionBound, PartitionDef, RangePartitioning,
-    RowAccess, RowFormat, RowLock, SetValue, TableLockMode, TableName, VarScope,
+    Algorithm, AlterAction, ColumnPosition, Command, FlushMode, IndexDef, KillKind, Parsed,
+    RowAccess, RowLock, SetValue, TableLockMode, TableName, VarScope,
 };
 pub use error::{codes, SqlError};
 

@@ -47,7 +47,7 @@ pub(crate) fn alter_behind_readers() -> (MdlView, [u32; 2]) {
             .unwrap();
     }
     sim.run_for(Tick::from_secs(2));
-    let view = MdlView::build(&sim.mdl().queues(), sim.now(), &[presenter, alter]);
+    let view = MdlView::build(&sim.mdl_queues(), sim.now(), &[presenter, alter]);
     (view, [presenter, alter])
 }
 
@@ -67,7 +67,7 @@ pub(crate) fn long_queue() -> MdlView {
         sim.run_for(Tick::from_ms(10));
     }
     sim.run_for(Tick::from_secs(1));
-    MdlView::build(&sim.mdl().queues(), sim.now(), &ids[..1])
+    MdlView::build(&sim.mdl_queues(), sim.now(), &ids[..1])
 }
 
 /// The lock rows of `view` as text: one line per row, `>` and the target rows for

@@ -519,7 +519,7 @@ impl Sim {
     // ---- variables ---------------------------------------------------------------------
 
     /// Console sessions waiting for something, with what: for the app's MDL panel.
-    pub fn mdl(&self) -> &crate::mdl::MdlManager {
+    pub(crate) fn mdl(&self) -> &crate::mdl::MdlManager {
         &self.sql.mdl
     }
 

@@ -11,10 +11,8 @@
 //! To find the step that breaks an invariant, run with `PROPS_DEBUG=1`: every step is
 //! printed and validated.
 
-use ddlscope_engine::bufpool::{
-    BufPool, CellKind, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId,
-};
-use ddlscope_engine::rng::SimRng;
+use super::{BufPool, CellKind, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId};
+use crate::rng::SimRng;
 
 const SPACES: u32 = 4;
 const PAGES_PER_SPACE: u32 = 3_000;

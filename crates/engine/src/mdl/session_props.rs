@@ -7,8 +7,8 @@
 //! session holds a lock, and no statement is left unfinished: no waiter is forgotten.
 //! Each seed runs twice; the two runs must agree bit for bit. A failure names its seed.
 
-use ddlscope_engine::rng::SimRng;
-use ddlscope_engine::{Profile, Scenario, Sim, StatementOutcome, Tick};
+use crate::SimRng;
+use crate::{Profile, Scenario, Sim, StatementOutcome, Tick};
 
 const SCENARIO: &str = r#"
 name = "session-props"
@@ -118,7 +118,6 @@ fn run(seed: u64) -> (Vec<(Option<u64>, String)>, u64) {
         "seed {seed}: a waiter was forgotten: {unfinished:?}"
     );
     let held: Vec<_> = sim
-        .mdl()
         .metadata_locks()
         .into_iter()
         .filter(|l| sessions.contains(&l.owner.0))
