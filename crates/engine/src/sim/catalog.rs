@@ -19,7 +19,7 @@
 //! Simplification: ids are positions and are never reused; a dropped table keeps its
 //! entry (marked `dropped`), as views of the past (events, spans) name it.
 
-use super::session::TableDef;
+use super::session::table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::sql::TableName;

@@ -45,8 +45,8 @@ mod source;
 mod tests;
 
 pub use command::{
-    Algorithm, AlterAction, ColumnPosition, Command, FlushMode, IndexDef, KillKind, Parsed,
-    RowAccess, RowLock, SetValue, TableLockMode, TableName, VarScope,
+    Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, KillKind,
+    Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName, VarScope,
 };
 pub use error::{codes, SqlError};
 

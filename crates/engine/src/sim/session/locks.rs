@@ -113,7 +113,12 @@ impl Sim {
 
     /// Asks for a metadata lock for context `ctx` on behalf of thread `t`
     /// (`MDL_context::acquire_lock()`); see the module doc for the protocol.
-    pub fn mdl_acquire(&mut self, t: ThreadId, ctx: MdlContextId, req: MdlRequest) -> MdlPoll {
+    pub(in crate::sim) fn mdl_acquire(
+        &mut self,
+        t: ThreadId,
+        ctx: MdlContextId,
+        req: MdlRequest,
+    ) -> MdlPoll {
         if let Some(outcome) = self.mdl_outcome(ctx) {
             return outcome;
         }
@@ -126,7 +131,7 @@ impl Sim {
 
     /// Upgrades a granted ticket (`MDL_context::upgrade_shared_lock()`): SU→X, SU→SNW,
     /// SNW→X, SNRW→X. Same protocol as [`Sim::mdl_acquire`].
-    pub fn mdl_upgrade(
+    pub(in crate::sim) fn mdl_upgrade(
         &mut self,
         t: ThreadId,
         ctx: MdlContextId,
@@ -149,28 +154,28 @@ impl Sim {
 
     /// Downgrades an X or SNW ticket (`MDL_ticket::downgrade_lock()`), waking whoever
     /// that lets through.
-    pub fn mdl_downgrade(&mut self, ticket: MdlTicketId, to: MdlType) {
+    pub(in crate::sim) fn mdl_downgrade(&mut self, ticket: MdlTicketId, to: MdlType) {
         self.sql.mdl.set_clock(self.sched.now);
         let w = self.sql.mdl.downgrade(ticket, to);
         self.mdl_wake(w);
     }
 
     /// Releases one ticket (`MDL_context::release_lock()`).
-    pub fn mdl_release(&mut self, ticket: MdlTicketId) {
+    pub(in crate::sim) fn mdl_release(&mut self, ticket: MdlTicketId) {
         self.sql.mdl.set_clock(self.sched.now);
         let w = self.sql.mdl.release(ticket);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement-duration tickets.
-    pub fn mdl_release_statement(&mut self, ctx: MdlContextId) {
+    pub(in crate::sim) fn mdl_release_statement(&mut self, ctx: MdlContextId) {
         self.sql.mdl.set_clock(self.sched.now);
         let w = self.sql.mdl.release_statement_locks(ctx);
         self.mdl_wake(w);
     }
 
     /// Releases the context's statement and transaction tickets (COMMIT, ROLLBACK).
-    pub fn mdl_release_transactional(&mut self, ctx: MdlContextId) {
+    pub(in crate::sim) fn mdl_release_transactional(&mut self, ctx: MdlContextId) {
         self.sql.mdl.set_clock(self.sched.now);
         let w = self.sql.mdl.release_transactional_locks(ctx);
         self.mdl_wake(w);

@@ -56,6 +56,7 @@ pub(super) mod locks;
 mod plan;
 mod show;
 mod statement;
+pub(in crate::sim) mod table_def;
 mod trx;
 mod vars;
 
@@ -64,6 +65,7 @@ pub use locks::MdlPoll;
 pub(in crate::sim) use locks::{RowPoll, RowRange};
 use plan::DdlOp;
 pub use show::ProcesslistRow;
+pub(in crate::sim) use table_def::TableDef;
 
 use crate::events::EventKind;
 use crate::mdl::{MdlError, MdlRequest, MdlTicketId};
@@ -308,42 +310,6 @@ pub(in crate::sim) struct Session {
     pub(super) gone: bool,
 }
 
-/// The SQL layer's definition of a table (`dd::Table`): what DDL checks against.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(in crate::sim) struct TableDef {
-    pub(super) columns: Vec<String>,
-    /// The primary key's first column, if any.
-    pub(super) pk: Option<String>,
-    /// Secondary indexes: name and first column.
-    pub(super) indexes: Vec<(String, String)>,
-    /// Range partitions, in order (empty: not partitioned).
-    pub(super) partitions: Vec<String>,
-    /// Rows in the table now.
-    pub(super) live_rows: u64,
-    /// When the clustered index was (re)built: a read view older than this cannot
-    /// read it (`dict_index_t::trx_id` against the view, 1412).
-    pub(super) rebuilt_at: Tick,
-    /// `DISCARD TABLESPACE` removed its data.
-    pub(super) discarded: bool,
-}
-
-impl TableDef {
-    /// sysbench's `sbtest` shape: id, k, c, pad, KEY k_1 (k) (and more `k_n` on k).
-    pub(super) fn sysbench(rows: u64, secondary: u8, partitions: u32) -> TableDef {
-        TableDef {
-            columns: ["id", "k", "c", "pad"].map(String::from).to_vec(),
-            pk: Some("id".into()),
-            indexes: (1..=secondary)
-                .map(|i| (format!("k_{i}"), "k".to_owned()))
-                .collect(),
-            partitions: (0..partitions).map(|p| format!("p{p}")).collect(),
-            live_rows: rows,
-            rebuilt_at: Tick::ZERO,
-            discarded: false,
-        }
-    }
-}
-
 /// A console session's thread.
 #[derive(Clone, Debug)]
 pub(in crate::sim) struct SessionThread {
@@ -518,14 +484,9 @@ impl Sim {
 
     // ---- variables ---------------------------------------------------------------------
 
-    /// Console sessions waiting for something, with what: for the app's MDL panel.
+    /// The metadata-lock manager, for the views built on it.
     pub(crate) fn mdl(&self) -> &crate::mdl::MdlManager {
         &self.sql.mdl
-    }
-
-    /// The error an MDL wait ended with, as the SQL layer reports it.
-    pub fn mdl_error_text(e: MdlError) -> String {
-        SqlError::from(e).to_string()
     }
 }
 
