@@ -236,6 +236,12 @@ pub struct SqlLayer {
     /// `innodb_lock_wait_timeout` default, seconds (50 in every version).
     #[serde(default = "default_innodb_lock_wait_timeout_s")]
     pub innodb_lock_wait_timeout_s: u64,
+    /// The least `lock_wait_timeout` and `innodb_lock_wait_timeout` a `SET` accepts
+    /// (smaller values are truncated to it): 1 in MySQL (`sys_vars.cc`
+    /// `VALID_RANGE(1, LONG_TIMEOUT)`), 0 in MariaDB 10.3+, where 0 means "do not wait"
+    /// (the `NOWAIT` of MDEV-11388).
+    #[serde(default = "default_lock_wait_timeout_min_s")]
+    pub lock_wait_timeout_min_s: u64,
     /// The metadata lock `OPTIMIZE TABLE` opens the table with before InnoDB answers
     /// "doing recreate" and the online rebuild starts.
     #[serde(default)]
@@ -261,6 +267,7 @@ impl Default for SqlLayer {
         SqlLayer {
             lock_wait_timeout_s: default_lock_wait_timeout_s(),
             innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
+            lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
         }
     }
@@ -271,6 +278,9 @@ fn default_lock_wait_timeout_s() -> u64 {
 }
 fn default_innodb_lock_wait_timeout_s() -> u64 {
     50
+}
+fn default_lock_wait_timeout_min_s() -> u64 {
+    1
 }
 
 fn default_zip_decompress_ns() -> u64 {

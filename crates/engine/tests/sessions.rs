@@ -262,6 +262,35 @@ fn optimize_lets_a_select_through_on_mariadb_only() {
 }
 
 #[test]
+fn lock_wait_timeout_zero_fails_at_once_on_mariadb_and_waits_a_second_on_mysql() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/scripts/lock-wait-timeout-zero.script"
+    ))
+    .unwrap();
+    let script = ddlscope_engine::SessionScript::parse(&text).unwrap();
+    // (ALTER's wait, SELECT's wait), ms.
+    let waits = |profile: &str| {
+        let r = script.run(Some(profile)).unwrap();
+        let wait = |prefix: &str| {
+            let s = r
+                .statements
+                .iter()
+                .find(|s| s.sql.starts_with(prefix))
+                .unwrap();
+            s.finished_at_ms.unwrap() - s.issued_at_ms
+        };
+        (wait("ALTER"), wait("SELECT"))
+    };
+    // MariaDB: 0 means do not wait; MySQL truncates 0 to its least value, 1 s, and the
+    // SELECT queues behind the ALTER's pending EXCLUSIVE meanwhile.
+    assert_eq!(waits("mariadb-10.11"), (0, 0));
+    let (alter, select) = waits("mysql-8.0.23");
+    assert!((1000..1100).contains(&alter), "{alter}");
+    assert!(select > 500, "{select}");
+}
+
+#[test]
 fn kill_query_ends_a_metadata_lock_wait_with_1317() {
     let mut s = sim();
     let a = s.connect();

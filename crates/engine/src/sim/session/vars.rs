@@ -69,7 +69,8 @@ impl Sim {
                 }
             }
             "lock_wait_timeout" => {
-                let v = as_int(1, 31_536_000, self.profile.sql.lock_wait_timeout_s)?;
+                let min = i128::from(self.profile.sql.lock_wait_timeout_min_s);
+                let v = as_int(min, 31_536_000, self.profile.sql.lock_wait_timeout_s)?;
                 if session_scope {
                     self.sql
                         .sessions
@@ -83,7 +84,7 @@ impl Sim {
             }
             "innodb_lock_wait_timeout" => {
                 let v = as_int(
-                    1,
+                    i128::from(self.profile.sql.lock_wait_timeout_min_s),
                     1_073_741_824,
                     self.profile.sql.innodb_lock_wait_timeout_s,
                 )?;
