@@ -107,28 +107,49 @@ enum Format {
     Json,
 }
 
+/// Why a command stopped: a message for the user, or the reader of its output went
+/// away (`ddlscope list | head`), after which it stops quietly, as `cat` and `grep` do.
+#[derive(Debug)]
+enum CliError {
+    Failed(String),
+    OutputClosed,
+}
+
+impl From<String> for CliError {
+    fn from(e: String) -> CliError {
+        CliError::Failed(e)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::OutputClosed
+        } else {
+            CliError::Failed(format!("writing output: {e}"))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Run(args) => run(&args),
-        Cmd::List => {
-            list();
-            Ok(())
-        }
+        Cmd::List => list(),
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
         Cmd::Script(args) => script_cmd(&args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Ok(()) | Err(CliError::OutputClosed) => ExitCode::SUCCESS,
+        Err(CliError::Failed(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
+fn script_cmd(args: &ScriptArgs) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
     let script =
@@ -143,35 +164,38 @@ fn script_cmd(args: &ScriptArgs) -> Result<(), String> {
         ScriptFormat::Table => report.render_table(),
         ScriptFormat::Tsv => report.render_tsv(),
     };
-    io::stdout()
-        .write_all(out.as_bytes())
-        .map_err(|e| e.to_string())
+    io::stdout().write_all(out.as_bytes())?;
+    Ok(())
 }
 
-fn list() {
-    println!("Scenarios:");
+fn list() -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "Scenarios:")?;
     for (name, _) in SCENARIOS {
         match Scenario::builtin(name) {
-            Ok(s) => println!("  {name:<24} {} (profile {})", s.title, s.profile),
-            Err(e) => println!("  {name:<24} (broken: {e})"),
+            Ok(s) => writeln!(out, "  {name:<24} {} (profile {})", s.title, s.profile)?,
+            Err(e) => writeln!(out, "  {name:<24} (broken: {e})")?,
         }
     }
-    println!("Profiles:");
+    writeln!(out, "Profiles:")?;
     for (name, _) in PROFILES {
         match Profile::builtin(name) {
-            Ok(p) => println!("  {name:<24} {}", p.title),
-            Err(e) => println!("  {name:<24} (broken: {e})"),
+            Ok(p) => writeln!(out, "  {name:<24} {}", p.title)?,
+            Err(e) => writeln!(out, "  {name:<24} (broken: {e})")?,
         }
     }
+    Ok(())
 }
 
-fn reproduce_cmd(json: bool) -> Result<(), String> {
+fn reproduce_cmd(json: bool) -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
     let figures = reproduce::reproduce(&mut |what| eprintln!("# {what}…"))?;
     if json {
-        println!(
+        writeln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&figures).map_err(|e| e.to_string())?
-        );
+        )?;
         return Ok(());
     }
     let show = |v: &Option<reproduce::Value>| match v {
@@ -180,10 +204,11 @@ fn reproduce_cmd(json: bool) -> Result<(), String> {
         Some(reproduce::Value::Bool(b)) => b.to_string(),
         None => "not modelled yet".to_string(),
     };
-    println!(
+    writeln!(
+        out,
         "{:<28} {:>12} {:>18} {:<6} {:<22} result",
         "figure", "published", "simulated", "unit", "tolerance"
-    );
+    )?;
     for f in &figures {
         let published = show(&Some(f.published.clone()));
         let result = match (&f.simulated, f.ok) {
@@ -191,55 +216,61 @@ fn reproduce_cmd(json: bool) -> Result<(), String> {
             (Some(_), true) => "ok",
             (Some(_), false) => "OUT OF TOLERANCE",
         };
-        println!(
+        writeln!(
+            out,
             "{:<28} {:>12} {:>18} {:<6} {:<22} {result}",
             f.id,
             published,
             show(&f.simulated),
             f.unit,
             f.tolerance
-        );
+        )?;
     }
     Ok(())
 }
 
-fn bench_cmd(args: &BenchArgs) -> Result<(), String> {
+fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
     let report = bench::run(args.trace.as_deref(), &mut |what| eprintln!("# {what}…"))?;
     if args.json {
-        println!(
+        writeln!(
+            out,
             "{}",
             serde_json::to_string(&report).map_err(|e| e.to_string())?
-        );
+        )?;
         return Ok(());
     }
     let goal = |ok: bool| if ok { "met" } else { "NOT met" };
-    println!("trace: {}", report.trace);
-    println!(
+    writeln!(out, "trace: {}", report.trace)?;
+    writeln!(out, 
         "exact LRU:   {:>6.2} M accesses/s, miss ratio {:.6}  (goal >= 10 M/s: {}; libCacheSim: 0.2085)",
         report.exact_lru_accesses_per_s / 1e6,
         report.exact_lru_miss_ratio,
         goal(report.exact_lru_accesses_per_s >= 10e6)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "InnoDB LRU:  {:>6.2} M accesses/s, miss ratio {:.6}",
         report.innodb_lru_accesses_per_s / 1e6,
         report.innodb_lru_miss_ratio
-    );
-    println!(
+    )?;
+    writeln!(out, 
         "memory:      {:.1} bytes per page: 32 of frame descriptor, the rest page maps and flush list (goal <= 32: {})",
         report.bytes_per_page,
         goal(report.bytes_per_page <= 32.0)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "real time:   {:.0}x (8 M pages, 16 threads oltp_read_write; goal >= 100x: {})",
         report.realtime_factor,
         goal(report.realtime_factor >= 100.0)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "evict pass:  {:.2}x a plain sweep (goal <= 2x: {})",
         report.evict_pass_vs_sweep_ratio,
         goal(report.evict_pass_vs_sweep_ratio <= 2.0)
-    );
+    )?;
     Ok(())
 }
 
@@ -267,14 +298,14 @@ fn parse_at(spec: &str) -> Result<(u64, String), String> {
     Ok((secs, sql.trim().to_string()))
 }
 
-fn run(args: &RunArgs) -> Result<(), String> {
+fn run(args: &RunArgs) -> Result<(), CliError> {
     let mut scenario = load_scenario(&args.scenario)?;
     if let Some(seed) = args.seed {
         scenario.seed = seed;
     }
     if let Some(s) = args.seconds {
         if s == 0 || s > 86_400 {
-            return Err(format!("--seconds {s}: must be between 1 and 86400"));
+            return Err(format!("--seconds {s}: must be between 1 and 86400").into());
         }
         scenario.seconds = s;
     }
@@ -296,7 +327,6 @@ fn run(args: &RunArgs) -> Result<(), String> {
         .iter()
         .map(|c| short_name(c).len().max(6))
         .collect();
-    let io_err = |e: io::Error| format!("writing output: {e}");
     match args.format {
         Format::Table => {
             let header: Vec<String> = Sample::COLUMNS
@@ -304,9 +334,9 @@ fn run(args: &RunArgs) -> Result<(), String> {
                 .zip(&widths)
                 .map(|(c, w)| format!("{:>w$}", short_name(c), w = w))
                 .collect();
-            writeln!(out, "{}", header.join(" ")).map_err(io_err)?;
+            writeln!(out, "{}", header.join(" "))?;
         }
-        Format::Csv => writeln!(out, "{}", Sample::COLUMNS.join(",")).map_err(io_err)?,
+        Format::Csv => writeln!(out, "{}", Sample::COLUMNS.join(","))?,
         Format::Json => {}
     }
 
@@ -320,7 +350,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
         sim.run_until(Tick::from_secs(s));
         for e in &sim.events()[printed_events..] {
             if let Some(line) = narrate(&e.kind) {
-                out.flush().map_err(io_err)?;
+                out.flush()?;
                 // Statements are narrated on stderr so that stdout stays machine-readable.
                 eprintln!("# {:>9}  {line}", e.at.to_string());
             }
@@ -335,18 +365,18 @@ fn run(args: &RunArgs) -> Result<(), String> {
                         .zip(&widths)
                         .map(|(v, w)| format!("{v:>w$}"))
                         .collect();
-                    writeln!(out, "{}", row.join(" ")).map_err(io_err)?;
+                    writeln!(out, "{}", row.join(" "))?;
                 }
-                Format::Csv => writeln!(out, "{}", sample.row().join(",")).map_err(io_err)?,
+                Format::Csv => writeln!(out, "{}", sample.row().join(","))?,
                 Format::Json => {
                     let line = serde_json::to_string(sample).map_err(|e| e.to_string())?;
-                    writeln!(out, "{line}").map_err(io_err)?;
+                    writeln!(out, "{line}")?;
                 }
             }
         }
         printed_samples = sim.samples().len();
         if progress && started.elapsed().as_secs_f64() > 1.0 {
-            out.flush().map_err(io_err)?;
+            out.flush()?;
             eprint!(
                 "\r[{:<30}] {s}/{seconds} s virtual",
                 "#".repeat((s * 30 / seconds) as usize)
@@ -356,7 +386,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
             }
         }
     }
-    out.flush().map_err(io_err)?;
+    out.flush()?;
     eprintln!(
         "# trace hash {:016x}; {} virtual s in {:.2} s wall",
         sim.trace_hash(),

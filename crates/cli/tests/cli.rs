@@ -242,3 +242,35 @@ fn script_reports_statements_still_waiting_and_their_locks() {
     assert!(err.contains("line 2: malformed time 'soon'"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs ddlscope with its stdout a pipe whose reader is already gone (as behind
+/// `| head` once head has its lines): it must stop quietly, with no panic.
+fn ddlscope_into_closed_pipe(args: &[&str]) -> (i32, String) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ddlscope"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ddlscope");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for ddlscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    for args in [
+        &["list"][..],
+        &["run", "steady-oltp-rw", "--seconds", "3", "--format", "csv"][..],
+        &["script", "../../assets/scripts/drop-table.script"][..],
+    ] {
+        let (code, err) = ddlscope_into_closed_pipe(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("error"), "{args:?}: {err}");
+    }
+}
