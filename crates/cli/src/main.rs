@@ -242,7 +242,8 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     }
     let goal = |ok: bool| if ok { "met" } else { "NOT met" };
     writeln!(out, "trace: {}", report.trace)?;
-    writeln!(out, 
+    writeln!(
+        out,
         "exact LRU:   {:>6.2} M accesses/s, miss ratio {:.6}  (goal >= 10 M/s: {}; libCacheSim: 0.2085)",
         report.exact_lru_accesses_per_s / 1e6,
         report.exact_lru_miss_ratio,
@@ -254,7 +255,8 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
         report.innodb_lru_accesses_per_s / 1e6,
         report.innodb_lru_miss_ratio
     )?;
-    writeln!(out, 
+    writeln!(
+        out,
         "memory:      {:.1} bytes per page: 32 of frame descriptor, the rest page maps and flush list (goal <= 32: {})",
         report.bytes_per_page,
         goal(report.bytes_per_page <= 32.0)
