@@ -119,12 +119,14 @@ pub struct CrateSpec {
     pub when: Option<String>,
 }
 
-/// One layer: its crate, its name, and the entries it owns.
+/// One layer: its crate, its name, the entries it owns, and the external crates its
+/// files must not name (`CRATE LAYER forbids: ...`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layer {
     pub krate: String,
     pub name: String,
     pub entries: Vec<String>,
+    pub forbids: Vec<String>,
 }
 
 /// The parsed ```` ```layers ```` block: crates, then layers bottom to top.
@@ -152,6 +154,7 @@ impl Spec {
 /// crate engine crates/engine/src              a crate and its source directory
 /// crate app crates/app/src when model         ... checked only once src/model exists
 /// engine units: time.rs size.rs               a layer: crate, name, entries
+/// app model forbids: yew web_sys              crates a layer's files must not name
 /// ```
 pub fn parse_spec(doc: &str) -> Result<Spec> {
     let start = doc
@@ -197,8 +200,21 @@ pub fn parse_spec(doc: &str) -> Result<Spec> {
             .split_once(':')
             .ok_or_else(|| bad("want `CRATE LAYER: ENTRY...`"))?;
         let head: Vec<&str> = head.split_whitespace().collect();
+        if let [krate, name, "forbids"] = head.as_slice() {
+            let layer = spec
+                .layers
+                .iter_mut()
+                .find(|l| l.krate == *krate && l.name == *name)
+                .ok_or_else(|| bad("`forbids` for a layer not declared above"))?;
+            layer
+                .forbids
+                .extend(entries.split_whitespace().map(String::from));
+            continue;
+        }
         let [krate, name] = head.as_slice() else {
-            return Err(bad("want `CRATE LAYER: ENTRY...`"));
+            return Err(bad(
+                "want `CRATE LAYER: ENTRY...` or `CRATE LAYER forbids: CRATE...`",
+            ));
         };
         if !spec.crates.iter().any(|c| c.name == *krate) {
             return Err(bad("a layer of a crate not declared above"));
@@ -207,6 +223,7 @@ pub fn parse_spec(doc: &str) -> Result<Spec> {
             krate: krate.to_string(),
             name: name.to_string(),
             entries: entries.split_whitespace().map(String::from).collect(),
+            forbids: Vec::new(),
         });
     }
     if spec.crates.is_empty() {
@@ -807,6 +824,18 @@ pub fn check_crate(
             krate.name, krate.src
         );
     }
+    for (f, &(index, _)) in &place {
+        if is_test(f) {
+            continue;
+        }
+        for (krate_name, line) in forbidden_names(&files[*f], &layers[index].forbids) {
+            let _ = writeln!(
+                report.problems,
+                "forbidden in {}: {}/{f}:{line} ({}) names `{krate_name}`, which layer {} must not know",
+                krate.name, krate.src, layers[index].name, layers[index].name
+            );
+        }
+    }
     for e in &edges {
         let (Some(&(from, _)), Some(&(to, _))) = (place.get(&e.from), place.get(&e.to)) else {
             continue;
@@ -825,6 +854,28 @@ pub fn check_crate(
         }
     }
     report
+}
+
+/// The forbidden crates a file names as a path's first segment (`yew::`, `use
+/// web_sys`), with the line, comments and literals left out.
+fn forbidden_names(src: &str, forbids: &[String]) -> Vec<(String, u32)> {
+    if forbids.is_empty() {
+        return Vec::new();
+    }
+    let toks = tokenize(&strip(src));
+    let mut found = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !forbids.contains(&t.text) {
+            continue;
+        }
+        let after_path = i > 0 && toks[i - 1].text == "::";
+        let starts_path = toks.get(i + 1).is_some_and(|n| n.text == "::");
+        let used = i > 0 && toks[i - 1].text == "use";
+        if (starts_path || used) && !after_path {
+            found.push((t.text.clone(), t.line));
+        }
+    }
+    found
 }
 
 /// Whether a layer entry covers a file: `x.rs` that file only; `x` the module `x`

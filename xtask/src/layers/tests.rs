@@ -264,3 +264,35 @@ fn the_longest_entry_places_a_file() {
         .problems
         .contains("layer break in d: a/low.rs (low) uses a/mod.rs (high)"));
 }
+
+#[test]
+fn a_layer_that_forbids_a_crate_fails_where_a_file_names_it() {
+    let spec = parse_spec(
+        "## Layers\n```layers\ncrate demo src\ndemo low: low.rs\ndemo low forbids: yew web_sys\ndemo high: high.rs\n```\n",
+    )
+    .unwrap();
+    assert_eq!(spec.layers[0].forbids, ["yew", "web_sys"]);
+    let files: BTreeMap<String, String> = [
+        (
+            "low.rs",
+            "// yew::Html in a comment is fine\nuse std::fmt;\nfn f() -> yew::Html {}\n",
+        ),
+        ("high.rs", "use yew::prelude::*;\n"),
+    ]
+    .iter()
+    .map(|(p, s)| (p.to_string(), s.to_string()))
+    .collect();
+    let report = check_crate(&spec.crates[0], &spec.layers_of("demo"), &files);
+    assert!(
+        report.problems.contains("src/low.rs:3 (low) names `yew`"),
+        "{}",
+        report.problems
+    );
+    assert!(!report.problems.contains("high.rs"), "{}", report.problems);
+    let clean: BTreeMap<String, String> = [("low.rs", "use std::fmt;\n"), ("high.rs", "")]
+        .iter()
+        .map(|(p, s)| (p.to_string(), s.to_string()))
+        .collect();
+    let report = check_crate(&spec.crates[0], &spec.layers_of("demo"), &clean);
+    assert!(report.problems.is_empty(), "{}", report.problems);
+}
