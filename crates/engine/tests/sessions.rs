@@ -240,14 +240,19 @@ fn every_conformance_script_runs() {
 
 /// The MySQL and MariaDB profiles differ where the servers do: OPTIMIZE's admin open
 /// blocks a new SELECT on MySQL (SHARED_NO_READ_WRITE) but not on MariaDB.
+/// A conformance script of assets/scripts/, parsed.
+fn conformance_script(name: &str) -> ddlscope_engine::SessionScript {
+    let path = format!(
+        "{}/../../assets/scripts/{name}.script",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    ddlscope_engine::SessionScript::parse(&text).unwrap()
+}
+
 #[test]
 fn optimize_lets_a_select_through_on_mariadb_only() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/scripts/optimize.script"
-    ))
-    .unwrap();
-    let script = ddlscope_engine::SessionScript::parse(&text).unwrap();
+    let script = conformance_script("optimize");
     let select_wait = |profile: &str| {
         let r = script.run(Some(profile)).unwrap();
         let s = r
@@ -263,12 +268,7 @@ fn optimize_lets_a_select_through_on_mariadb_only() {
 
 #[test]
 fn lock_wait_timeout_zero_fails_at_once_on_mariadb_and_waits_a_second_on_mysql() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/scripts/lock-wait-timeout-zero.script"
-    ))
-    .unwrap();
-    let script = ddlscope_engine::SessionScript::parse(&text).unwrap();
+    let script = conformance_script("lock-wait-timeout-zero");
     // (ALTER's wait, SELECT's wait), ms.
     let waits = |profile: &str| {
         let r = script.run(Some(profile)).unwrap();
