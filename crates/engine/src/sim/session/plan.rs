@@ -109,6 +109,20 @@ pub(in crate::sim) fn column_bytes(t: &str) -> u64 {
     }
 }
 
+/// The online ALTER's metadata-lock choreography (`mysql_inplace_alter_table()`): X
+/// to prepare (`dict` long), SU while the storage engine works (`work` long), X again
+/// to commit; the dictionary change comes after.
+fn online_phases(lock: usize, dict: Tick, work: Tick) -> Vec<DdlOp> {
+    vec![
+        DdlOp::Upgrade(lock, MdlType::Exclusive),
+        DdlOp::Work("preparing for alter table", dict),
+        DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
+        DdlOp::Work("altering table", work),
+        DdlOp::Upgrade(lock, MdlType::Exclusive),
+        DdlOp::Work("committing alter table to storage engine", dict),
+    ]
+}
+
 impl Sim {
     /// The SQL layer's phases of a DDL statement, checked against the dictionary now
     /// that its metadata locks are held.
@@ -464,14 +478,7 @@ impl Sim {
                 DdlOp::Dict(effect),
             ],
             Algorithm::Default | Algorithm::Inplace => {
-                let mut ops = vec![
-                    DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Work("preparing for alter table", dict),
-                    DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
-                    DdlOp::Work("altering table", build),
-                    DdlOp::Upgrade(lock, MdlType::Exclusive),
-                    DdlOp::Work("committing alter table to storage engine", dict),
-                ];
+                let mut ops = online_phases(lock, dict, build);
                 if rebuild {
                     ops.push(DdlOp::Dict(DictEffect::Rebuild(ti)));
                 }
@@ -627,15 +634,9 @@ impl Sim {
             // a session: one B-tree). InnoDB answers HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE
             // (handler0alter.cc alter_parts::need_copy): the online choreography with a
             // metadata-only middle phase.
-            return Ok(vec![
-                DdlOp::Upgrade(lock, MdlType::Exclusive),
-                DdlOp::Work("preparing for alter table", dict),
-                DdlOp::Downgrade(lock, MdlType::SharedUpgradable),
-                DdlOp::Work("altering table", dict),
-                DdlOp::Upgrade(lock, MdlType::Exclusive),
-                DdlOp::Work("committing alter table to storage engine", dict),
-                DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())),
-            ]);
+            let mut ops = online_phases(lock, dict, dict);
+            ops.push(DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())));
+            return Ok(ops);
         }
         let (targets, _) = self.plan_partition_alter(&self.sql_table_name(ti), actions, &[])?;
         // The storage engine's DROP path on each partition's table (sim/ddl,

@@ -2,7 +2,7 @@
 //! and 1238 scope, 1231/1232 values), their values as `SELECT @@x` and SHOW VARIABLES
 //! read them, and SELECT of expressions without a table (`SELECT 1`, `SLEEP(n)`).
 
-use super::VARIABLES;
+use super::{SessionVars, VARIABLES};
 use crate::resultset::ResultSet;
 use crate::sim::Sim;
 use crate::sql::{SetValue, SqlError, VarScope};
@@ -18,6 +18,16 @@ pub(in crate::sim) fn fmt_secs_ms(ms: u64) -> String {
 }
 
 impl Sim {
+    /// The variables a `SET` changes: session `id`'s, or (SET GLOBAL) the defaults new
+    /// sessions start with.
+    fn vars_in_scope(&mut self, id: u32, session_scope: bool) -> &mut SessionVars {
+        if session_scope {
+            &mut self.sql.sessions.get_mut(&id).expect("session").vars
+        } else {
+            &mut self.sql.global_vars
+        }
+    }
+
     pub(in crate::sim) fn set_variable(
         &mut self,
         id: u32,
@@ -71,16 +81,7 @@ impl Sim {
             "lock_wait_timeout" => {
                 let min = i128::from(self.profile.sql.lock_wait_timeout_min_s);
                 let v = as_int(min, 31_536_000, self.profile.sql.lock_wait_timeout_s)?;
-                if session_scope {
-                    self.sql
-                        .sessions
-                        .get_mut(&id)
-                        .expect("session")
-                        .vars
-                        .lock_wait_timeout_s = v;
-                } else {
-                    self.sql.global_vars.lock_wait_timeout_s = v;
-                }
+                self.vars_in_scope(id, session_scope).lock_wait_timeout_s = v;
             }
             "innodb_lock_wait_timeout" => {
                 let v = as_int(
@@ -88,16 +89,8 @@ impl Sim {
                     1_073_741_824,
                     self.profile.sql.innodb_lock_wait_timeout_s,
                 )?;
-                if session_scope {
-                    self.sql
-                        .sessions
-                        .get_mut(&id)
-                        .expect("session")
-                        .vars
-                        .innodb_lock_wait_timeout_s = v;
-                } else {
-                    self.sql.global_vars.innodb_lock_wait_timeout_s = v;
-                }
+                self.vars_in_scope(id, session_scope)
+                    .innodb_lock_wait_timeout_s = v;
             }
             "innodb_adaptive_hash_index" => {
                 if session_scope {
