@@ -10,8 +10,10 @@
 
 pub mod format;
 pub mod knobs;
+pub mod link;
 pub mod mdl;
 pub mod processlist;
+pub mod replay;
 pub mod runner;
 pub mod snapshot;
 pub mod spans;
