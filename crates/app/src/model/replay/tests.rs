@@ -19,6 +19,7 @@ fn played() -> Engines {
     e.main_mut()
         .run_to(Tick::from_ms(1_600), f64::INFINITY, &|| 0.0);
     e.main_mut().set_clock(false, 0.5);
+    e.main_mut().digest();
     e
 }
 
