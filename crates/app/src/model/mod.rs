@@ -8,6 +8,7 @@
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
 //! unchanged, and its tests run natively.
 
+pub mod embed;
 pub mod format;
 pub mod knobs;
 pub mod link;
