@@ -39,5 +39,12 @@ pub fn start() {
     let root = gloo::utils::document()
         .get_element_by_id("app")
         .expect("the page has a <div id=\"app\">");
-    yew::Renderer::<ui::app::App>::with_root(root).render();
+    let embedded = gloo::utils::document()
+        .body()
+        .is_some_and(|b| b.class_list().contains("embed"));
+    if embedded {
+        yew::Renderer::<ui::embed::EmbedApp>::with_root(root).render();
+    } else {
+        yew::Renderer::<ui::app::App>::with_root(root).render();
+    }
 }

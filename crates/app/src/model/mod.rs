@@ -9,6 +9,7 @@
 //! unchanged, and its tests run natively.
 
 pub mod embed;
+pub mod export;
 pub mod format;
 pub mod knobs;
 pub mod link;

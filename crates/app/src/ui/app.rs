@@ -8,6 +8,7 @@ use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
+use crate::ui::export::{self, ExportMenu};
 use crate::ui::help::Help;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
@@ -138,6 +139,7 @@ pub fn app() -> Html {
                 { controls(&state, &engines, &scenarios, &profiles, heavy, &main_snapshot) }
                 <div class="group toolbar-end">
                     <ShareButton {make_url} />
+                    <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                     <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                 </div>

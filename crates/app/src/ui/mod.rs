@@ -6,6 +6,8 @@
 pub mod app;
 pub mod choices;
 pub mod controls;
+pub mod embed;
+pub mod export;
 pub mod help;
 pub mod hooks;
 pub mod mdl_panel;

@@ -56,6 +56,15 @@ pub fn opening() -> Opening {
     }
 }
 
+/// Whether the address's fragment carries a state payload (`v1.…`), not only
+/// parameters: a shared moment, whose own settings say whether the script runs.
+pub fn had_payload() -> bool {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    hash.trim_start_matches('#')
+        .split('&')
+        .any(|item| item.starts_with('v') && !item.contains('='))
+}
+
 /// The page's first state and engines: the link's, replayed to its tick, or the
 /// default scenario (playing unless `still`).
 pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
