@@ -1,6 +1,6 @@
 // <ddlscope-player>: a live ddlscope simulation in any static page.
 //
-//   <script type="module" src="https://example.org/ddlscope/ddlscope-player.js"></script>
+//   <script src="https://example.org/ddlscope/ddlscope-player.js" defer></script>
 //   <ddlscope-player scenario="drop-table-demo" engine="mysql-5.7" compare="mysql-8.0.23"
 //                    start="8" autoplay controls="minimal" panels="map,latches"></ddlscope-player>
 //
@@ -10,8 +10,12 @@
 // iframe sizes itself to the player's `ddlscope:resize` messages. The element's own
 // methods (play, pause, seek, speed, run) post the player's postMessage API to it;
 // it fires `ddlscope-ready`, `ddlscope-state` and `ddlscope-statement` events.
+//
+// A classic script, not a module: a module from another origin needs CORS headers,
+// which a static host of the player may not send.
 
-const BASE = new URL('.', import.meta.url);
+(() => {
+const BASE = new URL('.', document.currentScript?.src ?? window.location.href);
 
 // Attributes copied into the fragment as they are; boolean ones become `1`.
 const VALUE_ATTRS = ['scenario', 'engine', 'compare', 'seed', 'start', 'end', 'controls',
@@ -108,3 +112,4 @@ class DdlscopePlayer extends HTMLElement {
 if (!customElements.get('ddlscope-player')) {
   customElements.define('ddlscope-player', DdlscopePlayer);
 }
+})();

@@ -69,8 +69,10 @@ async function still(page) {
 /** A static server for host pages on a free port: `pages` maps a path to HTML. */
 async function hostServer(pages) {
   const server = createServer((req, res) => {
-    const body = pages[new URL(req.url, 'http://x').pathname];
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    const path = new URL(req.url, 'http://x').pathname;
+    const body = pages[path];
+    // The browser asks for a favicon; an empty answer is not an error.
+    res.writeHead(body ? 200 : path === '/favicon.ico' ? 204 : 404, { 'content-type': 'text/html; charset=utf-8' });
     res.end(body ?? 'not found');
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -165,6 +167,7 @@ test('the embed in an iframe on another origin: resize, open-full, the origin al
   // Two host servers, two origins: the player allows the first only.
   let allowed = '';
   const serve = () => createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(page(allowed));
   });
@@ -224,7 +227,7 @@ test('the embed at 800x450 and 360 px: no sideways scroll', { timeout: 300_000 }
 test('the web component: two players on one plain page run independently', { timeout: 300_000 }, async (t) => {
   const script = new URL('ddlscope-player.js', BASE_URL).href;
   const html = `<!doctype html><meta charset="utf-8"><title>two players</title>
-    <script type="module" src="${script}"></script>
+    <script src="${script}" defer></script>
     <h1>Two players</h1>
     <ddlscope-player id="a" scenario="drop-table-demo" engine="mysql-5.7" start="3" panels="map"></ddlscope-player>
     <ddlscope-player id="b" scenario="drop-table-demo" engine="mysql-8.0.23" start="1" panels="map,latches" controls="full"></ddlscope-player>`;
@@ -236,7 +239,8 @@ test('the web component: two players on one plain page run independently', { tim
       return handle.asElement().contentFrame();
     }));
     const [a, b] = await pollUntil('both players to be ready', async () => {
-      const fs = await frames();
+      const fs = await frames().catch(() => []);
+      if (fs.length < 2) return null;
       const ready = await Promise.all(fs.map((f) => f?.evaluate(() => document.body.dataset.ready).catch(() => null)));
       return ready.every((r) => r === '1') ? fs : null;
     }, (v) => v !== null, { timeoutMs: 90_000 });
@@ -284,5 +288,31 @@ test('the exported session script, run by ddlscope script, meets the browser\'s 
     assert.deepEqual(replayed, shown);
     assert.ok(shown.some((s) => s.error_code === 1146) && shown.some((s) => s.error_code === 1051), JSON.stringify(shown));
     writeFileSync(join(ARTIFACTS, 'exported-script-report.json'), JSON.stringify(report, null, 2));
+  });
+});
+
+test('nothing typed is lost silently: an engine change replays it, typing in the past says what it drops', { timeout: 300_000 }, async (t) => {
+  await withPage(t, 'carry-over', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    await runSql(page, 'BEGIN');
+    await runSql(page, 'SELECT * FROM t1 WHERE id = 5');
+    await pollUntil('both statements in the log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 2, { timeoutMs: 30_000 });
+    await page.selectOption(ids.profileSelect, 'mysql-8.0.23');
+    const notice = page.locator('[data-testid=notice]');
+    await pollUntil('the notice', () => notice.count(), (n) => n === 1, { timeoutMs: 60_000 });
+    assert.match(await notice.textContent(), /2 statements were replayed on mysql-8\.0\.23 up to \d+\.\d s/);
+    await pollUntil('the statements in the new engine\'s log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 2, { timeoutMs: 30_000 });
+    await screenshot(page, 'carry-over-notice');
+    await page.click('[data-testid=notice] button');
+    // Back in time, then type: the recorded future is dropped, and the page says so.
+    await ensurePaused(page);
+    await runSql(page, 'COMMIT');
+    await page.waitForTimeout(300);
+    await scrubTo(page, 200);
+    await pollUntil('the clock at 0.2 s', () => virtualMs(page), (ms) => ms === 200, { timeoutMs: 20_000 });
+    await runSql(page, 'SELECT 1');
+    await pollUntil('the branch notice', () => notice.count(), (n) => n === 1, { timeoutMs: 10_000 });
+    assert.match(await notice.textContent(), /Typing at 0\.200 s dropped 3 recorded inputs/);
+    await screenshot(page, 'branch-notice');
   });
 });

@@ -46,10 +46,10 @@ fn script_time(t: Tick) -> String {
 /// What `runner`'s user typed (and, when it runs, the scenario's own script), as a
 /// session script: the scenario's profile, pool, tables and workload, then every
 /// statement at its virtual time from session `s1` (the first console session),
-/// `s2`... and a `run` line ending where the page is now. Run by `ddlscope script`,
-/// each statement meets the same outcome as in the browser; times differ where the
-/// scenario has what a script cannot say (devices, CPU cores, compressed rows), which
-/// the header lists.
+/// `s2`... and a `run` line ending [`RUN_MARGIN`] after where the page is now. Run by
+/// `ddlscope script`, each statement the browser finished meets the same outcome;
+/// times differ where the scenario has what a script cannot say (devices, CPU cores,
+/// compressed rows, the warm-up).
 pub fn session_script(runner: &Runner) -> String {
     let sim = runner.sim();
     let scenario = sim.scenario();
@@ -68,7 +68,11 @@ pub fn session_script(runner: &Runner) -> String {
         for line in &scenario.script {
             let at = Tick::from_secs(line.at_s);
             if line.sql.is_empty() {
-                let _ = writeln!(out, "# not exported (a shell line): at {}s {}", line.at_s, line.shell);
+                let _ = writeln!(
+                    out,
+                    "# not exported (a shell line): at {}s {}",
+                    line.at_s, line.shell
+                );
             } else {
                 steps.push((at, "s1".into(), line.sql.clone()));
             }
@@ -84,9 +88,26 @@ pub fn session_script(runner: &Runner) -> String {
     for (at, session, sql) in steps {
         let _ = writeln!(out, "at {} {session}: {sql}", script_time(at));
     }
-    let _ = writeln!(out, "run {}", script_time(sim.now()));
+    let pending = sim
+        .statements()
+        .iter()
+        .filter(|s| s.finished_at.is_none())
+        .count();
+    if pending > 0 {
+        let _ = writeln!(
+            out,
+            "# {pending} statement(s) had not finished in the browser at {}",
+            script_time(sim.now())
+        );
+    }
+    let _ = writeln!(out, "run {}", script_time(sim.now() + RUN_MARGIN));
     out
 }
+
+/// How long the script runs past the page's time: a statement that took a moment in
+/// the browser can take longer without the scenario's device, cores and warm pool
+/// (a script cannot say them), and should still meet its outcome.
+const RUN_MARGIN: Tick = Tick::from_secs(10);
 
 /// The setup lines: profile, pool, tables, workload.
 fn header(out: &mut String, scenario: &Scenario, profile: &str) {

@@ -871,6 +871,19 @@ impl Engines {
         }
     }
 
+    /// Goes to virtual time `t`: a seek within what was run, or a run forward beyond
+    /// it (at once, whatever the budget): what a parent page's `seek` asks of a player.
+    pub fn go_to(&mut self, t: Tick) {
+        for r in &mut self.panes {
+            if t <= r.horizon() {
+                r.seek(t);
+            } else {
+                r.run_to(t, f64::INFINITY, &|| 0.0);
+                r.digest();
+            }
+        }
+    }
+
     /// Steps the main engine to its next event and the others to the same time.
     pub fn step_event(&mut self) {
         self.panes[0].step_event();

@@ -7,7 +7,8 @@ fn typed() -> Runner {
     r.run_to(Tick::from_ms(300), f64::INFINITY, &|| 0.0);
     let s2 = r.connect();
     r.run_to(Tick::from_ms(700), f64::INFINITY, &|| 0.0);
-    r.submit(s2, "BEGIN;\nSELECT * FROM t1 WHERE id = 5").unwrap();
+    r.submit(s2, "BEGIN;\nSELECT * FROM t1 WHERE id = 5")
+        .unwrap();
     r.run_to(Tick::from_ms(900), f64::INFINITY, &|| 0.0);
     r.execute("DROP TABLE t1").unwrap();
     r.run_to(Tick::from_ms(1_200), f64::INFINITY, &|| 0.0);
@@ -42,18 +43,24 @@ fn metrics_have_exactly_the_clis_columns() {
 fn the_exported_script_replays_with_the_browsers_outcomes() {
     let r = typed();
     let text = session_script(&r);
-    assert!(text.contains("at 700.000000ms s2: BEGIN; SELECT * FROM t1 WHERE id = 5"), "{text}");
+    assert!(
+        text.contains("at 700.000000ms s2: BEGIN; SELECT * FROM t1 WHERE id = 5"),
+        "{text}"
+    );
     assert!(text.contains("at 900.000000ms s1: DROP TABLE t1"), "{text}");
-    assert!(text.contains("workload oltp_read_only threads=16") || text.contains("workload "), "{text}");
+    assert!(
+        text.contains("workload oltp_read_only threads=16") || text.contains("workload "),
+        "{text}"
+    );
     let script = SessionScript::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let report = script.run(None).unwrap();
-    let got: Vec<(String, &str, Option<u32>)> = report
+    let mut got: Vec<(String, &str, Option<u32>)> = report
         .statements
         .iter()
         .map(|s| (s.sql.clone(), s.outcome, s.error_code.map(u32::from)))
         .collect();
     // What the browser's console showed, statement by statement.
-    let shown: Vec<(String, &str, Option<u32>)> = r
+    let mut shown: Vec<(String, &str, Option<u32>)> = r
         .log()
         .iter()
         .filter(|e| !e.note)
@@ -62,6 +69,13 @@ fn the_exported_script_replays_with_the_browsers_outcomes() {
             (e.sql.clone(), if e.error { "error" } else { "ok" }, code)
         })
         .collect();
+    // The report lists statements as issued, the console as they finished.
+    got.sort();
+    shown.sort();
     assert_eq!(got, shown, "\n{text}");
-    assert!(got.iter().any(|(_, o, c)| *o == "error" && *c == Some(1146)), "{got:?}");
+    assert!(
+        got.iter()
+            .any(|(_, o, c)| *o == "error" && *c == Some(1146)),
+        "{got:?}"
+    );
 }

@@ -161,3 +161,17 @@ fn the_scenarios_own_script_runs_when_asked() {
         "the sandbox runs none"
     );
 }
+
+#[test]
+fn go_to_seeks_back_or_runs_forward() {
+    let mut e = played();
+    e.go_to(Tick::from_ms(800));
+    assert_eq!(e.main().sim().now(), Tick::from_ms(800));
+    e.go_to(Tick::from_ms(2_000));
+    assert_eq!(
+        e.main().sim().now(),
+        Tick::from_ms(2_000),
+        "past the horizon: runs there"
+    );
+    assert_eq!(e.main().horizon(), Tick::from_ms(2_000));
+}

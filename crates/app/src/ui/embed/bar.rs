@@ -35,7 +35,11 @@ pub fn bar(p: &BarProps) -> Html {
     let on_speed = {
         let cb = p.on_speed.clone();
         Callback::from(move |e: Event| {
-            if let Ok(x) = e.target_unchecked_into::<HtmlSelectElement>().value().parse() {
+            if let Ok(x) = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .value()
+                .parse()
+            {
                 cb.emit(x);
             }
         })

@@ -22,7 +22,10 @@ const STATE_EVERY_MS: u32 = 250;
 
 /// The origin of this page.
 fn own_origin() -> String {
-    gloo::utils::window().location().origin().unwrap_or_default()
+    gloo::utils::window()
+        .location()
+        .origin()
+        .unwrap_or_default()
 }
 
 /// Posts `message` to the parent page, if there is one, at each allowed origin (the
@@ -58,7 +61,8 @@ pub fn use_messages(
         post(&options, &serde_json::json!({"type": "ddlscope:ready"}));
         let warned = Rc::new(Cell::new(false));
         let listener = {
-            let (engines, d, options, playing) = (engines.clone(), d.clone(), options.clone(), playing.clone());
+            let (engines, d, options, playing) =
+                (engines.clone(), d.clone(), options.clone(), playing.clone());
             EventListener::new(&gloo::utils::window(), "message", move |e| {
                 let Some(e) = e.dyn_ref::<MessageEvent>() else {
                     return;
@@ -107,7 +111,7 @@ fn obey(c: Command, engines: &SharedEngines, d: &UseReducerDispatcher<AppState>,
         Command::Play if !playing => d.dispatch(Action::TogglePlay),
         Command::Pause => d.dispatch(Action::Pause),
         Command::Play => {}
-        Command::Seek(t) => engines.borrow_mut().seek(t),
+        Command::Seek(t) => engines.borrow_mut().go_to(t),
         Command::Speed(x) => d.dispatch(Action::SetSpeed(x)),
         Command::Run { session, sql } => {
             let mut e = engines.borrow_mut();
@@ -131,7 +135,10 @@ fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
         let mut last = last.borrow_mut();
         if last.0 != Some(now) {
             let t = now.0 as f64 / 1e9;
-            post(&options, &serde_json::json!({"type": "ddlscope:state", "t": t, "paused": now.1}));
+            post(
+                &options,
+                &serde_json::json!({"type": "ddlscope:state", "t": t, "paused": now.1}),
+            );
             last.0 = Some(now);
         }
         if last.2 == r.seeks() && r.log().len() <= last.1 {
@@ -139,7 +146,11 @@ fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
         }
         let log: Vec<_> = r.log().into_iter().filter(|l| !l.note).collect();
         // After a seek the log is rebuilt: report only what is new past the old count.
-        let from = if last.2 == r.seeks() { last.1.min(log.len()) } else { log.len() };
+        let from = if last.2 == r.seeks() {
+            last.1.min(log.len())
+        } else {
+            log.len()
+        };
         for entry in &log[from..] {
             post(
                 &options,

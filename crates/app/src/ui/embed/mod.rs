@@ -149,7 +149,11 @@ fn use_theme(theme: Option<Theme>) {
 #[hook]
 fn use_end(engines: &SharedEngines, state: &UseReducerHandle<AppState>, options: &EmbedOptions) {
     let (engines, d) = (engines.clone(), state.dispatcher());
-    let (start, end, looped) = (options.start.unwrap_or_default(), options.end, options.looped);
+    let (start, end, looped) = (
+        options.start.unwrap_or_default(),
+        options.end,
+        options.looped,
+    );
     use_effect_with((), move |_| {
         let interval = end.map(|end| {
             Interval::new(END_CHECK_MS, move || {

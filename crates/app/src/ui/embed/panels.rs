@@ -49,7 +49,11 @@ fn pane(
         let engines = engines.clone();
         Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
     };
-    let title = if i == 0 { state.profile.clone() } else { state.compare.clone().unwrap_or_default() };
+    let title = if i == 0 {
+        state.profile.clone()
+    } else {
+        state.compare.clone().unwrap_or_default()
+    };
     let show = |p: &str| options.shows(p);
     html! {
         <div class="pane embed-pane" data-testid={format!("pane-{i}")}>
@@ -90,7 +94,11 @@ fn console(state: &UseReducerHandle<AppState>, engines: &SharedEngines) -> Html 
         let active = state.active;
         Callback::from(move |sql: String| -> Result<u32, String> {
             let mut e = engines.borrow_mut();
-            let session = if active == 0 { e.main().sim().console_session() } else { active };
+            let session = if active == 0 {
+                e.main().sim().console_session()
+            } else {
+                active
+            };
             e.submit(session, &sql)
         })
     };
