@@ -316,3 +316,20 @@ test('nothing typed is lost silently: an engine change replays it, typing in the
     await screenshot(page, 'branch-notice');
   });
 });
+
+test('poster=1 loads nothing until the reader clicks', { timeout: 180_000 }, async (t) => {
+  const url = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&poster=1&start=1', BASE_URL).href;
+  await withPage(t, 'embed-poster', url, async (page, problems) => {
+    const wasm = [];
+    page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
+    await page.locator('[data-testid=poster-load]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('[data-testid=poster]').textContent(), /drop-table-demo · mysql-5\.7/);
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(wasm, [], 'no WebAssembly fetched before the click');
+    await screenshot(page, 'embed-poster');
+    await page.click('[data-testid=poster-load]');
+    await waitReady(page, { problems });
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    assert.equal(wasm.length, 1);
+  }, { ready: false, viewport: { width: 800, height: 450 } });
+});
