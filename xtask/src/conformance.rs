@@ -576,7 +576,8 @@ fn scripts() -> Result<Vec<PathBuf>> {
 }
 
 /// Runs every script both ways; `Ok(false)` when skipped (no server available).
-pub fn conformance() -> Result<bool> {
+/// `only`: run just the scripts whose file name contains it.
+pub fn conformance(only: Option<&str>) -> Result<bool> {
     if !ensure_mariadb()? {
         println!("conformance: SKIPPED (mariadb-server could not be installed)");
         return Ok(false);
@@ -602,6 +603,9 @@ pub fn conformance() -> Result<bool> {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
+        if only.is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
         let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
         let script = parse_script(&text);
         say(format!("script {name}"), "real MariaDB, then the simulator");

@@ -40,6 +40,7 @@ commands:
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance               session scripts against a private MariaDB and the simulator
+        [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -56,7 +57,9 @@ enum Task {
     E2e {
         dir: Option<PathBuf>,
     },
-    Conformance,
+    Conformance {
+        only: Option<String>,
+    },
     Layers,
     Help,
 }
@@ -69,6 +72,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
+    let mut only = None;
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -86,6 +90,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve", "--no-build") => build = false,
+            ("conformance", "--only") => only = Some(value("--only")?),
             ("serve" | "e2e", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
@@ -103,7 +108,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "conformance" => Ok(Task::Conformance),
+        "conformance" => Ok(Task::Conformance { only }),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -143,7 +148,7 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
-        Task::Conformance => conformance::conformance().map(|_| ()),
+        Task::Conformance { only } => conformance::conformance(only.as_deref()).map(|_| ()),
         Task::Layers => layers::layers(),
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
@@ -179,6 +184,13 @@ mod tests {
         check(&["dist"], Ok(Task::Dist));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(&["conformance"], Ok(Task::Conformance { only: None }));
+        check(
+            &["conformance", "--only", "kill"],
+            Ok(Task::Conformance {
+                only: Some("kill".into()),
+            }),
+        );
         check(
             &["serve"],
             Ok(Task::Serve {

@@ -246,6 +246,12 @@ pub struct SqlLayer {
     /// "doing recreate" and the online rebuild starts.
     #[serde(default)]
     pub optimize_open_lock: AdminOpenLock,
+    /// `ALTER TABLE ... DROP PARTITION` first upgrades its SHARED_UPGRADABLE to
+    /// SHARED_NO_WRITE and only then to EXCLUSIVE (MariaDB `sql_partition.cc`
+    /// `fast_alter_partition_table()`, then `wait_while_table_is_used()`): while it
+    /// waits for an open writer, new reads pass and new writes queue.
+    #[serde(default)]
+    pub drop_partition_snw_first: bool,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -269,6 +275,7 @@ impl Default for SqlLayer {
             innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
             lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
+            drop_partition_snw_first: false,
         }
     }
 }

@@ -634,7 +634,8 @@ impl Sim {
             // a session: one B-tree). InnoDB answers HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE
             // (handler0alter.cc alter_parts::need_copy): the online choreography with a
             // metadata-only middle phase.
-            let mut ops = online_phases(lock, dict, dict);
+            let mut ops = self.drop_partition_no_write(lock);
+            ops.extend(online_phases(lock, dict, dict));
             ops.push(DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())));
             return Ok(ops);
         }
@@ -647,11 +648,26 @@ impl Sim {
             .into_iter()
             .map(|table| crate::sim::ddl::DropTarget { table })
             .collect();
-        Ok(vec![
+        let mut ops = self.drop_partition_no_write(lock);
+        ops.extend([
             DdlOp::Upgrade(lock, MdlType::Exclusive),
             DdlOp::Executor(Plan::DropPartitions(targets), lock),
             DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())),
-        ])
+        ]);
+        Ok(ops)
+    }
+
+    /// MariaDB's first step of DROP PARTITION (`fast_alter_partition_table()`:
+    /// `upgrade_shared_lock(MDL_SHARED_NO_WRITE)` before `wait_while_table_is_used()`
+    /// takes EXCLUSIVE): behind an open writer it waits for SHARED_NO_WRITE, which new
+    /// reads pass and new writes queue behind. TRUNCATE PARTITION asks EXCLUSIVE at
+    /// once (`Sql_cmd_alter_table_truncate_partition`), as observed on 10.11.19.
+    fn drop_partition_no_write(&self, lock: usize) -> Vec<DdlOp> {
+        if self.profile.sql.drop_partition_snw_first {
+            vec![DdlOp::Upgrade(lock, MdlType::SharedNoWrite)]
+        } else {
+            Vec::new()
+        }
     }
 
     /// ALTER TABLE ... TRUNCATE PARTITION (names, or ALL when empty).
