@@ -102,6 +102,9 @@ pub enum Command {
         lock: RowLock,
         /// Stop after this many rows (`LIMIT off, n` counts `off + n`: rows read).
         limit: Option<u64>,
+        /// `SELECT SLEEP(n) FROM t`: the server evaluates `SLEEP()` once per row it
+        /// sends, holding the statement's metadata lock throughout (0: no sleep).
+        sleep_ms_per_row: u64,
     },
     /// `SELECT SLEEP(n)`: a statement that holds its session for `n` seconds.
     SelectSleep {

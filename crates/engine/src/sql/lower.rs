@@ -525,19 +525,29 @@ pub(super) fn query(q: &Query, lock_in_share_mode: bool) -> Result<Command> {
             where_text: select.selection.as_ref().map(ToString::to_string),
         });
     }
-    if select
-        .projection
-        .iter()
-        .any(|item| sleep_call(item).is_some())
-    {
-        return Err(SqlError::not_modelled("SELECT SLEEP() FROM a table").into());
+    let mut sleep_ms_per_row = 0;
+    for args in select.projection.iter().filter_map(sleep_call) {
+        sleep_ms_per_row += sleep_ms(args)?;
     }
     Ok(Command::Select {
         table,
         access: classify(select.selection.as_ref()),
         lock,
         limit,
+        sleep_ms_per_row,
     })
+}
+
+/// `SLEEP(n)`'s argument in milliseconds: a number (`5`, `0.25`).
+fn sleep_ms(args: &[FunctionArg]) -> Result<u64> {
+    let ms = match args {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
+            Value::Number(text, _) => decimal_ms(text),
+            _ => None,
+        },
+        _ => None,
+    };
+    ms.ok_or_else(|| SqlError::not_modelled("SLEEP() of an expression").into())
 }
 
 /// The locking clause: none, `FOR SHARE` / `LOCK IN SHARE MODE`, or `FOR UPDATE`.
@@ -566,17 +576,8 @@ fn row_lock(q: &Query, lock_in_share_mode: bool) -> Result<RowLock> {
 fn no_table_select(projection: &[SelectItem]) -> Result<Command> {
     if let [item] = projection {
         if let Some(args) = sleep_call(item) {
-            let seconds = match args {
-                [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
-                    Value::Number(text, _) => decimal_ms(text),
-                    _ => None,
-                },
-                _ => None,
-            };
-            return match seconds {
-                Some(duration_ms) => Ok(Command::SelectSleep { duration_ms }),
-                None => Err(SqlError::not_modelled("SLEEP() of an expression").into()),
-            };
+            let duration_ms = sleep_ms(args)?;
+            return Ok(Command::SelectSleep { duration_ms });
         }
     }
     Ok(Command::SelectExpressions {

@@ -208,8 +208,17 @@ impl Sim {
                 match run.work_until {
                     None => {
                         let c = &self.profile.costs;
-                        let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                        let mut cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
                             + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                        if let Command::Select {
+                            sleep_ms_per_row: sleep @ 1..,
+                            ..
+                        } = run.command
+                        {
+                            // Item_func_sleep::val_int() once per row sent.
+                            self.set_state(id, "User sleep");
+                            cost = cost + Tick::from_ms(sleep).times(run.rows_matched);
+                        }
                         run.work_until = Some(self.sched.now + cost);
                         Next::After(cost)
                     }
