@@ -7,8 +7,8 @@
 
 use super::command::{
     Algorithm, AlterAction, AlterLock, ColumnDef, ColumnPosition, Command, CreateTable, FlushMode,
-    IndexDef, KeyPart, KillKind, RangePartitioning, RowAccess, RowFormat, RowLock, SetValue,
-    TableName, VarScope,
+    IndexDef, IndexHint, IndexHintKind, KeyPart, KillKind, RangePartitioning, RowAccess, RowFormat,
+    RowLock, SetValue, TableName, VarScope,
 };
 use super::error::SqlError;
 use super::source::error_at;
@@ -493,10 +493,19 @@ pub(super) fn query(q: &Query, lock_in_share_mode: bool) -> Result<Command> {
         [from] if from.joins.is_empty() => from,
         _ => return Err(SqlError::not_modelled("SELECT ... JOIN").into()),
     };
-    let TableFactor::Table { name, .. } = &from.relation else {
+    let TableFactor::Table {
+        name,
+        index_directives,
+        ..
+    } = &from.relation
+    else {
         return Err(SqlError::not_modelled("SELECT from a derived table").into());
     };
     let table = table_name(name)?;
+    let index_hints = index_directives
+        .iter()
+        .map(index_hint)
+        .collect::<Result<Vec<_>>>()?;
     if let Some(schema) = table.schema.as_deref().filter(|s| {
         s.eq_ignore_ascii_case("performance_schema") || s.eq_ignore_ascii_case("information_schema")
     }) {
@@ -535,6 +544,26 @@ pub(super) fn query(q: &Query, lock_in_share_mode: bool) -> Result<Command> {
         lock,
         limit,
         sleep_ms_per_row,
+        index_hints,
+    })
+}
+
+/// A MySQL index hint (`FORCE INDEX (idx)`).
+fn index_hint(d: &ast::TableIndexDirective) -> Result<IndexHint> {
+    let ast::TableIndexDirective::MySql(h) = d else {
+        return Err(SqlError::not_modelled(&d.to_string()).into());
+    };
+    if h.for_clause.is_some() {
+        return Err(SqlError::not_modelled("an index hint with FOR JOIN/ORDER BY/GROUP BY").into());
+    }
+    let kind = match h.hint_type {
+        ast::TableIndexHintType::Use => IndexHintKind::Use,
+        ast::TableIndexHintType::Force => IndexHintKind::Force,
+        ast::TableIndexHintType::Ignore => IndexHintKind::Ignore,
+    };
+    Ok(IndexHint {
+        kind,
+        names: h.index_names.iter().map(|i| i.value.clone()).collect(),
     })
 }
 

@@ -65,7 +65,7 @@ pub use locks::MdlPoll;
 pub(in crate::sim) use locks::{RowPoll, RowRange};
 use plan::DdlOp;
 pub use show::ProcesslistRow;
-pub(in crate::sim) use table_def::TableDef;
+pub(in crate::sim) use table_def::{SecondaryIndex, TableDef};
 
 use crate::events::EventKind;
 use crate::mdl::{MdlError, MdlRequest, MdlTicketId};

@@ -9,7 +9,7 @@
 //!     → [Upgrade(X) prepare, Downgrade(SU), Executor(AddIndex), Upgrade(X), Dict(AddIndex)]
 //! ```
 
-use super::{Running, TableDef};
+use super::{Running, SecondaryIndex, TableDef};
 use crate::mdl::MdlType;
 use crate::sim::alter::MetaChange;
 use crate::sim::catalog::TableId;
@@ -166,12 +166,7 @@ impl Sim {
                 ..
             } => {
                 let ti = self.table_named(table)?;
-                if !self.catalog[ti]
-                    .def
-                    .indexes
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                {
+                if !self.catalog[ti].def.index(name).is_some() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());
@@ -278,7 +273,8 @@ impl Sim {
                 .iter()
                 .map(|ix| {
                     let first = ix.columns[0].column.clone();
-                    (ix.name.clone().unwrap_or_else(|| first.clone()), first)
+                    let name = ix.name.clone().unwrap_or_else(|| first.clone());
+                    SecondaryIndex::new(name, first, self.sched.now)
                 })
                 .collect(),
             partitions: ct
@@ -416,12 +412,7 @@ impl Sim {
         column: &str,
     ) -> Result<(), SqlError> {
         let def = &self.catalog[ti].def;
-        if def
-            .indexes
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-            || name.eq_ignore_ascii_case("PRIMARY")
-        {
+        if def.index(name).is_some() || name.eq_ignore_ascii_case("PRIMARY") {
             return Err(SqlError::duplicate_key(name));
         }
         if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(column)) {
@@ -510,11 +501,7 @@ impl Sim {
                 self.add_index_plan(&name, ix, algorithm, lock)?
             }
             AlterAction::DropIndex { name } => {
-                if !def
-                    .indexes
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                {
+                if !def.index(name).is_some() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());
