@@ -209,6 +209,12 @@ pub struct Costs {
     /// load): I4's CREATE INDEX took 6.87 s on an idle 1,000,000-row table.
     #[serde(default = "default_index_build_ns")]
     pub index_build_ns_per_row: u64,
+    /// An online table rebuild (`ALTER TABLE ... FORCE`, `row_merge_build_indexes()`
+    /// with a new clustered index), per row read, on top of the index build's costs:
+    /// converting and inserting the whole row (`row_merge_insert_index_tuples()`).
+    /// Default 0 (the build's costs alone).
+    #[serde(default)]
+    pub rebuild_ns_per_row: u64,
 }
 
 fn default_index_build_ns() -> u64 {
