@@ -15,7 +15,7 @@ pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.1", "mysql-5.
 pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop", "i5-compressed-partition-drop", "i5-truncate-then-drop");
 
 /// Built-in lessons: (id, TOML text), in the order the app lists them.
-pub const LESSONS: &[(&str, &str)] = assets!("lessons": "mdl-queue");
+pub const LESSONS: &[(&str, &str)] = assets!("lessons": "mdl-queue", "drop-table-57-vs-80", "ahi-dict-sys-stall", "ext3-lock-open", "instant-columns", "compressed-partitions", "which-statement");
 
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {

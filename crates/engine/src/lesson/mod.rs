@@ -88,6 +88,9 @@ pub struct Setup {
     pub compare: Option<String>,
     /// Settings changed from the scenario's.
     pub settings: Settings,
+    /// Whether the scenario's own `[[script]]` runs too (its shell lines, say);
+    /// otherwise the lesson's actions are the only statements.
+    pub script: bool,
 }
 
 /// Server settings on top of a scenario: the app's Server menu, and the seed.

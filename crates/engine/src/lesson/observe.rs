@@ -1,6 +1,7 @@
 //! What a question's answer is measured by: a figure or a name read off a running
 //! [`Sim`] through the same views the app draws.
 
+use crate::metrics::Sample;
 use crate::sim::{Sim, StatementOutcome, StatementRecord};
 use crate::time::Tick;
 use serde::Deserialize;
@@ -14,6 +15,7 @@ pub(super) struct RawObserve {
     sql: Option<String>,
     table: Option<String>,
     code: Option<u16>,
+    column: Option<String>,
     from: Option<String>,
     to: Option<String>,
 }
@@ -52,6 +54,11 @@ pub enum Observe {
     BlockerSession(String),
     /// The DDL statement that ran (the quiz): its text.
     DdlStatement,
+    /// The largest value of a per-second counter (a [`Sample`] column, as
+    /// `ddlscope run` names it) over `(from, to]`.
+    SampleMax(String, Window),
+    /// Its mean over `(from, to]`.
+    SampleMean(String, Window),
 }
 
 /// Whole seconds of samples: those closing in `(from, to]`.
@@ -89,7 +96,7 @@ fn round3(x: f64) -> f64 {
 }
 
 /// The kinds, with their names in lesson files.
-const KINDS: [&str; 12] = [
+const KINDS: [&str; 14] = [
     "statement_seconds",
     "write_stall_seconds",
     "failed_over",
@@ -102,6 +109,8 @@ const KINDS: [&str; 12] = [
     "mdl_waiters",
     "blocker_session",
     "ddl_statement",
+    "sample_max",
+    "sample_mean",
 ];
 
 impl Observe {
@@ -141,6 +150,8 @@ impl Observe {
             "mdl_waiters" => Observe::MdlWaiters(need(&r.table, "table")?),
             "blocker_session" => Observe::BlockerSession(need(&r.table, "table")?),
             "ddl_statement" => Observe::DdlStatement,
+            "sample_max" => Observe::SampleMax(column(&r.column)?, window()?),
+            "sample_mean" => Observe::SampleMean(column(&r.column)?, window()?),
             k => {
                 return Err(format!(
                     "observe kind '{k}': one of {}",
@@ -165,6 +176,8 @@ impl Observe {
             Observe::MdlWaiters(_) => 9,
             Observe::BlockerSession(_) => 10,
             Observe::DdlStatement => 11,
+            Observe::SampleMax(..) => 12,
+            Observe::SampleMean(..) => 13,
         }]
     }
 
@@ -278,6 +291,13 @@ impl Observe {
                     || Observation::Nothing("no DDL statement finished".into()),
                     |s| Observation::Text(s.sql.clone()),
                 ),
+            Observe::SampleMax(c, w) => {
+                Observation::Number(column_values(sim, c, *w).fold(0.0, f64::max))
+            }
+            Observe::SampleMean(c, w) => {
+                let (n, sum) = column_values(sim, c, *w).fold((0u32, 0.0), |(n, s), v| (n + 1, s + v));
+                Observation::Number(sum / f64::from(n.max(1)))
+            }
         }
     }
 
@@ -305,11 +325,28 @@ fn error_code(s: &StatementRecord) -> Option<u16> {
     }
 }
 
-fn window(sim: &Sim, w: Window) -> impl Iterator<Item = &crate::metrics::Sample> {
+fn window(sim: &Sim, w: Window) -> impl Iterator<Item = &Sample> {
     let (from, to) = (w.from.as_secs_f64(), w.to.as_secs_f64());
     sim.samples()
         .iter()
         .filter(move |s| (s.t_s as f64) > from && (s.t_s as f64) <= to)
+}
+
+/// `column` of the samples in `w`, as numbers.
+fn column_values<'a>(sim: &'a Sim, column: &str, w: Window) -> impl Iterator<Item = f64> + 'a {
+    let i = Sample::COLUMNS.iter().position(|c| *c == column);
+    window(sim, w).filter_map(move |s| s.row()[i?].parse().ok())
+}
+
+/// A [`Sample`] column's name, checked.
+fn column(c: &Option<String>) -> Result<String, String> {
+    let c = c
+        .clone()
+        .ok_or("observe 'sample_max' and 'sample_mean' need column = \"...\"")?;
+    if !Sample::COLUMNS.contains(&c.as_str()) {
+        return Err(format!("observe column '{c}': one of {}", Sample::COLUMNS.join(", ")));
+    }
+    Ok(c)
 }
 
 fn tps_mean(sim: &Sim, w: Window) -> f64 {

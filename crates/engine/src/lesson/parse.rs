@@ -53,6 +53,8 @@ struct RawSetup {
     compare: Option<String>,
     #[serde(default)]
     settings: RawSettings,
+    #[serde(default)]
+    script: bool,
 }
 
 #[derive(Default, Deserialize)]
@@ -319,6 +321,7 @@ fn setup(raw: RawSetup) -> Result<Setup, String> {
         scenario: raw.scenario,
         engine: raw.engine,
         compare: raw.compare,
+        script: raw.script,
         settings: Settings {
             pool,
             instances: s.instances,

@@ -33,10 +33,12 @@ pub struct Plan<'a> {
 
 impl Setup {
     /// The scenario with the settings applied, `seed` overriding, its own script
-    /// taken out: a lesson's statements are its actions.
+    /// taken out unless the set-up keeps it: a lesson's statements are its actions.
     pub fn scenario(&self, seed: Option<u64>) -> Result<Scenario, String> {
         let mut s = Scenario::builtin(&self.scenario)?;
-        s.script.clear();
+        if !self.script {
+            s.script.clear();
+        }
         let k = &self.settings;
         if let Some(p) = k.pool {
             s.buffer_pool.size = p;
