@@ -12,8 +12,7 @@ fn lessons(files: &[String]) -> Result<Vec<Lesson>, String> {
     files
         .iter()
         .map(|f| {
-            let text =
-                std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
             lesson::parse(f, &text)
         })
         .collect()

@@ -119,7 +119,12 @@ fn verdict(q: &Question, variant_answer: Option<&str>, observed: &Observation) -
             unit,
         } => {
             let ok = matches!(observed, Observation::Number(x) if (x - answer).abs() <= *tolerance);
-            (format!("{answer} ± {tolerance} {unit}").trim_end().to_string(), ok)
+            (
+                format!("{answer} ± {tolerance} {unit}")
+                    .trim_end()
+                    .to_string(),
+                ok,
+            )
         }
         QuestionKind::Choice { choices, answer } => {
             let right = variant_answer

@@ -152,12 +152,7 @@ impl Observe {
             "ddl_statement" => Observe::DdlStatement,
             "sample_max" => Observe::SampleMax(column(&r.column)?, window()?),
             "sample_mean" => Observe::SampleMean(column(&r.column)?, window()?),
-            k => {
-                return Err(format!(
-                    "observe kind '{k}': one of {}",
-                    KINDS.join(", ")
-                ))
-            }
+            k => return Err(format!("observe kind '{k}': one of {}", KINDS.join(", "))),
         })
     }
 
@@ -210,7 +205,12 @@ impl Observe {
 
     /// Measures it on `sim` (and `compare`, the second engine, if any). `sessions`
     /// maps the lesson's session names to processlist ids.
-    pub fn measure(&self, sim: &Sim, compare: Option<&Sim>, sessions: &[(String, u32)]) -> Observation {
+    pub fn measure(
+        &self,
+        sim: &Sim,
+        compare: Option<&Sim>,
+        sessions: &[(String, u32)],
+    ) -> Observation {
         let id = |name: &str| sessions.iter().find(|(n, _)| n == name).map(|(_, id)| *id);
         let name = |id: u32| {
             sessions
@@ -273,9 +273,9 @@ impl Observe {
                 }
                 None => Observation::Nothing("no compare engine".into()),
             },
-            Observe::MdlWaiters(table) => Observation::Number(
-                table_queue(sim, table).map_or(0, |q| q.waiting.len()) as f64,
-            ),
+            Observe::MdlWaiters(table) => {
+                Observation::Number(table_queue(sim, table).map_or(0, |q| q.waiting.len()) as f64)
+            }
             Observe::BlockerSession(table) => table_queue(sim, table)
                 .filter(|q| !q.waiting.is_empty())
                 .and_then(|q| q.granted.first().map(|g| name(g.ctx.0)))
@@ -295,7 +295,8 @@ impl Observe {
                 Observation::Number(column_values(sim, c, *w).fold(0.0, f64::max))
             }
             Observe::SampleMean(c, w) => {
-                let (n, sum) = column_values(sim, c, *w).fold((0u32, 0.0), |(n, s), v| (n + 1, s + v));
+                let (n, sum) =
+                    column_values(sim, c, *w).fold((0u32, 0.0), |(n, s), v| (n + 1, s + v));
                 Observation::Number(sum / f64::from(n.max(1)))
             }
         }
@@ -344,7 +345,10 @@ fn column(c: &Option<String>) -> Result<String, String> {
         .clone()
         .ok_or("observe 'sample_max' and 'sample_mean' need column = \"...\"")?;
     if !Sample::COLUMNS.contains(&c.as_str()) {
-        return Err(format!("observe column '{c}': one of {}", Sample::COLUMNS.join(", ")));
+        return Err(format!(
+            "observe column '{c}': one of {}",
+            Sample::COLUMNS.join(", ")
+        ));
     }
     Ok(c)
 }

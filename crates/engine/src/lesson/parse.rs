@@ -195,7 +195,9 @@ fn step(lines: &Lines, line: u32, raw: RawStep, before: &[Step]) -> Result<Step,
         .collect::<Result<Vec<_>, _>>()?;
     let actions = actions(lines, raw.actions)?;
     let time = |what: &str, t: &Option<String>| -> Result<Option<Tick>, Fail> {
-        t.as_deref().map(|s| duration(what, s).map_err(fail)).transpose()
+        t.as_deref()
+            .map(|s| duration(what, s).map_err(fail))
+            .transpose()
     };
     let seek = time("seek", &raw.seek)?;
     let pause_at = time("pause_at", &raw.pause_at)?;
@@ -258,7 +260,10 @@ fn check_chapter(step: &Step, before: &[Step]) -> Result<(), Fail> {
             .rposition(|s| s.setup.is_some() || !s.variants.is_empty())
             .unwrap_or(0);
         if !before[start].variants.is_empty() {
-            return Err((step.line, "a quiz step (variants) cannot be continued".into()));
+            return Err((
+                step.line,
+                "a quiz step (variants) cannot be continued".into(),
+            ));
         }
         before[start..].iter().chain([step]).collect()
     };
@@ -282,17 +287,29 @@ fn check_chapter(step: &Step, before: &[Step]) -> Result<(), Fail> {
     for h in &step.highlights {
         if let Highlight::Session(n) = h {
             if !named(n) {
-                return Err((step.line, format!("highlight: session '{n}' sends nothing in this chapter")));
+                return Err((
+                    step.line,
+                    format!("highlight: session '{n}' sends nothing in this chapter"),
+                ));
             }
         }
     }
     if let Some(q) = &step.question {
         if let Some(n) = q.observe.session().filter(|n| !named(n)) {
-            return Err((q.line, format!("observe: session '{n}' sends nothing in this chapter")));
+            return Err((
+                q.line,
+                format!("observe: session '{n}' sends nothing in this chapter"),
+            ));
         }
-        let compare = chapter[0].setup.as_ref().is_some_and(|s| s.compare.is_some());
+        let compare = chapter[0]
+            .setup
+            .as_ref()
+            .is_some_and(|s| s.compare.is_some());
         if q.observe.needs_compare() && !compare {
-            return Err((q.line, "observe: this needs a compare engine in the set-up".into()));
+            return Err((
+                q.line,
+                "observe: this needs a compare engine in the set-up".into(),
+            ));
         }
     }
     Ok(())
@@ -340,7 +357,10 @@ fn variant(lines: &Lines, raw: Spanned<RawVariant>) -> Result<Variant, Fail> {
     let raw = raw.into_inner();
     let setup = setup(raw.setup).map_err(|m| (line, format!("variant: {m}")))?;
     if raw.seeds.is_empty() {
-        return Err((line, "variant: seeds = [...] needs at least one seed".into()));
+        return Err((
+            line,
+            "variant: seeds = [...] needs at least one seed".into(),
+        ));
     }
     Ok(Variant {
         setup,
@@ -359,9 +379,15 @@ fn actions(lines: &Lines, raw: Vec<Spanned<RawAction>>) -> Result<Vec<Action>, F
             let fail = |m: String| (line, m);
             let at = duration("at", &a.at).map_err(fail)?;
             if a.session.is_empty()
-                || !a.session.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                || !a
+                    .session
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
             {
-                return Err(fail(format!("session '{}': use letters, digits and _", a.session)));
+                return Err(fail(format!(
+                    "session '{}': use letters, digits and _",
+                    a.session
+                )));
             }
             crate::sql::parse(&a.sql).map_err(|e| fail(e.to_string()))?;
             Ok(Action {
@@ -395,7 +421,9 @@ fn highlight(raw: RawHighlight) -> Result<Highlight, String> {
             .and_then(|r| r.strip_suffix(']'))
             .is_some_and(|n| n.parse::<u16>().is_ok());
         if !pool && !LATCHES.contains(&l.as_str()) {
-            return Err(format!("latch '{l}': one of LOCK_open, dict_sys, fil_sys, buf_pool[N]"));
+            return Err(format!(
+                "latch '{l}': one of LOCK_open, dict_sys, fil_sys, buf_pool[N]"
+            ));
         }
         Highlight::Latch(l)
     } else if let Some(t) = raw.mdl_table {
@@ -410,7 +438,9 @@ fn question(raw: RawQuestion, step: &Step) -> Result<Question, String> {
     let at = match (&raw.at, step.pause_at) {
         (Some(a), _) => duration("at", a)?,
         (None, Some(p)) => p,
-        (None, None) => return Err("give the question an at = \"...\" or the step a pause_at".into()),
+        (None, None) => {
+            return Err("give the question an at = \"...\" or the step a pause_at".into())
+        }
     };
     let kind = if raw.choices.is_empty() {
         number(&raw, &observe)?
@@ -429,7 +459,10 @@ fn question(raw: RawQuestion, step: &Step) -> Result<Question, String> {
 
 fn number(raw: &RawQuestion, observe: &Observe) -> Result<QuestionKind, String> {
     if !observe.is_number() {
-        return Err(format!("observe '{}' gives a choice: list choices = [...]", observe.name()));
+        return Err(format!(
+            "observe '{}' gives a choice: list choices = [...]",
+            observe.name()
+        ));
     }
     let as_f64 = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64));
     let answer = raw
@@ -458,7 +491,10 @@ fn number(raw: &RawQuestion, observe: &Observe) -> Result<QuestionKind, String> 
 
 fn choice(raw: &RawQuestion, step: &Step, observe: &Observe) -> Result<QuestionKind, String> {
     if observe.is_number() {
-        return Err(format!("observe '{}' gives a number: drop choices, give answer and tolerance", observe.name()));
+        return Err(format!(
+            "observe '{}' gives a number: drop choices, give answer and tolerance",
+            observe.name()
+        ));
     }
     let index = |a: &str| {
         raw.choices
@@ -470,7 +506,9 @@ fn choice(raw: &RawQuestion, step: &Step, observe: &Observe) -> Result<QuestionK
         (Some(toml::Value::String(a)), true) => Some(index(a)?),
         (Some(_), true) => return Err("answer: the text of one of the choices".into()),
         (None, true) => return Err("a choice question needs answer = one of the choices".into()),
-        (Some(_), false) => return Err("a quiz's answers are in its variants: drop answer here".into()),
+        (Some(_), false) => {
+            return Err("a quiz's answers are in its variants: drop answer here".into())
+        }
         (None, false) => {
             for v in &step.variants {
                 index(&v.answer).map_err(|m| format!("variant at line {}: {m}", v.line))?;

@@ -96,7 +96,9 @@ impl Lesson {
     /// (indexes, taken modulo their counts; ignored for other steps).
     pub fn plan(&self, index: usize, variant: usize, seed: usize) -> Option<Plan<'_>> {
         let step = self.steps.get(index)?;
-        let start = self.steps[..=index].iter().rposition(Step::starts_chapter)?;
+        let start = self.steps[..=index]
+            .iter()
+            .rposition(Step::starts_chapter)?;
         let end = self.steps[index + 1..]
             .iter()
             .position(Step::starts_chapter)
@@ -107,7 +109,12 @@ impl Lesson {
             vs => {
                 let v = &vs[variant % vs.len()];
                 let s = v.seeds[seed % v.seeds.len()];
-                (&v.setup, Some(s), Some(v.answer.as_str()), v.actions.iter().collect())
+                (
+                    &v.setup,
+                    Some(s),
+                    Some(v.answer.as_str()),
+                    v.actions.iter().collect(),
+                )
             }
         };
         let upto = |last: usize| -> Vec<&Action> {

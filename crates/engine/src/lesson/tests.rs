@@ -25,7 +25,12 @@ fn debug_queue() {
     let mut run = LessonRun::start(&plan).unwrap();
     run.run_until(Tick::from_secs(30)).unwrap();
     for q in run.main.mdl_queues() {
-        eprintln!("{:?} granted {} waiting {}", q.key, q.granted.len(), q.waiting.len());
+        eprintln!(
+            "{:?} granted {} waiting {}",
+            q.key,
+            q.granted.len(),
+            q.waiting.len()
+        );
     }
     eprintln!("{:?}", run.main.samples().last());
     panic!();
