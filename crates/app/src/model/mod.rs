@@ -12,6 +12,7 @@ pub mod embed;
 pub mod export;
 pub mod format;
 pub mod knobs;
+pub mod lesson;
 pub mod link;
 pub mod mdl;
 pub mod processlist;

@@ -13,6 +13,7 @@ use crate::ui::help::Help;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
 };
+use crate::ui::lesson::{EnginesRef, LessonPlayer};
 use crate::ui::notice::{self, Notice};
 use crate::ui::pane::Pane;
 use crate::ui::share::{self, ShareButton};
@@ -129,7 +130,10 @@ pub fn app() -> Html {
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let make_url = {
         let (engines, params) = (engines.clone(), params.clone());
-        Callback::from(move |()| share::page_url("", &share::fragment_now(&engines, &params)))
+        Callback::from(move |()| {
+            let params = share::current_params(&params);
+            share::page_url("", &share::fragment_now(&engines, &params))
+        })
     };
 
     html! {
@@ -156,6 +160,8 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
+                    <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                        generation={state.generation} now={main_snapshot.now} playing={state.playing} />
                     { about(&state, chosen.as_ref(), &profiles, script_toggle(&state)) }
                     <div class="panes">{ for panes }</div>
                 </div>

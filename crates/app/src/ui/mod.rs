@@ -10,6 +10,7 @@ pub mod embed;
 pub mod export;
 pub mod help;
 pub mod hooks;
+pub mod lesson;
 pub mod mdl_panel;
 pub mod notice;
 pub mod pane;

@@ -119,6 +119,13 @@ pub fn page_url(page: &str, fragment: &str) -> String {
     format!("{url}#{fragment}")
 }
 
+/// The parameters the address bar carries now (another part of the page, a lesson,
+/// may have changed them since it opened), or `opened` when it cannot be read.
+pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    parse_fragment(&hash).map_or_else(|_| opened.to_vec(), |f| f.params)
+}
+
 /// Keeps the address bar's fragment on the engines' state, at most once a second.
 #[hook]
 pub fn use_link_sync(engines: &SharedEngines, params: Rc<Vec<(String, String)>>) {
@@ -126,6 +133,11 @@ pub fn use_link_sync(engines: &SharedEngines, params: Rc<Vec<(String, String)>>)
     use_effect_with((), move |_| {
         let last: RefCell<String> = RefCell::default();
         let interval = Interval::new(SYNC_EVERY_MS, move || {
+            let params = current_params(&params);
+            // A lesson owns the address while it is open (`#lesson=ID&step=N`).
+            if params.iter().any(|(k, _)| k == "lesson") {
+                return;
+            }
             let fragment = fragment_now(&engines, &params);
             if *last.borrow() == fragment {
                 return;
