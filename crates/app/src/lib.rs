@@ -48,8 +48,8 @@ pub fn start() {
 /// error naming the known ones.
 #[wasm_bindgen]
 pub fn trace_hash(scenario: &str, profile: &str, seconds: u32) -> Result<String, JsError> {
-    let mut sim = ddlscope_engine::Sim::builtin(scenario, Some(profile))
-        .map_err(|e| JsError::new(&e))?;
+    let mut sim =
+        ddlscope_engine::Sim::builtin(scenario, Some(profile)).map_err(|e| JsError::new(&e))?;
     sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
     Ok(format!("{:016x}", sim.trace_hash()))
 }
