@@ -48,3 +48,15 @@ pub fn start() {
         yew::Renderer::<ui::app::App>::with_root(root).render();
     }
 }
+
+/// The trace hash (as `ddlscope run` prints it) of a built-in scenario run headless
+/// for `seconds` in this module: the browser test `web/e2e/everywhere.test.mjs` holds
+/// the wasm build to the native one with it. An unknown scenario or profile is an
+/// error naming the known ones.
+#[wasm_bindgen]
+pub fn trace_hash(scenario: &str, profile: &str, seconds: u32) -> Result<String, JsError> {
+    let mut sim =
+        ddlscope_engine::Sim::builtin(scenario, Some(profile)).map_err(|e| JsError::new(&e))?;
+    sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
+    Ok(format!("{:016x}", sim.trace_hash()))
+}
