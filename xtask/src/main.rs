@@ -21,6 +21,7 @@ mod bench_web;
 mod browser;
 mod check;
 mod conformance;
+mod matrix;
 mod dist;
 mod layers;
 mod serve;
