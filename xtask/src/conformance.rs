@@ -484,10 +484,8 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
         if clients[si].lost {
             // The interactive client's reconnect: a new connection for what follows.
             let generation = clients[si].generation + 1;
-            let mut old = std::mem::replace(
-                &mut clients[si],
-                spawn_client(server, si, generation, &tx)?,
-            );
+            let mut old =
+                std::mem::replace(&mut clients[si], spawn_client(server, si, generation, &tx)?);
             let _ = old.child.kill();
             let _ = old.child.wait();
         }
@@ -606,7 +604,10 @@ fn compare(script: &Script, real: &[Fate], sim: &[Fate]) -> Vec<(usize, String)>
     // Order of completion: pairs the real server separates clearly, within a group.
     for i in 0..script.steps.len() {
         for j in i + 1..script.steps.len() {
-            let (gi, gj) = (group(&script.steps[i].session), group(&script.steps[j].session));
+            let (gi, gj) = (
+                group(&script.steps[i].session),
+                group(&script.steps[j].session),
+            );
             if gi.is_some() && gj.is_some() && gi != gj {
                 continue;
             }

@@ -12,7 +12,7 @@
 //!            500 ms  r: <requester>
 //!            900 ms  a: SELECT            (a reader arriving during the wait)
 //!           1100 ms  b: UPDATE            (a writer arriving during the wait)
-//!           1300 ms  k: KILL [QUERY] ...  (a kill variant)
+//!           1600 ms  k: KILL [QUERY] ...  (a kill variant)
 //!           2000 ms  h: COMMIT / UNLOCK TABLES (a snapshot holder reads first)
 //!           2600 ms  r: UNLOCK TABLES     (a requester that took a table lock)
 //! ```
@@ -68,7 +68,11 @@ const fn holder(
 
 /// Sessions that ran these and keep what they took until the release at 2 s.
 pub const HOLDERS: &[Kind] = &[
-    holder("sel", &["BEGIN", "SELECT * FROM $T WHERE id = 1"], &["COMMIT"]),
+    holder(
+        "sel",
+        &["BEGIN", "SELECT * FROM $T WHERE id = 1"],
+        &["COMMIT"],
+    ),
     holder(
         "forupd",
         &["BEGIN", "SELECT * FROM $T WHERE id = 1 FOR UPDATE"],
@@ -92,7 +96,11 @@ pub const HOLDERS: &[Kind] = &[
         &["BEGIN", "UPDATE $T SET k = k + 1 WHERE id = 1"],
         &["COMMIT"],
     ),
-    holder("del", &["BEGIN", "DELETE FROM $T WHERE id = 1"], &["COMMIT"]),
+    holder(
+        "del",
+        &["BEGIN", "DELETE FROM $T WHERE id = 1"],
+        &["COMMIT"],
+    ),
     holder("lockr", &["LOCK TABLES $T READ"], &["UNLOCK TABLES"]),
     holder("lockw", &["LOCK TABLES $T WRITE"], &["UNLOCK TABLES"]),
     holder("sleep", &["SELECT SLEEP(1) FROM $T WHERE id <= 2"], &[]),
@@ -103,7 +111,11 @@ pub const HOLDERS: &[Kind] = &[
     ),
     Kind {
         global: true,
-        ..holder("ftwrl", &["FLUSH TABLES WITH READ LOCK"], &["UNLOCK TABLES"])
+        ..holder(
+            "ftwrl",
+            &["FLUSH TABLES WITH READ LOCK"],
+            &["UNLOCK TABLES"],
+        )
     },
 ];
 
@@ -111,7 +123,10 @@ pub const HOLDERS: &[Kind] = &[
 pub const REQUESTERS: &[Kind] = &[
     kind("sel", &["SELECT * FROM $T WHERE id = 2"]),
     kind("forupd", &["SELECT * FROM $T WHERE id = 1 FOR UPDATE"]),
-    kind("share", &["SELECT * FROM $T WHERE id = 1 LOCK IN SHARE MODE"]),
+    kind(
+        "share",
+        &["SELECT * FROM $T WHERE id = 1 LOCK IN SHARE MODE"],
+    ),
     kind(
         "ins",
         &["INSERT INTO $T (id, k, c, pad) VALUES (5001, 1, 'c', 'p')"],
@@ -126,14 +141,38 @@ pub const REQUESTERS: &[Kind] = &[
         "idxcp",
         &["ALTER TABLE $T ADD INDEX idx_x (k, c), ALGORITHM=COPY"],
     ),
-    kind("dropidxin", &["ALTER TABLE $T DROP INDEX k_1, ALGORITHM=INPLACE"]),
-    kind("dropidxcp", &["ALTER TABLE $T DROP INDEX k_1, ALGORITHM=COPY"]),
-    kind("addcolit", &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=INSTANT"]),
-    kind("addcolin", &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=INPLACE"]),
-    kind("addcolcp", &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=COPY"]),
-    kind("dropcolit", &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=INSTANT"]),
-    kind("dropcolin", &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=INPLACE"]),
-    kind("dropcolcp", &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=COPY"]),
+    kind(
+        "dropidxin",
+        &["ALTER TABLE $T DROP INDEX k_1, ALGORITHM=INPLACE"],
+    ),
+    kind(
+        "dropidxcp",
+        &["ALTER TABLE $T DROP INDEX k_1, ALGORITHM=COPY"],
+    ),
+    kind(
+        "addcolit",
+        &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=INSTANT"],
+    ),
+    kind(
+        "addcolin",
+        &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=INPLACE"],
+    ),
+    kind(
+        "addcolcp",
+        &["ALTER TABLE $T ADD COLUMN z INT, ALGORITHM=COPY"],
+    ),
+    kind(
+        "dropcolit",
+        &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=INSTANT"],
+    ),
+    kind(
+        "dropcolin",
+        &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=INPLACE"],
+    ),
+    kind(
+        "dropcolcp",
+        &["ALTER TABLE $T DROP COLUMN pad, ALGORITHM=COPY"],
+    ),
     kind("optimize", &["OPTIMIZE TABLE $T"]),
     kind("analyze", &["ANALYZE TABLE $T"]),
     kind("truncate", &["TRUNCATE TABLE $T"]),
@@ -218,6 +257,34 @@ struct Expected {
 /// The matrix's known differences (each cites where the server's behaviour comes from).
 const EXPECTED: &[Expected] = &[
     Expected {
+        holder: "lockr",
+        requester: "idxcp",
+        variant: None,
+        who: "a",
+        reason: "NOT MODELLED: on mariadbd 10.11.19 a read passes a COPY ALTER (and OPTIMIZE's recreate) that waits for LOCK TABLES READ, so the server's wait there is not for EXCLUSIVE; the simulator grants SHARED_NO_WRITE beside SHARED_READ_ONLY (MySQL's matrix, sql/mdl.cc m_granted_incompatible) and queues the read behind the pending EXCLUSIVE",
+    },
+    Expected {
+        holder: "lockr",
+        requester: "idxcp",
+        variant: None,
+        who: "h",
+        reason: "follows from the read above (completion order only)",
+    },
+    Expected {
+        holder: "lockr",
+        requester: "dropidxcp",
+        variant: None,
+        who: "a",
+        reason: "NOT MODELLED: on mariadbd 10.11.19 a read passes a COPY ALTER (and OPTIMIZE's recreate) that waits for LOCK TABLES READ, so the server's wait there is not for EXCLUSIVE; the simulator grants SHARED_NO_WRITE beside SHARED_READ_ONLY (MySQL's matrix, sql/mdl.cc m_granted_incompatible) and queues the read behind the pending EXCLUSIVE",
+    },
+    Expected {
+        holder: "lockr",
+        requester: "dropidxcp",
+        variant: None,
+        who: "h",
+        reason: "follows from the read above (completion order only)",
+    },
+    Expected {
         holder: "ftwrl",
         requester: "rename",
         variant: None,
@@ -282,6 +349,12 @@ const EXPECTED: &[Expected] = &[
     },
 ];
 
+/// The requesters the timeout and kill variants run against: the DDL kinds whose
+/// waits differ, and a read and a write.
+const VARIANT_REQUESTERS: &[&str] = &[
+    "sel", "upd", "idxin", "idxcp", "addcolcp", "optimize", "rename", "lockw",
+];
+
 /// Every case: each holder against each requester plainly; the timeout and kill
 /// variants for the holders that take row or table locks in a transaction.
 pub fn cases() -> Vec<Case> {
@@ -308,7 +381,10 @@ pub fn cases() -> Vec<Case> {
     ];
     for (h, variant) in variants {
         let holder = *HOLDERS.iter().find(|k| k.name == h).expect("a holder");
-        for &requester in REQUESTERS.iter().filter(|r| !r.global) {
+        for &requester in REQUESTERS
+            .iter()
+            .filter(|r| VARIANT_REQUESTERS.contains(&r.name))
+        {
             v.push(Case {
                 holder,
                 requester,
@@ -320,7 +396,9 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// Cases that run side by side in one script.
-const CASES_PER_SCRIPT: usize = 20;
+/// (More than a dozen cases, 50 client processes, and a 2-core machine's timing
+/// noise reaches the 300 ms "blocked" line: 20 gave false differences.)
+const CASES_PER_SCRIPT: usize = 12;
 /// How long one case lasts, and the gap before the next one of a sequential script.
 const CASE_MS: u64 = 3000;
 
@@ -392,7 +470,7 @@ fn script_text(cases: &[(usize, Case, u64)]) -> String {
         let _ = writeln!(text, "at {at}ms {who}: {sql}");
         end = end.max(at);
     }
-    let _ = writeln!(text, "run {}ms", end + 1500);
+    let _ = writeln!(text, "run {}ms", end + 1000);
     text
 }
 
@@ -416,11 +494,9 @@ fn case_steps(n: usize, case: &Case) -> Vec<(u64, String, String)> {
         at += 100;
     }
     match case.variant {
-        Variant::LockWaitTimeout(t) => v.push((
-            300,
-            s("r"),
-            format!("SET SESSION lock_wait_timeout = {t}"),
-        )),
+        Variant::LockWaitTimeout(t) => {
+            v.push((300, s("r"), format!("SET SESSION lock_wait_timeout = {t}")))
+        }
         Variant::InnodbLockWaitTimeout => v.push((
             300,
             s("r"),
@@ -434,8 +510,11 @@ fn case_steps(n: usize, case: &Case) -> Vec<(u64, String, String)> {
     v.push((900, s("a"), "SELECT * FROM $T WHERE id = 3".to_owned()));
     v.push((1100, s("b"), "UPDATE $T SET k = 7 WHERE id = 3".to_owned()));
     match case.variant {
-        Variant::KillQueryWaiter => v.push((1300, s("k"), format!("KILL QUERY {{{}}}", s("r")))),
-        Variant::KillHolder => v.push((1300, s("k"), format!("KILL {{{}}}", s("h")))),
+        // Late enough that the reader and the writer have waited past the 300 ms line
+        // on both sides (the real server takes up to 250 ms to end a killed idle
+        // connection).
+        Variant::KillQueryWaiter => v.push((1600, s("k"), format!("KILL QUERY {{{}}}", s("r")))),
+        Variant::KillHolder => v.push((1600, s("k"), format!("KILL {{{}}}", s("h")))),
         _ => {}
     }
     for (i, sql) in case.holder.release.iter().enumerate() {
@@ -478,7 +557,10 @@ mod tests {
         let (_, text) = &scripts()[0];
         assert!(text.contains("table t0 rows=1000"), "{text}");
         assert!(text.contains("at 0ms c0_h: BEGIN"), "{text}");
-        assert!(text.contains("at 500ms c0_r: SELECT * FROM t0 WHERE id = 2"), "{text}");
+        assert!(
+            text.contains("at 500ms c0_r: SELECT * FROM t0 WHERE id = 2"),
+            "{text}"
+        );
         let times: Vec<u64> = text
             .lines()
             .filter_map(|l| l.strip_prefix("at "))

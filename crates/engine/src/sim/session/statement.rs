@@ -679,7 +679,10 @@ fn admin_error_rows(c: &Command, schema: &str, e: &SqlError) -> Option<ResultSet
     }
     let full = format!("{schema}.{}", tables.first()?.table);
     let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
-    for (kind, text) in [("Error", e.message.as_str()), ("status", "Operation failed")] {
+    for (kind, text) in [
+        ("Error", e.message.as_str()),
+        ("status", "Operation failed"),
+    ] {
         r.push(vec![
             Some(full.clone()),
             Some("optimize".into()),
