@@ -10,6 +10,7 @@
 
 pub mod format;
 pub mod knobs;
+pub mod lesson;
 pub mod mdl;
 pub mod processlist;
 pub mod runner;

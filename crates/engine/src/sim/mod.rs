@@ -30,6 +30,9 @@ mod partition;
 mod recorder;
 mod sched;
 mod session;
+mod warm;
+
+pub use warm::SimBuild;
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 
@@ -152,7 +155,15 @@ pub(crate) const LOCK_BYTES_PER_PAGE: u64 = 120;
 
 impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
+    /// [`SimBuild`] builds the same server in slices.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
+        let mut build = SimBuild::new(scenario, profile)?;
+        build.step(u64::MAX);
+        Ok(build.finish())
+    }
+
+    /// The server before its warm-up and its threads: tables, files, pool, latches.
+    fn assemble(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
         scenario.validate()?;
         let profile = profile.with_overrides(&scenario.profile_overrides)?;
         let bp = &scenario.buffer_pool;
@@ -198,7 +209,7 @@ impl Sim {
             })
             .collect();
         let catalog = Catalog::new(entries, workload_tables);
-        let mut sim = Sim {
+        let sim = Sim {
             sql: session::SqlLayer::new(threads_n, &profile),
             profile,
             sched: Scheduler::default(),
@@ -219,10 +230,15 @@ impl Sim {
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             scenario,
         };
-        if sim.scenario.buffer_pool.warm {
-            sim.warm_pool();
-        }
-        // Client sessions start staggered over one round trip so they do not march in step.
+        Ok(sim)
+    }
+
+    /// The server's threads, started once the pool is warm: the clients (staggered over
+    /// one round trip so they do not march in step), the console's session, the page
+    /// cleaner, the HA probe, the sampler and the scenario's script.
+    fn start_threads(&mut self) {
+        let sim = self;
+        let threads_n = sim.scenario.workload.threads;
         let round_trip = Tick::from_us(sim.scenario.workload.round_trip_us.max(1));
         for n in 0..threads_n {
             let mut rng = SimRng::stream(sim.scenario.seed, &format!("client.{n}"));
@@ -252,7 +268,6 @@ impl Sim {
             let at = Tick::from_secs(sim.scenario.script[i].at_s);
             sim.sched.schedule(at, Wake::Script(i as u32));
         }
-        Ok(sim)
     }
 
     /// The file system with the datadir, the AliSQL purge directory and every table's
@@ -276,96 +291,6 @@ impl Sim {
         let scenario = Scenario::builtin(scenario)?;
         let profile = Profile::builtin(profile.unwrap_or(&scenario.profile))?;
         Sim::new(scenario, profile)
-    }
-
-    /// Fills the pool the way the workload would have after a long warm-up: leaf pages
-    /// drawn from the workload's key distribution (with every internal page of their
-    /// trees), until each instance is down to `innodb_lru_scan_depth` free blocks, the
-    /// steady state the page cleaner keeps. Tables the workload does not use are warmed
-    /// uniformly, as earlier traffic would have left them.
-    fn warm_pool(&mut self) {
-        let depth = self.scenario.buffer_pool.lru_scan_depth;
-        let mut rng = SimRng::stream(self.scenario.seed, "warm");
-        let pool_pages = u64::from(self.scenario.pool_pages());
-        // Tables drawn from: not the partitions, which are read in whole or not at all,
-        // after the rest, with room kept for them.
-        let candidates: Vec<TableId> = self
-            .catalog
-            .ids()
-            .filter(|&t| self.catalog[t].table.partition.is_none())
-            .collect();
-        let reserve = self.cached_partitions_reserve();
-        let depth = depth + reserve;
-        // Internal pages first: every search passes through them.
-        for &t in &candidates {
-            for ix in 0..self.catalog[t].table.indexes.len() {
-                let internal: u64 = self.catalog[t].table.indexes[ix].pages()
-                    - self.catalog[t].table.indexes[ix].leaves();
-                let root = self.catalog[t].table.indexes[ix].root();
-                for p in 0..internal as u32 {
-                    self.warm_page(t, root + p, depth);
-                }
-            }
-        }
-        // Enough draws to fill the pool when the data is larger than it; a smaller data set
-        // leaves the rest free, as on a real server.
-        let index_pages: u64 = candidates
-            .iter()
-            .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
-            .sum();
-        for _ in 0..pool_pages * 8 {
-            if self.pool.instances().iter().all(|i| i.free_len() <= depth)
-                || self.pool.pages_data() >= index_pages
-            {
-                break;
-            }
-            let t = candidates[rng.below(candidates.len() as u64) as usize];
-            let table = &self.catalog[t].table;
-            let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
-                1
-            } else {
-                0
-            };
-            let index = &table.indexes[ix];
-            // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-            let pos = if ix == 0 && self.catalog.workload_tables.contains(&t) {
-                self.dist.draw(&mut rng, table.rows)
-            } else {
-                rng.below(table.rows.max(1))
-            };
-            let page = index.leaf_of(pos);
-            self.warm_page(t, page, depth);
-        }
-        self.warm_cached_partitions(depth - reserve);
-    }
-
-    fn warm_page(&mut self, table: TableId, page_no: u32, depth: u32) {
-        if self.catalog[table].table.zip_kb != 0 {
-            self.warm_zip_page(table, page_no, depth);
-            return;
-        }
-        let page = crate::bufpool::PageId {
-            space: self.catalog[table].table.space,
-            page_no,
-        };
-        let inst = self.pool.instance_of(page);
-        if self.pool.instances()[usize::from(inst)].free_len() <= depth
-            || self.pool.lookup(page) != crate::bufpool::Lookup::Miss
-        {
-            return;
-        }
-        if let crate::bufpool::FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
-            self.pool.init_for_read(f, page);
-            self.pool.complete_read(f);
-            let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
-            let table = &self.catalog[table].table;
-            let index = table.index_of_page(page_no);
-            let is_leaf =
-                index != 0 && page_no >= table.indexes[usize::from(index) - 1].first_leaf();
-            if is_leaf && pct > 0 && self.warm_rng.chance(pct, 100) {
-                self.pool.ahi_mark(f, index);
-            }
-        }
     }
 
     fn emit(&mut self, kind: EventKind) {
