@@ -23,6 +23,7 @@ mod check;
 mod conformance;
 mod dist;
 mod layers;
+mod matrix;
 mod serve;
 mod toolchain;
 mod util;

@@ -258,6 +258,15 @@ pub struct SqlLayer {
     /// waits for an open writer, new reads pass and new writes queue.
     #[serde(default)]
     pub drop_partition_snw_first: bool,
+    /// `CREATE TABLE ... LIKE src` opens `src` with SHARED_READ (MariaDB, as observed
+    /// on 10.11.19: it passes an open writer) rather than MySQL 8.0's
+    /// SHARED_READ_ONLY (which waits for writers).
+    #[serde(default)]
+    pub create_like_source_shared_read: bool,
+    /// `ALTER TABLE ... ADD/DROP COLUMN, ALGORITHM=INPLACE` is done instantly when it
+    /// can be (MariaDB 10.3+: instant is a kind of in-place; MySQL 8.0 rebuilds).
+    #[serde(default)]
+    pub inplace_tries_instant: bool,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -282,6 +291,8 @@ impl Default for SqlLayer {
             lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
             drop_partition_snw_first: false,
+            create_like_source_shared_read: false,
+            inplace_tries_instant: false,
         }
     }
 }

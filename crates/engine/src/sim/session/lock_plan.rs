@@ -206,7 +206,14 @@ fn ddl_table_locks(c: &Command, ctx: &LockContext, sql: &SqlProfile) -> Vec<(Mdl
         Command::CreateTable(ct) => vec![(key(&ct.table), MdlType::Exclusive)],
         Command::CreateTableLike { table, like } => vec![
             (key(table), MdlType::Exclusive),
-            (key(like), MdlType::SharedReadOnly),
+            (
+                key(like),
+                if sql.create_like_source_shared_read {
+                    MdlType::SharedRead
+                } else {
+                    MdlType::SharedReadOnly
+                },
+            ),
         ],
         Command::AlterTable { table, actions, .. }
             if actions.iter().any(|a| {

@@ -554,6 +554,11 @@ impl Sim {
         algorithm: Algorithm,
         effect: DictEffect,
     ) -> Result<Vec<DdlOp>, SqlError> {
+        if algorithm == Algorithm::Inplace && self.profile.sql.inplace_tries_instant {
+            if let Ok(Some(ops)) = self.instant_plan(ti, actions, Algorithm::Instant, lock) {
+                return Ok(ops);
+            }
+        }
         if let Some(ops) = self.instant_plan(ti, actions, algorithm, lock)? {
             return Ok(ops);
         }

@@ -116,7 +116,10 @@ impl Sim {
             self.sql.row_waits.remove(&id);
             let _ = t;
         }
-        run.error = Some(e);
+        match admin_error_rows(&run.command, &self.schema(), &e) {
+            Some(rows) => run.result = Some(rows),
+            None => run.error = Some(e),
+        }
         run.step = Step::End;
         Next::After(Tick::ZERO)
     }
@@ -661,4 +664,31 @@ impl Sim {
 /// statement records name it, so a reconnect stays in its tab.
 fn s_client(sessions: &std::collections::BTreeMap<u32, super::Session>, id: u32) -> u32 {
     sessions.get(&id).map_or(id, |s| s.client)
+}
+
+/// `mysql_admin_table()` (OPTIMIZE TABLE) reports a failed open of its table as rows
+/// of its result, not as an error: `Error` with the message, then `status` "Operation
+/// failed" (a lock wait timeout, a KILL QUERY). `None` for any other statement or
+/// error.
+fn admin_error_rows(c: &Command, schema: &str, e: &SqlError) -> Option<ResultSet> {
+    let Command::OptimizeTable { tables } = c else {
+        return None;
+    };
+    if e.code != codes::ER_LOCK_WAIT_TIMEOUT && e.code != codes::ER_QUERY_INTERRUPTED {
+        return None;
+    }
+    let full = format!("{schema}.{}", tables.first()?.table);
+    let mut r = ResultSet::new(&["Table", "Op", "Msg_type", "Msg_text"], &[]);
+    for (kind, text) in [
+        ("Error", e.message.as_str()),
+        ("status", "Operation failed"),
+    ] {
+        r.push(vec![
+            Some(full.clone()),
+            Some("optimize".into()),
+            Some(kind.into()),
+            Some(text.into()),
+        ]);
+    }
+    Some(r)
 }
