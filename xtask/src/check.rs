@@ -65,7 +65,7 @@ pub fn test() -> Result {
     });
     let mut skipped = false;
     step(&mut reports, "conformance (MariaDB)", || {
-        skipped = !crate::conformance::conformance(None)?;
+        skipped = !crate::conformance::conformance(crate::conformance::Scripts::Written, None)?;
         Ok(())
     });
     if skipped {

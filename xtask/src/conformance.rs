@@ -657,9 +657,20 @@ fn ensure_mariadb() -> Result<bool> {
     }
 }
 
-/// The conformance scripts, sorted: `assets/scripts/`, then the matrix's
-/// (`xtask/src/matrix.rs`), written under `target/conformance-matrix/`.
-fn scripts() -> Result<Vec<PathBuf>> {
+/// Which scripts a conformance run takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scripts {
+    /// `assets/scripts/` only: the hand-written scripts, a few minutes
+    /// (`cargo xtask test`).
+    Written,
+    /// Those and the generated matrix (`xtask/src/matrix.rs`, about ten minutes):
+    /// `cargo xtask conformance`.
+    WithMatrix,
+}
+
+/// The conformance scripts, sorted: `assets/scripts/`, then (with the matrix) the
+/// matrix's, written under `target/conformance-matrix/`.
+fn scripts(which: Scripts) -> Result<Vec<PathBuf>> {
     let dir = workspace_root().join("assets/scripts");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -667,6 +678,9 @@ fn scripts() -> Result<Vec<PathBuf>> {
         .filter(|p| p.extension().is_some_and(|x| x == "script"))
         .collect();
     v.sort();
+    if which == Scripts::Written {
+        return Ok(v);
+    }
     let out = crate::util::target_dir().join("conformance-matrix");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -685,7 +699,7 @@ fn group(session: &str) -> Option<&str> {
 
 /// Runs every script both ways; `Ok(false)` when skipped (no server available).
 /// `only`: run just the scripts whose file name contains it.
-pub fn conformance(only: Option<&str>) -> Result<bool> {
+pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
     if !ensure_mariadb()? {
         println!("conformance: SKIPPED (mariadb-server could not be installed)");
         return Ok(false);
@@ -705,7 +719,7 @@ pub fn conformance(only: Option<&str>) -> Result<bool> {
     let server = Server::start()?;
     let (mut matched, mut statements, mut unexpected) = (0usize, 0usize, 0usize);
     let mut report = Vec::new();
-    for file in scripts()? {
+    for file in scripts(which)? {
         let name = file
             .file_stem()
             .unwrap_or_default()

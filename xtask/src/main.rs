@@ -11,7 +11,9 @@
 //! - `test`: layers, fmt, clippy, native tests, the wasm build and the browser tests, with a
 //!   summary table; this is what CI runs (`.ci/run`).
 //! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
-//! - `conformance`: the session scripts against a real MariaDB and the simulator.
+//! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
+//!   generated matrix against a real MariaDB and the simulator (`test` runs only the
+//!   scripts of `assets/scripts/`).
 //! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
 //!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
 //! - `layers`: the engine's and the app's module graphs checked for circles and
@@ -43,7 +45,8 @@ commands:
         [--dir DIR]         serve DIR instead (implies --no-build)
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
-  conformance               session scripts against a private MariaDB and the simulator
+  conformance [--only TEXT] session scripts and the generated matrix against a private
+                            MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
@@ -159,7 +162,9 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
-        Task::Conformance { only } => conformance::conformance(only.as_deref()).map(|_| ()),
+        Task::Conformance { only } => {
+            conformance::conformance(conformance::Scripts::WithMatrix, only.as_deref()).map(|_| ())
+        }
         Task::Layers => layers::layers(),
         Task::BenchWeb { build, dir } => {
             let site = match dir {
