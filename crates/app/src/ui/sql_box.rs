@@ -365,6 +365,7 @@ mod tests {
         assert!(style.contains("danger"));
         let table = LogEntry {
             at: Tick::from_secs(1),
+            issued: Tick::from_secs(1),
             session: 9,
             sql: "SELECT 1".into(),
             result: "+---+\n| 1 |\n+---+\n1 row in set (0.00 sec)".into(),
