@@ -9,6 +9,8 @@ use crate::model::state::{Action, AppState};
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::help::Help;
+use crate::ui::panels_menu::PanelsMenu;
+use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
 };
@@ -127,13 +129,19 @@ pub fn app() -> Html {
     );
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
+    let suggested = suggestions(chosen.as_ref(), &main_snapshot);
 
     html! {
-        <div class={classes!("app", comparing.then_some("comparing"))}>
-            <header class="toolbar">
+        <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
+            <header class="toolbar" data-testid="toolbar">
                 <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
-                { controls(&state, &engines, &scenarios, &profiles, heavy, &main_snapshot) }
+                { controls(&state, &engines, &main_snapshot) }
                 <div class="group toolbar-end">
+                    <PanelsMenu
+                        layout={state.layout.clone()}
+                        on_toggle={dispatch(&state, Action::TogglePanel)}
+                        on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
+                    />
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                     <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                 </div>
@@ -149,12 +157,12 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
-                    { about(&state, chosen.as_ref(), &profiles) }
+                    { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested)) }
                     <div class="panes">{ for panes }</div>
                 </div>
-                <aside class="panel side" style="display: grid; gap: 18px; align-content: start">
-                    { console(&state, &engines, suggestions(chosen.as_ref(), &main_snapshot)) }
-                    <div class="narration" data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                <aside class="panel side">
+                    { console(&state, &engines, suggested) }
+                    <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
                         { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
                     </div>
                     { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
@@ -171,14 +179,7 @@ pub fn app() -> Html {
 }
 
 /// The toolbar's controls, wired to the reducer and the engines.
-fn controls(
-    state: &UseReducerHandle<AppState>,
-    engines: &SharedEngines,
-    scenarios: &Rc<Vec<ScenarioChoice>>,
-    profiles: &Profiles,
-    heavy: bool,
-    snapshot: &Snapshot,
-) -> Html {
+fn controls(state: &UseReducerHandle<AppState>, engines: &SharedEngines, snapshot: &Snapshot) -> Html {
     let on_step = {
         let d = state.dispatcher();
         let engines = engines.clone();
@@ -192,6 +193,31 @@ fn controls(
             }
         })
     };
+    html! {
+        <Controls
+            playing={state.playing}
+            speed={state.speed}
+            knobs={state.knobs.clone()}
+            now={snapshot.now}
+            horizon={snapshot.horizon}
+            on_toggle={dispatch(state, |()| Action::TogglePlay)}
+            {on_step}
+            on_seek={seeker(engines)}
+            on_speed={dispatch(state, Action::SetSpeed)}
+            on_knobs={dispatch(state, Action::SetKnobs)}
+        />
+    }
+}
+
+/// The scenario card, wired to the reducer.
+fn scenario_card(
+    state: &UseReducerHandle<AppState>,
+    scenarios: &Rc<Vec<ScenarioChoice>>,
+    profiles: &Profiles,
+    heavy: bool,
+    snapshot: &Snapshot,
+    try_it: String,
+) -> Html {
     let on_scenario = {
         let d = state.dispatcher();
         let scenarios = scenarios.clone();
@@ -204,29 +230,23 @@ fn controls(
             }
         })
     };
-    let choices: Vec<ProfileChoice> = profiles.iter().map(|(c, _)| c.clone()).collect();
     html! {
-        <Controls
-            playing={state.playing}
-            speed={state.speed}
+        <ScenarioCard
             scenario={AttrValue::from(state.scenario.clone())}
             scenarios={(**scenarios).clone()}
             building={state.building && heavy}
             profile={AttrValue::from(state.profile.clone())}
-            profiles={choices}
+            profiles={(**profiles).clone()}
             compare={state.compare.clone()}
-            knobs={state.knobs.clone()}
-            now={snapshot.now}
-            horizon={snapshot.horizon}
+            try_it={AttrValue::from(try_it)}
+            open={state.layout.about_open}
+            playing={state.playing}
+            speed={state.speed}
             actual_speed={snapshot.actual_speed}
-            on_toggle={dispatch(state, |()| Action::TogglePlay)}
-            {on_step}
-            on_seek={seeker(engines)}
-            on_speed={dispatch(state, Action::SetSpeed)}
             {on_scenario}
             on_profile={dispatch(state, Action::SetProfile)}
             on_compare={dispatch(state, Action::SetCompare)}
-            on_knobs={dispatch(state, Action::SetKnobs)}
+            on_open={dispatch(state, |()| Action::ToggleAbout)}
         />
     }
 }
@@ -263,52 +283,50 @@ fn console(
             log={state.log.clone()}
             sessions={state.snapshots[0].console.clone()}
             active={state.active}
+            placeholder={AttrValue::from(placeholder(&suggestions, &state.snapshots[0]))}
             {suggestions}
+            names={state.session_names.clone()}
+            wide={state.console_wide}
             {on_run}
             {on_connect}
             on_select={dispatch(state, Action::SelectSession)}
+            on_name={dispatch(state, |(id, name)| Action::NameSession { id, name })}
+            on_wide={dispatch(state, |()| Action::ToggleConsoleWide)}
         />
     }
 }
 
-/// The panel about the scenario and the profile: titles, descriptions, what to try.
-fn about(state: &AppState, chosen: Option<&ScenarioChoice>, profiles: &Profiles) -> Html {
-    let (scenario_title, scenario_text) = chosen
-        .map(|s| (s.title.clone(), s.description.clone()))
-        .unwrap_or_default();
-    let (profile_title, summary) = title_of(profiles, &state.profile);
-    let try_it = match chosen.and_then(|s| s.script.first()) {
-        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then compare with another engine.".to_string(),
-        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then compare with another engine."),
-        None => "Try it: run a statement from the console; then compare with another engine.".to_string(),
-    };
-    let script_text = chosen
-        .map(|s| {
-            s.script
-                .iter()
-                .map(|(at, sql)| format!("at {at} s: {sql}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-        .filter(|t| !t.is_empty())
-        .map_or(
-            "This scenario has no script: the workload just runs.".to_string(),
-            |t| format!("The scenario's own script (not run here; you are the script): {t}."),
-        );
-    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
-    html! {
-        <section class="panel" aria-labelledby="about-title">
-            <h2 class="panel-title" id="about-title">
-                <span data-testid="profile-title">{ profile_title }</span>
-                <span style={subtle}>{ scenario_title }</span>
-            </h2>
-            <p style="margin: 0 0 6px" data-testid="scenario-description">{ scenario_text }</p>
-            <p style="margin: 0 0 6px; color: var(--text-muted)" data-testid="profile-summary">{ summary }</p>
-            <details style="color: var(--text-muted); font-size: 13px">
-                <summary style="cursor: pointer">{ try_it }</summary>
-                <p style="margin: 6px 0 0">{ script_text }</p>
-            </details>
-        </section>
+/// The console input's placeholder: the first statement offered, and the tables of
+/// the running scenario.
+fn placeholder(suggestions: &[String], snapshot: &Snapshot) -> String {
+    let tables: Vec<&str> = snapshot
+        .tables
+        .iter()
+        .filter(|t| !t.dropped)
+        .map(|t| t.name.as_str())
+        .collect();
+    let first = suggestions.first().map_or("SHOW PROCESSLIST", String::as_str);
+    if tables.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first}\n-- tables here: {}", tables.join(", "))
+    }
+}
+
+/// The scenario card's one line on what to try: the scenario's first scripted
+/// statement, or a DROP TABLE of one of its tables.
+fn try_it(state: &AppState, chosen: Option<&ScenarioChoice>, suggested: &[String]) -> String {
+    let then = "then compare engines.";
+    match (chosen.and_then(|s| s.script.first()), suggested.first()) {
+        _ if state.scenario == DEFAULT_SCENARIO => format!(
+            "Try it: {} in the console, at 0.05×; {then}",
+            suggested.first().map_or("DROP TABLE t1", String::as_str)
+        ),
+        (Some((at, sql)), _) => {
+            format!("Try it: {sql} in the console (the script runs it at {at} s); {then}")
+        }
+        (None, Some(sql)) => format!("Try it: {sql} in the console; {then}"),
+        (None, None) => format!("Try it: a statement in the console; {then}"),
     }
 }
 
@@ -348,6 +366,7 @@ fn panes(
                     canvases={canvases[i].clone()}
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
+                    layout={state.layout.clone()}
                     {title}
                     inspect={Some(inspect)}
                     on_seek={seeker(engines)}

@@ -1,4 +1,5 @@
-//! The Yew components and hooks: the root [`app::App`], the toolbar, the SQL console,
+//! The Yew components and hooks: the root [`app::App`], the toolbar, its panels menu,
+//! the scenario card, the SQL console,
 //! the status figures, one engine's pane, the processlist and metadata-lock panels,
 //! the keyboard help and the panic banner. They read the model's snapshot and state,
 //! dispatch its actions, and mount the canvases that `canvas` draws.
@@ -10,7 +11,9 @@ pub mod help;
 pub mod hooks;
 pub mod mdl_panel;
 pub mod pane;
+pub mod panels_menu;
 pub mod panic;
 pub mod processlist;
+pub mod scenario_card;
 pub mod sql_box;
 pub mod stats;
