@@ -250,24 +250,29 @@ for (const size of SIZES) {
     await atSize(t, size, 'console', async (page) => {
       assert.equal(await page.locator(ids.sqlLog).count(), 0, 'no log box before anything ran');
       await ensurePlaying(page);
-      await blockAnAlter(page);
-      // The ALTER waits; COMMIT in the first session lets it through.
-      await page.waitForTimeout(1500);
+      // A row lock: the second session's UPDATE waits until the first one commits.
+      await runSql(page, 'BEGIN; UPDATE t1 SET k = k + 1 WHERE id = 1');
+      await page.click(ids.newSession);
+      await pollUntil('a second session tab', () => page.locator('[data-session]').count(), (n) => n >= 2, { timeoutMs: 10_000 });
+      await runSql(page, 'UPDATE t1 SET k = 2 WHERE id = 1');
+      await pollUntil('the UPDATE to wait', () => page.locator(ids.sqlResult).innerText(), (v) => /running: UPDATE/.test(v), { timeoutMs: 20_000 });
+      const sent = await virtualMs(page);
+      await pollUntil('a second of waiting', () => virtualMs(page), (v) => v - sent >= 1000, { timeoutMs: 20_000 });
       await page.locator('[data-session]').first().click();
       await runSql(page, 'COMMIT');
       await page.locator('[data-session]').nth(1).click();
       const line = await pollUntil(
-        'the ALTER\'s log line with when it was sent and when it finished',
+        'the UPDATE\'s log line with when it was sent and when it finished',
         () => page.locator(`${ids.sqlLog} .log-sql`).last().innerText().catch(() => ''),
-        (v) => /mysql> ALTER TABLE t1/.test(v),
+        (v) => /mysql> UPDATE t1 SET k = 2/.test(v),
         { timeoutMs: 60_000 },
       );
       const m = /^\[([\d.]+) s → ([\d.]+) s\]/.exec(line);
       assert.ok(m && Number(m[2]) - Number(m[1]) >= 1, `sent, then finished after the wait: ${line}`);
       // A long statement wraps inside the console.
-      const long = `SELECT * FROM t2 WHERE id IN (${Array.from({ length: 40 }, (_, i) => i + 1).join(', ')})`;
+      const long = `SELECT ${Array.from({ length: 40 }, (_, i) => i + 1).join(' + ')}`;
       await runSql(page, long);
-      const sql = page.locator(`${ids.sqlLog} .log-sql`, { hasText: 'WHERE id IN (1, 2' }).last();
+      const sql = page.locator(`${ids.sqlLog} .log-sql`, { hasText: 'SELECT 1 + 2 + 3' }).last();
       await sql.waitFor({ timeout: 30_000 });
       const wrap = await sql.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, h: el.getBoundingClientRect().height, lh: parseFloat(getComputedStyle(el).lineHeight) }));
       assert.ok(wrap.sw <= wrap.cw + 1 && wrap.h > wrap.lh * 1.5, `the statement wraps: ${JSON.stringify(wrap)}`);

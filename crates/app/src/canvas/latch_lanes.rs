@@ -143,7 +143,10 @@ pub fn draw(
     let _ = ctx.fill_text("now", LABEL_PX + plot_w, axis_y);
     ctx.set_text_align("left");
     let _ = canvas.set_attribute("data-holds", &holds.join(" "));
-    let _ = canvas.set_attribute("data-plot", &format!("{LABEL_PX:.0}:{:.0}", LABEL_PX + plot_w));
+    let _ = canvas.set_attribute(
+        "data-plot",
+        &format!("{LABEL_PX:.0}:{:.0}", LABEL_PX + plot_w),
+    );
     Ok(())
 }
 
@@ -179,9 +182,15 @@ mod tests {
 
     #[test]
     fn now_is_the_right_edge_from_the_first_second() {
-        let at = |now_s: u64, t_ms: u64| time_x(Tick::from_secs(now_s), Tick::from_ms(t_ms), 100.0, 600.0);
+        let at = |now_s: u64, t_ms: u64| {
+            time_x(Tick::from_secs(now_s), Tick::from_ms(t_ms), 100.0, 600.0)
+        };
         assert_eq!(at(18, 18_000), 700.0, "now at the right edge, at 18 s");
-        assert_eq!(at(18, 12_000), 640.0, "6 s ago: a tenth of the minute from the right");
+        assert_eq!(
+            at(18, 12_000),
+            640.0,
+            "6 s ago: a tenth of the minute from the right"
+        );
         assert_eq!(at(18, 0), 520.0, "the start of the run, 18 s ago");
         assert_eq!(at(120, 0), 100.0, "older than a minute: the left edge");
         assert_eq!(at(120, 60_000), 100.0);

@@ -335,13 +335,19 @@ fn narration_for(e: &LogEntry) -> String {
             "Session {}: {} — {}",
             e.session,
             e.sql,
-            first_line(&e.result)
+            summary_line(&e.result)
         )
     }
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
+/// A result in one line: `Query OK, ...` or the error, or under a result table its
+/// last line (`3 rows in set (0.00 sec)`) rather than its top border.
+fn summary_line(s: &str) -> &str {
+    if s.starts_with('+') {
+        s.lines().last().unwrap_or("")
+    } else {
+        s.lines().next().unwrap_or("")
+    }
 }
 
 #[cfg(test)]

@@ -9,12 +9,12 @@ use crate::model::state::{Action, AppState};
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::help::Help;
-use crate::ui::panels_menu::PanelsMenu;
-use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
 };
 use crate::ui::pane::Pane;
+use crate::ui::panels_menu::PanelsMenu;
+use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::stats::Stats;
 use ddlscope_engine::Tick;
@@ -179,7 +179,11 @@ pub fn app() -> Html {
 }
 
 /// The toolbar's controls, wired to the reducer and the engines.
-fn controls(state: &UseReducerHandle<AppState>, engines: &SharedEngines, snapshot: &Snapshot) -> Html {
+fn controls(
+    state: &UseReducerHandle<AppState>,
+    engines: &SharedEngines,
+    snapshot: &Snapshot,
+) -> Html {
     let on_step = {
         let d = state.dispatcher();
         let engines = engines.clone();
@@ -305,7 +309,9 @@ fn placeholder(suggestions: &[String], snapshot: &Snapshot) -> String {
         .filter(|t| !t.dropped)
         .map(|t| t.name.as_str())
         .collect();
-    let first = suggestions.first().map_or("SHOW PROCESSLIST", String::as_str);
+    let first = suggestions
+        .first()
+        .map_or("SHOW PROCESSLIST", String::as_str);
     if tables.is_empty() {
         first.to_string()
     } else {

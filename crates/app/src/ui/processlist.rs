@@ -45,7 +45,9 @@ fn row((r, role): &(ProcRow, Role)) -> Html {
         (r.command == "Sleep").then_some("sleeping")
     );
     let mark = match role {
-        Role::Blocker => html! { <span class="proc-mark" title="holds a lock another session waits for">{ "blocks · " }</span> },
+        Role::Blocker => {
+            html! { <span class="proc-mark" title="holds a lock another session waits for">{ "blocking" }</span> }
+        }
         _ => html! {},
     };
     let info = r.info.clone().unwrap_or_else(|| "NULL".to_string());
@@ -53,9 +55,9 @@ fn row((r, role): &(ProcRow, Role)) -> Html {
         <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")} data-role={role.name()} data-id={r.id.to_string()}>
             <td class="num">{ r.id }</td>
             <td>{ r.user }</td>
-            <td>{ mark }{ r.command }</td>
+            <td>{ r.command }</td>
             <td class="num">{ r.time_s }</td>
-            <td class="state" title={r.state.clone()}>{ r.state.clone() }</td>
+            <td class="state" title={r.state.clone()}>{ mark }{ r.state.clone() }</td>
             <td class="info" title={info.clone()}>{ info }</td>
         </tr>
     }

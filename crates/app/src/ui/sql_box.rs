@@ -306,43 +306,82 @@ fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html
     }
 }
 
-/// The name field that replaces tab `id` while it is renamed: Enter or leaving it
-/// names the session, Esc leaves the name as it was.
+/// The name field that replaces tab `id` while it is renamed.
 fn name_input(props: &SqlConsoleProps, id: u32, renaming: &UseStateHandle<Option<u32>>) -> Html {
-    let commit = {
+    let done = {
         let (renaming, on_name) = (renaming.clone(), props.on_name.clone());
-        move |el: &HtmlInputElement| {
-            if renaming.is_some() {
-                on_name.emit((id, el.value()));
-                renaming.set(None);
+        Callback::from(move |name: Option<String>| {
+            if let Some(name) = name {
+                on_name.emit((id, name));
+            }
+            renaming.set(None);
+        })
+    };
+    html! {
+        <NameInput {id} name={props.names.get(&id).cloned().unwrap_or_default()} {done} />
+    }
+}
+
+/// Properties of [`NameInput`].
+#[derive(Properties, PartialEq, Debug)]
+struct NameInputProps {
+    id: u32,
+    /// The name it has now (the field starts with it).
+    name: String,
+    /// The name typed (Enter, or leaving the field), or `None` (Esc).
+    done: Callback<Option<String>>,
+}
+
+/// The name field: focused, filled with the name once (not on every render, which
+/// would undo the typing), Enter or leaving it names the session, Esc keeps the name.
+#[function_component(NameInput)]
+fn name_field(props: &NameInputProps) -> Html {
+    let field = use_node_ref();
+    let finished = use_mut_ref(|| false);
+    {
+        let (field, name) = (field.clone(), props.name.clone());
+        use_effect_with((), move |_| {
+            if let Some(el) = field.cast::<HtmlInputElement>() {
+                el.set_value(&name);
+                let _ = el.focus();
+                el.select();
+            }
+        });
+    }
+    let finish = {
+        let (finished, done) = (finished.clone(), props.done.clone());
+        move |name: Option<String>| {
+            if !std::mem::replace(&mut *finished.borrow_mut(), true) {
+                done.emit(name);
             }
         }
     };
     let onkeydown = {
-        let (renaming, commit) = (renaming.clone(), commit.clone());
+        let finish = finish.clone();
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
             "Enter" => {
                 e.prevent_default();
-                commit(&e.target_unchecked_into());
+                finish(Some(e.target_unchecked_into::<HtmlInputElement>().value()));
             }
             "Escape" => {
                 e.prevent_default();
                 e.stop_propagation();
-                renaming.set(None);
+                finish(None);
             }
             _ => {}
         })
     };
-    let onblur = Callback::from(move |e: FocusEvent| commit(&e.target_unchecked_into()));
+    let onblur = Callback::from(move |e: FocusEvent| {
+        finish(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
+    });
     html! {
         <input
+            ref={field}
             class="tab-name"
             data-testid="session-name"
-            aria-label={format!("Name of session {id}")}
+            aria-label={format!("Name of session {}", props.id)}
             placeholder="alice"
             maxlength="16"
-            value={props.names.get(&id).cloned().unwrap_or_default()}
-            autofocus=true
             {onkeydown}
             {onblur}
         />

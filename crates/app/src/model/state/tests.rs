@@ -232,3 +232,18 @@ fn a_bad_session_name_is_refused_with_a_reason() {
     assert!(s.session_names.is_empty());
     assert!(s.error.unwrap().contains("letters, digits and _"));
 }
+
+#[test]
+fn a_result_table_is_read_out_by_its_last_line() {
+    let s = AppState::default()
+        .apply(log(&[(
+            "SELECT 1",
+            "+---+\n| 1 |\n+---+\n| 1 |\n+---+\n1 row in set (0.00 sec)",
+            false,
+        )]))
+        .unwrap();
+    assert_eq!(
+        s.narration,
+        ["Session 8: SELECT 1 — 1 row in set (0.00 sec)"]
+    );
+}

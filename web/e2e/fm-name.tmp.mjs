@@ -1,0 +1,14 @@
+import { openBrowser, waitReady, BASE_URL } from '/work/wt-firstmin/web/e2e/lib.mjs';
+const { page, problems, close } = await openBrowser();
+await page.goto(BASE_URL);
+await waitReady(page, { problems });
+await page.click('[data-testid=rename-session]');
+console.log('inputs', await page.locator('[data-testid=session-name]').count());
+await page.waitForTimeout(500);
+console.log('inputs after 500ms', await page.locator('[data-testid=session-name]').count(), await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)));
+await page.fill('[data-testid=session-name]', 'alice');
+console.log('value', await page.locator('[data-testid=session-name]').inputValue());
+await page.press('[data-testid=session-name]', 'Enter');
+await page.waitForTimeout(500);
+console.log('tabs', await page.locator('[data-testid=session-tabs]').innerText(), problems);
+await close();
