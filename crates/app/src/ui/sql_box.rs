@@ -396,7 +396,7 @@ fn log_view(shown: &[&LogEntry], label: &str) -> Html {
         { for shown.iter().map(|e| {
             if e.note {
                 return html! {
-                    <p class="log-note">{ format!("[{} s] -- {}", format::secs(e.at), e.sql) }</p>
+                    <p class="log-note">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</p>
                 };
             }
             let colour = if e.error { "log-result error" } else { "log-result" };
@@ -407,8 +407,8 @@ fn log_view(shown: &[&LogEntry], label: &str) -> Html {
             };
             html! {
                 <div class="log-entry">
-                    <p class="log-sql"><span class="log-when" title="sent → finished, virtual time">{ when }</span>{ format!(" mysql> {}", e.sql) }</p>
-                    <pre class={colour}>{ e.result.clone() }</pre>
+                    <p class="log-sql"><span class="log-when" title="sent → finished, virtual time">{ when }</span>{ format!(" mysql> {}\n", e.sql) }</p>
+                    <pre class={colour}>{ format!("{}\n", e.result) }</pre>
                 </div>
             }
         }) }
