@@ -17,13 +17,13 @@ use std::process::Command;
 use crate::serve;
 use crate::util::{self, apt_install, capture, is_root, note, run, say, which, Result};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// playwright-core declares `engines.node >= 20`.
 const MIN_NODE_MAJOR: u32 = 20;
 
 /// Directory of the e2e project (package.json, lockfile, tests).
-fn e2e_dir() -> PathBuf {
+pub fn e2e_dir() -> PathBuf {
     util::workspace_root().join("web").join("e2e")
 }
 

@@ -20,7 +20,7 @@ const APP_PACKAGE: &str = "ddlscope-app";
 const APP_WASM: &str = "ddlscope_app.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 3] = ["index.html", "embed.html", "styles.css"];
+const WEB_FILES: [&str; 4] = ["index.html", "embed.html", "styles.css", "notes.html"];
 
 /// Where the site is assembled.
 pub fn dist_dir() -> PathBuf {

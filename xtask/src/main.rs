@@ -12,9 +12,12 @@
 //!   summary table; this is what CI runs (`.ci/run`).
 //! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
 //! - `conformance`: the session scripts against a real MariaDB and the simulator.
+//! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
+//!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
 //! - `layers`: the engine's and the app's module graphs checked for circles and
 //!   against the layers in ARCHITECTURE.md.
 
+mod bench_web;
 mod browser;
 mod check;
 mod conformance;
@@ -40,6 +43,9 @@ commands:
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance               session scripts against a private MariaDB and the simulator
+        [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
+  bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
+        [--dir DIR]         against DIR instead of a fresh dist
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -56,7 +62,13 @@ enum Task {
     E2e {
         dir: Option<PathBuf>,
     },
-    Conformance,
+    BenchWeb {
+        build: bool,
+        dir: Option<PathBuf>,
+    },
+    Conformance {
+        only: Option<String>,
+    },
     Layers,
     Help,
 }
@@ -69,6 +81,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
+    let mut only = None;
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -85,8 +98,9 @@ fn parse(args: &[String]) -> Result<Task> {
                     .parse()
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
-            ("serve", "--no-build") => build = false,
-            ("serve" | "e2e", "--dir") => {
+            ("serve" | "bench-web", "--no-build") => build = false,
+            ("conformance", "--only") => only = Some(value("--only")?),
+            ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
             }
@@ -103,7 +117,8 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "conformance" => Ok(Task::Conformance),
+        "bench-web" => Ok(Task::BenchWeb { build, dir }),
+        "conformance" => Ok(Task::Conformance { only }),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -143,8 +158,16 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
-        Task::Conformance => conformance::conformance().map(|_| ()),
+        Task::Conformance { only } => conformance::conformance(only.as_deref()).map(|_| ()),
         Task::Layers => layers::layers(),
+        Task::BenchWeb { build, dir } => {
+            let site = match dir {
+                Some(dir) => dir,
+                None if build => dist::dist()?,
+                None => dist::dist_dir(),
+            };
+            bench_web::bench_web(&site)
+        }
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
             browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))
@@ -179,6 +202,13 @@ mod tests {
         check(&["dist"], Ok(Task::Dist));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(&["conformance"], Ok(Task::Conformance { only: None }));
+        check(
+            &["conformance", "--only", "kill"],
+            Ok(Task::Conformance {
+                only: Some("kill".into()),
+            }),
+        );
         check(
             &["serve"],
             Ok(Task::Serve {
@@ -207,6 +237,13 @@ mod tests {
             &["e2e", "--dir", "x"],
             Ok(Task::E2e {
                 dir: Some("x".into()),
+            }),
+        );
+        check(
+            &["bench-web", "--no-build"],
+            Ok(Task::BenchWeb {
+                build: false,
+                dir: None,
             }),
         );
         check(&["serve", "--port"], Err("--port needs a value".into()));

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
+mod lesson;
 mod reproduce;
 
 #[derive(Parser, Debug)]
@@ -37,11 +38,24 @@ enum Cmd {
     /// Run a session script (timed statements from several sessions; see
     /// docs/session-scripts.md) and print each statement's outcome.
     Script(ScriptArgs),
+    /// Lessons (see docs/lessons.md).
+    #[command(subcommand)]
+    Lesson(LessonCmd),
     /// Run the incident scenarios: each published figure beside the simulated one.
     Reproduce {
         /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum LessonCmd {
+    /// Run every step of the lessons headless; fail when a question's stated answer
+    /// is not what the simulation shows.
+    Check {
+        /// Lesson files (default: every built-in lesson).
+        files: Vec<String>,
     },
 }
 
@@ -139,6 +153,7 @@ fn main() -> ExitCode {
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
         Cmd::Script(args) => script_cmd(&args),
+        Cmd::Lesson(LessonCmd::Check { files }) => lesson_check(&files),
     };
     match result {
         Ok(()) | Err(CliError::OutputClosed) => ExitCode::SUCCESS,
@@ -146,6 +161,16 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+fn lesson_check(files: &[String]) -> Result<(), CliError> {
+    if lesson::check(files, &mut io::stdout().lock())? {
+        Ok(())
+    } else {
+        Err(CliError::Failed(
+            "a lesson's stated answer is not what the simulation shows".into(),
+        ))
     }
 }
 

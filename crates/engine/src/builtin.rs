@@ -14,6 +14,9 @@ pub const PROFILES: &[(&str, &str)] = assets!("profiles": "mysql-5.1", "mysql-5.
 /// Built-in scenarios: (name, TOML text).
 pub const SCENARIOS: &[(&str, &str)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop", "i5-compressed-partition-drop", "i5-truncate-then-drop");
 
+/// Built-in lessons: (id, TOML text), in the order the app lists them.
+pub const LESSONS: &[(&str, &str)] = assets!("lessons": "mdl-queue", "drop-table-57-vs-80", "ahi-dict-sys-stall", "ext3-lock-open", "instant-columns", "compressed-partitions", "which-statement");
+
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {
     PROFILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
@@ -33,6 +36,7 @@ mod tests {
         for (dir, list) in [
             ("profiles", super::PROFILES),
             ("scenarios", super::SCENARIOS),
+            ("lessons", super::LESSONS),
         ] {
             let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/");
             let on_disk = std::fs::read_dir(format!("{path}{dir}")).unwrap().count();

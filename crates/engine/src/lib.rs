@@ -28,6 +28,7 @@ pub(crate) mod dict;
 pub(crate) mod events;
 pub(crate) mod fs;
 pub(crate) mod latch;
+pub mod lesson;
 pub(crate) mod mdl;
 pub(crate) mod metrics;
 pub(crate) mod profile;
@@ -43,7 +44,7 @@ pub(crate) mod units;
 pub(crate) mod workload;
 
 // Inputs: scenarios, profiles, the built-in ones, session scripts.
-pub use builtin::{scenario_text, PROFILES, SCENARIOS};
+pub use builtin::{scenario_text, LESSONS, PROFILES, SCENARIOS};
 pub use device::DeviceKind;
 pub use fs::FileSystemKind;
 pub use profile::Profile;

@@ -12,6 +12,7 @@
 pub mod format;
 pub mod knobs;
 pub mod layout;
+pub mod lesson;
 pub mod mdl;
 pub mod processlist;
 pub mod runner;

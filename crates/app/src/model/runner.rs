@@ -175,6 +175,29 @@ impl Runner {
             .map(|s| s.sql)
             .filter(|sql| !sql.is_empty())
             .collect();
+        Runner::build(scenario, profile, generation, script)
+    }
+
+    /// A lesson's server: `scenario` as the lesson set it up (settings and seed
+    /// applied; its own script still in it when the lesson runs it), remembered as
+    /// running with `knobs`.
+    pub fn for_lesson(
+        scenario: Scenario,
+        profile: &str,
+        knobs: Knobs,
+        generation: u32,
+    ) -> Result<Runner, String> {
+        let mut runner = Runner::build(scenario, profile, generation, Vec::new())?;
+        runner.knobs = knobs;
+        Ok(runner)
+    }
+
+    fn build(
+        scenario: Scenario,
+        profile: &str,
+        generation: u32,
+        script: Vec<String>,
+    ) -> Result<Runner, String> {
         let profile = Profile::builtin(profile)?;
         let sim = Sim::new(scenario.clone(), profile.clone())?;
         Ok(Runner {
@@ -349,6 +372,29 @@ impl Runner {
             return refuse(self, e);
         }
         Ok(statements)
+    }
+
+    /// Queues `sql` for console session `session` at virtual time `at` (now or
+    /// later): a lesson's statements, sent as the clock reaches them, replayed by a
+    /// seek like anything typed.
+    pub fn schedule(&mut self, at: Tick, session: u32, sql: &str) -> Result<(), String> {
+        parse_sql(sql).map_err(|e| e.to_string())?;
+        if at < self.sim.now() {
+            return Err(format!("{at} is in the past (now {})", self.sim.now()));
+        }
+        let i = self.applied + self.inputs[self.applied..].partition_point(|x| x.at <= at);
+        self.inputs.insert(
+            i,
+            Input {
+                at,
+                kind: InputKind::Submit {
+                    session,
+                    sql: sql.to_string(),
+                },
+            },
+        );
+        self.apply_due();
+        Ok(())
     }
 
     /// Records `kind` at the current time and applies it. An input typed after a seek
@@ -675,7 +721,7 @@ impl Runner {
                     running,
                     state: views
                         .iter()
-                        .find(|v| v.id == id)
+                        .find(|v| v.id == self.sim.connection_of(id))
                         .map_or(String::new(), |v| v.state.to_string()),
                 }
             })
@@ -738,12 +784,17 @@ impl Runner {
 pub struct Engines {
     /// The main engine first.
     pub panes: Vec<Runner>,
+    /// A moment playing stops at (a lesson step's pause), once.
+    pub pause_at: Option<Tick>,
 }
 
 impl Engines {
     /// One engine.
     pub fn new(main: Runner) -> Engines {
-        Engines { panes: vec![main] }
+        Engines {
+            panes: vec![main],
+            pause_at: None,
+        }
     }
 
     /// The main engine.
@@ -778,9 +829,13 @@ impl Engines {
             .map(|r| r.sim().now())
             .min()
             .unwrap_or_default();
+        let mut goal = behind + want;
+        if let Some(p) = self.pause_at.filter(|p| *p > behind) {
+            goal = goal.min(p);
+        }
         let budget = budget_ms / self.panes.len() as f64;
         for r in &mut self.panes {
-            let done = r.run_to(behind + want, budget, clock);
+            let done = r.run_to(goal, budget, clock);
             r.count_speed(dt_ms, done);
         }
     }
@@ -795,6 +850,20 @@ impl Engines {
             first.get_or_insert(result);
         }
         first.expect("at least one engine")
+    }
+
+    /// Queues `sql` for `session` at `at` on every engine (see [`Runner::schedule`]).
+    pub fn schedule(&mut self, at: Tick, session: u32, sql: &str) -> Result<(), String> {
+        for r in &mut self.panes {
+            r.schedule(at, session, sql)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the clock has reached the pause it was given (see [`Engines::pause_at`]).
+    pub fn paused_at_mark(&self) -> bool {
+        self.pause_at
+            .is_some_and(|p| self.panes.iter().all(|r| r.sim().now() >= p))
     }
 
     /// Opens a console session on every engine; they get the same id, as both run the

@@ -88,6 +88,25 @@ impl Default for AppState {
     }
 }
 
+/// What a lesson step opened: the engines' set-up and clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    /// The generation the new engines carry.
+    pub generation: u32,
+    /// The scenario.
+    pub scenario: String,
+    /// The main engine's profile.
+    pub profile: String,
+    /// The settings.
+    pub knobs: Knobs,
+    /// The compare engine's profile.
+    pub compare: Option<String>,
+    /// Whether it plays on.
+    pub playing: bool,
+    /// At what speed.
+    pub speed: f64,
+}
+
 /// What can happen to the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -146,6 +165,9 @@ pub enum Action {
         /// The name typed.
         name: String,
     },
+    /// A lesson step put these engines in place (built, statements queued, run to the
+    /// step's moment): the page follows them rather than rebuilding.
+    LessonOpened(Box<Opened>),
     /// The frame loop reports on simulation `generation`.
     Frame {
         /// Which simulation the news is from.
@@ -224,6 +246,21 @@ impl AppState {
                 }
                 Err(e) => next.error = Some(e),
             },
+            Action::LessonOpened(o) => {
+                next = AppState {
+                    generation: o.generation,
+                    scenario: o.scenario,
+                    profile: o.profile,
+                    knobs: o.knobs,
+                    compare: o.compare,
+                    playing: o.playing,
+                    speed: o.speed,
+                    help: self.help,
+                    layout: self.layout.clone(),
+                    console_wide: self.console_wide,
+                    ..AppState::default()
+                };
+            }
             Action::Frame { generation, .. } if generation != self.generation => return None,
             Action::Frame {
                 news: News::Snapshot { pane, snapshot },

@@ -12,6 +12,7 @@ use crate::ui::help::Help;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
 };
+use crate::ui::lesson::{EnginesRef, LessonPlayer};
 use crate::ui::pane::Pane;
 use crate::ui::panels_menu::PanelsMenu;
 use crate::ui::scenario_card::ScenarioCard;
@@ -157,6 +158,8 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
+                    <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                        generation={state.generation} now={main_snapshot.now} playing={state.playing} />
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested)) }
                     <div class="panes">{ for panes }</div>
                 </div>

@@ -9,6 +9,7 @@ pub mod choices;
 pub mod controls;
 pub mod help;
 pub mod hooks;
+pub mod lesson;
 pub mod mdl_panel;
 pub mod pane;
 pub mod panels_menu;

@@ -1,0 +1,214 @@
+//! The lesson player's state, browser-free: where in which lesson the page is, the
+//! learner's answer, and opening a step on the engines by deterministic replay.
+//!
+//! ```text
+//!   #lesson=mdl-queue&step=3 ─▶ Place ─▶ Lesson::plan(step) ─▶ open(): fresh runners,
+//!                                                               sessions connected at 0,
+//!   next / back / reset ──────▶ Place                           statements scheduled,
+//!                                                               run to the step's moment
+//! ```
+
+use super::knobs::Knobs;
+use super::runner::{Engines, Runner};
+use super::state::Opened;
+use ddlscope_engine::lesson::{self, Lesson, Observation, Plan, Question, QuestionKind, Setup};
+
+/// Where the player is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// Index into [`lessons`].
+    pub lesson: usize,
+    /// The step, 0-based.
+    pub step: usize,
+    /// A quiz step's variant and seed, drawn when it opens.
+    pub variant: usize,
+    /// The seed's index in the variant's list.
+    pub seed: usize,
+}
+
+/// The learner's answer to the step's question.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// What was picked or typed, and whether it was right.
+    pub guess: Option<(String, bool)>,
+    /// The answer shown, with what the simulation showed at the question's moment.
+    pub revealed: Option<String>,
+}
+
+/// The built-in lessons (they are parsed by the engine's tests, so none fails here).
+pub fn lessons() -> Vec<Lesson> {
+    lesson::builtin()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect()
+}
+
+/// "3 / 9" for step index 2 of 9.
+pub fn step_label(step: usize, steps: usize) -> String {
+    format!("{} / {steps}", step + 1)
+}
+
+/// `#lesson=ID&step=N` (N from 1).
+pub fn fragment(id: &str, step: usize) -> String {
+    format!("#lesson={id}&step={}", step + 1)
+}
+
+/// The lesson id and 0-based step a fragment names (`#lesson=mdl-queue&step=3`); a
+/// step outside the lesson is clamped by the caller.
+pub fn parse_fragment(fragment: &str) -> Option<(String, usize)> {
+    let mut id = None;
+    let mut step = 0;
+    for kv in fragment.trim_start_matches('#').split('&') {
+        match kv.split_once('=') {
+            Some(("lesson", v)) if !v.is_empty() => id = Some(v.to_string()),
+            Some(("step", v)) => step = v.parse::<usize>().ok()?.saturating_sub(1),
+            _ => {}
+        }
+    }
+    id.map(|id| (id, step))
+}
+
+/// The settings of a set-up as the toolbar's knobs.
+pub fn knobs_of(setup: &Setup) -> Knobs {
+    let s = &setup.settings;
+    Knobs {
+        pool_mib: s.pool.map(|b| b.0 >> 20),
+        instances: s.instances,
+        ahi: s.ahi,
+        file_system: s.file_system,
+        device: s.device,
+        workload: s.workload,
+        threads: s.threads,
+    }
+}
+
+/// Builds the engines of `plan`, connects its sessions at time zero, schedules its
+/// statements and runs to the step's moment: the same state whatever the path here.
+/// The lesson's session names come back with their processlist ids.
+pub fn open(plan: &Plan, generation: u32) -> Result<(Engines, Opened, Sessions), String> {
+    let scenario = plan.setup.scenario(plan.seed)?;
+    let profile = plan.setup.engine_name()?;
+    let knobs = knobs_of(plan.setup);
+    let mut engines = Engines::new(Runner::for_lesson(
+        scenario.clone(),
+        &profile,
+        knobs.clone(),
+        generation,
+    )?);
+    if let Some(c) = &plan.setup.compare {
+        engines
+            .panes
+            .push(Runner::for_lesson(scenario, c, knobs.clone(), generation)?);
+    }
+    let mut ids = vec![("s1".to_string(), engines.main().sim().console_session())];
+    for name in &plan.sessions[1..] {
+        ids.push((name.clone(), engines.connect()));
+    }
+    for a in &plan.actions {
+        let id = ids
+            .iter()
+            .find(|(n, _)| *n == a.session)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| format!("line {}: unknown session '{}'", a.line, a.session))?;
+        engines.schedule(a.at, id, &a.sql)?;
+    }
+    for r in &mut engines.panes {
+        r.run_to(plan.open_at, f64::INFINITY, &|| 0.0);
+    }
+    engines.seek(plan.open_at);
+    let playing = plan.pause_at.is_some_and(|p| p > plan.open_at);
+    let speed = plan.speed.unwrap_or(1.0);
+    engines.pause_at = plan.pause_at;
+    engines.set_clock(playing, speed);
+    let opened = Opened {
+        generation,
+        scenario: plan.setup.scenario.clone(),
+        profile,
+        knobs,
+        compare: plan.setup.compare.clone(),
+        playing,
+        speed,
+    };
+    Ok((engines, opened, ids))
+}
+
+/// A lesson's session names with their processlist ids.
+pub type Sessions = Vec<(String, u32)>;
+
+/// Runs the engines on to the question's moment and measures what it asks about.
+pub fn reveal(engines: &mut Engines, sessions: &Sessions, q: &Question) -> Observation {
+    for r in &mut engines.panes {
+        if r.sim().now() < q.at {
+            r.run_to(q.at, f64::INFINITY, &|| 0.0);
+        }
+    }
+    let now = engines.main().sim().now();
+    engines.seek(now);
+    let compare = engines.panes.get(1).map(Runner::sim);
+    q.observe.measure(engines.main().sim(), compare, sessions)
+}
+
+/// The stated answer in words.
+pub fn stated(q: &Question, variant_answer: Option<&str>) -> String {
+    match &q.kind {
+        QuestionKind::Choice { choices, answer } => variant_answer
+            .map(str::to_string)
+            .or(answer.map(|i| choices[i].clone()))
+            .unwrap_or_default(),
+        QuestionKind::Number {
+            answer,
+            tolerance,
+            unit,
+        } => format!(
+            "{answer} {unit} (± {})",
+            (tolerance * 1000.0).round() / 1000.0
+        )
+        .replace("  ", " "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_round_trip() {
+        assert_eq!(fragment("mdl-queue", 2), "#lesson=mdl-queue&step=3");
+        assert_eq!(
+            parse_fragment("#lesson=mdl-queue&step=3"),
+            Some(("mdl-queue".into(), 2))
+        );
+        assert_eq!(parse_fragment("#v1abc"), None);
+        assert_eq!(step_label(2, 9), "3 / 9");
+    }
+
+    #[test]
+    fn a_step_opens_in_the_same_state_every_time() {
+        let l = lessons();
+        let mdl = l.iter().find(|l| l.id == "mdl-queue").unwrap();
+        let plan = mdl.plan(3, 0, 0).unwrap();
+        let (a, _, _) = open(&plan, 1).unwrap();
+        let (b, opened, ids) = open(&plan, 2).unwrap();
+        assert_eq!(ids.len(), plan.sessions.len());
+        assert_eq!(a.main().sim().now(), plan.open_at);
+        assert_eq!(a.main().sim().trace_hash(), b.main().sim().trace_hash());
+        assert!(opened.playing);
+        assert_eq!(opened.scenario, "steady-oltp-rw");
+    }
+
+    #[test]
+    fn the_reveal_shows_what_lesson_check_checks() {
+        let l = lessons();
+        let mdl = l.iter().find(|l| l.id == "mdl-queue").unwrap();
+        let plan = mdl.plan(2, 0, 0).unwrap();
+        let q = mdl.steps[2].question.clone().unwrap();
+        let (mut e, _, ids) = open(&plan, 1).unwrap();
+        let seen = reveal(&mut e, &ids, &q);
+        assert_eq!(
+            seen,
+            Observation::Text("Waiting for table metadata lock".into())
+        );
+        assert!(q.kind.accepts("Waiting for table metadata lock", None));
+        assert!(!q.kind.accepts("altering table", None));
+    }
+}

@@ -1,0 +1,440 @@
+//! The lesson player: the lesson list, the step panel with its narration, question and
+//! reveal, the keys a presentation remote sends, presenter mode and the notes window.
+//!
+//! Opening a step replaces the engines with the step's replay (`model::lesson::open`)
+//! and tells the page's state (`Action::LessonOpened`), so the hooks that rebuild on a
+//! new scenario see nothing to do.
+
+mod markdown;
+mod style;
+
+use crate::model::lesson::{self as model, Answer, Place, Sessions};
+use crate::model::state::Action;
+use crate::ui::hooks::SharedEngines;
+use ddlscope_engine::lesson::{Lesson, QuestionKind};
+use ddlscope_engine::Tick;
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, KeyboardEvent};
+use yew::prelude::*;
+
+/// The engines, compared by identity.
+#[derive(Clone, Debug)]
+pub struct EnginesRef(pub SharedEngines);
+
+impl PartialEq for EnginesRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The player's inputs from the page.
+#[derive(Properties, Clone, Debug, PartialEq)]
+pub struct LessonProps {
+    /// The engines it replaces when a step opens.
+    pub engines: EnginesRef,
+    /// The page's reducer.
+    pub on_action: Callback<Action>,
+    /// The page's generation, to number the next simulation.
+    pub generation: u32,
+    /// The main engine's virtual time (from the last snapshot).
+    pub now: Tick,
+    /// Whether the clock runs.
+    pub playing: bool,
+}
+
+/// What the player shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct View {
+    place: Option<Place>,
+    answer: Answer,
+    presenter: bool,
+    blank: bool,
+    list: bool,
+    error: Option<String>,
+}
+
+fn random_below(n: usize) -> usize {
+    ((js_sys::Math::random() * n as f64) as usize).min(n.saturating_sub(1))
+}
+
+/// A place at step `step` of lesson `lesson`, a quiz's variant and seed drawn.
+fn place_at(lessons: &[Lesson], lesson: usize, step: usize) -> Place {
+    let s = &lessons[lesson].steps[step];
+    let variant = random_below(s.variants.len().max(1));
+    let seeds = s.variants.get(variant).map_or(1, |v| v.seeds.len());
+    Place {
+        lesson,
+        step,
+        variant,
+        seed: random_below(seeds),
+    }
+}
+
+/// Opens `place` on the engines; the page follows.
+fn open_place(props: &LessonProps, lessons: &[Lesson], place: &Place) -> Result<Sessions, String> {
+    let lesson = &lessons[place.lesson];
+    let plan = lesson
+        .plan(place.step, place.variant, place.seed)
+        .ok_or("this step has no set-up")?;
+    let (engines, opened, ids) = model::open(&plan, props.generation + 1)?;
+    *props.engines.0.borrow_mut() = engines;
+    props.on_action.emit(Action::LessonOpened(Box::new(opened)));
+    let _ = gloo::utils::window()
+        .location()
+        .set_hash(&model::fragment(&lesson.id, place.step));
+    Ok(ids)
+}
+
+/// The lesson named in the page's fragment, if any.
+fn from_fragment(lessons: &[Lesson]) -> Option<Place> {
+    let hash = gloo::utils::window().location().hash().ok()?;
+    let (id, step) = model::parse_fragment(&hash)?;
+    let lesson = lessons.iter().position(|l| l.id == id)?;
+    let step = step.min(lessons[lesson].steps.len() - 1);
+    Some(place_at(lessons, lesson, step))
+}
+
+/// Posts the step to the notes window.
+fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
+    let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") else {
+        return;
+    };
+    let step = &lesson.steps[place.step];
+    let msg = serde_json::json!({
+        "lesson": lesson.title,
+        "label": model::step_label(place.step, lesson.steps.len()),
+        "title": step.title,
+        "narration": step.narration,
+        "notes": step.notes,
+        "answer": answer,
+    });
+    let _ = channel.post_message(&wasm_bindgen::JsValue::from_str(&msg.to_string()));
+    channel.close();
+}
+
+/// The player.
+#[function_component(LessonPlayer)]
+pub fn lesson_player(props: &LessonProps) -> Html {
+    let lessons = use_memo((), |_| model::lessons());
+    let view = use_state(View::default);
+    let sessions = use_mut_ref(Sessions::new);
+
+    // Open what the link names, once.
+    {
+        let (view, props, lessons, sessions) = (
+            view.clone(),
+            props.clone(),
+            lessons.clone(),
+            sessions.clone(),
+        );
+        use_effect_with((), move |_| {
+            if let Some(place) = from_fragment(&lessons) {
+                match open_place(&props, &lessons, &place) {
+                    Ok(ids) => *sessions.borrow_mut() = ids,
+                    Err(e) => view.set(View {
+                        error: Some(e),
+                        ..View::default()
+                    }),
+                }
+                view.set(View {
+                    place: Some(place),
+                    ..View::default()
+                });
+            }
+        });
+    }
+    // Stop at the step's pause.
+    {
+        let engines = props.engines.0.clone();
+        let on_action = props.on_action.clone();
+        use_effect_with((props.now, props.playing), move |(_, playing)| {
+            let mut e = engines.borrow_mut();
+            if *playing && e.paused_at_mark() {
+                e.pause_at = None;
+                on_action.emit(Action::Pause);
+            }
+        });
+    }
+
+    let go = {
+        let (view, props, lessons, sessions) = (
+            view.clone(),
+            props.clone(),
+            lessons.clone(),
+            sessions.clone(),
+        );
+        Callback::from(move |place: Place| {
+            let mut next = View {
+                place: Some(place.clone()),
+                presenter: view.presenter,
+                ..View::default()
+            };
+            match open_place(&props, &lessons, &place) {
+                Ok(ids) => *sessions.borrow_mut() = ids,
+                Err(e) => next.error = Some(e),
+            }
+            post_notes(&lessons[place.lesson], &place, "");
+            view.set(next);
+        })
+    };
+    let step_by = {
+        let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
+        Callback::from(move |delta: i32| {
+            let Some(p) = view.place.clone() else { return };
+            let n = lessons[p.lesson].steps.len() as i32;
+            let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
+            if to != p.step {
+                go.emit(place_at(&lessons, p.lesson, to));
+            }
+        })
+    };
+    // The presentation remote's keys, before the page's own shortcuts.
+    {
+        let (view, step_by) = (view.clone(), step_by.clone());
+        use_effect_with(view.place.is_some(), move |open| {
+            let listener = open.then(|| {
+                let options = EventListenerOptions {
+                    phase: EventListenerPhase::Capture,
+                    passive: false,
+                };
+                EventListener::new_with_options(
+                    &gloo::utils::window(),
+                    "keydown",
+                    options,
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                            return;
+                        };
+                        let typing = e
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                            .is_some_and(|el| {
+                                matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                            });
+                        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
+                        }
+                        let handled = match e.key().as_str() {
+                            "ArrowRight" | "PageDown" | " " => {
+                                step_by.emit(1);
+                                true
+                            }
+                            "ArrowLeft" | "PageUp" => {
+                                step_by.emit(-1);
+                                true
+                            }
+                            "p" | "P" => {
+                                view.set(View {
+                                    presenter: !view.presenter,
+                                    ..(*view).clone()
+                                });
+                                true
+                            }
+                            "b" | "B" => {
+                                view.set(View {
+                                    blank: !view.blank,
+                                    ..(*view).clone()
+                                });
+                                true
+                            }
+                            _ => false,
+                        };
+                        if handled {
+                            e.prevent_default();
+                            e.stop_immediate_propagation();
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
+
+    let toggle_list = {
+        let view = view.clone();
+        Callback::from(move |_: MouseEvent| {
+            view.set(View {
+                list: !view.list,
+                ..(*view).clone()
+            })
+        })
+    };
+    let list = view.list.then(|| {
+        html! {
+            <div class="lesson-list" data-testid="lessons" role="dialog" aria-label="Lessons">
+                <h2>{ "Lessons" }</h2>
+                <ul>
+                { for lessons.iter().enumerate().map(|(i, l)| {
+                    let go = go.clone();
+                    let lessons = lessons.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| go.emit(place_at(&lessons, i, 0)));
+                    html! {
+                        <li>
+                            <button type="button" data-testid="lesson-open" data-lesson={l.id.clone()} {onclick}>
+                                <strong>{ l.title.clone() }</strong>
+                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps.len(), l.audience) }</small>
+                            </button>
+                        </li>
+                    }
+                }) }
+                </ul>
+            </div>
+        }
+    });
+    let toolbar = html! {
+        <button type="button" class="lesson-toggle" data-testid="lessons-toggle" onclick={toggle_list}
+            aria-expanded={if view.list { "true" } else { "false" }}>{ "Lessons" }</button>
+    };
+    let Some(place) = view.place.clone() else {
+        return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
+    };
+    let lesson = &lessons[place.lesson];
+    let step = &lesson.steps[place.step];
+    let plan = lesson.plan(place.step, place.variant, place.seed);
+    let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
+    let sheet = style::sheet(step, view.presenter);
+    let nav = |delta: i32| {
+        let step_by = step_by.clone();
+        Callback::from(move |_: MouseEvent| step_by.emit(delta))
+    };
+    let reset = {
+        let (go, place) = (go.clone(), place.clone());
+        Callback::from(move |_: MouseEvent| go.emit(place.clone()))
+    };
+    let presenter = {
+        let view = view.clone();
+        Callback::from(move |_: MouseEvent| {
+            view.set(View {
+                presenter: !view.presenter,
+                ..(*view).clone()
+            })
+        })
+    };
+    let notes = {
+        let (lesson, place) = (lesson.clone(), place.clone());
+        Callback::from(move |_: MouseEvent| {
+            let _ = gloo::utils::window().open_with_url_and_target("notes.html", "ddlscope-notes");
+            let (lesson, place) = (lesson.clone(), place.clone());
+            // The window needs a moment to start listening.
+            gloo::timers::callback::Timeout::new(800, move || post_notes(&lesson, &place, ""))
+                .forget();
+        })
+    };
+    let close = {
+        let (view, props) = (view.clone(), props.clone());
+        Callback::from(move |_: MouseEvent| {
+            let _ = gloo::utils::window().location().set_hash("");
+            props.on_action.emit(Action::Pause);
+            view.set(View::default());
+        })
+    };
+    let question = step.question.as_ref().map(|q| {
+        let guess = {
+            let (view, q, va) = (view.clone(), q.clone(), variant_answer.clone());
+            Callback::from(move |g: String| {
+                let right = q.kind.accepts(&g, va.as_deref());
+                let answer = Answer { guess: Some((g, right)), ..view.answer.clone() };
+                view.set(View { answer, ..(*view).clone() });
+            })
+        };
+        let reveal = {
+            let (view, q, va, props, sessions) =
+                (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
+            let (lesson, place) = (lesson.clone(), place.clone());
+            Callback::from(move |_: MouseEvent| {
+                let seen = model::reveal(&mut props.engines.0.borrow_mut(), &sessions.borrow(), &q);
+                props.on_action.emit(Action::Pause);
+                let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q, va.as_deref()));
+                post_notes(&lesson, &place, &text);
+                let answer = Answer { revealed: Some(text), ..view.answer.clone() };
+                view.set(View { answer, ..(*view).clone() });
+            })
+        };
+        let input = match &q.kind {
+            QuestionKind::Choice { choices, .. } => html! {
+                <div class="lesson-choices">
+                { for choices.iter().map(|c| {
+                    let (guess, c2) = (guess.clone(), c.clone());
+                    let picked = view.answer.guess.as_ref().is_some_and(|(g, _)| g == c);
+                    html! {
+                        <button type="button" data-testid="lesson-choice" class={classes!(picked.then_some("picked"))}
+                            onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>{ c.clone() }</button>
+                    }
+                }) }
+                </div>
+            },
+            QuestionKind::Number { unit, .. } => {
+                let input_ref = NodeRef::default();
+                let onclick = {
+                    let (guess, input_ref) = (guess.clone(), input_ref.clone());
+                    Callback::from(move |_: MouseEvent| {
+                        if let Some(i) = input_ref.cast::<HtmlInputElement>() {
+                            guess.emit(i.value());
+                        }
+                    })
+                };
+                html! {
+                    <div class="lesson-choices">
+                        <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" />
+                        <span>{ unit.clone() }</span>
+                        <button type="button" data-testid="lesson-check" {onclick}>{ "Check" }</button>
+                    </div>
+                }
+            }
+        };
+        let feedback = view.answer.guess.as_ref().map(|(_, right)| {
+            let text = if *right { "Right." } else { "Not quite: try again, or reveal the answer." };
+            html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback">{ text }</p> }
+        });
+        let revealed = view.answer.revealed.clone().map(|t| html! {
+            <div class="lesson-answer" data-testid="lesson-answer">
+                <p>{ t }</p>
+                { markdown::render(&q.explain) }
+            </div>
+        });
+        html! {
+            <div class="lesson-question" data-testid="lesson-question">
+                <p class="lesson-prompt">{ q.prompt.clone() }</p>
+                { input }
+                { for feedback }
+                <button type="button" data-testid="lesson-reveal" onclick={reveal}>{ "Run on and reveal" }</button>
+                { for revealed }
+            </div>
+        }
+    });
+    let n = lesson.steps.len();
+    html! {
+        <div class={classes!("lesson-bar", view.presenter.then_some("presenting"))}>
+            <style>{ sheet }</style>
+            { toolbar }{ for list }
+            if view.blank {
+                <div class="lesson-blank" data-testid="lesson-blank"></div>
+            }
+            <section class="panel lesson-step" data-testid="lesson-step" aria-labelledby="lesson-title">
+                if view.presenter {
+                    <span class="presenter-badge" data-testid="presenter">{ "Presenter" }</span>
+                }
+                <header class="lesson-head">
+                    <span class="lesson-count" data-testid="lesson-count">{ model::step_label(place.step, n) }</span>
+                    <h2 id="lesson-title">{ step.title.clone() }</h2>
+                    <small>{ lesson.title.clone() }</small>
+                </header>
+                if let Some(e) = view.error.clone() {
+                    <p role="alert">{ e }</p>
+                }
+                <div class="lesson-narration">{ markdown::render(&step.narration) }</div>
+                { for question }
+                <nav class="lesson-nav">
+                    <button type="button" data-testid="lesson-prev" disabled={place.step == 0} onclick={nav(-1)}>{ "← Back" }</button>
+                    <button type="button" data-testid="lesson-reset" onclick={reset}>{ "Reset step" }</button>
+                    <button type="button" data-testid="presenter-toggle" aria-pressed={if view.presenter { "true" } else { "false" }} onclick={presenter}>{ "Presenter (P)" }</button>
+                    <button type="button" data-testid="lesson-notes" onclick={notes}>{ "Notes window" }</button>
+                    <button type="button" data-testid="lesson-close" onclick={close}>{ "Close" }</button>
+                    <button type="button" data-testid="lesson-next" disabled={place.step + 1 >= n} onclick={nav(1)}>{ "Next →" }</button>
+                </nav>
+            </section>
+        </div>
+    }
+}

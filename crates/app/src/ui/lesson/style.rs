@@ -1,0 +1,91 @@
+//! What a step points at and hides, as a style sheet the player renders: the panels
+//! keep their own markup, and nothing is patched into their DOM.
+
+use ddlscope_engine::lesson::{Highlight, Panel, Step};
+
+/// The selector of a panel on the page.
+pub fn selector(p: Panel) -> &'static str {
+    match p {
+        Panel::PoolMap => "section[aria-labelledby=map-title]",
+        Panel::LatchLanes => "section[aria-labelledby=latches-title]",
+        Panel::FlushList => "section[aria-labelledby=flush-title]",
+        Panel::Mdl => "[data-testid=mdl-panel]",
+        Panel::Processlist => "[data-testid=processlist]",
+        Panel::Charts => ".chart-row",
+        Panel::Console => "[data-testid=sql-console]",
+        Panel::LiveLog => "[data-testid=live-log]",
+        Panel::Stats => "aside.side > section:not(.sql-box)",
+    }
+}
+
+/// The panels a step highlights, each once.
+pub fn highlighted(step: &Step) -> Vec<Panel> {
+    let mut out: Vec<Panel> = Vec::new();
+    for h in &step.highlights {
+        if !out.contains(&h.panel()) {
+            out.push(h.panel());
+        }
+    }
+    out
+}
+
+/// The style sheet for `step`: its panels outlined, its hidden panels gone; in
+/// presenter mode, everything else hidden too, so the highlighted panels fit.
+pub fn sheet(step: &Step, presenter: bool) -> String {
+    let lit = highlighted(step);
+    let mut css = String::new();
+    for p in &lit {
+        css.push_str(&format!(
+            "{} {{ outline: 3px solid var(--accent, #e8a33d); outline-offset: 2px; }}\n",
+            selector(*p)
+        ));
+    }
+    for h in &step.highlights {
+        if let Highlight::MdlTable(t) = h {
+            css.push_str(&format!(
+                ".mdl-lock[data-key*=\"{}\"] {{ box-shadow: 0 0 0 3px var(--accent, #e8a33d); }}\n",
+                t.replace('"', "")
+            ));
+        }
+    }
+    let hidden: Vec<Panel> = if presenter {
+        Panel::ALL
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|p| !lit.contains(p))
+            .collect()
+    } else {
+        step.hide.clone()
+    };
+    for p in hidden {
+        css.push_str(&format!(
+            "{} {{ display: none !important; }}\n",
+            selector(p)
+        ));
+    }
+    if presenter {
+        css.push_str(concat!(
+            ".app section[aria-labelledby=about-title] { display: none; }\n",
+            ".toolbar .group:not(.toolbar-end) { display: none; }\n",
+            "html { font-size: 125%; }\n",
+        ));
+    }
+    css
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quiz_step_hides_the_statement_log_and_presenter_mode_keeps_only_the_lit() {
+        let lessons = crate::model::lesson::lessons();
+        let quiz = lessons.iter().find(|l| l.id == "which-statement").unwrap();
+        let css = sheet(&quiz.steps[1], false);
+        assert!(css.contains("[data-testid=sql-console] { display: none !important; }"));
+        assert!(css.contains(".chart-row { outline"));
+        let presenting = sheet(&quiz.steps[1], true);
+        assert!(presenting.contains("[data-testid=mdl-panel] { display: none !important; }"));
+        assert!(!presenting.contains(".chart-row { display: none"));
+    }
+}

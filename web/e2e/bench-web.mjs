@@ -1,0 +1,220 @@
+// `cargo xtask bench-web`: the browser figures of issue 15, measured in headless
+// Chromium against the served dist. Not a test (its name does not end in .test.mjs,
+// so `cargo xtask test` never runs it): it prints figures and writes them to
+// BENCH_OUT (target/bench-web.json). Machines here are shared and noisy; compare
+// figures from one session, never against a threshold in a test.
+//
+// Per case: frame_p50_ms, frame_p95_ms, frame_p99_ms (requestAnimationFrame intervals),
+// long_tasks and long_task_max_ms (main-thread tasks over 50 ms, from the Long Tasks
+// API), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
+// JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
+// drawn pool-map pixels), i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
+// drawn), wasm_bytes and wasm_gzip_bytes of the shipped module.
+
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, waitReady } from './lib.mjs';
+
+const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
+const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
+const DIST = process.env.BENCH_DIST;
+
+// Installed before any page script runs: a long-task observer, a hook that keeps the
+// wasm module's memory (for heap_mb), and a watcher that stamps the first frame in
+// which the pool map has drawn pixels.
+const PROBES = () => {
+  window.__bench = { longTasks: [], firstMapMs: null, memory: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const keep = (result) => {
+    const instance = result.instance ?? result;
+    const memory = instance?.exports?.memory;
+    if (memory instanceof WebAssembly.Memory) window.__bench.memory = memory;
+    return result;
+  };
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = (...args) => original.apply(WebAssembly, args).then(keep);
+  }
+  const probe = document.createElement('canvas');
+  probe.width = 16;
+  probe.height = 16;
+  const watch = () => {
+    const map = document.querySelector('[data-testid=bufpool-map]');
+    if (map && map.width > 0 && map.height > 0) {
+      const ctx = probe.getContext('2d', { willReadFrequently: true });
+      ctx.clearRect(0, 0, 16, 16);
+      ctx.drawImage(map, 0, 0, 16, 16);
+      const px = ctx.getImageData(0, 0, 16, 16).data;
+      for (let i = 3; i < px.length; i += 4) {
+        if (px[i] !== 0) {
+          window.__bench.firstMapMs = performance.now();
+          return;
+        }
+      }
+    }
+    requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+};
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[i] * 10) / 10;
+}
+
+async function virtualSeconds(page) {
+  const text = await page.locator(ids.virtualTime).first().textContent();
+  return Number((text ?? '').replace(/[^\d.]/g, ''));
+}
+
+async function heapMb(page, cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const js = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+  const wasm = await page.evaluate(() => window.__bench.memory?.buffer.byteLength ?? 0);
+  return Math.round(((js + wasm) / 2 ** 20) * 10) / 10;
+}
+
+/** Frame intervals, long tasks and virtual-time progress over MEASURE_MS of wall time. */
+async function measure(page, cdp, name) {
+  const v0 = await virtualSeconds(page);
+  const started = Date.now();
+  const { frames, longTasks } = await page.evaluate(async (ms) => {
+    const t0 = performance.now();
+    const frames = [];
+    await new Promise((resolve) => {
+      let last = t0;
+      const tick = (now) => {
+        frames.push(now - last);
+        last = now;
+        if (now - t0 < ms) requestAnimationFrame(tick);
+        else resolve();
+      };
+      requestAnimationFrame(tick);
+    });
+    const longTasks = window.__bench.longTasks.filter((e) => e.start >= t0);
+    return { frames, longTasks };
+  }, MEASURE_MS);
+  const wall = (Date.now() - started) / 1000;
+  const v1 = await virtualSeconds(page);
+  const sorted = frames.slice(1).sort((a, b) => a - b);
+  const result = {
+    case: name,
+    frame_p50_ms: percentile(sorted, 50),
+    frame_p95_ms: percentile(sorted, 95),
+    frame_p99_ms: percentile(sorted, 99),
+    long_tasks: longTasks.length,
+    long_task_max_ms: Math.round(Math.max(0, ...longTasks.map((e) => e.ms))),
+    speed_achieved: Math.round(((v1 - v0) / wall) * 100) / 100,
+    heap_mb: await heapMb(page, cdp),
+  };
+  console.log(
+    `${name.padEnd(34)} frames p50 ${result.frame_p50_ms} / p95 ${result.frame_p95_ms} / p99 ${result.frame_p99_ms} ms, ` +
+      `long tasks ${result.long_tasks} (max ${result.long_task_max_ms} ms), ${result.speed_achieved}x, heap ${result.heap_mb} MiB`,
+  );
+  return result;
+}
+
+/** Long tasks from `since` (page time) up to now: for steps that are not frame loops. */
+async function longTasksSince(page, since) {
+  return page.evaluate((since) => window.__bench.longTasks.filter((e) => e.start >= since), since);
+}
+
+async function setPool(page, mib) {
+  await page.locator('[data-testid=settings] summary').click();
+  await page.selectOption('[data-testid=knob-pool]', String(mib));
+  await page.locator('[data-testid=settings] summary').click();
+  await pollUntil(
+    `the pool to hold ${mib} MiB`,
+    () => page.locator('[data-testid=stat-total-pages]').textContent(),
+    (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
+    { timeoutMs: 240_000, intervalMs: 100 },
+  );
+}
+
+async function open(page, query = '') {
+  await page.goto(new URL(`/${query}`, BASE_URL).href);
+  await waitReady(page, { timeoutMs: 120_000 });
+}
+
+/** The default scenario (drop-table-demo, MySQL 5.7) at three pool sizes. */
+async function poolCases(page, cdp, cases) {
+  for (const [label, mib] of [['262k pages', null], ['1M pages', 16384], ['8M pages', 131072]]) {
+    await open(page);
+    if (mib) await setPool(page, mib);
+    cases.push(await measure(page, cdp, `${label}, steady`));
+    await runSql(page, 'DROP TABLE t1');
+    cases.push(await measure(page, cdp, `${label}, during a 5.7 DROP`));
+    await screenshot(page, `bench-web-${mib ?? 4096}`);
+  }
+}
+
+async function compareCase(page, cdp, cases) {
+  await open(page);
+  await setPool(page, 16384);
+  await page.locator(ids.compareToggle).click();
+  await waitReady(page);
+  cases.push(await measure(page, cdp, 'compare, two 1M-page engines'));
+  await screenshot(page, 'bench-web-compare');
+}
+
+/** Chooses I1 (a 128 GB pool) and times it until the 8 M-page map is drawn. */
+async function i1Case(page, cdp, cases) {
+  await open(page);
+  const since = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  await page.selectOption(ids.scenarioSelect, 'i1-ahi-drop');
+  await pollUntil(
+    'the I1 pool of 8,388,608 pages',
+    () => page.locator('[data-testid=stat-total-pages]').textContent(),
+    (text) => Number((text ?? '').replace(/\D/g, '')) === 8_388_608,
+    { timeoutMs: 240_000, intervalMs: 50 },
+  );
+  const readyMs = Date.now() - t0;
+  const switching = await longTasksSince(page, since);
+  cases.push({
+    case: 'I1 switch (choose to 8M pages ready)',
+    long_tasks: switching.length,
+    long_task_max_ms: Math.round(Math.max(0, ...switching.map((e) => e.ms))),
+  });
+  console.log(`I1 switch: ready in ${readyMs} ms, long tasks ${switching.length} (max ${cases.at(-1).long_task_max_ms} ms)`);
+  await page.selectOption(ids.speedSelect, '1000');
+  cases.push(await measure(page, cdp, 'I1 at 1000x (8M pages, 16 threads)'));
+  return readyMs;
+}
+
+function wasmSizes() {
+  if (!DIST) return {};
+  const wasm = readFileSync(join(DIST, 'ddlscope_app_bg.wasm'));
+  return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length };
+}
+
+const { page, problems, close } = await openBrowser();
+const report = { measure_ms: MEASURE_MS, cases: [] };
+try {
+  await page.addInitScript(PROBES);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await open(page);
+  report.first_map_ms = await pollUntil(
+    'the first drawn map',
+    () => page.evaluate(() => window.__bench.firstMapMs),
+    (ms) => ms !== null,
+    { timeoutMs: 60_000, intervalMs: 50 },
+  ).then(Math.round);
+  console.log(`first map drawn ${report.first_map_ms} ms after navigation`);
+  await poolCases(page, cdp, report.cases);
+  await compareCase(page, cdp, report.cases);
+  report.i1_ready_ms = await i1Case(page, cdp, report.cases);
+  Object.assign(report, wasmSizes());
+  console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);
+  if (problems.length > 0) report.page_problems = problems;
+} finally {
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(report, null, 2));
+  console.log(`wrote ${OUT}`);
+  await close();
+}

@@ -1,0 +1,89 @@
+// The lesson player in headless Chromium: a lesson walked with a presentation remote's
+// keys, a question answered wrong then right and revealed, presenter mode at 1280x720.
+// Screenshots go to target/e2e/lessons-*.png.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+
+const LESSON = 'drop-table-57-vs-80';
+const STEPS = 6;
+
+async function withLesson(t, name, step, viewport, body) {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.setViewportSize(viewport);
+    await page.goto(`${BASE_URL}#lesson=${LESSON}&step=${step}`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    await body(page);
+    await screenshot(page, `lessons-${name}`);
+    assert.deepEqual(problems, [], 'the page reported no errors');
+  } catch (e) {
+    await screenshot(page, `lessons-${name}-failure`).catch(() => {});
+    throw e;
+  } finally {
+    await close();
+  }
+}
+
+const count = (page) => page.textContent('[data-testid=lesson-count]');
+
+async function expectStep(page, n) {
+  await pollUntil(`step ${n}`, () => count(page), (c) => c === `${n} / ${STEPS}`, { timeoutMs: 60_000 });
+}
+
+test('a lesson walks from the first step to the last with the remote keys', async (t) => {
+  await withLesson(t, 'walk', 1, { width: 1440, height: 900 }, async (page) => {
+    await expectStep(page, 1);
+    const keys = ['ArrowRight', 'PageDown', ' ', 'ArrowRight', 'PageDown'];
+    for (const [i, key] of keys.entries()) {
+      await page.keyboard.press(key);
+      await expectStep(page, i + 2);
+      const hash = await page.evaluate(() => location.hash);
+      assert.equal(hash, `#lesson=${LESSON}&step=${i + 2}`, 'the step is linkable');
+    }
+    assert.equal(await page.isDisabled('[data-testid=lesson-next]'), true, 'the last step has no next');
+    await page.keyboard.press('PageUp');
+    await expectStep(page, STEPS - 1);
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, STEPS);
+  });
+});
+
+test('a question answered wrong, then right, then revealed from the simulation', async (t) => {
+  await withLesson(t, 'question', 3, { width: 1440, height: 900 }, async (page) => {
+    await expectStep(page, 3);
+    await page.waitForSelector('[data-testid=lesson-question]');
+    await page.fill('[data-testid=lesson-number]', '5');
+    await page.click('[data-testid=lesson-check]');
+    assert.match(await page.textContent('[data-testid=lesson-feedback]'), /Not quite/);
+    await page.fill('[data-testid=lesson-number]', '0.4');
+    await page.click('[data-testid=lesson-check]');
+    assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right.');
+    await page.click('[data-testid=lesson-reveal]');
+    const answer = await page.textContent('[data-testid=lesson-answer]');
+    const shown = Number(/The simulation shows: ([0-9.]+)/.exec(answer)?.[1]);
+    assert.ok(Math.abs(shown - 0.4) <= 0.1, `the revealed figure (${answer}) is inside the stated tolerance`);
+  });
+});
+
+test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', async (t) => {
+  await withLesson(t, 'presenter', 2, { width: 1280, height: 720 }, async (page) => {
+    await expectStep(page, 2);
+    await page.keyboard.press('p');
+    await page.waitForSelector('[data-testid=presenter]');
+    const lit = ['section[aria-labelledby=map-title]', 'section[aria-labelledby=latches-title]'];
+    for (const sel of lit) {
+      const box = await page.locator(sel).first().boundingBox();
+      assert.ok(box, `${sel} is shown`);
+      assert.ok(box.x >= 0 && box.x + box.width <= 1280, `${sel} fits across: ${JSON.stringify(box)}`);
+      assert.ok(box.y >= 0 && box.y < 720, `${sel} starts inside the viewport: ${JSON.stringify(box)}`);
+    }
+    assert.equal(await page.locator('[data-testid=mdl-panel]').isVisible(), false, 'other panels make room');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=lesson-blank]');
+    await screenshot(page, 'lessons-presenter-blank');
+    await page.keyboard.press('b');
+  });
+});

@@ -1,0 +1,47 @@
+//! `cargo xtask bench-web`: the browser's figures (frame times, long tasks, speed,
+//! heap, first map, the I1 switch, wasm size) measured in headless Chromium.
+//!
+//! ```text
+//!   xtask ──▶ dist ──▶ static server on 127.0.0.1:<free port>
+//!     └──▶ node web/e2e/bench-web.mjs ──▶ target/bench-web.json
+//! ```
+//!
+//! It prints figures and never judges them: the README's performance table is read
+//! from its output. It is not part of `cargo xtask test`.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::browser;
+use crate::serve;
+use crate::util::{self, note, run, say, Result};
+
+/// Serves `site` and runs the measurements against it; the report lands in
+/// `target/bench-web.json`.
+pub fn bench_web(site: &Path) -> Result {
+    if !site.join("index.html").is_file() {
+        return Err(format!(
+            "{} has no index.html; run `cargo xtask dist` first",
+            site.display()
+        ));
+    }
+    browser::ensure_browser_tools()?;
+    let addr = serve::spawn(site.to_path_buf())?;
+    let out = util::target_dir().join("bench-web.json");
+    let artifacts = browser::artifacts_dir();
+    say(
+        format!("measuring the app at http://{addr}/ in headless Chromium"),
+        "pools of 262 k, 1 M and 8 M pages, steady and during a 5.7 DROP, compare mode and the I1 switch",
+    );
+    note("this takes a few minutes; the figures are printed as they come");
+    run(Command::new("node")
+        .arg("bench-web.mjs")
+        .env("E2E_BASE_URL", format!("http://{addr}/"))
+        .env("E2E_ARTIFACTS", &artifacts)
+        .env("E2E_CHROMIUM", browser::CHROMIUM)
+        .env("BENCH_OUT", &out)
+        .env("BENCH_DIST", site)
+        .current_dir(browser::e2e_dir()))?;
+    println!("==> figures in {}", out.display());
+    Ok(())
+}
