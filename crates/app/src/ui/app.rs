@@ -158,9 +158,10 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
-                    <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                        generation={state.generation} now={main_snapshot.now} playing={state.playing} />
-                    { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested)) }
+                    { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
+                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing} />
+                    }) }
                     <div class="panes">{ for panes }</div>
                 </div>
                 <aside class="panel side">
@@ -224,6 +225,7 @@ fn scenario_card(
     heavy: bool,
     snapshot: &Snapshot,
     try_it: String,
+    lessons: Html,
 ) -> Html {
     let on_scenario = {
         let d = state.dispatcher();
@@ -254,7 +256,9 @@ fn scenario_card(
             on_profile={dispatch(state, Action::SetProfile)}
             on_compare={dispatch(state, Action::SetCompare)}
             on_open={dispatch(state, |()| Action::ToggleAbout)}
-        />
+        >
+            { lessons }
+        </ScenarioCard>
     }
 }
 

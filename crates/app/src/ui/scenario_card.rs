@@ -4,7 +4,7 @@
 //! opened, the scenario's and the profile's descriptions.
 //!
 //! ```text
-//!   Scenario [DROP TABLE on a busy server      ▾] Engine [MySQL 5.7 ▾] ☐ compare with   About ▸
+//!   Scenario [DROP TABLE on a busy server ▾] Engine [MySQL 5.7 ▾] ☐ compare with  Lessons  About ▸
 //!   Try it: run DROP TABLE t1 in the SQL console …      0.85× real time: this machine's CPU is the limit
 //! ```
 
@@ -45,6 +45,10 @@ pub struct ScenarioCardProps {
     pub on_compare: Callback<Option<String>>,
     /// Opens or closes the descriptions.
     pub on_open: Callback<()>,
+    /// What else belongs on the card's first row (the lesson player: its button, and
+    /// once opened its list or step on a row of their own).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 /// The note on the achieved speed, when the engine runs noticeably slower than
@@ -75,6 +79,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
             <div class="about-row">
                 { scenario(props) }
                 { engine(props) }
+                { props.children.clone() }
                 <button type="button" class="about-toggle" data-testid="about-toggle" aria-expanded={if props.open { "true" } else { "false" }} onclick={on_open} title="What the scenario and the engine are">
                     { if props.open { "About ▾" } else { "About ▸" } }
                 </button>
