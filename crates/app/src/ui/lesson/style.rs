@@ -70,6 +70,10 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
             "[data-testid=scenario-card] .about-row > :not(.lesson-bar), [data-testid=scenario-card] .about-text { display: none; }\n",
             ".toolbar .group:not(.toolbar-end) { display: none; }\n",
             "html { font-size: 125%; }\n",
+            // The lit panels side by side, whichever column of the layout they are in.
+            ".pane-cols { display: flex; flex-wrap: wrap; }\n",
+            ".pane-col { display: contents; }\n",
+            ".pane-panel { flex: 1 1 360px; }\n",
         ));
     }
     css

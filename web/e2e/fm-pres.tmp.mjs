@@ -1,0 +1,11 @@
+import { openBrowser, waitReady, BASE_URL } from '/work/wt-firstmin/web/e2e/lib.mjs';
+const { page, problems, close } = await openBrowser();
+await page.setViewportSize({ width: 1280, height: 720 });
+await page.goto(BASE_URL + '#lesson=drop-table-57-vs-80&step=2');
+await waitReady(page, { problems });
+await page.waitForTimeout(3000);
+await page.keyboard.press('p');
+await page.waitForTimeout(1000);
+await page.screenshot({ path: '/work/wt-firstmin/target/e2e/pres.png', fullPage: true });
+console.log(problems);
+await close();
