@@ -282,6 +282,9 @@ for (const size of SIZES) {
       assert.ok(wrap.sw <= wrap.cw + 1 && wrap.h > wrap.lh * 1.5, `the statement wraps: ${JSON.stringify(wrap)}`);
       // metadata_locks, widened: the result fits, LOCK_STATUS included.
       if (size.width >= 1280) await page.click(ids.consoleWide);
+      // An open transaction of this session's own: metadata_locks has a row whatever
+      // the workload holds at that instant.
+      await runSql(page, 'BEGIN; SELECT * FROM t1 WHERE id = 2');
       await page.click('[data-look=metadata_locks]');
       const result = page.locator(`${ids.sqlLog} pre.log-result`, { hasText: 'LOCK_STATUS' }).last();
       await result.waitFor({ timeout: 30_000 });
