@@ -31,6 +31,9 @@ pub struct ScenarioCardProps {
     pub try_it: AttrValue,
     /// Whether the descriptions show.
     pub open: bool,
+    /// Whether the scenario's own script runs.
+    #[prop_or_default]
+    pub script_runs: bool,
     /// Whether virtual time runs.
     pub playing: bool,
     /// The chosen speed.
@@ -104,7 +107,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                     </h2>
                     <p data-testid="scenario-description">{ chosen.map(|s| s.description.clone()).unwrap_or_default() }</p>
                     <p class="muted" data-testid="profile-summary">{ summary }</p>
-                    <p class="muted">{ script_text(chosen) }</p>
+                    <p class="muted">{ script_text(chosen, props.script_runs) }</p>
                 </div>
             }
         </section>
@@ -112,7 +115,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
 }
 
 /// The scenario's own script, in words.
-fn script_text(chosen: Option<&ScenarioChoice>) -> String {
+fn script_text(chosen: Option<&ScenarioChoice>, runs: bool) -> String {
     let t = chosen
         .map(|s| {
             s.script
@@ -124,6 +127,8 @@ fn script_text(chosen: Option<&ScenarioChoice>) -> String {
         .unwrap_or_default();
     if t.is_empty() {
         "This scenario has no script: the workload just runs.".to_string()
+    } else if runs {
+        format!("The scenario's own script runs: {t}.")
     } else {
         format!("The scenario's own script (not run here; you are the script): {t}.")
     }

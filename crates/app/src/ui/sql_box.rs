@@ -53,6 +53,7 @@ pub struct SqlConsoleProps {
     /// Statements to offer with one click (filled in, not run).
     pub suggestions: Vec<String>,
     /// The input's placeholder.
+    #[prop_or(AttrValue::Static("SHOW PROCESSLIST"))]
     pub placeholder: AttrValue,
     /// The sessions' names.
     #[prop_or_default]
