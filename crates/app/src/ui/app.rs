@@ -169,11 +169,8 @@ pub fn app() -> Html {
             <main class="grid">
                 <div class="main-col">
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                        <>
-                            <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                                generation={state.generation} now={main_snapshot.now} playing={state.playing} />
-                            { script_toggle(&state) }
-                        </>
+                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing} />
                     }) }
                     <div class="panes">{ for panes }</div>
                 </div>
@@ -263,6 +260,7 @@ fn scenario_card(
             try_it={AttrValue::from(try_it)}
             open={state.layout.about_open}
             script_runs={state.knobs.runs_script()}
+            script_toggle={script_toggle(state)}
             playing={state.playing}
             speed={state.speed}
             actual_speed={snapshot.actual_speed}

@@ -34,6 +34,9 @@ pub struct ScenarioCardProps {
     /// Whether the scenario's own script runs.
     #[prop_or_default]
     pub script_runs: bool,
+    /// The checkbox that runs the scenario's script (shown with the descriptions).
+    #[prop_or_default]
+    pub script_toggle: Html,
     /// Whether virtual time runs.
     pub playing: bool,
     /// The chosen speed.
@@ -108,6 +111,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                     <p data-testid="scenario-description">{ chosen.map(|s| s.description.clone()).unwrap_or_default() }</p>
                     <p class="muted" data-testid="profile-summary">{ summary }</p>
                     <p class="muted">{ script_text(chosen, props.script_runs) }</p>
+                    { props.script_toggle.clone() }
                 </div>
             }
         </section>
