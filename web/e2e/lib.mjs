@@ -61,6 +61,19 @@ export const ids = {
   stalePages: '[data-testid=stat-stale-pages]',
   mdlLock: '[data-testid=mdl-lock]',
   processlistSummary: '[data-testid=processlist-summary]',
+  processlistHidden: '[data-testid=processlist-hidden]',
+  processlistAll: '[data-testid=processlist-all]',
+  toolbar: '[data-testid=toolbar]',
+  scenarioCard: '[data-testid=scenario-card]',
+  scenarioNote: '[data-testid=scenario-note]',
+  scenarioFull: '[data-testid=scenario-full]',
+  aboutToggle: '[data-testid=about-toggle]',
+  tryIt: '[data-testid=try-it]',
+  actualSpeed: '[data-testid=actual-speed]',
+  panelsMenu: '[data-testid=panels-menu]',
+  renameSession: '[data-testid=rename-session]',
+  sessionName: '[data-testid=session-name]',
+  consoleWide: '[data-testid=console-wide]',
 };
 
 /**

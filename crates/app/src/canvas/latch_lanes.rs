@@ -12,6 +12,12 @@
 //! Spans come from the engine's `LatchHeld` events (holds by DDL and background threads)
 //! and from each latch's current holder; the count on the right is the latch's queue
 //! right now. Drawn straight on a 2D canvas once per frame while the clock moves.
+//!
+//! The right edge is always now and the left edge 60 s ago ([`time_x`]); in the
+//! first minute the part of the axis before the run started is shaded, so a hold
+//! that began at 12 s and goes on at 18 s covers the last tenth of the lanes, where
+//! the axis says it is. What was drawn is also written to the canvas's `data-holds`
+//! attribute (`dict_sys:x0:x1 …`, CSS px), for the browser tests.
 
 use crate::canvas::theme::{css, css_alpha, Theme};
 use crate::model::spans::{LatchSpan, LATCH_WINDOW};
@@ -22,14 +28,21 @@ use yew::prelude::*;
 /// The time window shown.
 pub const WINDOW: Tick = LATCH_WINDOW;
 /// CSS pixels per lane.
-const LANE_PX: f64 = 18.0;
+const LANE_PX: f64 = 20.0;
 /// Width of the label column and of the waiting count, CSS pixels.
-const LABEL_PX: f64 = 84.0;
-const COUNT_PX: f64 = 78.0;
+const LABEL_PX: f64 = 96.0;
+const COUNT_PX: f64 = 92.0;
 /// At most this many buffer-pool instances get a lane of their own.
 const MAX_POOL_LANES: usize = 8;
 /// A current hold shorter than this is a workload thread's brief visit: not drawn.
 const MIN_VISIBLE_HOLD: Tick = Tick::from_ms(5);
+
+/// Where time `t` goes on the axis at `now`: `now` at `left + width`, `now − 60 s`
+/// at `left`; earlier times clamp to `left`.
+pub fn time_x(now: Tick, t: Tick, left: f64, width: f64) -> f64 {
+    let ago = (now.saturating_sub(t)).min(WINDOW);
+    left + width * (1.0 - ago.as_secs_f64() / WINDOW.as_secs_f64())
+}
 
 /// The lanes shown for `sim`: the global latches, then the first buffer-pool instances.
 pub fn lanes(sim: &Sim) -> Vec<LatchId> {
@@ -44,7 +57,7 @@ pub fn lanes(sim: &Sim) -> Vec<LatchId> {
 
 /// CSS height of the canvas for `n` lanes.
 pub fn css_height(n: usize) -> f64 {
-    LANE_PX * n as f64 + 18.0
+    LANE_PX * n as f64 + 20.0
 }
 
 /// Sizes the canvas's pixel buffer for `n` lanes; returns its pixel size.
@@ -66,14 +79,22 @@ pub fn draw(
     let now = sim.now();
     let start = now.saturating_sub(WINDOW);
     let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
-    let x = |t: Tick| {
-        LABEL_PX + plot_w * (t.saturating_sub(start)).as_secs_f64() / WINDOW.as_secs_f64()
+    let x = |t: Tick| time_x(now, t, LABEL_PX, plot_w);
+    let mut holds: Vec<String> = Vec::new();
+    let mut hold = |latch: LatchId, x0: f64, x1: f64| {
+        holds.push(format!("{latch}:{x0:.0}:{x1:.0}"));
     };
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)
         .map_err(|_| "transform")?;
     ctx.set_fill_style_str(&css(theme.background));
     ctx.fill_rect(0.0, 0.0, w, f64::from(canvas.height()) / dpr);
-    ctx.set_font("12px system-ui, sans-serif");
+    // Before the run started: nothing to show there yet.
+    let h = lanes.len() as f64 * LANE_PX;
+    if now < WINDOW {
+        ctx.set_fill_style_str(&css_alpha(theme.grid, 0.6));
+        ctx.fill_rect(LABEL_PX, 0.0, x(Tick::ZERO) - LABEL_PX, h);
+    }
+    ctx.set_font("14px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
     for (i, &latch) in lanes.iter().enumerate() {
         let y = i as f64 * LANE_PX;
@@ -88,6 +109,7 @@ pub fn draw(
         for s in spans.iter().filter(|s| s.latch == latch && s.t1 >= start) {
             let (x0, x1) = (x(s.t0.max(start)), x(s.t1));
             ctx.fill_rect(x0, y + 3.0, (x1 - x0).max(1.5), LANE_PX - 6.0);
+            hold(latch, x0, x1);
         }
         // The hold going on now.
         let l = sim.latch(latch);
@@ -96,6 +118,7 @@ pub fn draw(
                 ctx.set_fill_style_str(&css(theme.cursor));
                 let (x0, x1) = (x(since.max(start)), x(now));
                 ctx.fill_rect(x0, y + 3.0, (x1 - x0).max(1.5), LANE_PX - 6.0);
+                hold(latch, x0, x1);
             }
         }
         let waiting = l.waiter_count();
@@ -112,7 +135,18 @@ pub fn draw(
     let axis_y = lanes.len() as f64 * LANE_PX + 9.0;
     ctx.set_fill_style_str(&css(theme.text_muted));
     let _ = ctx.fill_text("−60 s", LABEL_PX, axis_y);
-    let _ = ctx.fill_text("now", LABEL_PX + plot_w - 22.0, axis_y);
+    // "start" where the run began, unless it would run into "now".
+    if now < WINDOW && LABEL_PX + plot_w - x(Tick::ZERO) > 70.0 {
+        let _ = ctx.fill_text("start", x(Tick::ZERO) + 4.0, axis_y);
+    }
+    ctx.set_text_align("right");
+    let _ = ctx.fill_text("now", LABEL_PX + plot_w, axis_y);
+    ctx.set_text_align("left");
+    let _ = canvas.set_attribute("data-holds", &holds.join(" "));
+    let _ = canvas.set_attribute(
+        "data-plot",
+        &format!("{LABEL_PX:.0}:{:.0}", LABEL_PX + plot_w),
+    );
     Ok(())
 }
 
@@ -137,7 +171,29 @@ pub fn latch_lanes(props: &LatchLanesProps) -> Html {
             label="Latch holds over the last minute"
             css_height={css_height(3 + usize::from(props.instances).min(MAX_POOL_LANES))}
         >
-            { "DDL and background holds over the last minute; how many wait now" }
+            { "holds in the last minute · waiting now" }
         </crate::canvas::panel::CanvasPanel>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn now_is_the_right_edge_from_the_first_second() {
+        let at = |now_s: u64, t_ms: u64| {
+            time_x(Tick::from_secs(now_s), Tick::from_ms(t_ms), 100.0, 600.0)
+        };
+        assert_eq!(at(18, 18_000), 700.0, "now at the right edge, at 18 s");
+        assert_eq!(
+            at(18, 12_000),
+            640.0,
+            "6 s ago: a tenth of the minute from the right"
+        );
+        assert_eq!(at(18, 0), 520.0, "the start of the run, 18 s ago");
+        assert_eq!(at(120, 0), 100.0, "older than a minute: the left edge");
+        assert_eq!(at(120, 60_000), 100.0);
+        assert_eq!(at(120, 90_000), 400.0);
     }
 }

@@ -189,6 +189,27 @@ impl MdlView {
     pub fn is_empty(&self) -> bool {
         self.locks.is_empty()
     }
+
+    /// The sessions holding a granted lock that someone waits for (the open
+    /// transaction in Sleep that an ALTER queues behind), ascending.
+    pub fn blockers(&self) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .locks
+            .iter()
+            .flat_map(|l| {
+                l.rows
+                    .iter()
+                    .filter(|r| !r.granted)
+                    .flat_map(|r| r.waits_for.iter())
+                    .map(|&j| &l.rows[usize::from(j)])
+                    .filter(|t| t.granted)
+                    .flat_map(|t| t.sessions.iter().copied())
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 fn worth_showing(q: &MdlQueue) -> bool {

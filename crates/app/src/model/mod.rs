@@ -1,8 +1,9 @@
 //! The model: everything the page knows about a simulation, as plain Rust data. The
 //! runner (a `Sim`, the user's timed inputs, checkpoints and replay), the snapshot Yew
 //! reads and the small view structs inside it (processlist rows, metadata-lock rows),
-//! the spans and marks the canvases draw, the server settings, the page's state and
-//! its reducer, and the time and number formats.
+//! the spans and marks the canvases draw, the server settings, the panels' layout,
+//! the console sessions' names, the page's state and its reducer, and the time and
+//! number formats.
 //!
 //! Architecture invariant: no Yew, web-sys, gloo, wasm-bindgen, js-sys or canvas type
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
@@ -12,12 +13,14 @@ pub mod embed;
 pub mod export;
 pub mod format;
 pub mod knobs;
+pub mod layout;
 pub mod lesson;
 pub mod link;
 pub mod mdl;
 pub mod processlist;
 pub mod replay;
 pub mod runner;
+pub mod session_names;
 pub mod snapshot;
 pub mod spans;
 pub mod state;

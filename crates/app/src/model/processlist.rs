@@ -3,6 +3,11 @@
 //! The rows come from the engine's own processlist builder ([`Sim::processlist_rows`],
 //! the rows SHOW PROCESSLIST formats), sorted by Id as the server lists them. The
 //! runner copies them into the snapshot (~10 times a second) as small [`ProcRow`]s.
+//!
+//! The panel shows who matters first ([`who_matters_first`]): the sessions holding a
+//! lock someone waits for (the idle transaction in Sleep), then the waiters (the
+//! ALTER waiting for its metadata lock), then the presenter's console sessions, then
+//! the workload's rows by Id; it shows the first [`FIRST_ROWS`] and counts the rest.
 
 use ddlscope_engine::Sim;
 
@@ -47,6 +52,62 @@ pub fn proc_rows(sim: &Sim) -> Vec<ProcRow> {
             info: r.info.map(|i| i.chars().take(INFO_CHARS).collect()),
         })
         .collect()
+}
+
+/// Rows the panel shows before "N more".
+pub const FIRST_ROWS: usize = 10;
+
+/// Why a row comes early in the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// Holds a lock another session waits for.
+    Blocker,
+    /// Waits for a lock.
+    Waiting,
+    /// One of the presenter's console sessions.
+    Console,
+    /// Anything else (the workload's clients).
+    Other,
+}
+
+impl Role {
+    /// The row's mark in `data-role`, and its words in the panel.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Blocker => "blocker",
+            Role::Waiting => "waiting",
+            Role::Console => "console",
+            Role::Other => "other",
+        }
+    }
+}
+
+/// The rows in the panel's order, each with its [`Role`]: blockers, waiters (the
+/// longest wait first), console sessions, the rest; by Id within each. A session
+/// both waiting and blocking (an ALTER holding SU while it waits for X, with reads
+/// queued behind) counts as a blocker.
+pub fn who_matters_first(
+    rows: &[ProcRow],
+    blockers: &[u32],
+    console: &[u32],
+) -> Vec<(ProcRow, Role)> {
+    let role = |r: &ProcRow| {
+        if blockers.contains(&r.id) {
+            Role::Blocker
+        } else if r.is_waiting() {
+            Role::Waiting
+        } else if console.contains(&r.id) {
+            Role::Console
+        } else {
+            Role::Other
+        }
+    };
+    let mut out: Vec<(ProcRow, Role)> = rows.iter().map(|r| (r.clone(), role(r))).collect();
+    out.sort_by_key(|(r, role)| {
+        let wait = if *role == Role::Waiting { r.time_s } else { 0 };
+        (*role, std::cmp::Reverse(wait), r.id)
+    });
+    out
 }
 
 /// Ids of the sessions in one waiting state named in the summary line, before "…".
@@ -132,6 +193,33 @@ mod tests {
             summary(&mixed),
             "3 sessions: 2 Waiting for table metadata lock (2, 3), 1 Waiting for global read lock (1)"
         );
+    }
+
+    #[test]
+    fn blockers_and_waiters_come_before_the_workload() {
+        let mut rows: Vec<ProcRow> = (1..=16).map(|i| r(i, "Query", "Sending data")).collect();
+        rows.push(r(17, "Sleep", ""));
+        let mut alter = r(18, "Query", "Waiting for table metadata lock");
+        alter.time_s = 9;
+        rows.push(alter);
+        rows.push(r(19, "Query", "Waiting for table metadata lock"));
+        rows.push(r(20, "Sleep", ""));
+        let order: Vec<(u32, Role)> = who_matters_first(&rows, &[17], &[17, 18, 19, 20])
+            .into_iter()
+            .map(|(r, role)| (r.id, role))
+            .collect();
+        assert_eq!(
+            order[..5],
+            [
+                (17, Role::Blocker),
+                (18, Role::Waiting),
+                (19, Role::Waiting),
+                (20, Role::Console),
+                (1, Role::Other)
+            ]
+        );
+        assert_eq!(order.len(), rows.len());
+        assert!(order[5..].iter().all(|(_, role)| *role == Role::Other));
     }
 
     /// The rows come from the engine's SHOW PROCESSLIST builder: a CREATE INDEX

@@ -406,6 +406,7 @@ impl Runner {
         let refuse = |runner: &mut Runner, e: String| {
             runner.rejected.push(LogEntry {
                 at: runner.sim.now(),
+                issued: runner.sim.now(),
                 session,
                 sql: sql.to_string(),
                 result: e.clone(),
@@ -716,15 +717,18 @@ impl Runner {
                     error,
                     ..
                 } if console.contains(session) => {
+                    let mut issued = e.at;
                     if let Some(span) = self
                         .ddl
                         .iter_mut()
                         .find(|s| s.t1.is_none() && s.session == *session && s.sql == *sql)
                     {
                         span.t1 = Some(e.at);
+                        issued = span.t0;
                     }
                     self.log.push(LogEntry {
                         at: e.at,
+                        issued,
                         session: *session,
                         sql: sql.clone(),
                         result: result.clone(),

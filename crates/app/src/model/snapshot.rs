@@ -15,6 +15,11 @@ use serde::{Deserialize, Serialize};
 pub struct LogEntry {
     /// When it finished (or happened, for a note).
     pub at: Tick,
+    /// When the session sent it to the server (StatementStarted; a statement queued
+    /// behind its session's earlier ones is sent when they finish, as the `mysql`
+    /// client does), or when it was refused. Equal to `at` for a note.
+    #[serde(default)]
+    pub issued: Tick,
     /// The console session it ran on (0 for a note).
     pub session: u32,
     /// The statement, or the note's text.
@@ -32,6 +37,7 @@ impl LogEntry {
     pub fn note(at: Tick, text: String) -> LogEntry {
         LogEntry {
             at,
+            issued: at,
             session: 0,
             sql: text,
             result: String::new(),

@@ -17,7 +17,9 @@
 
 use super::format;
 use super::knobs::Knobs;
+use super::layout::{PanelId, PanelLayout};
 use super::runner::{DEFAULT_PROFILE, DEFAULT_SCENARIO};
+use super::session_names::{check_name, SessionNames};
 use super::snapshot::{LogEntry, News, Snapshot};
 
 /// Lines the narration keeps.
@@ -57,6 +59,12 @@ pub struct AppState {
     pub narration: Vec<String>,
     /// Whether the keyboard help is open.
     pub help: bool,
+    /// The panels shown, their order and columns, and the scenario card.
+    pub layout: PanelLayout,
+    /// Names given to console sessions, by processlist id.
+    pub session_names: SessionNames,
+    /// Whether the console takes the width of the page (for wide result tables).
+    pub console_wide: bool,
 }
 
 impl Default for AppState {
@@ -77,6 +85,9 @@ impl Default for AppState {
             notice: None,
             narration: Vec::new(),
             help: false,
+            layout: PanelLayout::default(),
+            session_names: SessionNames::new(),
+            console_wide: false,
         }
     }
 }
@@ -145,6 +156,23 @@ pub enum Action {
     SelectSession(u32),
     /// Show or hide the keyboard help.
     ToggleHelp,
+    /// Esc: close the help and hide the error.
+    Escape,
+    /// Show or hide a panel.
+    TogglePanel(PanelId),
+    /// Move a panel one place up (`true`) or down.
+    MovePanel(PanelId, bool),
+    /// Open or close the scenario card.
+    ToggleAbout,
+    /// Widen the console to the page, or back.
+    ToggleConsoleWide,
+    /// Name console session `id` (empty text clears its name).
+    NameSession {
+        /// The processlist id.
+        id: u32,
+        /// The name typed.
+        name: String,
+    },
     /// A lesson step put these engines in place (built, statements queued, run to the
     /// step's moment): the page follows them rather than rebuilding.
     LessonOpened(Box<Opened>),
@@ -212,6 +240,25 @@ impl AppState {
             Action::DismissNotice => next.notice = None,
             Action::SelectSession(id) => next.active = id,
             Action::ToggleHelp => next.help = !next.help,
+            Action::Escape => {
+                next.help = false;
+                next.error = None;
+            }
+            Action::TogglePanel(panel) => next.layout.toggle(panel),
+            Action::MovePanel(panel, up) => {
+                next.layout.step(panel, up);
+            }
+            Action::ToggleAbout => next.layout.about_open = !next.layout.about_open,
+            Action::ToggleConsoleWide => next.console_wide = !next.console_wide,
+            Action::NameSession { id, name } => match check_name(&self.session_names, id, &name) {
+                Ok(Some(name)) => {
+                    next.session_names.insert(id, name);
+                }
+                Ok(None) => {
+                    next.session_names.remove(&id);
+                }
+                Err(e) => next.error = Some(e),
+            },
             Action::LessonOpened(o) => {
                 next = AppState {
                     generation: o.generation,
@@ -222,6 +269,8 @@ impl AppState {
                     playing: o.playing,
                     speed: o.speed,
                     help: self.help,
+                    layout: self.layout.clone(),
+                    console_wide: self.console_wide,
                     ..AppState::default()
                 };
             }
@@ -262,7 +311,8 @@ impl AppState {
     }
 
     /// A fresh simulation of `scenario` on `profile` with `knobs`: a new generation,
-    /// an empty console, the speed and the comparison kept, playing.
+    /// an empty console (its sessions are new: their names go), the speed, the
+    /// comparison and the page's layout kept, playing.
     fn restarted(&self, scenario: String, profile: String, knobs: Knobs) -> AppState {
         AppState {
             generation: self.generation + 1,
@@ -274,6 +324,8 @@ impl AppState {
             speed: self.speed,
             compare: self.compare.clone(),
             help: self.help,
+            layout: self.layout.clone(),
+            console_wide: self.console_wide,
             ..AppState::default()
         }
     }
@@ -333,13 +385,19 @@ fn narration_for(e: &LogEntry) -> String {
             "Session {}: {} — {}",
             e.session,
             e.sql,
-            first_line(&e.result)
+            summary_line(&e.result)
         )
     }
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("")
+/// A result in one line: `Query OK, ...` or the error, or under a result table its
+/// last line (`3 rows in set (0.00 sec)`) rather than its top border.
+fn summary_line(s: &str) -> &str {
+    if s.starts_with('+') {
+        s.lines().last().unwrap_or("")
+    } else {
+        s.lines().next().unwrap_or("")
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ use crate::ui::hooks::{
 use crate::ui::lesson::{EnginesRef, LessonPlayer};
 use crate::ui::notice::{self, Notice};
 use crate::ui::pane::Pane;
+use crate::ui::panels_menu::PanelsMenu;
+use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::stats::Stats;
@@ -128,6 +130,7 @@ pub fn app() -> Html {
     );
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
+    let suggested = suggestions(chosen.as_ref(), &main_snapshot);
     let make_url = {
         let (engines, params) = (engines.clone(), params.clone());
         Callback::from(move |()| {
@@ -137,11 +140,16 @@ pub fn app() -> Html {
     };
 
     html! {
-        <div class={classes!("app", comparing.then_some("comparing"))}>
-            <header class="toolbar">
+        <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
+            <header class="toolbar" data-testid="toolbar">
                 <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
-                { controls(&state, &engines, &scenarios, &profiles, heavy, &main_snapshot) }
+                { controls(&state, &engines, &main_snapshot) }
                 <div class="group toolbar-end">
+                    <PanelsMenu
+                        layout={state.layout.clone()}
+                        on_toggle={dispatch(&state, Action::TogglePanel)}
+                        on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
+                    />
                     <ShareButton {make_url} />
                     <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
@@ -160,14 +168,15 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
-                    <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                        generation={state.generation} now={main_snapshot.now} playing={state.playing} />
-                    { about(&state, chosen.as_ref(), &profiles, script_toggle(&state)) }
+                    { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
+                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing} />
+                    }) }
                     <div class="panes">{ for panes }</div>
                 </div>
-                <aside class="panel side" style="display: grid; gap: 18px; align-content: start">
-                    { console(&state, &engines, suggestions(chosen.as_ref(), &main_snapshot)) }
-                    <div class="narration" data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                <aside class="panel side">
+                    { console(&state, &engines, suggested) }
+                    <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
                         { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
                     </div>
                     { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
@@ -187,9 +196,6 @@ pub fn app() -> Html {
 fn controls(
     state: &UseReducerHandle<AppState>,
     engines: &SharedEngines,
-    scenarios: &Rc<Vec<ScenarioChoice>>,
-    profiles: &Profiles,
-    heavy: bool,
     snapshot: &Snapshot,
 ) -> Html {
     let on_step = {
@@ -205,6 +211,32 @@ fn controls(
             }
         })
     };
+    html! {
+        <Controls
+            playing={state.playing}
+            speed={state.speed}
+            knobs={state.knobs.clone()}
+            now={snapshot.now}
+            horizon={snapshot.horizon}
+            on_toggle={dispatch(state, |()| Action::TogglePlay)}
+            {on_step}
+            on_seek={seeker(engines)}
+            on_speed={dispatch(state, Action::SetSpeed)}
+            on_knobs={dispatch(state, Action::SetKnobs)}
+        />
+    }
+}
+
+/// The scenario card, wired to the reducer.
+fn scenario_card(
+    state: &UseReducerHandle<AppState>,
+    scenarios: &Rc<Vec<ScenarioChoice>>,
+    profiles: &Profiles,
+    heavy: bool,
+    snapshot: &Snapshot,
+    try_it: String,
+    lessons: Html,
+) -> Html {
     let on_scenario = {
         let d = state.dispatcher();
         let scenarios = scenarios.clone();
@@ -217,30 +249,28 @@ fn controls(
             }
         })
     };
-    let choices: Vec<ProfileChoice> = profiles.iter().map(|(c, _)| c.clone()).collect();
     html! {
-        <Controls
-            playing={state.playing}
-            speed={state.speed}
+        <ScenarioCard
             scenario={AttrValue::from(state.scenario.clone())}
             scenarios={(**scenarios).clone()}
             building={state.building && heavy}
             profile={AttrValue::from(state.profile.clone())}
-            profiles={choices}
+            profiles={(**profiles).clone()}
             compare={state.compare.clone()}
-            knobs={state.knobs.clone()}
-            now={snapshot.now}
-            horizon={snapshot.horizon}
+            try_it={AttrValue::from(try_it)}
+            open={state.layout.about_open}
+            script_runs={state.knobs.runs_script()}
+            script_toggle={script_toggle(state)}
+            playing={state.playing}
+            speed={state.speed}
             actual_speed={snapshot.actual_speed}
-            on_toggle={dispatch(state, |()| Action::TogglePlay)}
-            {on_step}
-            on_seek={seeker(engines)}
-            on_speed={dispatch(state, Action::SetSpeed)}
             {on_scenario}
             on_profile={dispatch(state, Action::SetProfile)}
             on_compare={dispatch(state, Action::SetCompare)}
-            on_knobs={dispatch(state, Action::SetKnobs)}
-        />
+            on_open={dispatch(state, |()| Action::ToggleAbout)}
+        >
+            { lessons }
+        </ScenarioCard>
     }
 }
 
@@ -282,64 +312,52 @@ fn console(
             log={state.log.clone()}
             sessions={state.snapshots[0].console.clone()}
             active={state.active}
+            placeholder={AttrValue::from(placeholder(&suggestions, &state.snapshots[0]))}
             {suggestions}
+            names={state.session_names.clone()}
+            wide={state.console_wide}
             {on_run}
             {on_connect}
             on_select={dispatch(state, Action::SelectSession)}
+            on_name={dispatch(state, |(id, name)| Action::NameSession { id, name })}
+            on_wide={dispatch(state, |()| Action::ToggleConsoleWide)}
         />
     }
 }
 
-/// The panel about the scenario and the profile: titles, descriptions, what to try.
-fn about(
-    state: &AppState,
-    chosen: Option<&ScenarioChoice>,
-    profiles: &Profiles,
-    toggle: Html,
-) -> Html {
-    let (scenario_title, scenario_text) = chosen
-        .map(|s| (s.title.clone(), s.description.clone()))
-        .unwrap_or_default();
-    let (profile_title, summary) = title_of(profiles, &state.profile);
-    let try_it = match chosen.and_then(|s| s.script.first()) {
-        _ if state.scenario == DEFAULT_SCENARIO => "Try it: run DROP TABLE t1 from the console, at 0.05× to watch the scans; then compare with another engine.".to_string(),
-        Some((at, sql)) => format!("Try it: run {sql} from the console (the scenario's script runs it at {at} s); then compare with another engine."),
-        None => "Try it: run a statement from the console; then compare with another engine.".to_string(),
-    };
-    let script_text = chosen
-        .map(|s| {
-            s.script
-                .iter()
-                .map(|(at, sql)| format!("at {at} s: {sql}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-        .filter(|t| !t.is_empty())
-        .map_or(
-            "This scenario has no script: the workload just runs.".to_string(),
-            |t| {
-                if state.knobs.runs_script() {
-                    format!("The scenario's own script runs: {t}.")
-                } else {
-                    format!("The scenario's own script (not run here; you are the script): {t}.")
-                }
-            },
-        );
-    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
-    html! {
-        <section class="panel" aria-labelledby="about-title">
-            <h2 class="panel-title" id="about-title">
-                <span data-testid="profile-title">{ profile_title }</span>
-                <span style={subtle}>{ scenario_title }</span>
-            </h2>
-            <p style="margin: 0 0 6px" data-testid="scenario-description">{ scenario_text }</p>
-            <p style="margin: 0 0 6px; color: var(--text-muted)" data-testid="profile-summary">{ summary }</p>
-            <details style="color: var(--text-muted); font-size: 13px">
-                <summary style="cursor: pointer">{ try_it }</summary>
-                <p style="margin: 6px 0 0">{ script_text }</p>
-            </details>
-            { toggle }
-        </section>
+/// The console input's placeholder: the first statement offered, and the tables of
+/// the running scenario.
+fn placeholder(suggestions: &[String], snapshot: &Snapshot) -> String {
+    let tables: Vec<&str> = snapshot
+        .tables
+        .iter()
+        .filter(|t| !t.dropped)
+        .map(|t| t.name.as_str())
+        .collect();
+    let first = suggestions
+        .first()
+        .map_or("SHOW PROCESSLIST", String::as_str);
+    if tables.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first}\n-- tables here: {}", tables.join(", "))
+    }
+}
+
+/// The scenario card's one line on what to try: the scenario's first scripted
+/// statement, or a DROP TABLE of one of its tables.
+fn try_it(state: &AppState, chosen: Option<&ScenarioChoice>, suggested: &[String]) -> String {
+    let then = "then compare engines.";
+    match (chosen.and_then(|s| s.script.first()), suggested.first()) {
+        _ if state.scenario == DEFAULT_SCENARIO => format!(
+            "Try it: {} in the console, at 0.05×; {then}",
+            suggested.first().map_or("DROP TABLE t1", String::as_str)
+        ),
+        (Some((at, sql)), _) => {
+            format!("Try it: {sql} in the console (the script runs it at {at} s); {then}")
+        }
+        (None, Some(sql)) => format!("Try it: {sql} in the console; {then}"),
+        (None, None) => format!("Try it: a statement in the console; {then}"),
     }
 }
 
@@ -396,6 +414,7 @@ fn panes(
                     canvases={canvases[i].clone()}
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
+                    layout={state.layout.clone()}
                     {title}
                     inspect={Some(inspect)}
                     on_seek={seeker(engines)}

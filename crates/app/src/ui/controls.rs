@@ -1,11 +1,11 @@
 //! The toolbar's controls: play/pause, step, the speed of virtual time, the timeline
-//! scrubber, the scenario, the engine profile, compare mode, the server settings and
-//! the virtual clock.
+//! scrubber with the virtual clock, and the server settings. (The scenario, the
+//! engine profile and compare mode are on the scenario card, `ui::scenario_card`.)
 //!
 //! Speed is virtual seconds per wall second. Slow motion matters here: a 5.7 DROP
 //! TABLE scans the four LRU lists in about 130 ms of virtual time, so at 0.05× the
 //! cursor takes a visible 2.6 s to cross the pool. When the engine cannot keep up with
-//! the chosen speed, the achieved speed is shown beside the clock.
+//! the chosen speed, the scenario card says so.
 
 use crate::model::format;
 use crate::model::knobs::{parse_named, Knobs};
@@ -83,26 +83,12 @@ pub struct ControlsProps {
     pub playing: bool,
     /// The chosen speed.
     pub speed: f64,
-    /// The scenario running.
-    pub scenario: AttrValue,
-    /// The scenarios to choose from.
-    pub scenarios: Vec<ScenarioChoice>,
-    /// Whether a heavy scenario is being built.
-    pub building: bool,
-    /// The engine profile running.
-    pub profile: AttrValue,
-    /// The profiles to choose from.
-    pub profiles: Vec<ProfileChoice>,
-    /// The profile compared side by side, if any.
-    pub compare: Option<String>,
     /// The server settings changed from the scenario's.
     pub knobs: Knobs,
     /// The virtual time.
     pub now: Tick,
     /// The furthest virtual time reached (the scrubber's end).
     pub horizon: Tick,
-    /// The speed actually achieved (0 when unknown).
-    pub actual_speed: f64,
     /// Play or pause.
     pub on_toggle: Callback<()>,
     /// Step to the next event (`true`) or back to the previous one.
@@ -111,18 +97,12 @@ pub struct ControlsProps {
     pub on_seek: Callback<Tick>,
     /// A new speed.
     pub on_speed: Callback<f64>,
-    /// A new scenario (restarts the simulation on its own profile).
-    pub on_scenario: Callback<String>,
-    /// A new profile (restarts the simulation).
-    pub on_profile: Callback<String>,
-    /// Compare with a profile, or stop.
-    pub on_compare: Callback<Option<String>>,
     /// New server settings (restarts the simulation).
     pub on_knobs: Callback<Knobs>,
 }
 
 /// A select's handler: its value, through `f`.
-fn on_select<T: 'static>(
+pub fn on_select<T: 'static>(
     cb: &Callback<T>,
     f: impl Fn(String) -> Option<T> + 'static,
 ) -> Callback<Event> {
@@ -134,8 +114,8 @@ fn on_select<T: 'static>(
     })
 }
 
-/// Play/pause, step, speed, scrubber, scenario, profile, compare, settings and clock,
-/// as groups of the toolbar.
+/// Play/pause, step, speed, scrubber and clock, and the server settings, as groups
+/// of the toolbar (the scenario and the engine are on the scenario card).
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     html! {
@@ -143,8 +123,6 @@ pub fn controls(props: &ControlsProps) -> Html {
             { transport(props) }
             { speed(props) }
             { scrubber(props) }
-            { scenario(props) }
-            { engine(props) }
             { settings(props) }
         </>
     }
@@ -201,9 +179,6 @@ fn scrubber(props: &ControlsProps) -> Html {
             }
         })
     };
-    // Behind when the engine runs noticeably slower than asked.
-    let behind =
-        props.playing && props.actual_speed > 0.0 && props.actual_speed < props.speed * 0.9;
     html! {
         <div class="group scrub" title="Timeline: drag back to replay the run deterministically from a checkpoint">
             <label for="scrubber">{ "Time" }</label>
@@ -221,81 +196,6 @@ fn scrubber(props: &ControlsProps) -> Html {
             <span data-testid="virtual-time" class="clock">
                 { format!("{} s", format::secs(props.now)) }
             </span>
-            // Always laid out, hidden when on pace: showing it shifts nothing.
-            <span
-                style={format!("color: var(--warning); font-size: 12px; min-width: 150px; visibility: {}", if behind { "visible" } else { "hidden" })}
-                data-testid="actual-speed"
-                aria-hidden={if behind { "false" } else { "true" }}
-            >
-                { format!("running at {} (CPU-bound)", format::speed(props.actual_speed)) }
-            </span>
-        </div>
-    }
-}
-
-/// The scenario, with a note when it is slow to build.
-fn scenario(props: &ControlsProps) -> Html {
-    let on_scenario = on_select(&props.on_scenario, Some);
-    let chosen = props.scenarios.iter().find(|s| *s.name == *props.scenario);
-    let heavy_note = chosen.filter(|s| s.heavy).map(|s| {
-        if props.building {
-            "building…".to_string()
-        } else {
-            format!(
-                "builds a {} GB pool: may take a few seconds to start",
-                s.pool_bytes >> 30
-            )
-        }
-    });
-    html! {
-        <div class="group">
-            <label for="scenario-select">{ "Scenario" }</label>
-            <select id="scenario-select" data-testid="scenario-select" onchange={on_scenario} title="Scenario: changing it restarts the simulation on the scenario's own engine profile" style="max-width: 260px">
-                { for props.scenarios.iter().map(|s| html! {
-                    <option value={s.name.clone()} selected={*s.name == *props.scenario}>{ &s.title }</option>
-                }) }
-            </select>
-            if let Some(note) = heavy_note {
-                <span data-testid="scenario-note" style="color: var(--warning); font-size: 12px" role="status">{ note }</span>
-            }
-        </div>
-    }
-}
-
-/// The engine profile and compare mode.
-fn engine(props: &ControlsProps) -> Html {
-    let on_profile = on_select(&props.on_profile, Some);
-    let default_other = if *props.profile == *"mysql-8.0.23" {
-        "mysql-5.7"
-    } else {
-        "mysql-8.0.23"
-    };
-    let on_compare_toggle = {
-        let cb = props.on_compare.clone();
-        let on = props.compare.is_some();
-        let other = default_other.to_string();
-        Callback::from(move |_: Event| cb.emit((!on).then(|| other.clone())))
-    };
-    let on_compare_profile = on_select(&props.on_compare, |v| Some(Some(v)));
-    html! {
-        <div class="group">
-            <label for="profile-select">{ "Engine" }</label>
-            <select id="profile-select" data-testid="profile-select" onchange={on_profile} title="Engine profile: changing it restarts the simulation">
-                { for props.profiles.iter().map(|p| html! {
-                    <option value={p.name.clone()} selected={*p.name == *props.profile}>{ &p.title }</option>
-                }) }
-            </select>
-            <label class="check" title="Run a second engine side by side: one clock, the same workload and statements">
-                <input type="checkbox" data-testid="compare-toggle" checked={props.compare.is_some()} onchange={on_compare_toggle} />
-                { "compare with" }
-            </label>
-            if let Some(other) = props.compare.clone() {
-                <select data-testid="compare-select" aria-label="Engine compared" onchange={on_compare_profile}>
-                    { for props.profiles.iter().map(|p| html! {
-                        <option value={p.name.clone()} selected={p.name == other}>{ &p.title }</option>
-                    }) }
-                </select>
-            }
         </div>
     }
 }

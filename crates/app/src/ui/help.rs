@@ -21,6 +21,7 @@ pub fn help(props: &HelpProps) -> Html {
                 <dt><kbd>{ "→" }</kbd></dt><dd>{ "step to the engine's next event (pauses)" }</dd>
                 <dt><kbd>{ "←" }</kbd></dt><dd>{ "step back to the previous event (deterministic replay)" }</dd>
                 <dt><kbd>{ "?" }</kbd></dt><dd>{ "show or hide this help" }</dd>
+                <dt><kbd>{ "Esc" }</kbd></dt><dd>{ "close this help; leave the SQL box (then Space and the arrows are shortcuts again)" }</dd>
                 <dt><kbd>{ "↑" }</kbd>{ " " }<kbd>{ "↓" }</kbd></dt><dd>{ "in the console: the session's earlier statements" }</dd>
                 <dt><kbd>{ "Enter" }</kbd></dt><dd>{ "in the console: run (Shift+Enter for a new line)" }</dd>
             </dl>

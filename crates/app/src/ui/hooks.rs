@@ -62,7 +62,18 @@ pub fn use_clock(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
     });
 }
 
-/// Keyboard shortcuts: space plays or pauses, → steps, ← steps back, ? shows help.
+/// Takes the focus off the element that has it (a text field, after Esc).
+fn blur_focused() {
+    if let Some(el) = gloo::utils::document()
+        .active_element()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.blur();
+    }
+}
+
+/// Keyboard shortcuts: space plays or pauses, → steps, ← steps back, ? shows help,
+/// Esc closes the help (and the error banner) and leaves the SQL box.
 #[hook]
 pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
     let engines = engines.clone();
@@ -74,6 +85,15 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
             let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
                 return;
             };
+            // Esc closes the help and leaves a text field, so that Space and the
+            // arrows are shortcuts again.
+            if e.key() == "Escape" {
+                if typing(e) {
+                    blur_focused();
+                }
+                d.dispatch(Action::Escape);
+                return;
+            }
             if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
@@ -93,7 +113,6 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
                     engines.borrow_mut().step_back();
                 }
                 "?" => d.dispatch(Action::ToggleHelp),
-                "Escape" => d.dispatch(Action::DismissError),
                 _ => {}
             }
         });

@@ -1,4 +1,5 @@
-//! The Yew components and hooks: the root [`app::App`], the toolbar, the SQL console,
+//! The Yew components and hooks: the root [`app::App`], the toolbar, its panels menu,
+//! the scenario card, the SQL console,
 //! the status figures, one engine's pane, the processlist and metadata-lock panels,
 //! the keyboard help and the panic banner. They read the model's snapshot and state,
 //! dispatch its actions, and mount the canvases that `canvas` draws.
@@ -14,8 +15,10 @@ pub mod lesson;
 pub mod mdl_panel;
 pub mod notice;
 pub mod pane;
+pub mod panels_menu;
 pub mod panic;
 pub mod processlist;
+pub mod scenario_card;
 pub mod share;
 pub mod sql_box;
 pub mod stats;

@@ -1,12 +1,15 @@
-//! One engine's panels: the buffer-pool map, the latch lanes, the metadata locks, the
-//! processlist, the flush lists and the charts. The page shows one pane, or two side by side in compare mode; the frame
-//! loop draws each pane's canvases from its own engine.
+//! One engine's panels: the buffer-pool map, the latch lanes, the flush lists, the
+//! charts, the metadata locks and the processlist, in the order and the two columns
+//! of the page's [`PanelLayout`] (hidden ones left out). The page shows one pane, or
+//! two side by side in compare mode (one column each); the frame loop draws each
+//! pane's canvases from its own engine.
 
 use crate::canvas::chart::{BpChart, TpsChart, WaitsChart};
 use crate::canvas::flush_list::FlushList;
 use crate::canvas::frame::Canvases;
 use crate::canvas::latch_lanes::LatchLanes;
 use crate::canvas::pool_map::PoolMap;
+use crate::model::layout::{Column, PanelId, PanelLayout};
 use crate::model::snapshot::Snapshot;
 use crate::ui::mdl_panel::MdlPanel;
 use crate::ui::processlist::Processlist;
@@ -24,6 +27,8 @@ pub struct PaneProps {
     pub instances: u16,
     /// Its figures.
     pub snapshot: Snapshot,
+    /// Which panels, in which order and column.
+    pub layout: PanelLayout,
     /// The engine's title, shown above the panels in compare mode.
     #[prop_or_default]
     pub title: Option<AttrValue>,
@@ -35,25 +40,51 @@ pub struct PaneProps {
     pub on_seek: Callback<Tick>,
 }
 
+/// One panel of the pane, wrapped so the stylesheet and the tests can find it.
+fn panel(props: &PaneProps, id: PanelId) -> Html {
+    let c = &props.canvases;
+    let s = &props.snapshot;
+    let instances = props.instances;
+    let on_seek = props.on_seek.clone();
+    let inner = match id {
+        PanelId::Map => html! {
+            <PoolMap canvas={c.map.clone()} {instances} tables={s.tables.clone()} inspect={props.inspect.clone()} />
+        },
+        PanelId::Latches => html! { <LatchLanes canvas={c.latches.clone()} {instances} /> },
+        PanelId::Flush => html! {
+            <FlushList canvas={c.flush.clone()} {instances} walks={s.flush_walks} />
+        },
+        PanelId::Tps => html! { <TpsChart slot={c.charts.tps.clone()} {on_seek} /> },
+        PanelId::Bp => html! { <BpChart slot={c.charts.bp.clone()} {on_seek} /> },
+        PanelId::Waits => html! { <WaitsChart slot={c.charts.waits.clone()} {on_seek} /> },
+        PanelId::Mdl => html! { <MdlPanel view={s.mdl.clone()} /> },
+        PanelId::Processlist => {
+            let console: Vec<u32> = s.console.iter().map(|c| c.id).collect();
+            html! { <Processlist rows={s.processlist.clone()} blockers={s.mdl.blockers()} {console} /> }
+        }
+    };
+    html! { <div class="pane-panel" data-panel={id.name()} key={id.name()}>{ inner }</div> }
+}
+
 /// The panels of one engine.
 #[function_component(Pane)]
 pub fn pane(props: &PaneProps) -> Html {
-    let c = &props.canvases;
-    let instances = props.instances;
+    let column = |c: Column| {
+        let ids = props.layout.column(c);
+        html! {
+            <div class="pane-col" data-column={if c == Column::First { "1" } else { "2" }}>
+                { for ids.into_iter().map(|id| panel(props, id)) }
+            </div>
+        }
+    };
     html! {
         <div class="pane" data-testid={format!("pane-{}", props.index)} data-profile={props.title.clone()}>
             if let Some(title) = props.title.clone() {
                 <h2 class="pane-title" data-testid="pane-title">{ title }</h2>
             }
-            <PoolMap canvas={c.map.clone()} {instances} tables={props.snapshot.tables.clone()} inspect={props.inspect.clone()} />
-            <LatchLanes canvas={c.latches.clone()} {instances} />
-            <MdlPanel view={props.snapshot.mdl.clone()} />
-            <Processlist rows={props.snapshot.processlist.clone()} />
-            <FlushList canvas={c.flush.clone()} {instances} walks={props.snapshot.flush_walks} />
-            <div class="chart-row">
-                <TpsChart slot={c.charts.tps.clone()} on_seek={props.on_seek.clone()} />
-                <BpChart slot={c.charts.bp.clone()} on_seek={props.on_seek.clone()} />
-                <WaitsChart slot={c.charts.waits.clone()} on_seek={props.on_seek.clone()} />
+            <div class="pane-cols">
+                { column(Column::First) }
+                { column(Column::Second) }
             </div>
         </div>
     }

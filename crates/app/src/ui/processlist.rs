@@ -11,12 +11,14 @@
 //!                                      (a fixed-height scroll area)
 //! ```
 //!
-//! The rows are `model::processlist`'s [`ProcRow`]s, sorted by Id, copied from the
-//! engine's own processlist builder into the snapshot ~10 times a second (see
-//! there); the panel's height is fixed so a workload of 64 sessions scrolls inside it instead
-//! of pushing the page down while the simulation runs.
+//! The rows are `model::processlist`'s [`ProcRow`]s, copied from the engine's own
+//! processlist builder into the snapshot ~10 times a second (see there), shown who
+//! matters first ([`who_matters_first`]: blockers, waiters, console sessions, the
+//! rest): the first [`FIRST_ROWS`], then a line counting the rows left out with a
+//! button that shows them all (in a scroll area of fixed height, so a workload of 64
+//! sessions does not push the page down while the simulation runs).
 
-use crate::model::processlist::{summary, ProcRow};
+use crate::model::processlist::{summary, who_matters_first, ProcRow, Role, FIRST_ROWS};
 use yew::prelude::*;
 
 /// At most this many rows are kept for the panel; the summary line counts them all.
@@ -27,22 +29,35 @@ pub const MAX_ROWS: usize = 200;
 pub struct ProcesslistProps {
     /// The rows, sorted by Id.
     pub rows: Vec<ProcRow>,
+    /// Sessions holding a lock someone waits for.
+    #[prop_or_default]
+    pub blockers: Vec<u32>,
+    /// The console sessions.
+    #[prop_or_default]
+    pub console: Vec<u32>,
 }
 
-fn row(r: &ProcRow) -> Html {
+fn row((r, role): &(ProcRow, Role)) -> Html {
     let waiting = r.is_waiting();
     let class = classes!(
         waiting.then_some("waiting"),
+        (*role == Role::Blocker).then_some("blocker"),
         (r.command == "Sleep").then_some("sleeping")
     );
+    let mark = match role {
+        Role::Blocker => {
+            html! { <span class="proc-mark" title="holds a lock another session waits for">{ "blocking" }</span> }
+        }
+        _ => html! {},
+    };
     let info = r.info.clone().unwrap_or_else(|| "NULL".to_string());
     html! {
-        <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")}>
+        <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")} data-role={role.name()} data-id={r.id.to_string()}>
             <td class="num">{ r.id }</td>
             <td>{ r.user }</td>
             <td>{ r.command }</td>
             <td class="num">{ r.time_s }</td>
-            <td class="state" title={r.state.clone()}>{ r.state.clone() }</td>
+            <td class="state" title={r.state.clone()}>{ mark }{ r.state.clone() }</td>
             <td class="info" title={info.clone()}>{ info }</td>
         </tr>
     }
@@ -52,19 +67,27 @@ fn row(r: &ProcRow) -> Html {
 #[function_component(Processlist)]
 pub fn processlist(props: &ProcesslistProps) -> Html {
     let rows = &props.rows;
+    let all = use_state(|| false);
     let waiting = rows.iter().filter(|r| r.is_waiting()).count();
+    let ordered = who_matters_first(rows, &props.blockers, &props.console);
+    let shown = if *all { MAX_ROWS } else { FIRST_ROWS };
+    let hidden = ordered.len().saturating_sub(shown);
+    let toggle = {
+        let all = all.clone();
+        Callback::from(move |_: MouseEvent| all.set(!*all))
+    };
     html! {
         <section class="panel" aria-labelledby="processlist-title" data-testid="processlist">
             <h2 class="panel-title" id="processlist-title">
                 <span>{ "Processlist" }</span>
                 <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
-                    { "SHOW PROCESSLIST, live" }
+                    { "live · blockers and waiters first" }
                 </span>
             </h2>
             <p class={classes!("proc-summary", (waiting > 0).then_some("waiting"))} data-testid="processlist-summary">
                 { summary(rows) }
             </p>
-            <div class="proc-scroll" tabindex="0" aria-label="Processlist rows">
+            <div class={classes!("proc-scroll", (*all).then_some("all"))} tabindex="0" aria-label="Processlist rows">
                 <table class="proc-table">
                     <thead>
                         <tr>
@@ -77,10 +100,20 @@ pub fn processlist(props: &ProcesslistProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for rows.iter().take(MAX_ROWS).map(row) }
+                        { for ordered.iter().take(shown).map(row) }
                     </tbody>
                 </table>
             </div>
+            if hidden > 0 || *all {
+                <p class="proc-more" data-testid="processlist-hidden" data-hidden={hidden.to_string()}>
+                    if hidden > 0 {
+                        { format!("{hidden} more {} not shown ", if hidden == 1 { "row" } else { "rows" }) }
+                    }
+                    <button type="button" data-testid="processlist-all" onclick={toggle}>
+                        { if *all { "show the first ten" } else { "show all" } }
+                    </button>
+                </p>
+            }
         </section>
     }
 }

@@ -9,19 +9,27 @@
 //! result table, or `ERROR 1205 ...`) joins the log when its StatementFinished event
 //! arrives. Notes on what the server did meanwhile (an HA failover, the adaptive hash
 //! index cleanup) are printed in every tab as `-- ...` lines.
+//!
+//! Each statement's line says when it was sent and when it finished
+//! (`[4.700 s → 9.356 s] mysql> SELECT …`); the statement wraps, the result keeps the
+//! client's columns and scrolls sideways inside the log if it must. A tab can be
+//! named (✎, or a double click: `alice · 17`, the processlist id beside the name),
+//! and "⤢ wide" gives the console most of the page for a wide result such as
+//! `performance_schema.metadata_locks`.
 
 use crate::model::format;
+use crate::model::session_names::{tab_label, SessionNames};
 use crate::model::snapshot::{ConsoleSession, LogEntry};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Log lines a tab shows (the newest).
 const SHOWN: usize = 60;
 /// The style of a one-click statement button.
-const CHIP: &str = "height: 26px; padding: 0 8px; font: 12px var(--font-mono)";
+const CHIP: &str = "height: 30px; padding: 0 8px; font: 14px var(--font-mono)";
 /// The statements operators run to see what is going on, one click each: they run
 /// at once in the active session (after what it is running).
 pub const LOOK: [(&str, &str); 3] = [
@@ -44,12 +52,27 @@ pub struct SqlConsoleProps {
     pub active: u32,
     /// Statements to offer with one click (filled in, not run).
     pub suggestions: Vec<String>,
+    /// The input's placeholder.
+    #[prop_or(AttrValue::Static("SHOW PROCESSLIST"))]
+    pub placeholder: AttrValue,
+    /// The sessions' names.
+    #[prop_or_default]
+    pub names: SessionNames,
+    /// Whether the console takes most of the page.
+    #[prop_or_default]
+    pub wide: bool,
     /// Runs statements in the active session: how many were accepted, or the error.
     pub on_run: Callback<String, Result<u32, String>>,
     /// Opens a new session.
     pub on_connect: Callback<()>,
     /// Picks the session the input goes to.
     pub on_select: Callback<u32>,
+    /// Names a session (empty: no name).
+    #[prop_or_default]
+    pub on_name: Callback<(u32, String)>,
+    /// Widens the console or narrows it back.
+    #[prop_or_default]
+    pub on_wide: Callback<()>,
 }
 
 /// Where ↑/↓ are in a session's history.
@@ -161,18 +184,27 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
     let current = props.sessions.iter().find(|s| s.id == active);
     let (text, style) = status(current, &mine);
     let shown = &mine[mine.len().saturating_sub(SHOWN)..];
+    let renaming = use_state(|| None::<u32>);
+    let on_wide = props.on_wide.reform(|_: MouseEvent| ());
     html! {
         <section class="sql-box" data-testid="sql-console" aria-labelledby="sql-title">
-            <h2 class="panel-title" id="sql-title"><label for="sql-input">{ "SQL console" }</label></h2>
-            { tabs(props) }
-            { log_view(shown, active) }
+            <h2 class="panel-title" id="sql-title">
+                <label for="sql-input">{ "SQL console" }</label>
+                <button type="button" class="wide-toggle" data-testid="console-wide" aria-pressed={if props.wide { "true" } else { "false" }} title="Give the console most of the page, for wide results" onclick={on_wide}>
+                    { if props.wide { "⤡ narrow" } else { "⤢ wide" } }
+                </button>
+            </h2>
+            { tabs(props, &renaming) }
+            if !shown.is_empty() {
+                { log_view(shown, &tab_label(&props.names, active)) }
+            }
             <div class="output" data-testid="sql-result" role="status" aria-live="polite" style={style}>{ text }</div>
             <textarea
                 id="sql-input"
                 ref={input.clone()}
                 data-testid="sql-input"
                 rows="2"
-                placeholder="DROP TABLE t1"
+                placeholder={props.placeholder.clone()}
                 autocomplete="off"
                 spellcheck="false"
                 {onkeydown}
@@ -228,17 +260,29 @@ fn on_keydown(
     })
 }
 
-/// The session tabs and the new-session button.
-fn tabs(props: &SqlConsoleProps) -> Html {
+/// The session tabs, the one being renamed as an input, and the new-session button.
+fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html {
     let active = props.active;
     let on_connect = props.on_connect.reform(|_: MouseEvent| ());
+    let on_rename = {
+        let renaming = renaming.clone();
+        Callback::from(move |_: MouseEvent| renaming.set(Some(active)))
+    };
     html! {
     <div class="tabs" role="tablist" aria-label="Console sessions" data-testid="session-tabs">
         { for props.sessions.iter().map(|s| {
+            if **renaming == Some(s.id) {
+                return name_input(props, s.id, renaming);
+            }
             let id = s.id;
             let select = props.on_select.reform(move |_: MouseEvent| id);
+            let rename = {
+                let renaming = renaming.clone();
+                Callback::from(move |_: MouseEvent| renaming.set(Some(id)))
+            };
             let waiting = s.state.starts_with("Waiting");
             let busy = waiting || s.pending > 0;
+            let label = tab_label(&props.names, id);
             html! {
                 <button
                     type="button"
@@ -246,38 +290,130 @@ fn tabs(props: &SqlConsoleProps) -> Html {
                     class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
                     aria-selected={if id == active { "true" } else { "false" }}
                     data-session={id.to_string()}
-                    title={if s.state.is_empty() { format!("Session {id}: idle") } else { format!("Session {id}: {}", s.state) }}
+                    title={if s.state.is_empty() { format!("{label}: idle (double-click to name it)") } else { format!("{label}: {}", s.state) }}
                     onclick={select}
+                    ondblclick={rename}
                 >
-                    { format!("Session {id}") }
+                    { label }
                     if busy { <span class="badge" aria-hidden="true"></span> }
                 </button>
             }
         }) }
+        if **renaming != Some(active) {
+            <button type="button" class="tab rename" data-testid="rename-session" title="Name this session (as in session scripts: s1, alice)" aria-label="Name this session" onclick={on_rename}>{ "✎" }</button>
+        }
         <button type="button" class="tab new" data-testid="new-session" title="Open another connection" onclick={on_connect}>{ "+ new" }</button>
     </div>
     }
 }
 
-/// The log of session `active`'s statements (and the notes), the last [`SHOWN`].
-fn log_view(shown: &[&LogEntry], active: u32) -> Html {
+/// The name field that replaces tab `id` while it is renamed.
+fn name_input(props: &SqlConsoleProps, id: u32, renaming: &UseStateHandle<Option<u32>>) -> Html {
+    let done = {
+        let (renaming, on_name) = (renaming.clone(), props.on_name.clone());
+        Callback::from(move |name: Option<String>| {
+            if let Some(name) = name {
+                on_name.emit((id, name));
+            }
+            renaming.set(None);
+        })
+    };
     html! {
-    <pre class="console-log" data-testid="sql-log" role="tabpanel" aria-label={format!("Session {active}")}>
+        <NameInput {id} name={props.names.get(&id).cloned().unwrap_or_default()} {done} />
+    }
+}
+
+/// Properties of [`NameInput`].
+#[derive(Properties, PartialEq, Debug)]
+struct NameInputProps {
+    id: u32,
+    /// The name it has now (the field starts with it).
+    name: String,
+    /// The name typed (Enter, or leaving the field), or `None` (Esc).
+    done: Callback<Option<String>>,
+}
+
+/// The name field: focused, filled with the name once (not on every render, which
+/// would undo the typing), Enter or leaving it names the session, Esc keeps the name.
+#[function_component(NameInput)]
+fn name_field(props: &NameInputProps) -> Html {
+    let field = use_node_ref();
+    let finished = use_mut_ref(|| false);
+    {
+        let (field, name) = (field.clone(), props.name.clone());
+        use_effect_with((), move |_| {
+            if let Some(el) = field.cast::<HtmlInputElement>() {
+                el.set_value(&name);
+                let _ = el.focus();
+                el.select();
+            }
+        });
+    }
+    let finish = {
+        let (finished, done) = (finished.clone(), props.done.clone());
+        move |name: Option<String>| {
+            if !std::mem::replace(&mut *finished.borrow_mut(), true) {
+                done.emit(name);
+            }
+        }
+    };
+    let onkeydown = {
+        let finish = finish.clone();
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" => {
+                e.prevent_default();
+                finish(Some(e.target_unchecked_into::<HtmlInputElement>().value()));
+            }
+            "Escape" => {
+                e.prevent_default();
+                e.stop_propagation();
+                finish(None);
+            }
+            _ => {}
+        })
+    };
+    let onblur = Callback::from(move |e: FocusEvent| {
+        finish(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
+    });
+    html! {
+        <input
+            ref={field}
+            class="tab-name"
+            data-testid="session-name"
+            aria-label={format!("Name of session {}", props.id)}
+            placeholder="alice"
+            maxlength="16"
+            {onkeydown}
+            {onblur}
+        />
+    }
+}
+
+/// The log of the active session's statements (and the notes), the last [`SHOWN`]:
+/// each statement with when it was sent and when it finished.
+fn log_view(shown: &[&LogEntry], label: &str) -> Html {
+    html! {
+    <div class="console-log" data-testid="sql-log" role="tabpanel" aria-label={label.to_string()} tabindex="0">
         { for shown.iter().map(|e| {
             if e.note {
                 return html! {
-                    <span style="color: var(--warning)">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</span>
+                    <p class="log-note">{ format!("[{} s] -- {}\n", format::secs(e.at), e.sql) }</p>
                 };
             }
-            let colour = if e.error { "color: var(--danger)" } else { "color: var(--text-muted)" };
+            let colour = if e.error { "log-result error" } else { "log-result" };
+            let when = if e.issued == e.at {
+                format!("[{} s]", format::secs(e.at))
+            } else {
+                format!("[{} s → {} s]", format::secs(e.issued), format::secs(e.at))
+            };
             html! {
-                <>
-                    { format!("[{} s] mysql> {}\n", format::secs(e.at), e.sql) }
-                    <span style={colour}>{ format!("{}\n", e.result) }</span>
-                </>
+                <div class="log-entry">
+                    <p class="log-sql"><span class="log-when" title="sent → finished, virtual time">{ when }</span>{ format!(" mysql> {}\n", e.sql) }</p>
+                    <pre class={colour}>{ format!("{}\n", e.result) }</pre>
+                </div>
             }
         }) }
-    </pre>
+    </div>
     }
 }
 
@@ -304,7 +440,7 @@ fn chips(props: &SqlConsoleProps, input: &NodeRef) -> Html {
 fn look(props: &SqlConsoleProps) -> Html {
     html! {
     <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
-        <span style="color: var(--text-muted); font-size: 12px; align-self: center">{ "Look:" }</span>
+        <span style="color: var(--text-muted); align-self: center">{ "Look:" }</span>
         { for LOOK.iter().map(|(label, sql)| {
             let on_run = props.on_run.clone();
             let title = format!("Run {sql} in this session");
@@ -365,6 +501,7 @@ mod tests {
         assert!(style.contains("danger"));
         let table = LogEntry {
             at: Tick::from_secs(1),
+            issued: Tick::from_secs(1),
             session: 9,
             sql: "SELECT 1".into(),
             result: "+---+\n| 1 |\n+---+\n1 row in set (0.00 sec)".into(),

@@ -50,11 +50,14 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
         Callback::from(move |_: MouseEvent| tip.set(None))
     };
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
+    let swatch = |style: String, name: &str, title: &str| {
+        html! { <li title={title.to_string()}><span class="swatch" style={style}></span>{ name.to_string() }</li> }
+    };
     html! {
         <section class="panel map" aria-labelledby="map-title">
             <h2 class="panel-title" id="map-title">
                 <span>{ "Buffer pool map" }</span>
-                <span style={subtle}>{ "one band per instance: LRU list from head (young) to tail (old), then free blocks" }</span>
+                <span style={subtle}>{ "LRU head (young) → tail (old), then free" }</span>
             </h2>
             <div class="map-wrap">
                 <canvas
@@ -76,22 +79,29 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     }}>{ text }</div>
                 }
             </div>
-            <ul class="legend" data-testid="bufpool-legend">
-                { for props.tables.iter().map(|t| {
-                    let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
-                    let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
-                    html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
-                }) }
-                <li><span class="swatch" style={format!("--swatch: {}", theme::css(theme::dirty_colour(first_space)))}></span>{ "dirty (darker)" }</li>
-                <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
-                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
-                <li><span class="swatch free"></span>{ "free" }</li>
-                <li><span class="swatch" style={format!("background: {}", theme::stale_swatch_css(first_space))}></span>{ "stale (dropped table's pages not yet freed)" }</li>
-                <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
-                <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
-                <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
-                <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
-            </ul>
+            <div class="legend-line">
+                <ul class="legend" data-testid="bufpool-legend">
+                    { for props.tables.iter().map(|t| {
+                        let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
+                        let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
+                        html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
+                    }) }
+                    { swatch(format!("--swatch: {}", theme::css(theme::dirty_colour(first_space))), "dirty", "dirty: a darker shade of the table's colour") }
+                    { swatch(format!("background: {}", theme::stale_swatch_css(first_space)), "stale", "stale: a dropped table's pages not yet freed (8.0.23+)") }
+                    <li><span class="swatch free"></span>{ "free" }</li>
+                </ul>
+                <details class="legend-more">
+                    <summary>{ "key" }</summary>
+                    <ul class="legend">
+                        <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
+                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
+                        <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
+                        <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
+                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
+                        <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
+                    </ul>
+                </details>
+            </div>
         </section>
     }
 }

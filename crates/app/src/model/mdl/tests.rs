@@ -206,6 +206,11 @@ fn an_alter_behind_an_open_transaction_in_a_real_sim() {
         t1.rows.iter().any(|r| r.granted && r.sessions == [s2]),
         "{t1:#?}"
     );
+    assert_eq!(
+        view.blockers(),
+        [s1],
+        "the open transaction; the ALTER's own SU blocks nobody"
+    );
 
     // t2: the workload's readers, in one row.
     let t2 = &view.locks[1];

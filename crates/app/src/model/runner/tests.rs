@@ -416,3 +416,34 @@ fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
     let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
     assert!(!e.is_empty());
 }
+
+/// A statement's log line carries when it was sent as well as when it finished: an
+/// ALTER sent at 0.1 s that waits for an open transaction until its COMMIT at 2 s.
+#[test]
+fn a_statement_that_waited_is_logged_with_when_it_was_sent() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+    let s1 = r.sim().console_session();
+    let s2 = r.connect();
+    assert_eq!(r.submit(s1, "BEGIN; SELECT * FROM t1 WHERE id = 1"), Ok(2));
+    r.advance(100.0, &|| 0.0);
+    assert_eq!(
+        r.submit(s2, "ALTER TABLE t1 ADD COLUMN c2 INT, ALGORITHM=INSTANT"),
+        Ok(1)
+    );
+    for _ in 0..19 {
+        r.advance(100.0, &|| 0.0);
+    }
+    assert_eq!(r.submit(s1, "COMMIT"), Ok(1));
+    for _ in 0..10 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.digest();
+    let alter = r
+        .log()
+        .into_iter()
+        .find(|e| e.session == s2)
+        .expect("the ALTER finished");
+    assert!(!alter.error, "{alter:?}");
+    assert_eq!(alter.issued, Tick::from_ms(100), "{alter:?}");
+    assert!(alter.at >= Tick::from_secs(2), "{alter:?}");
+}

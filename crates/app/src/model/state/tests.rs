@@ -11,6 +11,7 @@ fn log(entries: &[(&str, &str, bool)]) -> Action {
                 .enumerate()
                 .map(|(i, (sql, result, error))| LogEntry {
                     at: Tick::from_secs(i as u64),
+                    issued: Tick::from_secs(i as u64),
                     session: 8,
                     sql: (*sql).into(),
                     result: (*result).into(),
@@ -178,4 +179,71 @@ fn compare_mode_keeps_a_second_snapshot_only_while_on() {
     assert_eq!(s.snapshots.len(), 1);
     let s = s.apply(Action::CompareFailed("no".into())).unwrap();
     assert_eq!(s.compare, None);
+}
+
+#[test]
+fn escape_closes_the_help_and_the_error() {
+    let s = AppState {
+        help: true,
+        error: Some("refused".into()),
+        ..AppState::default()
+    };
+    let s = s.apply(Action::Escape).unwrap();
+    assert!(!s.help && s.error.is_none());
+    assert_eq!(s.apply(Action::Escape), None, "nothing left to close");
+}
+
+#[test]
+fn the_layout_and_the_console_width_survive_a_restart_but_session_names_do_not() {
+    use crate::model::layout::PanelId;
+    let s = AppState::default()
+        .apply(Action::TogglePanel(PanelId::Flush))
+        .and_then(|s| s.apply(Action::MovePanel(PanelId::Tps, true)))
+        .and_then(|s| s.apply(Action::ToggleConsoleWide))
+        .and_then(|s| {
+            s.apply(Action::NameSession {
+                id: 17,
+                name: "alice".into(),
+            })
+        })
+        .unwrap();
+    assert_eq!(s.session_names.get(&17).map(String::as_str), Some("alice"));
+    assert_eq!(
+        s.layout.to_param(),
+        "map,latches,-flush,tps|mdl,processlist,bp,waits"
+    );
+    let r = s.apply(Action::SetProfile("mysql-8.0.23".into())).unwrap();
+    assert_eq!(r.layout, s.layout);
+    assert!(r.console_wide);
+    assert!(
+        r.session_names.is_empty(),
+        "the new simulation's sessions are new"
+    );
+}
+
+#[test]
+fn a_bad_session_name_is_refused_with_a_reason() {
+    let s = AppState::default()
+        .apply(Action::NameSession {
+            id: 17,
+            name: "two words".into(),
+        })
+        .unwrap();
+    assert!(s.session_names.is_empty());
+    assert!(s.error.unwrap().contains("letters, digits and _"));
+}
+
+#[test]
+fn a_result_table_is_read_out_by_its_last_line() {
+    let s = AppState::default()
+        .apply(log(&[(
+            "SELECT 1",
+            "+---+\n| 1 |\n+---+\n| 1 |\n+---+\n1 row in set (0.00 sec)",
+            false,
+        )]))
+        .unwrap();
+    assert_eq!(
+        s.narration,
+        ["Session 8: SELECT 1 — 1 row in set (0.00 sec)"]
+    );
 }

@@ -6,12 +6,14 @@ use ddlscope_engine::lesson::{Highlight, Panel, Step};
 /// The selector of a panel on the page.
 pub fn selector(p: Panel) -> &'static str {
     match p {
-        Panel::PoolMap => "section[aria-labelledby=map-title]",
-        Panel::LatchLanes => "section[aria-labelledby=latches-title]",
-        Panel::FlushList => "section[aria-labelledby=flush-title]",
-        Panel::Mdl => "[data-testid=mdl-panel]",
-        Panel::Processlist => "[data-testid=processlist]",
-        Panel::Charts => ".chart-row",
+        Panel::PoolMap => ".pane-panel[data-panel=map]",
+        Panel::LatchLanes => ".pane-panel[data-panel=latches]",
+        Panel::FlushList => ".pane-panel[data-panel=flush]",
+        Panel::Mdl => ".pane-panel[data-panel=mdl]",
+        Panel::Processlist => ".pane-panel[data-panel=processlist]",
+        Panel::Charts => {
+            ".pane-panel[data-panel=tps], .pane-panel[data-panel=bp], .pane-panel[data-panel=waits]"
+        }
         Panel::Console => "[data-testid=sql-console]",
         Panel::LiveLog => "[data-testid=live-log]",
         Panel::Stats => "aside.side > section:not(.sql-box)",
@@ -65,9 +67,13 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
     }
     if presenter {
         css.push_str(concat!(
-            ".app section[aria-labelledby=about-title] { display: none; }\n",
+            "[data-testid=scenario-card] .about-row > :not(.lesson-bar), [data-testid=scenario-card] .about-text { display: none; }\n",
             ".toolbar .group:not(.toolbar-end) { display: none; }\n",
             "html { font-size: 125%; }\n",
+            // The lit panels side by side, whichever column of the layout they are in.
+            ".pane-cols { display: flex; flex-wrap: wrap; }\n",
+            ".pane-col { display: contents; }\n",
+            ".pane-panel { flex: 1 1 360px; }\n",
         ));
     }
     css
@@ -83,9 +89,9 @@ mod tests {
         let quiz = lessons.iter().find(|l| l.id == "which-statement").unwrap();
         let css = sheet(&quiz.steps[1], false);
         assert!(css.contains("[data-testid=sql-console] { display: none !important; }"));
-        assert!(css.contains(".chart-row { outline"));
+        assert!(css.contains("[data-panel=waits] { outline"));
         let presenting = sheet(&quiz.steps[1], true);
-        assert!(presenting.contains("[data-testid=mdl-panel] { display: none !important; }"));
-        assert!(!presenting.contains(".chart-row { display: none"));
+        assert!(presenting.contains("[data-panel=mdl] { display: none !important; }"));
+        assert!(!presenting.contains("[data-panel=waits] { display: none"));
     }
 }
