@@ -11,6 +11,7 @@
 pub mod format;
 pub mod knobs;
 pub mod lesson;
+pub mod marks;
 pub mod mdl;
 pub mod processlist;
 pub mod runner;

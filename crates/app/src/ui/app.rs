@@ -221,6 +221,7 @@ fn controls(
             knobs={state.knobs.clone()}
             now={snapshot.now}
             horizon={snapshot.horizon}
+            marks={snapshot.marks.clone()}
             actual_speed={snapshot.actual_speed}
             on_toggle={dispatch(state, |()| Action::TogglePlay)}
             {on_step}

@@ -9,6 +9,8 @@
 
 use crate::model::format;
 use crate::model::knobs::{parse_named, Knobs};
+use crate::model::marks::Mark;
+use crate::ui::marks::ScrubberMarks;
 use ddlscope_engine::{DeviceKind, Tick, WorkloadKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -103,6 +105,9 @@ pub struct ControlsProps {
     pub horizon: Tick,
     /// The speed actually achieved (0 when unknown).
     pub actual_speed: f64,
+    /// The timeline's marks (statements, lock waits, DDL phases).
+    #[prop_or_default]
+    pub marks: Vec<Mark>,
     /// Play or pause.
     pub on_toggle: Callback<()>,
     /// Step to the next event (`true`) or back to the previous one.
@@ -207,6 +212,7 @@ fn scrubber(props: &ControlsProps) -> Html {
     html! {
         <div class="group scrub" title="Timeline: drag back to replay the run deterministically from a checkpoint">
             <label for="scrubber">{ "Time" }</label>
+            <span class="scrub-track">
             <input
                 id="scrubber"
                 data-testid="scrubber"
@@ -218,6 +224,8 @@ fn scrubber(props: &ControlsProps) -> Html {
                 aria-valuetext={format!("{} s of {} s", format::secs(props.now), format::secs(props.horizon))}
                 oninput={on_scrub}
             />
+            <ScrubberMarks marks={props.marks.clone()} horizon={props.horizon} on_seek={props.on_seek.clone()} />
+            </span>
             <span data-testid="virtual-time" class="clock">
                 { format!("{} s", format::secs(props.now)) }
             </span>

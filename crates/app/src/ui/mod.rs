@@ -9,6 +9,7 @@ pub mod controls;
 pub mod help;
 pub mod hooks;
 pub mod lesson;
+pub mod marks;
 pub mod mdl_panel;
 pub mod pane;
 pub mod panic;

@@ -1,0 +1,127 @@
+//! `cargo xtask bundle`: the whole app as one HTML file for rooms without a network.
+//!
+//! ```text
+//!   target/dist/index.html ─┐
+//!   styles.css ──inline <style>─┤
+//!   ddlscope_app.js ──inline <script type="module">─┼──▶ target/ddlscope-workshop.html
+//!   ddlscope_app_bg.wasm ──base64, handed to init()─┘    (lessons are in the wasm)
+//! ```
+//!
+//! The file opens from disk (`file://`): nothing is fetched, so no server is needed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::util::{self, human_size, say, Result};
+
+/// Where the bundle goes.
+pub fn bundle_path() -> PathBuf {
+    util::target_dir().join("ddlscope-workshop.html")
+}
+
+/// Standard base64 with padding.
+pub fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
+    let p = dir.join(name);
+    fs::read(&p).map_err(|e| {
+        format!(
+            "cannot read {}: {e} (run cargo xtask dist first)",
+            p.display()
+        )
+    })
+}
+
+/// The page's module script, run from inline text: the glue, then init() with the
+/// module's bytes instead of a fetch.
+fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
+    let glue = glue.replace("export { initSync, __wbg_init as default };", "");
+    if glue.contains("export ") {
+        return Err(
+            "ddlscope_app.js exports more than wasm-bindgen's usual pair: update bundle.rs".into(),
+        );
+    }
+    Ok(format!(
+        "{glue}\nconst wasm = Uint8Array.from(atob(\"{}\"), (c) => c.charCodeAt(0));\n\
+         __wbg_init({{ module_or_path: wasm }}).catch((err) => {{\n  console.error(err);\n  \
+         document.getElementById('app').textContent = `The simulator failed to start: ${{err}}`;\n}});\n",
+        base64(wasm)
+    ))
+}
+
+/// Writes the bundle from the site in `dist`; returns its path.
+pub fn bundle(dist: &Path) -> Result<PathBuf> {
+    say(
+        "inlining the site into one HTML file",
+        "a workshop room may have no network: the file must open from disk",
+    );
+    let index = String::from_utf8(read(dist, "index.html")?).map_err(|e| e.to_string())?;
+    let css = String::from_utf8(read(dist, "styles.css")?).map_err(|e| e.to_string())?;
+    let glue = String::from_utf8(read(dist, "ddlscope_app.js")?).map_err(|e| e.to_string())?;
+    let wasm = read(dist, "ddlscope_app_bg.wasm")?;
+    let link = r#"<link rel="stylesheet" href="styles.css">"#;
+    let (start, end) =
+        match (
+            index.find("<script type=\"module\">"),
+            index.find("</script>"),
+        ) {
+            (Some(s), Some(e)) if index.contains(link) && s < e => (s, e + "</script>".len()),
+            _ => return Err(
+                "index.html no longer has the stylesheet link and module script bundle.rs replaces"
+                    .into(),
+            ),
+        };
+    let script = format!(
+        "<script type=\"module\">\n{}</script>",
+        boot_script(&glue, &wasm)?
+    );
+    let html = format!("{}{}{}", &index[..start], script, &index[end..]).replacen(
+        link,
+        &format!("<style>\n{css}\n</style>"),
+        1,
+    );
+    let out = bundle_path();
+    fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    say(
+        format!(
+            "wrote {} ({})",
+            out.display(),
+            human_size(html.len() as u64)
+        ),
+        "open it from disk in a browser: no server, no network",
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_pads_as_the_standard_says() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+}
