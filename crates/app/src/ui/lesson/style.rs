@@ -29,6 +29,24 @@ pub fn highlighted(step: &Step) -> Vec<Panel> {
     out
 }
 
+/// Presenter mode: the step in large type on the left, the highlighted panels on the
+/// right, so that at 1280x720 they fit without scrolling.
+const PRESENTER: &str = "\
+.app section[aria-labelledby=about-title] { display: none !important; }
+.toolbar .group:not(.toolbar-end) { display: none !important; }
+.main-col { grid-template-columns: minmax(300px, 34%) minmax(0, 1fr); align-items: start; }
+.main-col > .lesson-bar { grid-column: 1; grid-row: 1 / span 3; }
+.main-col > .panes { grid-column: 2; grid-row: 1; }
+.lesson-step { font-size: 1.35rem; }
+";
+
+/// Presenter mode when no panel of the side column is highlighted: the column goes.
+const PRESENTER_NO_SIDE: &str = "\
+.grid { grid-template-columns: minmax(0, 1fr) !important; }
+.grid > .side { display: none !important; }
+.main-col { grid-column: 1 / -1 !important; }
+";
+
 /// The style sheet for `step`: its panels outlined, its hidden panels gone; in
 /// presenter mode, everything else hidden too, so the highlighted panels fit.
 pub fn sheet(step: &Step, presenter: bool) -> String {
@@ -64,11 +82,11 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
         ));
     }
     if presenter {
-        css.push_str(concat!(
-            ".app section[aria-labelledby=about-title] { display: none; }\n",
-            ".toolbar .group:not(.toolbar-end) { display: none; }\n",
-            "html { font-size: 125%; }\n",
-        ));
+        css.push_str(PRESENTER);
+        let aside = [Panel::Console, Panel::LiveLog, Panel::Stats];
+        if !lit.iter().any(|p| aside.contains(p)) {
+            css.push_str(PRESENTER_NO_SIDE);
+        }
     }
     css
 }
