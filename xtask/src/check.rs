@@ -65,7 +65,7 @@ pub fn test() -> Result {
     });
     let mut skipped = false;
     step(&mut reports, "conformance (MariaDB)", || {
-        skipped = !crate::conformance::conformance()?;
+        skipped = !crate::conformance::conformance(None)?;
         Ok(())
     });
     if skipped {

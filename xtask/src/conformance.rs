@@ -279,18 +279,140 @@ fn create_table_sql(name: &str, rows: u64, partitions: u32) -> String {
     sql
 }
 
-/// A session's client process.
+/// A session's client process: one `mariadb` connection. A killed connection's client
+/// is replaced by a new process once a statement has met the closed connection (2006),
+/// as the interactive client reconnects.
 struct Client {
     child: Child,
     stdin: ChildStdin,
+    /// Which process of this session it is (0, then 1 after a reconnect, ...).
+    generation: u32,
     /// Lines written so far (the client counts input lines for "at line N").
     lines: usize,
     /// Statement index (into the script's steps) by input line.
     line_to_step: Vec<(usize, usize)>,
+    /// `CONNECTION_ID()`, once the first line's answer arrives.
+    connection_id: Option<u64>,
+    /// A statement got 2006: the next one goes to a new connection.
+    lost: bool,
 }
 
-/// An event read from a client: `(session index, arrival ms, line)`.
-type Arrival = (usize, u64, std::result::Result<String, String>);
+/// An event read from a client: session index, its process generation, arrival ms,
+/// and a stdout (`Ok`) or stderr (`Err`) line.
+type Arrival = (usize, u32, u64, std::result::Result<String, String>);
+
+/// The marker line that reports a new connection's id.
+const ID_MARKER: &str = "ddlscope-connection-id";
+
+/// Starts session `si`'s client process number `generation`; its output lines go to
+/// `tx`, timed from `t0`.
+fn spawn_client(
+    server: &Server,
+    si: usize,
+    generation: u32,
+    tx: &mpsc::Sender<Arrival>,
+    t0: Instant,
+) -> Result<Client> {
+    let mut child = server
+        .client()
+        .args(["--force", "--unbuffered", "--database=test"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("mariadb client: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let out = child.stdout.take().expect("piped");
+    let err = child.stderr.take().expect("piped");
+    for (pipe, is_err) in [
+        (Box::new(out) as Box<dyn std::io::Read + Send>, false),
+        (Box::new(err), true),
+    ] {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(pipe).lines() {
+                let Ok(line) = line else { break };
+                let ms = t0.elapsed().as_millis() as u64;
+                let item = if is_err { Err(line) } else { Ok(line) };
+                if tx.send((si, generation, ms, item)).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    stdin
+        .write_all(format!("SELECT '{ID_MARKER}', CONNECTION_ID();\n").as_bytes())
+        .and_then(|_| stdin.flush())
+        .map_err(|e| format!("mariadb client: {e}"))?;
+    Ok(Client {
+        child,
+        stdin,
+        generation,
+        lines: 1,
+        line_to_step: Vec::new(),
+        connection_id: None,
+        lost: false,
+    })
+}
+
+/// Reads one arrival into the statements' fates and the clients' state.
+fn collect(fates: &mut [Fate], clients: &mut [Client], (si, generation, ms, item): Arrival) {
+    let c = &mut clients[si];
+    if c.generation != generation {
+        // The old process of a reconnected session: only 2006s for marker lines.
+        return;
+    }
+    match item {
+        Ok(line) => {
+            if let Some(id) = line.strip_prefix(ID_MARKER) {
+                c.connection_id = id.trim().parse().ok();
+            } else if let Some(idx) = line.strip_prefix("ddlscope-done-") {
+                if let Ok(i) = idx.trim().parse::<usize>() {
+                    if fates[i].finished_ms.is_none() {
+                        fates[i].finished_ms = Some(ms);
+                    }
+                }
+            }
+        }
+        Err(line) => {
+            // "ERROR 1205 (HY000) at line 3: Lock wait timeout exceeded; ..."
+            let code = line
+                .strip_prefix("ERROR ")
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|c| c.parse::<u16>().ok());
+            let at = line
+                .split(" at line ")
+                .nth(1)
+                .and_then(|r| r.split(':').next())
+                .and_then(|n| n.trim().parse::<usize>().ok());
+            if let (Some(code), Some(at)) = (code, at) {
+                if let Some(&(_, step)) = c.line_to_step.iter().find(|(l, _)| *l == at) {
+                    fates[step].error = Some(code);
+                    if fates[step].finished_ms.is_none() {
+                        fates[step].finished_ms = Some(ms);
+                    }
+                    if code == CR_SERVER_GONE_ERROR {
+                        c.lost = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The client's "server has gone away": the statement never reached a server.
+const CR_SERVER_GONE_ERROR: u16 = 2006;
+
+/// `sql` with each `{SESSION}` replaced by that session's connection id.
+fn with_connection_ids(sql: &str, names: &[String], clients: &[Client]) -> String {
+    let mut out = sql.to_owned();
+    for (i, n) in names.iter().enumerate() {
+        if let Some(id) = clients[i].connection_id {
+            out = out.replace(&format!("{{{n}}}"), &id.to_string());
+        }
+    }
+    out
+}
 
 /// Runs the script on the real server.
 fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
@@ -316,42 +438,9 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
     #[allow(clippy::disallowed_methods, reason = "xtask paces a real server")]
     let t0 = Instant::now();
     let mut clients = Vec::new();
-    for (si, _) in names.iter().enumerate() {
-        let mut child = server
-            .client()
-            .args(["--force", "--unbuffered", "--database=test"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("mariadb client: {e}"))?;
-        let stdin = child.stdin.take().expect("piped");
-        let out = child.stdout.take().expect("piped");
-        let err = child.stderr.take().expect("piped");
-        for (pipe, is_err) in [
-            (Box::new(out) as Box<dyn std::io::Read + Send>, false),
-            (Box::new(err), true),
-        ] {
-            let tx = tx.clone();
-            thread::spawn(move || {
-                for line in BufReader::new(pipe).lines() {
-                    let Ok(line) = line else { break };
-                    let ms = t0.elapsed().as_millis() as u64;
-                    let item = if is_err { Err(line) } else { Ok(line) };
-                    if tx.send((si, ms, item)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        clients.push(Client {
-            child,
-            stdin,
-            lines: 0,
-            line_to_step: Vec::new(),
-        });
+    for si in 0..names.len() {
+        clients.push(spawn_client(server, si, 0, &tx, t0)?);
     }
-    drop(tx);
     let mut fates = vec![
         Fate {
             finished_ms: None,
@@ -359,38 +448,6 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
         };
         script.steps.len()
     ];
-    let collect = |fates: &mut Vec<Fate>, clients: &[Client], (si, ms, item): Arrival| {
-        match item {
-            Ok(line) => {
-                if let Some(idx) = line.strip_prefix("ddlscope-done-") {
-                    if let Ok(i) = idx.trim().parse::<usize>() {
-                        if fates[i].finished_ms.is_none() {
-                            fates[i].finished_ms = Some(ms);
-                        }
-                    }
-                }
-            }
-            Err(line) => {
-                // "ERROR 1205 (HY000) at line 3: Lock wait timeout exceeded; ..."
-                let code = line
-                    .strip_prefix("ERROR ")
-                    .and_then(|r| r.split_whitespace().next())
-                    .and_then(|c| c.parse::<u16>().ok());
-                let at = line
-                    .split(" at line ")
-                    .nth(1)
-                    .and_then(|r| r.split(':').next())
-                    .and_then(|n| n.trim().parse::<usize>().ok());
-                if let (Some(code), Some(at)) = (code, at) {
-                    if let Some(&(_, step)) =
-                        clients[si].line_to_step.iter().find(|(l, _)| *l == at)
-                    {
-                        fates[step].error = Some(code);
-                    }
-                }
-            }
-        }
-    };
     for (i, step) in script.steps.iter().enumerate() {
         let due = Duration::from_millis(step.at_ms);
         loop {
@@ -399,15 +456,34 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
                 break;
             }
             if let Ok(a) = rx.recv_timeout(due - now) {
-                collect(&mut fates, &clients, a);
+                collect(&mut fates, &mut clients, a);
             }
         }
         let si = names
             .iter()
             .position(|n| *n == step.session)
             .expect("named");
+        if clients[si].lost {
+            // The interactive client's reconnect: a new connection for what follows.
+            let generation = clients[si].generation + 1;
+            let mut old = std::mem::replace(
+                &mut clients[si],
+                spawn_client(server, si, generation, &tx, t0)?,
+            );
+            let _ = old.child.kill();
+            let _ = old.child.wait();
+        }
+        // A `{s1}` needs s1's connection id: the first line's answer, long arrived.
+        while step.sql.contains('{')
+            && clients.iter().any(|c| c.connection_id.is_none())
+            && t0.elapsed() < due + Duration::from_secs(2)
+        {
+            if let Ok(a) = rx.recv_timeout(Duration::from_millis(20)) {
+                collect(&mut fates, &mut clients, a);
+            }
+        }
+        let sql = with_connection_ids(&step.sql.replace('\n', " "), &names, &clients);
         let c = &mut clients[si];
-        let sql = step.sql.replace('\n', " ");
         c.lines += 1;
         c.line_to_step.push((c.lines, i));
         c.lines += 1;
@@ -417,11 +493,13 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
             .and_then(|_| c.stdin.flush())
             .is_err()
         {
-            // The connection is gone (killed): the statement never runs.
-            fates[i].error = Some(2006);
+            // The client process is gone: the statement never runs.
+            fates[i].error = Some(CR_SERVER_GONE_ERROR);
             fates[i].finished_ms = Some(step.at_ms);
+            c.lost = true;
         }
     }
+    drop(tx);
     let end = Duration::from_millis(script.run_ms);
     loop {
         let now = t0.elapsed();
@@ -429,7 +507,7 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
             break;
         }
         match rx.recv_timeout(end - now) {
-            Ok(a) => collect(&mut fates, &clients, a),
+            Ok(a) => collect(&mut fates, &mut clients, a),
             Err(mpsc::RecvTimeoutError::Timeout) => break,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 thread::sleep(end - now);
@@ -439,20 +517,13 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
     }
     // Anything that arrived exactly at the end.
     while let Ok(a) = rx.try_recv() {
-        if a.1 <= script.run_ms {
-            collect(&mut fates, &clients, a);
+        if a.2 <= script.run_ms {
+            collect(&mut fates, &mut clients, a);
         }
     }
     for mut c in clients {
         let _ = c.child.kill();
         let _ = c.child.wait();
-    }
-    // A killed client's statement ends with 2013 from its point of view; the marker
-    // never comes, but the error line does.
-    for f in &mut fates {
-        if f.error.is_some() && f.finished_ms.is_none() {
-            f.finished_ms = Some(script.run_ms);
-        }
     }
     Ok(fates)
 }
@@ -576,7 +647,8 @@ fn scripts() -> Result<Vec<PathBuf>> {
 }
 
 /// Runs every script both ways; `Ok(false)` when skipped (no server available).
-pub fn conformance() -> Result<bool> {
+/// `only`: run just the scripts whose file name contains it.
+pub fn conformance(only: Option<&str>) -> Result<bool> {
     if !ensure_mariadb()? {
         println!("conformance: SKIPPED (mariadb-server could not be installed)");
         return Ok(false);
@@ -602,6 +674,9 @@ pub fn conformance() -> Result<bool> {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
+        if only.is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
         let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
         let script = parse_script(&text);
         say(format!("script {name}"), "real MariaDB, then the simulator");

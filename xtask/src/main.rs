@@ -46,6 +46,7 @@ commands:
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance               session scripts against a private MariaDB and the simulator
+        [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
@@ -71,7 +72,9 @@ enum Task {
         build: bool,
         dir: Option<PathBuf>,
     },
-    Conformance,
+    Conformance {
+        only: Option<String>,
+    },
     Layers,
     Help,
 }
@@ -84,6 +87,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
+    let mut only = None;
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -101,6 +105,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
+            ("conformance", "--only") => only = Some(value("--only")?),
             ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
@@ -120,7 +125,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
-        "conformance" => Ok(Task::Conformance),
+        "conformance" => Ok(Task::Conformance { only }),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -168,7 +173,7 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
-        Task::Conformance => conformance::conformance().map(|_| ()),
+        Task::Conformance { only } => conformance::conformance(only.as_deref()).map(|_| ()),
         Task::Layers => layers::layers(),
         Task::BenchWeb { build, dir } => {
             let site = match dir {
@@ -213,6 +218,13 @@ mod tests {
         check(&["bundle", "--no-build"], Ok(Task::Bundle { build: false }));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(&["conformance"], Ok(Task::Conformance { only: None }));
+        check(
+            &["conformance", "--only", "kill"],
+            Ok(Task::Conformance {
+                only: Some("kill".into()),
+            }),
+        );
         check(
             &["serve"],
             Ok(Task::Serve {

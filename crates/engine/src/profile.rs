@@ -209,6 +209,12 @@ pub struct Costs {
     /// load): I4's CREATE INDEX took 6.87 s on an idle 1,000,000-row table.
     #[serde(default = "default_index_build_ns")]
     pub index_build_ns_per_row: u64,
+    /// An online table rebuild (`ALTER TABLE ... FORCE`, `row_merge_build_indexes()`
+    /// with a new clustered index), per row read, on top of the index build's costs:
+    /// converting and inserting the whole row (`row_merge_insert_index_tuples()`).
+    /// Default 0 (the build's costs alone).
+    #[serde(default)]
+    pub rebuild_ns_per_row: u64,
 }
 
 fn default_index_build_ns() -> u64 {
@@ -246,6 +252,12 @@ pub struct SqlLayer {
     /// "doing recreate" and the online rebuild starts.
     #[serde(default)]
     pub optimize_open_lock: AdminOpenLock,
+    /// `ALTER TABLE ... DROP PARTITION` first upgrades its SHARED_UPGRADABLE to
+    /// SHARED_NO_WRITE and only then to EXCLUSIVE (MariaDB `sql_partition.cc`
+    /// `fast_alter_partition_table()`, then `wait_while_table_is_used()`): while it
+    /// waits for an open writer, new reads pass and new writes queue.
+    #[serde(default)]
+    pub drop_partition_snw_first: bool,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -269,6 +281,7 @@ impl Default for SqlLayer {
             innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
             lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
+            drop_partition_snw_first: false,
         }
     }
 }

@@ -247,7 +247,12 @@ impl SessionScript {
             ));
         }
         let sql = sql.trim();
-        crate::sql::parse(sql).map_err(|e| e.to_string())?;
+        // `{s1}` stands for session s1's connection id: one named on an earlier line.
+        let known = self.sessions();
+        let checked = connection_ids(sql, |name| {
+            (known.iter().any(|k| k == name) || name == session).then(|| "1".to_owned())
+        })?;
+        crate::sql::parse(&checked).map_err(|e| e.to_string())?;
         if let Some(last) = self.steps.last() {
             if at < last.at {
                 return Err(format!(
@@ -378,8 +383,13 @@ impl SessionScript {
                 .iter()
                 .position(|n| *n == step.session)
                 .expect("named");
+            let sql = connection_ids(&step.sql, |name| {
+                let i = names.iter().position(|n| n == name)?;
+                Some(sim.connection_of(ids[i]).to_string())
+            })
+            .map_err(|e| format!("line {}: {e}", step.line))?;
             let got = sim
-                .submit_to(ids[si], &step.sql)
+                .submit_to(ids[si], &sql)
                 .map_err(|e| format!("line {}: {e}", step.line))?;
             for g in got {
                 issued.push((si, g));
@@ -419,7 +429,10 @@ impl SessionScript {
                 .as_deref()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            let name = ids.iter().position(|&s| s == id).map(|i| names[i].clone());
+            let name = ids
+                .iter()
+                .position(|&s| sim.connection_of(s) == id || s == id)
+                .map(|i| names[i].clone());
             row.push(name);
         }
         let _ = MdlContextId(0);
@@ -429,6 +442,28 @@ impl SessionScript {
             metadata_locks,
         })
     }
+}
+
+/// `sql` with every `{NAME}` replaced by `id_of(NAME)` (a session's connection id, as
+/// `KILL {s2}` needs it); a name `id_of` does not know is an error.
+fn connection_ids(sql: &str, id_of: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open + 1..];
+        let close = tail.find('}').ok_or_else(|| {
+            "'{' without '}': write {SESSION} for a session's connection id".to_string()
+        })?;
+        let name = &tail[..close];
+        let id = id_of(name).ok_or_else(|| {
+            format!("{{{name}}}: no session '{name}' before this line (write {{SESSION}} for a session's connection id)")
+        })?;
+        out.push_str(&id);
+        rest = &tail[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// One statement of a script run.

@@ -152,7 +152,7 @@ impl LockView {
 /// The view of `sim`'s metadata locks now. `console` sessions (the presenter's) are
 /// never grouped with the workload's clients.
 pub fn mdl_view(sim: &Sim) -> MdlView {
-    MdlView::build(&sim.mdl_queues(), sim.now(), &sim.console_sessions())
+    MdlView::build(&sim.mdl_queues(), sim.now(), &sim.console_connections())
 }
 
 /// One waiting request while rows are built.

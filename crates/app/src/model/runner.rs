@@ -756,7 +756,7 @@ impl Runner {
                     running,
                     state: views
                         .iter()
-                        .find(|v| v.id == id)
+                        .find(|v| v.id == self.sim.connection_of(id))
                         .map_or(String::new(), |v| v.state.to_string()),
                 }
             })

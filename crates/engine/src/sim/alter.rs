@@ -549,7 +549,12 @@ impl Sim {
             None => rows,
         };
         b.in_buffer += sorted;
-        let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns).times(rows);
+        let rebuild = if b.rebuild.is_some() {
+            costs.rebuild_ns_per_row
+        } else {
+            0
+        };
+        let cpu = Tick(costs.index_scan_ns_per_row + costs.record_parse_ns + rebuild).times(rows);
         let cap = self.sort_buffer_entries(b.entry_bytes);
         let then = if b.in_buffer >= cap {
             BuildStep::RunWritten

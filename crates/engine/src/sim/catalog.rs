@@ -31,7 +31,8 @@ use std::ops::{Index, IndexMut};
 pub(crate) struct TableId(pub(crate) u32);
 
 impl TableId {
-    fn index(self) -> usize {
+    /// Its place in per-table arrays.
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
 }

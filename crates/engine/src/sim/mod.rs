@@ -30,6 +30,7 @@ mod partition;
 mod recorder;
 mod sched;
 mod session;
+mod warm;
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 
@@ -276,96 +277,6 @@ impl Sim {
         let scenario = Scenario::builtin(scenario)?;
         let profile = Profile::builtin(profile.unwrap_or(&scenario.profile))?;
         Sim::new(scenario, profile)
-    }
-
-    /// Fills the pool the way the workload would have after a long warm-up: leaf pages
-    /// drawn from the workload's key distribution (with every internal page of their
-    /// trees), until each instance is down to `innodb_lru_scan_depth` free blocks, the
-    /// steady state the page cleaner keeps. Tables the workload does not use are warmed
-    /// uniformly, as earlier traffic would have left them.
-    fn warm_pool(&mut self) {
-        let depth = self.scenario.buffer_pool.lru_scan_depth;
-        let mut rng = SimRng::stream(self.scenario.seed, "warm");
-        let pool_pages = u64::from(self.scenario.pool_pages());
-        // Tables drawn from: not the partitions, which are read in whole or not at all,
-        // after the rest, with room kept for them.
-        let candidates: Vec<TableId> = self
-            .catalog
-            .ids()
-            .filter(|&t| self.catalog[t].table.partition.is_none())
-            .collect();
-        let reserve = self.cached_partitions_reserve();
-        let depth = depth + reserve;
-        // Internal pages first: every search passes through them.
-        for &t in &candidates {
-            for ix in 0..self.catalog[t].table.indexes.len() {
-                let internal: u64 = self.catalog[t].table.indexes[ix].pages()
-                    - self.catalog[t].table.indexes[ix].leaves();
-                let root = self.catalog[t].table.indexes[ix].root();
-                for p in 0..internal as u32 {
-                    self.warm_page(t, root + p, depth);
-                }
-            }
-        }
-        // Enough draws to fill the pool when the data is larger than it; a smaller data set
-        // leaves the rest free, as on a real server.
-        let index_pages: u64 = candidates
-            .iter()
-            .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
-            .sum();
-        for _ in 0..pool_pages * 8 {
-            if self.pool.instances().iter().all(|i| i.free_len() <= depth)
-                || self.pool.pages_data() >= index_pages
-            {
-                break;
-            }
-            let t = candidates[rng.below(candidates.len() as u64) as usize];
-            let table = &self.catalog[t].table;
-            let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
-                1
-            } else {
-                0
-            };
-            let index = &table.indexes[ix];
-            // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-            let pos = if ix == 0 && self.catalog.workload_tables.contains(&t) {
-                self.dist.draw(&mut rng, table.rows)
-            } else {
-                rng.below(table.rows.max(1))
-            };
-            let page = index.leaf_of(pos);
-            self.warm_page(t, page, depth);
-        }
-        self.warm_cached_partitions(depth - reserve);
-    }
-
-    fn warm_page(&mut self, table: TableId, page_no: u32, depth: u32) {
-        if self.catalog[table].table.zip_kb != 0 {
-            self.warm_zip_page(table, page_no, depth);
-            return;
-        }
-        let page = crate::bufpool::PageId {
-            space: self.catalog[table].table.space,
-            page_no,
-        };
-        let inst = self.pool.instance_of(page);
-        if self.pool.instances()[usize::from(inst)].free_len() <= depth
-            || self.pool.lookup(page) != crate::bufpool::Lookup::Miss
-        {
-            return;
-        }
-        if let crate::bufpool::FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
-            self.pool.init_for_read(f, page);
-            self.pool.complete_read(f);
-            let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
-            let table = &self.catalog[table].table;
-            let index = table.index_of_page(page_no);
-            let is_leaf =
-                index != 0 && page_no >= table.indexes[usize::from(index) - 1].first_leaf();
-            if is_leaf && pct > 0 && self.warm_rng.chance(pct, 100) {
-                self.pool.ahi_mark(f, index);
-            }
-        }
     }
 
     fn emit(&mut self, kind: EventKind) {

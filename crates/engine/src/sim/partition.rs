@@ -34,6 +34,7 @@ use crate::bufpool::{FreeBlock, Lookup, PageId, SpaceId};
 use crate::dict::{partition_table_name, Table};
 use crate::scenario::Scenario;
 use crate::sim::catalog::TableId;
+use crate::sim::warm::WarmedPages;
 use crate::units::PAGE_SIZE;
 
 /// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
@@ -176,10 +177,10 @@ impl Sim {
 
     /// Reads every page of the cached partitions, in file order as a scan would, while
     /// each instance has more than `depth` free blocks.
-    pub(super) fn warm_cached_partitions(&mut self, depth: u32) {
+    pub(super) fn warm_cached_partitions(&mut self, warmed: &mut WarmedPages, depth: u32) {
         for t in self.cached_partitions() {
             for page_no in 0..self.catalog[t].table.used_pages() {
-                self.warm_page(t, page_no, depth);
+                self.warm_page(warmed, t, page_no, depth);
             }
         }
         // The history the unzip_LRU rule weighs starts with the run, not the warm-up.

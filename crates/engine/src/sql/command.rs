@@ -102,6 +102,11 @@ pub enum Command {
         lock: RowLock,
         /// Stop after this many rows (`LIMIT off, n` counts `off + n`: rows read).
         limit: Option<u64>,
+        /// `SELECT SLEEP(n) FROM t`: the server evaluates `SLEEP()` once per row it
+        /// sends, holding the statement's metadata lock throughout (0: no sleep).
+        sleep_ms_per_row: u64,
+        /// `USE`/`FORCE`/`IGNORE INDEX (...)` on the table.
+        index_hints: Vec<IndexHint>,
     },
     /// `SELECT SLEEP(n)`: a statement that holds its session for `n` seconds.
     SelectSleep {
@@ -420,6 +425,26 @@ pub enum RowAccess {
     },
     /// Every row: no WHERE, or one the parser cannot bound.
     FullScan,
+}
+
+/// `{USE | FORCE | IGNORE} INDEX (name, ...)`: which indexes the optimizer may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexHint {
+    /// USE, FORCE or IGNORE.
+    pub kind: IndexHintKind,
+    /// The indexes named.
+    pub names: Vec<String>,
+}
+
+/// The kind of an index hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexHintKind {
+    /// `USE INDEX`: only these (the optimizer may still scan the table).
+    Use,
+    /// `FORCE INDEX`: these, a table scan only if none can serve the WHERE clause.
+    Force,
+    /// `IGNORE INDEX`: not these.
+    Ignore,
 }
 
 /// How a SELECT reads rows.

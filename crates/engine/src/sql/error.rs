@@ -27,6 +27,7 @@ pub mod codes {
     pub const ER_TABLE_MUST_HAVE_COLUMNS: u16 = 1113;
     pub const ER_NO_SUCH_TABLE: u16 = 1146;
     pub const ER_WRONG_COLUMN_NAME: u16 = 1166;
+    pub const ER_KEY_DOES_NOT_EXITS: u16 = 1176;
     pub const ER_UNKNOWN_SYSTEM_VARIABLE: u16 = 1193;
     pub const ER_LOCK_WAIT_TIMEOUT: u16 = 1205;
     pub const ER_LOCK_TABLE_FULL: u16 = 1206;
@@ -226,6 +227,16 @@ impl SqlError {
             codes::ER_TABLE_DEF_CHANGED,
             "HY000",
             "Table definition has changed, please retry transaction".into(),
+        )
+    }
+
+    /// `ER_KEY_DOES_NOT_EXITS` (1176, the server's spelling): an index hint names an
+    /// index the table does not have.
+    pub fn key_does_not_exist(key: &str, table: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_KEY_DOES_NOT_EXITS,
+            "42000",
+            format!("Key '{key}' doesn't exist in table '{table}'"),
         )
     }
 

@@ -7,8 +7,8 @@
 
 use super::command::{
     Algorithm, AlterAction, AlterLock, ColumnDef, ColumnPosition, Command, CreateTable, FlushMode,
-    IndexDef, KeyPart, KillKind, RangePartitioning, RowAccess, RowFormat, RowLock, SetValue,
-    TableName, VarScope,
+    IndexDef, IndexHint, IndexHintKind, KeyPart, KillKind, RangePartitioning, RowAccess, RowFormat,
+    RowLock, SetValue, TableName, VarScope,
 };
 use super::error::SqlError;
 use super::source::error_at;
@@ -493,10 +493,19 @@ pub(super) fn query(q: &Query, lock_in_share_mode: bool) -> Result<Command> {
         [from] if from.joins.is_empty() => from,
         _ => return Err(SqlError::not_modelled("SELECT ... JOIN").into()),
     };
-    let TableFactor::Table { name, .. } = &from.relation else {
+    let TableFactor::Table {
+        name,
+        index_directives,
+        ..
+    } = &from.relation
+    else {
         return Err(SqlError::not_modelled("SELECT from a derived table").into());
     };
     let table = table_name(name)?;
+    let index_hints = index_directives
+        .iter()
+        .map(index_hint)
+        .collect::<Result<Vec<_>>>()?;
     if let Some(schema) = table.schema.as_deref().filter(|s| {
         s.eq_ignore_ascii_case("performance_schema") || s.eq_ignore_ascii_case("information_schema")
     }) {
@@ -525,19 +534,49 @@ pub(super) fn query(q: &Query, lock_in_share_mode: bool) -> Result<Command> {
             where_text: select.selection.as_ref().map(ToString::to_string),
         });
     }
-    if select
-        .projection
-        .iter()
-        .any(|item| sleep_call(item).is_some())
-    {
-        return Err(SqlError::not_modelled("SELECT SLEEP() FROM a table").into());
+    let mut sleep_ms_per_row = 0;
+    for args in select.projection.iter().filter_map(sleep_call) {
+        sleep_ms_per_row += sleep_ms(args)?;
     }
     Ok(Command::Select {
         table,
         access: classify(select.selection.as_ref()),
         lock,
         limit,
+        sleep_ms_per_row,
+        index_hints,
     })
+}
+
+/// A MySQL index hint (`FORCE INDEX (idx)`).
+fn index_hint(d: &ast::TableIndexDirective) -> Result<IndexHint> {
+    let ast::TableIndexDirective::MySql(h) = d else {
+        return Err(SqlError::not_modelled(&d.to_string()).into());
+    };
+    if h.for_clause.is_some() {
+        return Err(SqlError::not_modelled("an index hint with FOR JOIN/ORDER BY/GROUP BY").into());
+    }
+    let kind = match h.hint_type {
+        ast::TableIndexHintType::Use => IndexHintKind::Use,
+        ast::TableIndexHintType::Force => IndexHintKind::Force,
+        ast::TableIndexHintType::Ignore => IndexHintKind::Ignore,
+    };
+    Ok(IndexHint {
+        kind,
+        names: h.index_names.iter().map(|i| i.value.clone()).collect(),
+    })
+}
+
+/// `SLEEP(n)`'s argument in milliseconds: a number (`5`, `0.25`).
+fn sleep_ms(args: &[FunctionArg]) -> Result<u64> {
+    let ms = match args {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
+            Value::Number(text, _) => decimal_ms(text),
+            _ => None,
+        },
+        _ => None,
+    };
+    ms.ok_or_else(|| SqlError::not_modelled("SLEEP() of an expression").into())
 }
 
 /// The locking clause: none, `FOR SHARE` / `LOCK IN SHARE MODE`, or `FOR UPDATE`.
@@ -566,17 +605,8 @@ fn row_lock(q: &Query, lock_in_share_mode: bool) -> Result<RowLock> {
 fn no_table_select(projection: &[SelectItem]) -> Result<Command> {
     if let [item] = projection {
         if let Some(args) = sleep_call(item) {
-            let seconds = match args {
-                [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => match &v.value {
-                    Value::Number(text, _) => decimal_ms(text),
-                    _ => None,
-                },
-                _ => None,
-            };
-            return match seconds {
-                Some(duration_ms) => Ok(Command::SelectSleep { duration_ms }),
-                None => Err(SqlError::not_modelled("SLEEP() of an expression").into()),
-            };
+            let duration_ms = sleep_ms(args)?;
+            return Ok(Command::SelectSleep { duration_ms });
         }
     }
     Ok(Command::SelectExpressions {

@@ -45,8 +45,9 @@ mod source;
 mod tests;
 
 pub use command::{
-    Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, KillKind,
-    Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName, VarScope,
+    Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, IndexHint,
+    IndexHintKind, KillKind, Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName,
+    VarScope,
 };
 pub use error::{codes, SqlError};
 

@@ -53,7 +53,7 @@ fn front_door_forms() {
     check(
         "SELECT * FROM sbtest1 WHERE id = 5 LOCK IN SHARE MODE",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: Shared, limit: None }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check("CREATE TABLE log (id INT NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (1000), PARTITION p1 VALUES LESS THAN (2000), PARTITION p2 VALUES LESS THAN MAXVALUE)", expect![[r#"CreateTable(CreateTable { table: log, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false }], primary_key: [id], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "id", partitions: [PartitionDef { name: "p0", less_than: Value(1000) }, PartitionDef { name: "p1", less_than: Value(2000) }, PartitionDef { name: "p2", less_than: MaxValue }] }) })"#]]);
@@ -185,49 +185,49 @@ fn selects() {
     check(
         "SELECT * FROM sbtest1 WHERE id = 5",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT c FROM sbtest1 WHERE id BETWEEN 100 AND 199",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(100), max: Some(199) }, lock: NonLocking, limit: None }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(100), max: Some(199) }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 WHERE id < 10 FOR UPDATE",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: Exclusive, limit: None }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: Exclusive, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 WHERE id >= 10 AND id < 20 AND k > 0 FOR SHARE",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(10), max: Some(19) }, lock: Shared, limit: None }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(10), max: Some(19) }, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "select count(*) from sbtest1",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM sbtest1 WHERE k = 3 OR id = 4",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM test.sbtest1 s WHERE 10 > s.id LIMIT 5",
         expect![[
-            r#"Select { table: test.sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: NonLocking, limit: Some(5) }"#
+            r#"Select { table: test.sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: NonLocking, limit: Some(5), sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 ORDER BY id LIMIT 100, 10",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: Some(110) }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: Some(110), sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM `sbtest1` WHERE `ID` = -1",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: -1 }, lock: NonLocking, limit: None }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: -1 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
@@ -580,9 +580,9 @@ fn batches_comments_whitespace() {
     check(
         "BEGIN; SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE; COMMIT;",
         expect![[r#"
-        "BEGIN" => Begin { consistent_snapshot: false }
-        "SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE" => Select { table: sbtest1, access: Point { column: "id", value: 1 }, lock: Exclusive, limit: None }
-        "COMMIT" => Commit"#]],
+            "BEGIN" => Begin { consistent_snapshot: false }
+            "SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE" => Select { table: sbtest1, access: Point { column: "id", value: 1 }, lock: Exclusive, limit: None, sleep_ms_per_row: 0, index_hints: [] }
+            "COMMIT" => Commit"#]],
     );
     check(
         "-- take the lock first\nLOCK TABLES t1 WRITE; /* then */ FLUSH TABLES t1 ; UNLOCK TABLES",
@@ -604,7 +604,7 @@ fn batches_comments_whitespace() {
     check(
         "\n\t  sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3  ;;  ",
         expect![[
-            r#""sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3" => Select { table: sbtest1, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None }"#
+            r#""sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3" => Select { table: sbtest1, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
@@ -619,7 +619,7 @@ fn batches_comments_whitespace() {
     );
     check("START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT * FROM sbtest1 LOCK IN SHARE MODE; ALTER TABLE sbtest1 ENGINE=InnoDB", expect![[r#"
         "START TRANSACTION WITH CONSISTENT SNAPSHOT" => Begin { consistent_snapshot: true }
-        "SELECT * FROM sbtest1 LOCK IN SHARE MODE" => Select { table: sbtest1, access: FullScan, lock: Shared, limit: None }
+        "SELECT * FROM sbtest1 LOCK IN SHARE MODE" => Select { table: sbtest1, access: FullScan, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }
         "ALTER TABLE sbtest1 ENGINE=InnoDB" => AlterTable { table: sbtest1, actions: [Engine { name: "InnoDB" }], algorithm: Default, lock: Default }"#]]);
 }
 
@@ -719,7 +719,22 @@ fn not_modelled() {
         "REPLACE INTO t1 VALUES (1)",
         expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'REPLACE'"],
     );
-    check("SELECT SLEEP(5) FROM t1", expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'SELECT SLEEP() FROM a table'"]);
+    check(
+        "SELECT SLEEP(0.5), c FROM t1 WHERE id = 5",
+        expect![[
+            r#"Select { table: t1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 500, index_hints: [] }"#
+        ]],
+    );
+    check(
+        "SELECT * FROM t1 FORCE INDEX (idx_kc) IGNORE KEY (k_1) WHERE k = 5",
+        expect![[
+            r#"Select { table: t1, access: Point { column: "k", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [IndexHint { kind: Force, names: ["idx_kc"] }, IndexHint { kind: Ignore, names: ["k_1"] }] }"#
+        ]],
+    );
+    check(
+        "SELECT SLEEP(k) FROM t1",
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'SLEEP() of an expression'"],
+    );
     check(
         "SELECT * FROM t1 FOR UPDATE NOWAIT",
         expect![

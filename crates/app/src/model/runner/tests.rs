@@ -93,6 +93,41 @@ fn an_unknown_table_is_an_error_when_the_statement_runs() {
 }
 
 #[test]
+fn a_killed_tab_reports_2006_reconnects_and_goes_on() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+    let tab = r.connect();
+    r.submit(tab, "BEGIN; UPDATE t1 SET k = 1 WHERE id = 1")
+        .unwrap();
+    r.advance(100.0, &|| 0.0);
+    r.execute(&format!("KILL {tab}")).unwrap();
+    r.advance(100.0, &|| 0.0);
+    r.submit(tab, "SELECT 1").unwrap();
+    r.submit(tab, "SELECT * FROM t1 WHERE id = 1").unwrap();
+    r.advance(100.0, &|| 0.0);
+    r.digest();
+    let mine: Vec<LogEntry> = r.log().into_iter().filter(|e| e.session == tab).collect();
+    assert_eq!(mine.len(), 4, "{mine:?}");
+    let gone = &mine[2];
+    assert!(gone.error, "{gone:?}");
+    assert!(
+        gone.result.starts_with("ERROR 2006 (HY000): MySQL server has gone away\nNo connection. Trying to reconnect...\nConnection id:"),
+        "{}",
+        gone.result
+    );
+    assert!(
+        !mine[3].error && mine[3].result.contains("1 row in set"),
+        "{mine:?}"
+    );
+    // One tab still, on a new connection; the kill rolled the transaction back.
+    assert!(r.sim().console_sessions().contains(&tab));
+    assert_ne!(r.sim().connection_of(tab), tab);
+    assert!(r
+        .sim()
+        .console_connections()
+        .contains(&r.sim().connection_of(tab)));
+}
+
+#[test]
 fn a_paused_runner_does_not_move_and_the_budget_stops_a_slow_frame() {
     let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
     r.set_clock(false, 1.0);

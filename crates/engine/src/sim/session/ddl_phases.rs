@@ -6,7 +6,7 @@
 use super::plan::DdlOp;
 use super::plan::DictEffect;
 use super::plan::Plan;
-use super::{MdlPoll, Running, Step};
+use super::{MdlPoll, Running, SecondaryIndex, Step};
 use crate::dict::Table;
 use crate::mdl::{MdlContextId, MdlDuration, MdlRequest, MdlTicketId};
 use crate::resultset::ResultSet;
@@ -230,12 +230,12 @@ impl Sim {
                 self.catalog[ti].def.rebuilt_at = now;
             }
             DictEffect::AddIndex(ti, name, column) => {
-                self.catalog[ti].def.indexes.push((name, column))
+                let ix = SecondaryIndex::new(name, column, now);
+                self.catalog[ti].def.indexes.push(ix)
             }
-            DictEffect::DropIndex(ti, name) => self.catalog[ti]
-                .def
-                .indexes
-                .retain(|(n, _)| !n.eq_ignore_ascii_case(&name)),
+            DictEffect::DropIndex(ti, name) => {
+                self.catalog[ti].def.indexes.retain(|ix| !ix.is(&name))
+            }
             DictEffect::AddColumn(ti, name) => {
                 // A rebuild's new column (the instant executor adds its own).
                 if self.catalog[ti].table.column(&name).is_none() {

@@ -125,7 +125,7 @@ fn rows_reached(
             || def
                 .indexes
                 .iter()
-                .any(|(_, col)| col.eq_ignore_ascii_case(c));
+                .any(|ix| ix.column.eq_ignore_ascii_case(c));
         if key {
             ColumnSearch::Key
         } else if def.columns.iter().any(|col| col.eq_ignore_ascii_case(c)) {
@@ -229,6 +229,12 @@ impl Sim {
         if def.discarded {
             return Err(SqlError::tablespace_discarded(&self.catalog[ti].table.name));
         }
+        if let Command::Select { index_hints, .. } = &run.command {
+            if let Some(key) = def.unknown_hinted_index(index_hints) {
+                let table = self.catalog[ti].table.sql_name();
+                return Err(SqlError::key_does_not_exist(key, table));
+            }
+        }
         // Start (or join) the transaction.
         let autocommit = self.sql.sessions[&id].vars.autocommit;
         let had_trx = self.sql.sessions[&id].trx.is_some();
@@ -247,6 +253,15 @@ impl Sim {
             let view = *trx.read_view.get_or_insert(now);
             if view < def.rebuilt_at {
                 return Err(SqlError::table_def_changed());
+            }
+            // The same for a secondary index built after the view (FORCE INDEX).
+            if let Command::Select { index_hints, .. } = &run.command {
+                if def
+                    .index_read(&req.access, index_hints)
+                    .is_some_and(|ix| view < ix.built_at)
+                {
+                    return Err(SqlError::table_def_changed());
+                }
             }
         }
         let (reach, ops) = if req.kind == DmlKind::Insert {

@@ -3,9 +3,11 @@
 //! (`THD::awake()`, `close_connection()`).
 
 use super::StatementOutcome;
+use crate::events::EventKind;
 use crate::mdl::MdlContextId;
 use crate::sim::Sim;
 use crate::sql::{KillKind, SqlError};
+use crate::time::Tick;
 
 impl Sim {
     /// The connection goes away: its transaction rolls back and every lock goes.
@@ -13,7 +15,7 @@ impl Sim {
         self.rollback_trx(id);
         self.sql.row_waits.remove(&id);
         self.mdl_release_all(MdlContextId(id));
-        let failed: Vec<u32> = match self.sql.sessions.get_mut(&id) {
+        let queued: Vec<u32> = match self.sql.sessions.get_mut(&id) {
             Some(s) => {
                 s.gone = true;
                 s.locked_tables.clear();
@@ -22,16 +24,50 @@ impl Sim {
             }
             None => Vec::new(),
         };
-        for stmt in failed {
-            let rec = &mut self.sql.statements[stmt as usize];
-            rec.finished_at = Some(self.sched.now);
-            let e = SqlError::server_gone();
-            rec.outcome = Some(StatementOutcome::Error {
-                code: e.code,
-                sqlstate: e.sqlstate,
-                message: e.message,
-            });
-        }
+        // What the client still had to send: the next statement meets the closed
+        // connection, the client reconnects, the rest go on.
+        self.queue_statements(id, &queued);
+    }
+
+    /// The client of gone connection `gone` sent statement `stmt`: it fails with 2006
+    /// ("MySQL server has gone away"), and the client reconnects as `mysql.cc` does
+    /// (`reconnect()`: "No connection. Trying to reconnect..."), with a new connection
+    /// id and fresh session state. Returns the new connection.
+    ///
+    /// Simplification: the interactive client then re-sends the statement
+    /// (`mysql_real_query_for_lazy()` retries once); here, as in `mysql --batch`, it
+    /// stays failed and the client goes on with the next one.
+    pub(in crate::sim) fn reconnect(&mut self, gone: u32, stmt: u32) -> u32 {
+        let new = self.connect();
+        let client = self.sql.sessions[&gone].client;
+        self.sql
+            .sessions
+            .get_mut(&gone)
+            .expect("gone")
+            .reconnected_as = Some(new);
+        self.sql.sessions.get_mut(&new).expect("new").client = client;
+        let db = self.scenario.schema.clone();
+        let e = SqlError::server_gone();
+        let message = format!(
+            "{}\nNo connection. Trying to reconnect...\nConnection id:    {new}\nCurrent database: {db}",
+            e.message
+        );
+        let rec = &mut self.sql.statements[stmt as usize];
+        rec.finished_at = Some(self.sched.now);
+        rec.outcome = Some(StatementOutcome::Error {
+            code: e.code,
+            sqlstate: e.sqlstate,
+            message,
+        });
+        let (sql, result) = (rec.sql.clone(), rec.client_output().unwrap_or_default());
+        self.emit(EventKind::StatementFinished {
+            session: client,
+            sql,
+            elapsed: Tick::ZERO,
+            result,
+            error: true,
+        });
+        new
     }
 
     /// `KILL [QUERY] id` (`sql_kill()`): flags the target; a wait ends at once with

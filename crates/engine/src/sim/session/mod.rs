@@ -65,7 +65,7 @@ pub use locks::MdlPoll;
 pub(in crate::sim) use locks::{RowPoll, RowRange};
 use plan::DdlOp;
 pub use show::ProcesslistRow;
-pub(in crate::sim) use table_def::TableDef;
+pub(in crate::sim) use table_def::{SecondaryIndex, TableDef};
 
 use crate::events::EventKind;
 use crate::mdl::{MdlError, MdlRequest, MdlTicketId};
@@ -308,6 +308,11 @@ pub(in crate::sim) struct Session {
     pub(super) killed: Option<KillKind>,
     /// The connection was killed.
     pub(super) gone: bool,
+    /// The client this connection belongs to: its first connection's id (a console
+    /// tab, a script's session). A reconnect keeps the client and gets a new id.
+    pub(super) client: u32,
+    /// After the connection went away, the one the client reconnected with.
+    pub(super) reconnected_as: Option<u32>,
 }
 
 /// A console session's thread.
@@ -411,14 +416,37 @@ impl Sim {
                 global_read_lock: false,
                 killed: None,
                 gone: false,
+                client: id,
+                reconnected_as: None,
             },
         );
         id
     }
 
-    /// Console sessions' processlist ids, in order.
+    /// Console sessions (clients: a tab, a script's session), each by the processlist
+    /// id of its first connection, in order. A statement's `session` is one of these.
     pub fn console_sessions(&self) -> Vec<u32> {
+        self.sql
+            .sessions
+            .values()
+            .filter(|s| s.client == s.id)
+            .map(|s| s.id)
+            .collect()
+    }
+
+    /// Every console connection's processlist id, reconnections included.
+    pub fn console_connections(&self) -> Vec<u32> {
         self.sql.sessions.keys().copied().collect()
+    }
+
+    /// The connection console session `session` uses now: itself, or the one its
+    /// client reconnected with after a KILL (`CONNECTION_ID()`, the processlist id).
+    pub fn connection_of(&self, session: u32) -> u32 {
+        let mut id = session;
+        while let Some(next) = self.sql.sessions.get(&id).and_then(|s| s.reconnected_as) {
+            id = next;
+        }
+        id
     }
 
     /// Every statement given to a console session, in submission order.
@@ -431,20 +459,22 @@ impl Sim {
     /// statements run in order, after whatever the session is still running; their
     /// outcomes arrive in [`Sim::statements`] and as `StatementFinished` events.
     /// Returns the new statements' ids.
+    ///
+    /// On a connection that was killed, the first statement fails with 2006 and the
+    /// client reconnects (`mysql.cc` `reconnect()`: a new connection id, the session's
+    /// variables and transaction reset); the rest run on the new connection.
     pub fn submit_to(&mut self, session: u32, sql: &str) -> Result<Vec<u32>, SqlError> {
         let parsed = crate::sql::parse(sql)?;
         let Some(s) = self.sql.sessions.get(&session) else {
             return Err(SqlError::unknown_thread(u64::from(session)));
         };
-        if s.gone {
-            return Err(SqlError::server_gone());
-        }
+        let client = s.client;
         let mut ids = Vec::new();
         for p in parsed {
             let id = self.sql.statements.len() as u32;
             self.sql.statements.push(StatementRecord {
                 id,
-                session,
+                session: client,
                 sql: p.text,
                 issued_at: self.sched.now,
                 started_at: None,
@@ -455,14 +485,29 @@ impl Sim {
             self.sql.stmt_commands.push(Some(p.command));
             ids.push(id);
         }
-        let s = self.sql.sessions.get_mut(&session).expect("checked");
+        self.queue_statements(self.connection_of(client), &ids);
+        Ok(ids)
+    }
+
+    /// Gives statements `ids` to connection `conn` (one that went away sends the first
+    /// back with 2006 and reconnects for the rest) and wakes it.
+    pub(in crate::sim) fn queue_statements(&mut self, conn: u32, ids: &[u32]) {
+        let mut conn = conn;
+        let mut ids = ids;
+        if self.sql.sessions[&conn].gone {
+            let Some((&first, rest)) = ids.split_first() else {
+                return;
+            };
+            conn = self.reconnect(conn, first);
+            ids = rest;
+        }
+        let s = self.sql.sessions.get_mut(&conn).expect("a connection");
         s.queue.extend(ids.iter().copied());
-        if s.idle {
+        if s.idle && !ids.is_empty() {
             s.idle = false;
             let t = s.thread;
             self.sched.schedule_thread(self.sched.now, t);
         }
-        Ok(ids)
     }
 
     // ---- the thread ------------------------------------------------------------------

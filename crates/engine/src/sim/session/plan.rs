@@ -9,7 +9,7 @@
 //!     → [Upgrade(X) prepare, Downgrade(SU), Executor(AddIndex), Upgrade(X), Dict(AddIndex)]
 //! ```
 
-use super::{Running, TableDef};
+use super::{Running, SecondaryIndex, TableDef};
 use crate::mdl::MdlType;
 use crate::sim::alter::MetaChange;
 use crate::sim::catalog::TableId;
@@ -166,12 +166,7 @@ impl Sim {
                 ..
             } => {
                 let ti = self.table_named(table)?;
-                if !self.catalog[ti]
-                    .def
-                    .indexes
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                {
+                if !self.catalog[ti].def.index(name).is_some() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());
@@ -278,7 +273,8 @@ impl Sim {
                 .iter()
                 .map(|ix| {
                     let first = ix.columns[0].column.clone();
-                    (ix.name.clone().unwrap_or_else(|| first.clone()), first)
+                    let name = ix.name.clone().unwrap_or_else(|| first.clone());
+                    SecondaryIndex::new(name, first, self.sched.now)
                 })
                 .collect(),
             partitions: ct
@@ -416,12 +412,7 @@ impl Sim {
         column: &str,
     ) -> Result<(), SqlError> {
         let def = &self.catalog[ti].def;
-        if def
-            .indexes
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-            || name.eq_ignore_ascii_case("PRIMARY")
-        {
+        if def.index(name).is_some() || name.eq_ignore_ascii_case("PRIMARY") {
             return Err(SqlError::duplicate_key(name));
         }
         if !def.columns.iter().any(|c| c.eq_ignore_ascii_case(column)) {
@@ -510,11 +501,7 @@ impl Sim {
                 self.add_index_plan(&name, ix, algorithm, lock)?
             }
             AlterAction::DropIndex { name } => {
-                if !def
-                    .indexes
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(name))
-                {
+                if !def.index(name).is_some() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());
@@ -634,7 +621,8 @@ impl Sim {
             // a session: one B-tree). InnoDB answers HA_ALTER_INPLACE_NO_LOCK_AFTER_PREPARE
             // (handler0alter.cc alter_parts::need_copy): the online choreography with a
             // metadata-only middle phase.
-            let mut ops = online_phases(lock, dict, dict);
+            let mut ops = self.drop_partition_no_write(lock);
+            ops.extend(online_phases(lock, dict, dict));
             ops.push(DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())));
             return Ok(ops);
         }
@@ -647,11 +635,26 @@ impl Sim {
             .into_iter()
             .map(|table| crate::sim::ddl::DropTarget { table })
             .collect();
-        Ok(vec![
+        let mut ops = self.drop_partition_no_write(lock);
+        ops.extend([
             DdlOp::Upgrade(lock, MdlType::Exclusive),
             DdlOp::Executor(Plan::DropPartitions(targets), lock),
             DdlOp::Dict(DictEffect::DropPartitions(ti, names.to_vec())),
-        ])
+        ]);
+        Ok(ops)
+    }
+
+    /// MariaDB's first step of DROP PARTITION (`fast_alter_partition_table()`:
+    /// `upgrade_shared_lock(MDL_SHARED_NO_WRITE)` before `wait_while_table_is_used()`
+    /// takes EXCLUSIVE): behind an open writer it waits for SHARED_NO_WRITE, which new
+    /// reads pass and new writes queue behind. TRUNCATE PARTITION asks EXCLUSIVE at
+    /// once (`Sql_cmd_alter_table_truncate_partition`), as observed on 10.11.19.
+    fn drop_partition_no_write(&self, lock: usize) -> Vec<DdlOp> {
+        if self.profile.sql.drop_partition_snw_first {
+            vec![DdlOp::Upgrade(lock, MdlType::SharedNoWrite)]
+        } else {
+            Vec::new()
+        }
     }
 
     /// ALTER TABLE ... TRUNCATE PARTITION (names, or ALL when empty).

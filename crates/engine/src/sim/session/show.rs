@@ -580,8 +580,8 @@ impl Sim {
         if let Some(pk) = &d.pk {
             lines.push(format!("  PRIMARY KEY (`{pk}`)"));
         }
-        for (n, c) in &d.indexes {
-            lines.push(format!("  KEY `{n}` (`{c}`)"));
+        for ix in &d.indexes {
+            lines.push(format!("  KEY `{}` (`{}`)", ix.name, ix.column));
         }
         let mut s = format!(
             "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",

@@ -54,7 +54,11 @@ impl Sim {
                 .expect("each statement runs once");
             self.sql.statements[stmt as usize].started_at = Some(self.sched.now);
             let sql = self.sql.statements[stmt as usize].sql.clone();
-            self.emit(EventKind::StatementStarted { session: id, sql });
+            let client = s_client(&self.sql.sessions, id);
+            self.emit(EventKind::StatementStarted {
+                session: client,
+                sql,
+            });
             th.run = Some(Box::new(Running {
                 stmt,
                 command,
@@ -208,8 +212,17 @@ impl Sim {
                 match run.work_until {
                     None => {
                         let c = &self.profile.costs;
-                        let cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                        let mut cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
                             + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                        if let Command::Select {
+                            sleep_ms_per_row: sleep @ 1..,
+                            ..
+                        } = run.command
+                        {
+                            // Item_func_sleep::val_int() once per row sent.
+                            self.set_state(id, "User sleep");
+                            cost = cost + Tick::from_ms(sleep).times(run.rows_matched);
+                        }
                         run.work_until = Some(self.sched.now + cost);
                         Next::After(cost)
                     }
@@ -628,7 +641,7 @@ impl Sim {
         let result = rec.client_output().unwrap_or_default();
         let sql = rec.sql.clone();
         self.emit(EventKind::StatementFinished {
-            session: id,
+            session: s_client(&self.sql.sessions, id),
             sql,
             elapsed,
             result,
@@ -642,4 +655,10 @@ impl Sim {
         run.step = Step::Next;
         Next::After(Tick::ZERO)
     }
+}
+
+/// The client (console tab, script session) connection `id` belongs to: events and
+/// statement records name it, so a reconnect stays in its tab.
+fn s_client(sessions: &std::collections::BTreeMap<u32, super::Session>, id: u32) -> u32 {
+    sessions.get(&id).map_or(id, |s| s.client)
 }
