@@ -166,7 +166,7 @@ impl Sim {
                 ..
             } => {
                 let ti = self.table_named(table)?;
-                if !self.catalog[ti].def.index(name).is_some() {
+                if self.catalog[ti].def.index(name).is_none() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());
@@ -501,7 +501,7 @@ impl Sim {
                 self.add_index_plan(&name, ix, algorithm, lock)?
             }
             AlterAction::DropIndex { name } => {
-                if !def.index(name).is_some() {
+                if def.index(name).is_none() {
                     return Err(SqlError::cant_drop(name));
                 }
                 let effect = DictEffect::DropIndex(ti, name.clone());

@@ -221,7 +221,7 @@ impl Sim {
                         {
                             // Item_func_sleep::val_int() once per row sent.
                             self.set_state(id, "User sleep");
-                            cost = cost + Tick::from_ms(sleep).times(run.rows_matched);
+                            cost += Tick::from_ms(sleep).times(run.rows_matched);
                         }
                         run.work_until = Some(self.sched.now + cost);
                         Next::After(cost)
