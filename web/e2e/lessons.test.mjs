@@ -66,7 +66,7 @@ test('a question answered wrong, then right, then revealed from the simulation',
     assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right.');
     await page.click('[data-testid=lesson-reveal]');
     const answer = await page.textContent('[data-testid=lesson-answer]');
-    const shown = Number(/The simulation shows: ([0-9.]+)/.exec(answer)?.[1]);
+    const shown = Number(/The simulation shows: ([0-9]+(?:\.[0-9]+)?)/.exec(answer)?.[1]);
     assert.ok(Math.abs(shown - 0.4) <= 0.1, `the revealed figure (${answer}) is inside the stated tolerance`);
   });
 });

@@ -51,18 +51,17 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
     })
 }
 
-/// The page's module script, run from inline text: the glue, then init() with the
-/// module's bytes instead of a fetch.
+/// The page's module script, run from inline text: the glue (an inline module may
+/// keep its exports), then init() with the module's bytes instead of a fetch.
 fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
-    let glue = glue.replace("export { initSync, __wbg_init as default };", "");
-    if glue.contains("export ") {
+    if !glue.contains("function __wbg_init(") {
         return Err(
-            "ddlscope_app.js exports more than wasm-bindgen's usual pair: update bundle.rs".into(),
+            "ddlscope_app.js has no __wbg_init(): wasm-bindgen changed, update bundle.rs".into(),
         );
     }
     Ok(format!(
-        "{glue}\nconst wasm = Uint8Array.from(atob(\"{}\"), (c) => c.charCodeAt(0));\n\
-         __wbg_init({{ module_or_path: wasm }}).catch((err) => {{\n  console.error(err);\n  \
+        "{glue}\nconst ddlscopeWasmBytes = Uint8Array.from(atob(\"{}\"), (c) => c.charCodeAt(0));\n\
+         __wbg_init({{ module_or_path: ddlscopeWasmBytes }}).catch((err) => {{\n  console.error(err);\n  \
          document.getElementById('app').textContent = `The simulator failed to start: ${{err}}`;\n}});\n",
         base64(wasm)
     ))

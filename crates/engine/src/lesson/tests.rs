@@ -71,35 +71,35 @@ fn bad_lessons_name_the_file_the_line_and_the_step() {
     for (extra, want) in [
         (
             format!("{step}setup = {{ scenario = \"nope\" }}\n"),
-            "x.toml:17: step 2 'two': unknown scenario 'nope'",
+            "x.toml:14: step 2 'two': unknown scenario 'nope'",
         ),
         (
             format!("{step}continue = true\nactions = [{{ at = \"2s\", session = \"s2\", sql = \"SELEC 1\" }}]\n"),
-            "x.toml:21: step 2 'two': ERROR 1064 (42000)",
+            "x.toml:18: step 2 'two': ERROR 1064 (42000)",
         ),
         (
             format!("{step}continue = true\nactions = [{{ at = \"500ms\", session = \"s2\", sql = \"SELECT 1\" }}]\n"),
-            "x.toml:21: step 2 'two': statement at 0.500 s comes before one at 1.000 s",
+            "x.toml:18: step 2 'two': statement at 0.500 s comes before one at 1.000 s",
         ),
         (
             format!("{step}continue = true\nsetup = {{ scenario = \"drop-table-demo\" }}\n"),
-            "x.toml:17: step 2 'two': give exactly one of",
+            "x.toml:14: step 2 'two': give exactly one of",
         ),
         (
             format!("{step}continue = true\nhighlight = [{{ panel = \"nowhere\" }}]\n"),
-            "x.toml:21: step 2 'two': panel 'nowhere': one of pool-map",
+            "x.toml:18: step 2 'two': panel 'nowhere': one of pool-map",
         ),
         (
             format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nchoices = [\"a\", \"b\"]\nanswer = \"c\"\nobserve = {{ kind = \"failed_over\" }}\nat = \"4s\"\n"),
-            "x.toml:22: step 2 'two': answer 'c' is not one of the choices",
+            "x.toml:18: step 2 'two': answer 'c' is not one of the choices",
         ),
         (
             format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nanswer = 3\nobserve = {{ kind = \"tps_mean\", from = \"1s\", to = \"2s\" }}\nat = \"4s\"\n"),
-            "x.toml:22: step 2 'two': a number question needs tolerance",
+            "x.toml:18: step 2 'two': a number question needs tolerance",
         ),
         (
             format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nanswer = 3\ntolerance = 1\nobserve = {{ kind = \"tps_drop_pct\", from = \"1s\", to = \"2s\" }}\nat = \"4s\"\n"),
-            "x.toml:22: step 2 'two': observe: this needs a compare engine",
+            "x.toml:18: step 2 'two': observe: this needs a compare engine",
         ),
     ] {
         let e = err(&extra);
