@@ -578,7 +578,7 @@ impl Runner {
             self.step_one(limit);
             if self.sim.events()[seen..]
                 .iter()
-                .any(|e| marks::mark_of(e).is_some())
+                .any(|e| e.at > from && marks::mark_of(e).is_some())
             {
                 break;
             }

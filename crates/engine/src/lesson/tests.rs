@@ -79,7 +79,7 @@ fn bad_lessons_name_the_file_the_line_and_the_step() {
         ),
         (
             format!("{step}continue = true\nactions = [{{ at = \"500ms\", session = \"s2\", sql = \"SELECT 1\" }}]\n"),
-            "x.toml:18: step 2 'two': statement at 0.500 s comes before one at 1.000 s",
+            "x.toml:18: step 2 'two': statement at 500.000 ms comes before one at 1.000 s",
         ),
         (
             format!("{step}continue = true\nsetup = {{ scenario = \"drop-table-demo\" }}\n"),

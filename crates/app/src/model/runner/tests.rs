@@ -1,5 +1,4 @@
 use super::*;
-use crate::model::marks::MarkKind;
 use ddlscope_engine::{SpaceId, WorkloadKind};
 
 fn scan(to: u32) -> ScanSpan {
@@ -336,8 +335,13 @@ fn step_and_back_move_from_statement_to_statement() {
     // presses reach the DROP's end.
     let mut presses = 0;
     while finished_drop(&r).is_none_or(|at| r.sim().now() < at) {
+        let before = r.sim().now();
         let ran = r.step_event();
-        assert!(ran > Tick::ZERO && ran <= MARK_HORIZON, "{ran:?}");
+        assert!(
+            ran > Tick::ZERO && ran <= MARK_HORIZON,
+            "{ran:?} from {before:?}: {:?}",
+            r.marks()
+        );
         r.digest();
         assert!(
             r.marks().iter().any(|m| m.at == r.sim().now()),
