@@ -1,6 +1,6 @@
 //! Same scenario, seed and commands → the same trace, bit for bit.
 
-use ddlscope_engine::{Profile, Scenario, Sim, Tick};
+use ddlscope_engine::{Profile, Scenario, Sim, SimBuild, Tick};
 
 fn run(profile: &str, seed: u64) -> (u64, usize) {
     let mut s = Scenario::builtin("drop-table-demo").unwrap();
@@ -46,4 +46,38 @@ fn stepping_in_slices_is_the_same_as_one_long_step() {
     }
     assert_eq!(whole.trace_hash(), sliced.trace_hash());
     assert_eq!(whole.samples(), sliced.samples());
+}
+
+#[test]
+fn a_pool_built_in_slices_is_the_pool_built_at_once() {
+    // The browser builds a large pool a slice a frame; the server must be the same.
+    // i5 warms cached compressed partitions too, drop-table-demo only drawn pages.
+    for name in ["drop-table-demo", "i5-compressed-partition-drop"] {
+        let scenario = Scenario::builtin(name).unwrap();
+        let profile = Profile::builtin(&scenario.profile).unwrap();
+        let mut whole = Sim::new(scenario.clone(), profile.clone()).unwrap();
+        let mut build = SimBuild::new(scenario, profile).unwrap();
+        let mut slices = 0;
+        let mut seen = 0;
+        while !build.step(5_000) {
+            let (data, total) = build.progress();
+            assert!(
+                data >= seen && data <= total,
+                "{name}: progress {data} of {total}"
+            );
+            seen = data;
+            slices += 1;
+        }
+        assert!(slices > 10, "{name}: the warm-up took {slices} slices");
+        let mut sliced = build.finish();
+        assert_eq!(
+            sliced.pool().pages_data(),
+            whole.pool().pages_data(),
+            "{name}"
+        );
+        whole.run_until(Tick::from_secs(5));
+        sliced.run_until(Tick::from_secs(5));
+        assert_eq!(whole.trace_hash(), sliced.trace_hash(), "{name}");
+        assert_eq!(whole.samples(), sliced.samples(), "{name}");
+    }
 }

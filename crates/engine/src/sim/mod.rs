@@ -32,6 +32,8 @@ mod sched;
 mod session;
 mod warm;
 
+pub use warm::SimBuild;
+
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 
 use crate::bufpool::BufPool;
@@ -153,7 +155,15 @@ pub(crate) const LOCK_BYTES_PER_PAGE: u64 = 120;
 
 impl Sim {
     /// A server set up as `scenario` says, running `profile`, at virtual time zero.
+    /// [`SimBuild`] builds the same server in slices.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
+        let mut build = SimBuild::new(scenario, profile)?;
+        build.step(u64::MAX);
+        Ok(build.finish())
+    }
+
+    /// The server before its warm-up and its threads: tables, files, pool, latches.
+    fn assemble(scenario: Scenario, profile: Profile) -> Result<Sim, String> {
         scenario.validate()?;
         let profile = profile.with_overrides(&scenario.profile_overrides)?;
         let bp = &scenario.buffer_pool;
@@ -199,7 +209,7 @@ impl Sim {
             })
             .collect();
         let catalog = Catalog::new(entries, workload_tables);
-        let mut sim = Sim {
+        let sim = Sim {
             sql: session::SqlLayer::new(threads_n, &profile),
             profile,
             sched: Scheduler::default(),
@@ -220,10 +230,15 @@ impl Sim {
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             scenario,
         };
-        if sim.scenario.buffer_pool.warm {
-            sim.warm_pool();
-        }
-        // Client sessions start staggered over one round trip so they do not march in step.
+        Ok(sim)
+    }
+
+    /// The server's threads, started once the pool is warm: the clients (staggered over
+    /// one round trip so they do not march in step), the console's session, the page
+    /// cleaner, the HA probe, the sampler and the scenario's script.
+    fn start_threads(&mut self) {
+        let sim = self;
+        let threads_n = sim.scenario.workload.threads;
         let round_trip = Tick::from_us(sim.scenario.workload.round_trip_us.max(1));
         for n in 0..threads_n {
             let mut rng = SimRng::stream(sim.scenario.seed, &format!("client.{n}"));
@@ -253,7 +268,6 @@ impl Sim {
             let at = Tick::from_secs(sim.scenario.script[i].at_s);
             sim.sched.schedule(at, Wake::Script(i as u32));
         }
-        Ok(sim)
     }
 
     /// The file system with the datadir, the AliSQL purge directory and every table's

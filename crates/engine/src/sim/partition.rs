@@ -34,7 +34,6 @@ use crate::bufpool::{FreeBlock, Lookup, PageId, SpaceId};
 use crate::dict::{partition_table_name, Table};
 use crate::scenario::Scenario;
 use crate::sim::catalog::TableId;
-use crate::sim::warm::WarmedPages;
 use crate::units::PAGE_SIZE;
 
 /// The dictionary's tables for a scenario: one per `[[tables]]` entry, or one per
@@ -139,7 +138,7 @@ impl Sim {
     }
 
     /// The partitions the scenario asks the warm-up to read in whole.
-    fn cached_partitions(&self) -> Vec<TableId> {
+    pub(super) fn cached_partitions(&self) -> Vec<TableId> {
         self.catalog
             .ids()
             .filter(|&t| {
@@ -173,18 +172,6 @@ impl Sim {
             .sum();
         let per = blocks.div_ceil(u64::from(self.pool.n_instances()));
         u32::try_from(per).unwrap_or(u32::MAX)
-    }
-
-    /// Reads every page of the cached partitions, in file order as a scan would, while
-    /// each instance has more than `depth` free blocks.
-    pub(super) fn warm_cached_partitions(&mut self, warmed: &mut WarmedPages, depth: u32) {
-        for t in self.cached_partitions() {
-            for page_no in 0..self.catalog[t].table.used_pages() {
-                self.warm_page(warmed, t, page_no, depth);
-            }
-        }
-        // The history the unzip_LRU rule weighs starts with the run, not the warm-up.
-        self.pool.clear_lru_stat();
     }
 
     /// The warm-up's read of a compressed table's page: compressed-only

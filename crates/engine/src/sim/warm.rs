@@ -11,7 +11,9 @@
 use super::catalog::TableId;
 use super::Sim;
 use crate::bufpool::{FreeBlock, Lookup, PageId};
+use crate::profile::Profile;
 use crate::rng::SimRng;
+use crate::scenario::Scenario;
 
 /// The pages the warm-up has read into the pool: one bit a page, per table.
 #[derive(Debug, Default)]
@@ -41,72 +43,240 @@ impl WarmedPages {
     }
 }
 
+/// Where a warm-up is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Internal pages of `tables[table]`'s index `index`, from its root + `page`.
+    Internal {
+        table: usize,
+        index: usize,
+        page: u64,
+    },
+    /// Leaf pages drawn from the key distribution, `left` draws at most.
+    Leaves {
+        left: u64,
+    },
+    /// The cached partitions, page by page in file order.
+    Partitions {
+        partition: usize,
+        page: u32,
+    },
+    Done,
+}
+
+/// A warm-up under way (`Sim::warm_pool` in slices): what a caller with a frame budget
+/// steps through to build a 128 GB pool without holding its thread for seconds, and
+/// shows progress of. Stepping it to the end leaves the same pool, page for page, as
+/// one call: the stages and the random stream are the same, only paused.
+#[derive(Debug)]
+pub(super) struct Warming {
+    warmed: WarmedPages,
+    rng: SimRng,
+    /// Tables drawn from: not the partitions, which are read in whole or not at all,
+    /// after the rest, with room kept for them.
+    tables: Vec<TableId>,
+    partitions: Vec<TableId>,
+    /// `innodb_lru_scan_depth` plus the blocks kept for the cached partitions.
+    depth: u32,
+    reserve: u32,
+    index_pages: u64,
+    /// Whether the leaf stage's stop test held at the last page read.
+    full: bool,
+    stage: Stage,
+}
+
+/// A server being built: [`Sim::new`] in slices, for a caller that must not hold its
+/// thread for the seconds a 128 GB pool's warm-up takes (the browser's page). Step it
+/// until it says it is done (or call [`SimBuild::finish`] at any point, which does
+/// the rest at once); the server is the same, tick for tick, as `Sim::new`'s.
+#[derive(Debug)]
+pub struct SimBuild {
+    sim: Sim,
+    warming: Option<Warming>,
+}
+
+impl SimBuild {
+    /// Checks the scenario and sets the server up, its pool still empty.
+    pub fn new(scenario: Scenario, profile: Profile) -> Result<SimBuild, String> {
+        let sim = Sim::assemble(scenario, profile)?;
+        let warming = sim.scenario.buffer_pool.warm.then(|| sim.warm_start());
+        Ok(SimBuild { sim, warming })
+    }
+
+    /// Goes on with the warm-up for about `work` pages (tried or drawn; a 128 GB pool
+    /// takes some tens of millions). True once the pool is warm.
+    pub fn step(&mut self, work: u64) -> bool {
+        match &mut self.warming {
+            Some(w) => self.sim.warm_step(w, work),
+            None => true,
+        }
+    }
+
+    /// Frames taken so far (off the free list), and the pool's size in frames.
+    pub fn progress(&self) -> (u64, u64) {
+        let total = self.sim.pool.pages_total();
+        (total - self.sim.pool.pages_free(), total)
+    }
+
+    /// The server, warm and with its threads started, at virtual time zero.
+    pub fn finish(mut self) -> Sim {
+        self.step(u64::MAX);
+        self.sim.start_threads();
+        self.sim
+    }
+}
+
 impl Sim {
     /// Fills the pool the way the workload would have after a long warm-up: leaf pages
     /// drawn from the workload's key distribution (with every internal page of their
     /// trees), until each instance is down to `innodb_lru_scan_depth` free blocks, the
     /// steady state the page cleaner keeps. Tables the workload does not use are warmed
     /// uniformly, as earlier traffic would have left them.
-    pub(super) fn warm_pool(&mut self) {
-        let depth = self.scenario.buffer_pool.lru_scan_depth;
-        let mut warmed = WarmedPages::default();
-        let mut rng = SimRng::stream(self.scenario.seed, "warm");
-        // Tables drawn from: not the partitions, which are read in whole or not at all,
-        // after the rest, with room kept for them.
-        let candidates: Vec<TableId> = self
+    pub(super) fn warm_start(&self) -> Warming {
+        let tables: Vec<TableId> = self
             .catalog
             .ids()
             .filter(|&t| self.catalog[t].table.partition.is_none())
             .collect();
         let reserve = self.cached_partitions_reserve();
-        let depth = depth + reserve;
-        self.warm_internal_pages(&mut warmed, &candidates, depth);
-        self.warm_leaves(&mut warmed, &candidates, depth, &mut rng);
-        self.warm_cached_partitions(&mut warmed, depth - reserve);
+        let index_pages = tables
+            .iter()
+            .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
+            .sum();
+        Warming {
+            warmed: WarmedPages::default(),
+            rng: SimRng::stream(self.scenario.seed, "warm"),
+            tables,
+            partitions: self.cached_partitions(),
+            depth: self.scenario.buffer_pool.lru_scan_depth + reserve,
+            reserve,
+            index_pages,
+            full: false,
+            stage: Stage::Internal {
+                table: 0,
+                index: 0,
+                page: 0,
+            },
+        }
+    }
+
+    /// Goes on with `w` for at most `work` pages tried or draws; true once it is done.
+    pub(super) fn warm_step(&mut self, w: &mut Warming, mut work: u64) -> bool {
+        while work > 0 {
+            let spent = match w.stage {
+                Stage::Internal { .. } => self.warm_internal_pages(w, work),
+                Stage::Leaves { .. } => self.warm_leaves(w, work),
+                Stage::Partitions { .. } => self.warm_partitions(w, work),
+                Stage::Done => return true,
+            };
+            work = work.saturating_sub(spent.max(1));
+        }
+        w.stage == Stage::Done
     }
 
     /// Every internal page of every index first: every search passes through them.
-    fn warm_internal_pages(&mut self, warmed: &mut WarmedPages, tables: &[TableId], depth: u32) {
-        for &t in tables {
-            for ix in 0..self.catalog[t].table.indexes.len() {
-                let index = &self.catalog[t].table.indexes[ix];
-                let (internal, root) = (index.pages() - index.leaves(), index.root());
-                for p in 0..internal as u32 {
-                    self.warm_page(warmed, t, root + p, depth);
-                }
+    fn warm_internal_pages(&mut self, w: &mut Warming, budget: u64) -> u64 {
+        let Stage::Internal {
+            mut table,
+            mut index,
+            mut page,
+        } = w.stage
+        else {
+            return 0;
+        };
+        let mut spent = 0;
+        while spent < budget {
+            let Some(&t) = w.tables.get(table) else {
+                w.full = self.warm_full(w);
+                w.stage = Stage::Leaves {
+                    left: u64::from(self.scenario.pool_pages()) * 8,
+                };
+                return spent;
+            };
+            let Some(ix) = self.catalog[t].table.indexes.get(index) else {
+                (table, index, page) = (table + 1, 0, 0);
+                continue;
+            };
+            let (internal, root) = (ix.pages() - ix.leaves(), ix.root());
+            if page >= internal {
+                (index, page) = (index + 1, 0);
+                continue;
             }
+            self.warm_page(&mut w.warmed, t, root + page as u32, w.depth);
+            page += 1;
+            spent += 1;
         }
+        w.stage = Stage::Internal { table, index, page };
+        spent
     }
 
     /// Leaf pages drawn from the workload's key distribution: enough draws to fill the
     /// pool when the data is larger than it; a smaller data set leaves the rest free, as
     /// on a real server. The stop test sums over the instances, so it is asked again
     /// only after a draw that read a page: one that found its page in changed nothing.
-    fn warm_leaves(
-        &mut self,
-        warmed: &mut WarmedPages,
-        tables: &[TableId],
-        depth: u32,
-        rng: &mut SimRng,
-    ) {
-        let index_pages: u64 = tables
-            .iter()
-            .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
-            .sum();
-        let full = |pool: &crate::bufpool::BufPool| {
-            pool.instances().iter().all(|i| i.free_len() <= depth)
-                || pool.pages_data() >= index_pages
+    fn warm_leaves(&mut self, w: &mut Warming, budget: u64) -> u64 {
+        let Stage::Leaves { mut left } = w.stage else {
+            return 0;
         };
-        let mut done = full(&self.pool);
-        for _ in 0..u64::from(self.scenario.pool_pages()) * 8 {
-            if done {
-                break;
+        let mut spent = 0;
+        while spent < budget {
+            if w.full || left == 0 {
+                w.stage = Stage::Partitions {
+                    partition: 0,
+                    page: 0,
+                };
+                return spent;
             }
-            let (t, page) = self.warm_draw(tables, rng);
-            if self.warm_page(warmed, t, page, depth) {
-                done = full(&self.pool);
+            let (t, page) = self.warm_draw(&w.tables, &mut w.rng);
+            if self.warm_page(&mut w.warmed, t, page, w.depth) {
+                w.full = self.warm_full(w);
             }
+            left -= 1;
+            spent += 1;
         }
+        w.stage = Stage::Leaves { left };
+        spent
+    }
+
+    /// Every instance down to its free-block target, or every index page read.
+    fn warm_full(&self, w: &Warming) -> bool {
+        self.pool
+            .instances()
+            .iter()
+            .all(|i| i.free_len() <= w.depth)
+            || self.pool.pages_data() >= w.index_pages
+    }
+
+    /// Reads every page of the cached partitions, in file order as a scan would, while
+    /// each instance has more than `innodb_lru_scan_depth` free blocks.
+    fn warm_partitions(&mut self, w: &mut Warming, budget: u64) -> u64 {
+        let Stage::Partitions {
+            mut partition,
+            mut page,
+        } = w.stage
+        else {
+            return 0;
+        };
+        let depth = w.depth - w.reserve;
+        let mut spent = 0;
+        while spent < budget {
+            let Some(&t) = w.partitions.get(partition) else {
+                // The history the unzip_LRU rule weighs starts with the run, not the
+                // warm-up.
+                self.pool.clear_lru_stat();
+                w.stage = Stage::Done;
+                return spent;
+            };
+            if page >= self.catalog[t].table.used_pages() {
+                (partition, page) = (partition + 1, 0);
+                continue;
+            }
+            self.warm_page(&mut w.warmed, t, page, depth);
+            page += 1;
+            spent += 1;
+        }
+        w.stage = Stage::Partitions { partition, page };
+        spent
     }
 
     /// One draw: a table, then a leaf of its primary key (secondary keys one time in
