@@ -3,7 +3,7 @@
 //! ```text
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
-//!   web/{index,embed}.html, web/styles.css, assets/ ──copy──▶ target/dist/
+//!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
 //! ```
 //!
 //! The result is plain static files: any web server (or `cargo xtask serve`) can host it.
@@ -20,7 +20,14 @@ const APP_PACKAGE: &str = "ddlscope-app";
 const APP_WASM: &str = "ddlscope_app.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 4] = ["index.html", "embed.html", "styles.css", "notes.html"];
+const WEB_FILES: [&str; 6] = [
+    "index.html",
+    "embed.html",
+    "styles.css",
+    "notes.html",
+    "links.css",
+    "ddlscope-player.js",
+];
 
 /// Where the site is assembled.
 pub fn dist_dir() -> PathBuf {

@@ -39,5 +39,24 @@ pub fn start() {
     let root = gloo::utils::document()
         .get_element_by_id("app")
         .expect("the page has a <div id=\"app\">");
-    yew::Renderer::<ui::app::App>::with_root(root).render();
+    let embedded = gloo::utils::document()
+        .body()
+        .is_some_and(|b| b.class_list().contains("embed"));
+    if embedded {
+        yew::Renderer::<ui::embed::EmbedApp>::with_root(root).render();
+    } else {
+        yew::Renderer::<ui::app::App>::with_root(root).render();
+    }
+}
+
+/// The trace hash (as `ddlscope run` prints it) of a built-in scenario run headless
+/// for `seconds` in this module: the browser test `web/e2e/everywhere.test.mjs` holds
+/// the wasm build to the native one with it. An unknown scenario or profile is an
+/// error naming the known ones.
+#[wasm_bindgen]
+pub fn trace_hash(scenario: &str, profile: &str, seconds: u32) -> Result<String, JsError> {
+    let mut sim =
+        ddlscope_engine::Sim::builtin(scenario, Some(profile)).map_err(|e| JsError::new(&e))?;
+    sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
+    Ok(format!("{:016x}", sim.trace_hash()))
 }

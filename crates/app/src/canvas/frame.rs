@@ -449,6 +449,10 @@ fn draw_pane(
         pane.scratch.invalidate();
     }
     if let Some(canvas) = canvases.map.cast::<HtmlCanvasElement>() {
+        if fresh(&canvas) {
+            pane.map_key = None;
+            pane.scratch.invalidate();
+        }
         let size = pool_map::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
         if pane.map_key != Some(key) && size.0 > 0 {
@@ -463,6 +467,7 @@ fn draw_pane(
             };
             pool_map::draw(&canvas, &frame, &mut pane.scratch);
             pane.map_key = Some(key);
+            mark_drawn(&canvas);
             // For tests and curious readers: the scans sweeping now, and the tick drawn.
             let active = runner.scans().iter().filter(|s| s.active(now)).count();
             let dataset = canvas.dataset();
@@ -474,7 +479,8 @@ fn draw_pane(
     if let Some(canvas) = canvases.flush.cast::<HtmlCanvasElement>() {
         let size = flush_list::fit_canvas(&canvas, instances, dpr);
         let key = (generation, now, size, theme.dark);
-        if pane.flush_key != Some(key) && size.0 > 0 {
+        if (pane.flush_key != Some(key) || fresh(&canvas)) && size.0 > 0 {
+            mark_drawn(&canvas);
             let (walks, counts) = runner.flush_walks();
             if let Err(e) = flush_list::draw(
                 &canvas,
@@ -494,7 +500,8 @@ fn draw_pane(
     if let Some(canvas) = canvases.latches.cast::<HtmlCanvasElement>() {
         let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
         let key = (generation, now, size, theme.dark);
-        if pane.latch_key != Some(key) && size.0 > 0 {
+        if (pane.latch_key != Some(key) || fresh(&canvas)) && size.0 > 0 {
+            mark_drawn(&canvas);
             if let Err(e) = latch_lanes::draw(&canvas, sim, runner.latch_spans(), theme, dpr) {
                 gloo::console::error!(format!("latch lanes: {e}"));
             }
@@ -515,7 +522,21 @@ fn draw_pane(
     };
     // The charts plot the samples: they change together, once a virtual second (or
     // when a statement starts or ends, a seek, or the page is resized).
-    if pane.chart_key != Some(key) {
+    let slots = [
+        &canvases.charts.tps,
+        &canvases.charts.bp,
+        &canvases.charts.waits,
+    ];
+    let new_chart = slots.iter().any(|slot| {
+        let canvas = slot.canvas.cast::<HtmlCanvasElement>();
+        canvas.as_ref().is_some_and(fresh)
+    });
+    if pane.chart_key != Some(key) || new_chart {
+        for slot in slots {
+            if let Some(canvas) = slot.canvas.cast::<HtmlCanvasElement>() {
+                mark_drawn(&canvas);
+            }
+        }
         let input = chart::Input {
             samples: sim.samples(),
             spans,
@@ -528,6 +549,18 @@ fn draw_pane(
     }
     lap(4);
     pane.map_key.is_some()
+}
+
+/// Whether the loop has never drawn on `canvas`: Yew re-creates a canvas element when
+/// the markup around it changes (an embed's pane gets its title in compare mode), and
+/// what was drawn for the old element says nothing of the new one.
+fn fresh(canvas: &HtmlCanvasElement) -> bool {
+    canvas.dataset().get("drawn").is_none()
+}
+
+/// Marks `canvas` as drawn by the loop (see [`fresh`]).
+fn mark_drawn(canvas: &HtmlCanvasElement) {
+    let _ = canvas.dataset().set("drawn", "1");
 }
 
 #[cfg(test)]

@@ -12,23 +12,39 @@ pub fn parse_named<T: DeserializeOwned>(s: &str) -> Option<T> {
 }
 
 /// The server settings the toolbar can change on top of a scenario. `None` keeps the
-/// scenario's own value.
+/// scenario's own value. A link carries them (`model::link`): absent fields are
+/// `None`, so older links keep reading as fields are added.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Knobs {
     /// `innodb_buffer_pool_size`, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pool_mib: Option<u64>,
     /// `innodb_buffer_pool_instances`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<u16>,
     /// `innodb_adaptive_hash_index`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ahi: Option<bool>,
     /// The file system under the datadir.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_system: Option<FileSystemKind>,
     /// The storage device.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceKind>,
     /// The sysbench script the clients run.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workload: Option<WorkloadKind>,
     /// Client threads.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<u32>,
+    /// The random seed of the workload (the scenario's `seed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Whether the scenario's own timed statements run (`Some(true)`), or the user is
+    /// the script (the sandbox: the default on the main page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<bool>,
 }
 
 impl Knobs {
@@ -55,5 +71,18 @@ impl Knobs {
         if let Some(n) = self.threads {
             scenario.workload.threads = n;
         }
+        if let Some(seed) = self.seed {
+            scenario.seed = seed;
+        }
+    }
+
+    /// Whether nothing is changed from the scenario (a link leaves them out).
+    pub fn is_default(&self) -> bool {
+        *self == Knobs::default()
+    }
+
+    /// Whether the scenario's own script runs.
+    pub fn runs_script(&self) -> bool {
+        self.script == Some(true)
     }
 }

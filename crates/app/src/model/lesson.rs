@@ -79,6 +79,7 @@ pub fn knobs_of(setup: &Setup) -> Knobs {
         device: s.device,
         workload: s.workload,
         threads: s.threads,
+        ..Knobs::default()
     }
 }
 

@@ -8,12 +8,16 @@
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
 //! unchanged, and its tests run natively.
 
+pub mod embed;
+pub mod export;
 pub mod format;
 pub mod knobs;
 pub mod lesson;
+pub mod link;
 pub mod marks;
 pub mod mdl;
 pub mod processlist;
+pub mod replay;
 pub mod runner;
 pub mod snapshot;
 pub mod spans;

@@ -87,6 +87,15 @@ pub enum InputKind {
     },
 }
 
+/// An input typed in the past: the recorded inputs after it were dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// Where history branched.
+    pub at: Tick,
+    /// How many recorded inputs were dropped.
+    pub dropped: usize,
+}
+
 /// A copy of the simulation at a virtual time, to seek from.
 #[derive(Clone, Debug)]
 struct Checkpoint {
@@ -137,7 +146,11 @@ pub struct Runner {
     /// Seeks so far: a view keeping state from earlier frames starts afresh on a new
     /// one.
     seeks: u64,
-    /// The statements the scenario's own script would have run, in order.
+    /// Where typing in the past dropped the recorded future, oldest first.
+    branches: Vec<Tick>,
+    /// The last such branch, until the page has said so.
+    last_branch: Option<Branch>,
+    /// The statements of the scenario's own script, in order.
     script: Vec<String>,
     /// Achieved speed: wall ms and virtual ns accumulated since the window started.
     window_wall_ms: f64,
@@ -162,23 +175,38 @@ impl Runner {
     ) -> Result<Runner, String> {
         let mut s = Scenario::builtin(scenario)?;
         knobs.apply(&mut s);
-        let mut runner = Runner::from_scenario(s, profile, generation)?;
+        let mut runner = Runner::prepare(s, profile, generation, knobs.runs_script())?;
         runner.knobs = knobs.clone();
         Ok(runner)
     }
 
     /// Like [`Runner::new`], from a scenario already read.
     pub fn from_scenario(
-        mut scenario: Scenario,
+        scenario: Scenario,
         profile: &str,
         generation: u32,
     ) -> Result<Runner, String> {
+        Runner::prepare(scenario, profile, generation, false)
+    }
+
+    /// The runner of `scenario` on `profile`; with `run_script` the simulation runs the
+    /// scenario's own timed statements (a link, an embed), otherwise they are only
+    /// offered in the console (the sandbox).
+    fn prepare(
+        mut scenario: Scenario,
+        profile: &str,
+        generation: u32,
+        run_script: bool,
+    ) -> Result<Runner, String> {
         let script = scenario
             .script
-            .drain(..)
-            .map(|s| s.sql)
+            .iter()
+            .map(|s| s.sql.clone())
             .filter(|sql| !sql.is_empty())
             .collect();
+        if !run_script {
+            scenario.script.clear();
+        }
         Runner::build(scenario, profile, generation, script)
     }
 
@@ -229,6 +257,8 @@ impl Runner {
             rejected: Vec::new(),
             log_version: 0,
             seeks: 0,
+            branches: Vec::new(),
+            last_branch: None,
             script,
             window_wall_ms: 0.0,
             window_virtual_ns: 0,
@@ -288,6 +318,35 @@ impl Runner {
     pub fn inputs(&self) -> &[Input] {
         &self.inputs
     }
+    /// Where typing in the past dropped the recorded future, oldest first.
+    pub fn branches(&self) -> &[Tick] {
+        &self.branches
+    }
+    /// The last branch of history not yet reported, taken (the page says so once).
+    pub fn take_branch(&mut self) -> Option<Branch> {
+        self.last_branch.take()
+    }
+
+    /// Puts `inputs` (from a link, or from the engine this one replaces) on this
+    /// fresh runner and runs to `t`: the inputs at or before `t` are applied at
+    /// their ticks, the later ones wait for the clock, as after a seek back.
+    pub fn restore(&mut self, inputs: Vec<Input>, branches: Vec<Tick>, t: Tick) {
+        self.horizon = inputs.last().map_or(t, |i| i.at.max(t));
+        self.inputs = inputs;
+        self.branches = branches;
+        self.run_to(t, f64::INFINITY, &|| 0.0);
+        self.horizon = self.horizon.max(self.sim.now());
+        self.digest();
+    }
+
+    /// Adds inputs recorded for later than now: they apply when the clock gets there.
+    pub fn append_future(&mut self, later: Vec<Input>) {
+        let now = self.sim.now();
+        self.inputs.extend(later.into_iter().filter(|i| i.at > now));
+        let last = self.inputs.last().map_or(now, |i| i.at);
+        self.horizon = self.horizon.max(last);
+    }
+
     /// The furthest virtual time reached.
     pub fn horizon(&self) -> Tick {
         self.horizon
@@ -406,6 +465,11 @@ impl Runner {
     fn record(&mut self, kind: InputKind) -> Result<(), String> {
         let now = self.sim.now();
         if self.applied < self.inputs.len() || self.horizon > now {
+            let dropped = self.inputs.len() - self.applied;
+            if dropped > 0 {
+                self.branches.push(now);
+                self.last_branch = Some(Branch { at: now, dropped });
+            }
             self.inputs.truncate(self.applied);
             self.marks.retain(|m| m.at <= now);
             self.checkpoints.retain(|c| c.sim.now() <= now);
@@ -913,6 +977,19 @@ impl Engines {
     pub fn seek(&mut self, t: Tick) {
         for r in &mut self.panes {
             r.seek(t);
+        }
+    }
+
+    /// Goes to virtual time `t`: a seek within what was run, or a run forward beyond
+    /// it (at once, whatever the budget): what a parent page's `seek` asks of a player.
+    pub fn go_to(&mut self, t: Tick) {
+        for r in &mut self.panes {
+            if t <= r.horizon() {
+                r.seek(t);
+            } else {
+                r.run_to(t, f64::INFINITY, &|| 0.0);
+                r.digest();
+            }
         }
     }
 

@@ -50,6 +50,9 @@ pub struct AppState {
     pub active: u32,
     /// A setting the engine refused, shown until dismissed.
     pub error: Option<String>,
+    /// What the page did on the user's behalf (statements carried over to a new
+    /// engine, a recorded future dropped), shown until dismissed.
+    pub notice: Option<String>,
     /// What happened, in words, newest last: the live region reads them out.
     pub narration: Vec<String>,
     /// Whether the keyboard help is open.
@@ -71,6 +74,7 @@ impl Default for AppState {
             log: Vec::new(),
             active: 0,
             error: None,
+            notice: None,
             narration: Vec::new(),
             help: false,
         }
@@ -133,6 +137,10 @@ pub enum Action {
     CompareFailed(String),
     /// Hide the error.
     DismissError,
+    /// Say what the page did on the user's behalf.
+    Notice(String),
+    /// Hide the notice.
+    DismissNotice,
     /// The input goes to this console session.
     SelectSession(u32),
     /// Show or hide the keyboard help.
@@ -197,6 +205,11 @@ impl AppState {
                 next.snapshots.truncate(1);
             }
             Action::DismissError => next.error = None,
+            Action::Notice(text) => {
+                next.say(text.clone());
+                next.notice = Some(text);
+            }
+            Action::DismissNotice => next.notice = None,
             Action::SelectSession(id) => next.active = id,
             Action::ToggleHelp => next.help = !next.help,
             Action::LessonOpened(o) => {

@@ -3,17 +3,20 @@
 //! there); the hooks that keep the engines in step with that state are `ui::hooks`.
 
 use crate::canvas::frame::Canvases;
-use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
+use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
+use crate::ui::export::{self, ExportMenu};
 use crate::ui::help::Help;
 use crate::ui::hooks::{
     dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
 };
 use crate::ui::lesson::{EnginesRef, LessonPlayer};
+use crate::ui::notice::{self, Notice};
 use crate::ui::pane::Pane;
+use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::stats::Stats;
 use ddlscope_engine::Tick;
@@ -85,17 +88,13 @@ fn seeker(engines: &SharedEngines) -> Callback<Tick> {
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| AppState {
-        // With less motion asked for, nothing moves until the user presses play.
-        playing: !reduced_motion(),
-        ..AppState::default()
-    });
-    let engines = use_mut_ref(|| {
-        Engines::new(
-            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
-                .expect("the built-in demo scenario and profile load"),
-        )
-    });
+    // A link opens its moment; with less motion asked for, the default page waits
+    // for play.
+    let opening = use_memo((), |_| share::opening());
+    let first = use_mut_ref(|| Some(share::initial(&opening, reduced_motion())));
+    let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
+    let engines = use_mut_ref(|| first.borrow_mut().take().expect("taken once").1);
+    let params = use_memo((), |_| opening.params.clone());
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
     let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
     let profiles = use_memo((), |_| profiles());
@@ -114,6 +113,7 @@ pub fn app() -> Html {
     use_shortcuts(&engines, &state);
     use_restart(&engines, &state, heavy);
     use_compare(&engines, &state);
+    share::use_link_sync(&engines, params.clone());
 
     let instances: Vec<u16> = engines
         .borrow()
@@ -128,6 +128,13 @@ pub fn app() -> Html {
     );
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
+    let make_url = {
+        let (engines, params) = (engines.clone(), params.clone());
+        Callback::from(move |()| {
+            let params = share::current_params(&params);
+            share::page_url("", &share::fragment_now(&engines, &params))
+        })
+    };
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"))}>
@@ -135,6 +142,8 @@ pub fn app() -> Html {
                 <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
                 { controls(&state, &engines, &scenarios, &profiles, heavy, &main_snapshot) }
                 <div class="group toolbar-end">
+                    <ShareButton {make_url} />
+                    <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                     <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                 </div>
@@ -145,6 +154,7 @@ pub fn app() -> Html {
                     <button type="button" onclick={on_dismiss}>{ "Dismiss" }</button>
                 </div>
             }
+            <Notice text={state.notice.clone()} on_dismiss={dispatch(&state, |_: MouseEvent| Action::DismissNotice)} />
             if state.help {
                 <Help on_close={on_help} />
             }
@@ -152,7 +162,7 @@ pub fn app() -> Html {
                 <div class="main-col">
                     <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
                         generation={state.generation} now={main_snapshot.now} playing={state.playing} />
-                    { about(&state, chosen.as_ref(), &profiles) }
+                    { about(&state, chosen.as_ref(), &profiles, script_toggle(&state)) }
                     <div class="panes">{ for panes }</div>
                 </div>
                 <aside class="panel side" style="display: grid; gap: 18px; align-content: start">
@@ -243,6 +253,7 @@ fn console(
 ) -> Html {
     let on_run = {
         let engines = engines.clone();
+        let d = state.dispatcher();
         let active = state.active;
         Callback::from(move |sql: String| -> Result<u32, String> {
             let mut e = engines.borrow_mut();
@@ -251,7 +262,12 @@ fn console(
             } else {
                 active
             };
-            e.submit(session, &sql)
+            let result = e.submit(session, &sql);
+            let branched = e.panes.iter_mut().filter_map(|r| r.take_branch()).next();
+            if let Some(b) = branched {
+                d.dispatch(Action::Notice(notice::branch_text(b)));
+            }
+            result
         })
     };
     let on_connect = {
@@ -276,7 +292,12 @@ fn console(
 }
 
 /// The panel about the scenario and the profile: titles, descriptions, what to try.
-fn about(state: &AppState, chosen: Option<&ScenarioChoice>, profiles: &Profiles) -> Html {
+fn about(
+    state: &AppState,
+    chosen: Option<&ScenarioChoice>,
+    profiles: &Profiles,
+    toggle: Html,
+) -> Html {
     let (scenario_title, scenario_text) = chosen
         .map(|s| (s.title.clone(), s.description.clone()))
         .unwrap_or_default();
@@ -297,7 +318,13 @@ fn about(state: &AppState, chosen: Option<&ScenarioChoice>, profiles: &Profiles)
         .filter(|t| !t.is_empty())
         .map_or(
             "This scenario has no script: the workload just runs.".to_string(),
-            |t| format!("The scenario's own script (not run here; you are the script): {t}."),
+            |t| {
+                if state.knobs.runs_script() {
+                    format!("The scenario's own script runs: {t}.")
+                } else {
+                    format!("The scenario's own script (not run here; you are the script): {t}.")
+                }
+            },
         );
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
     html! {
@@ -312,7 +339,25 @@ fn about(state: &AppState, chosen: Option<&ScenarioChoice>, profiles: &Profiles)
                 <summary style="cursor: pointer">{ try_it }</summary>
                 <p style="margin: 6px 0 0">{ script_text }</p>
             </details>
+            { toggle }
         </section>
+    }
+}
+
+/// The checkbox that runs the scenario's own timed statements (a link's and an
+/// embed's default) or leaves the console to the user (the sandbox).
+fn script_toggle(state: &UseReducerHandle<AppState>) -> Html {
+    let knobs = state.knobs.clone();
+    let on_change = dispatch(state, move |_: Event| {
+        let mut k = knobs.clone();
+        k.script = (!k.runs_script()).then_some(true);
+        Action::SetKnobs(k)
+    });
+    html! {
+        <label class="script-toggle" title="Run the statements the scenario's file schedules, at their times (restarts, keeping what you typed)">
+            <input type="checkbox" data-testid="script-toggle" checked={state.knobs.runs_script()} onchange={on_change} />
+            { " Run the scenario's script" }
+        </label>
     }
 }
 

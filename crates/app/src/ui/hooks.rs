@@ -3,6 +3,7 @@
 //! root component, in the order it declares them (Yew runs effects in that order).
 
 use crate::canvas::frame::{Canvases, FrameLoop};
+use crate::model::replay::carry_over;
 use crate::model::runner::{Engines, Runner};
 use crate::model::snapshot::News;
 use crate::model::state::{Action, AppState};
@@ -138,6 +139,9 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
                     Ok(mut runner) => {
                         let (playing, speed) = e.main().clock();
                         runner.set_clock(playing, speed);
+                        if let Some(said) = carry_typed(e.main(), &mut runner) {
+                            d.dispatch(Action::Notice(said));
+                        }
                         e.panes = vec![runner];
                         if let Err(err) = e.compare(compared.as_deref(), &knobs) {
                             d.dispatch(Action::CompareFailed(err));
@@ -172,6 +176,26 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
             move || drop(pending.borrow_mut().take())
         },
     );
+}
+
+/// Carries what the user typed on `old` over to `new` (the same scenario on another
+/// engine or other settings: replayed to the same time), or says it could not (another
+/// scenario has other tables). `None` when there was nothing typed.
+fn carry_typed(old: &Runner, new: &mut Runner) -> Option<String> {
+    if old.inputs().is_empty() {
+        return None;
+    }
+    if old.scenario() != new.scenario() {
+        let n = old.inputs().len();
+        return Some(format!(
+            "{n} typed input{} of {} not carried over to {}: another scenario has other tables (your statements are still in the console's history, ↑).",
+            if n == 1 { " was" } else { "s were" },
+            old.scenario(),
+            new.scenario()
+        ));
+    }
+    let report = carry_over(old, new);
+    (!report.is_empty()).then(|| report.to_string())
 }
 
 /// Compare mode follows the state.

@@ -6,13 +6,17 @@
 pub mod app;
 pub mod choices;
 pub mod controls;
+pub mod embed;
+pub mod export;
 pub mod help;
 pub mod hooks;
 pub mod lesson;
 pub mod marks;
 pub mod mdl_panel;
+pub mod notice;
 pub mod pane;
 pub mod panic;
 pub mod processlist;
+pub mod share;
 pub mod sql_box;
 pub mod stats;

@@ -40,9 +40,9 @@ impl CheckReport {
     }
 }
 
-/// One run of a question: the variant and seed indexes, and for a quiz the 1-based
-/// variant and the seed, as reported.
-type Run = (usize, usize, Option<(usize, u64)>);
+/// One run a question is checked on, as `check` lists them (a step without variants
+/// has one, with no variant).
+type VariantRun = (usize, usize, Option<(usize, u64)>);
 
 /// Runs each step of `lesson` that asks a question, for every variant and seed of a
 /// quiz, to the question's moment, and compares. `progress` hears what runs.
@@ -56,7 +56,7 @@ pub fn check(lesson: &Lesson, progress: &mut dyn FnMut(&str)) -> Result<CheckRep
             .iter()
             .rposition(Step::starts_chapter)
             .unwrap_or(0);
-        let runs: Vec<Run> = match step.variants.as_slice() {
+        let runs: Vec<VariantRun> = match step.variants.as_slice() {
             [] => vec![(0, 0, None)],
             vs => vs
                 .iter()

@@ -424,6 +424,7 @@ fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
         device: Some(ddlscope_engine::DeviceKind::Nvme),
         workload: Some(WorkloadKind::OltpPointSelect),
         threads: Some(4),
+        ..Knobs::default()
     };
     let r = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 3).unwrap();
     assert_eq!(r.sim().pool().pages_total(), 512 * 64);

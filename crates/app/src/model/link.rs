@@ -1,0 +1,428 @@
+//! The page's state as a link: what the model needs to rebuild a moment of a run
+//! (its inputs, not its outputs), and the versioned fragment that carries it
+//! (`#v1.<payload>&key=value...`; docs/embedding.md has the whole scheme).
+//!
+//! ```text
+//!   LinkState ──serde_json──▶ JSON ──deflate (miniz_oxide)──▶ base64url ──▶ "v1.<payload>"
+//!   "#v1.<payload>&controls=minimal&start=8" ──parse_fragment──▶ Fragment { state, params }
+//! ```
+//!
+//! A run is a pure function of scenario + profile + settings (seed included) + the
+//! timed journal of what the user did, so a link holds exactly those, plus where the
+//! viewer was (virtual time, speed, paused, the panels open). Opening it replays the
+//! journal to that tick (`model::replay`). Decoding never panics: every malformed,
+//! truncated, oversized or unknown-version fragment is a [`LinkError`] whose text the
+//! page shows before it opens the default scenario.
+
+use super::knobs::Knobs;
+use super::runner::{Input, InputKind, DEFAULT_PROFILE, DEFAULT_SCENARIO};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use ddlscope_engine::Tick;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The link format this page writes; it reads this one and every earlier one.
+pub const LINK_VERSION: u32 = 1;
+/// The longest fragment read, in bytes. A 50-statement session takes about 2 KB.
+pub const MAX_FRAGMENT: usize = 16 * 1024;
+/// The most a payload may inflate to: a bound on what a hostile link can allocate.
+const MAX_INFLATED: usize = 256 * 1024;
+/// The latest virtual time a link may ask for: replaying further would keep the
+/// page busy for minutes.
+pub const MAX_LINK_TIME: Tick = Tick::from_secs(3600);
+/// The most journal entries a link may hold.
+pub const MAX_JOURNAL: usize = 2000;
+/// The slowest and fastest speeds the controls offer.
+const SPEEDS: (f64, f64) = (0.01, 1000.0);
+
+/// One thing the user did, at a virtual time: the link's form of a runner [`Input`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "k")]
+pub enum JournalEntry {
+    /// A console session opened (`+ new`).
+    #[serde(rename = "c")]
+    Connect {
+        /// When, virtual ns.
+        at: Tick,
+    },
+    /// Statements typed into a console session.
+    #[serde(rename = "s")]
+    Submit {
+        /// When, virtual ns.
+        at: Tick,
+        /// The session's processlist id.
+        session: u32,
+        /// The text, as typed.
+        sql: String,
+    },
+}
+
+impl JournalEntry {
+    /// When it happened.
+    pub fn at(&self) -> Tick {
+        match self {
+            JournalEntry::Connect { at } | JournalEntry::Submit { at, .. } => *at,
+        }
+    }
+
+    /// The runner's input.
+    pub fn to_input(&self) -> Input {
+        match self {
+            JournalEntry::Connect { at } => Input {
+                at: *at,
+                kind: InputKind::Connect,
+            },
+            JournalEntry::Submit { at, session, sql } => Input {
+                at: *at,
+                kind: InputKind::Submit {
+                    session: *session,
+                    sql: sql.clone(),
+                },
+            },
+        }
+    }
+
+    /// The link's form of a runner input.
+    pub fn of(input: &Input) -> JournalEntry {
+        match &input.kind {
+            InputKind::Connect => JournalEntry::Connect { at: input.at },
+            InputKind::Submit { session, sql } => JournalEntry::Submit {
+                at: input.at,
+                session: *session,
+                sql: sql.clone(),
+            },
+        }
+    }
+}
+
+/// Everything a link carries: the model's inputs and where the viewer was.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinkState {
+    /// The built-in scenario.
+    pub scenario: String,
+    /// The engine profile.
+    pub engine: String,
+    /// The profile compared side by side, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<String>,
+    /// Server settings, seed and whether the scenario's script runs.
+    #[serde(default, skip_serializing_if = "Knobs::is_default")]
+    pub knobs: Knobs,
+    /// What the user did, in time order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub journal: Vec<JournalEntry>,
+    /// The virtual times where typing in the past dropped a recorded future.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<Tick>,
+    /// The current virtual time.
+    #[serde(default)]
+    pub t: Tick,
+    /// Virtual seconds per wall second.
+    #[serde(default = "one")]
+    pub speed: f64,
+    /// Whether the clock is stopped.
+    #[serde(default)]
+    pub paused: bool,
+    /// The panels open (empty: the page's default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub panels: Vec<String>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Default for LinkState {
+    fn default() -> LinkState {
+        LinkState {
+            scenario: DEFAULT_SCENARIO.to_string(),
+            engine: DEFAULT_PROFILE.to_string(),
+            compare: None,
+            knobs: Knobs::default(),
+            journal: Vec::new(),
+            branches: Vec::new(),
+            t: Tick::ZERO,
+            speed: 1.0,
+            paused: false,
+            panels: Vec::new(),
+        }
+    }
+}
+
+/// Why a fragment could not be read. The text is what the page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkError {
+    /// Longer than [`MAX_FRAGMENT`].
+    TooLong(usize),
+    /// `v7.`: a version this page does not know.
+    UnknownVersion(String),
+    /// Not base64url, or not a deflate stream, or cut short.
+    Damaged(String),
+    /// The payload is not a link state (missing or mistyped fields).
+    Malformed(String),
+    /// A state or parameter out of range.
+    Invalid(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::TooLong(n) => write!(
+                f,
+                "This link is too long ({n} bytes; at most {MAX_FRAGMENT}): it cannot be opened."
+            ),
+            LinkError::UnknownVersion(v) => write!(
+                f,
+                "This link was made by a newer ddlscope (format {v}; this page reads v1 to v{LINK_VERSION})."
+            ),
+            LinkError::Damaged(why) => write!(
+                f,
+                "This link is cut short or damaged ({why}): copy it again in full."
+            ),
+            LinkError::Malformed(why) => write!(f, "This link's state is malformed: {why}."),
+            LinkError::Invalid(why) => write!(f, "This link asks for something out of range: {why}."),
+        }
+    }
+}
+
+impl LinkState {
+    /// The state from the runner's inputs and the viewer's position.
+    pub fn journal_of(inputs: &[Input]) -> Vec<JournalEntry> {
+        inputs.iter().map(JournalEntry::of).collect()
+    }
+
+    /// The runner's inputs.
+    pub fn inputs(&self) -> Vec<Input> {
+        self.journal.iter().map(JournalEntry::to_input).collect()
+    }
+
+    /// The payload: `v1.` and the deflated JSON in base64url.
+    pub fn encode(&self) -> String {
+        let json = serde_json::to_vec(self).expect("a link state always serializes");
+        let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+    }
+
+    /// Reads a payload (`v1.…`).
+    pub fn decode(payload: &str) -> Result<LinkState, LinkError> {
+        if payload.len() > MAX_FRAGMENT {
+            return Err(LinkError::TooLong(payload.len()));
+        }
+        let (version, body) = payload
+            .split_once('.')
+            .ok_or_else(|| LinkError::Damaged("no version mark".into()))?;
+        if version != "v1" {
+            return Err(LinkError::UnknownVersion(version.to_string()));
+        }
+        let packed = URL_SAFE_NO_PAD
+            .decode(body.trim_end_matches('='))
+            .map_err(|e| LinkError::Damaged(format!("base64url: {e}")))?;
+        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
+            .map_err(|e| LinkError::Damaged(format!("deflate: {:?}", e.status)))?;
+        let state: LinkState =
+            serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))?;
+        state.validate()?;
+        Ok(state)
+    }
+
+    /// Checks what a hand-edited or hostile link could get wrong: times in order and
+    /// within [`MAX_LINK_TIME`], a speed the controls offer, a bounded journal.
+    pub fn validate(&self) -> Result<(), LinkError> {
+        let bad = |s: String| Err(LinkError::Invalid(s));
+        if self.t > MAX_LINK_TIME {
+            return bad(format!(
+                "virtual time {} s (at most {} s)",
+                self.t.as_secs(),
+                MAX_LINK_TIME.as_secs()
+            ));
+        }
+        if !(SPEEDS.0..=SPEEDS.1).contains(&self.speed) {
+            return bad(format!(
+                "speed {} (from {} to {})",
+                self.speed, SPEEDS.0, SPEEDS.1
+            ));
+        }
+        if self.journal.len() > MAX_JOURNAL {
+            return bad(format!(
+                "{} journal entries (at most {MAX_JOURNAL})",
+                self.journal.len()
+            ));
+        }
+        let mut last = Tick::ZERO;
+        for e in &self.journal {
+            if e.at() < last {
+                return bad(format!(
+                    "the journal goes back in time at {} ns",
+                    e.at().as_ns()
+                ));
+            }
+            if e.at() > MAX_LINK_TIME {
+                return bad(format!("an input at {} s", e.at().as_secs()));
+            }
+            last = e.at();
+        }
+        Ok(())
+    }
+}
+
+/// A fragment, read: the state if it carries one, and its `key=value` parameters in
+/// order (embed options, lessons' `lesson=` and `step=`, anything later versions add).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fragment {
+    /// The `v1.…` item, decoded, with the plain state parameters applied.
+    pub state: Option<LinkState>,
+    /// Every `key=value` item, percent-decoded.
+    pub params: Vec<(String, String)>,
+}
+
+impl Fragment {
+    /// A parameter's value.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The parameters that set the state itself when written out by hand (the web
+/// component writes them): they apply over the payload, or over the default state.
+const STATE_PARAMS: [&str; 5] = ["scenario", "engine", "compare", "seed", "script"];
+
+/// Reads `location.hash` (with or without its `#`). An empty fragment is no state.
+pub fn parse_fragment(hash: &str) -> Result<Fragment, LinkError> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    if hash.len() > MAX_FRAGMENT {
+        return Err(LinkError::TooLong(hash.len()));
+    }
+    let mut fragment = Fragment::default();
+    for item in hash.split('&').filter(|i| !i.is_empty()) {
+        match item.split_once('=') {
+            Some((k, v)) => fragment
+                .params
+                .push((percent_decode(k)?, percent_decode(v)?)),
+            None if is_version_mark(item) => {
+                if fragment.state.is_some() {
+                    return Err(LinkError::Malformed("two states in one link".into()));
+                }
+                fragment.state = Some(LinkState::decode(item)?);
+            }
+            None => {
+                return Err(LinkError::Malformed(format!(
+                    "'{}' is neither a state (v1.…) nor key=value",
+                    shorten(item)
+                )))
+            }
+        }
+    }
+    let plain = fragment
+        .params
+        .iter()
+        .any(|(k, _)| STATE_PARAMS.contains(&k.as_str()));
+    if plain {
+        let mut state = fragment.state.take().unwrap_or_default();
+        apply_state_params(&mut state, &fragment.params)?;
+        fragment.state = Some(state);
+    }
+    Ok(fragment)
+}
+
+/// `v` and digits before a dot: the start of a state item.
+fn is_version_mark(item: &str) -> bool {
+    let head = item.split('.').next().unwrap_or("");
+    head.len() > 1 && head.starts_with('v') && head[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn apply_state_params(state: &mut LinkState, params: &[(String, String)]) -> Result<(), LinkError> {
+    for (k, v) in params {
+        match k.as_str() {
+            "scenario" => state.scenario = v.clone(),
+            "engine" => state.engine = v.clone(),
+            "compare" => state.compare = (!v.is_empty()).then(|| v.clone()),
+            "seed" => {
+                let seed = v
+                    .parse()
+                    .map_err(|_| LinkError::Invalid(format!("seed={v} (a whole number)")))?;
+                state.knobs.seed = Some(seed);
+            }
+            "script" => state.knobs.script = Some(parse_flag(k, v)?),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// `1`/`0` (and `true`/`false`) as a flag.
+pub fn parse_flag(key: &str, v: &str) -> Result<bool, LinkError> {
+    match v {
+        "1" | "true" | "" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(LinkError::Invalid(format!("{key}={v} (use 1 or 0)"))),
+    }
+}
+
+/// The fragment for `state` with `params` after it (without the `#`).
+pub fn to_fragment(state: &LinkState, params: &[(String, String)]) -> String {
+    let mut out = state.encode();
+    for (k, v) in params {
+        out.push('&');
+        out.push_str(&percent_encode(k));
+        out.push('=');
+        out.push_str(&percent_encode(v));
+    }
+    out
+}
+
+/// `%2C` and friends back to bytes; the text must be UTF-8.
+fn percent_decode(s: &str) -> Result<String, LinkError> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = s
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| LinkError::Damaged(format!("bad escape in '{}'", shorten(s))))?;
+                out.push(hex);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| LinkError::Damaged(format!("'{}' is not UTF-8", shorten(s))))
+}
+
+/// Escapes what would end a parameter or the fragment.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~,:/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The first 40 characters of `s`, for an error message.
+fn shorten(s: &str) -> String {
+    let mut t: String = s.chars().take(40).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests;

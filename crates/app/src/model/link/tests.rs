@@ -1,0 +1,167 @@
+use super::*;
+
+fn sample_state(statements: usize) -> LinkState {
+    let mut journal = vec![JournalEntry::Connect {
+        at: Tick::from_ms(500),
+    }];
+    for i in 0..statements {
+        journal.push(JournalEntry::Submit {
+            at: Tick::from_ms(1000 + 250 * i as u64),
+            session: 17 + (i % 2) as u32,
+            sql: format!("UPDATE t1 SET k = k + 1 WHERE id = {}", 1000 + i * 37),
+        });
+    }
+    LinkState {
+        scenario: "drop-table-demo".into(),
+        engine: "mysql-5.7".into(),
+        compare: Some("mysql-8.0.23".into()),
+        knobs: Knobs {
+            pool_mib: Some(512),
+            seed: Some(42),
+            script: Some(true),
+            ..Knobs::default()
+        },
+        journal,
+        branches: vec![Tick::from_secs(3)],
+        t: Tick::from_ms(12_345),
+        speed: 0.25,
+        paused: true,
+        panels: vec!["map".into(), "mdl".into()],
+    }
+}
+
+#[test]
+fn a_state_round_trips_through_its_fragment() {
+    let state = sample_state(3);
+    let fragment = to_fragment(&state, &[("controls".into(), "minimal".into())]);
+    assert!(fragment.starts_with("v1."), "{fragment}");
+    let back = parse_fragment(&format!("#{fragment}")).unwrap();
+    assert_eq!(back.state, Some(state));
+    assert_eq!(back.param("controls"), Some("minimal"));
+}
+
+#[test]
+fn a_50_statement_session_fits_in_8_kb() {
+    let fragment = sample_state(50).encode();
+    assert!(fragment.len() < 8 * 1024, "{} bytes", fragment.len());
+    // Deflate earns its keep: the JSON is several times longer.
+    let json = serde_json::to_vec(&sample_state(50)).unwrap();
+    assert!(
+        fragment.len() * 3 < json.len(),
+        "{} vs {}",
+        fragment.len(),
+        json.len()
+    );
+}
+
+/// A link made by the first version of the format. It must keep opening, with this
+/// state, in every later version of the page: never regenerate it.
+const FROZEN_V1: &str = "v1.lZDNSsQwFIVfJdytaenPhA4BF4IFl6IjLoZB0jZobP4maRdS-u7ejOO40I2BwD3nwHcvZ4HYSyuCcsBhCM5nk-i0zAZpHFCQ9lVZiZH5iEedsbxBs3fGi_DjbvMir2oMRuu6CHwB75x-MaoDzsqKQpRyAL5JUx-Un4BPYZYrhXc3Bys08P0CI_J6hAiMWXF-K_0K4jkov4MiUWNUzqLZoDgiBZ7ub292LZlK8tjuyEiu8V-RkjzftQ8tUQMaiQC_sBX7A7v9F7ZuYD1Q6IKw_ZvEGvb15Vj0T1vqDbus8adSsDlGwYs5JpVqScpKnQBghMcLzaDhsH4C";
+
+#[test]
+fn a_frozen_v1_link_keeps_decoding() {
+    let state = LinkState::decode(FROZEN_V1).unwrap();
+    assert_eq!(state, sample_state(2));
+}
+
+#[test]
+fn every_truncation_of_a_link_is_an_error_or_a_state_never_a_panic() {
+    let fragment = sample_state(5).encode();
+    for end in 0..fragment.len() {
+        let cut = &fragment[..end];
+        if let Ok(f) = parse_fragment(cut) {
+            // Only the empty fragment and a bare version mark read as "no state".
+            assert!(f.state.is_none() || end == fragment.len(), "{cut}");
+        }
+    }
+    let e = LinkState::decode(&fragment[..fragment.len() / 2]).unwrap_err();
+    assert!(matches!(e, LinkError::Damaged(_)), "{e:?}");
+    assert!(e.to_string().contains("cut short or damaged"), "{e}");
+}
+
+#[test]
+fn garbage_unknown_versions_and_oversized_links_say_what_is_wrong() {
+    let e = parse_fragment("#v2.AAAA").unwrap_err();
+    assert_eq!(e, LinkError::UnknownVersion("v2".into()));
+    assert!(e.to_string().contains("newer ddlscope"), "{e}");
+    let e = parse_fragment(&format!("#v1.{}", "A".repeat(MAX_FRAGMENT))).unwrap_err();
+    assert!(matches!(e, LinkError::TooLong(_)), "{e:?}");
+    for junk in [
+        "#v1.!!!!",
+        "#v1.",
+        "#hello",
+        "#v1.AAAA&v1.AAAA",
+        "#x=%zz",
+        "#x=%ff",
+    ] {
+        assert!(parse_fragment(junk).is_err(), "{junk}");
+    }
+    // Valid deflate, not a state.
+    let packed = miniz_oxide::deflate::compress_to_vec(b"{\"scenario\": 3}", 6);
+    let e = LinkState::decode(&format!("v1.{}", URL_SAFE_NO_PAD.encode(packed))).unwrap_err();
+    assert!(matches!(e, LinkError::Malformed(_)), "{e:?}");
+}
+
+#[test]
+fn a_hostile_state_is_refused_before_it_is_replayed() {
+    let mut s = sample_state(1);
+    s.t = MAX_LINK_TIME + Tick::SECOND;
+    assert!(matches!(
+        LinkState::decode(&s.encode()),
+        Err(LinkError::Invalid(_))
+    ));
+    let mut s = sample_state(2);
+    s.journal.swap(1, 2);
+    let e = LinkState::decode(&s.encode()).unwrap_err();
+    assert!(e.to_string().contains("back in time"), "{e}");
+    let mut s = sample_state(0);
+    s.speed = 1e9;
+    assert!(LinkState::decode(&s.encode()).is_err());
+}
+
+#[test]
+fn plain_parameters_make_a_state_and_others_are_kept_for_their_readers() {
+    let f = parse_fragment(
+        "#scenario=i4-create-index&engine=mysql-8.0.23&seed=7&script=1&lesson=mdl-queue&step=3",
+    )
+    .unwrap();
+    let s = f.state.clone().unwrap();
+    assert_eq!(s.scenario, "i4-create-index");
+    assert_eq!(s.engine, "mysql-8.0.23");
+    assert_eq!(s.knobs.seed, Some(7));
+    assert!(s.knobs.runs_script());
+    assert_eq!(f.param("lesson"), Some("mdl-queue"));
+    assert_eq!(f.param("step"), Some("3"));
+    assert!(parse_fragment("#seed=x").is_err());
+    // Over a payload, they override it.
+    let f = parse_fragment(&format!(
+        "#{}&engine=mysql-8.0.23",
+        sample_state(1).encode()
+    ))
+    .unwrap();
+    assert_eq!(f.state.unwrap().engine, "mysql-8.0.23");
+    // Parameters alone that are not the state's leave it out: the page's default.
+    assert_eq!(parse_fragment("#controls=minimal").unwrap().state, None);
+    assert_eq!(parse_fragment("").unwrap(), Fragment::default());
+}
+
+#[test]
+fn parameters_are_percent_encoded_both_ways() {
+    let params = vec![
+        (
+            "origins".to_string(),
+            "https://a.example,https://b.example".to_string(),
+        ),
+        ("caption".to_string(), "50% & more".to_string()),
+    ];
+    let fragment = to_fragment(&LinkState::default(), &params);
+    assert!(
+        fragment.contains("origins=https://a.example,https://b.example"),
+        "{fragment}"
+    );
+    assert!(
+        fragment.contains("caption=50%25%20%26%20more"),
+        "{fragment}"
+    );
+    assert_eq!(parse_fragment(&fragment).unwrap().params, params);
+}

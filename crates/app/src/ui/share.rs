@@ -1,0 +1,210 @@
+//! Links in the browser: the fragment read when the page opens, the address bar kept
+//! following the run (`history.replaceState`, at most once a second), and the Share
+//! button that shows and copies the link. The state and its encoding are the model's
+//! (`model::link`, `model::replay`); this file only talks to `location`, `history`
+//! and the clipboard.
+
+use crate::model::link::{parse_fragment, to_fragment, LinkState};
+use crate::model::replay;
+use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
+use crate::model::state::AppState;
+use crate::ui::hooks::SharedEngines;
+use gloo::timers::callback::Interval;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+/// How often the address bar may change, wall ms.
+const SYNC_EVERY_MS: u32 = 1000;
+
+/// What the page was opened with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Opening {
+    /// The state the fragment carries, if any.
+    pub state: Option<LinkState>,
+    /// Its `key=value` parameters (embed options, lessons...), kept in later links.
+    pub params: Vec<(String, String)>,
+    /// Why the fragment could not be opened, for the banner.
+    pub error: Option<String>,
+}
+
+impl Opening {
+    /// A parameter's value.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads `location.hash`. A fragment that cannot be read gives the default page and
+/// the reason.
+pub fn opening() -> Opening {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    match parse_fragment(&hash) {
+        Ok(f) => Opening {
+            state: f.state,
+            params: f.params,
+            error: None,
+        },
+        Err(e) => Opening {
+            error: Some(format!("{e} The default scenario opened instead.")),
+            ..Opening::default()
+        },
+    }
+}
+
+/// Whether the address's fragment carries a state payload (`v1.…`), not only
+/// parameters: a shared moment, whose own settings say whether the script runs.
+pub fn had_payload() -> bool {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    hash.trim_start_matches('#')
+        .split('&')
+        .any(|item| item.starts_with('v') && !item.contains('='))
+}
+
+/// The page's first state and engines: the link's, replayed to its tick, or the
+/// default scenario (playing unless `still`).
+pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
+    let fallback = |error: Option<String>| {
+        let engines = Engines::new(
+            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
+                .expect("the built-in demo scenario and profile load"),
+        );
+        let state = AppState {
+            playing: !still,
+            error,
+            ..AppState::default()
+        };
+        (state, engines)
+    };
+    let Some(link) = &opening.state else {
+        return fallback(opening.error.clone());
+    };
+    match replay::open(link, 0) {
+        Ok(engines) => {
+            let state = AppState {
+                playing: !link.paused,
+                speed: link.speed,
+                scenario: link.scenario.clone(),
+                profile: link.engine.clone(),
+                knobs: link.knobs.clone(),
+                compare: link.compare.clone(),
+                ..AppState::default()
+            };
+            (state, engines)
+        }
+        Err(e) => fallback(Some(format!(
+            "This link could not be opened: {e}. The default scenario opened instead."
+        ))),
+    }
+}
+
+/// The fragment of the engines now, with `params` after the state.
+pub fn fragment_now(engines: &SharedEngines, params: &[(String, String)]) -> String {
+    let panels: Vec<String> = Vec::new();
+    to_fragment(&replay::capture(&engines.borrow(), &panels), params)
+}
+
+/// The absolute address of `page` (`index.html`, `embed.html`) beside this one, with
+/// `fragment`.
+pub fn page_url(page: &str, fragment: &str) -> String {
+    let href = gloo::utils::window().location().href().unwrap_or_default();
+    let base = href.split('#').next().unwrap_or_default().to_string();
+    let url = web_sys::Url::new_with_base(page, &base)
+        .map(|u| u.href())
+        .unwrap_or(base);
+    format!("{url}#{fragment}")
+}
+
+/// The parameters the address bar carries now (another part of the page, a lesson,
+/// may have changed them since it opened), or `opened` when it cannot be read.
+pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    parse_fragment(&hash).map_or_else(|_| opened.to_vec(), |f| f.params)
+}
+
+/// Keeps the address bar's fragment on the engines' state, at most once a second.
+#[hook]
+pub fn use_link_sync(engines: &SharedEngines, params: Rc<Vec<(String, String)>>) {
+    let engines = engines.clone();
+    use_effect_with((), move |_| {
+        let last: RefCell<String> = RefCell::default();
+        let interval = Interval::new(SYNC_EVERY_MS, move || {
+            let params = current_params(&params);
+            // A lesson owns the address while it is open (`#lesson=ID&step=N`).
+            if params.iter().any(|(k, _)| k == "lesson") {
+                return;
+            }
+            let fragment = fragment_now(&engines, &params);
+            if *last.borrow() == fragment {
+                return;
+            }
+            let url = format!("#{fragment}");
+            if let Ok(history) = gloo::utils::window().history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+            *last.borrow_mut() = fragment;
+        });
+        move || drop(interval)
+    });
+}
+
+/// Properties of [`ShareButton`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct ShareProps {
+    /// Makes the link of the moment shown.
+    pub make_url: Callback<(), String>,
+}
+
+/// The Share button: shows the link of this moment, selected, and copies it.
+#[function_component(ShareButton)]
+pub fn share_button(props: &ShareProps) -> Html {
+    let url = use_state(|| None::<String>);
+    let copied = use_state(|| None::<bool>);
+    let on_share = {
+        let (url, copied, make_url) = (url.clone(), copied.clone(), props.make_url.clone());
+        Callback::from(move |_: MouseEvent| {
+            if url.is_some() {
+                url.set(None);
+                return;
+            }
+            let link = make_url.emit(());
+            copy(&link, copied.clone());
+            url.set(Some(link));
+        })
+    };
+    let on_focus = Callback::from(|e: FocusEvent| {
+        if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+            input.select();
+        }
+    });
+    let said = match *copied {
+        Some(true) => "Copied to the clipboard.",
+        Some(false) => "Select it and copy it (the clipboard is not available here).",
+        None => "",
+    };
+    html! {
+        <span class="share">
+            <button type="button" data-testid="share" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
+            if let Some(link) = (*url).clone() {
+                <span class="share-pop" role="dialog" aria-label="Link to this moment">
+                    <input type="text" readonly=true data-testid="share-url" value={link} onfocus={on_focus} aria-label="Link" autofocus=true />
+                    <small role="status">{ said }</small>
+                </span>
+            }
+        </span>
+    }
+}
+
+/// Writes `text` to the clipboard; `done` says whether it could.
+fn copy(text: &str, done: UseStateHandle<Option<bool>>) {
+    let clipboard = gloo::utils::window().navigator().clipboard();
+    let promise = clipboard.write_text(text);
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        done.set(Some(ok));
+    });
+}

@@ -1,0 +1,115 @@
+// <ddlscope-player>: a live ddlscope simulation in any static page.
+//
+//   <script src="https://example.org/ddlscope/ddlscope-player.js" defer></script>
+//   <ddlscope-player scenario="drop-table-demo" engine="mysql-5.7" compare="mysql-8.0.23"
+//                    start="8" autoplay controls="minimal" panels="map,latches"></ddlscope-player>
+//
+// Each element holds, in its own Shadow DOM, an iframe of embed.html (found beside this
+// script) whose fragment carries the attributes (docs/embedding.md lists them), so
+// several players on one page run independently, each with its own simulation. The
+// iframe sizes itself to the player's `ddlscope:resize` messages. The element's own
+// methods (play, pause, seek, speed, run) post the player's postMessage API to it;
+// it fires `ddlscope-ready`, `ddlscope-state` and `ddlscope-statement` events.
+//
+// A classic script, not a module: a module from another origin needs CORS headers,
+// which a static host of the player may not send.
+
+(() => {
+const BASE = new URL('.', document.currentScript?.src ?? window.location.href);
+
+// Attributes copied into the fragment as they are; boolean ones become `1`.
+const VALUE_ATTRS = ['scenario', 'engine', 'compare', 'seed', 'start', 'end', 'controls',
+  'panels', 'theme', 'state', 'speed'];
+const FLAG_ATTRS = ['autoplay', 'loop', 'poster', 'sandbox'];
+
+const STYLE = `
+  :host { display: block; max-width: 100%; }
+  iframe { display: block; width: 100%; height: var(--ddlscope-height, 450px);
+           border: 1px solid #dfe3e8; border-radius: 8px; background: transparent; }
+`;
+
+class DdlscopePlayer extends HTMLElement {
+  static get observedAttributes() {
+    return [...VALUE_ATTRS, ...FLAG_ATTRS, 'height'];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = STYLE;
+    this.frame = document.createElement('iframe');
+    this.frame.setAttribute('loading', 'lazy');
+    this.frame.setAttribute('title', 'ddlscope: an InnoDB simulation');
+    this.shadowRoot.append(style, this.frame);
+    this.onMessage = this.onMessage.bind(this);
+  }
+
+  connectedCallback() {
+    window.addEventListener('message', this.onMessage);
+    this.load();
+  }
+
+  disconnectedCallback() {
+    window.removeEventListener('message', this.onMessage);
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected) this.load();
+  }
+
+  /** The fragment the attributes describe. */
+  fragment() {
+    const items = [];
+    const state = this.getAttribute('state');
+    if (state) items.push(state.replace(/^#/, ''));
+    for (const name of VALUE_ATTRS) {
+      if (name === 'state') continue;
+      const value = this.getAttribute(name);
+      if (value !== null && value !== '') items.push(`${name}=${encodeURIComponent(value)}`);
+    }
+    for (const name of FLAG_ATTRS) {
+      if (this.hasAttribute(name)) items.push(`${name}=1`);
+    }
+    // A player runs its scenario's own script unless asked for the sandbox.
+    if (!this.hasAttribute('sandbox')) items.push('script=1');
+    // The player answers this page: its origin is the allowed one.
+    items.push(`origins=${encodeURIComponent(window.location.origin)}`);
+    return items.join('&');
+  }
+
+  load() {
+    const src = new URL('embed.html', BASE);
+    src.hash = this.fragment();
+    if (this.frame.src !== src.href) this.frame.src = src.href;
+    const height = this.getAttribute('height');
+    if (height) this.style.setProperty('--ddlscope-height', `${parseInt(height, 10)}px`);
+  }
+
+  onMessage(event) {
+    if (event.source !== this.frame.contentWindow) return;
+    const data = event.data;
+    if (!data || typeof data.type !== 'string' || !data.type.startsWith('ddlscope:')) return;
+    const kind = data.type.slice('ddlscope:'.length);
+    if (kind === 'resize' && Number.isFinite(data.height) && !this.hasAttribute('height')) {
+      this.style.setProperty('--ddlscope-height', `${Math.ceil(data.height)}px`);
+    }
+    this.dispatchEvent(new CustomEvent(`ddlscope-${kind}`, { detail: data }));
+  }
+
+  post(message) {
+    const target = new URL('embed.html', BASE).origin;
+    this.frame.contentWindow?.postMessage(message, target);
+  }
+
+  play() { this.post({ type: 'play' }); }
+  pause() { this.post({ type: 'pause' }); }
+  seek(t) { this.post({ type: 'seek', t }); }
+  speed(x) { this.post({ type: 'speed', x }); }
+  run(session, sql) { this.post({ type: 'run', session, sql }); }
+}
+
+if (!customElements.get('ddlscope-player')) {
+  customElements.define('ddlscope-player', DdlscopePlayer);
+}
+})();

@@ -1,0 +1,335 @@
+// Links, embeds, the web component and exports (issue 12), in headless Chromium.
+//
+// Contract with the app, besides lib.mjs's ids: [data-testid=share] shows
+// [data-testid=share-url] (the link of the moment); [data-testid=export] opens a menu
+// whose [data-testid=export-script] downloads the typed statements as a session
+// script; embed.html shows [data-testid=embed-player], [data-testid=open-full] and
+// posts {type: "ddlscope:resize", height} to its parent; it obeys postMessage
+// commands only from its own origin and those in origins=; a fragment it cannot read
+// shows [data-testid=settings-error] (main page) and the default scenario opens.
+// A second origin is a tiny node:http server started here, reached as 127.0.0.1 and
+// as localhost (two origins for the browser).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ARTIFACTS,
+  BASE_URL,
+  canvasHash,
+  expectCanvasDrawn,
+  ensurePaused,
+  ids,
+  openBrowser,
+  pollUntil,
+  readFigure,
+  runSql,
+  screenshot,
+  scrubTo,
+  virtualMs,
+  waitReady,
+} from './lib.mjs';
+
+const ROOT = join(process.cwd(), '..', '..');
+
+/** Opens `url` in a fresh browser, runs `body(page, problems)`, fails on page errors. */
+async function withPage(t, name, url, body, { viewport, ready = true } = {}) {
+  const { page, problems, close } = await openBrowser();
+  try {
+    if (viewport) await page.setViewportSize(viewport);
+    await page.goto(url);
+    if (ready) await waitReady(page, { problems });
+    await body(page, problems);
+    assert.deepEqual(problems, [], 'the page reported errors');
+  } catch (err) {
+    await screenshot(page, `${name}-failure`).catch(() => {});
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+/** Waits for the map to be drawn at the clock's tick and returns what it shows. */
+async function still(page) {
+  await pollUntil('the map to catch up with the clock', async () => {
+    const tick = Math.floor(Number(await page.locator(ids.bufpoolMap).getAttribute('data-tick')) / 1e6);
+    return tick === (await virtualMs(page));
+  }, (same) => same, { timeoutMs: 20_000 });
+  await page.waitForTimeout(400);
+  return {
+    t: await virtualMs(page),
+    free: await readFigure(page, ids.freePages),
+    map: await canvasHash(page, ids.bufpoolMap),
+  };
+}
+
+/** A static server for host pages on a free port: `pages` maps a path to HTML. */
+async function hostServer(pages) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const body = pages[path];
+    // The browser asks for a favicon; an empty answer is not an error.
+    res.writeHead(body ? 200 : path === '/favicon.ico' ? 204 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('a shared link opens in a fresh browser at the same tick with the same map', { timeout: 300_000 }, async (t) => {
+  let shared;
+  let before;
+  await withPage(t, 'share-origin', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    await runSql(page, 'DROP TABLE t1');
+    await pollUntil('2.5 virtual seconds', () => virtualMs(page), (ms) => ms > 2_500, { timeoutMs: 60_000 });
+    await ensurePaused(page);
+    // A seek repaints the whole map (playing, it repaints the bands that change).
+    await scrubTo(page, 2_500);
+    before = await still(page);
+    assert.equal(before.t, 2_500);
+    await page.click('[data-testid=share]');
+    shared = await page.locator('[data-testid=share-url]').inputValue();
+    assert.match(shared, /#v1\.[A-Za-z0-9_-]+/);
+    assert.ok(shared.length < 8192, `${shared.length} characters`);
+    // The address bar follows too (replaceState, once a second).
+    await pollUntil('the address bar to carry the state', () => page.evaluate(() => location.hash), (h) => h.startsWith('#v1.'), { timeoutMs: 5_000 });
+    await screenshot(page, 'share-made');
+  });
+  await withPage(t, 'share-opened', shared, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const after = await still(page);
+    assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
+    assert.match(await page.locator(ids.sqlLog).textContent(), /DROP TABLE t1/);
+    await screenshot(page, 'share-opened');
+  });
+});
+
+/** Fragments a careless copy, a hostile page or a future version could produce. */
+function badFragments(good) {
+  const out = [];
+  let seed = 12345;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=&%#v';
+  while (out.length < 200) {
+    const kind = out.length % 4;
+    if (kind === 0) out.push(good.slice(0, 1 + rand(good.length - 1)));
+    else if (kind === 1) {
+      const chars = [...good];
+      for (let i = 0; i < 3; i += 1) chars[rand(chars.length)] = alphabet[rand(alphabet.length)];
+      out.push(chars.join(''));
+    } else if (kind === 2) out.push(Array.from({ length: 1 + rand(300) }, () => alphabet[rand(alphabet.length)]).join(''));
+    else out.push([`v${2 + rand(8)}.${good.slice(3, 40)}`, `v1.${'A'.repeat(20000)}`, 'panels=nope', 'start=-4', 'seed=x', `${good}&${good}`, '%E0%A4%A', 'scenario=no-such&engine=mysql-9'][rand(8)]);
+  }
+  return out;
+}
+
+test('200 random and truncated fragments never raise a page error', { timeout: 600_000 }, async (t) => {
+  await withPage(t, 'fragments', BASE_URL, async (page, problems) => {
+    await page.click('[data-testid=share]');
+    const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
+    let banners = 0;
+    for (const fragment of badFragments(good)) {
+      await page.goto('about:blank');
+      await page.goto(`${BASE_URL}#${fragment}`);
+      await waitReady(page, { problems });
+      if (await page.locator('[data-testid=settings-error]').count()) banners += 1;
+      assert.deepEqual(problems, [], `after #${fragment.slice(0, 80)}`);
+    }
+    assert.ok(banners > 150, `most of them say what is wrong (${banners} of 200)`);
+    await page.goto('about:blank');
+    await page.goto(`${BASE_URL}#v7.AAAA`);
+    await waitReady(page, { problems });
+    assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
+    await screenshot(page, 'fragment-unknown-version');
+  });
+});
+
+test('the embed in an iframe on another origin: resize, open-full, the origin allowlist', { timeout: 300_000 }, async (t) => {
+  const player = new URL('embed.html', BASE_URL);
+  const page = (allowed) => `<!doctype html><meta charset="utf-8"><title>host</title>
+    <p>A documentation page.</p>
+    <iframe id="player" style="width: 800px; height: 450px; border: 0"
+      src="${player.href}#scenario=drop-table-demo&engine=mysql-5.7&panels=map,latches,mdl&start=2&origins=${encodeURIComponent(allowed)}"></iframe>
+    <script>
+      window.received = [];
+      addEventListener('message', (e) => {
+        if (e.data && typeof e.data.type === 'string') window.received.push(e.data);
+        if (e.data?.type === 'ddlscope:resize') document.getElementById('player').style.height = e.data.height + 'px';
+      });
+    </script>`;
+  // Two host servers, two origins: the player allows the first only.
+  let allowed = '';
+  const serve = () => createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page(allowed));
+  });
+  const listen = async (server) => {
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise((r) => server.close(r)));
+    return `http://127.0.0.1:${server.address().port}`;
+  };
+  allowed = await listen(serve());
+  const foreign = await listen(serve());
+  const frameOf = async (p) => {
+    const el = await p.waitForSelector('#player');
+    return el.contentFrame();
+  };
+  const clockIn = async (frame) => {
+    const text = await frame.locator(ids.virtualTime).textContent();
+    return Math.round(Number(/([\d.]+)/.exec(text)[1]) * 1000);
+  };
+  for (const [name, origin, obeyed] of [['foreign', foreign, false], ['allowed', allowed, true]]) {
+    await withPage(t, `embed-host-${name}`, `${origin}/host.html`, async (p) => {
+      const frame = await frameOf(p);
+      await pollUntil('the player to be ready', () => frame.evaluate(() => document.body.dataset.ready), (v) => v === '1', { timeoutMs: 60_000 });
+      await pollUntil('a resize message', () => p.evaluate(() => window.received.filter((m) => m.type === 'ddlscope:resize').length), (n) => n > 0, { timeoutMs: 10_000 });
+      assert.equal(await clockIn(frame), 2_000, 'start=2 opens at 2 s, paused');
+      await p.evaluate((target) => document.getElementById('player').contentWindow.postMessage({ type: 'seek', t: 5 }, target), player.origin);
+      if (obeyed) {
+        await pollUntil('the allowed seek to be obeyed', () => clockIn(frame), (ms) => ms === 5_000, { timeoutMs: 20_000 });
+        await pollUntil('a state message at 5 s', () => p.evaluate(() => window.received.some((m) => m.type === 'ddlscope:state' && m.t === 5)), (v) => v, { timeoutMs: 5_000 });
+        const full = await frame.locator('[data-testid=open-full]').getAttribute('href');
+        assert.match(full, /index\.html#v1\./);
+        await withPage(t, 'embed-open-full', full, async (fp) => {
+          await pollUntil('the full page at the same time', () => virtualMs(fp), (ms) => ms === 5_000, { timeoutMs: 30_000 });
+        });
+      } else {
+        await p.waitForTimeout(1_500);
+        assert.equal(await clockIn(frame), 2_000, 'a foreign origin\'s seek is ignored');
+      }
+    }, { ready: false });
+  }
+});
+
+test('the embed at 800x450 and 360 px: no sideways scroll', { timeout: 300_000 }, async (t) => {
+  const url = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&compare=mysql-8.0.23&panels=map,latches,chart-tps&start=11&controls=full', BASE_URL).href;
+  for (const [name, viewport] of [['embed-800x450', { width: 800, height: 450 }], ['embed-360', { width: 360, height: 740 }], ['embed-1280', { width: 1280, height: 720 }], ['embed-320', { width: 320, height: 640 }]]) {
+    await withPage(t, name, url, async (page) => {
+      await expectCanvasDrawn(page, ids.bufpoolMap);
+      await page.waitForTimeout(800);
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(scroll <= client, `${name}: ${scroll} px wide in ${client}`);
+      assert.equal(await page.locator('[data-testid=pane-1]').count(), 1, 'both engines');
+      assert.ok(await page.locator('[data-testid=open-full]').isVisible());
+      await screenshot(page, name);
+    }, { viewport });
+  }
+});
+
+test('the web component: two players on one plain page run independently', { timeout: 300_000 }, async (t) => {
+  const script = new URL('ddlscope-player.js', BASE_URL).href;
+  const html = `<!doctype html><meta charset="utf-8"><title>two players</title>
+    <script src="${script}" defer></script>
+    <h1>Two players</h1>
+    <ddlscope-player id="a" scenario="drop-table-demo" engine="mysql-5.7" start="3" panels="map"></ddlscope-player>
+    <ddlscope-player id="b" scenario="drop-table-demo" engine="mysql-8.0.23" start="1" panels="map,latches" controls="full"></ddlscope-player>`;
+  const server = await hostServer({ '/players.html': html });
+  t.after(server.close);
+  await withPage(t, 'web-component', `http://127.0.0.1:${server.port}/players.html`, async (page) => {
+    const frames = async () => Promise.all(['a', 'b'].map(async (id) => {
+      const handle = await page.evaluateHandle((id) => document.getElementById(id).shadowRoot.querySelector('iframe'), id);
+      return handle.asElement().contentFrame();
+    }));
+    const [a, b] = await pollUntil('both players to be ready', async () => {
+      const fs = await frames().catch(() => []);
+      if (fs.length < 2) return null;
+      const ready = await Promise.all(fs.map((f) => f?.evaluate(() => document.body.dataset.ready).catch(() => null)));
+      return ready.every((r) => r === '1') ? fs : null;
+    }, (v) => v !== null, { timeoutMs: 90_000 });
+    const clock = async (f) => Math.round(Number(/([\d.]+)/.exec(await f.locator(ids.virtualTime).textContent())[1]) * 1000);
+    assert.equal(await clock(a), 3_000);
+    assert.equal(await clock(b), 1_000);
+    await page.evaluate(() => document.getElementById('b').seek(4));
+    await pollUntil('player b at 4 s', () => clock(b), (ms) => ms === 4_000, { timeoutMs: 20_000 });
+    assert.equal(await clock(a), 3_000, 'player a did not move');
+    assert.match(await b.locator('[data-testid=embed-caption]').textContent(), /mysql-8\.0\.23/);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'web-component-two-players');
+  }, { ready: false });
+});
+
+/** The ddlscope binary: built by cargo xtask test's native step, or built here. */
+function ddlscope(args) {
+  for (const bin of [process.env.E2E_DDLSCOPE, join(ROOT, 'target/release/ddlscope'), join(ROOT, 'target/debug/ddlscope')]) {
+    if (bin && existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
+  }
+  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'ddlscope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
+}
+
+test('the exported session script, run by ddlscope script, meets the browser\'s outcomes', { timeout: 300_000 }, async (t) => {
+  await withPage(t, 'export-script', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    for (const sql of ['SELECT * FROM nope', 'BEGIN', 'SELECT * FROM t1 WHERE id = 5', 'COMMIT', 'DROP TABLE t2', 'DROP TABLE t2']) {
+      await runSql(page, sql);
+      await page.waitForTimeout(300);
+    }
+    await pollUntil('six statements in the log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 6, { timeoutMs: 60_000 });
+    await ensurePaused(page);
+    const text = await page.locator(ids.sqlLog).textContent();
+    const shown = [...text.matchAll(/mysql> (.*)\n(.*)/g)].map(([, sql, result]) => {
+      const code = /^ERROR (\d+)/.exec(result);
+      return { sql, outcome: code ? 'error' : 'ok', error_code: code ? Number(code[1]) : null };
+    });
+    await page.click('[data-testid=export]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-script]')]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, 'exported.script');
+    await download.saveAs(file);
+    const report = JSON.parse(ddlscope(['script', file, '--format', 'json']));
+    const replayed = report.statements.map(({ sql, outcome, error_code }) => ({ sql, outcome, error_code }));
+    assert.deepEqual(replayed, shown);
+    assert.ok(shown.some((s) => s.error_code === 1146) && shown.some((s) => s.error_code === 1051), JSON.stringify(shown));
+    writeFileSync(join(ARTIFACTS, 'exported-script-report.json'), JSON.stringify(report, null, 2));
+  });
+});
+
+test('nothing typed is lost silently: an engine change replays it, typing in the past says what it drops', { timeout: 300_000 }, async (t) => {
+  await withPage(t, 'carry-over', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    await runSql(page, 'BEGIN');
+    await runSql(page, 'SELECT * FROM t1 WHERE id = 5');
+    await pollUntil('both statements in the log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 2, { timeoutMs: 30_000 });
+    await page.selectOption(ids.profileSelect, 'mysql-8.0.23');
+    const notice = page.locator('[data-testid=notice]');
+    await pollUntil('the notice', () => notice.count(), (n) => n === 1, { timeoutMs: 60_000 });
+    assert.match(await notice.textContent(), /2 statements were replayed on mysql-8\.0\.23 up to \d+\.\d s/);
+    await pollUntil('the statements in the new engine\'s log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 2, { timeoutMs: 30_000 });
+    await screenshot(page, 'carry-over-notice');
+    await page.click('[data-testid=notice] button');
+    // Back in time, then type: the recorded future is dropped, and the page says so.
+    await ensurePaused(page);
+    await runSql(page, 'COMMIT');
+    await page.waitForTimeout(300);
+    await scrubTo(page, 200);
+    await pollUntil('the clock at 0.2 s', () => virtualMs(page), (ms) => ms === 200, { timeoutMs: 20_000 });
+    await runSql(page, 'SELECT 1');
+    await pollUntil('the branch notice', () => notice.count(), (n) => n === 1, { timeoutMs: 10_000 });
+    assert.match(await notice.textContent(), /Typing at 0\.200 s dropped 3 recorded inputs/);
+    await screenshot(page, 'branch-notice');
+  });
+});
+
+test('poster=1 loads nothing until the reader clicks', { timeout: 180_000 }, async (t) => {
+  const url = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&poster=1&start=1', BASE_URL).href;
+  await withPage(t, 'embed-poster', url, async (page, problems) => {
+    const wasm = [];
+    page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
+    await page.locator('[data-testid=poster-load]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('[data-testid=poster]').textContent(), /drop-table-demo · mysql-5\.7/);
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(wasm, [], 'no WebAssembly fetched before the click');
+    await screenshot(page, 'embed-poster');
+    await page.click('[data-testid=poster-load]');
+    await waitReady(page, { problems });
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    assert.equal(wasm.length, 1);
+  }, { ready: false, viewport: { width: 800, height: 450 } });
+});
