@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!   target/dist/index.html ─┐
-//!   styles.css ──inline <style>─┤
+//!   every linked stylesheet ──inline <style>─┤
 //!   ddlscope_app.js ──inline <script type="module">─┼──▶ target/ddlscope-workshop.html
 //!   ddlscope_app_bg.wasm ──base64, handed to init()─┘    (lessons are in the wasm)
 //! ```
@@ -74,30 +74,36 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
         "a workshop room may have no network: the file must open from disk",
     );
     let index = String::from_utf8(read(dist, "index.html")?).map_err(|e| e.to_string())?;
-    let css = String::from_utf8(read(dist, "styles.css")?).map_err(|e| e.to_string())?;
     let glue = String::from_utf8(read(dist, "ddlscope_app.js")?).map_err(|e| e.to_string())?;
     let wasm = read(dist, "ddlscope_app_bg.wasm")?;
-    let link = r#"<link rel="stylesheet" href="styles.css">"#;
-    let (start, end) =
-        match (
-            index.find("<script type=\"module\">"),
-            index.find("</script>"),
-        ) {
-            (Some(s), Some(e)) if index.contains(link) && s < e => (s, e + "</script>".len()),
-            _ => return Err(
-                "index.html no longer has the stylesheet link and module script bundle.rs replaces"
-                    .into(),
-            ),
-        };
+    let (start, end) = match (
+        index.find("<script type=\"module\">"),
+        index.find("</script>"),
+    ) {
+        (Some(s), Some(e)) if s < e => (s, e + "</script>".len()),
+        _ => return Err("index.html no longer has the module script bundle.rs replaces".into()),
+    };
     let script = format!(
         "<script type=\"module\">\n{}</script>",
         boot_script(&glue, &wasm)?
     );
-    let html = format!("{}{}{}", &index[..start], script, &index[end..]).replacen(
-        link,
-        &format!("<style>\n{css}\n</style>"),
-        1,
-    );
+    let mut html = format!("{}{}{}", &index[..start], script, &index[end..]);
+    // Every stylesheet the page links, inlined in place.
+    while let Some(i) = html.find("<link rel=\"stylesheet\" href=\"") {
+        let from = i + "<link rel=\"stylesheet\" href=\"".len();
+        let name_end = html[from..]
+            .find('"')
+            .ok_or("an unclosed stylesheet link")?
+            + from;
+        let tag_end = html[name_end..]
+            .find('>')
+            .ok_or("an unclosed stylesheet link")?
+            + name_end
+            + 1;
+        let name = html[from..name_end].to_string();
+        let css = String::from_utf8(read(dist, &name)?).map_err(|e| e.to_string())?;
+        html.replace_range(i..tag_end, &format!("<style>\n{css}\n</style>"));
+    }
     let out = bundle_path();
     fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     say(
