@@ -1,10 +1,13 @@
 // The lesson player in headless Chromium: a lesson walked with a presentation remote's
-// keys, a question answered wrong then right and revealed, presenter mode at 1280x720.
+// keys, a question answered wrong then right and revealed, presenter mode at 1280x720,
+// and the one-file workshop bundle opened from file:// (E2E_BUNDLE names it).
 // Screenshots go to target/e2e/lessons-*.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { BASE_URL, expectCanvasDrawn, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
 
 const LESSON = 'drop-table-57-vs-80';
 const STEPS = 6;
@@ -63,7 +66,7 @@ test('a question answered wrong, then right, then revealed from the simulation',
     assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right.');
     await page.click('[data-testid=lesson-reveal]');
     const answer = await page.textContent('[data-testid=lesson-answer]');
-    const shown = Number(/The simulation shows: ([0-9.]+)/.exec(answer)?.[1]);
+    const shown = Number(/The simulation shows: ([0-9]+(?:\.[0-9]+)?)/.exec(answer)?.[1]);
     assert.ok(Math.abs(shown - 0.4) <= 0.1, `the revealed figure (${answer}) is inside the stated tolerance`);
   });
 });
@@ -86,4 +89,31 @@ test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', 
     await screenshot(page, 'lessons-presenter-blank');
     await page.keyboard.press('b');
   });
+});
+
+test('the workshop bundle opens from file:// and draws the map', async (t) => {
+  const bundle = process.env.E2E_BUNDLE ?? new URL('../../target/ddlscope-workshop.html', import.meta.url).pathname;
+  assert.ok(existsSync(bundle), `${bundle} exists (cargo xtask bundle writes it)`);
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${pathToFileURL(bundle).href}#lesson=${LESSON}&step=1`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await expectCanvasDrawn(page, '[data-testid=bufpool-map]');
+    await expectStep(page, 1);
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')),
+      [],
+      'nothing is fetched from a network',
+    );
+    await screenshot(page, 'lessons-bundle');
+    assert.deepEqual(problems, [], 'the page reported no errors');
+  } catch (e) {
+    await screenshot(page, 'lessons-bundle-failure').catch(() => {});
+    throw e;
+  } finally {
+    await close();
+  }
 });

@@ -162,6 +162,7 @@ pub fn run_e2e(site: &Path) -> Result {
         .env("E2E_BASE_URL", &base_url)
         .env("E2E_ARTIFACTS", &artifacts)
         .env("E2E_CHROMIUM", CHROMIUM)
+        .env("E2E_BUNDLE", crate::bundle::bundle_path())
         .current_dir(&dir))
 }
 

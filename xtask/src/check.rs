@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::util::{host_cargo, human_duration, run, Result};
-use crate::{browser, dist, toolchain};
+use crate::{browser, bundle, dist, toolchain};
 
 /// How one step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,8 +75,10 @@ pub fn test() -> Result {
         }
     }
     let mut site = None;
-    step(&mut reports, "wasm dist build", || {
-        site = Some(dist::dist()?);
+    step(&mut reports, "wasm dist build and workshop bundle", || {
+        let dir = dist::dist()?;
+        bundle::bundle(&dir)?;
+        site = Some(dir);
         Ok(())
     });
     match site {

@@ -21,6 +21,7 @@
 
 mod bench_web;
 mod browser;
+mod bundle;
 mod check;
 mod conformance;
 mod dist;
@@ -40,6 +41,8 @@ usage: cargo xtask <command> [options]
 
 commands:
   dist                      build the wasm app and assemble target/dist/
+  bundle [--no-build]       dist, then inline it into one HTML file, target/ddlscope-workshop.html,
+                            that opens from disk with no server (a workshop without Wi-Fi)
   serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
@@ -57,6 +60,9 @@ commands:
 #[derive(Debug, PartialEq, Eq)]
 enum Task {
     Dist,
+    Bundle {
+        build: bool,
+    },
     Serve {
         port: u16,
         build: bool,
@@ -102,7 +108,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .parse()
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
-            ("serve" | "bench-web", "--no-build") => build = false,
+            ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
@@ -118,6 +124,7 @@ fn parse(args: &[String]) -> Result<Task> {
     }
     match command {
         "dist" => Ok(Task::Dist),
+        "bundle" => Ok(Task::Bundle { build }),
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
@@ -136,6 +143,14 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Dist => dist::dist().map(|_| ()),
+        Task::Bundle { build } => {
+            let dir = if build {
+                dist::dist()?
+            } else {
+                dist::dist_dir()
+            };
+            bundle::bundle(&dir).map(|_| ())
+        }
         Task::Serve { port, build, dir } => {
             // Claim the port before a build that may take minutes, so a busy port
             // fails at once.
@@ -206,6 +221,7 @@ mod tests {
     fn parses_commands_and_options() {
         check(&[], Ok(Task::Help));
         check(&["dist"], Ok(Task::Dist));
+        check(&["bundle", "--no-build"], Ok(Task::Bundle { build: false }));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
         check(&["conformance"], Ok(Task::Conformance { only: None }));

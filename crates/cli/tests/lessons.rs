@@ -56,12 +56,12 @@ fn a_lesson_whose_answers_are_wrong_fails_the_check() {
         "{out}"
     );
     assert!(
-        out.contains("FAIL step 1 (line 15): stated 10 ± 1 s, simulated 0."),
+        out.contains("FAIL step 1 (line 14): stated 10 ± 1 s, simulated 0."),
         "{out}"
     );
     assert!(
         out.contains(
-            "FAIL step 2 (line 27): stated s2, simulated nothing (no statement got error 1205)"
+            "FAIL step 2 (line 28): stated s2, simulated nothing (no statement got error 1205)"
         ),
         "{out}"
     );

@@ -16,6 +16,7 @@ pub mod knobs;
 pub mod layout;
 pub mod lesson;
 pub mod link;
+pub mod marks;
 pub mod mdl;
 pub mod processlist;
 pub mod replay;

@@ -21,6 +21,7 @@
 //! re-render must not clone or compare it. Yew sees only small [`Snapshot`]s of it.
 
 use super::knobs::Knobs;
+use super::marks::{self, Mark};
 use super::mdl::mdl_view;
 use super::processlist::proc_rows;
 use super::snapshot::{note_for, table_infos, ConsoleSession, LogEntry, Snapshot};
@@ -59,8 +60,8 @@ const CHECKPOINT_EVERY: Tick = Tick::from_secs(5);
 const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
 /// Statements and notes the console's log keeps.
 pub const LOG_KEEP: usize = 400;
-/// How far [`Runner::step_event`] looks for the next event.
-const STEP_HORIZON: Tick = Tick::SECOND;
+/// How far [`Runner::step_event`] runs looking for the next mark.
+const MARK_HORIZON: Tick = Tick::from_secs(10);
 
 /// What the user did to the simulation, at a virtual time. With the scenario, the
 /// profile and the seed, the list of inputs is the whole run.
@@ -125,6 +126,9 @@ pub struct Runner {
     horizon: Tick,
     /// Events already digested.
     cursor: usize,
+    /// Statements, lock waits and DDL phases seen so far, in time order (kept across
+    /// seeks: the run replays the same way), for the scrubber and step/back.
+    marks: Vec<Mark>,
     scans: Vec<ScanSpan>,
     /// Flush-list walks not over yet, and every instance's walks so far.
     flush_walks: Vec<ScanSpan>,
@@ -242,6 +246,7 @@ impl Runner {
             checkpoint_every: CHECKPOINT_EVERY,
             horizon: Tick::ZERO,
             cursor: 0,
+            marks: Vec::new(),
             scans: Vec::new(),
             flush_walks: Vec::new(),
             flush_walk_count: Vec::new(),
@@ -467,6 +472,7 @@ impl Runner {
                 self.last_branch = Some(Branch { at: now, dropped });
             }
             self.inputs.truncate(self.applied);
+            self.marks.retain(|m| m.at <= now);
             self.checkpoints.retain(|c| c.sim.now() <= now);
             self.horizon = now;
         }
@@ -620,11 +626,33 @@ impl Runner {
         self.digest();
     }
 
-    /// Runs to the next event in the engine's stream (at most [`STEP_HORIZON`]
-    /// ahead), the clock paused: the step control. Returns the virtual time run.
+    /// Runs to the next mark (a statement starting or finishing, a lock wait, a DDL
+    /// phase): one already seen, or the next one the run makes within
+    /// [`MARK_HORIZON`], the clock paused: the step control. Returns the virtual time
+    /// run.
     pub fn step_event(&mut self) -> Tick {
+        self.digest();
         let from = self.sim.now();
-        let limit = from + STEP_HORIZON;
+        if let Some(at) = marks::next_after(&self.marks, from) {
+            self.run_to(at, f64::INFINITY, &|| 0.0);
+            return self.sim.now() - from;
+        }
+        let limit = from + MARK_HORIZON;
+        while self.sim.now() < limit {
+            let seen = self.sim.events().len();
+            self.step_one(limit);
+            if self.sim.events()[seen..]
+                .iter()
+                .any(|e| e.at > from && marks::mark_of(e).is_some())
+            {
+                break;
+            }
+        }
+        self.sim.now() - from
+    }
+
+    /// Runs to the next event in the engine's stream, at most to `limit`.
+    fn step_one(&mut self, limit: Tick) {
         let events = self.sim.events().len();
         while self.sim.events().len() == events && self.sim.now() < limit {
             let mut next = self.sim.next_wake().unwrap_or(limit).min(limit);
@@ -637,17 +665,25 @@ impl Runner {
             self.checkpoint();
         }
         self.horizon = self.horizon.max(self.sim.now());
-        self.sim.now() - from
     }
 
-    /// Seeks back to the previous event in the engine's stream (or the start): the
-    /// back control.
+    /// Seeks back to the previous mark (statement, lock wait, DDL phase), or without
+    /// one to the previous event in the engine's stream (or the start): the back
+    /// control.
     pub fn step_back(&mut self) {
+        self.digest();
         let now = self.sim.now();
-        let events = self.sim.events();
-        let i = events.partition_point(|e| e.at < now);
-        let to = i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at);
+        let to = marks::prev_before(&self.marks, now).unwrap_or_else(|| {
+            let events = self.sim.events();
+            let i = events.partition_point(|e| e.at < now);
+            i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at)
+        });
         self.seek(to);
+    }
+
+    /// The marks seen so far, in time order.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
     }
 
     /// Reads the events that arrived since the last call: keeps scans that are not over,
@@ -657,6 +693,9 @@ impl Runner {
         let console: BTreeSet<u32> = self.sim.console_sessions().into_iter().collect();
         let before = self.log.len();
         for e in &self.sim.events()[self.cursor..] {
+            if let Some(m) = marks::mark_of(e) {
+                marks::add(&mut self.marks, m);
+            }
             match &e.kind {
                 EventKind::Scan {
                     list,
@@ -823,6 +862,7 @@ impl Runner {
             tables: table_infos(&self.sim),
             flush_walks: self.flush_walk_count.iter().sum(),
             horizon: self.horizon,
+            marks: self.marks.clone(),
             latches_held: self
                 .sim
                 .latches()

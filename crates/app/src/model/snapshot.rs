@@ -147,6 +147,8 @@ pub struct Snapshot {
     pub flush_walks: u64,
     /// The furthest virtual time reached: the scrubber's end.
     pub horizon: Tick,
+    /// Statements, lock waits and DDL phases up to the horizon, for the scrubber.
+    pub marks: Vec<super::marks::Mark>,
     /// The InnoDB latches held right now (`dict_sys`, `LOCK_open`, ...).
     pub latches_held: Vec<String>,
     /// Sessions waiting now: for a latch, a metadata lock or a row lock.

@@ -218,6 +218,7 @@ fn controls(
             knobs={state.knobs.clone()}
             now={snapshot.now}
             horizon={snapshot.horizon}
+            marks={snapshot.marks.clone()}
             on_toggle={dispatch(state, |()| Action::TogglePlay)}
             {on_step}
             on_seek={seeker(engines)}

@@ -9,6 +9,8 @@
 
 use crate::model::format;
 use crate::model::knobs::{parse_named, Knobs};
+use crate::model::marks::Mark;
+use crate::ui::marks::ScrubberMarks;
 use ddlscope_engine::{DeviceKind, Tick, WorkloadKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -89,6 +91,9 @@ pub struct ControlsProps {
     pub now: Tick,
     /// The furthest virtual time reached (the scrubber's end).
     pub horizon: Tick,
+    /// The timeline's marks (statements, lock waits, DDL phases).
+    #[prop_or_default]
+    pub marks: Vec<Mark>,
     /// Play or pause.
     pub on_toggle: Callback<()>,
     /// Step to the next event (`true`) or back to the previous one.
@@ -182,6 +187,7 @@ fn scrubber(props: &ControlsProps) -> Html {
     html! {
         <div class="group scrub" title="Timeline: drag back to replay the run deterministically from a checkpoint">
             <label for="scrubber">{ "Time" }</label>
+            <span class="scrub-track">
             <input
                 id="scrubber"
                 data-testid="scrubber"
@@ -193,6 +199,8 @@ fn scrubber(props: &ControlsProps) -> Html {
                 aria-valuetext={format!("{} s of {} s", format::secs(props.now), format::secs(props.horizon))}
                 oninput={on_scrub}
             />
+            <ScrubberMarks marks={props.marks.clone()} horizon={props.horizon} on_seek={props.on_seek.clone()} />
+            </span>
             <span data-testid="virtual-time" class="clock">
                 { format!("{} s", format::secs(props.now)) }
             </span>

@@ -12,6 +12,7 @@ pub mod export;
 pub mod help;
 pub mod hooks;
 pub mod lesson;
+pub mod marks;
 pub mod mdl_panel;
 pub mod notice;
 pub mod pane;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::time::Tick;
 
 const MINIMAL: &str = r#"
 id = "t"
@@ -14,35 +15,108 @@ actions = [{ at = "1s", session = "s2", sql = "DROP TABLE t1" }]
 pause_at = "3s"
 "#;
 
-fn err(text: &str) -> String {
-    parse("x.toml", text).unwrap_err()
+fn err(extra: &str) -> String {
+    parse("x.toml", &format!("{MINIMAL}{extra}")).unwrap_err()
 }
 
 #[test]
-fn debug_queue() {
-    let l = super::builtin().remove(0).unwrap();
-    let plan = l.plan(3, 0, 0).unwrap();
-    let mut run = LessonRun::start(&plan).unwrap();
-    run.run_until(Tick::from_secs(30)).unwrap();
-    for q in run.main.mdl_queues() {
-        eprintln!(
-            "{:?} granted {} waiting {}",
-            q.key,
-            q.granted.len(),
-            q.waiting.len()
+fn every_built_in_lesson_reads_and_has_five_to_twelve_steps() {
+    let lessons = builtin();
+    assert!(lessons.len() >= 7);
+    for l in lessons {
+        let l = l.unwrap();
+        assert!(
+            (5..=12).contains(&l.steps.len()),
+            "{}: {} steps",
+            l.id,
+            l.steps.len()
+        );
+        assert!(
+            l.steps.iter().any(|s| s.question.is_some()),
+            "{} asks nothing",
+            l.id
         );
     }
-    eprintln!("{:?}", run.main.samples().last());
-    panic!();
 }
 
 #[test]
-fn a_minimal_lesson_reads() {
+fn a_minimal_lesson_reads_and_plans() {
     let l = parse("x.toml", MINIMAL).unwrap();
-    assert_eq!(l.steps.len(), 1);
     let plan = l.plan(0, 0, 0).unwrap();
     assert_eq!(plan.sessions, ["s1", "s2"]);
+    assert_eq!(plan.open_at, Tick::ZERO);
     assert_eq!(plan.pause_at, Some(Tick::from_secs(3)));
 }
 
-use crate::time::Tick;
+#[test]
+fn a_continued_step_opens_where_the_one_before_paused_and_replays_its_statements() {
+    let l = parse(
+        "x.toml",
+        &format!(
+            "{MINIMAL}\n[[steps]]\ntitle = \"two\"\nnarration = \"n\"\ncontinue = true\nactions = [{{ at = \"5s\", session = \"s3\", sql = \"SELECT 1\" }}]\n"
+        ),
+    )
+    .unwrap();
+    let plan = l.plan(1, 0, 0).unwrap();
+    assert_eq!(plan.open_at, Tick::from_secs(3));
+    assert_eq!(plan.actions.len(), 2);
+    assert_eq!(plan.sessions, ["s1", "s2", "s3"]);
+    // The first step connects s3 too, so both replays have the same sessions.
+    assert_eq!(l.plan(0, 0, 0).unwrap().sessions, ["s1", "s2", "s3"]);
+}
+
+#[test]
+fn bad_lessons_name_the_file_the_line_and_the_step() {
+    let step = "\n[[steps]]\ntitle = \"two\"\nnarration = \"n\"\n";
+    for (extra, want) in [
+        (
+            format!("{step}setup = {{ scenario = \"nope\" }}\n"),
+            "x.toml:14: step 2 'two': unknown scenario 'nope'",
+        ),
+        (
+            format!("{step}continue = true\nactions = [{{ at = \"2s\", session = \"s2\", sql = \"SELEC 1\" }}]\n"),
+            "x.toml:18: step 2 'two': ERROR 1064 (42000)",
+        ),
+        (
+            format!("{step}continue = true\nactions = [{{ at = \"500ms\", session = \"s2\", sql = \"SELECT 1\" }}]\n"),
+            "x.toml:18: step 2 'two': statement at 500.000 ms comes before one at 1.000 s",
+        ),
+        (
+            format!("{step}continue = true\nsetup = {{ scenario = \"drop-table-demo\" }}\n"),
+            "x.toml:14: step 2 'two': give exactly one of",
+        ),
+        (
+            format!("{step}continue = true\nhighlight = [{{ panel = \"nowhere\" }}]\n"),
+            "x.toml:18: step 2 'two': panel 'nowhere': one of pool-map",
+        ),
+        (
+            format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nchoices = [\"a\", \"b\"]\nanswer = \"c\"\nobserve = {{ kind = \"failed_over\" }}\nat = \"4s\"\n"),
+            "x.toml:18: step 2 'two': answer 'c' is not one of the choices",
+        ),
+        (
+            format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nanswer = 3\nobserve = {{ kind = \"tps_mean\", from = \"1s\", to = \"2s\" }}\nat = \"4s\"\n"),
+            "x.toml:18: step 2 'two': a number question needs tolerance",
+        ),
+        (
+            format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nanswer = 3\ntolerance = 1\nobserve = {{ kind = \"tps_drop_pct\", from = \"1s\", to = \"2s\" }}\nat = \"4s\"\n"),
+            "x.toml:18: step 2 'two': observe: this needs a compare engine",
+        ),
+    ] {
+        let e = err(&extra);
+        assert!(e.starts_with(want), "{e}\nwanted: {want}");
+    }
+    let toml = parse("x.toml", "id = \"t\"\ntitle = 3\n").unwrap_err();
+    assert!(toml.starts_with("x.toml:2: "), "{toml}");
+}
+
+#[test]
+fn a_number_answer_accepts_guesses_within_its_tolerance() {
+    let k = QuestionKind::Number {
+        answer: 150.0,
+        tolerance: 37.5,
+        unit: "s".into(),
+    };
+    assert!(k.accepts("120", None));
+    assert!(!k.accepts("100", None));
+    assert!(!k.accepts("soon", None));
+}

@@ -130,19 +130,20 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             sessions.clone(),
         );
         use_effect_with((), move |_| {
-            if let Some(place) = from_fragment(&lessons) {
-                match open_place(&props, &lessons, &place) {
-                    Ok(ids) => *sessions.borrow_mut() = ids,
-                    Err(e) => view.set(View {
-                        error: Some(e),
+            // After the page's own first effects, which build the default engines.
+            gloo::timers::callback::Timeout::new(0, move || {
+                if let Some(place) = from_fragment(&lessons) {
+                    let error = open_place(&props, &lessons, &place)
+                        .map(|ids| *sessions.borrow_mut() = ids)
+                        .err();
+                    view.set(View {
+                        place: Some(place),
+                        error,
                         ..View::default()
-                    }),
+                    });
                 }
-                view.set(View {
-                    place: Some(place),
-                    ..View::default()
-                });
-            }
+            })
+            .forget();
         });
     }
     // Stop at the step's pause.

@@ -31,6 +31,13 @@ pub fn highlighted(step: &Step) -> Vec<Panel> {
     out
 }
 
+/// Presenter mode when no panel of the side column is highlighted: the column goes.
+const PRESENTER_NO_SIDE: &str = "\
+.grid { grid-template-columns: minmax(0, 1fr) !important; }
+.grid > .side { display: none !important; }
+.main-col { grid-column: 1 / -1 !important; }
+";
+
 /// The style sheet for `step`: its panels outlined, its hidden panels gone; in
 /// presenter mode, everything else hidden too, so the highlighted panels fit.
 pub fn sheet(step: &Step, presenter: bool) -> String {
@@ -75,6 +82,11 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
             ".pane-col { display: contents; }\n",
             ".pane-panel { flex: 1 1 360px; }\n",
         ));
+        // No panel of the side column lit: the column goes.
+        let aside = [Panel::Console, Panel::LiveLog, Panel::Stats];
+        if !lit.iter().any(|p| aside.contains(p)) {
+            css.push_str(PRESENTER_NO_SIDE);
+        }
     }
     css
 }

@@ -1,0 +1,132 @@
+//! `cargo xtask bundle`: the whole app as one HTML file for rooms without a network.
+//!
+//! ```text
+//!   target/dist/index.html ─┐
+//!   every linked stylesheet ──inline <style>─┤
+//!   ddlscope_app.js ──inline <script type="module">─┼──▶ target/ddlscope-workshop.html
+//!   ddlscope_app_bg.wasm ──base64, handed to init()─┘    (lessons are in the wasm)
+//! ```
+//!
+//! The file opens from disk (`file://`): nothing is fetched, so no server is needed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::util::{self, human_size, say, Result};
+
+/// Where the bundle goes.
+pub fn bundle_path() -> PathBuf {
+    util::target_dir().join("ddlscope-workshop.html")
+}
+
+/// Standard base64 with padding.
+pub fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
+    let p = dir.join(name);
+    fs::read(&p).map_err(|e| {
+        format!(
+            "cannot read {}: {e} (run cargo xtask dist first)",
+            p.display()
+        )
+    })
+}
+
+/// The page's module script, run from inline text: the glue (an inline module may
+/// keep its exports), then init() with the module's bytes instead of a fetch.
+fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
+    if !glue.contains("function __wbg_init(") {
+        return Err(
+            "ddlscope_app.js has no __wbg_init(): wasm-bindgen changed, update bundle.rs".into(),
+        );
+    }
+    Ok(format!(
+        "{glue}\nconst ddlscopeWasmBytes = Uint8Array.from(atob(\"{}\"), (c) => c.charCodeAt(0));\n\
+         __wbg_init({{ module_or_path: ddlscopeWasmBytes }}).catch((err) => {{\n  console.error(err);\n  \
+         document.getElementById('app').textContent = `The simulator failed to start: ${{err}}`;\n}});\n",
+        base64(wasm)
+    ))
+}
+
+/// Writes the bundle from the site in `dist`; returns its path.
+pub fn bundle(dist: &Path) -> Result<PathBuf> {
+    say(
+        "inlining the site into one HTML file",
+        "a workshop room may have no network: the file must open from disk",
+    );
+    let index = String::from_utf8(read(dist, "index.html")?).map_err(|e| e.to_string())?;
+    let glue = String::from_utf8(read(dist, "ddlscope_app.js")?).map_err(|e| e.to_string())?;
+    let wasm = read(dist, "ddlscope_app_bg.wasm")?;
+    let (start, end) = match (
+        index.find("<script type=\"module\">"),
+        index.find("</script>"),
+    ) {
+        (Some(s), Some(e)) if s < e => (s, e + "</script>".len()),
+        _ => return Err("index.html no longer has the module script bundle.rs replaces".into()),
+    };
+    let script = format!(
+        "<script type=\"module\">\n{}</script>",
+        boot_script(&glue, &wasm)?
+    );
+    let mut html = format!("{}{}{}", &index[..start], script, &index[end..]);
+    // Every stylesheet the page links, inlined in place.
+    while let Some(i) = html.find("<link rel=\"stylesheet\" href=\"") {
+        let from = i + "<link rel=\"stylesheet\" href=\"".len();
+        let name_end = html[from..]
+            .find('"')
+            .ok_or("an unclosed stylesheet link")?
+            + from;
+        let tag_end = html[name_end..]
+            .find('>')
+            .ok_or("an unclosed stylesheet link")?
+            + name_end
+            + 1;
+        let name = html[from..name_end].to_string();
+        let css = String::from_utf8(read(dist, &name)?).map_err(|e| e.to_string())?;
+        html.replace_range(i..tag_end, &format!("<style>\n{css}\n</style>"));
+    }
+    let out = bundle_path();
+    fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    say(
+        format!(
+            "wrote {} ({})",
+            out.display(),
+            human_size(html.len() as u64)
+        ),
+        "open it from disk in a browser: no server, no network",
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_pads_as_the_standard_says() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+}
