@@ -294,6 +294,9 @@ test('the exported session script, run by ddlscope script, meets the browser\'s 
 test('nothing typed is lost silently: an engine change replays it, typing in the past says what it drops', { timeout: 300_000 }, async (t) => {
   await withPage(t, 'carry-over', BASE_URL, async (page) => {
     await expectCanvasDrawn(page, ids.bufpoolMap);
+    // Type after 0.5 s of virtual time, so that all three inputs lie after the 0.2 s
+    // the test later goes back to, however fast this machine draws the first map.
+    await pollUntil('the clock past 0.5 s', () => virtualMs(page), (ms) => ms >= 500, { timeoutMs: 60_000 });
     await runSql(page, 'BEGIN');
     await runSql(page, 'SELECT * FROM t1 WHERE id = 5');
     await pollUntil('both statements in the log', async () => ((await page.locator(ids.sqlLog).textContent()).match(/mysql> /g) ?? []).length, (n) => n === 2, { timeoutMs: 30_000 });
