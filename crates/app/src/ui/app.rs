@@ -11,7 +11,8 @@ use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::export::{self, ExportMenu};
 use crate::ui::help::Help;
 use crate::ui::hooks::{
-    dispatch, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts, SharedEngines,
+    dispatch, seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts,
+    SharedEngines,
 };
 use crate::ui::lesson::{EnginesRef, LessonPlayer};
 use crate::ui::notice::{self, Notice};
@@ -21,7 +22,6 @@ use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::stats::Stats;
-use ddlscope_engine::Tick;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -79,12 +79,6 @@ fn toggle_theme(_: MouseEvent) {
         );
         let _ = root.set_attribute("data-theme", if dark { "light" } else { "dark" });
     }
-}
-
-/// A callback that seeks every engine.
-fn seeker(engines: &SharedEngines) -> Callback<Tick> {
-    let engines = engines.clone();
-    Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
 }
 
 /// The page.
@@ -198,19 +192,7 @@ fn controls(
     engines: &SharedEngines,
     snapshot: &Snapshot,
 ) -> Html {
-    let on_step = {
-        let d = state.dispatcher();
-        let engines = engines.clone();
-        Callback::from(move |forward: bool| {
-            d.dispatch(Action::Pause);
-            let mut e = engines.borrow_mut();
-            if forward {
-                e.step_event();
-            } else {
-                e.step_back();
-            }
-        })
-    };
+    let on_step = stepper(engines, state);
     html! {
         <Controls
             playing={state.playing}

@@ -7,6 +7,7 @@ use crate::model::replay::carry_over;
 use crate::model::runner::{Engines, Runner};
 use crate::model::snapshot::News;
 use crate::model::state::{Action, AppState};
+use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
@@ -231,4 +232,24 @@ pub fn use_compare(engines: &SharedEngines, state: &UseReducerHandle<AppState>) 
             }
         }
     });
+}
+
+/// A callback that seeks every engine.
+pub fn seeker(engines: &SharedEngines) -> Callback<Tick> {
+    let engines = engines.clone();
+    Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
+}
+
+/// A callback that pauses and steps every engine to its next event (`true`) or back.
+pub fn stepper(engines: &SharedEngines, state: &UseReducerHandle<AppState>) -> Callback<bool> {
+    let (engines, d) = (engines.clone(), state.dispatcher());
+    Callback::from(move |forward: bool| {
+        d.dispatch(Action::Pause);
+        let mut e = engines.borrow_mut();
+        if forward {
+            e.step_event();
+        } else {
+            e.step_back();
+        }
+    })
 }

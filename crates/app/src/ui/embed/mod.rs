@@ -15,9 +15,10 @@ mod panels;
 use crate::canvas::frame::Canvases;
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
-use crate::ui::hooks::{use_clock, use_compare, use_frame_loop, use_restart, SharedEngines};
+use crate::ui::hooks::{
+    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, SharedEngines,
+};
 use crate::ui::share::{self, Opening};
-use ddlscope_engine::Tick;
 use gloo::timers::callback::Interval;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -115,24 +116,6 @@ fn caption(state: &AppState) -> String {
         Some(other) => format!("{title} · {} vs {other}", state.profile),
         None => format!("{title} · {}", state.profile),
     }
-}
-
-fn seeker(engines: &SharedEngines) -> Callback<Tick> {
-    let engines = engines.clone();
-    Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
-}
-
-fn stepper(engines: &SharedEngines, state: &UseReducerHandle<AppState>) -> Callback<bool> {
-    let (engines, d) = (engines.clone(), state.dispatcher());
-    Callback::from(move |forward: bool| {
-        d.dispatch(Action::Pause);
-        let mut e = engines.borrow_mut();
-        if forward {
-            e.step_event();
-        } else {
-            e.step_back();
-        }
-    })
 }
 
 /// `theme=light|dark` on the document.
