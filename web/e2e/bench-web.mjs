@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, waitReady } from './lib.mjs';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
@@ -121,18 +121,6 @@ async function measure(page, cdp, name) {
 /** Long tasks from `since` (page time) up to now: for steps that are not frame loops. */
 async function longTasksSince(page, since) {
   return page.evaluate((since) => window.__bench.longTasks.filter((e) => e.start >= since), since);
-}
-
-async function setPool(page, mib) {
-  await page.locator('[data-testid=settings] summary').click();
-  await page.selectOption('[data-testid=knob-pool]', String(mib));
-  await page.locator('[data-testid=settings] summary').click();
-  await pollUntil(
-    `the pool to hold ${mib} MiB`,
-    () => page.locator('[data-testid=stat-total-pages]').textContent(),
-    (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
-    { timeoutMs: 240_000, intervalMs: 100 },
-  );
 }
 
 async function open(page, query = '') {

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, waitReady } from './lib.mjs';
+import { ARTIFACTS, BASE_URL, ids, openBrowser, runSql, screenshot, setPool, waitReady } from './lib.mjs';
 
 /** Wall time each measurement covers: the overlay's window is 240 frames. */
 const MEASURE_MS = Number(process.env.E2E_FRAMES_MEASURE_MS ?? 5_000);
@@ -37,17 +37,7 @@ test('frame times with 262k, 1M and 8M-page pools, steady and during a 5.7 DROP'
     for (const [label, mib] of [['262k pages (4 GiB)', null], ['1M pages (16 GiB)', 16384], ['8M pages (128 GiB)', 131072]]) {
       await page.goto(new URL('/?debug=1', BASE_URL).href);
       await waitReady(page, { problems });
-      if (mib) {
-        await page.locator('[data-testid=settings] summary').click();
-        await page.selectOption('[data-testid=knob-pool]', String(mib));
-        await page.locator('[data-testid=settings] summary').click();
-        await pollUntil(
-          `the pool to hold ${mib} MiB`,
-          () => page.locator('[data-testid=stat-total-pages]').textContent(),
-          (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
-          { timeoutMs: 240_000, intervalMs: 250 },
-        );
-      }
+      if (mib) await setPool(page, mib);
       const steady = await measure(page);
       assert.ok(steady.frames > 10, `the overlay measured frames: ${steady.text}`);
       await runSql(page, 'DROP TABLE t1');

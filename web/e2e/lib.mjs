@@ -287,3 +287,16 @@ export async function ensurePaused(page) {
   if ((await play.getAttribute('aria-pressed')) === 'true') await play.click();
   await pollUntil('the play button to read Play', () => play.getAttribute('aria-pressed'), (v) => v === 'false', { timeoutMs: 5_000 });
 }
+
+/** Sets the Server settings' pool size to `mib` MiB and waits until the pool holds it. */
+export async function setPool(page, mib) {
+  await page.locator('[data-testid=settings] summary').click();
+  await page.selectOption('[data-testid=knob-pool]', String(mib));
+  await page.locator('[data-testid=settings] summary').click();
+  await pollUntil(
+    `the pool to hold ${mib} MiB`,
+    () => page.locator('[data-testid=stat-total-pages]').textContent(),
+    (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
+    { timeoutMs: 240_000, intervalMs: 100 },
+  );
+}
