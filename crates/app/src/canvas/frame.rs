@@ -50,6 +50,10 @@ const FRAME_WORK_MS: f64 = 12.0;
 const MAP_BUDGET_MS: f64 = 3.0;
 /// The least a frame steps the engines, however long drawing takes.
 const MIN_STEP_MS: f64 = 2.0;
+/// The stepping budget of a frame while the engines build a pool or replay to a
+/// moment (nothing plays meanwhile): most of the frame, well under the 50 ms that
+/// makes a long task.
+const BUSY_STEP_MS: f64 = 30.0;
 
 /// The stepping budget of the next frame: what is left of [`FRAME_WORK_MS`] after
 /// drawing, as recent frames drew, between [`MIN_STEP_MS`] and [`STEP_BUDGET_MS`].
@@ -259,7 +263,8 @@ impl Drop for FrameLoop {
     }
 }
 
-fn performance_now() -> f64 {
+/// The page's clock, in ms: what a frame budget is measured with.
+pub fn performance_now() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
@@ -309,7 +314,9 @@ impl LoopInner {
             // A frame that reports to Yew pays for the re-render that follows (the
             // stats, the panels): it steps and repaints less, so that it too fits.
             let report_due = now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS;
-            let budget = if report_due {
+            let budget = if engines.busy().is_some() {
+                BUSY_STEP_MS
+            } else if report_due {
                 MIN_STEP_MS
             } else {
                 step_budget(self.draw_ms.get())

@@ -884,6 +884,7 @@ impl Runner {
             log_version: self.log_version,
             mdl: mdl_view(&self.sim),
             processlist: proc_rows(&self.sim),
+            busy: self.busy().map(|b| b.to_string()),
         }
     }
 }

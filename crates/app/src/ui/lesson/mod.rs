@@ -11,9 +11,11 @@ mod style;
 use crate::model::lesson::{self as model, Answer, Place, Sessions};
 use crate::model::state::Action;
 use crate::ui::hooks::SharedEngines;
-use ddlscope_engine::lesson::{Lesson, QuestionKind};
+use ddlscope_engine::lesson::{Lesson, Observation, QuestionKind};
 use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, KeyboardEvent};
@@ -42,6 +44,9 @@ pub struct LessonProps {
     pub now: Tick,
     /// Whether the clock runs.
     pub playing: bool,
+    /// What the engines are busy with before the step is at its moment, if anything.
+    #[prop_or_default]
+    pub busy: Option<String>,
 }
 
 /// What the player shows.
@@ -72,19 +77,26 @@ fn place_at(lessons: &[Lesson], lesson: usize, step: usize) -> Place {
     }
 }
 
-/// Opens `place` on the engines; the page follows.
-fn open_place(props: &LessonProps, lessons: &[Lesson], place: &Place) -> Result<Sessions, String> {
+/// Opens `place` on the engines (their pools warm and they run to the step's moment
+/// in the frames that follow); the page follows. The lesson's sessions land in
+/// `sessions` once connected.
+fn open_place(
+    props: &LessonProps,
+    lessons: &[Lesson],
+    place: &Place,
+    sessions: &Rc<RefCell<Sessions>>,
+) -> Result<(), String> {
     let lesson = &lessons[place.lesson];
     let plan = lesson
         .plan(place.step, place.variant, place.seed)
         .ok_or("this step has no set-up")?;
-    let (engines, opened, ids) = model::open(&plan, props.generation + 1)?;
+    let (engines, opened) = model::open(&plan, props.generation + 1, sessions.clone())?;
     *props.engines.0.borrow_mut() = engines;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
     let _ = gloo::utils::window()
         .location()
         .set_hash(&model::fragment(&lesson.id, place.step));
-    Ok(ids)
+    Ok(())
 }
 
 /// The lesson named in the page's fragment, if any.
@@ -133,9 +145,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             // After the page's own first effects, which build the default engines.
             gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(place) = from_fragment(&lessons) {
-                    let error = open_place(&props, &lessons, &place)
-                        .map(|ids| *sessions.borrow_mut() = ids)
-                        .err();
+                    let error = open_place(&props, &lessons, &place, &sessions).err();
                     view.set(View {
                         place: Some(place),
                         error,
@@ -172,9 +182,8 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 presenter: view.presenter,
                 ..View::default()
             };
-            match open_place(&props, &lessons, &place) {
-                Ok(ids) => *sessions.borrow_mut() = ids,
-                Err(e) => next.error = Some(e),
+            if let Err(e) = open_place(&props, &lessons, &place, &sessions) {
+                next.error = Some(e);
             }
             post_notes(&lessons[place.lesson], &place, "");
             view.set(next);
@@ -345,12 +354,20 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
             let (lesson, place) = (lesson.clone(), place.clone());
             Callback::from(move |_: MouseEvent| {
-                let seen = model::reveal(&mut props.engines.0.borrow_mut(), &sessions.borrow(), &q);
-                props.on_action.emit(Action::Pause);
-                let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q, va.as_deref()));
-                post_notes(&lesson, &place, &text);
-                let answer = Answer { revealed: Some(text), ..view.answer.clone() };
-                view.set(View { answer, ..(*view).clone() });
+                let (view, q2, va, on_action) = (view.clone(), q.clone(), va.clone(), props.on_action.clone());
+                let (lesson, place) = (lesson.clone(), place.clone());
+                let shown = move |seen: Observation| {
+                    // Called from the engines' work, borrowed: Yew hears of it after.
+                    Timeout::new(0, move || {
+                        on_action.emit(Action::Pause);
+                        let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q2, va.as_deref()));
+                        post_notes(&lesson, &place, &text);
+                        let answer = Answer { revealed: Some(text), ..view.answer.clone() };
+                        view.set(View { answer, ..(*view).clone() });
+                    })
+                    .forget();
+                };
+                model::reveal(&mut props.engines.0.borrow_mut(), sessions.clone(), &q, shown);
             })
         };
         let input = match &q.kind {
@@ -424,6 +441,9 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 </header>
                 if let Some(e) = view.error.clone() {
                     <p role="alert">{ e }</p>
+                }
+                if let Some(busy) = props.busy.clone() {
+                    <p class="lesson-busy" data-testid="lesson-busy" role="status">{ format!("Getting the step ready: {busy}") }</p>
                 }
                 <div class="lesson-narration">{ markdown::render(&step.narration) }</div>
                 { for question }
