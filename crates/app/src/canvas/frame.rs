@@ -309,7 +309,7 @@ impl LoopInner {
         let mut news = Vec::new();
         let mut drew_map = false;
         let mut phase = [0.0; 7];
-        let generation = {
+        let (generation, settled) = {
             let mut engines = self.engines.borrow_mut();
             // A frame that reports to Yew pays for the re-render that follows (the
             // stats, the panels): it steps and repaints less, so that it too fits.
@@ -365,9 +365,11 @@ impl LoopInner {
             if let Some(debug) = self.debug.as_ref() {
                 self.show_debug(debug, &engines, now_ms);
             }
-            generation
+            (generation, engines.busy().is_none())
         };
-        if drew_map && !self.ready.replace(true) {
+        // Ready once the first map is drawn with the engines at their moment (a link's
+        // or a lesson step's replay done): what tests and embedding pages wait for.
+        if drew_map && settled && !self.ready.replace(true) {
             if let Some(body) = gloo::utils::document().body() {
                 let _ = body.dataset().set("ready", "1");
             }

@@ -108,11 +108,55 @@ fn from_fragment(lessons: &[Lesson]) -> Option<Place> {
     Some(place_at(lessons, lesson, step))
 }
 
+thread_local! {
+    /// The notes window this page opened, if any: posted to directly, as a window
+    /// opened from a file (the workshop bundle) may share no BroadcastChannel.
+    static NOTES: RefCell<Option<web_sys::Window>> = const { RefCell::new(None) };
+}
+
+/// Opens the notes window: notes.html beside the page, or, in the workshop bundle
+/// (one file, no notes.html beside it), the notes page it carries, written into a
+/// blank window.
+fn open_notes() {
+    let window = gloo::utils::window();
+    let carried = gloo::utils::document()
+        .query_selector("meta[name=ddlscope-notes]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"));
+    let opened = match carried {
+        Some(b64) => {
+            use base64::Engine as _;
+            let page = base64::engine::general_purpose::STANDARD
+                .decode(b64.as_bytes())
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            let opened = window
+                .open_with_url_and_target("", "ddlscope-notes")
+                .ok()
+                .flatten();
+            if let (Some(w), Some(page)) = (&opened, page) {
+                if let Some(doc) = w
+                    .document()
+                    .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+                {
+                    let _ = doc.open();
+                    let _ = doc.write_1(&page);
+                    let _ = doc.close();
+                }
+            }
+            opened
+        }
+        None => window
+            .open_with_url_and_target("notes.html", "ddlscope-notes")
+            .ok()
+            .flatten(),
+    };
+    NOTES.with(|n| *n.borrow_mut() = opened);
+}
+
 /// Posts the step to the notes window.
 fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
-    let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") else {
-        return;
-    };
     let step = &lesson.steps[place.step];
     let msg = serde_json::json!({
         "lesson": lesson.title,
@@ -122,8 +166,16 @@ fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
         "notes": step.notes,
         "answer": answer,
     });
-    let _ = channel.post_message(&wasm_bindgen::JsValue::from_str(&msg.to_string()));
-    channel.close();
+    let msg = wasm_bindgen::JsValue::from_str(&msg.to_string());
+    NOTES.with(|n| {
+        if let Some(w) = n.borrow().as_ref().filter(|w| !w.closed().unwrap_or(true)) {
+            let _ = w.post_message(&msg, "*");
+        }
+    });
+    if let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") {
+        let _ = channel.post_message(&msg);
+        channel.close();
+    }
 }
 
 /// The player.
@@ -304,7 +356,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let step = &lesson.steps[place.step];
     let plan = lesson.plan(place.step, place.variant, place.seed);
     let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
-    let sheet = style::sheet(step, view.presenter);
+    let sheet = style::sheet(step, view.presenter, &sessions.borrow());
     let nav = |delta: i32| {
         let step_by = step_by.clone();
         Callback::from(move |_: MouseEvent| step_by.emit(delta))
@@ -325,7 +377,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let notes = {
         let (lesson, place) = (lesson.clone(), place.clone());
         Callback::from(move |_: MouseEvent| {
-            let _ = gloo::utils::window().open_with_url_and_target("notes.html", "ddlscope-notes");
+            open_notes();
             let (lesson, place) = (lesson.clone(), place.clone());
             // The window needs a moment to start listening.
             gloo::timers::callback::Timeout::new(800, move || post_notes(&lesson, &place, ""))
