@@ -80,6 +80,7 @@ test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', 
     await expectStep(page, 2);
     await page.keyboard.press('p');
     await page.waitForSelector('[data-testid=presenter]');
+    await pollUntil('the step to be at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 60_000 });
     const lit = ['section[aria-labelledby=map-title]', 'section[aria-labelledby=latches-title]'];
     for (const sel of lit) {
       const box = await page.locator(sel).first().boundingBox();

@@ -94,6 +94,12 @@ pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
             "[data-testid=scenario-card] .about-row > :not(.lesson-bar), [data-testid=scenario-card] .about-text { display: none; }\n",
             ".toolbar .group:not(.toolbar-end) { display: none; }\n",
             "html { font-size: 125%; }\n",
+            // The step's text stays on the first screen with its panels: the list
+            // button and the lesson's subtitle go, a long narration scrolls.
+            ".lesson-bar .lesson-toggle, .lesson-head small { display: none; }\n",
+            ".lesson-bar { margin-bottom: 4px; }\n",
+            ".lesson-narration { max-height: 24vh; overflow-y: auto; }\n",
+            ".lesson-narration p { margin: 2px 0; }\n",
             // The lit panels side by side, whichever column of the layout they are in.
             ".pane-cols { display: flex; flex-wrap: wrap; }\n",
             ".pane-col { display: contents; }\n",
