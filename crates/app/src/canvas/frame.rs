@@ -185,6 +185,8 @@ struct LoopInner {
     last_debug_ms: Cell<f64>,
     last_log_version: Cell<Option<(u32, u64)>>,
     ready: Cell<bool>,
+    /// Whether `body[data-busy]` is set.
+    busy: Cell<bool>,
     /// Drawing time per frame, ms, smoothed: sets the stepping budget.
     draw_ms: Cell<f64>,
     phases: Cell<Phases>,
@@ -233,6 +235,7 @@ impl FrameLoop {
             last_debug_ms: Cell::new(f64::NEG_INFINITY),
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
+            busy: Cell::new(false),
             draw_ms: Cell::new(0.0),
             phases: Cell::new(Phases::default()),
             panes: RefCell::new(Vec::new()),
@@ -372,6 +375,16 @@ impl LoopInner {
         if drew_map && settled && !self.ready.replace(true) {
             if let Some(body) = gloo::utils::document().body() {
                 let _ = body.dataset().set("ready", "1");
+            }
+        }
+        // body[data-busy] while the engines build a pool or replay to a moment.
+        if self.busy.replace(!settled) != !settled {
+            if let Some(body) = gloo::utils::document().body() {
+                if settled {
+                    body.dataset().delete("busy");
+                } else {
+                    let _ = body.dataset().set("busy", "1");
+                }
             }
         }
         // The engines are no longer borrowed: the reducer and any re-render may use them.

@@ -588,9 +588,10 @@ impl Runner {
     /// when they outgrow the memory budget.
     fn checkpoint(&mut self) {
         let now = self.sim.now();
-        let last = self.checkpoints.last().map_or(Tick::ZERO, |c| c.sim.now());
-        if now < last + self.checkpoint_every {
-            return;
+        if let Some(last) = self.checkpoints.last() {
+            if now < last.sim.now() + self.checkpoint_every {
+                return;
+            }
         }
         // A frame descriptor and its page-map entry, and an event, roughly.
         let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;

@@ -135,6 +135,9 @@ impl Runner {
         if let Some(warm_up) = self.warm_up.take() {
             warm_up.finish(&mut self.sim);
         }
+        // A checkpoint at time zero, where the memory budget allows one: a seek
+        // back before the first regular one starts from it, not from a cold server.
+        self.checkpoint();
         self.apply_due();
         true
     }

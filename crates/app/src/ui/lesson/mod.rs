@@ -136,9 +136,11 @@ fn open_notes() {
                 .ok()
                 .flatten();
             if let (Some(w), Some(page)) = (&opened, page) {
+                // The other window's document is of its own realm: `instanceof` (dyn_into)
+                // against this one's HTMLDocument would fail.
                 if let Some(doc) = w
                     .document()
-                    .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+                    .map(|d| d.unchecked_into::<web_sys::HtmlDocument>())
                 {
                     let _ = doc.open();
                     let _ = doc.write_1(&page);
