@@ -468,6 +468,7 @@ fn draw_pane(
     let engine = Some((generation, runner.seeks()));
     if pane.drawn != engine {
         pane.drawn = engine;
+        pane.map_key = None;
         pane.scratch.invalidate();
     }
     if let Some(canvas) = canvases.map.cast::<HtmlCanvasElement>() {

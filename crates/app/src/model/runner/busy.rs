@@ -110,6 +110,9 @@ impl Runner {
         }
         self.catch_up = None;
         self.digest();
+        // The views drew the run as it went (a band at a time): they start afresh
+        // on the moment reached, as after a seek done at once.
+        self.seeks += 1;
         true
     }
 
@@ -134,6 +137,7 @@ impl Runner {
         }
         if let Some(warm_up) = self.warm_up.take() {
             warm_up.finish(&mut self.sim);
+            self.seeks += 1;
         }
         // A checkpoint at time zero, where the memory budget allows one: a seek
         // back before the first regular one starts from it, not from a cold server.
