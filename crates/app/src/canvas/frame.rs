@@ -50,6 +50,10 @@ const FRAME_WORK_MS: f64 = 12.0;
 const MAP_BUDGET_MS: f64 = 3.0;
 /// The least a frame steps the engines, however long drawing takes.
 const MIN_STEP_MS: f64 = 2.0;
+/// The stepping budget of a frame while the engines build a pool or replay to a
+/// moment (nothing plays meanwhile): most of the frame, well under the 50 ms that
+/// makes a long task.
+const BUSY_STEP_MS: f64 = 30.0;
 
 /// The stepping budget of the next frame: what is left of [`FRAME_WORK_MS`] after
 /// drawing, as recent frames drew, between [`MIN_STEP_MS`] and [`STEP_BUDGET_MS`].
@@ -181,6 +185,8 @@ struct LoopInner {
     last_debug_ms: Cell<f64>,
     last_log_version: Cell<Option<(u32, u64)>>,
     ready: Cell<bool>,
+    /// Whether `body[data-busy]` is set.
+    busy: Cell<bool>,
     /// Drawing time per frame, ms, smoothed: sets the stepping budget.
     draw_ms: Cell<f64>,
     phases: Cell<Phases>,
@@ -229,6 +235,7 @@ impl FrameLoop {
             last_debug_ms: Cell::new(f64::NEG_INFINITY),
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
+            busy: Cell::new(false),
             draw_ms: Cell::new(0.0),
             phases: Cell::new(Phases::default()),
             panes: RefCell::new(Vec::new()),
@@ -259,7 +266,8 @@ impl Drop for FrameLoop {
     }
 }
 
-fn performance_now() -> f64 {
+/// The page's clock, in ms: what a frame budget is measured with.
+pub fn performance_now() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
@@ -304,12 +312,14 @@ impl LoopInner {
         let mut news = Vec::new();
         let mut drew_map = false;
         let mut phase = [0.0; 7];
-        let generation = {
+        let (generation, settled) = {
             let mut engines = self.engines.borrow_mut();
             // A frame that reports to Yew pays for the re-render that follows (the
             // stats, the panels): it steps and repaints less, so that it too fits.
             let report_due = now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS;
-            let budget = if report_due {
+            let budget = if engines.busy().is_some() {
+                BUSY_STEP_MS
+            } else if report_due {
                 MIN_STEP_MS
             } else {
                 step_budget(self.draw_ms.get())
@@ -358,11 +368,23 @@ impl LoopInner {
             if let Some(debug) = self.debug.as_ref() {
                 self.show_debug(debug, &engines, now_ms);
             }
-            generation
+            (generation, engines.busy().is_none())
         };
-        if drew_map && !self.ready.replace(true) {
+        // Ready once the first map is drawn with the engines at their moment (a link's
+        // or a lesson step's replay done): what tests and embedding pages wait for.
+        if drew_map && settled && !self.ready.replace(true) {
             if let Some(body) = gloo::utils::document().body() {
                 let _ = body.dataset().set("ready", "1");
+            }
+        }
+        // body[data-busy] while the engines build a pool or replay to a moment.
+        if self.busy.replace(!settled) != !settled {
+            if let Some(body) = gloo::utils::document().body() {
+                if settled {
+                    body.dataset().delete("busy");
+                } else {
+                    let _ = body.dataset().set("busy", "1");
+                }
             }
         }
         // The engines are no longer borrowed: the reducer and any re-render may use them.
@@ -446,6 +468,7 @@ fn draw_pane(
     let engine = Some((generation, runner.seeks()));
     if pane.drawn != engine {
         pane.drawn = engine;
+        pane.map_key = None;
         pane.scratch.invalidate();
     }
     if let Some(canvas) = canvases.map.cast::<HtmlCanvasElement>() {
