@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, waitReady } from './lib.mjs';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, settled, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
@@ -131,6 +131,8 @@ async function open(page, query = '') {
 /** Opens the I1 lesson's fourth step from its link: a 128 GB pool built and replayed
  * to 60 s of virtual time before the step is at its moment. */
 async function lessonCase(page, cases) {
+  // A fresh page (a fragment alone would not load one).
+  await page.goto('about:blank');
   const t0 = Date.now();
   await page.goto(new URL('/#lesson=ahi-dict-sys-stall&step=4', BASE_URL).href);
   await pollUntil(
@@ -170,7 +172,7 @@ async function compareCase(page, cdp, cases) {
   await open(page);
   await setPool(page, 16384);
   await page.locator(ids.compareToggle).click();
-  await waitReady(page);
+  await settled(page, { timeoutMs: 240_000 });
   cases.push(await measure(page, cdp, 'compare, two 1M-page engines'));
   await screenshot(page, 'bench-web-compare');
 }

@@ -310,4 +310,6 @@ export async function setPool(page, mib) {
     (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
     { timeoutMs: 240_000, intervalMs: 100 },
   );
+  // Built: its pool warms a slice a frame.
+  await settled(page, { timeoutMs: 240_000 });
 }

@@ -54,6 +54,8 @@ const MIN_STEP_MS: f64 = 2.0;
 /// moment (nothing plays meanwhile): most of the frame, well under the 50 ms that
 /// makes a long task.
 const BUSY_STEP_MS: f64 = 30.0;
+/// How often the views are drawn while the engines are busy.
+const BUSY_DRAW_EVERY_MS: f64 = 250.0;
 
 /// The stepping budget of the next frame: what is left of [`FRAME_WORK_MS`] after
 /// drawing, as recent frames drew, between [`MIN_STEP_MS`] and [`STEP_BUDGET_MS`].
@@ -182,6 +184,8 @@ struct LoopInner {
     stopped: Cell<bool>,
     last_ms: Cell<Option<f64>>,
     last_report_ms: Cell<f64>,
+    /// When the views were last drawn while the engines were busy.
+    last_busy_draw_ms: Cell<f64>,
     last_debug_ms: Cell<f64>,
     last_log_version: Cell<Option<(u32, u64)>>,
     ready: Cell<bool>,
@@ -232,6 +236,7 @@ impl FrameLoop {
             stopped: Cell::new(false),
             last_ms: Cell::new(None),
             last_report_ms: Cell::new(f64::NEG_INFINITY),
+            last_busy_draw_ms: Cell::new(f64::NEG_INFINITY),
             last_debug_ms: Cell::new(f64::NEG_INFINITY),
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
@@ -328,12 +333,19 @@ impl LoopInner {
             let draw_started = performance_now();
             phase[0] = draw_started - now_ms;
             let mut panes = self.panes.borrow_mut();
+            // While the engines build or replay, the views are redrawn a few times a
+            // second, not every frame: the frames go to the work.
+            let busy = engines.busy().is_some();
+            let draw = !busy || now_ms - self.last_busy_draw_ms.get() >= BUSY_DRAW_EVERY_MS;
+            if busy && draw {
+                self.last_busy_draw_ms.set(now_ms);
+            }
             for (i, runner) in engines.panes.iter_mut().enumerate() {
                 runner.digest();
                 if panes.len() <= i {
                     panes.push(PaneDraw::default());
                 }
-                if let Some(canvases) = self.canvases.get(i) {
+                if let Some(canvases) = self.canvases.get(i).filter(|_| draw) {
                     drew_map |= draw_pane(
                         !report_due,
                         runner,
