@@ -390,7 +390,8 @@ impl LoopInner {
             }
         }
         // body[data-busy] while the engines build a pool or replay to a moment.
-        if self.busy.replace(!settled) != !settled {
+        let busy = !settled;
+        if self.busy.replace(busy) != busy {
             if let Some(body) = gloo::utils::document().body() {
                 if settled {
                     body.dataset().delete("busy");
