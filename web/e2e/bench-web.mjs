@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, settled, waitReady } from './lib.mjs';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, settled, virtualMs, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
@@ -139,8 +139,7 @@ async function lessonCase(page, cases) {
     'the I1 step at its moment',
     async () => {
       const busy = await page.locator('[data-testid=lesson-busy]').count();
-      const text = (await page.locator(ids.virtualTime).textContent().catch(() => '')) ?? '';
-      return busy === 0 && Number(/([\d.]+)/.exec(text)?.[1] ?? 0) >= 60;
+      return busy === 0 && (await virtualMs(page).catch(() => NaN)) >= 60_000;
     },
     (done) => done,
     { timeoutMs: 300_000, intervalMs: 100 },

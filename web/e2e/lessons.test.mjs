@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { BASE_URL, expectCanvasDrawn, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+import { BASE_URL, expectCanvasDrawn, openBrowser, pollUntil, screenshot, virtualMs, waitReady } from './lib.mjs';
 
 const LESSON = 'drop-table-57-vs-80';
 const STEPS = 6;
@@ -143,14 +143,13 @@ test('a 128 GB lesson step opens a slice at a time, its progress shown, then at 
       if (busy) seen.add(busy);
       // ready alone may come from the default page, drawn before the step opened.
       const ready = await page.evaluate(() => document.body.dataset.ready === '1' && document.body.dataset.busy !== '1');
-      const text = (await page.locator('[data-testid=virtual-time]').textContent().catch(() => '')) ?? '';
-      return busy === null && ready && Number(/([\d.]+)/.exec(text)?.[1] ?? 0) >= 60;
+      return busy === null && ready && (await virtualMs(page).catch(() => NaN)) >= 60_000;
     }, (done) => done, { timeoutMs: 280_000, intervalMs: 100 });
     const said = [...seen];
     assert.ok(said.some((s) => /building the buffer pool \(8\.\d M frames\): \d+ %/.test(s)), `the build's progress was shown: ${said.join(' | ')}`);
     assert.ok(said.some((s) => /replaying to 60\.0 s: \d+ %/.test(s)), `the replay's progress was shown: ${said.join(' | ')}`);
     assert.ok(seen.size >= 3, `the page repainted as the step opened (${seen.size} states seen): it was not one long task`);
-    const ms = Number(/([\d.]+)/.exec(await page.textContent('[data-testid=virtual-time]'))[1]) * 1000;
+    const ms = await virtualMs(page);
     assert.ok(ms >= 60_000, `the step's moment (${ms} ms)`);
     assert.match(await count(page), /^4 \/ /);
     await screenshot(page, 'lessons-i1-step');
