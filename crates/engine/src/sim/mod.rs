@@ -24,10 +24,14 @@ mod cleaner;
 mod client;
 mod cpu;
 mod ddl;
+#[cfg(test)]
+mod invariants;
 pub mod log;
 mod os;
 mod partition;
 mod recorder;
+#[cfg(test)]
+mod schedule_props;
 mod sched;
 mod session;
 mod warm;
