@@ -464,7 +464,11 @@ fn script_text(cases: &[(usize, Case, u64)]) -> String {
     lines.sort_by_key(|(at, _, _)| *at);
     // Every case runs its whole length: a holder without a release (SELECT SLEEP)
     // ends at 2 s, and what waited for it needs time after that.
-    let mut end = cases.iter().map(|&(_, _, start)| start + CASE_MS).max().unwrap_or(0);
+    let mut end = cases
+        .iter()
+        .map(|&(_, _, start)| start + CASE_MS)
+        .max()
+        .unwrap_or(0);
     for (at, who, sql) in lines {
         let group = who.split('_').next().unwrap_or_default();
         let role = who.rsplit('_').next().unwrap_or_default();

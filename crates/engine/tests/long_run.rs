@@ -56,9 +56,18 @@ fn hours_of_oltp_with_a_ddl_every_ten_minutes_stay_bounded() {
     for slot in 0..hours * 6 {
         sim.execute(DDLS[slot as usize % DDLS.len()]).unwrap();
         sim.run_for(Tick::from_secs(600));
-        let (events, samples, bytes) = (sim.events().len(), sim.samples().len(), sim.approx_bytes());
-        assert!(events <= EVENTS_MAX, "{events} events kept at {}", sim.now());
-        assert!(samples <= SAMPLES_MAX, "{samples} samples kept at {}", sim.now());
+        let (events, samples, bytes) =
+            (sim.events().len(), sim.samples().len(), sim.approx_bytes());
+        assert!(
+            events <= EVENTS_MAX,
+            "{events} events kept at {}",
+            sim.now()
+        );
+        assert!(
+            samples <= SAMPLES_MAX,
+            "{samples} samples kept at {}",
+            sim.now()
+        );
         assert!(bytes <= BYTES_MAX, "{bytes} bytes at {}", sim.now());
         most_bytes = most_bytes.max(bytes);
         if samples >= SAMPLES_MAX - 1800 && bytes_at_full.is_none() {
@@ -79,7 +88,10 @@ fn hours_of_oltp_with_a_ddl_every_ten_minutes_stay_bounded() {
     // a rebuilt table's page map per copying DDL (4 bytes a page).
     if let Some(full) = bytes_at_full {
         let end = sim.approx_bytes();
-        assert!(end <= full + (hours * 6) * 8 * 1400, "{full} bytes grew to {end}");
+        assert!(
+            end <= full + (hours * 6) * 8 * 1400,
+            "{full} bytes grew to {end}"
+        );
     }
     let kept = sim.samples();
     let recent = &kept[kept.len() - 3600..];

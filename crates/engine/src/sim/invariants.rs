@@ -159,11 +159,17 @@ impl Sim {
         let mut finished: BTreeMap<u32, usize> = BTreeMap::new();
         for r in &self.sql.statements {
             if r.finished_at.is_some() != r.outcome.is_some() {
-                return Err(format!("statement {} ({}): finished without outcome, or the other way", r.id, r.sql));
+                return Err(format!(
+                    "statement {} ({}): finished without outcome, or the other way",
+                    r.id, r.sql
+                ));
             }
             let start = r.started_at.unwrap_or(r.issued_at);
             if start < r.issued_at || r.finished_at.is_some_and(|f| f < start) {
-                return Err(format!("statement {} ({}): times out of order", r.id, r.sql));
+                return Err(format!(
+                    "statement {} ({}): times out of order",
+                    r.id, r.sql
+                ));
             }
             if r.finished_at.is_some() {
                 *finished.entry(r.session).or_default() += 1;
@@ -198,7 +204,12 @@ impl Sim {
                 .mdl
                 .waits()
                 .iter()
-                .map(|w| format!("{:?} for {} {} ({:?})", w.ctx, w.mdl_type, w.key, w.blockers))
+                .map(|w| {
+                    format!(
+                        "{:?} for {} {} ({:?})",
+                        w.ctx, w.mdl_type, w.key, w.blockers
+                    )
+                })
                 .collect();
             return Err(format!(
                 "statement {} ({}) of session {} never finished: a waiter was forgotten; its states {:?}; metadata-lock waits {waits:?}; processlist {:?}",
@@ -208,7 +219,10 @@ impl Sim {
         for &id in self.sql.sessions.keys() {
             let held = self.sql.mdl.tickets_of(MdlContextId(id));
             if !held.is_empty() {
-                return Err(format!("session {id}: {} metadata lock(s) left", held.len()));
+                return Err(format!(
+                    "session {id}: {} metadata lock(s) left",
+                    held.len()
+                ));
             }
             if self.sql.row_locks.iter().any(|l| l.owner == id) {
                 return Err(format!("session {id}: row locks left"));

@@ -30,9 +30,9 @@ pub mod log;
 mod os;
 mod partition;
 mod recorder;
+mod sched;
 #[cfg(test)]
 mod schedule_props;
-mod sched;
 mod session;
 mod warm;
 

@@ -96,7 +96,9 @@ impl EventLog {
 
     /// Events made after the first `seen`, as far as they are kept.
     pub(super) fn since(&self, seen: u64) -> &[Event] {
-        let skip = seen.saturating_sub(self.dropped).min(self.kept.len() as u64);
+        let skip = seen
+            .saturating_sub(self.dropped)
+            .min(self.kept.len() as u64);
         &self.kept[skip as usize..]
     }
 
@@ -214,7 +216,9 @@ mod tests {
         for i in 0..n {
             log.push(Event {
                 at: Tick(i),
-                kind: EventKind::TableDropped { space: crate::bufpool::SpaceId(1) },
+                kind: EventKind::TableDropped {
+                    space: crate::bufpool::SpaceId(1),
+                },
             });
             assert!(log.kept().len() <= 2 * EVENTS_KEEP);
         }

@@ -266,7 +266,10 @@ fn run(seed: u64) -> Result<Summary, String> {
         sim.submit_to(s, "COMMIT; UNLOCK TABLES")
             .map_err(|e| e.to_string())?;
     }
-    log.push(format!("{} every session: COMMIT; UNLOCK TABLES", sim.now()));
+    log.push(format!(
+        "{} every session: COMMIT; UNLOCK TABLES",
+        sim.now()
+    ));
     let deadline = sim.now() + Tick::from_secs(600);
     while sim.statements().iter().any(|r| r.finished_at.is_none()) && sim.now() < deadline {
         sim.run_for(Tick::from_ms(500));
@@ -275,8 +278,7 @@ fn run(seed: u64) -> Result<Summary, String> {
     }
     // A moment more: the DDL executors exit and the sessions go idle.
     sim.run_for(Tick::from_ms(50));
-    sim.check_quiesced()
-        .map_err(|e| fail(e, &log, sim.now()))?;
+    sim.check_quiesced().map_err(|e| fail(e, &log, sim.now()))?;
     Ok(summary(&sim))
 }
 
@@ -315,7 +317,9 @@ fn summary(sim: &Sim) -> Summary {
 /// replay line. Returns the summaries in seed order.
 fn run_seeds(first: u64, n: u64, threads: usize) -> Result<Vec<Summary>, Vec<String>> {
     let seeds: Vec<u64> = (first..first + n).collect();
-    let chunks: Vec<&[u64]> = seeds.chunks(seeds.len().div_ceil(threads.max(1)).max(1)).collect();
+    let chunks: Vec<&[u64]> = seeds
+        .chunks(seeds.len().div_ceil(threads.max(1)).max(1))
+        .collect();
     let results: Vec<Vec<Result<Summary, String>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .iter()
@@ -345,7 +349,10 @@ fn run_caught(seed: u64) -> Result<Summary, String> {
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
                 .unwrap_or_default();
-            Err(format!("seed {seed}: the engine panicked: {text}\n  {}", replay(seed)))
+            Err(format!(
+                "seed {seed}: the engine panicked: {text}\n  {}",
+                replay(seed)
+            ))
         }
     }
 }

@@ -508,14 +508,23 @@ fn a_long_run_with_a_ddl_every_ten_minutes_keeps_the_runner_bounded() {
         }
         let bytes: u64 = r.checkpoints.iter().map(|c| c.sim.approx_bytes()).sum();
         most_checkpoint_bytes = most_checkpoint_bytes.max(bytes);
-        assert!(bytes <= CHECKPOINT_BUDGET_BYTES, "{bytes} bytes of checkpoints");
+        assert!(
+            bytes <= CHECKPOINT_BUDGET_BYTES,
+            "{bytes} bytes of checkpoints"
+        );
         assert!(r.marks().len() <= MARKS_KEEP);
         assert!(r.ddl_spans().len() <= SPANS_KEEP + 1);
         assert!(r.log().len() <= LOG_KEEP);
-        assert!(r.latch_spans().iter().all(|s| s.t1 + LATCH_WINDOW >= r.sim().now()));
+        assert!(r
+            .latch_spans()
+            .iter()
+            .all(|s| s.t1 + LATCH_WINDOW >= r.sim().now()));
         let done: Vec<&LogEntry> = r.log.iter().filter(|e| !e.note).collect();
         let last = done.last().expect("the DDL finished");
-        assert!(last.result.starts_with("Query OK") || last.result.contains("optimize"), "{last:?}");
+        assert!(
+            last.result.starts_with("Query OK") || last.result.contains("optimize"),
+            "{last:?}"
+        );
     }
     // A seek back a quarter of an hour lands on the same state as going there.
     let now = r.sim().now();
