@@ -626,7 +626,7 @@ impl Sim {
     pub fn approx_bytes(&self) -> u64 {
         let pages = self.pool.pages_total() + self.pool.spaces_pages();
         let events = self.rec.events.kept().len() * (std::mem::size_of::<Event>() + 32);
-        let samples = self.rec.samples.kept().len() * std::mem::size_of::<Sample>();
+        let samples = std::mem::size_of_val(self.rec.samples.kept());
         let statements = self.sql.statements.len() * 256;
         pages * 40 + (events + samples + statements) as u64
     }

@@ -217,6 +217,7 @@ mod tests {
             log.push(Event {
                 at: Tick(i),
                 kind: EventKind::TableDropped {
+                    table: String::new(),
                     space: crate::bufpool::SpaceId(1),
                 },
             });
