@@ -140,14 +140,9 @@ impl SampleLog {
     /// Halves the history (doubling the stride) until it fits in half its room.
     fn thin(&mut self) {
         let history = self.kept.len() - SAMPLES_RECENT;
-        let mut count = history;
-        while count > SAMPLES_HISTORY / 2 {
+        let on = |stride: u64, kept: &[Sample]| kept.iter().filter(|s| s.t_s % stride == 0).count();
+        while on(self.stride, &self.kept[..history]) > SAMPLES_HISTORY / 2 {
             self.stride *= 2;
-            let stride = self.stride;
-            count = self.kept[..history]
-                .iter()
-                .filter(|s| s.t_s % stride == 0)
-                .count();
         }
         let stride = self.stride;
         let mut i = 0;
