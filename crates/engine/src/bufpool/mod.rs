@@ -445,7 +445,7 @@ impl BufPool {
 
     /// Entries of every tablespace's page map (a `u32` frame number per page of each
     /// tablespace ever registered, dropped ones included).
-    pub fn spaces_pages(&self) -> u64 {
+    pub fn page_map_entries(&self) -> u64 {
         self.spaces.values().map(|s| s.frames.len() as u64).sum()
     }
 

@@ -624,11 +624,11 @@ impl Sim {
     /// and page maps, the kept events and samples, the statements. What a viewer that
     /// keeps copies (checkpoints) budgets with.
     pub fn approx_bytes(&self) -> u64 {
-        let pages = self.pool.pages_total() + self.pool.spaces_pages();
+        let pool = self.pool.pages_total() * 40 + self.pool.page_map_entries() * 4;
         let events = self.rec.events.kept().len() * (std::mem::size_of::<Event>() + 32);
         let samples = std::mem::size_of_val(self.rec.samples.kept());
         let statements = self.sql.statements.len() * 256;
-        pages * 40 + (events + samples + statements) as u64
+        pool + (events + samples + statements) as u64
     }
     /// The hash of every event and sample so far.
     pub fn trace_hash(&self) -> u64 {
