@@ -14,6 +14,10 @@
 //!     sim:   ddlscope script FILE --profile mariadb-10.11 --format tsv
 //!     compare: outcome (ok / error / still waiting), error code, blocked or not
 //!              (took longer than BLOCKED_MS), and the order of completion
+//!     again:   a script with an unexplained difference runs on the real server up
+//!              to REAL_RUNS times; a difference counts when every run shows it (the
+//!              server and its clients run at nice -10 when root: a busy machine's
+//!              timings otherwise cross the blocked line)
 //!  stop the server we started (and only it); remove its datadir
 //! ```
 //!
@@ -34,6 +38,9 @@ use std::time::{Duration, Instant};
 const BLOCKED_MS: u64 = 300;
 /// Two completions closer than this are not ordered (timing noise on a real server).
 const ORDER_SLACK_MS: u64 = 100;
+/// How many times at most a script with an unexplained difference runs on the real
+/// server.
+const REAL_RUNS: usize = 3;
 /// The real server and its clients run at this nice value (when we are root): a
 /// machine busy with builds otherwise starves them, and a statement that waits for
 /// nothing takes 300 ms to 1 s, past the "blocked" line.
@@ -770,20 +777,24 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
             ));
         }
         let mut diffs = compare(&script, &real, &sim);
-        if diffs
-            .iter()
-            .any(|(i, _)| script.steps[*i].expected_difference.is_none())
-        {
-            // A real server's timings vary from run to run (a busy machine); the
-            // simulator's do not. A difference counts when a second run shows it too.
+        // A real server's timings vary from run to run (a machine busy with builds,
+        // a shared disk's fsyncs); the simulator's do not. A difference counts when
+        // every one of up to REAL_RUNS runs shows it.
+        for _ in 1..REAL_RUNS {
+            let unexplained = diffs
+                .iter()
+                .any(|(i, _)| script.steps[*i].expected_difference.is_none());
+            if !unexplained {
+                break;
+            }
             say(
                 format!("script {name} again"),
-                "a difference must show twice to count",
+                "a difference must show in every run to count",
             );
             let again = run_real(&server, &script)?;
-            let twice = compare(&script, &again, &sim);
+            let seen = compare(&script, &again, &sim);
             let before = diffs.len();
-            diffs.retain(|d| twice.iter().any(|t| same_difference(d, t)));
+            diffs.retain(|d| seen.iter().any(|t| same_difference(d, t)));
             noise += before - diffs.len();
             real = again;
         }
@@ -830,7 +841,7 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
     println!("conformance: {matched} of {statements} statements match the real MariaDB");
     if noise > 0 {
         println!(
-            "  ({noise} difference(s) of a first run did not repeat in a second: timing noise)"
+            "  ({noise} difference(s) did not repeat when the script ran again: timing noise)"
         );
     }
     for r in &report {

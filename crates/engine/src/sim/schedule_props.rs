@@ -323,7 +323,7 @@ fn run_seeds(first: u64, n: u64, threads: usize) -> Result<Vec<Summary>, Vec<Str
     let results: Vec<Vec<Result<Summary, String>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .iter()
-            .map(|chunk| scope.spawn(move || chunk.iter().map(|&s| run_caught(s)).collect()))
+            .map(|chunk| scope.spawn(move || chunk.iter().map(|&s| run_noted(s)).collect()))
             .collect();
         handles
             .into_iter()
@@ -337,6 +337,15 @@ fn run_seeds(first: u64, n: u64, threads: usize) -> Result<Vec<Summary>, Vec<Str
     } else {
         Err(failures)
     }
+}
+
+/// [`run_caught`], with a failure told at once (a long soak's report comes at its end).
+fn run_noted(seed: u64) -> Result<Summary, String> {
+    let r = run_caught(seed);
+    if let Err(e) = &r {
+        eprintln!("soak: FAILED {e}");
+    }
+    r
 }
 
 /// [`run`], with a panic inside the engine turned into a failure of the seed.
