@@ -219,10 +219,12 @@ impl Sim {
         for &id in self.sql.sessions.keys() {
             let held = self.sql.mdl.tickets_of(MdlContextId(id));
             if !held.is_empty() {
-                return Err(format!(
-                    "session {id}: {} metadata lock(s) left",
-                    held.len()
-                ));
+                let what: Vec<String> = held
+                    .iter()
+                    .filter_map(|t| self.sql.mdl.ticket(*t))
+                    .map(|k| format!("{} {} ({:?})", k.mdl_type, k.key, k.duration))
+                    .collect();
+                return Err(format!("session {id}: metadata lock(s) left: {what:?}"));
             }
             if self.sql.row_locks.iter().any(|l| l.owner == id) {
                 return Err(format!("session {id}: row locks left"));
@@ -252,6 +254,14 @@ impl Sim {
             }
         }
         Ok(())
+    }
+
+    /// Whether a console session holds a metadata or row lock.
+    pub(crate) fn console_holds_locks(&self) -> bool {
+        self.sql.sessions.keys().any(|&id| {
+            !self.sql.mdl.tickets_of(MdlContextId(id)).is_empty()
+                || self.sql.row_locks.iter().any(|l| l.owner == id)
+        })
     }
 
     /// Thread `t` has a live wake queued.
