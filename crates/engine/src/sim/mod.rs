@@ -36,7 +36,7 @@ mod schedule_props;
 mod session;
 mod warm;
 
-pub use warm::SimBuild;
+pub use warm::{SimBuild, WarmUp};
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 
