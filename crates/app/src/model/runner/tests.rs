@@ -547,6 +547,7 @@ fn a_long_run_with_a_ddl_every_ten_minutes_keeps_the_runner_bounded() {
         r.log().len(),
         r.sim().approx_bytes() >> 10
     );
+}
 
 /// A clock that moves `step` ms each time it is read: a frame budget runs out after a
 /// few reads, as in the browser, whatever this machine's speed.
