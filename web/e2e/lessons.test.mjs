@@ -141,8 +141,10 @@ test('a 128 GB lesson step opens a slice at a time, its progress shown, then at 
     await pollUntil('the step to be built, replayed and ready', async () => {
       const busy = await page.locator('[data-testid=lesson-busy]').textContent({ timeout: 50 }).catch(() => null);
       if (busy) seen.add(busy);
-      const ready = await page.evaluate(() => document.body.dataset.ready);
-      return busy === null && ready === '1';
+      // ready alone may come from the default page, drawn before the step opened.
+      const ready = await page.evaluate(() => document.body.dataset.ready === '1' && document.body.dataset.busy !== '1');
+      const text = (await page.locator('[data-testid=virtual-time]').textContent().catch(() => '')) ?? '';
+      return busy === null && ready && Number(/([\d.]+)/.exec(text)?.[1] ?? 0) >= 60;
     }, (done) => done, { timeoutMs: 280_000, intervalMs: 100 });
     const said = [...seen];
     assert.ok(said.some((s) => /building the buffer pool \(8\.\d M frames\): \d+ %/.test(s)), `the build's progress was shown: ${said.join(' | ')}`);
