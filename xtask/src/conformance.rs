@@ -14,6 +14,10 @@
 //!     sim:   ddlscope script FILE --profile mariadb-10.11 --format tsv
 //!     compare: outcome (ok / error / still waiting), error code, blocked or not
 //!              (took longer than BLOCKED_MS), and the order of completion
+//!     again:   a script with an unexplained difference runs on the real server up
+//!              to REAL_RUNS times; a difference counts when every run shows it (the
+//!              server and its clients run at nice -10 when root: a busy machine's
+//!              timings otherwise cross the blocked line)
 //!  stop the server we started (and only it); remove its datadir
 //! ```
 //!
@@ -34,6 +38,24 @@ use std::time::{Duration, Instant};
 const BLOCKED_MS: u64 = 300;
 /// Two completions closer than this are not ordered (timing noise on a real server).
 const ORDER_SLACK_MS: u64 = 100;
+/// How many times at most a script with an unexplained difference runs on the real
+/// server.
+const REAL_RUNS: usize = 3;
+/// The real server and its clients run at this nice value (when we are root): a
+/// machine busy with builds otherwise starves them, and a statement that waits for
+/// nothing takes 300 ms to 1 s, past the "blocked" line.
+const SERVER_NICE: &str = "-10";
+
+/// `program`, favoured by the scheduler over the machine's builds when we may.
+fn favoured(program: &str) -> Command {
+    if is_root() && which("nice").is_some() {
+        let mut c = Command::new("nice");
+        c.args(["-n", SERVER_NICE, program]);
+        c
+    } else {
+        Command::new(program)
+    }
+}
 
 /// One `at` line.
 #[derive(Clone, Debug)]
@@ -173,7 +195,7 @@ impl Server {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        let mut cmd = Command::new("mariadbd");
+        let mut cmd = favoured("mariadbd");
         cmd.arg("--no-defaults")
             .arg(format!("--datadir={}", dir.join("data").display()))
             .arg(format!("--socket={}", socket.display()))
@@ -209,7 +231,7 @@ impl Server {
     }
 
     fn client(&self) -> Command {
-        let mut c = Command::new("mariadb");
+        let mut c = favoured("mariadb");
         c.arg("--no-defaults")
             .arg(format!("--socket={}", self.socket.display()))
             .args(["--user=root", "--batch", "--skip-column-names"]);
@@ -692,6 +714,19 @@ fn scripts(which: Scripts) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
+/// Whether two differences are the same one: the same statement, and the same kind
+/// (outcome, error code, blocked, order) against the same other line.
+fn same_difference(a: &(usize, String), b: &(usize, String)) -> bool {
+    let kind = |d: &str| -> String {
+        match d.split_once(':') {
+            Some(("order", _)) => d.to_owned(),
+            Some((k, _)) => k.to_owned(),
+            None => d.to_owned(),
+        }
+    };
+    a.0 == b.0 && kind(&a.1) == kind(&b.1)
+}
+
 /// A session's group: `c12` of `c12_r` (the matrix's cases), `None` without `_`.
 fn group(session: &str) -> Option<&str> {
     session.split_once('_').map(|(g, _)| g)
@@ -718,6 +753,7 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
     let ddlscope = crate::util::target_dir().join("debug/ddlscope");
     let server = Server::start()?;
     let (mut matched, mut statements, mut unexpected) = (0usize, 0usize, 0usize);
+    let mut noise = 0usize;
     let mut report = Vec::new();
     for file in scripts(which)? {
         let name = file
@@ -731,7 +767,7 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
         let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
         let script = parse_script(&text);
         say(format!("script {name}"), "real MariaDB, then the simulator");
-        let real = run_real(&server, &script)?;
+        let mut real = run_real(&server, &script)?;
         let sim = run_sim(&ddlscope, &file)?;
         if sim.len() != real.len() {
             return Err(format!(
@@ -740,7 +776,28 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
                 real.len()
             ));
         }
-        let diffs = compare(&script, &real, &sim);
+        let mut diffs = compare(&script, &real, &sim);
+        // A real server's timings vary from run to run (a machine busy with builds,
+        // a shared disk's fsyncs); the simulator's do not. A difference counts when
+        // every one of up to REAL_RUNS runs shows it.
+        for _ in 1..REAL_RUNS {
+            let unexplained = diffs
+                .iter()
+                .any(|(i, _)| script.steps[*i].expected_difference.is_none());
+            if !unexplained {
+                break;
+            }
+            say(
+                format!("script {name} again"),
+                "a difference must show in every run to count",
+            );
+            let again = run_real(&server, &script)?;
+            let seen = compare(&script, &again, &sim);
+            let before = diffs.len();
+            diffs.retain(|d| seen.iter().any(|t| same_difference(d, t)));
+            noise += before - diffs.len();
+            real = again;
+        }
         statements += script.steps.len();
         let mut differing: Vec<usize> = diffs.iter().map(|(i, _)| *i).collect();
         differing.dedup();
@@ -782,6 +839,11 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
     drop(server);
     println!();
     println!("conformance: {matched} of {statements} statements match the real MariaDB");
+    if noise > 0 {
+        println!(
+            "  ({noise} difference(s) did not repeat when the script ran again: timing noise)"
+        );
+    }
     for r in &report {
         println!("  {r}");
     }
@@ -812,6 +874,37 @@ mod tests {
         assert_eq!(s.steps[0].expected_difference, None);
         assert_eq!(s.run_ms, 3000);
         assert!(create_table_sql("t", 100, 2).contains("PARTITION p1 VALUES LESS THAN MAXVALUE"));
+    }
+
+    #[test]
+    fn a_difference_repeats_when_its_statement_and_kind_do() {
+        let d = |i, m: &str| (i, m.to_owned());
+        let first = d(
+            3,
+            "blocked: real true (Some(376) ms), simulated false (Some(19) ms)",
+        );
+        let again = d(
+            3,
+            "blocked: real true (Some(512) ms), simulated false (Some(19) ms)",
+        );
+        assert!(same_difference(&first, &again));
+        assert!(!same_difference(&first, &d(4, &again.1)));
+        assert!(!same_difference(
+            &first,
+            &d(3, "outcome: real ok, simulated error")
+        ));
+        let order = d(
+            5,
+            "order: real finishes line 3 before line 5, simulated the other way",
+        );
+        assert!(same_difference(&order, &order.clone()));
+        assert!(!same_difference(
+            &order,
+            &d(
+                5,
+                "order: real finishes line 4 before line 5, simulated the other way"
+            )
+        ));
     }
 
     #[test]

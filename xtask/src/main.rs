@@ -16,6 +16,8 @@
 //!   scripts of `assets/scripts/`).
 //! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
 //!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
+//! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
+//!   property test over many seeds, one seed replayed, or the long runs.
 //! - `layers`: the engine's and the app's module graphs checked for circles and
 //!   against the layers in ARCHITECTURE.md.
 
@@ -28,6 +30,7 @@ mod dist;
 mod layers;
 mod matrix;
 mod serve;
+mod soak;
 mod toolchain;
 mod util;
 
@@ -53,6 +56,10 @@ commands:
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
+  soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
+        [--first N]         starting at seed N (1)
+        [--seed N]          replay one seed (as a failure's replay line says)
+        [--hours H]         instead: H virtual hours of oltp_read_write + a DDL every 10 min
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -79,6 +86,7 @@ enum Task {
     Conformance {
         only: Option<String>,
     },
+    Soak(soak::Soak),
     Layers,
     Help,
 }
@@ -92,6 +100,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut build = true;
     let mut dir = None;
     let mut only = None;
+    let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -110,6 +119,10 @@ fn parse(args: &[String]) -> Result<Task> {
             }
             ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
+            ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
+            ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
+            ("soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
+            ("soak", "--hours") => hours = Some(number("--hours", &value("--hours")?)?),
             ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
@@ -130,10 +143,25 @@ fn parse(args: &[String]) -> Result<Task> {
         "e2e" => Ok(Task::E2e { dir }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance { only }),
+        "soak" => Ok(Task::Soak(match (seed, hours) {
+            (Some(_), Some(_)) => return Err("--seed and --hours do not go together".into()),
+            (Some(s), None) => soak::Soak::Seed(s),
+            (None, Some(h)) => soak::Soak::Hours(h),
+            (None, None) => soak::Soak::Seeds {
+                first: first.unwrap_or(1),
+                seeds: seeds.unwrap_or(soak::DEFAULT_SEEDS),
+            },
+        })),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
+}
+
+/// A whole number option's value.
+fn number(flag: &str, v: &str) -> Result<u64> {
+    v.parse()
+        .map_err(|_| format!("{flag} wants a whole number, not {v:?}"))
 }
 
 fn execute(task: Task) -> Result {
@@ -181,6 +209,7 @@ fn execute(task: Task) -> Result {
             conformance::conformance(conformance::Scripts::WithMatrix, only.as_deref()).map(|_| ())
         }
         Task::Layers => layers::layers(),
+        Task::Soak(what) => soak::soak(&what),
         Task::BenchWeb { build, dir } => {
             let site = match dir {
                 Some(dir) => dir,
@@ -267,6 +296,32 @@ mod tests {
                 build: false,
                 dir: None,
             }),
+        );
+        check(
+            &["soak"],
+            Ok(Task::Soak(soak::Soak::Seeds {
+                first: 1,
+                seeds: 10_000,
+            })),
+        );
+        check(
+            &["soak", "--seeds", "300", "--first", "7"],
+            Ok(Task::Soak(soak::Soak::Seeds {
+                first: 7,
+                seeds: 300,
+            })),
+        );
+        check(
+            &["soak", "--seed", "42"],
+            Ok(Task::Soak(soak::Soak::Seed(42))),
+        );
+        check(
+            &["soak", "--hours", "24"],
+            Ok(Task::Soak(soak::Soak::Hours(24))),
+        );
+        check(
+            &["soak", "--seeds", "many"],
+            Err("--seeds wants a whole number, not \"many\"".into()),
         );
         check(&["serve", "--port"], Err("--port needs a value".into()));
         check(

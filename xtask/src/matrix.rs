@@ -401,6 +401,11 @@ pub fn cases() -> Vec<Case> {
 const CASES_PER_SCRIPT: usize = 12;
 /// How long one case lasts, and the gap before the next one of a sequential script.
 const CASE_MS: u64 = 3000;
+/// The cases of one script start this far apart: a dozen ALTERs sent at the same
+/// instant share the real server's two cores and its fsyncs, and one that waits for
+/// nothing still took 330–380 ms (past the 300 ms "blocked" line) where it takes
+/// 60–120 ms alone; staggered, no more than two or three run at once.
+const STAGGER_MS: u64 = 50;
 
 /// The generated scripts: `(file stem, text)`.
 pub fn scripts() -> Vec<(String, String)> {
@@ -413,7 +418,7 @@ pub fn scripts() -> Vec<(String, String)> {
         let cases: Vec<(usize, Case, u64)> = chunk
             .iter()
             .enumerate()
-            .map(|(i, c)| (n * CASES_PER_SCRIPT + i, *c, 0))
+            .map(|(i, c)| (n * CASES_PER_SCRIPT + i, *c, i as u64 * STAGGER_MS))
             .collect();
         out.push((format!("matrix-{n:02}"), script_text(&cases)));
     }
@@ -457,7 +462,13 @@ fn script_text(cases: &[(usize, Case, u64)]) -> String {
         }
     }
     lines.sort_by_key(|(at, _, _)| *at);
-    let mut end = 0;
+    // Every case runs its whole length: a holder without a release (SELECT SLEEP)
+    // ends at 2 s, and what waited for it needs time after that.
+    let mut end = cases
+        .iter()
+        .map(|&(_, _, start)| start + CASE_MS)
+        .max()
+        .unwrap_or(0);
     for (at, who, sql) in lines {
         let group = who.split('_').next().unwrap_or_default();
         let role = who.rsplit('_').next().unwrap_or_default();
@@ -561,6 +572,14 @@ mod tests {
             text.contains("at 500ms c0_r: SELECT * FROM t0 WHERE id = 2"),
             "{text}"
         );
+        // The next case starts a stagger later, and the script runs past every case.
+        assert!(text.contains("at 550ms c1_r: "), "{text}");
+        let run: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("run "))
+            .and_then(|r| r.trim_end_matches("ms").parse().ok())
+            .unwrap();
+        assert!(run >= 11 * STAGGER_MS + CASE_MS + 1000, "run {run}ms");
         let times: Vec<u64> = text
             .lines()
             .filter_map(|l| l.strip_prefix("at "))

@@ -375,15 +375,15 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     let mut printed_samples = 0;
     for s in 1..=seconds {
         sim.run_until(Tick::from_secs(s));
-        for e in &sim.events()[printed_events..] {
+        for e in sim.events_since(printed_events) {
             if let Some(line) = narrate(&e.kind) {
                 out.flush()?;
                 // Statements are narrated on stderr so that stdout stays machine-readable.
                 eprintln!("# {:>9}  {line}", e.at.to_string());
             }
         }
-        printed_events = sim.events().len();
-        for sample in &sim.samples()[printed_samples..] {
+        printed_events = sim.event_count();
+        for sample in sim.samples_since(printed_samples) {
             match args.format {
                 Format::Table => {
                     let row: Vec<String> = sample
@@ -401,7 +401,7 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
                 }
             }
         }
-        printed_samples = sim.samples().len();
+        printed_samples = sim.sample_count();
         if progress && started.elapsed().as_secs_f64() > 1.0 {
             out.flush()?;
             eprint!(

@@ -17,7 +17,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 
 /// One second of counters.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Sample {
     /// Virtual second this sample closes (1 = the first second).
     pub t_s: u64,

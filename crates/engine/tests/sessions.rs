@@ -416,3 +416,112 @@ distribution = "uniform"
     let after = s.samples().last().unwrap().tps;
     assert!(after > before / 2, "the workload resumes: {after} tps");
 }
+
+/// Found by the random schedules (seed 7454 then): rows appended since the load take
+/// leaves past the file's end, and an in-place ADD INDEX placed its new pages there
+/// too; its bulk load met a page already in the pool and the engine panicked. The
+/// index now goes after the appended leaves (each page belongs to one tree).
+#[test]
+fn an_index_built_after_appends_does_not_take_the_appended_leaves() {
+    for profile in ["mysql-8.0.22", "mysql-5.7", "mariadb-10.11"] {
+        let mut s = common::sim(
+            r#"
+name = "t"
+title = "t"
+profile = "mysql-8.0.23"
+[buffer_pool]
+size = "16M"
+lru_scan_depth = 100
+[[tables]]
+name = "t"
+rows = 1000
+[workload]
+threads = 0
+"#,
+            profile,
+        );
+        let a = s.connect();
+        for _ in 0..300 {
+            s.submit_to(a, "INSERT INTO t (k, c, pad) VALUES (1, 'c', 'p')")
+                .unwrap();
+        }
+        s.run_for(Tick::from_secs(5));
+        let ddl = s
+            .submit_to(a, "ALTER TABLE t ADD INDEX idx_x (k, c), ALGORITHM=INPLACE")
+            .unwrap()[0];
+        s.run_for(Tick::from_secs(10));
+        assert_eq!(outcome(&s, ddl), "ok", "{profile}");
+        s.pool().validate();
+    }
+}
+
+/// Found by the random schedules: a workload client waiting for a console session's
+/// row lock, woken by the COMMIT that released the last one, went on without ending
+/// its wait, and SHOW PROCESSLIST and the row-lock gauge showed it waiting for good.
+#[test]
+fn a_workload_write_woken_by_the_last_release_stops_waiting() {
+    let mut s = common::sim(
+        r#"
+name = "t"
+title = "t"
+profile = "mysql-8.0.23"
+[buffer_pool]
+size = "16M"
+lru_scan_depth = 100
+[[tables]]
+name = "t"
+rows = 2000
+[workload]
+kind = "oltp_read_write"
+threads = 3
+tables = ["t"]
+distribution = "uniform"
+round_trip_us = 1000
+"#,
+        "mysql-8.0.23",
+    );
+    let a = s.connect();
+    s.submit_to(
+        a,
+        "BEGIN; UPDATE t SET k = k + 1 WHERE id BETWEEN 1 AND 2000",
+    )
+    .unwrap();
+    s.run_for(Tick::from_secs(2));
+    assert!(
+        s.waiting_now().row_lock > 0,
+        "the workload waits for the console's rows"
+    );
+    s.submit_to(a, "COMMIT").unwrap();
+    s.run_for(Tick::from_secs(2));
+    assert_eq!(
+        s.waiting_now().row_lock,
+        0,
+        "every wait ended with the release"
+    );
+}
+
+/// Found by the random schedules (seed 8629): a statement that fails lets go of every
+/// metadata lock it took, explicit ones too. A LOCK TABLES that timed out on its second
+/// table kept the first one's lock (and a killed FLUSH TABLES WITH READ LOCK its global
+/// read lock) with nothing left to release them: the server makes them explicit only
+/// once the statement succeeded (`MDL_context::rollback_to_savepoint()`).
+#[test]
+fn a_lock_tables_that_times_out_keeps_none_of_its_locks() {
+    let mut s = sim();
+    let (h, r, d) = (s.connect(), s.connect(), s.connect());
+    s.submit_to(h, "LOCK TABLES u WRITE").unwrap();
+    s.run_for(Tick::from_ms(100));
+    let lock = s
+        .submit_to(
+            r,
+            "SET SESSION lock_wait_timeout = 1; LOCK TABLES t READ, u READ",
+        )
+        .unwrap()[1];
+    s.run_for(Tick::from_secs(2));
+    assert_eq!(outcome(&s, lock), "error 1205");
+    s.submit_to(h, "UNLOCK TABLES").unwrap();
+    let drop = s.submit_to(d, "DROP TABLE t").unwrap()[0];
+    s.run_for(Tick::from_secs(2));
+    assert_eq!(outcome(&s, drop), "ok", "nothing holds t");
+    assert!(s.metadata_locks().iter().all(|l| l.owner.0 != r));
+}

@@ -68,7 +68,7 @@ pub fn step_budget(draw_ms: f64) -> f64 {
 struct ChartKey {
     generation: u32,
     now_s: u64,
-    samples: usize,
+    samples: u64,
     spans: usize,
     open_spans: usize,
     failovers: usize,
@@ -549,7 +549,7 @@ fn draw_pane(
     let key = ChartKey {
         generation,
         now_s: now.as_secs(),
-        samples: sim.samples().len(),
+        samples: sim.sample_count(),
         spans: spans.len(),
         open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
         failovers: runner.failovers().len(),

@@ -62,6 +62,11 @@ const CHECKPOINT_EVERY: Tick = Tick::from_secs(5);
 const CHECKPOINT_BUDGET_BYTES: u64 = 256 << 20;
 /// Statements and notes the console's log keeps.
 pub const LOG_KEEP: usize = 400;
+/// Marks the scrubber keeps: the newest (a day with a DDL every ten minutes makes
+/// about 2,000).
+pub const MARKS_KEEP: usize = 4096;
+/// Finished console statements' spans the charts keep (open ones are all kept).
+pub const SPANS_KEEP: usize = 400;
 /// How far [`Runner::step_event`] runs looking for the next mark.
 const MARK_HORIZON: Tick = Tick::from_secs(10);
 
@@ -135,7 +140,7 @@ pub struct Runner {
     /// The furthest virtual time reached.
     horizon: Tick,
     /// Events already digested.
-    cursor: usize,
+    cursor: u64,
     /// Statements, lock waits and DDL phases seen so far, in time order (kept across
     /// seeks: the run replays the same way), for the scrubber and step/back.
     marks: Vec<Mark>,
@@ -445,6 +450,7 @@ impl Runner {
                 error: true,
                 note: false,
             });
+            drop_oldest(&mut runner.rejected, LOG_KEEP);
             runner.log_version += 1;
             Err(e)
         };
@@ -593,8 +599,8 @@ impl Runner {
                 return;
             }
         }
-        // A frame descriptor and its page-map entry, and an event, roughly.
-        let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
+        // What one copy holds (the engine's estimate: pool, kept events and samples).
+        let bytes = self.sim.approx_bytes();
         let keep = (CHECKPOINT_BUDGET_BYTES / bytes.max(1)) as usize;
         if keep == 0 {
             return;
@@ -637,9 +643,11 @@ impl Runner {
         }
         let limit = from + MARK_HORIZON;
         while self.sim.now() < limit {
-            let seen = self.sim.events().len();
+            let seen = self.sim.event_count();
             self.step_one(limit);
-            if self.sim.events()[seen..]
+            if self
+                .sim
+                .events_since(seen)
                 .iter()
                 .any(|e| e.at > from && marks::mark_of(e).is_some())
             {
@@ -651,8 +659,8 @@ impl Runner {
 
     /// Runs to the next event in the engine's stream, at most to `limit`.
     fn step_one(&mut self, limit: Tick) {
-        let events = self.sim.events().len();
-        while self.sim.events().len() == events && self.sim.now() < limit {
+        let events = self.sim.event_count();
+        while self.sim.event_count() == events && self.sim.now() < limit {
             let mut next = self.sim.next_wake().unwrap_or(limit).min(limit);
             if let Some(input) = self.inputs.get(self.applied) {
                 next = next.min(input.at);
@@ -699,7 +707,7 @@ impl Runner {
         let now = self.sim.now();
         let console: BTreeSet<u32> = self.sim.console_sessions().into_iter().collect();
         let before = self.log.len();
-        for e in &self.sim.events()[self.cursor..] {
+        for e in self.sim.events_since(self.cursor) {
             if let Some(m) = marks::mark_of(e) {
                 marks::add(&mut self.marks, m);
             }
@@ -793,12 +801,20 @@ impl Runner {
                 }
             }
         }
-        self.cursor = self.sim.events().len();
+        self.cursor = self.sim.event_count();
         if self.log.len() != before {
             self.log_version += 1;
             let skip = self.log.len().saturating_sub(LOG_KEEP);
             self.log.drain(..skip);
         }
+        drop_oldest(&mut self.marks, MARKS_KEEP);
+        let finished = self.ddl.iter().filter(|s| s.t1.is_some()).count();
+        let mut extra = finished.saturating_sub(SPANS_KEEP);
+        self.ddl.retain(|s| {
+            let drop = extra > 0 && s.t1.is_some();
+            extra -= usize::from(drop);
+            !drop
+        });
         self.scans.retain(|s| s.t1 >= now);
         self.flush_walks.retain(|s| s.t1 >= now);
         let horizon = now.saturating_sub(LATCH_WINDOW);
@@ -1115,6 +1131,12 @@ impl Engines {
         self.panes.push(other);
         Ok(())
     }
+}
+
+/// Keeps the newest `keep` of `v` (which is in time order).
+fn drop_oldest<T>(v: &mut Vec<T>, keep: usize) {
+    let extra = v.len().saturating_sub(keep);
+    v.drain(..extra);
 }
 
 mod busy;

@@ -443,6 +443,12 @@ impl BufPool {
         self.instances.len() as u16
     }
 
+    /// Entries of every tablespace's page map (a `u32` frame number per page of each
+    /// tablespace ever registered, dropped ones included).
+    pub fn page_map_entries(&self) -> u64 {
+        self.spaces.values().map(|s| s.frames.len() as u64).sum()
+    }
+
     fn sum(&self, f: impl Fn(&BufPoolInstance) -> u32) -> u64 {
         self.instances.iter().map(|i| u64::from(f(i))).sum()
     }

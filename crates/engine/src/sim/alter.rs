@@ -460,7 +460,13 @@ impl Sim {
         b.holds = None;
         // The index exists in the dictionary (not yet usable); its pages are
         // allocated at the end of the file as the bulk load fills them.
-        let table = &mut self.catalog[b.table].table;
+        // Leaves appended since the load sit past the file's end (workload.rs); the
+        // new index's pages go after them, as the file-space manager gives each page
+        // to one tree only.
+        let entry = &mut self.catalog[b.table];
+        let appended = appended_leaves(&entry.table, entry.append_row);
+        let table = &mut entry.table;
+        table.pages += appended;
         let old_pages = table.pages;
         b.index = table.add_index(&b.name, b.entry_bytes);
         let ix = table.indexes.last().expect("just added");
@@ -617,7 +623,24 @@ impl Sim {
         if !self.acquire(latch, t) {
             return Next::Parked;
         }
-        // buf_page_create(): a free block for the new page.
+        // buf_page_create() looks in the page hash first: a page of the tablespace's
+        // old version (8.0.23's stale pages, after a TRUNCATE kept the space) is freed
+        // (`buf_page_free_stale()`), one still in the pool is re-initialised in place,
+        // and one being read is waited for.
+        match self.pool.lookup(page) {
+            Lookup::Stale(f) => self.pool.free_stale(f),
+            Lookup::Hit(f) => {
+                self.pool.mark_dirty(f, self.log.lsn);
+                self.release(latch, t, false);
+                return self.index_build_page_made(b);
+            }
+            Lookup::IoFixed(_) => {
+                self.release(latch, t, false);
+                return Next::After(FREE_BLOCK_WAIT);
+            }
+            Lookup::Miss => {}
+        }
+        // A free block for the new page.
         let frame = match self.pool.get_free_block(inst, u32::MAX) {
             FreeBlock::FromFreeList(f) => Some(f),
             FreeBlock::Evicted { frame, .. } => Some(frame),
@@ -634,6 +657,11 @@ impl Sim {
         // A no-redo mini-transaction: the page is dirty as of the current LSN.
         self.pool.mark_dirty(f, self.log.lsn);
         self.release(latch, t, false);
+        self.index_build_page_made(b)
+    }
+
+    /// A new page of the bulk load is made: on to the next, after its rows' CPU.
+    fn index_build_page_made(&mut self, b: &mut IndexBuild) -> Next {
         b.next_page += 1;
         let entry = match b.rebuild {
             Some(_) => self
@@ -1064,4 +1092,12 @@ impl Sim {
             }
         }
     }
+}
+
+/// Leaves past the loaded ones that appends up to row `append_row` have taken (their
+/// pages follow the file's end: `workload.rs`'s insert).
+fn appended_leaves(table: &crate::dict::Table, append_row: u64) -> u32 {
+    let pk = table.primary();
+    let last = append_row.saturating_sub(1) / pk.records_per_leaf.max(1);
+    last.saturating_sub(pk.leaves().saturating_sub(1)) as u32
 }

@@ -353,7 +353,14 @@ impl Sim {
         let kind = c.stmts[c.stmt_idx];
         let Some(table) = self.pick_table(&mut c.rng) else {
             // Every table the workload uses is gone: sysbench's statements fail;
-            // idle until one exists again.
+            // idle until one exists again. A transaction that had begun rolls back
+            // and its earlier statements' metadata locks go with it (released at the
+            // transaction's end, `MDL_context::release_transactional_locks()`);
+            // kept, they would block every DDL on those tables for good.
+            c.mdl_taken = 0;
+            self.mdl_release_transactional(MdlContextId(c.session));
+            self.lock_heap_bytes -= c.walk.lock_bytes;
+            c.walk.lock_bytes = 0;
             self.rec.running -= 1;
             c.step = ClientStep::NextEvent;
             return Next::After(Tick::SECOND);
@@ -441,8 +448,11 @@ impl Sim {
             }
             self.release(LatchId::DictSys, t, false);
         }
-        // A row a console session's transaction has locked: wait for it.
-        if kind.is_write() && !self.sql.row_locks.is_empty() {
+        // A row a console session's transaction has locked: wait for it. A waiter
+        // woken by the last lock's release looks again too, which ends its wait
+        // (`lock_wait_suspend_thread()` returns to a granted lock).
+        let waiting = self.sql.row_waits.contains_key(&c.session);
+        if kind.is_write() && (waiting || !self.sql.row_locks.is_empty()) {
             if let Some(range) = self.client_row(c) {
                 match self.row_wait_for_console(t, c.session, range) {
                     RowPoll::Granted => {}

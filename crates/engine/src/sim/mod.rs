@@ -24,11 +24,15 @@ mod cleaner;
 mod client;
 mod cpu;
 mod ddl;
+#[cfg(test)]
+mod invariants;
 pub mod log;
 mod os;
 mod partition;
 mod recorder;
 mod sched;
+#[cfg(test)]
+mod schedule_props;
 mod session;
 mod warm;
 
@@ -560,8 +564,7 @@ impl Sim {
             row_lock_waits: waits.row_lock,
             latch_waits: waits.latch,
         };
-        self.rec.hash.feed_json(&s);
-        self.rec.samples.push(s);
+        self.rec.sample(s);
         self.rebalance_lent_frames();
         let next = self.sched.now + Tick::SECOND;
         self.sched.schedule(next, Wake::Sample);
@@ -590,13 +593,42 @@ impl Sim {
     pub fn now(&self) -> Tick {
         self.sched.now
     }
-    /// Every event so far, oldest first.
+    /// The events kept, oldest first: every event of a run's first 65,536 and at
+    /// least the newest 65,536 after that (`sim/recorder.rs`).
     pub fn events(&self) -> &[Event] {
-        &self.rec.events
+        self.rec.events.kept()
     }
-    /// Every per-second sample so far.
+    /// How many events the run has made (kept or not): a reader following the stream
+    /// remembers it and asks [`Sim::events_since`] next time.
+    pub fn event_count(&self) -> u64 {
+        self.rec.events.total()
+    }
+    /// The events made after the first `seen`, as far as they are kept.
+    pub fn events_since(&self, seen: u64) -> &[Event] {
+        self.rec.events.since(seen)
+    }
+    /// The per-second samples kept, in time order: every second of the last hour, and
+    /// before that every `2^k`-th second, at most 7,200 in all (`sim/recorder.rs`).
     pub fn samples(&self) -> &[Sample] {
-        &self.rec.samples
+        self.rec.samples.kept()
+    }
+    /// How many samples the run has taken (one a virtual second).
+    pub fn sample_count(&self) -> u64 {
+        self.rec.samples.total()
+    }
+    /// The samples taken after the first `seen`, as far as kept (the last hour's are).
+    pub fn samples_since(&self, seen: u64) -> &[Sample] {
+        self.rec.samples.since(seen)
+    }
+    /// About how many bytes of memory this simulation holds: the pool's descriptors
+    /// and page maps, the kept events and samples, the statements. What a viewer that
+    /// keeps copies (checkpoints) budgets with.
+    pub fn approx_bytes(&self) -> u64 {
+        let pool = self.pool.pages_total() * 40 + self.pool.page_map_entries() * 4;
+        let events = self.rec.events.kept().len() * (std::mem::size_of::<Event>() + 32);
+        let samples = std::mem::size_of_val(self.rec.samples.kept());
+        let statements = self.sql.statements.len() * 256;
+        pool + (events + samples + statements) as u64
     }
     /// The hash of every event and sample so far.
     pub fn trace_hash(&self) -> u64 {

@@ -97,6 +97,19 @@ impl Scheduler {
         None
     }
 
+    /// Every live wake still queued (stale thread wakes left out), in no order: what
+    /// the invariant checks look through for a waiter's wake-up or deadline.
+    #[cfg(test)]
+    pub(super) fn pending(&self) -> impl Iterator<Item = (Tick, Wake)> + '_ {
+        self.queue
+            .iter()
+            .map(|Reverse((at, _, wake))| (*at, *wake))
+            .filter(|(_, wake)| match wake {
+                Wake::Thread(t, gen) => self.thread_gen[t.0 as usize] == *gen,
+                _ => true,
+            })
+    }
+
     /// When the next wake is due, if any.
     pub(super) fn next_wake(&self) -> Option<Tick> {
         self.queue.peek().map(|Reverse((at, _, _))| *at)

@@ -17,6 +17,7 @@ pub mod codes {
     pub const ER_PARSE_ERROR: u16 = 1064;
     pub const ER_EMPTY_QUERY: u16 = 1065;
     pub const ER_MULTIPLE_PRI_KEY: u16 = 1068;
+    pub const ER_NONUNIQ_TABLE: u16 = 1066;
     pub const ER_KEY_COLUMN_DOES_NOT_EXITS: u16 = 1072;
     pub const ER_CANT_DROP_FIELD_OR_KEY: u16 = 1091;
     pub const ER_NO_SUCH_THREAD: u16 = 1094;
@@ -329,6 +330,16 @@ impl SqlError {
             codes::ER_NO_SUCH_TABLE,
             "42S02",
             format!("Table '{schema}.{table}' doesn't exist"),
+        )
+    }
+
+    /// `ER_NONUNIQ_TABLE` (1066): a table or alias named twice in one statement
+    /// (`LOCK TABLES t READ, t WRITE`).
+    pub fn nonuniq_table(alias: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_NONUNIQ_TABLE,
+            "42000",
+            format!("Not unique table/alias: '{alias}'"),
         )
     }
 

@@ -286,22 +286,32 @@ fn drop_index(stmt: &Stmt) -> Result<Command> {
 }
 
 /// `LOCK {TABLE | TABLES} t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...]`.
+/// Each alias (a table's name when it has none) may appear once, as the server's
+/// parser checks (`st_select_lex::add_table_to_list()`: 1066); one table under two
+/// aliases is locked once, in the stronger mode (its SHARED_NO_READ_WRITE covers the
+/// read).
 fn lock_tables(stmt: &Stmt) -> Result<Command> {
     let mut p = parser(&stmt.tokens);
     expect_word(&mut p, "LOCK")?;
     if !word(&mut p, "TABLES") {
         expect_word(&mut p, "TABLE")?;
     }
-    let mut tables = Vec::new();
+    let mut tables: Vec<(TableName, TableLockMode)> = Vec::new();
+    let mut aliases: Vec<String> = Vec::new();
     loop {
         let table = table_name(&mut p)?;
         let next = word_upper(&p.peek_token_ref().token);
+        let mut alias = table.table.clone();
         if word(&mut p, "AS")
             || (matches!(p.peek_token_ref().token, Token::Word(_))
                 && !["READ", "WRITE", "LOW_PRIORITY"].contains(&next.as_str()))
         {
-            p.parse_identifier()?;
+            alias = p.parse_identifier()?.value;
         }
+        if aliases.iter().any(|a| a.eq_ignore_ascii_case(&alias)) {
+            return Err(SqlError::nonuniq_table(&alias).into());
+        }
+        aliases.push(alias);
         let mode = if word(&mut p, "READ") {
             word(&mut p, "LOCAL");
             TableLockMode::Read
@@ -310,7 +320,11 @@ fn lock_tables(stmt: &Stmt) -> Result<Command> {
             expect_word(&mut p, "WRITE")?;
             TableLockMode::Write
         };
-        tables.push((table, mode));
+        match tables.iter_mut().find(|(t, _)| same_table(t, &table)) {
+            Some(seen) if mode == TableLockMode::Write => seen.1 = mode,
+            Some(_) => {}
+            None => tables.push((table, mode)),
+        }
         if !p.consume_token(&Token::Comma) {
             break;
         }
@@ -466,6 +480,13 @@ fn select_lock_in_share_mode(stmt: &Stmt, at: usize) -> Result<Command> {
 }
 
 /// A table name, checked.
+/// Whether two names are the same table as written (names compare
+/// case-insensitively).
+fn same_table(a: &TableName, b: &TableName) -> bool {
+    let schema = |t: &TableName| t.schema.as_deref().map(str::to_ascii_lowercase);
+    a.table.eq_ignore_ascii_case(&b.table) && schema(a) == schema(b)
+}
+
 fn table_name(p: &mut Parser) -> Result<TableName> {
     lower::table_name(&p.parse_object_name(false)?)
 }

@@ -505,6 +505,11 @@ fn maintenance_locks_admin() {
         "LOCK TABLE t1 AS a READ LOCAL, t2 b LOW_PRIORITY WRITE",
         expect!["LockTables { tables: [(t1, Read), (t2, Write)] }"],
     );
+    // One table under two aliases is locked once, in the stronger mode.
+    check(
+        "LOCK TABLES t1 AS a READ, t1 AS b WRITE, t2 READ",
+        expect!["LockTables { tables: [(t1, Write), (t2, Read)] }"],
+    );
     check("UNLOCK TABLES", expect!["UnlockTables"]);
     check(
         "FLUSH TABLES",
@@ -636,6 +641,14 @@ fn errors() {
     check("DROP TABLE", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"]);
     check("SELECT * FROM t1 WHERE c = 'abc", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near ''abc' at line 1"]);
     check("SELECT 1;\nALTER TABLE t1\n  ADD INDEX (k),\n  FROB", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'FROB' at line 3"]);
+    check(
+        "LOCK TABLES t1 WRITE, t1 READ",
+        expect!["ERROR 1066 (42000): Not unique table/alias: 't1'"],
+    );
+    check(
+        "LOCK TABLES t1 AS a READ, t2 a WRITE",
+        expect!["ERROR 1066 (42000): Not unique table/alias: 'a'"],
+    );
     check("OPTIMIZE t1", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 't1' at line 1"]);
     check("ALTER TABLE t1 ALGORITHM=FAST", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'FAST' at line 1"]);
     check("ALTER TABLE t1 ROW_FORMAT=SPARSE", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'SPARSE' at line 1"]);

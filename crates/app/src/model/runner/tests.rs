@@ -476,6 +476,79 @@ fn a_statement_that_waited_is_logged_with_when_it_was_sent() {
     assert!(alter.at >= Tick::from_secs(2), "{alter:?}");
 }
 
+/// The engine's long-run scenario: oltp_read_write on a 16 MB pool.
+const LONG_RUN: &str = include_str!("../../../../engine/tests/long-run.toml");
+
+/// Virtual hours the runner's long run takes: 2h10 in the test run (past the two hours
+/// where the engine starts thinning its samples), 24 with
+/// `DDLSCOPE_LONG_RUN_HOURS=24` (`cargo xtask soak --hours 24`).
+fn long_run_minutes() -> u64 {
+    std::env::var("DDLSCOPE_LONG_RUN_HOURS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(130, |h| h * 60)
+}
+
+#[test]
+fn a_long_run_with_a_ddl_every_ten_minutes_keeps_the_runner_bounded() {
+    let scenario = Scenario::from_toml(LONG_RUN).unwrap();
+    let mut r = Runner::from_scenario(scenario, "mysql-8.0.23", 0).unwrap();
+    let ddls = [
+        "ALTER TABLE sbtest1 ADD COLUMN z INT, ALGORITHM=INSTANT",
+        "CREATE INDEX idx_c ON sbtest1 (c)",
+        "DROP INDEX idx_c ON sbtest1",
+        "ALTER TABLE sbtest1 DROP COLUMN z",
+        "OPTIMIZE TABLE sbtest1",
+    ];
+    let minutes = long_run_minutes();
+    let mut most_checkpoint_bytes = 0;
+    for slot in 0..minutes / 10 {
+        assert_eq!(r.execute(ddls[slot as usize % ddls.len()]), Ok(1));
+        // As the page does: frames of a few virtual seconds, digested each time.
+        let end = r.sim().now() + Tick::from_secs(600);
+        while r.sim().now() < end {
+            let t = (r.sim().now() + Tick::from_secs(5)).min(end);
+            r.run_to(t, f64::INFINITY, &|| 0.0);
+            r.digest();
+        }
+        let bytes: u64 = r.checkpoints.iter().map(|c| c.sim.approx_bytes()).sum();
+        most_checkpoint_bytes = most_checkpoint_bytes.max(bytes);
+        assert!(
+            bytes <= CHECKPOINT_BUDGET_BYTES,
+            "{bytes} bytes of checkpoints"
+        );
+        assert!(r.marks().len() <= MARKS_KEEP);
+        assert!(r.ddl_spans().len() <= SPANS_KEEP + 1);
+        assert!(r.log().len() <= LOG_KEEP);
+        assert!(r
+            .latch_spans()
+            .iter()
+            .all(|s| s.t1 + LATCH_WINDOW >= r.sim().now()));
+        let done: Vec<&LogEntry> = r.log.iter().filter(|e| !e.note).collect();
+        let last = done.last().expect("the DDL finished");
+        assert!(
+            last.result.starts_with("Query OK") || last.result.contains("optimize"),
+            "{last:?}"
+        );
+    }
+    // A seek back a quarter of an hour lands on the same state as going there.
+    let now = r.sim().now();
+    let hash = r.sim().trace_hash();
+    r.seek(now - Tick::from_secs(900));
+    r.run_to(now, f64::INFINITY, &|| 0.0);
+    assert_eq!(r.sim().trace_hash(), hash);
+    eprintln!(
+        "runner long run: {minutes} virtual minutes, {} checkpoints ({} KiB, at most {} KiB), {} marks, {} spans, {} log lines, the engine's estimate {} KiB",
+        r.checkpoints.len(),
+        r.checkpoints.iter().map(|c| c.sim.approx_bytes()).sum::<u64>() >> 10,
+        most_checkpoint_bytes >> 10,
+        r.marks().len(),
+        r.ddl_spans().len(),
+        r.log().len(),
+        r.sim().approx_bytes() >> 10
+    );
+}
+
 /// A clock that moves `step` ms each time it is read: a frame budget runs out after a
 /// few reads, as in the browser, whatever this machine's speed.
 fn ticking(step: f64) -> impl Fn() -> f64 {

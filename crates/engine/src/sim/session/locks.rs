@@ -182,15 +182,13 @@ impl Sim {
     }
 
     /// Releases the tickets the context took after `savepoint` (a failed statement's
-    /// own locks, `MDL_context::rollback_to_savepoint()`); explicit ones stay.
+    /// own locks, `MDL_context::rollback_to_savepoint()`), explicit ones too: the
+    /// server makes LOCK TABLES' and FLUSH TABLES WITH READ LOCK's locks explicit only
+    /// once the statement has succeeded, and a killed FTWRL lets its global read lock
+    /// go (`reload_acl_and_cache()`: "don't leave things in a half-locked state").
     pub(in crate::sim) fn mdl_rollback_to(&mut self, ctx: MdlContextId, savepoint: &[MdlTicketId]) {
         for ticket in self.sql.mdl.tickets_of(ctx) {
-            let explicit = self
-                .sql
-                .mdl
-                .ticket(ticket)
-                .is_some_and(|k| k.duration == crate::mdl::MdlDuration::Explicit);
-            if !savepoint.contains(&ticket) && !explicit {
+            if !savepoint.contains(&ticket) {
                 self.mdl_release(ticket);
             }
         }
