@@ -16,6 +16,8 @@
 //!   scripts of `assets/scripts/`).
 //! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
 //!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
+//! - `fuzz [--seconds N] [--runs N] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
+//!   corpora seeded from `assets/`, executions and crashes per target (never in `test`).
 //! - `layers`: the engine's and the app's module graphs checked for circles and
 //!   against the layers in ARCHITECTURE.md.
 
@@ -25,6 +27,7 @@ mod bundle;
 mod check;
 mod conformance;
 mod dist;
+mod fuzz;
 mod layers;
 mod matrix;
 mod serve;
@@ -53,6 +56,10 @@ commands:
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
+  fuzz [TARGET]             build the cargo-fuzz targets of fuzz/ and run each (or TARGET) in turn,
+                            corpora seeded from assets/; reports executions, exec/s, corpus, crashes
+        [--seconds N]       wall seconds per target (default 60)
+        [--runs N]          stop a target after N executions
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -79,6 +86,7 @@ enum Task {
     Conformance {
         only: Option<String>,
     },
+    Fuzz(fuzz::Options),
     Layers,
     Help,
 }
@@ -92,6 +100,11 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut build = true;
     let mut dir = None;
     let mut only = None;
+    let mut fuzz = fuzz::Options {
+        seconds: 60,
+        runs: None,
+        target: None,
+    };
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -110,6 +123,22 @@ fn parse(args: &[String]) -> Result<Task> {
             }
             ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
+            ("fuzz", "--seconds" | "--runs") => {
+                let v = value(flag)?;
+                let n: u64 = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| format!("{flag} wants a whole number above 0, not {v:?}"))?;
+                if flag == "--runs" {
+                    fuzz.runs = Some(n);
+                } else {
+                    fuzz.seconds = n;
+                }
+            }
+            ("fuzz", t) if !t.starts_with('-') && fuzz.target.is_none() => {
+                fuzz.target = Some(t.to_string());
+            }
             ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
@@ -130,6 +159,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "e2e" => Ok(Task::E2e { dir }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance { only }),
+        "fuzz" => Ok(Task::Fuzz(fuzz)),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -180,6 +210,7 @@ fn execute(task: Task) -> Result {
         Task::Conformance { only } => {
             conformance::conformance(conformance::Scripts::WithMatrix, only.as_deref()).map(|_| ())
         }
+        Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
         Task::BenchWeb { build, dir } => {
             let site = match dir {
@@ -278,5 +309,17 @@ mod tests {
             Err("unknown option \"--port\" for `dist`".into()),
         );
         check(&["deploy"], Err("unknown command \"deploy\"".into()));
+        check(
+            &["fuzz", "--seconds", "30", "sql"],
+            Ok(Task::Fuzz(fuzz::Options {
+                seconds: 30,
+                runs: None,
+                target: Some("sql".into()),
+            })),
+        );
+        check(
+            &["fuzz", "--runs", "0"],
+            Err("--runs wants a whole number above 0, not \"0\"".into()),
+        );
     }
 }
