@@ -62,7 +62,10 @@ pub fn fuzz(opts: &Options) -> Result {
         None => TARGETS.to_vec(),
         Some(name) => vec![*TARGETS.iter().find(|(t, _)| t == name).ok_or_else(|| {
             let names: Vec<&str> = TARGETS.iter().map(|(t, _)| *t).collect();
-            format!("no fuzz target {name:?}; the targets are {}", names.join(", "))
+            format!(
+                "no fuzz target {name:?}; the targets are {}",
+                names.join(", ")
+            )
         })?],
     };
     ensure_cargo_fuzz()?;
@@ -120,7 +123,14 @@ fn build(root: &Path, work: &Path, target: Option<&str>) -> Result {
     );
     let mut cmd = Command::new(util::host_cargo());
     cmd.current_dir(root)
-        .args(["fuzz", "build", "-O", "--debug-assertions", "--sanitizer", "none"])
+        .args([
+            "fuzz",
+            "build",
+            "-O",
+            "--debug-assertions",
+            "--sanitizer",
+            "none",
+        ])
         .arg("--target-dir")
         .arg(work)
         // cargo-fuzz passes -Z flags to cargo; this lets a stable toolchain take them.
@@ -132,9 +142,7 @@ fn build(root: &Path, work: &Path, target: Option<&str>) -> Result {
 }
 
 fn binary(work: &Path, target: &str) -> PathBuf {
-    work.join(host_triple())
-        .join("release")
-        .join(target)
+    work.join(host_triple()).join("release").join(target)
 }
 
 fn host_triple() -> &'static str {
@@ -181,6 +189,7 @@ fn run_target(
         cmd.arg(format!("-dict={}", dict.display()));
     }
     note(format!("$ {}", util::display_command(&cmd)));
+    #[allow(clippy::disallowed_methods, reason = "xtask times a fuzzing campaign")]
     let started = Instant::now();
     let status = cmd
         .status()

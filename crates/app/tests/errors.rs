@@ -41,11 +41,9 @@ fn messages_are_ignored_as_documented() {
         Err(why) => ignored(&why),
         Ok(_) => "(obeyed)".into(),
     });
-    let options = EmbedOptions::from_params(&[(
-        "origins".to_string(),
-        "https://docs.example".to_string(),
-    )])
-    .unwrap();
+    let options =
+        EmbedOptions::from_params(&[("origins".to_string(), "https://docs.example".to_string())])
+            .unwrap();
     catalogue::check("origin", |origin| {
         match foreign(&options, origin, "https://ddlscope.example") {
             Some(why) => ignored(&why),
@@ -63,7 +61,10 @@ fn page() -> Engines {
 fn runs_on(engines: &mut Engines) {
     let before = engines.main().sim().now();
     engines.go_to(before + Tick::from_ms(200));
-    assert!(engines.main().sim().now() > before, "the clock does not move");
+    assert!(
+        engines.main().sim().now() > before,
+        "the clock does not move"
+    );
     let console = engines.main().sim().console_session();
     engines
         .submit(console, "SELECT 1")

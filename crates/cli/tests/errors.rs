@@ -30,7 +30,10 @@ fn words(args: &str) -> Vec<String> {
 fn bad_invocations_print_the_documented_line_and_exit_2() {
     catalogue::check("cli", |args| {
         let words = words(args);
-        assert_eq!(words[0], "ddlscope", "a cli case starts with ddlscope: {args}");
+        assert_eq!(
+            words[0], "ddlscope",
+            "a cli case starts with ddlscope: {args}"
+        );
         let out = Command::new(env!("CARGO_BIN_EXE_ddlscope"))
             .args(&words[1..])
             .current_dir(catalogue::root())
@@ -38,7 +41,11 @@ fn bad_invocations_print_the_documented_line_and_exit_2() {
             .expect("run ddlscope");
         let err = String::from_utf8_lossy(&out.stderr);
         // Progress lines (`# reading the trace…`) come before the error.
-        let first = err.lines().find(|l| !l.starts_with("# ")).unwrap_or("").to_string();
+        let first = err
+            .lines()
+            .find(|l| !l.starts_with("# "))
+            .unwrap_or("")
+            .to_string();
         assert_eq!(out.status.code(), Some(2), "{args}: {err}");
         first
     });

@@ -394,8 +394,7 @@ impl SessionScript {
                         code,
                         sqlstate,
                         message,
-                    }) =
-                        &sim.statements()[i as usize].outcome
+                    }) = &sim.statements()[i as usize].outcome
                     {
                         return Err(format!("line {line}: ERROR {code} ({sqlstate}): {message}"));
                     }

@@ -82,12 +82,14 @@ fn sql_errors_are_as_documented_and_the_session_goes_on() {
 #[test]
 fn script_errors_are_as_documented() {
     // A table cell writes a line break as `\n`.
-    catalogue::check("script", |text| match SessionScript::parse(&text.replace("\\n", "\n")) {
-        Err(e) => e,
-        Ok(s) => match s.run(None) {
+    catalogue::check("script", |text| {
+        match SessionScript::parse(&text.replace("\\n", "\n")) {
             Err(e) => e,
-            Ok(_) => "(no error)".into(),
-        },
+            Ok(s) => match s.run(None) {
+                Err(e) => e,
+                Ok(_) => "(no error)".into(),
+            },
+        }
     });
 }
 

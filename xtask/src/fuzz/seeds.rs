@@ -133,7 +133,9 @@ mod tests {
             let seeds = collect(&root, target);
             assert!(seeds.len() >= 3, "{target}: {} seeds", seeds.len());
         }
-        assert!(collect(&root, "sql").iter().any(|s| s.starts_with("CREATE INDEX")));
+        assert!(collect(&root, "sql")
+            .iter()
+            .any(|s| s.starts_with("CREATE INDEX")));
         assert!(collect(&root, "link").iter().any(|s| s.starts_with("#v1.")));
     }
 

@@ -486,8 +486,8 @@ fn validate_compressed_and_partitions(i: usize, t: &TableConfig) -> Result<(), S
 impl Scenario {
     /// Reads and checks a scenario from TOML text.
     pub fn from_toml(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = toml::from_str(text)
-            .map_err(|e| crate::profile::toml_error("scenario", text, &e))?;
+        let s: Scenario =
+            toml::from_str(text).map_err(|e| crate::profile::toml_error("scenario", text, &e))?;
         s.validate()?;
         Ok(s)
     }

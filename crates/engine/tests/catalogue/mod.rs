@@ -73,7 +73,11 @@ fn table(lines: &[&str], from: usize, out: &mut Vec<Case>) -> usize {
     i += 2;
     while i < lines.len() && lines[i].trim_start().starts_with('|') {
         let cells = cells(lines[i]);
-        assert!(cells.len() >= 2, "docs/errors.md:{}: a row needs two cells", i + 1);
+        assert!(
+            cells.len() >= 2,
+            "docs/errors.md:{}: a row needs two cells",
+            i + 1
+        );
         out.push(Case {
             input: code(&cells[0]),
             expect: code(&cells[1]),
@@ -149,7 +153,13 @@ pub fn check(kind: &str, mut got: impl FnMut(&str) -> String) {
             ));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} '{kind}' cases differ:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} '{kind}' cases differ:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
 }
 
 #[cfg(test)]
@@ -161,8 +171,14 @@ mod tests {
         let doc = "<!-- check: k -->\n| input | you get |\n|---|---|\n| `a \\| b` | ``x `y` z`` |\n\n```toml check=k\nn = 1\nm = 2\n```\n\n```text\nbad n\n```\n";
         let cs = parse(doc, "k");
         assert_eq!(cs.len(), 2);
-        assert_eq!((cs[0].input.as_str(), cs[0].expect.as_str()), ("a | b", "x `y` z"));
-        assert_eq!((cs[1].input.as_str(), cs[1].expect.as_str()), ("n = 1\nm = 2", "bad n"));
+        assert_eq!(
+            (cs[0].input.as_str(), cs[0].expect.as_str()),
+            ("a | b", "x `y` z")
+        );
+        assert_eq!(
+            (cs[1].input.as_str(), cs[1].expect.as_str()),
+            ("n = 1\nm = 2", "bad n")
+        );
         assert!(parse(doc, "other").is_empty());
     }
 }
