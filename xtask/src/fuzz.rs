@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz [--seconds N] [--runs N] [TARGET]`: builds the cargo-fuzz targets
+//! `cargo xtask fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: builds the cargo-fuzz targets
 //! of `fuzz/` (libFuzzer, no sanitizer, so a stable toolchain builds them), seeds each
 //! target's corpus from `assets/` and the tests, runs the targets one after another
 //! and reports executions, speed, corpus size and crashes per target.
@@ -43,6 +43,8 @@ pub struct Options {
     pub runs: Option<u64>,
     /// One target, or all of them.
     pub target: Option<String>,
+    /// Build the targets first (`--no-build` runs the ones already built).
+    pub build: bool,
 }
 
 /// One target's campaign, as libFuzzer reported it.
@@ -68,10 +70,20 @@ pub fn fuzz(opts: &Options) -> Result {
             )
         })?],
     };
-    ensure_cargo_fuzz()?;
     let root = util::workspace_root();
     let work = util::target_dir().join("fuzz");
-    build(&root, &work, opts.target.as_deref())?;
+    if opts.build {
+        ensure_cargo_fuzz()?;
+        build(&root, &work, opts.target.as_deref())?;
+    }
+    for (target, _) in &targets {
+        if !binary(&work, target).is_file() {
+            return Err(format!(
+                "{} is not built; run cargo xtask fuzz without --no-build",
+                binary(&work, target).display()
+            ));
+        }
+    }
     let mut rows = Vec::new();
     for (target, max_len) in targets {
         let corpus = work.join("corpus").join(target);

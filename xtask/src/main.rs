@@ -16,7 +16,7 @@
 //!   scripts of `assets/scripts/`).
 //! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
 //!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
-//! - `fuzz [--seconds N] [--runs N] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
+//! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
 //!   corpora seeded from `assets/`, executions and crashes per target (never in `test`).
 //! - `layers`: the engine's and the app's module graphs checked for circles and
 //!   against the layers in ARCHITECTURE.md.
@@ -60,6 +60,7 @@ commands:
                             corpora seeded from assets/; reports executions, exec/s, corpus, crashes
         [--seconds N]       wall seconds per target (default 60)
         [--runs N]          stop a target after N executions
+        [--no-build]        run the targets already built
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -104,6 +105,7 @@ fn parse(args: &[String]) -> Result<Task> {
         seconds: 60,
         runs: None,
         target: None,
+        build: true,
     };
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
@@ -122,6 +124,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
+            ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("fuzz", "--seconds" | "--runs") => {
                 let v = value(flag)?;
@@ -315,6 +318,7 @@ mod tests {
                 seconds: 30,
                 runs: None,
                 target: Some("sql".into()),
+                build: true,
             })),
         );
         check(
