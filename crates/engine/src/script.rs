@@ -650,6 +650,19 @@ mod tests {
     }
 
     #[test]
+    fn a_script_without_tables_runs() {
+        // Its server used to be a scenario without `tables`: "missing field `tables`".
+        let s =
+            SessionScript::parse("at 0ms s1: SELECT 1\nat 10ms s1: SHOW PROCESSLIST\n").unwrap();
+        let r = s.run(None).unwrap();
+        assert!(
+            r.statements.iter().all(|st| st.outcome == "ok"),
+            "{:?}",
+            r.statements
+        );
+    }
+
+    #[test]
     fn a_script_runs_and_reports_the_wait() {
         let s = SessionScript::parse(
             "table t rows=1000\nat 0ms s1: BEGIN\nat 10ms s1: SELECT * FROM t WHERE id = 1\nat 100ms s2: DROP TABLE t\nrun 1s\n",
