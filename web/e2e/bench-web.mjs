@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, waitReady } from './lib.mjs';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, settled, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
@@ -128,6 +128,34 @@ async function open(page, query = '') {
   await waitReady(page, { timeoutMs: 120_000 });
 }
 
+/** Opens the I1 lesson's fourth step from its link: a 128 GB pool built and replayed
+ * to 60 s of virtual time before the step is at its moment. */
+async function lessonCase(page, cases) {
+  // A fresh page (a fragment alone would not load one).
+  await page.goto('about:blank');
+  const t0 = Date.now();
+  await page.goto(new URL('/#lesson=ahi-dict-sys-stall&step=4', BASE_URL).href);
+  await pollUntil(
+    'the I1 step at its moment',
+    async () => {
+      const busy = await page.locator('[data-testid=lesson-busy]').count();
+      const text = (await page.locator(ids.virtualTime).textContent().catch(() => '')) ?? '';
+      return busy === 0 && Number(/([\d.]+)/.exec(text)?.[1] ?? 0) >= 60;
+    },
+    (done) => done,
+    { timeoutMs: 300_000, intervalMs: 100 },
+  );
+  const readyMs = Date.now() - t0;
+  const tasks = await longTasksSince(page, 0);
+  cases.push({
+    case: 'I1 lesson step 4 from its link (128 GB built, replayed to 60 s)',
+    ready_ms: readyMs,
+    long_tasks: tasks.length,
+    long_task_max_ms: Math.round(Math.max(0, ...tasks.map((e) => e.ms))),
+  });
+  console.log(`I1 lesson step: at its moment in ${readyMs} ms, long tasks ${tasks.length} (max ${cases.at(-1).long_task_max_ms} ms)`);
+}
+
 /** The default scenario (drop-table-demo, MySQL 5.7) at three pool sizes. */
 async function poolCases(page, cdp, cases) {
   for (const [label, mib] of [['262k pages', null], ['1M pages', 16384], ['8M pages', 131072]]) {
@@ -144,7 +172,7 @@ async function compareCase(page, cdp, cases) {
   await open(page);
   await setPool(page, 16384);
   await page.locator(ids.compareToggle).click();
-  await waitReady(page);
+  await settled(page, { timeoutMs: 240_000 });
   cases.push(await measure(page, cdp, 'compare, two 1M-page engines'));
   await screenshot(page, 'bench-web-compare');
 }
@@ -155,10 +183,11 @@ async function i1Case(page, cdp, cases) {
   const since = await page.evaluate(() => performance.now());
   const t0 = Date.now();
   await page.selectOption(ids.scenarioSelect, 'i1-ahi-drop');
+  // Ready: the 8 M-page pool is warm (the card's "building…" note gone).
   await pollUntil(
-    'the I1 pool of 8,388,608 pages',
-    () => page.locator('[data-testid=stat-total-pages]').textContent(),
-    (text) => Number((text ?? '').replace(/\D/g, '')) === 8_388_608,
+    'the I1 pool of 8,388,608 pages, warm',
+    async () => `${(await page.locator('[data-testid=stat-total-pages]').textContent()) ?? ''} ${await page.locator(ids.scenarioNote).count()}`,
+    (v) => Number(v.split(' ')[0].replace(/\D/g, '')) === 8_388_608 && v.endsWith(' 0'),
     { timeoutMs: 240_000, intervalMs: 50 },
   );
   const readyMs = Date.now() - t0;
@@ -197,6 +226,7 @@ try {
   await poolCases(page, cdp, report.cases);
   await compareCase(page, cdp, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
+  await lessonCase(page, report.cases);
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);
   if (problems.length > 0) report.page_problems = problems;

@@ -51,6 +51,10 @@ test('a lesson walks from the first step to the last with the remote keys', asyn
     await expectStep(page, STEPS - 1);
     await page.keyboard.press('ArrowRight');
     await expectStep(page, STEPS);
+    // The help lists the keys just used.
+    await page.keyboard.press('?');
+    const listed = await page.locator('[data-testid=help-lesson] dt').allInnerTexts();
+    assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B']);
   });
 });
 
@@ -76,12 +80,13 @@ test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', 
     await expectStep(page, 2);
     await page.keyboard.press('p');
     await page.waitForSelector('[data-testid=presenter]');
+    await pollUntil('the step to be at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 60_000 });
     const lit = ['section[aria-labelledby=map-title]', 'section[aria-labelledby=latches-title]'];
     for (const sel of lit) {
       const box = await page.locator(sel).first().boundingBox();
       assert.ok(box, `${sel} is shown`);
       assert.ok(box.x >= 0 && box.x + box.width <= 1280, `${sel} fits across: ${JSON.stringify(box)}`);
-      assert.ok(box.y >= 0 && box.y < 720, `${sel} starts inside the viewport: ${JSON.stringify(box)}`);
+      assert.ok(box.y >= 0 && box.y + box.height <= 720, `${sel} lies inside the 720 px viewport: ${JSON.stringify(box)}`);
     }
     assert.equal(await page.locator('[data-testid=mdl-panel]').isVisible(), false, 'other panels make room');
     await page.keyboard.press('b');
@@ -109,9 +114,47 @@ test('the workshop bundle opens from file:// and draws the map', async (t) => {
       'nothing is fetched from a network',
     );
     await screenshot(page, 'lessons-bundle');
+    // The notes window opens from the one file too, and follows the step.
+    const [notes] = await Promise.all([page.waitForEvent('popup'), page.click('[data-testid=lesson-notes]')]);
+    const title = (await page.textContent('#lesson-title')).trim();
+    await pollUntil('the notes window to show the step', () => notes.textContent('#title'), (v) => v === title, { timeoutMs: 10_000 });
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 2);
+    const next = (await page.textContent('#lesson-title')).trim();
+    await pollUntil('the notes to follow to step 2', () => notes.textContent('#title'), (v) => v === next, { timeoutMs: 10_000 });
+    await screenshot(notes, 'lessons-bundle-notes');
     assert.deepEqual(problems, [], 'the page reported no errors');
   } catch (e) {
     await screenshot(page, 'lessons-bundle-failure').catch(() => {});
+    throw e;
+  } finally {
+    await close();
+  }
+});
+
+test('a 128 GB lesson step opens a slice at a time, its progress shown, then at its moment', { timeout: 300_000 }, async (t) => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${BASE_URL}#lesson=ahi-dict-sys-stall&step=4`);
+    const seen = new Set();
+    await pollUntil('the step to be built, replayed and ready', async () => {
+      const busy = await page.locator('[data-testid=lesson-busy]').textContent({ timeout: 50 }).catch(() => null);
+      if (busy) seen.add(busy);
+      const ready = await page.evaluate(() => document.body.dataset.ready);
+      return busy === null && ready === '1';
+    }, (done) => done, { timeoutMs: 280_000, intervalMs: 100 });
+    const said = [...seen];
+    assert.ok(said.some((s) => /building the buffer pool \(8\.\d M frames\): \d+ %/.test(s)), `the build's progress was shown: ${said.join(' | ')}`);
+    assert.ok(said.some((s) => /replaying to 60\.0 s: \d+ %/.test(s)), `the replay's progress was shown: ${said.join(' | ')}`);
+    assert.ok(seen.size >= 3, `the page repainted as the step opened (${seen.size} states seen): it was not one long task`);
+    const ms = Number(/([\d.]+)/.exec(await page.textContent('[data-testid=virtual-time]'))[1]) * 1000;
+    assert.ok(ms >= 60_000, `the step's moment (${ms} ms)`);
+    assert.match(await count(page), /^4 \/ /);
+    await screenshot(page, 'lessons-i1-step');
+    assert.deepEqual(problems, [], 'the page reported no errors');
+  } catch (e) {
+    await screenshot(page, 'lessons-i1-step-failure').catch(() => {});
     throw e;
   } finally {
     await close();

@@ -272,6 +272,17 @@ export async function scrubTo(page, ms) {
     el.value = String(ms);
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, ms);
+  await settled(page);
+}
+
+/**
+ * Waits until the engines are at the moment asked for: a long replay goes on a slice
+ * a frame with body[data-busy] set. Two frames first, so that a replay left over
+ * from the seek has been seen by the frame loop.
+ */
+export async function settled(page, { timeoutMs = 120_000 } = {}) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await pollUntil('the engines to settle', () => page.evaluate(() => document.body.dataset.busy ?? ''), (b) => b !== '1', { timeoutMs, intervalMs: 50 });
 }
 
 /** The virtual time the toolbar shows, in ms ("12.345 s"). */
@@ -299,4 +310,6 @@ export async function setPool(page, mib) {
     (text) => Number((text ?? '').replace(/\D/g, '')) === mib * 64,
     { timeoutMs: 240_000, intervalMs: 100 },
   );
+  // Built: its pool warms a slice a frame.
+  await settled(page, { timeoutMs: 240_000 });
 }

@@ -25,6 +25,10 @@ pub fn bench_web(site: &Path) -> Result {
             site.display()
         ));
     }
+    // node runs in web/e2e: a relative --dir would name another folder there.
+    let site = &site
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let addr = serve::spawn(site.to_path_buf())?;
     let out = util::target_dir().join("bench-web.json");

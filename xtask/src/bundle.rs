@@ -67,6 +67,21 @@ fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
     ))
 }
 
+/// `html` with the speaker-notes page carried in a `<meta name="ddlscope-notes">`
+/// (base64): the one file has no notes.html beside it, so the lesson player writes
+/// this into the notes window it opens.
+fn carry_notes(html: &str, notes: &[u8]) -> Result<String> {
+    let head = html
+        .find("</head>")
+        .ok_or("index.html has no </head> to carry the notes page in")?;
+    Ok(format!(
+        "{}<meta name=\"ddlscope-notes\" content=\"{}\">\n{}",
+        &html[..head],
+        base64(notes),
+        &html[head..]
+    ))
+}
+
 /// Writes the bundle from the site in `dist`; returns its path.
 pub fn bundle(dist: &Path) -> Result<PathBuf> {
     say(
@@ -104,6 +119,8 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
         let css = String::from_utf8(read(dist, &name)?).map_err(|e| e.to_string())?;
         html.replace_range(i..tag_end, &format!("<style>\n{css}\n</style>"));
     }
+    let notes = read(dist, "notes.html")?;
+    html = carry_notes(&html, &notes)?;
     let out = bundle_path();
     fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     say(
@@ -119,7 +136,21 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::base64;
+    use super::{base64, carry_notes};
+
+    #[test]
+    fn the_notes_page_rides_in_the_head() {
+        let html = carry_notes(
+            "<html><head><title>x</title></head><body></body></html>",
+            b"<p>notes</p>",
+        )
+        .unwrap();
+        assert_eq!(
+            html,
+            "<html><head><title>x</title><meta name=\"ddlscope-notes\" content=\"PHA+bm90ZXM8L3A+\">\n</head><body></body></html>"
+        );
+        assert!(carry_notes("<body></body>", b"").is_err());
+    }
 
     #[test]
     fn base64_pads_as_the_standard_says() {

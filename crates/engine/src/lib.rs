@@ -53,7 +53,7 @@ pub use script::{ScriptReport, SessionScript};
 pub use workload::WorkloadKind;
 
 // Running: the simulation, and SQL checked without running it.
-pub use sim::{Sim, SimBuild};
+pub use sim::{Sim, SimBuild, WarmUp};
 pub use sql::parse as parse_sql;
 
 // Outputs: events and samples.

@@ -50,6 +50,12 @@ const FRAME_WORK_MS: f64 = 12.0;
 const MAP_BUDGET_MS: f64 = 3.0;
 /// The least a frame steps the engines, however long drawing takes.
 const MIN_STEP_MS: f64 = 2.0;
+/// The stepping budget of a frame while the engines build a pool or replay to a
+/// moment (nothing plays meanwhile): most of the frame, well under the 50 ms that
+/// makes a long task.
+const BUSY_STEP_MS: f64 = 30.0;
+/// How often the views are drawn while the engines are busy.
+const BUSY_DRAW_EVERY_MS: f64 = 250.0;
 
 /// The stepping budget of the next frame: what is left of [`FRAME_WORK_MS`] after
 /// drawing, as recent frames drew, between [`MIN_STEP_MS`] and [`STEP_BUDGET_MS`].
@@ -178,9 +184,13 @@ struct LoopInner {
     stopped: Cell<bool>,
     last_ms: Cell<Option<f64>>,
     last_report_ms: Cell<f64>,
+    /// When the views were last drawn while the engines were busy.
+    last_busy_draw_ms: Cell<f64>,
     last_debug_ms: Cell<f64>,
     last_log_version: Cell<Option<(u32, u64)>>,
     ready: Cell<bool>,
+    /// Whether `body[data-busy]` is set.
+    busy: Cell<bool>,
     /// Drawing time per frame, ms, smoothed: sets the stepping budget.
     draw_ms: Cell<f64>,
     phases: Cell<Phases>,
@@ -226,9 +236,11 @@ impl FrameLoop {
             stopped: Cell::new(false),
             last_ms: Cell::new(None),
             last_report_ms: Cell::new(f64::NEG_INFINITY),
+            last_busy_draw_ms: Cell::new(f64::NEG_INFINITY),
             last_debug_ms: Cell::new(f64::NEG_INFINITY),
             last_log_version: Cell::new(None),
             ready: Cell::new(false),
+            busy: Cell::new(false),
             draw_ms: Cell::new(0.0),
             phases: Cell::new(Phases::default()),
             panes: RefCell::new(Vec::new()),
@@ -259,7 +271,8 @@ impl Drop for FrameLoop {
     }
 }
 
-fn performance_now() -> f64 {
+/// The page's clock, in ms: what a frame budget is measured with.
+pub fn performance_now() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
@@ -304,12 +317,14 @@ impl LoopInner {
         let mut news = Vec::new();
         let mut drew_map = false;
         let mut phase = [0.0; 7];
-        let generation = {
+        let (generation, settled) = {
             let mut engines = self.engines.borrow_mut();
             // A frame that reports to Yew pays for the re-render that follows (the
             // stats, the panels): it steps and repaints less, so that it too fits.
             let report_due = now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS;
-            let budget = if report_due {
+            let budget = if engines.busy().is_some() {
+                BUSY_STEP_MS
+            } else if report_due {
                 MIN_STEP_MS
             } else {
                 step_budget(self.draw_ms.get())
@@ -318,12 +333,19 @@ impl LoopInner {
             let draw_started = performance_now();
             phase[0] = draw_started - now_ms;
             let mut panes = self.panes.borrow_mut();
+            // While the engines build or replay, the views are redrawn a few times a
+            // second, not every frame: the frames go to the work.
+            let busy = engines.busy().is_some();
+            let draw = !busy || now_ms - self.last_busy_draw_ms.get() >= BUSY_DRAW_EVERY_MS;
+            if busy && draw {
+                self.last_busy_draw_ms.set(now_ms);
+            }
             for (i, runner) in engines.panes.iter_mut().enumerate() {
                 runner.digest();
                 if panes.len() <= i {
                     panes.push(PaneDraw::default());
                 }
-                if let Some(canvases) = self.canvases.get(i) {
+                if let Some(canvases) = self.canvases.get(i).filter(|_| draw) {
                     drew_map |= draw_pane(
                         !report_due,
                         runner,
@@ -358,11 +380,24 @@ impl LoopInner {
             if let Some(debug) = self.debug.as_ref() {
                 self.show_debug(debug, &engines, now_ms);
             }
-            generation
+            (generation, engines.busy().is_none())
         };
-        if drew_map && !self.ready.replace(true) {
+        // Ready once the first map is drawn with the engines at their moment (a link's
+        // or a lesson step's replay done): what tests and embedding pages wait for.
+        if drew_map && settled && !self.ready.replace(true) {
             if let Some(body) = gloo::utils::document().body() {
                 let _ = body.dataset().set("ready", "1");
+            }
+        }
+        // body[data-busy] while the engines build a pool or replay to a moment.
+        let busy = !settled;
+        if self.busy.replace(busy) != busy {
+            if let Some(body) = gloo::utils::document().body() {
+                if settled {
+                    body.dataset().delete("busy");
+                } else {
+                    let _ = body.dataset().set("busy", "1");
+                }
             }
         }
         // The engines are no longer borrowed: the reducer and any re-render may use them.
@@ -446,6 +481,7 @@ fn draw_pane(
     let engine = Some((generation, runner.seeks()));
     if pane.drawn != engine {
         pane.drawn = engine;
+        pane.map_key = None;
         pane.scratch.invalidate();
     }
     if let Some(canvas) = canvases.map.cast::<HtmlCanvasElement>() {

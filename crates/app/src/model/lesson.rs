@@ -12,6 +12,9 @@ use super::knobs::Knobs;
 use super::runner::{Engines, Runner};
 use super::state::Opened;
 use ddlscope_engine::lesson::{self, Lesson, Observation, Plan, Question, QuestionKind, Setup};
+use ddlscope_engine::{parse_sql, Tick};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Where the player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,13 +86,21 @@ pub fn knobs_of(setup: &Setup) -> Knobs {
     }
 }
 
-/// Builds the engines of `plan`, connects its sessions at time zero, schedules its
-/// statements and runs to the step's moment: the same state whatever the path here.
-/// The lesson's session names come back with their processlist ids.
-pub fn open(plan: &Plan, generation: u32) -> Result<(Engines, Opened, Sessions), String> {
+/// Builds the engines of `plan`; once their pools are warm (a frame at a time, see
+/// [`Engines::work`]) its sessions connect at time zero, its statements are
+/// scheduled and the engines run to the step's moment: the same state whatever the
+/// path here. The lesson's session names land in `sessions` with their processlist
+/// ids once connected. Everything the plan could refuse is checked before anything
+/// is built.
+pub fn open(
+    plan: &Plan,
+    generation: u32,
+    sessions: Rc<RefCell<Sessions>>,
+) -> Result<(Engines, Opened), String> {
     let scenario = plan.setup.scenario(plan.seed)?;
     let profile = plan.setup.engine_name()?;
     let knobs = knobs_of(plan.setup);
+    let actions = owned_actions(plan)?;
     let mut engines = Engines::new(Runner::for_lesson(
         scenario.clone(),
         &profile,
@@ -101,26 +112,27 @@ pub fn open(plan: &Plan, generation: u32) -> Result<(Engines, Opened, Sessions),
             .panes
             .push(Runner::for_lesson(scenario, c, knobs.clone(), generation)?);
     }
-    let mut ids = vec![("s1".to_string(), engines.main().sim().console_session())];
-    for name in &plan.sessions[1..] {
-        ids.push((name.clone(), engines.connect()));
-    }
-    for a in &plan.actions {
-        let id = ids
-            .iter()
-            .find(|(n, _)| *n == a.session)
-            .map(|(_, id)| *id)
-            .ok_or_else(|| format!("line {}: unknown session '{}'", a.line, a.session))?;
-        engines.schedule(a.at, id, &a.sql)?;
-    }
-    for r in &mut engines.panes {
-        r.run_to(plan.open_at, f64::INFINITY, &|| 0.0);
-    }
-    engines.seek(plan.open_at);
     let playing = plan.pause_at.is_some_and(|p| p > plan.open_at);
     let speed = plan.speed.unwrap_or(1.0);
     engines.pause_at = plan.pause_at;
     engines.set_clock(playing, speed);
+    let (names, open_at) = (plan.sessions.clone(), plan.open_at);
+    engines.when_settled(move |e| {
+        let mut ids = vec![(names[0].clone(), e.main().sim().console_session())];
+        for name in &names[1..] {
+            ids.push((name.clone(), e.connect()));
+        }
+        for (at, session, sql) in &actions {
+            let id = ids
+                .iter()
+                .find(|(n, _)| n == session)
+                .map_or(0, |(_, id)| *id);
+            // Checked by owned_actions: it parses, and time zero is not past.
+            let _ = e.schedule(*at, id, sql);
+        }
+        e.go_to(open_at);
+        *sessions.borrow_mut() = ids;
+    });
     let opened = Opened {
         generation,
         scenario: plan.setup.scenario.clone(),
@@ -130,23 +142,45 @@ pub fn open(plan: &Plan, generation: u32) -> Result<(Engines, Opened, Sessions),
         playing,
         speed,
     };
-    Ok((engines, opened, ids))
+    Ok((engines, opened))
+}
+
+/// The plan's statements with their sessions, each checked: a session the chapter
+/// names, a statement that parses.
+fn owned_actions(plan: &Plan) -> Result<Vec<(Tick, String, String)>, String> {
+    plan.actions
+        .iter()
+        .map(|a| {
+            if !plan.sessions.contains(&a.session) {
+                return Err(format!("line {}: unknown session '{}'", a.line, a.session));
+            }
+            parse_sql(&a.sql).map_err(|e| format!("line {}: {e}", a.line))?;
+            Ok((a.at, a.session.clone(), a.sql.clone()))
+        })
+        .collect()
 }
 
 /// A lesson's session names with their processlist ids.
 pub type Sessions = Vec<(String, u32)>;
 
-/// Runs the engines on to the question's moment and measures what it asks about.
-pub fn reveal(engines: &mut Engines, sessions: &Sessions, q: &Question) -> Observation {
-    for r in &mut engines.panes {
-        if r.sim().now() < q.at {
-            r.run_to(q.at, f64::INFINITY, &|| 0.0);
-        }
-    }
-    let now = engines.main().sim().now();
-    engines.seek(now);
-    let compare = engines.panes.get(1).map(Runner::sim);
-    q.observe.measure(engines.main().sim(), compare, sessions)
+/// Runs the engines on to the question's moment (a frame at a time, after whatever
+/// they are busy with, such as opening the step) and gives `seen` what it asks
+/// about, measured there.
+pub fn reveal(
+    engines: &mut Engines,
+    sessions: Rc<RefCell<Sessions>>,
+    q: &Question,
+    seen: impl FnOnce(Observation) + 'static,
+) {
+    let (at, observe) = (q.at, q.observe.clone());
+    engines.when_settled(move |e| {
+        let to = e.main().sim().now().max(at);
+        e.go_to(to);
+        e.when_settled(move |e| {
+            let compare = e.panes.get(1).map(Runner::sim);
+            seen(observe.measure(e.main().sim(), compare, &sessions.borrow()));
+        });
+    });
 }
 
 /// The stated answer in words.
@@ -188,9 +222,23 @@ mod tests {
         let l = lessons();
         let mdl = l.iter().find(|l| l.id == "mdl-queue").unwrap();
         let plan = mdl.plan(3, 0, 0).unwrap();
-        let (a, _, _) = open(&plan, 1).unwrap();
-        let (b, opened, ids) = open(&plan, 2).unwrap();
-        assert_eq!(ids.len(), plan.sessions.len());
+        let ids = Rc::new(RefCell::new(Sessions::new()));
+        let (mut a, _) = open(&plan, 1, ids.clone()).unwrap();
+        let (mut b, opened) = open(&plan, 2, Rc::default()).unwrap();
+        assert!(ids.borrow().is_empty(), "connected once the pool is warm");
+        a.settle();
+        // b a slice at a time, as the page does it.
+        let t = std::cell::Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 1.0);
+            t.get()
+        };
+        let mut frames = 0;
+        while !b.work(5.0, &clock) {
+            frames += 1;
+        }
+        assert!(frames > 2, "opened in {frames} frames");
+        assert_eq!(ids.borrow().len(), plan.sessions.len());
         assert_eq!(a.main().sim().now(), plan.open_at);
         assert_eq!(a.main().sim().trace_hash(), b.main().sim().trace_hash());
         assert!(opened.playing);
@@ -203,11 +251,16 @@ mod tests {
         let mdl = l.iter().find(|l| l.id == "mdl-queue").unwrap();
         let plan = mdl.plan(2, 0, 0).unwrap();
         let q = mdl.steps[2].question.clone().unwrap();
-        let (mut e, _, ids) = open(&plan, 1).unwrap();
-        let seen = reveal(&mut e, &ids, &q);
+        let ids = Rc::new(RefCell::new(Sessions::new()));
+        let (mut e, _) = open(&plan, 1, ids.clone()).unwrap();
+        let seen = Rc::new(RefCell::new(None));
+        let put = seen.clone();
+        reveal(&mut e, ids, &q, move |o| *put.borrow_mut() = Some(o));
+        assert!(seen.borrow().is_none(), "seen once the engines get there");
+        e.settle();
         assert_eq!(
-            seen,
-            Observation::Text("Waiting for table metadata lock".into())
+            seen.borrow().clone(),
+            Some(Observation::Text("Waiting for table metadata lock".into()))
         );
         assert!(q.kind.accepts("Waiting for table metadata lock", None));
         assert!(!q.kind.accepts("altering table", None));

@@ -8,11 +8,12 @@ use super::runner::{Engines, Input, InputKind, Runner};
 use ddlscope_engine::Tick;
 use std::fmt;
 
-/// The engines `state` describes, replayed to its virtual time: the same tick, the
+/// The engines `state` describes, on their way to its virtual time (their pools
+/// warm and they replay a slice a frame, see [`Engines::work`]): the same tick, the
 /// same counters and pool as where the link was made. The clock is left as the link
 /// says (paused or playing, at its speed).
 pub fn open(state: &LinkState, generation: u32) -> Result<Engines, String> {
-    let mut main = Runner::with_knobs(&state.scenario, &state.engine, &state.knobs, generation)?;
+    let mut main = Runner::starting(&state.scenario, &state.engine, &state.knobs, generation)?;
     main.set_clock(!state.paused, state.speed);
     main.restore(state.inputs(), state.branches.clone(), state.t);
     let mut engines = Engines::new(main);
@@ -102,6 +103,7 @@ impl fmt::Display for CarryOver {
 /// session ids are shifted by the difference between the two first console
 /// sessions (a new thread count moves them), so each statement goes to the same tab.
 pub fn carry_over(old: &Runner, new: &mut Runner) -> CarryOver {
+    new.settle();
     let to = old.sim().now();
     let first_old = old.sim().console_session();
     let first_new = new.sim().console_session();

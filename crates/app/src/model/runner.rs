@@ -27,9 +27,11 @@ use super::processlist::proc_rows;
 use super::snapshot::{note_for, table_infos, ConsoleSession, LogEntry, Snapshot};
 use super::spans::{DdlSpan, FailoverMark, LatchSpan, ScanSpan, LATCH_WINDOW};
 use ddlscope_engine::{
-    parse_sql, EventKind, LatchId, ListKind, Profile, Sample, Scenario, SessionView, Sim, Tick,
+    parse_sql, EventKind, LatchId, ListKind, Profile, Sample, Scenario, SessionView, Sim, SimBuild,
+    Tick, WarmUp,
 };
 use std::collections::BTreeSet;
+use std::fmt;
 
 /// The scenario the page starts with.
 pub const DEFAULT_SCENARIO: &str = "drop-table-demo";
@@ -108,6 +110,14 @@ struct Checkpoint {
 #[derive(Debug)]
 pub struct Runner {
     sim: Sim,
+    /// The pool's warm-up still to run (a server built a slice a frame, see
+    /// [`Runner::work`]): the server can be shown meanwhile, not run.
+    warm_up: Option<WarmUp>,
+    /// A virtual time the simulation is on its way to (a seek, a link, a lesson step),
+    /// run a slice a frame by [`Runner::work`] with the clock held.
+    catch_up: Option<Tick>,
+    /// Where that run started, for its progress.
+    catch_up_from: Tick,
     /// The scenario as built (knobs applied, script taken out) and the profile: a
     /// fresh simulation for a seek to the start.
     scenario: Scenario,
@@ -173,6 +183,19 @@ impl Runner {
         knobs: &Knobs,
         generation: u32,
     ) -> Result<Runner, String> {
+        let mut runner = Runner::starting(scenario, profile, knobs, generation)?;
+        runner.settle();
+        Ok(runner)
+    }
+
+    /// Like [`Runner::with_knobs`], its pool not warmed yet: [`Runner::work`] warms
+    /// it a slice a frame (a 128 GB pool takes seconds), the page showing it fill.
+    pub fn starting(
+        scenario: &str,
+        profile: &str,
+        knobs: &Knobs,
+        generation: u32,
+    ) -> Result<Runner, String> {
         let mut s = Scenario::builtin(scenario)?;
         knobs.apply(&mut s);
         let mut runner = Runner::prepare(s, profile, generation, knobs.runs_script())?;
@@ -186,7 +209,9 @@ impl Runner {
         profile: &str,
         generation: u32,
     ) -> Result<Runner, String> {
-        Runner::prepare(scenario, profile, generation, false)
+        let mut runner = Runner::prepare(scenario, profile, generation, false)?;
+        runner.settle();
+        Ok(runner)
     }
 
     /// The runner of `scenario` on `profile`; with `run_script` the simulation runs the
@@ -212,7 +237,7 @@ impl Runner {
 
     /// A lesson's server: `scenario` as the lesson set it up (settings and seed
     /// applied; its own script still in it when the lesson runs it), remembered as
-    /// running with `knobs`.
+    /// running with `knobs`; its pool not warmed yet (see [`Runner::starting`]).
     pub fn for_lesson(
         scenario: Scenario,
         profile: &str,
@@ -231,9 +256,12 @@ impl Runner {
         script: Vec<String>,
     ) -> Result<Runner, String> {
         let profile = Profile::builtin(profile)?;
-        let sim = Sim::new(scenario.clone(), profile.clone())?;
+        let (sim, warm_up) = SimBuild::new(scenario.clone(), profile.clone())?.into_parts();
         Ok(Runner {
             sim,
+            warm_up: Some(warm_up),
+            catch_up: None,
+            catch_up_from: Tick::ZERO,
             scenario,
             profile,
             knobs: Knobs::default(),
@@ -334,9 +362,7 @@ impl Runner {
         self.horizon = inputs.last().map_or(t, |i| i.at.max(t));
         self.inputs = inputs;
         self.branches = branches;
-        self.run_to(t, f64::INFINITY, &|| 0.0);
-        self.horizon = self.horizon.max(self.sim.now());
-        self.digest();
+        self.go_to(t);
     }
 
     /// Adds inputs recorded for later than now: they apply when the clock gets there.
@@ -387,6 +413,7 @@ impl Runner {
 
     /// Opens a console session now and returns its processlist id.
     pub fn connect(&mut self) -> u32 {
+        self.settle();
         let before = self.sim.console_sessions();
         self.record(InputKind::Connect)
             .expect("opening a session cannot fail");
@@ -425,6 +452,12 @@ impl Runner {
             Ok(s) => s.len() as u32,
             Err(e) => return refuse(self, e.to_string()),
         };
+        if let Some(busy) = self.busy() {
+            let e = format!(
+                "Not sent: the server is {busy}. Send it again when it is done (↑ recalls it)."
+            );
+            return refuse(self, e);
+        }
         if !self.sim.console_sessions().contains(&session) {
             let e = format!("ERROR 1094 (HY000): Unknown thread id: {session}");
             return refuse(self, e);
@@ -500,6 +533,9 @@ impl Runner {
     /// Applies the recorded inputs that are due now (after a seek back, as the clock
     /// passes them again).
     fn apply_due(&mut self) {
+        if self.warm_up.is_some() {
+            return;
+        }
         while let Some(input) = self.inputs.get(self.applied) {
             if input.at > self.sim.now() {
                 break;
@@ -509,18 +545,6 @@ impl Runner {
             let _ = self.apply(&input);
             self.applied += 1;
         }
-    }
-
-    /// Advances the virtual clock by `dt_ms` of wall time × speed, in slices, until done
-    /// or until `clock()` says the frame's budget is spent. Returns the virtual time run.
-    pub fn advance(&mut self, dt_ms: f64, clock: &dyn Fn() -> f64) -> Tick {
-        if !self.playing {
-            return Tick::ZERO;
-        }
-        let want = Tick((dt_ms * self.speed * 1e6) as u64);
-        let done = self.run_to(self.sim.now() + want, STEP_BUDGET_MS, clock);
-        self.count_speed(dt_ms, done);
-        done
     }
 
     /// Adds a frame's wall time and virtual time to the achieved-speed window.
@@ -540,6 +564,9 @@ impl Runner {
     /// Returns the virtual time run.
     pub fn run_to(&mut self, target: Tick, budget_ms: f64, clock: &dyn Fn() -> f64) -> Tick {
         let started_ms = clock();
+        if !self.warm(budget_ms, clock) {
+            return Tick::ZERO;
+        }
         let from = self.sim.now();
         while self.sim.now() < target {
             let mut stop = (self.sim.now() + STEP_SLICE).min(target);
@@ -561,9 +588,10 @@ impl Runner {
     /// when they outgrow the memory budget.
     fn checkpoint(&mut self) {
         let now = self.sim.now();
-        let last = self.checkpoints.last().map_or(Tick::ZERO, |c| c.sim.now());
-        if now < last + self.checkpoint_every {
-            return;
+        if let Some(last) = self.checkpoints.last() {
+            if now < last.sim.now() + self.checkpoint_every {
+                return;
+            }
         }
         // A frame descriptor and its page-map entry, and an event, roughly.
         let bytes = self.sim.pool().pages_total() * 48 + self.sim.events().len() as u64 * 96;
@@ -590,40 +618,7 @@ impl Runner {
     /// replaying the recorded inputs. Deterministic: the same tick gives the same
     /// state whatever the path there. The views' data is rebuilt from the events.
     pub fn seek(&mut self, target: Tick) {
-        let target = target.min(self.horizon);
-        if target < self.sim.now() {
-            let restored = self
-                .checkpoints
-                .iter()
-                .rev()
-                .find(|c| c.sim.now() <= target)
-                .cloned();
-            match restored {
-                Some(c) => {
-                    self.sim = c.sim;
-                    self.applied = c.applied;
-                }
-                None => {
-                    self.sim = Sim::new(self.scenario.clone(), self.profile.clone())
-                        .expect("this simulation was built from it before");
-                    self.applied = 0;
-                }
-            }
-            self.apply_due();
-        }
-        self.run_to(target, f64::INFINITY, &|| 0.0);
-        self.cursor = 0;
-        self.scans.clear();
-        self.flush_walks.clear();
-        self.flush_walk_count.clear();
-        self.latch_spans.clear();
-        self.ddl.clear();
-        self.failovers.clear();
-        self.log.clear();
-        self.rejected.retain(|e| e.at <= target);
-        self.log_version += 1;
-        self.seeks += 1;
-        self.digest();
+        self.seek_within(target, f64::INFINITY, &|| 0.0);
     }
 
     /// Runs to the next mark (a statement starting or finishing, a lock wait, a DDL
@@ -631,6 +626,9 @@ impl Runner {
     /// [`MARK_HORIZON`], the clock paused: the step control. Returns the virtual time
     /// run.
     pub fn step_event(&mut self) -> Tick {
+        if self.busy().is_some() {
+            return Tick::ZERO;
+        }
         self.digest();
         let from = self.sim.now();
         if let Some(at) = marks::next_after(&self.marks, from) {
@@ -671,6 +669,15 @@ impl Runner {
     /// one to the previous event in the engine's stream (or the start): the back
     /// control.
     pub fn step_back(&mut self) {
+        self.step_back_within(f64::INFINITY, &|| 0.0);
+    }
+
+    /// Like [`Runner::step_back`], doing at most `budget_ms` of the replay now (see
+    /// [`Runner::seek_within`]). Nothing while the runner is busy.
+    pub fn step_back_within(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        if self.busy().is_some() {
+            return;
+        }
         self.digest();
         let now = self.sim.now();
         let to = marks::prev_before(&self.marks, now).unwrap_or_else(|| {
@@ -678,7 +685,7 @@ impl Runner {
             let i = events.partition_point(|e| e.at < now);
             i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at)
         });
-        self.seek(to);
+        self.seek_within(to, budget_ms, clock);
     }
 
     /// The marks seen so far, in time order.
@@ -878,6 +885,7 @@ impl Runner {
             log_version: self.log_version,
             mdl: mdl_view(&self.sim),
             processlist: proc_rows(&self.sim),
+            busy: self.busy().map(|b| b.to_string()),
         }
     }
 }
@@ -890,6 +898,17 @@ pub struct Engines {
     pub panes: Vec<Runner>,
     /// A moment playing stops at (a lesson step's pause), once.
     pub pause_at: Option<Tick>,
+    /// What to do once no engine is busy, in order (see [`Engines::when_settled`]).
+    settled: Vec<Settled>,
+}
+
+/// Something to do to the engines once they are built and at their moment.
+pub struct Settled(Box<dyn FnOnce(&mut Engines)>);
+
+impl fmt::Debug for Settled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Settled(..)")
+    }
 }
 
 impl Engines {
@@ -898,7 +917,53 @@ impl Engines {
         Engines {
             panes: vec![main],
             pause_at: None,
+            settled: Vec::new(),
         }
+    }
+
+    /// What the engines are busy with before they can play (the one furthest from
+    /// done), if anything.
+    pub fn busy(&self) -> Option<Busy> {
+        self.panes
+            .iter()
+            .filter_map(Runner::busy)
+            .min_by_key(Busy::percent)
+    }
+
+    /// Does `f` once no engine is busy: now, or after the frame that settles them.
+    pub fn when_settled(&mut self, f: impl FnOnce(&mut Engines) + 'static) {
+        self.settled.push(Settled(Box::new(f)));
+        if self.busy().is_none() {
+            self.run_settled();
+        }
+    }
+
+    /// Runs what waited for the engines to settle, until one of them makes them busy
+    /// again.
+    fn run_settled(&mut self) {
+        while self.busy().is_none() && !self.settled.is_empty() {
+            let Settled(f) = self.settled.remove(0);
+            f(self);
+        }
+    }
+
+    /// Goes on with every engine's warm-up and run to its moment, sharing `budget_ms`,
+    /// then does what waited for that. True when nothing is left to do.
+    pub fn work(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
+        let budget = budget_ms / self.panes.len() as f64;
+        let mut done = true;
+        for r in &mut self.panes {
+            done &= r.work(budget, clock);
+        }
+        if done {
+            self.run_settled();
+        }
+        done && self.busy().is_none()
+    }
+
+    /// Does whatever is left at once (tests; a caller that needs the engines now).
+    pub fn settle(&mut self) {
+        while !self.work(f64::INFINITY, &|| 0.0) {}
     }
 
     /// The main engine.
@@ -922,6 +987,9 @@ impl Engines {
     /// to the same virtual time, from the one furthest behind, and they share
     /// `budget_ms` of wall time.
     pub fn advance(&mut self, dt_ms: f64, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        if !self.work(budget_ms, clock) {
+            return;
+        }
         let (playing, speed) = self.panes[0].clock();
         if !playing {
             return;
@@ -977,23 +1045,26 @@ impl Engines {
         ids[0]
     }
 
-    /// Seeks every engine to `t`.
+    /// Seeks every engine to `t`, at once.
     pub fn seek(&mut self, t: Tick) {
-        for r in &mut self.panes {
-            r.seek(t);
-        }
+        self.seek_within(t, f64::INFINITY, &|| 0.0);
     }
 
-    /// Goes to virtual time `t`: a seek within what was run, or a run forward beyond
-    /// it (at once, whatever the budget): what a parent page's `seek` asks of a player.
+    /// Seeks every engine to `t`, doing at most `budget_ms` of the replay now and
+    /// the rest in the frames that follow ([`Engines::work`]).
+    pub fn seek_within(&mut self, t: Tick, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        for r in &mut self.panes {
+            r.go_to(t.min(r.horizon()));
+        }
+        self.work(budget_ms, clock);
+    }
+
+    /// Goes to virtual time `t`, within what was run or beyond it: what a parent
+    /// page's `seek` and a lesson step ask. The run is done by the frames that
+    /// follow ([`Engines::work`]).
     pub fn go_to(&mut self, t: Tick) {
         for r in &mut self.panes {
-            if t <= r.horizon() {
-                r.seek(t);
-            } else {
-                r.run_to(t, f64::INFINITY, &|| 0.0);
-                r.digest();
-            }
+            r.go_to(t);
         }
     }
 
@@ -1003,20 +1074,26 @@ impl Engines {
         self.sync();
     }
 
-    /// Steps the main engine back to its previous event, the others with it.
+    /// Steps the main engine back to its previous event, the others with it, at
+    /// once.
     pub fn step_back(&mut self) {
-        self.panes[0].step_back();
-        self.sync();
+        self.step_back_within(f64::INFINITY, &|| 0.0);
     }
 
-    /// Brings the other engines to the main engine's time.
+    /// Like [`Engines::step_back`], doing at most `budget_ms` of the replay now.
+    pub fn step_back_within(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        self.panes[0].step_back_within(budget_ms, clock);
+        self.sync();
+        self.work(budget_ms, clock);
+    }
+
+    /// Sets the other engines on their way to the main engine's moment.
     fn sync(&mut self) {
-        let now = self.panes[0].sim().now();
+        let main = &self.panes[0];
+        let to = main.catch_up.unwrap_or(main.sim().now());
         for r in &mut self.panes[1..] {
-            if r.sim().now() > now {
-                r.seek(now);
-            } else {
-                r.run_to(now, f64::INFINITY, &|| 0.0);
+            if r.catch_up.unwrap_or(r.sim().now()) != to {
+                r.go_to(to);
             }
         }
     }
@@ -1029,18 +1106,19 @@ impl Engines {
             return Ok(());
         };
         let main = &self.panes[0];
-        let mut other = Runner::with_knobs(main.scenario(), profile, knobs, main.generation())?;
+        let mut other = Runner::starting(main.scenario(), profile, knobs, main.generation())?;
         let (playing, speed) = main.clock();
         other.set_clock(playing, speed);
         other.inputs = main.inputs.clone();
         other.horizon = main.horizon;
-        let now = main.sim().now();
-        other.run_to(now, f64::INFINITY, &|| 0.0);
-        other.digest();
+        other.go_to(main.catch_up.unwrap_or(main.sim().now()));
         self.panes.push(other);
         Ok(())
     }
 }
 
+mod busy;
 #[cfg(test)]
 mod tests;
+
+pub use busy::Busy;

@@ -162,6 +162,9 @@ pub struct Snapshot {
     pub mdl: MdlView,
     /// SHOW PROCESSLIST's rows, sorted by Id.
     pub processlist: Vec<ProcRow>,
+    /// What the engine is busy with before it can play (building its pool, replaying
+    /// to a moment), with how far it has got, in words.
+    pub busy: Option<String>,
 }
 
 /// A console session as its tab shows it.

@@ -164,7 +164,8 @@ pub fn app() -> Html {
                 <div class="main-col">
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
                         <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                            generation={state.generation} now={main_snapshot.now} playing={state.playing} />
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing}
+                            busy={main_snapshot.busy.clone()} />
                     }) }
                     <div class="panes">{ for panes }</div>
                 </div>
@@ -237,6 +238,7 @@ fn scenario_card(
             scenario={AttrValue::from(state.scenario.clone())}
             scenarios={(**scenarios).clone()}
             building={state.building && heavy}
+            busy={snapshot.busy.clone().map(AttrValue::from)}
             profile={AttrValue::from(state.profile.clone())}
             profiles={(**profiles).clone()}
             compare={state.compare.clone()}

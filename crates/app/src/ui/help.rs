@@ -25,6 +25,13 @@ pub fn help(props: &HelpProps) -> Html {
                 <dt><kbd>{ "↑" }</kbd>{ " " }<kbd>{ "↓" }</kbd></dt><dd>{ "in the console: the session's earlier statements" }</dd>
                 <dt><kbd>{ "Enter" }</kbd></dt><dd>{ "in the console: run (Shift+Enter for a new line)" }</dd>
             </dl>
+            <h3 class="panel-title">{ "In a lesson (the keys a presentation remote sends)" }</h3>
+            <dl data-testid="help-lesson">
+                <dt><kbd>{ "→" }</kbd>{ " " }<kbd>{ "PageDown" }</kbd>{ " " }<kbd>{ "Space" }</kbd></dt><dd>{ "next step" }</dd>
+                <dt><kbd>{ "←" }</kbd>{ " " }<kbd>{ "PageUp" }</kbd></dt><dd>{ "previous step" }</dd>
+                <dt><kbd>{ "P" }</kbd></dt><dd>{ "presenter mode: large type, only the step's panels" }</dd>
+                <dt><kbd>{ "B" }</kbd></dt><dd>{ "blank the screen (again to bring it back)" }</dd>
+            </dl>
             <button type="button" onclick={props.on_close.clone()}>{ "Close" }</button>
         </div>
     }

@@ -2,7 +2,7 @@
 //! clock, the keyboard shortcuts, restarts and compare mode. Each is one effect of the
 //! root component, in the order it declares them (Yew runs effects in that order).
 
-use crate::canvas::frame::{Canvases, FrameLoop};
+use crate::canvas::frame::{performance_now, Canvases, FrameLoop};
 use crate::model::knobs::Knobs;
 use crate::model::replay::carry_over;
 use crate::model::runner::{Engines, Runner};
@@ -15,6 +15,11 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Wall time a seek or a step back may take at once: the rest of a long replay (a
+/// 128 GB pool has no checkpoints to start from) goes on a slice a frame, the page
+/// showing how far it has got.
+pub const SEEK_NOW_MS: f64 = 25.0;
 
 /// The engines, shared between Yew's callbacks and the frame loop.
 pub type SharedEngines = Rc<RefCell<Engines>>;
@@ -112,7 +117,9 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
                 "ArrowLeft" => {
                     e.prevent_default();
                     d.dispatch(Action::Pause);
-                    engines.borrow_mut().step_back();
+                    engines
+                        .borrow_mut()
+                        .step_back_within(SEEK_NOW_MS, &performance_now);
                 }
                 "?" => d.dispatch(Action::ToggleHelp),
                 _ => {}
@@ -122,10 +129,13 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
     });
 }
 
-/// A new scenario, profile or setting restarts the simulation. Building a heavy
-/// scenario blocks for seconds, so it waits two animation frames: the browser
-/// paints the "building…" state in between. A setting the engine refuses leaves
-/// the running simulation as it was, and says why.
+/// A new scenario, profile or setting restarts the simulation. The new server's
+/// pool warms a slice a frame (the page shows it fill, see [`Runner::work`]);
+/// allocating a heavy scenario's pool still takes a moment, so that waits two
+/// animation frames: the browser paints the "building…" state in between. Typed
+/// statements carried over to the new engine need it warm at once (see
+/// [`carry_typed`]). A setting the engine refuses leaves the running simulation as
+/// it was, and says why.
 #[hook]
 pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, heavy: bool) {
     let engines = engines.clone();
@@ -156,7 +166,7 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
                     return;
                 }
                 let compared = e.panes.get(1).map(|r| r.profile().to_string());
-                match Runner::with_knobs(&scenario, &profile, &knobs, generation) {
+                match Runner::starting(&scenario, &profile, &knobs, generation) {
                     Ok(mut runner) => {
                         let (playing, speed) = e.main().clock();
                         runner.set_clock(playing, speed);
@@ -238,7 +248,11 @@ pub fn use_compare(engines: &SharedEngines, state: &UseReducerHandle<AppState>) 
 /// A callback that seeks every engine.
 pub fn seeker(engines: &SharedEngines) -> Callback<Tick> {
     let engines = engines.clone();
-    Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
+    Callback::from(move |t: Tick| {
+        engines
+            .borrow_mut()
+            .seek_within(t, SEEK_NOW_MS, &performance_now)
+    })
 }
 
 /// A callback that pauses and steps every engine to its next event (`true`) or back.
@@ -250,7 +264,7 @@ pub fn stepper(engines: &SharedEngines, state: &UseReducerHandle<AppState>) -> C
         if forward {
             e.step_event();
         } else {
-            e.step_back();
+            e.step_back_within(SEEK_NOW_MS, &performance_now);
         }
     })
 }

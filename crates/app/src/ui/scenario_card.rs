@@ -21,6 +21,10 @@ pub struct ScenarioCardProps {
     pub scenarios: Vec<ScenarioChoice>,
     /// Whether a heavy scenario is being built.
     pub building: bool,
+    /// What the engine is busy with before it can play, with its progress
+    /// ([`crate::model::snapshot::Snapshot::busy`]).
+    #[prop_or_default]
+    pub busy: Option<AttrValue>,
     /// The engine profile running.
     pub profile: AttrValue,
     /// The profiles to choose from, with their summaries.
@@ -92,7 +96,9 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
             </div>
             <div class="about-row about-hints">
                 <p class="try-it" data-testid="try-it">{ props.try_it.clone() }</p>
-                if props.building && chosen.is_some_and(|s| s.heavy) {
+                if let Some(busy) = &props.busy {
+                    <p class="about-note" data-testid="scenario-note" role="status">{ busy.clone() }</p>
+                } else if props.building && chosen.is_some_and(|s| s.heavy) {
                     <p class="about-note" data-testid="scenario-note" role="status">
                         { format!("building a {} GB pool…", chosen.map_or(0, |s| s.pool_bytes >> 30)) }
                     </p>

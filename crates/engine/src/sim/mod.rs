@@ -32,7 +32,7 @@ mod sched;
 mod session;
 mod warm;
 
-pub use warm::SimBuild;
+pub use warm::{SimBuild, WarmUp};
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
 

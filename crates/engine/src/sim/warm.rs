@@ -92,7 +92,17 @@ pub(super) struct Warming {
 #[derive(Debug)]
 pub struct SimBuild {
     sim: Sim,
+    warm_up: WarmUp,
+}
+
+/// The warm-up a server still has to run before its first tick, kept beside the
+/// server ([`SimBuild::into_parts`]) by a caller that shows the server while its pool
+/// fills: the server can be read meanwhile (its pool, its tables), not run.
+#[derive(Debug)]
+pub struct WarmUp {
     warming: Option<Warming>,
+    /// The pool it fills, in frames: a check that it is stepped with its own server.
+    frames: u64,
 }
 
 impl SimBuild {
@@ -100,29 +110,61 @@ impl SimBuild {
     pub fn new(scenario: Scenario, profile: Profile) -> Result<SimBuild, String> {
         let sim = Sim::assemble(scenario, profile)?;
         let warming = sim.scenario.buffer_pool.warm.then(|| sim.warm_start());
-        Ok(SimBuild { sim, warming })
+        let frames = sim.pool.pages_total();
+        Ok(SimBuild {
+            sim,
+            warm_up: WarmUp { warming, frames },
+        })
     }
 
     /// Goes on with the warm-up for about `work` pages (tried or drawn; a 128 GB pool
     /// takes some tens of millions). True once the pool is warm.
     pub fn step(&mut self, work: u64) -> bool {
-        match &mut self.warming {
-            Some(w) => self.sim.warm_step(w, work),
-            None => true,
-        }
+        self.warm_up.step(&mut self.sim, work)
     }
 
     /// Frames taken so far (off the free list), and the pool's size in frames.
     pub fn progress(&self) -> (u64, u64) {
-        let total = self.sim.pool.pages_total();
-        (total - self.sim.pool.pages_free(), total)
+        WarmUp::progress(&self.sim)
     }
 
     /// The server, warm and with its threads started, at virtual time zero.
     pub fn finish(mut self) -> Sim {
-        self.step(u64::MAX);
-        self.sim.start_threads();
+        self.warm_up.finish(&mut self.sim);
         self.sim
+    }
+
+    /// The server as built so far (not to be run yet) and the warm-up still to do.
+    pub fn into_parts(self) -> (Sim, WarmUp) {
+        (self.sim, self.warm_up)
+    }
+}
+
+impl WarmUp {
+    /// Goes on with `sim`'s warm-up for about `work` pages. True once the pool is warm.
+    pub fn step(&mut self, sim: &mut Sim, work: u64) -> bool {
+        assert_eq!(
+            sim.pool.pages_total(),
+            self.frames,
+            "a warm-up of another server"
+        );
+        match &mut self.warming {
+            Some(w) => sim.warm_step(w, work),
+            None => true,
+        }
+    }
+
+    /// Frames of `sim`'s pool taken so far (off the free list), and its size in frames.
+    pub fn progress(sim: &Sim) -> (u64, u64) {
+        let total = sim.pool.pages_total();
+        (total - sim.pool.pages_free(), total)
+    }
+
+    /// Does the rest of the warm-up at once and starts `sim`'s threads: the server at
+    /// virtual time zero, the same as [`Sim::new`]'s.
+    pub fn finish(mut self, sim: &mut Sim) {
+        self.step(sim, u64::MAX);
+        sim.start_threads();
     }
 }
 

@@ -32,7 +32,8 @@ fn a_captured_link_opens_at_the_same_tick_with_the_same_state() {
     assert_eq!(state.journal.len(), 3);
     // Through the fragment, as a browser would carry it.
     let state = parse_fragment(&state.encode()).unwrap().state.unwrap();
-    let opened = open(&state, 1).unwrap();
+    let mut opened = open(&state, 1).unwrap();
+    opened.settle();
     let (a, b) = (e.main(), opened.main());
     assert_eq!(b.sim().now(), a.sim().now());
     assert_eq!(b.sim().trace_hash(), a.sim().trace_hash());
@@ -76,7 +77,8 @@ fn a_compare_link_opens_both_engines() {
     let e = played();
     let mut state = capture(&e, &[]);
     state.compare = Some("mysql-8.0.23".into());
-    let opened = open(&state, 1).unwrap();
+    let mut opened = open(&state, 1).unwrap();
+    opened.settle();
     assert_eq!(opened.panes.len(), 2);
     assert_eq!(opened.panes[1].profile(), "mysql-8.0.23");
     assert_eq!(opened.panes[1].sim().now(), state.t);
@@ -166,8 +168,10 @@ fn the_scenarios_own_script_runs_when_asked() {
 fn go_to_seeks_back_or_runs_forward() {
     let mut e = played();
     e.go_to(Tick::from_ms(800));
+    e.settle();
     assert_eq!(e.main().sim().now(), Tick::from_ms(800));
     e.go_to(Tick::from_ms(2_000));
+    e.settle();
     assert_eq!(
         e.main().sim().now(),
         Tick::from_ms(2_000),

@@ -379,6 +379,11 @@ fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
     let s2 = e.connect();
     e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
     assert_eq!(e.panes.len(), 2);
+    assert!(
+        e.busy().is_some(),
+        "the second engine builds a frame at a time"
+    );
+    e.settle();
     assert_eq!(e.panes[1].sim().now(), e.panes[0].sim().now(), "caught up");
     assert!(
         e.panes[1].sim().console_sessions().contains(&s2),
@@ -469,4 +474,99 @@ fn a_statement_that_waited_is_logged_with_when_it_was_sent() {
     assert!(!alter.error, "{alter:?}");
     assert_eq!(alter.issued, Tick::from_ms(100), "{alter:?}");
     assert!(alter.at >= Tick::from_secs(2), "{alter:?}");
+}
+
+/// A clock that moves `step` ms each time it is read: a frame budget runs out after a
+/// few reads, as in the browser, whatever this machine's speed.
+fn ticking(step: f64) -> impl Fn() -> f64 {
+    let t = std::cell::Cell::new(0.0);
+    move || {
+        t.set(t.get() + step);
+        t.get()
+    }
+}
+
+#[test]
+fn a_server_built_a_slice_a_frame_plays_the_run_built_at_once() {
+    let knobs = Knobs::default();
+    let mut whole = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 0).unwrap();
+    let mut sliced = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 0).unwrap();
+    let clock = ticking(1.0);
+    let mut frames = 0;
+    let mut seen = 0;
+    while let Some(Busy::Warming { frames: f, of }) = sliced.busy() {
+        assert!(f >= seen && f <= of, "progress {f} of {of}");
+        seen = f;
+        let ran = sliced.advance(16.7, &clock);
+        if sliced.busy().is_some() {
+            assert_eq!(ran, Tick::ZERO, "the clock is held");
+        }
+        frames += 1;
+    }
+    assert!(frames > 3, "built in {frames} frames");
+    assert!(sliced.busy().is_none());
+    for r in [&mut whole, &mut sliced] {
+        r.run_to(Tick::from_secs(3), f64::INFINITY, &|| 0.0);
+    }
+    assert_eq!(whole.sim().trace_hash(), sliced.sim().trace_hash());
+}
+
+#[test]
+fn a_seek_done_a_slice_a_frame_lands_on_the_state_of_one_done_at_once() {
+    let mut at_once = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    at_once.execute("DROP TABLE t1").unwrap();
+    at_once.run_to(Tick::from_secs(12), f64::INFINITY, &|| 0.0);
+    let mut sliced = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    sliced.execute("DROP TABLE t1").unwrap();
+    sliced.run_to(Tick::from_secs(12), f64::INFINITY, &|| 0.0);
+    at_once.seek(Tick::from_ms(9_250));
+    let clock = ticking(2.0);
+    sliced.seek_within(Tick::from_ms(9_250), 4.0, &clock);
+    let mut frames = 0;
+    while sliced.busy().is_some() {
+        let busy = sliced.busy().unwrap();
+        assert!(busy.to_string().starts_with("replaying to 9.2 s"), "{busy}");
+        sliced.work(4.0, &clock);
+        frames += 1;
+    }
+    assert!(frames > 2, "replayed in {frames} frames");
+    assert_eq!(sliced.sim().now(), Tick::from_ms(9_250));
+    assert_eq!(sliced.sim().trace_hash(), at_once.sim().trace_hash());
+    assert_eq!(sliced.log(), at_once.log(), "the console's log is rebuilt");
+}
+
+#[test]
+fn a_statement_sent_while_the_server_builds_is_refused_and_said_so() {
+    let mut r = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &Knobs::default(), 0).unwrap();
+    let session = r.sim().console_session();
+    let e = r.submit(session, "SELECT 1").unwrap_err();
+    assert!(
+        e.starts_with("Not sent: the server is building the buffer pool"),
+        "{e}"
+    );
+    assert!(r.log().iter().any(|l| l.error && l.result == e), "logged");
+    r.settle();
+    let session = r.sim().console_session();
+    assert_eq!(r.submit(session, "SELECT 1"), Ok(1), "accepted once built");
+}
+
+#[test]
+fn what_waits_for_the_engines_runs_once_they_settle() {
+    let r = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &Knobs::default(), 0).unwrap();
+    let mut e = Engines::new(r);
+    let ran = std::rc::Rc::new(std::cell::Cell::new(Tick::ZERO));
+    let seen = ran.clone();
+    e.when_settled(move |e| {
+        seen.set(e.main().sim().now());
+        e.go_to(Tick::from_secs(2));
+    });
+    assert_eq!(ran.get(), Tick::ZERO);
+    let clock = ticking(1.0);
+    while !e.work(3.0, &clock) {}
+    assert_eq!(
+        e.main().sim().now(),
+        Tick::from_secs(2),
+        "the run it asked for"
+    );
+    assert!(e.busy().is_none());
 }

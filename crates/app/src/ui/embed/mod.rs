@@ -12,11 +12,12 @@ mod bar;
 mod messages;
 mod panels;
 
-use crate::canvas::frame::Canvases;
+use crate::canvas::frame::{performance_now, Canvases};
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::{
     seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, SharedEngines,
+    SEEK_NOW_MS,
 };
 use crate::ui::share::{self, Opening};
 use gloo::timers::callback::Interval;
@@ -145,9 +146,9 @@ fn use_end(engines: &SharedEngines, state: &UseReducerHandle<AppState>, options:
                     return;
                 }
                 if looped {
-                    e.seek(start);
+                    e.seek_within(start, SEEK_NOW_MS, &performance_now);
                 } else {
-                    e.seek(end);
+                    e.seek_within(end, SEEK_NOW_MS, &performance_now);
                     d.dispatch(Action::Pause);
                 }
             })

@@ -12,7 +12,6 @@ use crate::ui::hooks::{dispatch, SharedEngines};
 use crate::ui::mdl_panel::MdlPanel;
 use crate::ui::processlist::Processlist;
 use crate::ui::sql_box::SqlConsole;
-use ddlscope_engine::Tick;
 use yew::prelude::*;
 
 /// One column of panels per engine.
@@ -45,10 +44,7 @@ fn pane(
         .panes
         .get(i)
         .map_or(1, |r| r.sim().pool().n_instances());
-    let on_seek = {
-        let engines = engines.clone();
-        Callback::from(move |t: Tick| engines.borrow_mut().seek(t))
-    };
+    let on_seek = crate::ui::hooks::seeker(engines);
     let title = if i == 0 {
         state.profile.clone()
     } else {

@@ -11,9 +11,11 @@ mod style;
 use crate::model::lesson::{self as model, Answer, Place, Sessions};
 use crate::model::state::Action;
 use crate::ui::hooks::SharedEngines;
-use ddlscope_engine::lesson::{Lesson, QuestionKind};
+use ddlscope_engine::lesson::{Lesson, Observation, QuestionKind};
 use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, KeyboardEvent};
@@ -42,6 +44,9 @@ pub struct LessonProps {
     pub now: Tick,
     /// Whether the clock runs.
     pub playing: bool,
+    /// What the engines are busy with before the step is at its moment, if anything.
+    #[prop_or_default]
+    pub busy: Option<String>,
 }
 
 /// What the player shows.
@@ -72,19 +77,26 @@ fn place_at(lessons: &[Lesson], lesson: usize, step: usize) -> Place {
     }
 }
 
-/// Opens `place` on the engines; the page follows.
-fn open_place(props: &LessonProps, lessons: &[Lesson], place: &Place) -> Result<Sessions, String> {
+/// Opens `place` on the engines (their pools warm and they run to the step's moment
+/// in the frames that follow); the page follows. The lesson's sessions land in
+/// `sessions` once connected.
+fn open_place(
+    props: &LessonProps,
+    lessons: &[Lesson],
+    place: &Place,
+    sessions: &Rc<RefCell<Sessions>>,
+) -> Result<(), String> {
     let lesson = &lessons[place.lesson];
     let plan = lesson
         .plan(place.step, place.variant, place.seed)
         .ok_or("this step has no set-up")?;
-    let (engines, opened, ids) = model::open(&plan, props.generation + 1)?;
+    let (engines, opened) = model::open(&plan, props.generation + 1, sessions.clone())?;
     *props.engines.0.borrow_mut() = engines;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
     let _ = gloo::utils::window()
         .location()
         .set_hash(&model::fragment(&lesson.id, place.step));
-    Ok(ids)
+    Ok(())
 }
 
 /// The lesson named in the page's fragment, if any.
@@ -96,11 +108,57 @@ fn from_fragment(lessons: &[Lesson]) -> Option<Place> {
     Some(place_at(lessons, lesson, step))
 }
 
+thread_local! {
+    /// The notes window this page opened, if any: posted to directly, as a window
+    /// opened from a file (the workshop bundle) may share no BroadcastChannel.
+    static NOTES: RefCell<Option<web_sys::Window>> = const { RefCell::new(None) };
+}
+
+/// Opens the notes window: notes.html beside the page, or, in the workshop bundle
+/// (one file, no notes.html beside it), the notes page it carries, written into a
+/// blank window.
+fn open_notes() {
+    let window = gloo::utils::window();
+    let carried = gloo::utils::document()
+        .query_selector("meta[name=ddlscope-notes]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"));
+    let opened = match carried {
+        Some(b64) => {
+            use base64::Engine as _;
+            let page = base64::engine::general_purpose::STANDARD
+                .decode(b64.as_bytes())
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            let opened = window
+                .open_with_url_and_target("", "ddlscope-notes")
+                .ok()
+                .flatten();
+            if let (Some(w), Some(page)) = (&opened, page) {
+                // The other window's document is of its own realm: `instanceof` (dyn_into)
+                // against this one's HTMLDocument would fail.
+                if let Some(doc) = w
+                    .document()
+                    .map(|d| d.unchecked_into::<web_sys::HtmlDocument>())
+                {
+                    let _ = doc.open();
+                    let _ = doc.write_1(&page);
+                    let _ = doc.close();
+                }
+            }
+            opened
+        }
+        None => window
+            .open_with_url_and_target("notes.html", "ddlscope-notes")
+            .ok()
+            .flatten(),
+    };
+    NOTES.with(|n| *n.borrow_mut() = opened);
+}
+
 /// Posts the step to the notes window.
 fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
-    let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") else {
-        return;
-    };
     let step = &lesson.steps[place.step];
     let msg = serde_json::json!({
         "lesson": lesson.title,
@@ -110,8 +168,16 @@ fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
         "notes": step.notes,
         "answer": answer,
     });
-    let _ = channel.post_message(&wasm_bindgen::JsValue::from_str(&msg.to_string()));
-    channel.close();
+    let msg = wasm_bindgen::JsValue::from_str(&msg.to_string());
+    NOTES.with(|n| {
+        if let Some(w) = n.borrow().as_ref().filter(|w| !w.closed().unwrap_or(true)) {
+            let _ = w.post_message(&msg, "*");
+        }
+    });
+    if let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") {
+        let _ = channel.post_message(&msg);
+        channel.close();
+    }
 }
 
 /// The player.
@@ -133,9 +199,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             // After the page's own first effects, which build the default engines.
             gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(place) = from_fragment(&lessons) {
-                    let error = open_place(&props, &lessons, &place)
-                        .map(|ids| *sessions.borrow_mut() = ids)
-                        .err();
+                    let error = open_place(&props, &lessons, &place, &sessions).err();
                     view.set(View {
                         place: Some(place),
                         error,
@@ -172,9 +236,8 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 presenter: view.presenter,
                 ..View::default()
             };
-            match open_place(&props, &lessons, &place) {
-                Ok(ids) => *sessions.borrow_mut() = ids,
-                Err(e) => next.error = Some(e),
+            if let Err(e) = open_place(&props, &lessons, &place, &sessions) {
+                next.error = Some(e);
             }
             post_notes(&lessons[place.lesson], &place, "");
             view.set(next);
@@ -295,7 +358,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let step = &lesson.steps[place.step];
     let plan = lesson.plan(place.step, place.variant, place.seed);
     let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
-    let sheet = style::sheet(step, view.presenter);
+    let sheet = style::sheet(step, view.presenter, &sessions.borrow());
     let nav = |delta: i32| {
         let step_by = step_by.clone();
         Callback::from(move |_: MouseEvent| step_by.emit(delta))
@@ -316,7 +379,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let notes = {
         let (lesson, place) = (lesson.clone(), place.clone());
         Callback::from(move |_: MouseEvent| {
-            let _ = gloo::utils::window().open_with_url_and_target("notes.html", "ddlscope-notes");
+            open_notes();
             let (lesson, place) = (lesson.clone(), place.clone());
             // The window needs a moment to start listening.
             gloo::timers::callback::Timeout::new(800, move || post_notes(&lesson, &place, ""))
@@ -345,12 +408,20 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
             let (lesson, place) = (lesson.clone(), place.clone());
             Callback::from(move |_: MouseEvent| {
-                let seen = model::reveal(&mut props.engines.0.borrow_mut(), &sessions.borrow(), &q);
-                props.on_action.emit(Action::Pause);
-                let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q, va.as_deref()));
-                post_notes(&lesson, &place, &text);
-                let answer = Answer { revealed: Some(text), ..view.answer.clone() };
-                view.set(View { answer, ..(*view).clone() });
+                let (view, q2, va, on_action) = (view.clone(), q.clone(), va.clone(), props.on_action.clone());
+                let (lesson, place) = (lesson.clone(), place.clone());
+                let shown = move |seen: Observation| {
+                    // Called from the engines' work, borrowed: Yew hears of it after.
+                    Timeout::new(0, move || {
+                        on_action.emit(Action::Pause);
+                        let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q2, va.as_deref()));
+                        post_notes(&lesson, &place, &text);
+                        let answer = Answer { revealed: Some(text), ..view.answer.clone() };
+                        view.set(View { answer, ..(*view).clone() });
+                    })
+                    .forget();
+                };
+                model::reveal(&mut props.engines.0.borrow_mut(), sessions.clone(), &q, shown);
             })
         };
         let input = match &q.kind {
@@ -424,6 +495,9 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 </header>
                 if let Some(e) = view.error.clone() {
                     <p role="alert">{ e }</p>
+                }
+                if let Some(busy) = props.busy.clone() {
+                    <p class="lesson-busy" data-testid="lesson-busy" role="status">{ format!("Getting the step ready: {busy}") }</p>
                 }
                 <div class="lesson-narration">{ markdown::render(&step.narration) }</div>
                 { for question }

@@ -1,7 +1,16 @@
 //! What a step points at and hides, as a style sheet the player renders: the panels
 //! keep their own markup, and nothing is patched into their DOM.
 
+use crate::model::lesson::Sessions;
 use ddlscope_engine::lesson::{Highlight, Panel, Step};
+
+/// Marks session `id`'s processlist row and console tab.
+fn session_rules(id: u32) -> String {
+    format!(
+        ".pane-panel[data-panel=processlist] tr[data-id=\"{id}\"] {{ outline: 3px solid var(--accent, #e8a33d); outline-offset: -3px; }}\n\
+         [data-testid=sql-console] [data-session=\"{id}\"] {{ box-shadow: 0 0 0 3px var(--accent, #e8a33d); }}\n"
+    )
+}
 
 /// The selector of a panel on the page.
 pub fn selector(p: Panel) -> &'static str {
@@ -38,9 +47,11 @@ const PRESENTER_NO_SIDE: &str = "\
 .main-col { grid-column: 1 / -1 !important; }
 ";
 
-/// The style sheet for `step`: its panels outlined, its hidden panels gone; in
-/// presenter mode, everything else hidden too, so the highlighted panels fit.
-pub fn sheet(step: &Step, presenter: bool) -> String {
+/// The style sheet for `step`: its panels outlined, a session's processlist row and
+/// console tab marked (its id from `sessions`, once connected), its hidden panels
+/// gone; in presenter mode, everything else hidden too, so the highlighted panels
+/// fit.
+pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
     let lit = highlighted(step);
     let mut css = String::new();
     for p in &lit {
@@ -50,11 +61,17 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
         ));
     }
     for h in &step.highlights {
-        if let Highlight::MdlTable(t) = h {
-            css.push_str(&format!(
+        match h {
+            Highlight::MdlTable(t) => css.push_str(&format!(
                 ".mdl-lock[data-key*=\"{}\"] {{ box-shadow: 0 0 0 3px var(--accent, #e8a33d); }}\n",
                 t.replace('"', "")
-            ));
+            )),
+            Highlight::Session(name) => {
+                if let Some((_, id)) = sessions.iter().find(|(n, _)| n == name) {
+                    css.push_str(&session_rules(*id));
+                }
+            }
+            _ => {}
         }
     }
     let hidden: Vec<Panel> = if presenter {
@@ -77,6 +94,12 @@ pub fn sheet(step: &Step, presenter: bool) -> String {
             "[data-testid=scenario-card] .about-row > :not(.lesson-bar), [data-testid=scenario-card] .about-text { display: none; }\n",
             ".toolbar .group:not(.toolbar-end) { display: none; }\n",
             "html { font-size: 125%; }\n",
+            // The step's text stays on the first screen with its panels: the list
+            // button and the lesson's subtitle go, a long narration scrolls.
+            ".lesson-bar .lesson-toggle, .lesson-head small { display: none; }\n",
+            ".lesson-bar { margin-bottom: 4px; }\n",
+            ".lesson-narration { max-height: 24vh; overflow-y: auto; }\n",
+            ".lesson-narration p { margin: 2px 0; }\n",
             // The lit panels side by side, whichever column of the layout they are in.
             ".pane-cols { display: flex; flex-wrap: wrap; }\n",
             ".pane-col { display: contents; }\n",
@@ -99,11 +122,35 @@ mod tests {
     fn a_quiz_step_hides_the_statement_log_and_presenter_mode_keeps_only_the_lit() {
         let lessons = crate::model::lesson::lessons();
         let quiz = lessons.iter().find(|l| l.id == "which-statement").unwrap();
-        let css = sheet(&quiz.steps[1], false);
+        let css = sheet(&quiz.steps[1], false, &Sessions::new());
         assert!(css.contains("[data-testid=sql-console] { display: none !important; }"));
         assert!(css.contains("[data-panel=waits] { outline"));
-        let presenting = sheet(&quiz.steps[1], true);
+        let presenting = sheet(&quiz.steps[1], true, &Sessions::new());
         assert!(presenting.contains("[data-panel=mdl] { display: none !important; }"));
         assert!(!presenting.contains("[data-panel=waits] { display: none"));
+    }
+
+    #[test]
+    fn a_highlighted_session_marks_its_processlist_row_and_console_tab() {
+        let lessons = crate::model::lesson::lessons();
+        let mdl = lessons.iter().find(|l| l.id == "mdl-queue").unwrap();
+        let step = mdl
+            .steps
+            .iter()
+            .find(|s| s.highlights.contains(&Highlight::Session("s3".into())))
+            .unwrap();
+        let before = sheet(step, false, &Sessions::new());
+        assert!(!before.contains("tr[data-id="), "no id before it connects");
+        let sessions = vec![("s1".to_string(), 17), ("s3".to_string(), 19)];
+        let css = sheet(step, false, &sessions);
+        assert!(
+            css.contains("[data-panel=processlist] tr[data-id=\"19\"] { outline"),
+            "{css}"
+        );
+        assert!(css.contains("[data-session=\"19\"] { box-shadow"), "{css}");
+        assert!(
+            !css.contains("data-id=\"17\""),
+            "only the highlighted session"
+        );
     }
 }
