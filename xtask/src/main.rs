@@ -18,6 +18,8 @@
 //!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
+//! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
+//!   corpora seeded from `assets/`, executions and crashes per target (never in `test`).
 //! - `layers`: the engine's and the app's module graphs checked for circles and
 //!   against the layers in ARCHITECTURE.md.
 
@@ -27,6 +29,7 @@ mod bundle;
 mod check;
 mod conformance;
 mod dist;
+mod fuzz;
 mod layers;
 mod matrix;
 mod serve;
@@ -60,6 +63,11 @@ commands:
         [--first N]         starting at seed N (1)
         [--seed N]          replay one seed (as a failure's replay line says)
         [--hours H]         instead: H virtual hours of oltp_read_write + a DDL every 10 min
+  fuzz [TARGET]             build the cargo-fuzz targets of fuzz/ and run each (or TARGET) in turn,
+                            corpora seeded from assets/; reports executions, exec/s, corpus, crashes
+        [--seconds N]       wall seconds per target (default 60)
+        [--runs N]          stop a target after N executions
+        [--no-build]        run the targets already built
   layers                    module circles and the layers in ARCHITECTURE.md (## Layers)
   help                      this text";
 
@@ -87,6 +95,7 @@ enum Task {
         only: Option<String>,
     },
     Soak(soak::Soak),
+    Fuzz(fuzz::Options),
     Layers,
     Help,
 }
@@ -101,6 +110,12 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut dir = None;
     let mut only = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
+    let mut fuzz = fuzz::Options {
+        seconds: 60,
+        runs: None,
+        target: None,
+        build: true,
+    };
     while let Some((flag, tail)) = rest.split_first() {
         rest = tail;
         let mut value = |name: &str| -> Result<String> {
@@ -118,11 +133,28 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
+            ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
             ("soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
             ("soak", "--hours") => hours = Some(number("--hours", &value("--hours")?)?),
+            ("fuzz", "--seconds" | "--runs") => {
+                let v = value(flag)?;
+                let n: u64 = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| format!("{flag} wants a whole number above 0, not {v:?}"))?;
+                if flag == "--runs" {
+                    fuzz.runs = Some(n);
+                } else {
+                    fuzz.seconds = n;
+                }
+            }
+            ("fuzz", t) if !t.starts_with('-') && fuzz.target.is_none() => {
+                fuzz.target = Some(t.to_string());
+            }
             ("serve" | "e2e" | "bench-web", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
@@ -152,6 +184,7 @@ fn parse(args: &[String]) -> Result<Task> {
                 seeds: seeds.unwrap_or(soak::DEFAULT_SEEDS),
             },
         })),
+        "fuzz" => Ok(Task::Fuzz(fuzz)),
         "layers" => Ok(Task::Layers),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -208,6 +241,7 @@ fn execute(task: Task) -> Result {
         Task::Conformance { only } => {
             conformance::conformance(conformance::Scripts::WithMatrix, only.as_deref()).map(|_| ())
         }
+        Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::BenchWeb { build, dir } => {
@@ -333,5 +367,18 @@ mod tests {
             Err("unknown option \"--port\" for `dist`".into()),
         );
         check(&["deploy"], Err("unknown command \"deploy\"".into()));
+        check(
+            &["fuzz", "--seconds", "30", "sql"],
+            Ok(Task::Fuzz(fuzz::Options {
+                seconds: 30,
+                runs: None,
+                target: Some("sql".into()),
+                build: true,
+            })),
+        );
+        check(
+            &["fuzz", "--runs", "0"],
+            Err("--runs wants a whole number above 0, not \"0\"".into()),
+        );
     }
 }

@@ -366,10 +366,25 @@ pub struct Profile {
     pub cites: Vec<Cite>,
 }
 
+/// A TOML file's error as the user reads it: `invalid KIND: message (line N)`, N the
+/// 1-based line where the fault starts.
+pub(crate) fn toml_error(kind: &str, text: &str, e: &toml::de::Error) -> String {
+    let mut msg = format!("invalid {kind}: {}", e.message().trim());
+    if let Some(span) = e.span() {
+        let mut start = span.start.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let line = text[..start].matches('\n').count() + 1;
+        msg.push_str(&format!(" (line {line})"));
+    }
+    msg
+}
+
 impl Profile {
     /// Reads a profile from TOML text.
     pub fn from_toml(text: &str) -> Result<Profile, String> {
-        toml::from_str(text).map_err(|e| format!("invalid profile: {}", e.message()))
+        toml::from_str(text).map_err(|e| toml_error("profile", text, &e))
     }
 
     /// This profile with single mechanisms or costs replaced, by name (a scenario's

@@ -209,7 +209,11 @@ pub enum Command {
 
 /// A message as JSON, before it is checked.
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[serde(
+    tag = "type",
+    rename_all = "lowercase",
+    expecting = "an object whose \"type\" is play, pause, seek, speed or run"
+)]
 enum Wire {
     Play,
     Pause,
@@ -235,6 +239,22 @@ pub fn parse_command(json: &str) -> Result<Command, String> {
         Wire::Run { sql, .. } if sql.trim().is_empty() => return Err("run: no sql".into()),
         Wire::Run { session, sql } => Command::Run { session, sql },
     })
+}
+
+/// The player's console warning for a message it does not obey (once: later ones
+/// are ignored silently).
+pub fn ignored(why: &str) -> String {
+    format!("ddlscope player: message ignored ({why}); later ones are ignored silently")
+}
+
+/// The player's console warning for a `run` whose SQL the engine refused.
+pub fn run_refused(err: &str) -> String {
+    format!("ddlscope player: run refused: {err}")
+}
+
+/// Why a message from `origin` is not obeyed, or `None` when it may drive the player.
+pub fn foreign(options: &EmbedOptions, origin: &str, own: &str) -> Option<String> {
+    (!options.allows(origin, own)).then(|| format!("origin {origin} is not in origins="))
 }
 
 /// The MySQL error code at the start of a client's error line (`ERROR 1205 (HY000): …`).

@@ -51,7 +51,9 @@ impl Knobs {
     /// Applies the settings to `scenario`.
     pub fn apply(&self, scenario: &mut Scenario) {
         if let Some(mib) = self.pool_mib {
-            scenario.buffer_pool.size = ByteSize(mib << 20);
+            // A link may carry any number: saturate, so the scenario's check refuses
+            // it instead of a wrapped size running.
+            scenario.buffer_pool.size = ByteSize(mib.saturating_mul(1 << 20));
         }
         if let Some(n) = self.instances {
             scenario.buffer_pool.instances = n;
@@ -79,6 +81,12 @@ impl Knobs {
     /// Whether nothing is changed from the scenario (a link leaves them out).
     pub fn is_default(&self) -> bool {
         *self == Knobs::default()
+    }
+
+    /// What the page says when a change of settings (or scenario, or engine) cannot
+    /// run: the engine's reason, and that nothing changed.
+    pub fn refused(error: &str) -> String {
+        format!("Not changed: {error}. The simulation goes on as it was.")
     }
 
     /// Whether the scenario's own script runs.

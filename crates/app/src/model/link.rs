@@ -219,7 +219,7 @@ impl LinkState {
             .decode(body.trim_end_matches('='))
             .map_err(|e| LinkError::Damaged(format!("base64url: {e}")))?;
         let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
-            .map_err(|e| LinkError::Damaged(format!("deflate: {:?}", e.status)))?;
+            .map_err(|e| LinkError::Damaged(inflate_error(e.status)))?;
         let state: LinkState =
             serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))?;
         state.validate()?;
@@ -326,6 +326,27 @@ pub fn parse_fragment(hash: &str) -> Result<Fragment, LinkError> {
         fragment.state = Some(state);
     }
     Ok(fragment)
+}
+
+/// What the page says when its fragment cannot be read.
+pub fn unreadable(e: &LinkError) -> String {
+    format!("{e} The default scenario opened instead.")
+}
+
+/// What the page says when a link reads but its state cannot be opened (a scenario
+/// or engine this page does not have, settings it refuses).
+pub fn unopenable(e: &str) -> String {
+    format!("This link could not be opened: {e}. The default scenario opened instead.")
+}
+
+/// Why the payload did not inflate, in words.
+fn inflate_error(status: miniz_oxide::inflate::TINFLStatus) -> String {
+    use miniz_oxide::inflate::TINFLStatus as S;
+    match status {
+        S::HasMoreOutput => format!("the state inflates to over {} KB", MAX_INFLATED / 1024),
+        S::FailedCannotMakeProgress | S::NeedsMoreInput => "the state ends early".into(),
+        _ => "the state is not deflated data".into(),
+    }
 }
 
 /// `v` and digits before a dot: the start of a state item.

@@ -3,6 +3,7 @@
 //! root component, in the order it declares them (Yew runs effects in that order).
 
 use crate::canvas::frame::{performance_now, Canvases, FrameLoop};
+use crate::model::knobs::Knobs;
 use crate::model::replay::carry_over;
 use crate::model::runner::{Engines, Runner};
 use crate::model::snapshot::News;
@@ -185,7 +186,7 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
                         }
                         let main = e.main();
                         d.dispatch(Action::RestartFailed {
-                            error,
+                            error: Knobs::refused(&error),
                             scenario: main.scenario().to_string(),
                             profile: main.profile().to_string(),
                             knobs: main.knobs().clone(),

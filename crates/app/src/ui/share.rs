@@ -4,7 +4,7 @@
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
-use crate::model::link::{parse_fragment, to_fragment, LinkState};
+use crate::model::link::{parse_fragment, to_fragment, unopenable, unreadable, LinkState};
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use crate::model::state::AppState;
@@ -50,7 +50,7 @@ pub fn opening() -> Opening {
             error: None,
         },
         Err(e) => Opening {
-            error: Some(format!("{e} The default scenario opened instead.")),
+            error: Some(unreadable(&e)),
             ..Opening::default()
         },
     }
@@ -96,9 +96,7 @@ pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
             };
             (state, engines)
         }
-        Err(e) => fallback(Some(format!(
-            "This link could not be opened: {e}. The default scenario opened instead."
-        ))),
+        Err(e) => fallback(Some(unopenable(&e))),
     }
 }
 

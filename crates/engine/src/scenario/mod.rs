@@ -486,14 +486,8 @@ fn validate_compressed_and_partitions(i: usize, t: &TableConfig) -> Result<(), S
 impl Scenario {
     /// Reads and checks a scenario from TOML text.
     pub fn from_toml(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = toml::from_str(text).map_err(|e| {
-            let mut msg = format!("invalid scenario: {}", e.message().trim());
-            if let Some(span) = e.span() {
-                let line = text[..span.start.min(text.len())].lines().count().max(1);
-                msg.push_str(&format!(" (line {line})"));
-            }
-            msg
-        })?;
+        let s: Scenario =
+            toml::from_str(text).map_err(|e| crate::profile::toml_error("scenario", text, &e))?;
         s.validate()?;
         Ok(s)
     }

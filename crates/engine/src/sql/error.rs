@@ -51,6 +51,7 @@ pub mod codes {
     pub const ER_SAME_NAME_PARTITION: u16 = 1517;
     pub const ER_INNODB_ONLINE_LOG_TOO_BIG: u16 = 1799;
     pub const ER_UNKNOWN_ALTER_ALGORITHM: u16 = 1800;
+    pub const ER_UNKNOWN_ALTER_LOCK: u16 = 1801;
     pub const ER_TABLESPACE_DISCARDED: u16 = 1814;
     pub const ER_ALTER_OPERATION_NOT_SUPPORTED: u16 = 1845;
     pub const ER_ALTER_OPERATION_NOT_SUPPORTED_REASON: u16 = 1846;
@@ -403,6 +404,15 @@ impl SqlError {
             codes::ER_UNKNOWN_ALTER_ALGORITHM,
             "HY000",
             format!("Unknown ALGORITHM '{name}'"),
+        )
+    }
+
+    /// `ER_UNKNOWN_ALTER_LOCK` (1801): `LOCK=` names no lock type.
+    pub fn unknown_alter_lock(name: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_UNKNOWN_ALTER_LOCK,
+            "HY000",
+            format!("Unknown LOCK type '{name}'"),
         )
     }
 

@@ -229,7 +229,9 @@ fn alter_option(p: &mut Parser, algorithm: &mut Algorithm, lock: &mut AlterLock)
             "INSTANT" => Algorithm::Instant,
             "INPLACE" => Algorithm::Inplace,
             "COPY" => Algorithm::Copy,
-            _ => return expected(p, "DEFAULT, INSTANT, INPLACE or COPY"),
+            // The grammar takes any word here; the server names the one it does not know.
+            "" => return expected(p, "DEFAULT, INSTANT, INPLACE or COPY"),
+            _ => return Err(SqlError::unknown_alter_algorithm(&written(p)).into()),
         };
         p.next_token();
         return Ok(true);
@@ -241,7 +243,8 @@ fn alter_option(p: &mut Parser, algorithm: &mut Algorithm, lock: &mut AlterLock)
             "NONE" => AlterLock::None,
             "SHARED" => AlterLock::Shared,
             "EXCLUSIVE" => AlterLock::Exclusive,
-            _ => return expected(p, "DEFAULT, NONE, SHARED or EXCLUSIVE"),
+            "" => return expected(p, "DEFAULT, NONE, SHARED or EXCLUSIVE"),
+            _ => return Err(SqlError::unknown_alter_lock(&written(p)).into()),
         };
         p.next_token();
         return Ok(true);
@@ -492,6 +495,11 @@ fn table_name(p: &mut Parser) -> Result<TableName> {
 }
 
 /// A bare word, upper-cased; empty for anything else (backquoted names included).
+/// The next token as written (a word's own case).
+fn written(p: &Parser) -> String {
+    p.peek_token_ref().token.to_string()
+}
+
 fn word_upper(t: &Token) -> String {
     match t {
         Token::Word(w) if w.quote_style.is_none() => w.value.to_ascii_uppercase(),

@@ -6,7 +6,9 @@
 //! and `ddlscope:statement {session, sql, outcome, error_code}` as statements finish.
 //! (`ddlscope:resize {height}` is posted by embed.html itself, to any parent.)
 
-use crate::model::embed::{error_code, parse_command, Command, EmbedOptions};
+use crate::model::embed::{
+    error_code, foreign, ignored, parse_command, run_refused, Command, EmbedOptions,
+};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::SharedEngines;
 use gloo::events::EventListener;
@@ -69,11 +71,11 @@ pub fn use_messages(
                 };
                 let warn = |why: String| {
                     if !warned.replace(true) {
-                        gloo::console::warn!(format!("ddlscope player: message ignored ({why}); later ones are ignored silently"));
+                        gloo::console::warn!(ignored(&why));
                     }
                 };
-                if !options.allows(&e.origin(), &own_origin()) {
-                    return warn(format!("origin {} is not in origins=", e.origin()));
+                if let Some(why) = foreign(&options, &e.origin(), &own_origin()) {
+                    return warn(why);
                 }
                 let data = e.data();
                 // Our own outgoing messages and other tools' are not commands.
@@ -117,7 +119,7 @@ fn obey(c: Command, engines: &SharedEngines, d: &UseReducerDispatcher<AppState>,
             let mut e = engines.borrow_mut();
             let session = session.unwrap_or_else(|| e.main().sim().console_session());
             if let Err(err) = e.submit(session, &sql) {
-                gloo::console::warn!(format!("ddlscope player: run refused: {err}"));
+                gloo::console::warn!(run_refused(&err));
             }
         }
     }
