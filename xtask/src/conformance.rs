@@ -51,6 +51,8 @@ struct Step {
 struct Script {
     tables: Vec<(String, u64, u32)>,
     setup: Vec<String>,
+    /// `session` lines: sessions connected before their first statement, in order.
+    declared: Vec<String>,
     steps: Vec<Step>,
     run_ms: u64,
 }
@@ -98,6 +100,9 @@ fn parse_script(text: &str) -> Script {
                 s.tables.push((name, rows, parts_n));
             }
             "create" => s.setup.push(line.to_owned()),
+            "session" => s
+                .declared
+                .extend(rest.split_whitespace().map(str::to_owned)),
             "at" => {
                 let Some((time, rest)) = rest.split_once(char::is_whitespace) else {
                     continue;
@@ -435,7 +440,8 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
             .sql(&format!("USE test; {sql}"))
             .map_err(|e| format!("setup failed: {sql}: {e}"))?;
     }
-    let mut names: Vec<String> = Vec::new();
+    // As the engine numbers them: the declared sessions, then the others in order.
+    let mut names: Vec<String> = script.declared.clone();
     for s in &script.steps {
         if !names.contains(&s.session) {
             names.push(s.session.clone());

@@ -2,7 +2,8 @@
 
 use super::describe::describe;
 use super::layout::{band_order, css_height, locate, Layout};
-use super::paint::{paint_band, swept, BandRect, Mark, Shade, Swept};
+use super::paint::{swept, Mark, Shade, Swept};
+use ddlscope_map::{paint_band, BandRect};
 use crate::canvas::theme::Theme;
 use crate::model::runner::Runner;
 use crate::model::spans::ScanSpan;

@@ -1,0 +1,152 @@
+//! `ddlscope poster`: a scenario's buffer-pool map at one moment, as a PNG: the pixels
+//! the app's map shows there under its labels (the `ddlscope-map` crate paints both),
+//! for the embed player's still frame (`poster=1`). `--all` writes one for every
+//! built-in scenario at its own engine and moment, in both themes, with the
+//! `index.json` the embed reads (`cargo xtask dist` puts them in `posters/`).
+//!
+//! ```text
+//!   Sim::new(scenario with its script) ──run_until(t)──▶ ddlscope_map::render ──png──▶ file
+//! ```
+
+use ddlscope_engine::{Profile, Scenario, Sim, Tick, SCENARIOS};
+use ddlscope_map::{lru_scans, render, MapImage, Theme};
+use std::path::Path;
+
+/// The map's width a poster is drawn at, CSS px: the embed player's map at 800 px.
+pub const DEFAULT_WIDTH: u32 = 760;
+/// How long after a scenario's first timed statement its poster shows it: long
+/// enough for the statement to be at work (a scan under way, a lock queue formed).
+const AFTER_FIRST_STEP: u64 = 1;
+/// A scenario with no timed statements shows its steady state at this second.
+const STEADY_AT: u64 = 5;
+
+/// The moment a scenario's poster shows, in whole virtual seconds: a second after
+/// its first timed statement, or its fifth second, within its run.
+pub fn default_moment(s: &Scenario) -> u64 {
+    let at = s
+        .script
+        .iter()
+        .map(|st| st.at_s + AFTER_FIRST_STEP)
+        .min()
+        .unwrap_or(STEADY_AT);
+    at.min(s.seconds)
+}
+
+/// The simulation of `scenario` (its own script running, as an embed runs it) on
+/// `profile` (default: the scenario's own) at `at`.
+pub fn still(scenario: &str, profile: Option<&str>, at: Tick) -> Result<Sim, String> {
+    let s = Scenario::builtin(scenario)?;
+    let profile = Profile::builtin(profile.unwrap_or(&s.profile))?;
+    let mut sim = Sim::new(s, profile)?;
+    sim.run_until(at);
+    Ok(sim)
+}
+
+/// The map of `sim` now, `width` CSS px wide at `dpr`, in `theme`, with the LRU
+/// scans running now.
+pub fn picture(sim: &Sim, theme: &Theme, width: u32, dpr: f64) -> MapImage {
+    let scans = lru_scans(sim.events());
+    render(sim, &scans, theme, width, dpr)
+}
+
+/// `img` as a PNG: 8-bit indexed when it has at most 256 colours (a map has a few
+/// dozen; a tenth of the RGB file), RGB otherwise.
+pub fn encode_png(img: &MapImage) -> Result<Vec<u8>, String> {
+    let mut palette: Vec<[u8; 3]> = Vec::new();
+    let mut indices: Vec<u8> = Vec::with_capacity(img.rgba.len() / 4);
+    for px in img.rgba.chunks_exact(4) {
+        let c = [px[0], px[1], px[2]];
+        let i = match palette.iter().position(|p| *p == c) {
+            Some(i) => i,
+            None => {
+                palette.push(c);
+                palette.len() - 1
+            }
+        };
+        if i > 255 {
+            break;
+        }
+        indices.push(i as u8);
+    }
+    let indexed = palette.len() <= 256;
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, img.width, img.height);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Best);
+        let data: Vec<u8> = if indexed {
+            encoder.set_color(png::ColorType::Indexed);
+            encoder.set_palette(palette.concat());
+            indices
+        } else {
+            encoder.set_color(png::ColorType::Rgb);
+            img.rgba
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect()
+        };
+        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        writer.write_image_data(&data).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// One poster of the set: what the embed matches a fragment against, and its files.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PosterEntry {
+    /// The scenario.
+    pub scenario: String,
+    /// Its title, for the caption.
+    pub title: String,
+    /// The engine profile (the scenario's own).
+    pub engine: String,
+    /// The moment, virtual seconds: the embed's `start=`.
+    pub t: u64,
+    /// Pixels.
+    pub width: u32,
+    /// Pixels.
+    pub height: u32,
+    /// The light theme's file.
+    pub light: String,
+    /// The dark theme's file.
+    pub dark: String,
+}
+
+/// Writes every built-in scenario's poster, in both themes, and `index.json`, into
+/// `dir`; returns the entries. `progress` hears of each scenario as it starts.
+pub fn write_all(dir: &Path, width: u32, progress: &mut dyn FnMut(&str)) -> Result<Vec<PosterEntry>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut entries = Vec::new();
+    for (name, _) in SCENARIOS {
+        progress(name);
+        let s = Scenario::builtin(name)?;
+        let t = default_moment(&s);
+        let sim = still(name, None, Tick::from_secs(t))?;
+        let mut files = Vec::new();
+        let mut size = (0, 0);
+        for (label, theme) in [("light", Theme::LIGHT), ("dark", Theme::DARK)] {
+            let img = picture(&sim, &theme, width, 1.0);
+            size = (img.width, img.height);
+            let file = format!("{name}.{label}.png");
+            let path = dir.join(&file);
+            std::fs::write(&path, encode_png(&img)?)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            files.push(file);
+        }
+        entries.push(PosterEntry {
+            scenario: name.to_string(),
+            title: s.title.clone(),
+            engine: s.profile.clone(),
+            t,
+            width: size.0,
+            height: size.1,
+            light: files[0].clone(),
+            dark: files[1].clone(),
+        });
+    }
+    let index = serde_json::json!({ "posters": entries });
+    let path = dir.join("index.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&index).map_err(|e| e.to_string())? + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(entries)
+}
