@@ -224,7 +224,7 @@ fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
         return Err(format!("--dpr {}: from 0.5 to 4", args.dpr).into());
     }
     if args.all {
-        let entries = poster::write_all(std::path::Path::new(&args.output), args.width, &mut |name| {
+        let entries = poster::write_all(std::path::Path::new(&args.output), args.width, &|name| {
             eprintln!("# {name}…")
         })?;
         println!("{} posters in {}", entries.len() * 2, args.output);

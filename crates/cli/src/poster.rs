@@ -14,19 +14,20 @@ use std::path::Path;
 
 /// The map's width a poster is drawn at, CSS px: the embed player's map at 800 px.
 pub const DEFAULT_WIDTH: u32 = 760;
-/// How long after a scenario's first timed statement its poster shows it: long
-/// enough for the statement to be at work (a scan under way, a lock queue formed).
-const AFTER_FIRST_STEP: u64 = 1;
+/// How long before a scenario's first timed statement its poster shows it: the pool
+/// under load with the table the statement will act on, where a reader who clicks
+/// play sees it happen.
+const BEFORE_FIRST_STEP: u64 = 2;
 /// A scenario with no timed statements shows its steady state at this second.
 const STEADY_AT: u64 = 5;
 
-/// The moment a scenario's poster shows, in whole virtual seconds: a second after
-/// its first timed statement, or its fifth second, within its run.
+/// The moment a scenario's poster shows, in whole virtual seconds: two seconds
+/// before its first timed statement, or its fifth second, within its run.
 pub fn default_moment(s: &Scenario) -> u64 {
     let at = s
         .script
         .iter()
-        .map(|st| st.at_s + AFTER_FIRST_STEP)
+        .map(|st| st.at_s.saturating_sub(BEFORE_FIRST_STEP))
         .min()
         .unwrap_or(STEADY_AT);
     at.min(s.seconds)
@@ -113,40 +114,67 @@ pub struct PosterEntry {
 }
 
 /// Writes every built-in scenario's poster, in both themes, and `index.json`, into
-/// `dir`; returns the entries. `progress` hears of each scenario as it starts.
-pub fn write_all(dir: &Path, width: u32, progress: &mut dyn FnMut(&str)) -> Result<Vec<PosterEntry>, String> {
+/// `dir`, two scenarios at a time; returns the entries. `progress` hears of each
+/// scenario as it starts.
+pub fn write_all(
+    dir: &Path,
+    width: u32,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<PosterEntry>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut entries = Vec::new();
-    for (name, _) in SCENARIOS {
-        progress(name);
-        let s = Scenario::builtin(name)?;
-        let t = default_moment(&s);
-        let sim = still(name, None, Tick::from_secs(t))?;
-        let mut files = Vec::new();
-        let mut size = (0, 0);
-        for (label, theme) in [("light", Theme::LIGHT), ("dark", Theme::DARK)] {
-            let img = picture(&sim, &theme, width, 1.0);
-            size = (img.width, img.height);
-            let file = format!("{name}.{label}.png");
-            let path = dir.join(&file);
-            std::fs::write(&path, encode_png(&img)?)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            files.push(file);
+    let names: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, PosterEntry)>, String> {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(name) = names.get(i) else {
+                return Ok(done);
+            };
+            progress(name);
+            done.push((i, write_one(dir, name, width)?));
         }
-        entries.push(PosterEntry {
-            scenario: name.to_string(),
-            title: s.title.clone(),
-            engine: s.profile.clone(),
-            t,
-            width: size.0,
-            height: size.1,
-            light: files[0].clone(),
-            dark: files[1].clone(),
-        });
-    }
+    };
+    let mut entries: Vec<(usize, PosterEntry)> = Vec::new();
+    std::thread::scope(|scope| -> Result<(), String> {
+        let other = scope.spawn(work);
+        entries.extend(work()?);
+        entries.extend(other.join().map_err(|_| "a poster thread panicked".to_string())??);
+        Ok(())
+    })?;
+    entries.sort_by_key(|(i, _)| *i);
+    let entries: Vec<PosterEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let index = serde_json::json!({ "posters": entries });
     let path = dir.join("index.json");
     std::fs::write(&path, serde_json::to_string_pretty(&index).map_err(|e| e.to_string())? + "\n")
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(entries)
+}
+
+/// Scenario `name`'s posters at its own engine and moment, light and dark, in `dir`.
+fn write_one(dir: &Path, name: &str, width: u32) -> Result<PosterEntry, String> {
+    let s = Scenario::builtin(name)?;
+    let t = default_moment(&s);
+    let sim = still(name, None, Tick::from_secs(t))?;
+    let mut files = Vec::new();
+    let mut size = (0, 0);
+    for (label, theme) in [("light", Theme::LIGHT), ("dark", Theme::DARK)] {
+        let img = picture(&sim, &theme, width, 1.0);
+        size = (img.width, img.height);
+        let file = format!("{name}.{label}.png");
+        let path = dir.join(&file);
+        std::fs::write(&path, encode_png(&img)?)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        files.push(file);
+    }
+    Ok(PosterEntry {
+        scenario: name.to_string(),
+        title: s.title.clone(),
+        engine: s.profile.clone(),
+        t,
+        width: size.0,
+        height: size.1,
+        light: files[0].clone(),
+        dark: files[1].clone(),
+    })
 }
