@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ARTIFACTS,
@@ -256,11 +256,15 @@ test('the web component: two players on one plain page run independently', { tim
   }, { ready: false });
 });
 
-/** The ddlscope binary: built by cargo xtask test's native step, or built here. */
+/** The ddlscope binary: E2E_DDLSCOPE, else the newer of the release and debug builds
+ * (cargo xtask test's native step and dist build the debug one), or built here. */
 function ddlscope(args) {
-  for (const bin of [process.env.E2E_DDLSCOPE, join(ROOT, 'target/release/ddlscope'), join(ROOT, 'target/debug/ddlscope')]) {
-    if (bin && existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  }
+  if (process.env.E2E_DDLSCOPE) return execFileSync(process.env.E2E_DDLSCOPE, args, { encoding: 'utf8' });
+  const built = ['target/release/ddlscope', 'target/debug/ddlscope']
+    .map((p) => join(ROOT, p))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (built.length) return execFileSync(built[0], args, { encoding: 'utf8' });
   return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'ddlscope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
 }
 
@@ -503,7 +507,9 @@ test('one tab KILLs another: the exported script names the session, and ddlscope
     await pollUntil('a second tab', () => page.locator(tabs).count(), (n) => n === 2, { timeoutMs: 10_000 });
     const second = await page.locator(tabs).nth(1).getAttribute('data-session');
     const select = (id) => page.click(`${tabs}[data-session="${id}"]`);
-    const count = async () => ((await page.locator(ids.sqlLog).textContent()) ?? '').match(/mysql> /g)?.length ?? 0;
+    // A tab with nothing run yet has no log box.
+    const logText = async () => ((await page.locator(ids.sqlLog).count()) ? page.locator(ids.sqlLog).textContent() : '');
+    const count = async () => (await logText()).match(/mysql> /g)?.length ?? 0;
     const typeIn = async (id, sql) => {
       await select(id);
       const n = await count();
@@ -520,7 +526,7 @@ test('one tab KILLs another: the exported script names the session, and ddlscope
     const shown = {};
     for (const [name, id] of [['s1', first], ['s2', second]]) {
       await select(id);
-      const text = await page.locator(ids.sqlLog).textContent();
+      const text = await logText();
       shown[name] = [...text.matchAll(/mysql> (.*)\n(.*)/g)].map(([, , result]) => {
         const code = /^ERROR (\d+)/.exec(result);
         return { outcome: code ? 'error' : 'ok', error_code: code ? Number(code[1]) : null };

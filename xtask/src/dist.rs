@@ -118,7 +118,10 @@ pub fn dist() -> Result<PathBuf> {
 }
 
 /// Draws the embed's posters into `dist/posters/` with the native CLI, built with the
-/// test profile (optimised; `cargo xtask test` has built it already by then).
+/// test profile (optimised) and the whole workspace's features, as `cargo test
+/// --workspace` builds it: in `cargo xtask test` it is built already by then (built
+/// for `ddlscope` alone, its dependencies' features would differ and it would all be
+/// compiled again).
 fn posters(dist: &Path) -> Result {
     say(
         "drawing the embed player's posters into posters/",
@@ -128,8 +131,8 @@ fn posters(dist: &Path) -> Result {
         "build",
         "--profile",
         "test",
-        "-p",
-        "ddlscope",
+        "--workspace",
+        "--bins",
         "-j",
         toolchain::JOBS,
     ]))?;

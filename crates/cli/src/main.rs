@@ -231,7 +231,9 @@ fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
         return Ok(());
     }
     let at = match args.at {
-        Some(s) if s.is_finite() && s >= 0.0 && s <= 3600.0 => Tick::from_ns((s * 1e9).round() as u64),
+        Some(s) if s.is_finite() && s >= 0.0 && s <= 3600.0 => {
+            Tick::from_ns((s * 1e9).round() as u64)
+        }
         Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
         None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
     };

@@ -111,6 +111,32 @@ pub struct PosterEntry {
     pub light: String,
     /// The dark theme's file.
     pub dark: String,
+    /// The tables and their colours in the map, for the legend beside it (the poster
+    /// has no text of its own).
+    pub tables: Vec<LegendItem>,
+}
+
+/// A table in a poster's legend.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LegendItem {
+    /// Its name.
+    pub name: String,
+    /// Its pages' colour, `#rrggbb`.
+    pub colour: String,
+}
+
+/// The tables of `sim` not dropped, with their colours in the map.
+fn legend(sim: &Sim) -> Vec<LegendItem> {
+    sim.tables()
+        .filter(|t| !t.dropped)
+        .map(|t| {
+            let c = ddlscope_map::theme::space_colour(t.space);
+            LegendItem {
+                name: t.name.clone(),
+                colour: format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]),
+            }
+        })
+        .collect()
 }
 
 /// Writes every built-in scenario's poster, in both themes, and `index.json`, into
@@ -139,15 +165,22 @@ pub fn write_all(
     std::thread::scope(|scope| -> Result<(), String> {
         let other = scope.spawn(work);
         entries.extend(work()?);
-        entries.extend(other.join().map_err(|_| "a poster thread panicked".to_string())??);
+        entries.extend(
+            other
+                .join()
+                .map_err(|_| "a poster thread panicked".to_string())??,
+        );
         Ok(())
     })?;
     entries.sort_by_key(|(i, _)| *i);
     let entries: Vec<PosterEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let index = serde_json::json!({ "posters": entries });
     let path = dir.join("index.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&index).map_err(|e| e.to_string())? + "\n")
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&index).map_err(|e| e.to_string())? + "\n",
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(entries)
 }
 
@@ -176,5 +209,6 @@ fn write_one(dir: &Path, name: &str, width: u32) -> Result<PosterEntry, String> 
         height: size.1,
         light: files[0].clone(),
         dark: files[1].clone(),
+        tables: legend(&sim),
     })
 }

@@ -312,7 +312,10 @@ fn a_poster_is_the_maps_pixels_at_that_moment_as_a_png() {
         .unwrap()
         .pool()
         .n_instances();
-    assert_eq!((w, h), (240, ddlscope_map::css_height(instances).round() as u32));
+    assert_eq!(
+        (w, h),
+        (240, ddlscope_map::css_height(instances).round() as u32)
+    );
     // The first row is the theme's background; t1 (orange) and t2 (blue) both show.
     let colour = |c: [u8; 3]| px.chunks_exact(bpp).filter(|p| p[..3] == c[..]).count();
     assert_eq!(&px[..3], &ddlscope_map::Theme::LIGHT.background[..]);

@@ -635,11 +635,17 @@ mod tests {
         let e = SessionScript::parse("table t rows=0\nat 1s s1: SELECT 1").unwrap_err();
         assert!(e.starts_with("line 1: rows '0'"), "{e}");
         let e = SessionScript::parse("at 1s s1: KILL {s2}\n").unwrap_err();
-        assert!(e.starts_with("line 1: {s2}: no session 's2' before this line"), "{e}");
+        assert!(
+            e.starts_with("line 1: {s2}: no session 's2' before this line"),
+            "{e}"
+        );
         let e = SessionScript::parse("session s1 s-2\nat 1s s1: SELECT 1").unwrap_err();
         assert!(e.starts_with("line 1: session name 's-2'"), "{e}");
         let e = SessionScript::parse("session s1 s1\nat 1s s1: SELECT 1").unwrap_err();
-        assert!(e.starts_with("line 1: session 's1' is declared twice"), "{e}");
+        assert!(
+            e.starts_with("line 1: session 's1' is declared twice"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -70,11 +70,13 @@ pub fn paint_band(
     }
 }
 
-
 /// Paints instance `i` of `sim`'s pool, as it is now with the running `scans`, into
 /// its band of `layout` in the RGBA image `img` (`w`×`h` pixels). `cells` is a buffer
 /// kept between calls (an instance's LRU order, read into it).
-#[allow(clippy::too_many_arguments, reason = "the image, its size and the scratch buffer travel together")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the image, its size and the scratch buffer travel together"
+)]
 pub fn paint_instance(
     sim: &Sim,
     scans: &[ScanSpan],
@@ -87,7 +89,12 @@ pub fn paint_instance(
 ) {
     let pool = sim.pool();
     pool.lru_cells(i, cells);
-    let passed = swept(scans, i, pool.instances()[usize::from(i)].lru_len(), sim.now());
+    let passed = swept(
+        scans,
+        i,
+        pool.instances()[usize::from(i)].lru_len(),
+        sim.now(),
+    );
     let top = layout.band_top(i) as usize;
     let rect = BandRect {
         y0: top,

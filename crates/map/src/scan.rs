@@ -53,7 +53,6 @@ impl ScanSpan {
     }
 }
 
-
 /// The LRU scans among `events` (not the flush-list walks), in order: what the map
 /// draws a cursor for while one runs.
 pub fn lru_scans(events: &[Event]) -> Vec<ScanSpan> {

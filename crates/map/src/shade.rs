@@ -5,7 +5,6 @@ use crate::scan::ScanSpan;
 use crate::theme::{Rgb, Theme};
 use ddlscope_engine::{Cell, CellKind, SpaceId, Tick};
 
-
 /// A frame's state as the map draws it (and a pixel's, by majority).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shade {
@@ -159,4 +158,3 @@ pub fn majority(marks: impl Iterator<Item = Mark>) -> Mark {
         ahi: shade.hashable() && 2 * hashed >= n.max(1),
     }
 }
-

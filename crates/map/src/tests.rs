@@ -13,10 +13,7 @@ fn demo(profile: &str, at: Tick) -> Sim {
 
 /// How many pixels of `img` have colour `c`.
 fn count(img: &MapImage, c: Rgb) -> usize {
-    img.rgba
-        .chunks_exact(4)
-        .filter(|p| p[..3] == c[..])
-        .count()
+    img.rgba.chunks_exact(4).filter(|p| p[..3] == c[..]).count()
 }
 
 #[test]
@@ -32,14 +29,22 @@ fn a_render_is_the_layout_s_size_and_the_background_shows_between_bands() {
     let row = |y: u32| &img.rgba[(y * img.width * 4) as usize..((y + 1) * img.width * 4) as usize];
     let bg = Theme::LIGHT.background;
     assert!(row(0).chunks_exact(4).all(|p| p[..3] == bg[..]));
-    assert!(row(layout.band_top(0) + 1).chunks_exact(4).any(|p| p[..3] != bg[..]));
+    assert!(row(layout.band_top(0) + 1)
+        .chunks_exact(4)
+        .any(|p| p[..3] != bg[..]));
 }
 
 #[test]
 fn the_same_moment_renders_the_same_pixels_and_another_theme_others() {
     let sim = demo("mysql-5.7", Tick::from_secs(1));
     let a = render(&sim, &[], &Theme::LIGHT, 200, 1.0);
-    let again = render(&demo("mysql-5.7", Tick::from_secs(1)), &[], &Theme::LIGHT, 200, 1.0);
+    let again = render(
+        &demo("mysql-5.7", Tick::from_secs(1)),
+        &[],
+        &Theme::LIGHT,
+        200,
+        1.0,
+    );
     assert_eq!(a, again);
     let dark = render(&sim, &[], &Theme::DARK, 200, 1.0);
     assert_ne!(a.rgba, dark.rgba);
@@ -58,7 +63,10 @@ fn mid_sweep_the_dropped_table_is_freed_behind_the_cursor() {
     for _ in 0..400 {
         sim.run_for(Tick::from_ms(10));
         scans = lru_scans(sim.events());
-        if scans.iter().any(|s| s.active(sim.now()) && s.visited(sim.now()) > 1000) {
+        if scans
+            .iter()
+            .any(|s| s.active(sim.now()) && s.visited(sim.now()) > 1000)
+        {
             break;
         }
     }

@@ -211,4 +211,3 @@ pub fn mix(a: Rgb, b: Rgb, t: f64) -> Rgb {
     };
     [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2])]
 }
-

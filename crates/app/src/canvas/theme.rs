@@ -4,8 +4,8 @@
 //! Canvases cannot read CSS, so the page's light or dark choice is made with
 //! `matchMedia` (`canvas::frame`), and the theme's values mirror the stylesheet's.
 
-pub use ddlscope_map::theme::{dirty_colour, mix, space_colour, Rgb, Theme};
 use ddlscope_engine::SpaceId;
+pub use ddlscope_map::theme::{dirty_colour, mix, space_colour, Rgb, Theme};
 
 /// `#rrggbb`.
 pub fn css(c: Rgb) -> String {

@@ -208,7 +208,11 @@ impl LinkState {
     /// The panels the link opens: its `layout`, or an old link's `panels` (those
     /// shown, in that order, the rest closed), or the default layout.
     pub fn panel_layout(&self) -> PanelLayout {
-        if let Some(layout) = self.layout.as_deref().and_then(|l| PanelLayout::parse(l).ok()) {
+        if let Some(layout) = self
+            .layout
+            .as_deref()
+            .and_then(|l| PanelLayout::parse(l).ok())
+        {
             return layout;
         }
         let named: Vec<PanelId> = self

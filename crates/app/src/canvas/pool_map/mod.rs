@@ -59,7 +59,7 @@ mod view;
 
 pub use describe::describe;
 pub use layout::{band_order, css_height, fit_canvas, locate};
-pub use paint::{draw, MapFrame, MapScratch, Mark, Shade, Swept};
+pub use paint::{draw, label_forms, MapFrame, MapScratch, Mark, Shade, Swept};
 pub use view::{PoolMap, PoolMapProps};
 
 #[cfg(test)]

@@ -194,27 +194,27 @@ fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout,
     ctx.set_fill_style_str(&theme::css(theme.text));
     let _ = ctx.fill_text(&name, 0.0, baseline);
     let name_w = ctx.measure_text(&name).map_or(70.0 * dpr, |m| m.width());
-    let mut detail = format!(
-        "LRU {} · old {} · free {}",
-        format::int(u64::from(inst.lru_len())),
-        format::int(u64::from(inst.lru_old_len())),
-        format::int(u64::from(inst.free_len()))
-    );
-    for (what, count) in [
+    let counts = [
+        ("LRU", inst.lru_len()),
+        ("old", inst.lru_old_len()),
+        ("free", inst.free_len()),
         ("dirty", inst.dirty_len()),
         ("stale", inst.stale_len()),
         ("AHI/lock", inst.memory_len()),
-    ] {
-        if count > 0 {
-            detail.push_str(&format!(" · {what} {}", format::int(u64::from(count))));
-        }
-    }
+    ];
     let waiting = sim
         .latch(ddlscope_engine::LatchId::BufPool(i))
         .waiter_count();
     ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
     ctx.set_fill_style_str(&theme::css(theme.text_muted));
     let detail_x = name_w + 8.0 * dpr;
+    // The fullest form that fits the row: a narrow map (a phone, an embed) gets
+    // shorter numbers, then fewer of them, rather than text cut at the edge.
+    let room = f64::from(layout.width) - detail_x;
+    let detail = label_forms(&counts)
+        .into_iter()
+        .find(|d| ctx.measure_text(d).map_or(0.0, |m| m.width()) <= room)
+        .unwrap_or_default();
     let _ = ctx.fill_text(&detail, detail_x, baseline);
     // Where the label row's text ends: later labels give way rather than overlap.
     let mut text_end = detail_x + ctx.measure_text(&detail).map_or(0.0, |m| m.width());
@@ -225,6 +225,47 @@ fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout,
         text_end += 4.0 * dpr + ctx.measure_text(&note).map_or(0.0, |m| m.width());
     }
     text_end
+}
+
+/// The label row's counts, from the fullest form to the shortest: every nonzero
+/// count with thousands separators (LRU, old and free always), then in short numbers
+/// (`51k`), then without the old sublist, then the LRU and free lists alone, then
+/// nothing.
+pub fn label_forms(counts: &[(&str, u32)]) -> Vec<String> {
+    let always = ["LRU", "old", "free"];
+    let shown: Vec<(&str, u32)> = counts
+        .iter()
+        .copied()
+        .filter(|(what, n)| *n > 0 || always.contains(what))
+        .collect();
+    let join = |items: &[(&str, u32)], short: bool| {
+        items
+            .iter()
+            .map(|(what, n)| {
+                let n = if short {
+                    format::count_short(f64::from(*n))
+                } else {
+                    format::int(u64::from(*n))
+                };
+                format!("{what} {n}")
+            })
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let without_old: Vec<(&str, u32)> =
+        shown.iter().copied().filter(|(w, _)| *w != "old").collect();
+    let lists: Vec<(&str, u32)> = shown
+        .iter()
+        .copied()
+        .filter(|(w, _)| *w == "LRU" || *w == "free")
+        .collect();
+    vec![
+        join(&shown, false),
+        join(&shown, true),
+        join(&without_old, true),
+        join(&lists, true),
+        String::new(),
+    ]
 }
 
 /// The old/young midpoint of band `i`: LRU_old, the first block of the old sublist,
@@ -244,12 +285,17 @@ fn draw_midpoint(
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
     if inst.lru_old_len() > 0 {
         let x = layout.x_of(inst.lru_len() - inst.lru_old_len(), n).round() + 0.5;
+        // The flag sits in the label row: only where it covers none of the text.
+        let flag = x - 6.0 * dpr > text_end;
         ctx.set_stroke_style_str(&theme::css_alpha(theme.marker, 0.85));
         ctx.set_line_width((1.5 * dpr).max(1.0));
         ctx.begin_path();
-        ctx.move_to(x, top - 3.0 * dpr);
+        ctx.move_to(x, if flag { top - 3.0 * dpr } else { top });
         ctx.line_to(x, bottom);
         ctx.stroke();
+        if !flag {
+            return;
+        }
         // A small flag above the band, labelled when there is room.
         ctx.set_fill_style_str(&theme::css(theme.marker));
         ctx.begin_path();

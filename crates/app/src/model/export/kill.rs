@@ -133,7 +133,8 @@ fn kill(
     outcome: Option<&StatementOutcome>,
     typed: &str,
 ) -> (String, String) {
-    let missed = matches!(outcome, Some(StatementOutcome::Error { code, .. }) if *code == ER_NO_SUCH_THREAD);
+    let missed =
+        matches!(outcome, Some(StatementOutcome::Error { code, .. }) if *code == ER_NO_SUCH_THREAD);
     let tab = u32::try_from(id).ok().and_then(|c| sim.client_of(c));
     let threads = u64::from(sim.scenario().workload.threads);
     match tab {

@@ -119,8 +119,14 @@ fn a_kill_of_a_tab_names_its_session_and_replays_with_the_same_outcomes() {
         "the typed ids became sessions:\n{text}"
     );
     assert!(text.contains("s1: KILL QUERY {s2}\n"), "{text}");
-    assert!(text.contains("# KILL 3: 3 was workload thread 3 of"), "{text}");
-    assert!(text.contains("# KILL 999: 999 was no thread in the browser"), "{text}");
+    assert!(
+        text.contains("# KILL 3: 3 was workload thread 3 of"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# KILL 999: 999 was no thread in the browser"),
+        "{text}"
+    );
     let script = SessionScript::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let report = script.run(None).unwrap();
     let got: Vec<(&str, Option<u32>)> = report

@@ -97,16 +97,24 @@ fn the_layout_round_trips_and_a_bad_one_is_refused() {
         layout: LinkState::layout_param(&layout),
         ..sample_state(2)
     };
-    let back = parse_fragment(&to_fragment(&state, &[])).unwrap().state.unwrap();
+    let back = parse_fragment(&to_fragment(&state, &[]))
+        .unwrap()
+        .state
+        .unwrap();
     assert_eq!(back.panel_layout(), layout);
-    assert_eq!(LinkState::layout_param(&PanelLayout::default()), None, "the default is not written");
+    assert_eq!(
+        LinkState::layout_param(&PanelLayout::default()),
+        None,
+        "the default is not written"
+    );
     let bad = LinkState {
         layout: Some("map,pool|tps".into()),
         ..sample_state(0)
     };
     let e = LinkState::decode(&bad.encode()).unwrap_err();
     assert!(
-        e.to_string().starts_with("This link asks for something out of range: layout: unknown panel 'pool'"),
+        e.to_string()
+            .starts_with("This link asks for something out of range: layout: unknown panel 'pool'"),
         "{e}"
     );
 }

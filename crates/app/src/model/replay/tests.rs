@@ -147,7 +147,10 @@ fn typing_in_the_past_reports_the_dropped_future_once() {
     assert_eq!(branch.dropped, 1, "the DROP TABLE at 0.9 s");
     assert_eq!(e.main_mut().take_branch(), None);
     assert_eq!(e.main().branches(), &[Tick::from_ms(800)]);
-    assert_eq!(capture(&e, &PanelLayout::default()).branches, vec![Tick::from_ms(800)]);
+    assert_eq!(
+        capture(&e, &PanelLayout::default()).branches,
+        vec![Tick::from_ms(800)]
+    );
 }
 
 #[test]
