@@ -251,6 +251,12 @@ test('the web component: two players on one plain page run independently', { tim
     await pollUntil('player b at 4 s', () => clock(b), (ms) => ms === 4_000, { timeoutMs: 20_000 });
     assert.equal(await clock(a), 3_000, 'player a did not move');
     assert.match(await b.locator('[data-testid=embed-caption]').textContent(), /mysql-8\.0\.23/);
+    // Each iframe follows its player's height (the resize messages), none cut.
+    for (const [id, f] of [['a', a], ['b', b]]) {
+      const content = await f.evaluate(() => document.querySelector('.embed-player').getBoundingClientRect().height);
+      const frameHeight = await pollUntil(`player ${id}'s iframe to fit it`, () => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('iframe').clientHeight, id), (h) => Math.abs(h - content) <= 4, { timeoutMs: 10_000 });
+      assert.ok(Math.abs(frameHeight - content) <= 4, `${id}: iframe ${frameHeight} px for ${content} px`);
+    }
     await page.waitForTimeout(500);
     await screenshot(page, 'web-component-two-players');
   }, { ready: false });

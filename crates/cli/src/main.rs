@@ -217,7 +217,7 @@ fn lesson_check(files: &[String]) -> Result<(), CliError> {
 }
 
 fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
-    if !(args.width >= 16 && args.width <= 4096) {
+    if !(16..=4096).contains(&args.width) {
         return Err(format!("--width {}: from 16 to 4096 CSS pixels", args.width).into());
     }
     if !(0.5..=4.0).contains(&args.dpr) {
@@ -231,9 +231,7 @@ fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
         return Ok(());
     }
     let at = match args.at {
-        Some(s) if s.is_finite() && s >= 0.0 && s <= 3600.0 => {
-            Tick::from_ns((s * 1e9).round() as u64)
-        }
+        Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
         Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
         None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
     };
