@@ -4,6 +4,9 @@
 //   <ddlscope-player scenario="drop-table-demo" engine="mysql-5.7" compare="mysql-8.0.23"
 //                    start="8" autoplay controls="minimal" panels="map,latches"></ddlscope-player>
 //
+// With `poster` (or poster="https://…/moment.png") the iframe shows a still frame of the
+// map and a load button, and fetches no WebAssembly until the reader clicks.
+//
 // Each element holds, in its own Shadow DOM, an iframe of embed.html (found beside this
 // script) whose fragment carries the attributes (docs/embedding.md lists them), so
 // several players on one page run independently, each with its own simulation. The
@@ -20,7 +23,7 @@ const BASE = new URL('.', document.currentScript?.src ?? window.location.href);
 // Attributes copied into the fragment as they are; boolean ones become `1`.
 const VALUE_ATTRS = ['scenario', 'engine', 'compare', 'seed', 'start', 'end', 'controls',
   'panels', 'theme', 'state', 'speed'];
-const FLAG_ATTRS = ['autoplay', 'loop', 'poster', 'sandbox'];
+const FLAG_ATTRS = ['autoplay', 'loop', 'sandbox'];
 
 const STYLE = `
   :host { display: block; max-width: 100%; }
@@ -30,7 +33,7 @@ const STYLE = `
 
 class DdlscopePlayer extends HTMLElement {
   static get observedAttributes() {
-    return [...VALUE_ATTRS, ...FLAG_ATTRS, 'height'];
+    return [...VALUE_ATTRS, ...FLAG_ATTRS, 'poster', 'height'];
   }
 
   constructor() {
@@ -70,6 +73,12 @@ class DdlscopePlayer extends HTMLElement {
     }
     for (const name of FLAG_ATTRS) {
       if (this.hasAttribute(name)) items.push(`${name}=1`);
+    }
+    // `poster` alone: the built-in still frame (poster=1); `poster="https://…/x.png"`:
+    // that image. The player checks the value and says what is wrong with a bad one.
+    const poster = this.getAttribute('poster');
+    if (poster !== null && poster !== '0') {
+      items.push(`poster=${poster === '' ? '1' : encodeURIComponent(poster)}`);
     }
     // A player runs its scenario's own script unless asked for the sandbox.
     if (!this.hasAttribute('sandbox')) items.push('script=1');

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ARTIFACTS,
@@ -251,16 +251,26 @@ test('the web component: two players on one plain page run independently', { tim
     await pollUntil('player b at 4 s', () => clock(b), (ms) => ms === 4_000, { timeoutMs: 20_000 });
     assert.equal(await clock(a), 3_000, 'player a did not move');
     assert.match(await b.locator('[data-testid=embed-caption]').textContent(), /mysql-8\.0\.23/);
+    // Each iframe follows its player's height (the resize messages), none cut.
+    for (const [id, f] of [['a', a], ['b', b]]) {
+      const content = await f.evaluate(() => document.querySelector('.embed-player').getBoundingClientRect().height);
+      const frameHeight = await pollUntil(`player ${id}'s iframe to fit it`, () => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('iframe').clientHeight, id), (h) => Math.abs(h - content) <= 4, { timeoutMs: 10_000 });
+      assert.ok(Math.abs(frameHeight - content) <= 4, `${id}: iframe ${frameHeight} px for ${content} px`);
+    }
     await page.waitForTimeout(500);
     await screenshot(page, 'web-component-two-players');
   }, { ready: false });
 });
 
-/** The ddlscope binary: built by cargo xtask test's native step, or built here. */
+/** The ddlscope binary: E2E_DDLSCOPE, else the newer of the release and debug builds
+ * (cargo xtask test's native step and dist build the debug one), or built here. */
 function ddlscope(args) {
-  for (const bin of [process.env.E2E_DDLSCOPE, join(ROOT, 'target/release/ddlscope'), join(ROOT, 'target/debug/ddlscope')]) {
-    if (bin && existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  }
+  if (process.env.E2E_DDLSCOPE) return execFileSync(process.env.E2E_DDLSCOPE, args, { encoding: 'utf8' });
+  const built = ['target/release/ddlscope', 'target/debug/ddlscope']
+    .map((p) => join(ROOT, p))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (built.length) return execFileSync(built[0], args, { encoding: 'utf8' });
   return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'ddlscope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
 }
 
@@ -320,19 +330,229 @@ test('nothing typed is lost silently: an engine change replays it, typing in the
   });
 });
 
-test('poster=1 loads nothing until the reader clicks', { timeout: 180_000 }, async (t) => {
-  const url = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&poster=1&start=1', BASE_URL).href;
+/** The requests for WebAssembly `page` makes from now on (its frames' included). */
+function wasmRequests(page) {
+  const wasm = [];
+  page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
+  return wasm;
+}
+
+/** The poster image's state: shown, loaded, its natural size, where it points. */
+async function posterImage(frame) {
+  return frame.locator('[data-testid=poster-image]').evaluate((img) => ({
+    shown: !img.hidden && img.complete && img.naturalWidth > 0,
+    width: img.naturalWidth,
+    height: img.naturalHeight,
+    src: img.src,
+  }));
+}
+
+test('poster=1 shows the built-in still frame and loads nothing until the reader clicks; the frame is the map\'s own pixels', { timeout: 300_000 }, async (t) => {
+  const url = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&poster=1&start=8', BASE_URL).href;
   await withPage(t, 'embed-poster', url, async (page, problems) => {
-    const wasm = [];
-    page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
+    const wasm = wasmRequests(page);
     await page.locator('[data-testid=poster-load]').waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await page.locator('[data-testid=poster]').textContent(), /drop-table-demo · mysql-5\.7/);
+    const img = await pollUntil('the still frame', () => posterImage(page), (i) => i.shown, { timeoutMs: 10_000 });
+    assert.match(img.src, /posters\/drop-table-demo\.(light|dark)\.png$/);
+    assert.equal(img.width, 760);
+    assert.match(await page.locator('[data-poster-title]').textContent(), /DROP TABLE .* · mysql-5\.7 · at 8 s/);
     await page.waitForTimeout(1_000);
     assert.deepEqual(wasm, [], 'no WebAssembly fetched before the click');
-    await screenshot(page, 'embed-poster');
+    let scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(scroll <= 0, `no sideways scroll at 800 px (${scroll})`);
+    await screenshot(page, 'embed-poster-800x450');
+    await page.setViewportSize({ width: 360, height: 640 });
+    await page.waitForTimeout(300);
+    scroll = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(scroll <= 0, `no sideways scroll at 360 px (${scroll})`);
+    await screenshot(page, 'embed-poster-360');
+    await page.setViewportSize({ width: 800, height: 450 });
+    await page.click('[data-testid=poster-load]');
+    await waitReady(page, { problems });
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    assert.equal(wasm.length, 1);
+    assert.equal(await virtualMs(page), 8_000, 'the player opens where the poster showed');
+    // The CLI draws the map at the canvas's own width: its band pixels are the ones
+    // the page drew (the page writes its labels, the midpoint line and region names
+    // over them).
+    await page.waitForTimeout(800);
+    const width = await page.locator(ids.bufpoolMap).evaluate((c) => c.width);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, 'poster-at-canvas-width.png');
+    ddlscope(['poster', 'drop-table-demo', '--profile', 'mysql-5.7', '--at', '8', '--width', String(width), '--theme', await page.evaluate(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')), '-o', file]);
+    const same = await page.locator(ids.bufpoolMap).evaluate(async (canvas, b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const read = (source, w, h) => {
+        const c = document.createElement('canvas');
+        c.width = w;
+        c.height = h;
+        c.getContext('2d').drawImage(source, 0, 0);
+        return c.getContext('2d').getImageData(0, 0, w, h).data;
+      };
+      const a = read(canvas, canvas.width, canvas.height);
+      const b = read(img, img.width, img.height);
+      if (img.width !== canvas.width || img.height !== canvas.height) return { size: [img.width, img.height, canvas.width, canvas.height] };
+      const bg = [b[0], b[1], b[2]];
+      let band = 0;
+      let equal = 0;
+      for (let i = 0; i < b.length; i += 4) {
+        if (b[i] === bg[0] && b[i + 1] === bg[1] && b[i + 2] === bg[2]) continue;
+        band += 1;
+        if (a[i] === b[i] && a[i + 1] === b[i + 1] && a[i + 2] === b[i + 2]) equal += 1;
+      }
+      return { band, equal };
+    }, readFileSync(file).toString('base64'));
+    assert.ok(!same.size, `the poster is the canvas's size: ${same.size}`);
+    assert.ok(same.band > 10_000, JSON.stringify(same));
+    assert.ok(same.equal / same.band > 0.97, `${same.equal} of ${same.band} band pixels equal`);
+    writeFileSync(join(ARTIFACTS, 'poster-pixels.json'), JSON.stringify(same));
+  }, { ready: false, viewport: { width: 800, height: 450 } });
+});
+
+test('poster=1 without a built-in frame for that moment shows the card; poster=<image> shows it; a bad poster= says why', { timeout: 180_000 }, async (t) => {
+  const card = new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&poster=1&start=1', BASE_URL).href;
+  await withPage(t, 'embed-poster-card', card, async (page, problems) => {
+    const wasm = wasmRequests(page);
+    await page.locator('[data-testid=poster-load]').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('[data-testid=poster]').textContent(), /drop-table-demo · mysql-5\.7/);
+    await page.waitForTimeout(800);
+    assert.equal((await posterImage(page)).shown, false, 'no frame for 1 s');
+    assert.deepEqual(wasm, []);
     await page.click('[data-testid=poster-load]');
     await waitReady(page, { problems });
     await expectCanvasDrawn(page, ids.bufpoolMap);
     assert.equal(wasm.length, 1);
   }, { ready: false, viewport: { width: 800, height: 450 } });
+  const exported = new URL('posters/i4-create-index.dark.png', BASE_URL).href;
+  const image = new URL(`embed.html#scenario=i4-create-index&start=30&poster=${encodeURIComponent(exported)}`, BASE_URL).href;
+  await withPage(t, 'embed-poster-image', image, async (page) => {
+    const wasm = wasmRequests(page);
+    const img = await pollUntil('the given image', () => posterImage(page), (i) => i.shown, { timeoutMs: 10_000 });
+    assert.equal(img.src, exported);
+    assert.equal(await page.locator('[data-testid=poster-error]').isVisible(), false);
+    await page.waitForTimeout(500);
+    assert.deepEqual(wasm, []);
+  }, { ready: false, viewport: { width: 800, height: 450 } });
+  for (const bad of ['javascript:alert(1)', 'ftp://example.org/x.png', 'yes']) {
+    const url = new URL(`embed.html#scenario=drop-table-demo&start=8&poster=${encodeURIComponent(bad)}`, BASE_URL).href;
+    await withPage(t, 'embed-poster-bad', url, async (page) => {
+      const error = page.locator('[data-testid=poster-error]');
+      await error.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await error.textContent(), /is not a poster: use 1 \(the built-in still frame\), 0, or the address of a PNG/);
+      assert.ok(await page.locator('[data-testid=poster-load]').isVisible(), 'the simulation can still be loaded');
+      if (bad === 'yes') await screenshot(page, 'embed-poster-bad');
+    }, { ready: false, viewport: { width: 800, height: 450 } });
+  }
+});
+
+test('the web component\'s poster attribute: a still frame, no WebAssembly until clicked', { timeout: 180_000 }, async (t) => {
+  const script = new URL('ddlscope-player.js', BASE_URL).href;
+  const html = `<!doctype html><meta charset="utf-8"><title>posters</title>
+    <script src="${script}" defer></script>
+    <ddlscope-player id="a" scenario="drop-table-demo" engine="mysql-5.7" start="8" poster></ddlscope-player>
+    <ddlscope-player id="b" scenario="i4-create-index" start="18" poster="${new URL('posters/i1-ahi-drop.light.png', BASE_URL).href}"></ddlscope-player>`;
+  const server = await hostServer({ '/posters.html': html });
+  t.after(server.close);
+  await withPage(t, 'web-component-poster', `http://127.0.0.1:${server.port}/posters.html`, async (page) => {
+    const wasm = wasmRequests(page);
+    const frame = async (id) => {
+      const handle = await page.evaluateHandle((id) => document.getElementById(id).shadowRoot.querySelector('iframe'), id);
+      return handle.asElement().contentFrame();
+    };
+    for (const [id, file] of [['a', /posters\/drop-table-demo\.(light|dark)\.png$/], ['b', /posters\/i1-ahi-drop\.light\.png$/]]) {
+      const f = await pollUntil(`player ${id}'s frame`, () => frame(id).catch(() => null), (v) => v !== null, { timeoutMs: 10_000 });
+      const img = await pollUntil(`player ${id}'s still frame`, () => posterImage(f).catch(() => ({ shown: false })), (i) => i.shown, { timeoutMs: 15_000 });
+      assert.match(img.src, file);
+    }
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(wasm, [], 'no WebAssembly fetched before a click');
+    await screenshot(page, 'web-component-poster');
+    const a = await frame('a');
+    await a.click('[data-testid=poster-load]');
+    await pollUntil('player a to load', () => a.evaluate(() => document.body.dataset.ready).catch(() => null), (r) => r === '1', { timeoutMs: 90_000 });
+    assert.equal(wasm.length, 1, 'only the clicked player loaded');
+  }, { ready: false });
+});
+
+test('the panels travel in the link: hidden and moved, they open the same in a fresh browser', { timeout: 300_000 }, async (t) => {
+  const panels = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid=pane-0] .pane-panel')]
+    .map((el) => `${el.closest('.pane-col').dataset.column}:${el.dataset.panel}`));
+  let shared;
+  let before;
+  await withPage(t, 'layout-share', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    await page.click(`${ids.panelsMenu} summary`);
+    await page.click(`${ids.panelsMenu} [data-testid=panel-show-flush]`);
+    await page.click(`${ids.panelsMenu} [data-testid=panel-show-bp]`);
+    await page.click(`${ids.panelsMenu} button[aria-label="Move Metadata locks up"]`);
+    await page.click(`${ids.panelsMenu} button[aria-label="Move Metadata locks up"]`);
+    await page.click(`${ids.panelsMenu} summary`);
+    before = await panels(page);
+    assert.ok(!before.some((p) => p.endsWith(':flush') || p.endsWith(':bp')), before.join(' '));
+    assert.ok(before.includes('1:mdl'), `the metadata locks moved to the first column: ${before.join(' ')}`);
+    await page.click('[data-testid=share]');
+    shared = await page.locator('[data-testid=share-url]').inputValue();
+    await pollUntil('the address bar to carry the layout', () => page.evaluate(() => location.hash), (h) => h === `#${shared.split('#')[1]}`, { timeoutMs: 5_000 }).catch(() => {});
+    await screenshot(page, 'layout-share-made');
+  }, { viewport: { width: 1280, height: 720 } });
+  await withPage(t, 'layout-share-opened', shared, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    assert.deepEqual(await panels(page), before, 'the same panels, in the same columns and order');
+    await screenshot(page, 'layout-share-opened');
+  }, { viewport: { width: 1280, height: 720 } });
+});
+
+test('one tab KILLs another: the exported script names the session, and ddlscope script meets the browser\'s outcomes', { timeout: 300_000 }, async (t) => {
+  await withPage(t, 'export-kill', BASE_URL, async (page) => {
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const tabs = `${ids.sessionTabs} [data-session]`;
+    const first = await page.locator(tabs).first().getAttribute('data-session');
+    await page.click(ids.newSession);
+    await pollUntil('a second tab', () => page.locator(tabs).count(), (n) => n === 2, { timeoutMs: 10_000 });
+    const second = await page.locator(tabs).nth(1).getAttribute('data-session');
+    const select = (id) => page.click(`${tabs}[data-session="${id}"]`);
+    // A tab with nothing run yet has no log box.
+    const logText = async () => ((await page.locator(ids.sqlLog).count()) ? page.locator(ids.sqlLog).textContent() : '');
+    const count = async () => (await logText()).match(/mysql> /g)?.length ?? 0;
+    const typeIn = async (id, sql) => {
+      await select(id);
+      const n = await count();
+      await runSql(page, sql);
+      await pollUntil(`"${sql}" to finish`, count, (c) => c === n + 1, { timeoutMs: 30_000 });
+    };
+    await typeIn(second, 'BEGIN');
+    await typeIn(second, 'UPDATE t1 SET k = 1 WHERE id = 1');
+    await typeIn(first, `KILL ${second}`);
+    await typeIn(second, 'SELECT 1');
+    await typeIn(second, 'SELECT * FROM t1 WHERE id = 1');
+    await typeIn(first, 'KILL 999');
+    await ensurePaused(page);
+    const shown = {};
+    for (const [name, id] of [['s1', first], ['s2', second]]) {
+      await select(id);
+      const text = await logText();
+      shown[name] = [...text.matchAll(/mysql> (.*)\n(.*)/g)].map(([, , result]) => {
+        const code = /^ERROR (\d+)/.exec(result);
+        return { outcome: code ? 'error' : 'ok', error_code: code ? Number(code[1]) : null };
+      });
+    }
+    assert.deepEqual(shown.s2.map((s) => s.error_code), [null, null, 2006, null], JSON.stringify(shown));
+    assert.deepEqual(shown.s1.map((s) => s.error_code), [null, 1094], JSON.stringify(shown));
+    await page.click('[data-testid=export]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-script]')]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, 'exported-kill.script');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /^session s1 s2$/m);
+    assert.match(text, /s1: KILL \{s2\}$/m, text);
+    assert.match(text, /^# KILL 999: 999 was no thread in the browser/m, text);
+    const report = JSON.parse(ddlscope(['script', file, '--format', 'json']));
+    const replayed = { s1: [], s2: [] };
+    for (const { session, outcome, error_code } of report.statements) replayed[session].push({ outcome, error_code });
+    assert.deepEqual(replayed, shown, text);
+    writeFileSync(join(ARTIFACTS, 'exported-kill-report.json'), JSON.stringify(report, null, 2));
+  });
 });

@@ -73,6 +73,8 @@ struct Step {
 struct Script {
     tables: Vec<(String, u64, u32)>,
     setup: Vec<String>,
+    /// `session` lines: sessions connected before their first statement, in order.
+    declared: Vec<String>,
     steps: Vec<Step>,
     run_ms: u64,
 }
@@ -120,6 +122,9 @@ fn parse_script(text: &str) -> Script {
                 s.tables.push((name, rows, parts_n));
             }
             "create" => s.setup.push(line.to_owned()),
+            "session" => s
+                .declared
+                .extend(rest.split_whitespace().map(str::to_owned)),
             "at" => {
                 let Some((time, rest)) = rest.split_once(char::is_whitespace) else {
                     continue;
@@ -317,6 +322,11 @@ struct Client {
     connection_id: Option<u64>,
     /// A statement got 2006: the next one goes to a new connection.
     lost: bool,
+    /// The process that connection will be, started as soon as the 2006 arrived
+    /// (starting a client takes hundreds of ms on a loaded machine, which the
+    /// reconnect of a real client does not), taken over at the session's next
+    /// statement: until then `{NAME}` is still the closed connection's id.
+    spare: Option<Box<Client>>,
 }
 
 /// An event read from a client: session index, its process generation, arrival time,
@@ -374,7 +384,22 @@ fn spawn_client(
         line_to_step: Vec::new(),
         connection_id: None,
         lost: false,
+        spare: None,
     })
+}
+
+/// Starts the spare process of every session whose connection was lost.
+fn prepare_reconnects(
+    server: &Server,
+    clients: &mut [Client],
+    tx: &mpsc::Sender<Arrival>,
+) -> Result {
+    for (si, c) in clients.iter_mut().enumerate() {
+        if c.lost && c.spare.is_none() {
+            c.spare = Some(Box::new(spawn_client(server, si, c.generation + 1, tx)?));
+        }
+    }
+    Ok(())
 }
 
 /// Reads one arrival into the statements' fates and the clients' state (times in ms
@@ -388,7 +413,15 @@ fn collect(
     let ms = at.saturating_duration_since(t0).as_millis() as u64;
     let c = &mut clients[si];
     if c.generation != generation {
-        // The old process of a reconnected session: only 2006s for marker lines.
+        // The spare's connection id; else the old process of a reconnected session
+        // (only 2006s for marker lines).
+        if let (Some(spare), Ok(line)) = (c.spare.as_deref_mut(), &item) {
+            if spare.generation == generation {
+                if let Some(id) = line.strip_prefix(ID_MARKER) {
+                    spare.connection_id = id.trim().parse().ok();
+                }
+            }
+        }
         return;
     }
     match item {
@@ -457,7 +490,8 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
             .sql(&format!("USE test; {sql}"))
             .map_err(|e| format!("setup failed: {sql}: {e}"))?;
     }
-    let mut names: Vec<String> = Vec::new();
+    // As the engine numbers them: the declared sessions, then the others in order.
+    let mut names: Vec<String> = script.declared.clone();
     for s in &script.steps {
         if !names.contains(&s.session) {
             names.push(s.session.clone());
@@ -497,6 +531,7 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
             }
             if let Ok(a) = rx.recv_timeout(due - now) {
                 collect(&mut fates, &mut clients, t0, a);
+                prepare_reconnects(server, &mut clients, &tx)?;
             }
         }
         let si = names
@@ -506,8 +541,11 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
         if clients[si].lost {
             // The interactive client's reconnect: a new connection for what follows.
             let generation = clients[si].generation + 1;
-            let mut old =
-                std::mem::replace(&mut clients[si], spawn_client(server, si, generation, &tx)?);
+            let next = match clients[si].spare.take() {
+                Some(spare) => *spare,
+                None => spawn_client(server, si, generation, &tx)?,
+            };
+            let mut old = std::mem::replace(&mut clients[si], next);
             let _ = old.child.kill();
             let _ = old.child.wait();
         }
@@ -560,8 +598,11 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
         }
     }
     for mut c in clients {
-        let _ = c.child.kill();
-        let _ = c.child.wait();
+        let spare = c.spare.take().map(|s| *s);
+        for mut process in std::iter::once(c).chain(spare) {
+            let _ = process.child.kill();
+            let _ = process.child.wait();
+        }
     }
     Ok(fates)
 }

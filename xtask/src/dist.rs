@@ -4,7 +4,12 @@
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
 //!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
+//!   crates/cli ──cargo build (native, test profile)──▶ ddlscope poster --all ──▶ target/dist/posters/
 //! ```
+//!
+//! The posters are the embed player's still frames (`poster=1`): each built-in
+//! scenario's pool map at its own engine and moment, light and dark, drawn natively by
+//! the same pixel code as the app's map, and `posters/index.json` listing them.
 //!
 //! The result is plain static files: any web server (or `cargo xtask serve`) can host it.
 
@@ -95,6 +100,8 @@ pub fn dist() -> Result<PathBuf> {
         copy_tree(&assets, &dist.join("assets"))?;
     }
 
+    posters(&dist)?;
+
     for (label, path) in [
         ("raw build", &wasm),
         ("shipped", &dist.join("ddlscope_app_bg.wasm")),
@@ -108,6 +115,41 @@ pub fn dist() -> Result<PathBuf> {
     }
     println!("==> site ready in {}", dist.display());
     Ok(dist)
+}
+
+/// Draws the embed's posters into `dist/posters/` with the native CLI, built with the
+/// test profile (optimised) and the whole workspace's features, as `cargo test
+/// --workspace` builds it: in `cargo xtask test` it is built already by then (built
+/// for `ddlscope` alone, its dependencies' features would differ and it would all be
+/// compiled again).
+fn posters(dist: &Path) -> Result {
+    say(
+        "drawing the embed player's posters into posters/",
+        "poster=1 shows a still frame of the map before any WebAssembly loads; the CLI draws it with the map's own pixel code",
+    );
+    run(Command::new(util::host_cargo()).args([
+        "build",
+        "--profile",
+        "test",
+        "--workspace",
+        "--bins",
+        "-j",
+        toolchain::JOBS,
+    ]))?;
+    let cli = util::target_dir().join("debug").join("ddlscope");
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "xtask reports how long a real step took"
+    )]
+    let started = std::time::Instant::now();
+    run(Command::new(&cli)
+        .args(["poster", "--all", "-o"])
+        .arg(dist.join("posters")))?;
+    note(format!(
+        "posters drawn in {}",
+        util::human_duration(started.elapsed())
+    ));
+    Ok(())
 }
 
 fn copy_file(from: &Path, to: &Path) -> Result {

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 mod bench;
 mod lesson;
+mod poster;
 mod reproduce;
 
 #[derive(Parser, Debug)]
@@ -41,6 +42,9 @@ enum Cmd {
     /// Lessons (see docs/lessons.md).
     #[command(subcommand)]
     Lesson(LessonCmd),
+    /// Draw a scenario's buffer-pool map at one moment as a PNG: the pixels the app's
+    /// map shows there (the embed player's still frame, `poster=1`).
+    Poster(PosterArgs),
     /// Run the incident scenarios: each published figure beside the simulated one.
     Reproduce {
         /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
@@ -57,6 +61,43 @@ enum LessonCmd {
         /// Lesson files (default: every built-in lesson).
         files: Vec<String>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct PosterArgs {
+    /// A built-in scenario (see `ddlscope list`).
+    #[arg(default_value = "drop-table-demo")]
+    scenario: String,
+    /// Engine profile (default: the scenario's own).
+    #[arg(long)]
+    profile: Option<String>,
+    /// The moment, virtual seconds (default: a second after the scenario's first timed
+    /// statement, or 5 s).
+    #[arg(long)]
+    at: Option<f64>,
+    /// The map's width, CSS pixels.
+    #[arg(long, default_value_t = poster::DEFAULT_WIDTH)]
+    width: u32,
+    /// Device pixels per CSS pixel.
+    #[arg(long, default_value_t = 1.0)]
+    dpr: f64,
+    /// The colours: the app's light or dark theme.
+    #[arg(long, value_enum, default_value_t = PosterTheme::Light)]
+    theme: PosterTheme,
+    /// The PNG file to write (with `--all`, the directory for every poster and
+    /// index.json).
+    #[arg(short, long)]
+    output: String,
+    /// Every built-in scenario at its own engine and moment, in both themes, with the
+    /// index.json the embed player reads.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PosterTheme {
+    Light,
+    Dark,
 }
 
 #[derive(clap::Args, Debug)]
@@ -153,6 +194,7 @@ fn main() -> ExitCode {
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
         Cmd::Script(args) => script_cmd(&args),
+        Cmd::Poster(args) => poster_cmd(&args),
         Cmd::Lesson(LessonCmd::Check { files }) => lesson_check(&files),
     };
     match result {
@@ -172,6 +214,35 @@ fn lesson_check(files: &[String]) -> Result<(), CliError> {
             "a lesson's stated answer is not what the simulation shows".into(),
         ))
     }
+}
+
+fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
+    if !(16..=4096).contains(&args.width) {
+        return Err(format!("--width {}: from 16 to 4096 CSS pixels", args.width).into());
+    }
+    if !(0.5..=4.0).contains(&args.dpr) {
+        return Err(format!("--dpr {}: from 0.5 to 4", args.dpr).into());
+    }
+    if args.all {
+        let entries = poster::write_all(std::path::Path::new(&args.output), args.width, &|name| {
+            eprintln!("# {name}…")
+        })?;
+        println!("{} posters in {}", entries.len() * 2, args.output);
+        return Ok(());
+    }
+    let at = match args.at {
+        Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
+        Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
+        None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
+    };
+    let sim = poster::still(&args.scenario, args.profile.as_deref(), at)?;
+    let theme = match args.theme {
+        PosterTheme::Light => ddlscope_map::Theme::LIGHT,
+        PosterTheme::Dark => ddlscope_map::Theme::DARK,
+    };
+    let png = poster::encode_png(&poster::picture(&sim, &theme, args.width, args.dpr))?;
+    std::fs::write(&args.output, png).map_err(|e| format!("cannot write {}: {e}", args.output))?;
+    Ok(())
 }
 
 fn script_cmd(args: &ScriptArgs) -> Result<(), CliError> {

@@ -274,3 +274,65 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
         assert!(!err.contains("error"), "{args:?}: {err}");
     }
 }
+
+/// A PNG's pixels, palette expanded to RGB(A): (width, height, bytes per pixel, data).
+fn decode_png(path: &std::path::Path) -> (u32, u32, usize, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, info.color_type.samples(), buf)
+}
+
+#[test]
+fn a_poster_is_the_maps_pixels_at_that_moment_as_a_png() {
+    let dir = std::env::temp_dir().join(format!("ddlscope-poster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let light = dir.join("light.png");
+    let dark = dir.join("dark.png");
+    for (file, theme) in [(&light, "light"), (&dark, "dark")] {
+        let (code, _, err) = ddlscope(&[
+            "poster",
+            "drop-table-demo",
+            "--at",
+            "2",
+            "--width",
+            "240",
+            "--theme",
+            theme,
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (w, h, bpp, px) = decode_png(&light);
+    let instances = ddlscope_engine::Sim::builtin("drop-table-demo", None)
+        .unwrap()
+        .pool()
+        .n_instances();
+    assert_eq!(
+        (w, h),
+        (240, ddlscope_map::css_height(instances).round() as u32)
+    );
+    // The first row is the theme's background; t1 (orange) and t2 (blue) both show.
+    let colour = |c: [u8; 3]| px.chunks_exact(bpp).filter(|p| p[..3] == c[..]).count();
+    assert_eq!(&px[..3], &ddlscope_map::Theme::LIGHT.background[..]);
+    for space in [1, 2] {
+        let c = ddlscope_map::theme::space_colour(ddlscope_engine::SpaceId(space));
+        assert!(colour(c) > 200, "space {space}");
+    }
+    let (_, _, bpp_dark, dark_px) = decode_png(&dark);
+    assert_eq!(&dark_px[..3], &ddlscope_map::Theme::DARK.background[..]);
+    assert!(bpp_dark >= 3);
+    // Indexed: a few dozen colours make a small file.
+    assert!(std::fs::metadata(&light).unwrap().len() < 40_000);
+    let (code, _, err) = ddlscope(&["poster", "--width", "9", "-o", "x.png"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--width 9: from 16 to 4096"), "{err}");
+    let (code, _, err) = ddlscope(&["poster", "no-such", "-o", "x.png"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no-such"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

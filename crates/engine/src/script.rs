@@ -24,8 +24,10 @@
 //! `2s`, `1.5s`; absolute from the start; non-decreasing) and one optional `run
 //! DURATION`: the run lasts that long from time zero (default: 5 s after the last
 //! statement is issued). `#` starts a comment line. Sessions are named freely (`s1`,
-//! `alice`) and get processlist ids in order of first appearance. Every error names
-//! its line.
+//! `alice`) and get processlist ids in order of first appearance; a setup line
+//! `session NAME...` names sessions ahead of their first statement (first, in its
+//! order), so that a connection that never sends one can still be `{NAME}` in
+//! another's statement (`KILL {s2}`). Every error names its line.
 //!
 //! The same file runs against a real server (`cargo xtask conformance`), one client
 //! connection per session, which is why the format has nothing simulator-specific in
@@ -74,6 +76,8 @@ pub struct SessionScript {
     pub pool_bytes: Option<u64>,
     /// `workload KIND threads=N`.
     pub workload: Option<(String, u32)>,
+    /// `session` lines: sessions named before their first statement, in order.
+    pub declared: Vec<String>,
     /// `table` lines.
     pub tables: Vec<ScriptTable>,
     /// CREATE TABLE lines, with their line numbers.
@@ -91,6 +95,7 @@ impl SessionScript {
             profile: None,
             pool_bytes: None,
             workload: None,
+            declared: Vec::new(),
             tables: Vec::new(),
             setup: Vec::new(),
             steps: Vec::new(),
@@ -109,7 +114,7 @@ impl SessionScript {
             let setup_over = !s.steps.is_empty() || s.run.is_some();
             // Each directive's parser gives its errors without the `line N: ` prefix.
             match word.to_ascii_lowercase().as_str() {
-                "profile" | "table" | "pool" | "workload" | "create" if setup_over => {
+                "profile" | "table" | "pool" | "workload" | "create" | "session" if setup_over => {
                     return Err(err(format!(
                         "'{word}' is a setup line: put it before the first 'at' line"
                     )));
@@ -124,12 +129,13 @@ impl SessionScript {
                     workload_line = Some(n);
                 }
                 "table" => s.parse_table(rest).map_err(err)?,
+                "session" => s.parse_session(rest).map_err(err)?,
                 "create" => s.parse_create(n, line).map_err(err)?,
                 "at" => s.parse_at(n, rest).map_err(err)?,
                 "run" => s.parse_run(rest).map_err(err)?,
                 _ => {
                     return Err(err(format!(
-                        "unknown line '{word}': expected profile, pool, table, workload, CREATE TABLE, at, run or # comment"
+                        "unknown line '{word}': expected profile, pool, table, workload, session, CREATE TABLE, at, run or # comment"
                     )))
                 }
             }
@@ -196,6 +202,22 @@ impl SessionScript {
         }
         let threads = threads.ok_or_else(|| "use: workload KIND threads=N".to_string())?;
         self.workload = Some((kind.to_owned(), threads));
+        Ok(())
+    }
+
+    /// `session NAME [NAME ...]`: sessions connected from time zero, named ahead of
+    /// their first statement.
+    fn parse_session(&mut self, rest: &str) -> Result<(), String> {
+        if rest.is_empty() {
+            return Err("use: session NAME [NAME ...]".into());
+        }
+        for name in rest.split_whitespace() {
+            check_session_name(name)?;
+            if self.declared.iter().any(|d| d == name) {
+                return Err(format!("session '{name}' is declared twice"));
+            }
+            self.declared.push(name.to_owned());
+        }
         Ok(())
     }
 
@@ -266,15 +288,7 @@ impl SessionScript {
             .split_once(':')
             .ok_or_else(|| "use: at TIME SESSION: STATEMENT".to_string())?;
         let session = session.trim();
-        if session.is_empty()
-            || !session
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return Err(format!(
-                "session name '{session}': use letters, digits and _"
-            ));
-        }
+        check_session_name(session)?;
         let sql = sql.trim();
         // `{s1}` stands for session s1's connection id: one named on an earlier line.
         let known = self.sessions();
@@ -316,9 +330,10 @@ impl SessionScript {
         Ok(())
     }
 
-    /// The session names, in order of first appearance.
+    /// The session names: the `session` lines', then the others in order of first
+    /// appearance.
     pub fn sessions(&self) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
+        let mut v: Vec<String> = self.declared.clone();
         for st in &self.steps {
             if !v.contains(&st.session) {
                 v.push(st.session.clone());
@@ -478,6 +493,14 @@ impl SessionScript {
             metadata_locks,
         })
     }
+}
+
+/// A session's name: letters, digits and `_`.
+fn check_session_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("session name '{name}': use letters, digits and _"));
+    }
+    Ok(())
 }
 
 /// `sql` with every `{NAME}` replaced by `id_of(NAME)` (a session's connection id, as
@@ -647,6 +670,48 @@ mod tests {
         assert!(e.starts_with("line 2: 'table' is a setup line"), "{e}");
         let e = SessionScript::parse("table t rows=0\nat 1s s1: SELECT 1").unwrap_err();
         assert!(e.starts_with("line 1: rows '0'"), "{e}");
+        let e = SessionScript::parse("at 1s s1: KILL {s2}\n").unwrap_err();
+        assert!(
+            e.starts_with("line 1: {s2}: no session 's2' before this line"),
+            "{e}"
+        );
+        let e = SessionScript::parse("session s1 s-2\nat 1s s1: SELECT 1").unwrap_err();
+        assert!(e.starts_with("line 1: session name 's-2'"), "{e}");
+        let e = SessionScript::parse("session s1 s1\nat 1s s1: SELECT 1").unwrap_err();
+        assert!(
+            e.starts_with("line 1: session 's1' is declared twice"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_declared_session_that_never_sends_a_statement_can_be_killed() {
+        let s = SessionScript::parse(
+            "session s1 idle\ntable t rows=10\nat 0ms s2: SELECT 1\nat 100ms s1: KILL {idle}\nat 200ms s1: KILL {idle}\nat 300ms idle: SELECT 1\nat 400ms idle: SELECT 2\nat 500ms s1: KILL {idle}\nrun 1s\n",
+        )
+        .unwrap();
+        assert_eq!(s.sessions(), ["s1", "idle", "s2"]);
+        let r = s.run(None).unwrap();
+        let fate: Vec<(&str, &str, Option<u16>)> = r
+            .statements
+            .iter()
+            .map(|st| (st.session.as_str(), st.outcome, st.error_code))
+            .collect();
+        assert_eq!(
+            fate,
+            [
+                ("s2", "ok", None),
+                ("s1", "ok", None),
+                // The killed connection is gone: its id is no thread's now.
+                ("s1", "error", Some(1094)),
+                ("idle", "error", Some(2006)),
+                ("idle", "ok", None),
+                // {idle} is the connection the client reconnected on.
+                ("s1", "ok", None),
+            ]
+        );
+        // Processlist ids: the declared sessions first, in their order.
+        assert_eq!(r.statements[1].sql, "KILL 2");
     }
 
     #[test]

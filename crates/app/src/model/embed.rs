@@ -1,6 +1,7 @@
 //! The embed player's options and its postMessage API, as plain data: the fragment's
-//! `controls=`, `panels=`, `start=`, `end=`, `loop=`, `autoplay=`, `theme=`,
-//! `poster=` and `origins=` read with clear errors, the commands a parent page may
+//! `controls=`, `panels=`, `start=`, `end=`, `loop=`, `autoplay=`, `theme=` and
+//! `origins=` read with clear errors (`poster=` is embed.html's, read before the
+//! module loads), the commands a parent page may
 //! send (`play`, `pause`, `seek`, `speed`, `run`) read from their JSON, and the
 //! origin check. The browser glue is `ui::embed`.
 
@@ -68,8 +69,6 @@ pub struct EmbedOptions {
     pub autoplay: bool,
     /// `theme=light|dark`.
     pub theme: Option<Theme>,
-    /// `poster=1`: a still card and a click-to-load button until clicked.
-    pub poster: bool,
     /// `origins=https://a.example,https://b.example`: the pages allowed to drive the
     /// player and to hear from it, besides its own origin.
     pub origins: Vec<String>,
@@ -85,7 +84,6 @@ impl Default for EmbedOptions {
             looped: false,
             autoplay: false,
             theme: None,
-            poster: false,
             origins: Vec::new(),
         }
     }
@@ -110,7 +108,9 @@ impl EmbedOptions {
                 "end" => o.end = Some(parse_secs(k, v)?),
                 "loop" => o.looped = parse_flag(k, v)?,
                 "autoplay" => o.autoplay = parse_flag(k, v)?,
-                "poster" => o.poster = parse_flag(k, v)?,
+                // Read by embed.html before the module loads (the still frame or an
+                // image, and the load button): by now the reader has clicked.
+                "poster" => {}
                 "theme" => {
                     o.theme = Some(match v.as_str() {
                         "light" => Theme::Light,

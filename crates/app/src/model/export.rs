@@ -3,8 +3,11 @@
 //! as a session script (docs/session-scripts.md) that `ddlscope script` and
 //! `cargo xtask conformance` replay. The download itself is `ui::export`.
 
+mod kill;
+
 use super::runner::{InputKind, Runner};
 use ddlscope_engine::{Event, Sample, Scenario, Tick};
+use kill::{script_line, Records, Tabs};
 use std::fmt::Write as _;
 
 /// `ddlscope run --format csv`: the header, then one row per virtual second.
@@ -44,9 +47,11 @@ fn script_time(t: Tick) -> String {
 }
 
 /// What `runner`'s user typed (and, when it runs, the scenario's own script), as a
-/// session script: the scenario's profile, pool, tables and workload, then every
-/// statement at its virtual time from session `s1` (the first console session),
-/// `s2`... and a `run` line ending [`RUN_MARGIN`] after where the page is now. Run by
+/// session script: the scenario's profile, pool, tables and workload, the console
+/// tabs as sessions `s1` (the first console session), `s2`... in the order they were
+/// opened, then every statement at its virtual time (a `KILL` of a tab as
+/// `KILL {s2}`: see `kill.rs`) and a `run` line ending [`RUN_MARGIN`] after where the
+/// page is now. Run by
 /// `ddlscope script`, each statement the browser finished meets the same outcome;
 /// times differ where the scenario has what a script cannot say (devices, CPU cores,
 /// compressed rows, the warm-up).
@@ -62,8 +67,13 @@ pub fn session_script(runner: &Runner) -> String {
         script_time(sim.now())
     );
     header(&mut out, scenario, runner.profile());
-    let first = sim.console_session();
-    let mut steps: Vec<(Tick, String, String)> = Vec::new();
+    let tabs = Tabs::of(sim);
+    if tabs.names().len() > 1 {
+        // Every tab, typed into or not (one may only be killed), numbered in order.
+        let _ = writeln!(out, "session {}", tabs.names().join(" "));
+    }
+    let mut records = Records::of(sim);
+    let mut steps: Vec<(Tick, String, String, Vec<String>)> = Vec::new();
     if runner.knobs().runs_script() {
         for line in &scenario.script {
             let at = Tick::from_secs(line.at_s);
@@ -74,18 +84,21 @@ pub fn session_script(runner: &Runner) -> String {
                     line.at_s, line.shell
                 );
             } else {
-                steps.push((at, "s1".into(), line.sql.clone()));
+                steps.push((at, "s1".into(), line.sql.clone(), Vec::new()));
             }
         }
     }
     for input in runner.inputs().iter().filter(|i| i.at <= sim.now()) {
         if let InputKind::Submit { session, sql } = &input.kind {
-            let name = format!("s{}", session.saturating_sub(first) + 1);
-            steps.push((input.at, name, one_line(sql)));
+            let line = script_line(sim, &tabs, &mut records, (*session, input.at, sql));
+            steps.push((input.at, tabs.name(*session), line.sql, line.notes));
         }
     }
     steps.sort_by_key(|(at, ..)| *at);
-    for (at, session, sql) in steps {
+    for (at, session, sql, notes) in steps {
+        for note in notes {
+            let _ = writeln!(out, "# {note}");
+        }
         let _ = writeln!(out, "at {} {session}: {sql}", script_time(at));
     }
     let pending = sim
@@ -134,11 +147,6 @@ fn header(out: &mut String, scenario: &Scenario, profile: &str) {
             .unwrap_or_default();
         let _ = writeln!(out, "workload {kind} threads={}", w.threads);
     }
-}
-
-/// A pasted batch on one line, as a script's `at` line needs.
-fn one_line(sql: &str) -> String {
-    sql.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

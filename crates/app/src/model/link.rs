@@ -15,6 +15,7 @@
 //! page shows before it opens the default scenario.
 
 use super::knobs::Knobs;
+use super::layout::{PanelId, PanelLayout};
 use super::runner::{Input, InputKind, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -124,9 +125,15 @@ pub struct LinkState {
     /// Whether the clock is stopped.
     #[serde(default)]
     pub paused: bool,
-    /// The panels open (empty: the page's default).
+    /// The first form of the panels open: their names, in order (the others closed).
+    /// Read from old links; this page writes `layout` instead.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub panels: Vec<String>,
+    /// The main page's panels: which show, in which order and column, and whether the
+    /// scenario card is open, in [`PanelLayout::to_param`]'s form. Absent: the
+    /// default layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
 }
 
 fn one() -> f64 {
@@ -146,6 +153,7 @@ impl Default for LinkState {
             speed: 1.0,
             paused: false,
             panels: Vec::new(),
+            layout: None,
         }
     }
 }
@@ -195,6 +203,38 @@ impl LinkState {
     /// The runner's inputs.
     pub fn inputs(&self) -> Vec<Input> {
         self.journal.iter().map(JournalEntry::to_input).collect()
+    }
+
+    /// The panels the link opens: its `layout`, or an old link's `panels` (those
+    /// shown, in that order, the rest closed), or the default layout.
+    pub fn panel_layout(&self) -> PanelLayout {
+        if let Some(layout) = self
+            .layout
+            .as_deref()
+            .and_then(|l| PanelLayout::parse(l).ok())
+        {
+            return layout;
+        }
+        let named: Vec<PanelId> = self
+            .panels
+            .iter()
+            .filter_map(|n| PanelId::from_name(n.strip_prefix("chart-").unwrap_or(n)))
+            .collect();
+        if named.is_empty() {
+            return PanelLayout::default();
+        }
+        let mut layout = PanelLayout::default();
+        layout.order.retain(|p| !named.contains(p));
+        layout.hidden = layout.order.clone();
+        layout.hidden.sort();
+        layout.split = named.len().min(PanelLayout::default().split);
+        layout.order.splice(0..0, named.iter().copied());
+        layout
+    }
+
+    /// The state's `layout` for `layout`: none for the default one (shorter links).
+    pub fn layout_param(layout: &PanelLayout) -> Option<String> {
+        (*layout != PanelLayout::default()).then(|| layout.to_param())
     }
 
     /// The payload: `v1.` and the deflated JSON in base64url.
@@ -248,6 +288,9 @@ impl LinkState {
                 "{} journal entries (at most {MAX_JOURNAL})",
                 self.journal.len()
             ));
+        }
+        if let Some(layout) = &self.layout {
+            PanelLayout::parse(layout).map_err(|e| LinkError::Invalid(format!("layout: {e}")))?;
         }
         let mut last = Tick::ZERO;
         for e in &self.journal {

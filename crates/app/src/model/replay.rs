@@ -3,6 +3,7 @@
 //! carried over to a new engine or new server settings ([`carry_over`]) so that
 //! nothing typed is lost without a word.
 
+use super::layout::PanelLayout;
 use super::link::LinkState;
 use super::runner::{Engines, Input, InputKind, Runner};
 use ddlscope_engine::Tick;
@@ -23,8 +24,8 @@ pub fn open(state: &LinkState, generation: u32) -> Result<Engines, String> {
     Ok(engines)
 }
 
-/// The link state of the engines on the page; `panels` are the ones open.
-pub fn capture(engines: &Engines, panels: &[String]) -> LinkState {
+/// The link state of the engines on the page, with its panels laid out as `layout`.
+pub fn capture(engines: &Engines, layout: &PanelLayout) -> LinkState {
     let main = engines.main();
     let (playing, speed) = main.clock();
     LinkState {
@@ -37,7 +38,8 @@ pub fn capture(engines: &Engines, panels: &[String]) -> LinkState {
         t: main.sim().now(),
         speed,
         paused: !playing,
-        panels: panels.to_vec(),
+        panels: Vec::new(),
+        layout: LinkState::layout_param(layout),
     }
 }
 

@@ -4,62 +4,16 @@
 //! ([`FailoverMark`]). The pool map, the latch lanes and the charts read them; they are
 //! plain data here so that the runner, which fills them, needs none of those views.
 
-use ddlscope_engine::{LatchId, SpaceId, ThreadId, Tick};
+use ddlscope_engine::{LatchId, ThreadId, Tick};
 use serde::{Deserialize, Serialize};
 
 /// The time window the latch lanes show: the runner keeps the latch holds of the
 /// last [`LATCH_WINDOW`] of virtual time.
 pub const LATCH_WINDOW: Tick = Tick::from_secs(60);
 
-/// An LRU scan in progress, as the pool map draws it.
-///
-/// The engine emits the span when the scan takes the instance mutex and frees the
-/// tablespace's pages when it releases it, at `t1`, all at once: no thread can look at
-/// the list in between, so only the viewer sees the walk. The map interpolates the
-/// cursor from the span and shows the pages it has passed as freed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScanSpan {
-    /// The buffer-pool instance whose list is scanned.
-    pub instance: u16,
-    /// The tablespace whose pages the scan frees.
-    pub space: SpaceId,
-    /// The latch held throughout.
-    pub latch: LatchId,
-    /// First position, counted from the tail.
-    pub from: u32,
-    /// One past the last position, counted from the tail.
-    pub to: u32,
-    /// Start.
-    pub t0: Tick,
-    /// End.
-    pub t1: Tick,
-}
-
-impl ScanSpan {
-    /// Whether the scan is running at `now`.
-    pub fn active(&self, now: Tick) -> bool {
-        self.t0 <= now && now <= self.t1
-    }
-
-    /// Blocks the cursor has passed at `now`, counted from the tail: the walk covers
-    /// `to - from` blocks at an even pace over `[t0, t1]`.
-    pub fn visited(&self, now: Tick) -> u32 {
-        let span = (self.t1 - self.t0).as_ns();
-        let len = u64::from(self.to - self.from);
-        // Tick subtraction saturates: before t0 nothing is visited. A zero-length span
-        // is over as soon as it starts.
-        (len * (now - self.t0).as_ns().min(span))
-            .checked_div(span)
-            .unwrap_or(len) as u32
-    }
-
-    /// Blocks still ahead of the cursor at `now`, between it and the list head: the
-    /// cursor's index in LRU order from the head. The scan holds the instance mutex and
-    /// the engine frees the pages only at `t1`, so the list keeps its length meanwhile.
-    pub fn unvisited(&self, now: Tick) -> u32 {
-        self.to - self.from - self.visited(now)
-    }
-}
+/// An LRU or flush-list scan in progress: the map crate's, which the CLI's posters
+/// draw too.
+pub use ddlscope_map::ScanSpan;
 
 /// A statement from the console, from StatementStarted to StatementFinished: a band on
 /// the charts.

@@ -109,7 +109,12 @@ pub fn app() -> Html {
     use_shortcuts(&engines, &state);
     use_restart(&engines, &state, heavy);
     use_compare(&engines, &state);
-    share::use_link_sync(&engines, params.clone());
+    // The layout as the address bar's timer reads it.
+    let layout = use_mut_ref(|| state.layout.clone());
+    if *layout.borrow() != state.layout {
+        *layout.borrow_mut() = state.layout.clone();
+    }
+    share::use_link_sync(&engines, layout, params.clone());
 
     let instances: Vec<u16> = engines
         .borrow()
@@ -126,10 +131,10 @@ pub fn app() -> Html {
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
     let make_url = {
-        let (engines, params) = (engines.clone(), params.clone());
+        let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |()| {
             let params = share::current_params(&params);
-            share::page_url("", &share::fragment_now(&engines, &params))
+            share::page_url("", &share::fragment_now(&engines, &layout, &params))
         })
     };
 

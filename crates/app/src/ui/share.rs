@@ -4,6 +4,7 @@
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
+use crate::model::layout::PanelLayout;
 use crate::model::link::{parse_fragment, to_fragment, unopenable, unreadable, LinkState};
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
@@ -92,6 +93,7 @@ pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
                 profile: link.engine.clone(),
                 knobs: link.knobs.clone(),
                 compare: link.compare.clone(),
+                layout: link.panel_layout(),
                 ..AppState::default()
             };
             (state, engines)
@@ -100,10 +102,14 @@ pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
     }
 }
 
-/// The fragment of the engines now, with `params` after the state.
-pub fn fragment_now(engines: &SharedEngines, params: &[(String, String)]) -> String {
-    let panels: Vec<String> = Vec::new();
-    to_fragment(&replay::capture(&engines.borrow(), &panels), params)
+/// The fragment of the engines now, with the panels as `layout` has them and `params`
+/// after the state.
+pub fn fragment_now(
+    engines: &SharedEngines,
+    layout: &PanelLayout,
+    params: &[(String, String)],
+) -> String {
+    to_fragment(&replay::capture(&engines.borrow(), layout), params)
 }
 
 /// The absolute address of `page` (`index.html`, `embed.html`) beside this one, with
@@ -124,9 +130,14 @@ pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
     parse_fragment(&hash).map_or_else(|_| opened.to_vec(), |f| f.params)
 }
 
-/// Keeps the address bar's fragment on the engines' state, at most once a second.
+/// Keeps the address bar's fragment on the engines' state and the panels' `layout`
+/// (which the page keeps current), at most once a second.
 #[hook]
-pub fn use_link_sync(engines: &SharedEngines, params: Rc<Vec<(String, String)>>) {
+pub fn use_link_sync(
+    engines: &SharedEngines,
+    layout: Rc<RefCell<PanelLayout>>,
+    params: Rc<Vec<(String, String)>>,
+) {
     let engines = engines.clone();
     use_effect_with((), move |_| {
         let last: RefCell<String> = RefCell::default();
@@ -136,7 +147,7 @@ pub fn use_link_sync(engines: &SharedEngines, params: Rc<Vec<(String, String)>>)
             if params.iter().any(|(k, _)| k == "lesson") {
                 return;
             }
-            let fragment = fragment_now(&engines, &params);
+            let fragment = fragment_now(&engines, &layout.borrow(), &params);
             if *last.borrow() == fragment {
                 return;
             }

@@ -62,6 +62,18 @@ pub struct Parsed {
     pub text: String,
 }
 
+impl Parsed {
+    /// For `KILL [QUERY | CONNECTION] id`: the processlist id, and whether only the
+    /// statement is killed (`KILL QUERY`). What an exported session script rewrites
+    /// as `KILL {session}`.
+    pub fn kill_target(&self) -> Option<(u64, bool)> {
+        match &self.command {
+            Command::Kill { kind, id } => Some((*id, *kind == KillKind::Query)),
+            _ => None,
+        }
+    }
+}
+
 /// One statement, as the engine runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {

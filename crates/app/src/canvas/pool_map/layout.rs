@@ -1,105 +1,11 @@
-//! The map's geometry: each instance's label row and band, stacked, in CSS and device
-//! pixels; the inverse (a point to the frame under it, for the tooltip); and the order
-//! a frame repaints bands in.
+//! The map's geometry: the map crate's bands (`ddlscope_map::layout`, shared with the
+//! CLI's posters), and sizing the canvas to them.
 
+pub use ddlscope_map::layout::{band_order, css_height, locate, Layout};
 use web_sys::HtmlCanvasElement;
-
-/// Height of the text row above each band, CSS px.
-const LABEL_H: f64 = 18.0;
-/// Space between one band and the next label, CSS px.
-const GAP: f64 = 8.0;
-
-/// Height of each instance's band, CSS px: roomy for a few instances, thinner for many.
-fn band_height(instances: u16) -> f64 {
-    (136.0 / f64::from(instances.max(1))).clamp(10.0, 34.0)
-}
-
-/// The canvas's CSS height for `instances` bands.
-pub fn css_height(instances: u16) -> f64 {
-    let n = f64::from(instances.max(1));
-    n * (LABEL_H + band_height(instances)) + (n - 1.0) * GAP + 2.0
-}
-
-/// Band geometry in device pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Layout {
-    pub(super) dpr: f64,
-    pub(super) width: u32,
-    pub(super) label_h: f64,
-    pub(super) band_h: u32,
-    pub(super) pitch: f64,
-}
-
-impl Layout {
-    pub(super) fn new(instances: u16, width: u32, dpr: f64) -> Layout {
-        Layout {
-            dpr,
-            width,
-            label_h: LABEL_H * dpr,
-            band_h: (band_height(instances) * dpr).round() as u32,
-            pitch: (LABEL_H + band_height(instances) + GAP) * dpr,
-        }
-    }
-    /// Top of instance `i`'s label row.
-    pub(super) fn label_top(&self, i: u16) -> f64 {
-        f64::from(i) * self.pitch
-    }
-    /// Top of instance `i`'s band.
-    pub(super) fn band_top(&self, i: u16) -> u32 {
-        (self.label_top(i) + self.label_h).round() as u32
-    }
-    /// The x of LRU position `pos` (0 = head) in a band of `n` frames.
-    pub(super) fn x_of(&self, pos: u32, n: u32) -> f64 {
-        f64::from(self.width) * f64::from(pos) / f64::from(n.max(1))
-    }
-}
 
 /// Sizes the canvas's pixel buffer to its CSS box × device pixel ratio (only when it
 /// changed: resizing clears the canvas). Returns the size in device pixels.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
     crate::canvas::panel::fit(canvas, css_height(instances), dpr)
-}
-
-/// The order a frame repaints bands in: every band a scan sweeps (its cursor must
-/// move smoothly), then the others in turn from `next`. [`draw`](super::draw) paints the scanned
-/// ones and at least one more, then goes on while its budget lasts.
-pub fn band_order(instances: u16, scanned: &[u16], next: u16) -> Vec<u16> {
-    let n = instances.max(1);
-    let mut out: Vec<u16> = Vec::with_capacity(usize::from(n));
-    for &i in scanned {
-        if i < n && !out.contains(&i) {
-            out.push(i);
-        }
-    }
-    for k in 0..n {
-        let i = (next % n + k) % n;
-        if !out.contains(&i) {
-            out.push(i);
-        }
-    }
-    out
-}
-
-/// The frame under the point (`x`, `y`) of the map, in CSS pixels from its top left,
-/// on a canvas `css_w` CSS pixels wide: its instance and its position in the band (as
-/// [`BufPool::inspect`](ddlscope_engine::BufPool::inspect) takes it). The inverse of
-/// `paint_band`'s column-major layout.
-pub fn locate(sizes: &[u32], css_w: f64, x: f64, y: f64) -> Option<(u16, u32)> {
-    let instances = u16::try_from(sizes.len()).ok()?;
-    let layout = Layout::new(instances, css_w.round() as u32, 1.0);
-    let pitch = layout.pitch;
-    let i = (y / pitch).floor();
-    if i < 0.0 || i >= f64::from(instances) || x < 0.0 || x >= css_w {
-        return None;
-    }
-    let i = i as u16;
-    let dy = y - f64::from(layout.band_top(i));
-    let h = f64::from(layout.band_h);
-    if dy < 0.0 || dy >= h {
-        return None;
-    }
-    let n = u64::from(sizes[usize::from(i)]);
-    let (w, h) = (u64::from(layout.width.max(1)), layout.band_h.max(1) as u64);
-    let p = (x as u64).min(w - 1) * h + (dy as u64).min(h - 1);
-    Some((i, (p * n / (w * h)) as u32))
 }

@@ -45,9 +45,12 @@
 //! `putImageData` a frame; the labels, the old/young midpoints and the scan cursors are
 //! drawn over it with the 2D context. No DOM node per page.
 //!
-//! The files: `layout.rs` (band geometry, the point → frame inverse, the repaint
-//! order), `paint.rs` (shades, the pixel majority, the RGBA image and the overlays),
-//! `describe.rs` (the tooltip's text), `view.rs` (the panel component).
+//! The files: `layout.rs` (sizing the canvas to the map crate's band geometry),
+//! `paint.rs` (the bands through the map crate's pixel functions, kept between
+//! frames, and the overlays), `describe.rs` (the tooltip's text), `view.rs` (the
+//! panel component). The pure parts (shades, the pixel majority, the RGBA image, the
+//! geometry and its point → frame inverse, the repaint order) are the `ddlscope-map`
+//! crate's, which the CLI's `ddlscope poster` renders with too.
 
 pub mod describe;
 pub mod layout;
@@ -56,7 +59,7 @@ mod view;
 
 pub use describe::describe;
 pub use layout::{band_order, css_height, fit_canvas, locate};
-pub use paint::{draw, MapFrame, MapScratch, Mark, Shade, Swept};
+pub use paint::{draw, label_forms, MapFrame, MapScratch, Mark, Shade, Swept};
 pub use view::{PoolMap, PoolMapProps};
 
 #[cfg(test)]

@@ -1,12 +1,15 @@
-//! Painting the map: a frame's [`Shade`], a pixel's majority over its frames, each
-//! band into one RGBA image kept between frames, and the labels, midpoints and scan
-//! cursors drawn over it with the 2D context.
+//! Painting the map on its canvas: the bands with the map crate's pixel functions
+//! (`ddlscope_map::paint`: a frame's [`Shade`], a pixel's majority, one RGBA image,
+//! the same pixels as the CLI's posters) kept between frames, and the labels,
+//! midpoints and scan cursors drawn over them with the 2D context.
 
 use super::layout::{band_order, Layout};
-use crate::canvas::theme::{self, Rgb, Theme};
+use crate::canvas::theme::{self, Theme};
 use crate::model::format;
 use crate::model::spans::ScanSpan;
-use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};
+use ddlscope_engine::{Cell, Sim};
+pub use ddlscope_map::shade::{swept, Mark, Shade, Swept};
+use ddlscope_map::{fill, paint_instance};
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
@@ -27,220 +30,6 @@ impl MapScratch {
     /// restart, when what they show is from another time).
     pub fn invalidate(&mut self) {
         self.key = None;
-    }
-}
-
-/// Frames a pixel's majority looks at, at most: past that, evenly spaced samples.
-const MAX_CELLS_PER_PIXEL: usize = 16;
-
-/// A frame's state as the map draws it (and a pixel's, by majority).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shade {
-    /// A free block.
-    Free,
-    /// A clean page of a live tablespace.
-    Clean(SpaceId),
-    /// A modified page, on the flush list.
-    Dirty(SpaceId),
-    /// A frame lent to the adaptive hash index or the lock heaps.
-    Memory,
-    /// A page of an old tablespace version.
-    Stale(SpaceId),
-    /// A page of the tablespace a running LRU scan frees, already passed by its cursor.
-    Freed,
-    /// A page being read or written.
-    Io,
-}
-
-impl Shade {
-    /// How a frame is drawn. Kinds this map does not know are drawn as their
-    /// tablespace's pages (comparisons rather than a `match`, so a new kind in the
-    /// engine does not break the app).
-    pub fn of(cell: &Cell) -> Shade {
-        if cell.kind == CellKind::Free {
-            Shade::Free
-        } else if cell.kind == CellKind::Memory {
-            Shade::Memory
-        } else if cell.kind == CellKind::Io {
-            Shade::Io
-        } else if cell.kind == CellKind::Stale {
-            Shade::Stale(cell.space)
-        } else if cell.kind == CellKind::Dirty {
-            Shade::Dirty(cell.space)
-        } else {
-            Shade::Clean(cell.space)
-        }
-    }
-    /// Which wins a tie: the rarer, more telling state.
-    pub(super) fn priority(self) -> u8 {
-        match self {
-            Shade::Free => 0,
-            Shade::Clean(_) => 1,
-            Shade::Dirty(_) => 2,
-            Shade::Memory => 3,
-            Shade::Stale(_) => 4,
-            Shade::Freed => 5,
-            Shade::Io => 6,
-        }
-    }
-    /// Whether a page in this state can carry an AHI dot.
-    pub(super) fn hashable(self) -> bool {
-        matches!(self, Shade::Clean(_) | Shade::Dirty(_) | Shade::Stale(_))
-    }
-    pub(super) fn colour(self, theme: &Theme, stripe: bool) -> Rgb {
-        match self {
-            Shade::Free => theme.free,
-            Shade::Clean(s) => theme.space(s),
-            Shade::Dirty(s) => theme.dirty_of(s),
-            Shade::Memory => theme.memory,
-            Shade::Stale(s) => theme.stale_of(s, stripe),
-            Shade::Freed => theme.freed,
-            Shade::Io => theme.io,
-        }
-    }
-}
-
-/// The stretch of an instance's LRU list a running scan has passed: positions
-/// `lo..hi` from the head, where the scan frees the pages of `space`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Swept {
-    /// The cursor's position from the head.
-    pub lo: u32,
-    /// The end of the LRU list (the tail is `hi - 1`).
-    pub hi: u32,
-    /// The tablespace being freed.
-    pub space: SpaceId,
-}
-
-/// What the scans of `instance` running at `now` have passed, on an LRU list of
-/// `lru_len` blocks. Anchored at the tail, where the walk starts.
-pub fn swept(scans: &[ScanSpan], instance: u16, lru_len: u32, now: Tick) -> Vec<Swept> {
-    scans
-        .iter()
-        .filter(|s| s.instance == instance && s.active(now))
-        .map(|s| Swept {
-            lo: lru_len.saturating_sub(s.visited(now)),
-            hi: lru_len,
-            space: s.space,
-        })
-        .collect()
-}
-
-/// One frame as the map draws it: its shade and whether it carries AHI entries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mark {
-    /// The state.
-    pub shade: Shade,
-    /// Has adaptive-hash-index entries.
-    pub ahi: bool,
-}
-
-impl From<Shade> for Mark {
-    fn from(shade: Shade) -> Mark {
-        Mark { shade, ahi: false }
-    }
-}
-
-impl Mark {
-    /// The frame at position `pos` (from the LRU head) holding `cell`, with the pages
-    /// the running scans have passed shown as freed. Pages under I/O stay: the scan
-    /// skips them (`buf_LRU_remove_all_pages()` rescans after a sleep).
-    pub fn of(cell: &Cell, pos: u32, swept: &[Swept]) -> Mark {
-        let shade = Shade::of(cell);
-        let freed = matches!(shade, Shade::Clean(s) | Shade::Dirty(s)
-            if swept.iter().any(|w| w.space == s && (w.lo..w.hi).contains(&pos)));
-        if freed {
-            Mark::from(Shade::Freed)
-        } else {
-            Mark {
-                shade,
-                ahi: cell.ahi,
-            }
-        }
-    }
-}
-
-/// A pixel's summary of `marks`: the most common shade (ties to the higher priority),
-/// and whether at least half the frames carry AHI entries.
-pub(super) fn majority(marks: impl Iterator<Item = Mark>) -> Mark {
-    // A pixel covers a handful of frames and at most a few distinct shades.
-    let mut seen: [(Shade, u32); 8] = [(Shade::Free, 0); 8];
-    let mut distinct = 0;
-    let (mut n, mut hashed) = (0u32, 0u32);
-    for m in marks {
-        n += 1;
-        hashed += u32::from(m.ahi);
-        if let Some(slot) = seen[..distinct].iter_mut().find(|(k, _)| *k == m.shade) {
-            slot.1 += 1;
-        } else if distinct < seen.len() {
-            seen[distinct] = (m.shade, 1);
-            distinct += 1;
-        }
-    }
-    let shade = seen[..distinct]
-        .iter()
-        .max_by_key(|(s, n)| (*n, s.priority()))
-        .map_or(Shade::Free, |(s, _)| *s);
-    Mark {
-        shade,
-        ahi: shade.hashable() && 2 * hashed >= n.max(1),
-    }
-}
-
-/// Where [`paint_band`] paints: the `w`×`h` box at row `y0`, and `pattern_px`, the
-/// width of a stale stripe and the pitch of the AHI dots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct BandRect {
-    /// The first row.
-    pub(super) y0: usize,
-    /// Width, pixels.
-    pub(super) w: usize,
-    /// Height, pixels.
-    pub(super) h: usize,
-    /// The stripes' width and the dots' pitch, pixels.
-    pub(super) pattern_px: usize,
-}
-
-/// Paints one band: `n` frames (one instance, positions as [`Mark::of`] takes them),
-/// whose marks `mark_at` gives, into `rect` of an RGBA image `img_w` pixels wide.
-pub(super) fn paint_band(
-    n: usize,
-    mark_at: impl Fn(usize) -> Mark,
-    theme: &Theme,
-    img: &mut [u8],
-    img_w: usize,
-    rect: BandRect,
-) {
-    let BandRect {
-        y0,
-        w,
-        h,
-        pattern_px,
-    } = rect;
-    if n == 0 || w == 0 || h == 0 {
-        return;
-    }
-    let pitch = pattern_px.max(1);
-    // A dot a third of the pitch wide, at least one pixel.
-    let dot = (pitch / 3).max(1);
-    let total = (w * h) as u64;
-    for x in 0..w {
-        for y in 0..h {
-            let p = (x * h + y) as u64;
-            let lo = (p * n as u64 / total) as usize;
-            let hi = (((p + 1) * n as u64 / total) as usize).max(lo + 1).min(n);
-            // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of them
-            // gives the same majority for a fraction of the work.
-            let step = (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL);
-            let m = majority((lo..hi).step_by(step).map(&mark_at));
-            let stripe = ((x + y) / pitch) & 1 == 0;
-            let mut c = m.shade.colour(theme, stripe);
-            if m.ahi && x % pitch < dot && y % pitch < dot {
-                c = theme.ahi_dot(c);
-            }
-            let at = ((y0 + y) * img_w + x) * 4;
-            img[at..at + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
-        }
     }
 }
 
@@ -305,7 +94,7 @@ pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScrat
         key,
         next,
     } = scratch;
-    let (sim, scans, theme, dpr) = (f.sim, f.scans, f.theme, f.dpr);
+    let (sim, scans, theme) = (f.sim, f.scans, f.theme);
     let now = sim.now();
     let this_key = (w, h, pool.n_instances(), theme.dark);
     let full = *key != Some(this_key);
@@ -313,10 +102,7 @@ pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScrat
         *key = Some(this_key);
         pixels.clear();
         pixels.resize(wu * hu * 4, 0);
-        let bg = theme.background;
-        for px in pixels.chunks_exact_mut(4) {
-            px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
-        }
+        fill(pixels, theme);
         let all: Vec<u16> = (0..pool.n_instances()).collect();
         let n = all.len();
         (all, n)
@@ -330,7 +116,6 @@ pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScrat
         let must = order.len().min(scanned.len() + usize::from(f.extra));
         (order, must)
     };
-    let pattern_px = (3.0 * dpr).round() as usize;
     let mut painted: Vec<u16> = Vec::with_capacity(bands.len());
     for (k, &i) in bands.iter().enumerate() {
         if k >= must && (f.clock)() - started > f.budget_ms {
@@ -340,24 +125,7 @@ pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScrat
         if !full {
             *next = (i + 1) % pool.n_instances().max(1);
         }
-        pool.lru_cells(i, cells);
-        let passed = swept(scans, i, pool.instances()[usize::from(i)].lru_len(), now);
-        let top = layout.band_top(i) as usize;
-        let band_h = (layout.band_h as usize).min(hu.saturating_sub(top));
-        let rect = BandRect {
-            y0: top,
-            w: wu,
-            h: band_h,
-            pattern_px,
-        };
-        paint_band(
-            cells.len(),
-            |j| Mark::of(&cells[j], j as u32, &passed),
-            theme,
-            pixels,
-            wu,
-            rect,
-        );
+        paint_instance(sim, scans, i, &layout, theme, pixels, (wu, hu), cells);
     }
     if put_image(&ctx, pixels, &layout, &painted, full, (w, h)).is_none() {
         return;
@@ -426,27 +194,27 @@ fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout,
     ctx.set_fill_style_str(&theme::css(theme.text));
     let _ = ctx.fill_text(&name, 0.0, baseline);
     let name_w = ctx.measure_text(&name).map_or(70.0 * dpr, |m| m.width());
-    let mut detail = format!(
-        "LRU {} · old {} · free {}",
-        format::int(u64::from(inst.lru_len())),
-        format::int(u64::from(inst.lru_old_len())),
-        format::int(u64::from(inst.free_len()))
-    );
-    for (what, count) in [
+    let counts = [
+        ("LRU", inst.lru_len()),
+        ("old", inst.lru_old_len()),
+        ("free", inst.free_len()),
         ("dirty", inst.dirty_len()),
         ("stale", inst.stale_len()),
         ("AHI/lock", inst.memory_len()),
-    ] {
-        if count > 0 {
-            detail.push_str(&format!(" · {what} {}", format::int(u64::from(count))));
-        }
-    }
+    ];
     let waiting = sim
         .latch(ddlscope_engine::LatchId::BufPool(i))
         .waiter_count();
     ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
     ctx.set_fill_style_str(&theme::css(theme.text_muted));
     let detail_x = name_w + 8.0 * dpr;
+    // The fullest form that fits the row: a narrow map (a phone, an embed) gets
+    // shorter numbers, then fewer of them, rather than text cut at the edge.
+    let room = f64::from(layout.width) - detail_x;
+    let detail = label_forms(&counts)
+        .into_iter()
+        .find(|d| ctx.measure_text(d).map_or(0.0, |m| m.width()) <= room)
+        .unwrap_or_default();
     let _ = ctx.fill_text(&detail, detail_x, baseline);
     // Where the label row's text ends: later labels give way rather than overlap.
     let mut text_end = detail_x + ctx.measure_text(&detail).map_or(0.0, |m| m.width());
@@ -457,6 +225,47 @@ fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout,
         text_end += 4.0 * dpr + ctx.measure_text(&note).map_or(0.0, |m| m.width());
     }
     text_end
+}
+
+/// The label row's counts, from the fullest form to the shortest: every nonzero
+/// count with thousands separators (LRU, old and free always), then in short numbers
+/// (`51k`), then without the old sublist, then the LRU and free lists alone, then
+/// nothing.
+pub fn label_forms(counts: &[(&str, u32)]) -> Vec<String> {
+    let always = ["LRU", "old", "free"];
+    let shown: Vec<(&str, u32)> = counts
+        .iter()
+        .copied()
+        .filter(|(what, n)| *n > 0 || always.contains(what))
+        .collect();
+    let join = |items: &[(&str, u32)], short: bool| {
+        items
+            .iter()
+            .map(|(what, n)| {
+                let n = if short {
+                    format::count_short(f64::from(*n))
+                } else {
+                    format::int(u64::from(*n))
+                };
+                format!("{what} {n}")
+            })
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let without_old: Vec<(&str, u32)> =
+        shown.iter().copied().filter(|(w, _)| *w != "old").collect();
+    let lists: Vec<(&str, u32)> = shown
+        .iter()
+        .copied()
+        .filter(|(w, _)| *w == "LRU" || *w == "free")
+        .collect();
+    vec![
+        join(&shown, false),
+        join(&shown, true),
+        join(&without_old, true),
+        join(&lists, true),
+        String::new(),
+    ]
 }
 
 /// The old/young midpoint of band `i`: LRU_old, the first block of the old sublist,
@@ -476,12 +285,17 @@ fn draw_midpoint(
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
     if inst.lru_old_len() > 0 {
         let x = layout.x_of(inst.lru_len() - inst.lru_old_len(), n).round() + 0.5;
+        // The flag sits in the label row: only where it covers none of the text.
+        let flag = x - 6.0 * dpr > text_end;
         ctx.set_stroke_style_str(&theme::css_alpha(theme.marker, 0.85));
         ctx.set_line_width((1.5 * dpr).max(1.0));
         ctx.begin_path();
-        ctx.move_to(x, top - 3.0 * dpr);
+        ctx.move_to(x, if flag { top - 3.0 * dpr } else { top });
         ctx.line_to(x, bottom);
         ctx.stroke();
+        if !flag {
+            return;
+        }
         // A small flag above the band, labelled when there is room.
         ctx.set_fill_style_str(&theme::css(theme.marker));
         ctx.begin_path();

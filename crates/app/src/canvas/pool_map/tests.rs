@@ -2,11 +2,12 @@
 
 use super::describe::describe;
 use super::layout::{band_order, css_height, locate, Layout};
-use super::paint::{paint_band, swept, BandRect, Mark, Shade, Swept};
+use super::paint::{swept, Mark, Shade, Swept};
 use crate::canvas::theme::Theme;
 use crate::model::runner::Runner;
 use crate::model::spans::ScanSpan;
 use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};
+use ddlscope_map::{paint_band, BandRect};
 use Shade::{Clean, Dirty, Free, Freed, Io, Memory, Stale};
 
 const T1: SpaceId = SpaceId(1);
@@ -379,4 +380,26 @@ fn the_layout_stacks_bands_under_their_labels() {
     assert_eq!(l.x_of(0, 100), 0.0);
     assert_eq!(l.x_of(50, 100), 400.0);
     assert!(css_height(4) >= 4.0 * (18.0 + 34.0));
+}
+
+#[test]
+fn a_narrow_label_row_shortens_its_numbers_then_drops_them() {
+    let counts = [
+        ("LRU", 64_512),
+        ("old", 23_794),
+        ("free", 1_024),
+        ("dirty", 0),
+        ("stale", 15_531),
+        ("AHI/lock", 0),
+    ];
+    assert_eq!(
+        super::paint::label_forms(&counts),
+        [
+            "LRU 64,512 · old 23,794 · free 1,024 · stale 15,531",
+            "LRU 65k · old 24k · free 1k · stale 16k",
+            "LRU 65k · free 1k · stale 16k",
+            "LRU 65k · free 1k",
+            "",
+        ]
+    );
 }

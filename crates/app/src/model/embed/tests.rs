@@ -14,7 +14,7 @@ fn every_option_reads_and_panels_keep_their_order() {
     assert_eq!(o.panels, vec!["map", "chart-tps", "console"]);
     assert_eq!(o.start, Some(Tick::from_secs(8)));
     assert_eq!(o.end, Some(Tick::from_ms(12_500)));
-    assert!(o.looped && o.autoplay && !o.poster);
+    assert!(o.looped && o.autoplay);
     assert_eq!(o.theme, Some(Theme::Dark));
     assert!(o.allows("https://a.example", "https://docs.example"));
     assert!(

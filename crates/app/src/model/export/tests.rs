@@ -79,3 +79,72 @@ fn the_exported_script_replays_with_the_browsers_outcomes() {
         "{got:?}"
     );
 }
+
+/// Two tabs besides the first: s1 kills s2 (idle in a transaction) and s3 (which
+/// never typed), a workload thread and an id that is no thread; s2 then reconnects.
+fn killed() -> Runner {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-8.0.23", 0).unwrap();
+    r.run_to(Tick::from_ms(200), f64::INFINITY, &|| 0.0);
+    let s2 = r.connect();
+    let s3 = r.connect();
+    r.submit(s2, "BEGIN; UPDATE t1 SET k = 1 WHERE id = 1")
+        .unwrap();
+    r.run_to(Tick::from_ms(500), f64::INFINITY, &|| 0.0);
+    r.execute(&format!("KILL {s2}; KILL {s3}")).unwrap();
+    r.run_to(Tick::from_ms(800), f64::INFINITY, &|| 0.0);
+    r.submit(s2, "SELECT 1").unwrap();
+    r.run_to(Tick::from_ms(900), f64::INFINITY, &|| 0.0);
+    r.submit(s2, "SELECT * FROM t1 WHERE id = 1").unwrap();
+    r.run_to(Tick::from_ms(1_000), f64::INFINITY, &|| 0.0);
+    // s2's new connection, KILLed by the id the browser shows for it now.
+    let again = r.sim().connection_of(s2);
+    assert_ne!(again, s2);
+    r.execute(&format!("KILL QUERY {again}")).unwrap();
+    r.run_to(Tick::from_ms(1_100), f64::INFINITY, &|| 0.0);
+    r.execute("KILL 3").unwrap();
+    r.run_to(Tick::from_ms(1_200), f64::INFINITY, &|| 0.0);
+    r.execute("KILL 999").unwrap();
+    r.run_to(Tick::from_secs(3), f64::INFINITY, &|| 0.0);
+    r.digest();
+    r
+}
+
+#[test]
+fn a_kill_of_a_tab_names_its_session_and_replays_with_the_same_outcomes() {
+    let r = killed();
+    let text = session_script(&r);
+    assert!(text.contains("\nsession s1 s2 s3\n"), "{text}");
+    assert!(
+        text.contains("s1: KILL {s2}; KILL {s3}\n"),
+        "the typed ids became sessions:\n{text}"
+    );
+    assert!(text.contains("s1: KILL QUERY {s2}\n"), "{text}");
+    assert!(
+        text.contains("# KILL 3: 3 was workload thread 3 of"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# KILL 999: 999 was no thread in the browser"),
+        "{text}"
+    );
+    let script = SessionScript::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let report = script.run(None).unwrap();
+    let got: Vec<(&str, Option<u32>)> = report
+        .statements
+        .iter()
+        .map(|s| (s.outcome, s.error_code.map(u32::from)))
+        .collect();
+    let mut log: Vec<_> = r.log().into_iter().filter(|e| !e.note).collect();
+    log.sort_by_key(|e| e.issued);
+    let shown: Vec<(&str, Option<u32>)> = log
+        .iter()
+        .map(|e| {
+            let code = crate::model::embed::error_code(&e.result);
+            (if e.error { "error" } else { "ok" }, code)
+        })
+        .collect();
+    assert_eq!(got, shown, "\n{text}\n{:#?}", report.statements);
+    // s2's statement after the KILL met the closed connection; KILL 999 no thread.
+    assert!(shown.contains(&("error", Some(2006))), "{shown:?}");
+    assert!(shown.contains(&("error", Some(1094))), "{shown:?}");
+}

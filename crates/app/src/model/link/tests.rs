@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::layout::PanelLayout;
 
 fn sample_state(statements: usize) -> LinkState {
     let mut journal = vec![JournalEntry::Connect {
@@ -27,6 +28,7 @@ fn sample_state(statements: usize) -> LinkState {
         speed: 0.25,
         paused: true,
         panels: vec!["map".into(), "mdl".into()],
+        layout: None,
     }
 }
 
@@ -62,6 +64,59 @@ const FROZEN_V1: &str = "v1.lZDNSsQwFIVfJdytaenPhA4BF4IFl6IjLoZB0jZobP4maRdS-u7e
 fn a_frozen_v1_link_keeps_decoding() {
     let state = LinkState::decode(FROZEN_V1).unwrap();
     assert_eq!(state, sample_state(2));
+}
+
+#[test]
+fn the_frozen_v1_links_panels_open_in_their_order_and_the_rest_close() {
+    use crate::model::layout::{Column, PanelId};
+    let layout = LinkState::decode(FROZEN_V1).unwrap().panel_layout();
+    assert_eq!(layout.column(Column::First), [PanelId::Map, PanelId::Mdl]);
+    assert!(layout.column(Column::Second).is_empty());
+    assert_eq!(layout.order.len(), PanelId::ALL.len());
+}
+
+#[test]
+fn a_link_without_panels_opens_the_default_layout() {
+    let old = LinkState {
+        panels: Vec::new(),
+        ..sample_state(1)
+    };
+    let back = LinkState::decode(&old.encode()).unwrap();
+    assert_eq!(back.layout, None);
+    assert_eq!(back.panel_layout(), PanelLayout::default());
+}
+
+#[test]
+fn the_layout_round_trips_and_a_bad_one_is_refused() {
+    use crate::model::layout::PanelId;
+    let mut layout = PanelLayout::default();
+    layout.toggle(PanelId::Latches);
+    assert!(layout.step(PanelId::Processlist, true));
+    layout.about_open = true;
+    let state = LinkState {
+        layout: LinkState::layout_param(&layout),
+        ..sample_state(2)
+    };
+    let back = parse_fragment(&to_fragment(&state, &[]))
+        .unwrap()
+        .state
+        .unwrap();
+    assert_eq!(back.panel_layout(), layout);
+    assert_eq!(
+        LinkState::layout_param(&PanelLayout::default()),
+        None,
+        "the default is not written"
+    );
+    let bad = LinkState {
+        layout: Some("map,pool|tps".into()),
+        ..sample_state(0)
+    };
+    let e = LinkState::decode(&bad.encode()).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("This link asks for something out of range: layout: unknown panel 'pool'"),
+        "{e}"
+    );
 }
 
 #[test]

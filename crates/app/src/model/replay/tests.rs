@@ -26,7 +26,7 @@ fn played() -> Engines {
 #[test]
 fn a_captured_link_opens_at_the_same_tick_with_the_same_state() {
     let e = played();
-    let state = capture(&e, &["map".to_string()]);
+    let state = capture(&e, &moved_layout());
     assert_eq!(state.t, Tick::from_ms(1_600));
     assert!(state.paused);
     assert_eq!(state.journal.len(), 3);
@@ -45,13 +45,25 @@ fn a_captured_link_opens_at_the_same_tick_with_the_same_state() {
     assert_eq!(b.inputs(), a.inputs());
     assert_eq!(b.clock(), (false, 0.5));
     assert_eq!(b.log(), a.log());
+    // And the panels as they were laid out.
+    assert_eq!(state.panel_layout(), moved_layout());
+}
+
+/// The default layout with the flush list hidden and the metadata locks moved to the
+/// top of the second column.
+fn moved_layout() -> PanelLayout {
+    use crate::model::layout::PanelId;
+    let mut l = PanelLayout::default();
+    l.toggle(PanelId::Flush);
+    assert!(l.step(PanelId::Mdl, true));
+    l
 }
 
 #[test]
 fn a_link_made_after_a_seek_back_keeps_the_recorded_future() {
     let mut e = played();
     e.seek(Tick::from_ms(800));
-    let state = capture(&e, &[]);
+    let state = capture(&e, &PanelLayout::default());
     assert_eq!(state.t, Tick::from_ms(800));
     assert_eq!(
         state.journal.len(),
@@ -75,7 +87,7 @@ fn a_link_made_after_a_seek_back_keeps_the_recorded_future() {
 #[test]
 fn a_compare_link_opens_both_engines() {
     let e = played();
-    let mut state = capture(&e, &[]);
+    let mut state = capture(&e, &PanelLayout::default());
     state.compare = Some("mysql-8.0.23".into());
     let mut opened = open(&state, 1).unwrap();
     opened.settle();
@@ -137,7 +149,10 @@ fn typing_in_the_past_reports_the_dropped_future_once() {
     assert_eq!(branch.dropped, 1, "the DROP TABLE at 0.9 s");
     assert_eq!(e.main_mut().take_branch(), None);
     assert_eq!(e.main().branches(), &[Tick::from_ms(800)]);
-    assert_eq!(capture(&e, &[]).branches, vec![Tick::from_ms(800)]);
+    assert_eq!(
+        capture(&e, &PanelLayout::default()).branches,
+        vec![Tick::from_ms(800)]
+    );
 }
 
 #[test]

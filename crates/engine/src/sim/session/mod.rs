@@ -439,6 +439,13 @@ impl Sim {
         self.sql.sessions.keys().copied().collect()
     }
 
+    /// The console session (its first connection's id, a console tab) that
+    /// connection `connection` belongs to: itself, or the session whose client
+    /// reconnected with it; `None` for a workload thread or an unknown id.
+    pub fn client_of(&self, connection: u32) -> Option<u32> {
+        self.sql.sessions.get(&connection).map(|s| s.client)
+    }
+
     /// The connection console session `session` uses now: itself, or the one its
     /// client reconnected with after a KILL (`CONNECTION_ID()`, the processlist id).
     pub fn connection_of(&self, session: u32) -> u32 {
