@@ -9,7 +9,8 @@
 // API), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
 // JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
 // drawn pool-map pixels), i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
-// drawn), wasm_bytes and wasm_gzip_bytes of the shipped module.
+// drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
+// (the engine alone in wasm on `ddlscope bench`'s 128 GB run).
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -155,6 +156,21 @@ async function lessonCase(page, cases) {
   console.log(`I1 lesson step: at its moment in ${readyMs} ms, long tasks ${tasks.length} (max ${cases.at(-1).long_task_max_ms} ms)`);
 }
 
+/** The engine alone in this wasm: the module's `realtime_factor` export builds and runs
+ * the same server `ddlscope bench` times natively (128 GB, 16 threads of
+ * oltp_read_write, 60 virtual seconds) on a page whose own engine is small and paused,
+ * so `ddlscope bench --web` can divide the two (`wasm_speed_ratio`). */
+async function wasmSpeed(page) {
+  await page.goto('about:blank');
+  await open(page, '?autoplay=0');
+  const factor = await page.evaluate(async () => {
+    const m = await import('/ddlscope_app.js');
+    return m.realtime_factor(60);
+  });
+  console.log(`engine in wasm: ${factor.toFixed(1)}x real time (8 M pages, 16 threads, 60 s)`);
+  return Math.round(factor * 100) / 100;
+}
+
 /** The default scenario (drop-table-demo, MySQL 5.7) at three pool sizes. */
 async function poolCases(page, cdp, cases) {
   for (const [label, mib] of [['262k pages', null], ['1M pages', 16384], ['8M pages', 131072]]) {
@@ -226,6 +242,7 @@ try {
   await compareCase(page, cdp, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
   await lessonCase(page, report.cases);
+  report.wasm_realtime_factor = await wasmSpeed(page);
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);
   if (problems.length > 0) report.page_problems = problems;

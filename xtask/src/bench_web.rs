@@ -4,7 +4,12 @@
 //! ```text
 //!   xtask ──▶ dist ──▶ static server on 127.0.0.1:<free port>
 //!     └──▶ node web/e2e/bench-web.mjs ──▶ target/bench-web.json
+//!                                            └──▶ ddlscope bench --web (release) ──▶ target/bench.json
 //! ```
+//!
+//! The native bench runs last, on the report's `wasm_realtime_factor`, so the wasm and
+//! native speeds of the same run are measured in one session and divided
+//! (`wasm_speed_ratio`).
 //!
 //! It prints figures and never judges them: the README's performance table is read
 //! from its output. It is not part of `cargo xtask test`.
@@ -46,6 +51,37 @@ pub fn bench_web(site: &Path) -> Result {
         .env("BENCH_OUT", &out)
         .env("BENCH_DIST", site)
         .current_dir(browser::e2e_dir()))?;
+    native_bench(&out)?;
     println!("==> figures in {}", out.display());
+    Ok(())
+}
+
+/// `ddlscope bench --json --web REPORT`, built with the release profile (the engine's
+/// fastest native build), into `target/bench.json`, and prints it.
+fn native_bench(report: &Path) -> Result {
+    say(
+        "timing the same engine natively",
+        "ddlscope bench --web reads the wasm real-time factor just measured and divides",
+    );
+    run(Command::new(util::host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
+    let cli = util::target_dir().join("release").join("ddlscope");
+    let out = Command::new(&cli)
+        .args(["bench", "--json", "--web"])
+        .arg(report)
+        .output()
+        .map_err(|e| format!("{}: {e}", cli.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "ddlscope bench failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let json = util::target_dir().join("bench.json");
+    std::fs::write(&json, &out.stdout).map_err(|e| format!("{}: {e}", json.display()))?;
+    println!("{}", String::from_utf8_lossy(&out.stdout).trim());
+    println!(
+        "==> native figures in {} (wasm_speed_ratio: the wasm real-time factor over the native one)",
+        json.display()
+    );
     Ok(())
 }

@@ -60,3 +60,25 @@ pub fn trace_hash(scenario: &str, profile: &str, seconds: u32) -> Result<String,
     sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
     Ok(format!("{:016x}", sim.trace_hash()))
 }
+
+/// The engine's real-time factor in this module: virtual seconds per wall second of
+/// `Scenario::speed_benchmark` (a 128 GB pool under 16 threads of oltp_read_write),
+/// built and run for `seconds` virtual seconds, as `ddlscope bench` measures it
+/// natively. `cargo xtask bench-web` calls it in Chromium and divides the two
+/// (`wasm_speed_ratio`). It blocks the thread it runs on for the whole run.
+#[wasm_bindgen]
+pub fn realtime_factor(seconds: u32) -> Result<f64, JsError> {
+    if seconds == 0 {
+        return Err(JsError::new(
+            "realtime_factor wants at least 1 virtual second",
+        ));
+    }
+    let scenario = ddlscope_engine::Scenario::speed_benchmark();
+    let profile =
+        ddlscope_engine::Profile::builtin(&scenario.profile).map_err(|e| JsError::new(&e))?;
+    let t0 = js_sys::Date::now();
+    let mut sim = ddlscope_engine::Sim::new(scenario, profile).map_err(|e| JsError::new(&e))?;
+    sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
+    let wall_s = ((js_sys::Date::now() - t0) / 1000.0).max(1e-3);
+    Ok(f64::from(seconds) / wall_s)
+}

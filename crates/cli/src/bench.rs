@@ -9,6 +9,9 @@
 //!     oltp_read_write for 60 virtual seconds.
 //! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
 //!     over the same descriptors.
+//! (e) With `--web FILE` (the `target/bench-web.json` that `cargo xtask bench-web`
+//!     writes): the real-time factor of (c) measured in Chromium's wasm, and its ratio
+//!     to this process's.
 //!
 //! Wall-clock times vary with the machine and its load; the ratios are what compare.
 
@@ -43,6 +46,29 @@ pub struct BenchReport {
     pub realtime_factor: f64,
     /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
     pub evict_pass_vs_sweep_ratio: f64,
+    /// The same run as `realtime_factor` in wasm in Chromium, read from bench-web's
+    /// report; absent unless measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_realtime_factor: Option<f64>,
+    /// `wasm_realtime_factor / realtime_factor`; absent unless measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_speed_ratio: Option<f64>,
+}
+
+/// The wasm real-time factor in bench-web's report (`wasm_realtime_factor`).
+pub fn read_web_factor(path: &str) -> Result<f64, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the bench-web report {path}: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{path} is not a bench-web report (JSON): {e}"))?;
+    v.get("wasm_realtime_factor")
+        .and_then(serde_json::Value::as_f64)
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| {
+            format!(
+                "{path} has no positive wasm_realtime_factor; `cargo xtask bench-web` measures it"
+            )
+        })
 }
 
 #[allow(clippy::disallowed_methods)] // a benchmark measures wall time
@@ -136,9 +162,7 @@ fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
 
 /// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
 fn realtime_factor() -> Result<f64, String> {
-    let mut s = Scenario::builtin("steady-oltp-rw")?;
-    s.buffer_pool.size = ddlscope_engine::ByteSize(128 << 30);
-    s.buffer_pool.instances = 8;
+    let s = Scenario::speed_benchmark();
     let profile = Profile::builtin(&s.profile)?;
     let (sim, wall) = timed(|| {
         let mut sim = Sim::new(s, profile)?;
@@ -190,8 +214,10 @@ fn evict_pass_ratio() -> f64 {
 /// Runs everything; `progress` is told what is running.
 pub fn run(
     trace_path: Option<&str>,
+    web_path: Option<&str>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
+    let wasm_realtime_factor = web_path.map(read_web_factor).transpose()?;
     progress("reading the trace");
     let (trace, source) = match trace_path {
         Some(p) => (read_trace(p)?, p.to_string()),
@@ -220,6 +246,8 @@ pub fn run(
         bytes_per_page,
         realtime_factor,
         evict_pass_vs_sweep_ratio,
+        wasm_realtime_factor,
+        wasm_speed_ratio: wasm_realtime_factor.map(|w| w / realtime_factor),
     })
 }
 
@@ -244,6 +272,28 @@ mod tests {
             .unwrap_err()
             .contains("no page ids"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_web_factor_is_read_strictly() {
+        let dir = std::env::temp_dir().join(format!("ddlscope-web-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("bench-web.json");
+        let path = f.to_str().unwrap();
+        std::fs::write(&f, r#"{"cases": [], "wasm_realtime_factor": 41.5}"#).unwrap();
+        assert_eq!(read_web_factor(path), Ok(41.5));
+        std::fs::write(&f, r#"{"cases": []}"#).unwrap();
+        assert!(read_web_factor(path)
+            .unwrap_err()
+            .contains("no positive wasm_realtime_factor"));
+        std::fs::write(&f, r#"{"wasm_realtime_factor": -3}"#).unwrap();
+        assert!(read_web_factor(path).is_err());
+        std::fs::write(&f, "not json").unwrap();
+        assert!(read_web_factor(path)
+            .unwrap_err()
+            .contains("not a bench-web report"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(read_web_factor(path).unwrap_err().contains("cannot read"));
     }
 
     #[test]

@@ -129,6 +129,10 @@ struct BenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// bench-web's report (target/bench-web.json): adds the wasm real-time factor
+    /// measured in Chromium and its ratio to this machine's native one.
+    #[arg(long, value_name = "FILE")]
+    web: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -327,7 +331,9 @@ fn reproduce_cmd(json: bool) -> Result<(), CliError> {
 
 fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
-    let report = bench::run(args.trace.as_deref(), &mut |what| eprintln!("# {what}…"))?;
+    let report = bench::run(args.trace.as_deref(), args.web.as_deref(), &mut |what| {
+        eprintln!("# {what}…")
+    })?;
     if args.json {
         writeln!(
             out,
@@ -369,6 +375,14 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
         report.evict_pass_vs_sweep_ratio,
         goal(report.evict_pass_vs_sweep_ratio <= 2.0)
     )?;
+    if let (Some(wasm), Some(ratio)) = (report.wasm_realtime_factor, report.wasm_speed_ratio) {
+        writeln!(
+            out,
+            "wasm:        {wasm:.0}x in Chromium, {ratio:.2} of native (goals >= 30x: {}, >= 0.5: {})",
+            goal(wasm >= 30.0),
+            goal(ratio >= 0.5)
+        )?;
+    }
     Ok(())
 }
 

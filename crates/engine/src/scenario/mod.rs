@@ -492,6 +492,17 @@ impl Scenario {
         Ok(s)
     }
 
+    /// The run the engine's speed is measured on, natively (`ddlscope bench`) and in
+    /// wasm (`bench-web`, through the app's `realtime_factor` export), so the two
+    /// figures divide: `steady-oltp-rw` (16 threads of oltp_read_write) on a 128 GB
+    /// pool (8,388,608 pages) in 8 instances.
+    pub fn speed_benchmark() -> Scenario {
+        let mut s = Scenario::builtin("steady-oltp-rw").expect("steady-oltp-rw is built in");
+        s.buffer_pool.size = ByteSize(128 << 30);
+        s.buffer_pool.instances = 8;
+        s
+    }
+
     /// A built-in scenario by name.
     pub fn builtin(name: &str) -> Result<Scenario, String> {
         let text = crate::builtin::scenario_text(name).ok_or_else(|| {
