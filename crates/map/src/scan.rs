@@ -53,12 +53,10 @@ impl ScanSpan {
     }
 }
 
-/// The LRU scans among `events` (not the flush-list walks), in order: what the map
-/// draws a cursor for while one runs.
-pub fn lru_scans(events: &[Event]) -> Vec<ScanSpan> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
+impl ScanSpan {
+    /// The span of a `Scan` event and which list it walked; `None` for other events.
+    pub fn of_event(e: &Event) -> Option<(ListKind, ScanSpan)> {
+        match &e.kind {
             EventKind::Scan {
                 list,
                 instance,
@@ -69,16 +67,30 @@ pub fn lru_scans(events: &[Event]) -> Vec<ScanSpan> {
                 t0,
                 t1,
                 ..
-            } if *list != ListKind::Flush => Some(ScanSpan {
-                instance: *instance,
-                space: *space,
-                latch: *latch,
-                from: *from,
-                to: *to,
-                t0: *t0,
-                t1: *t1,
-            }),
+            } => Some((
+                *list,
+                ScanSpan {
+                    instance: *instance,
+                    space: *space,
+                    latch: *latch,
+                    from: *from,
+                    to: *to,
+                    t0: *t0,
+                    t1: *t1,
+                },
+            )),
             _ => None,
-        })
+        }
+    }
+}
+
+/// The LRU scans among `events` (not the flush-list walks), in order: what the map
+/// draws a cursor for while one runs.
+pub fn lru_scans(events: &[Event]) -> Vec<ScanSpan> {
+    events
+        .iter()
+        .filter_map(ScanSpan::of_event)
+        .filter(|(list, _)| *list != ListKind::Flush)
+        .map(|(_, span)| span)
         .collect()
 }

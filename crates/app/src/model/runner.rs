@@ -711,38 +711,19 @@ impl Runner {
             if let Some(m) = marks::mark_of(e) {
                 marks::add(&mut self.marks, m);
             }
-            match &e.kind {
-                EventKind::Scan {
-                    list,
-                    instance,
-                    space,
-                    latch,
-                    from,
-                    to,
-                    t0,
-                    t1,
-                    ..
-                } => {
-                    let span = ScanSpan {
-                        instance: *instance,
-                        space: *space,
-                        latch: *latch,
-                        from: *from,
-                        to: *to,
-                        t0: *t0,
-                        t1: *t1,
-                    };
-                    if *list == ListKind::Flush {
-                        let i = usize::from(*instance);
-                        if self.flush_walk_count.len() <= i {
-                            self.flush_walk_count.resize(i + 1, 0);
-                        }
-                        self.flush_walk_count[i] += 1;
-                        self.flush_walks.push(span);
-                    } else {
-                        self.scans.push(span);
+            if let Some((list, span)) = ScanSpan::of_event(e) {
+                if list == ListKind::Flush {
+                    let i = usize::from(span.instance);
+                    if self.flush_walk_count.len() <= i {
+                        self.flush_walk_count.resize(i + 1, 0);
                     }
+                    self.flush_walk_count[i] += 1;
+                    self.flush_walks.push(span);
+                } else {
+                    self.scans.push(span);
                 }
+            }
+            match &e.kind {
                 EventKind::LatchHeld {
                     latch,
                     thread,
