@@ -9,12 +9,15 @@
 //!     oltp_read_write for 60 virtual seconds.
 //! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
 //!     over the same descriptors.
+//! (e) Building I1's 128 GB pool (8.4 M frames): the server assembled cold
+//!     (`SimBuild::new`), then warmed to its first tick (`SimBuild::finish`), as the app
+//!     does when the scenario is chosen.
 //!
 //! Wall-clock times vary with the machine and its load; the ratios are what compare.
 
 use ddlscope_engine::SimRng;
 use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId};
-use ddlscope_engine::{Profile, Scenario, Sim, Tick};
+use ddlscope_engine::{Profile, Scenario, Sim, SimBuild, Tick};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -24,7 +27,7 @@ const POOL_PAGES: u32 = 8_000_000;
 const TRACE_PAGES: u64 = 12_000_000;
 const TRACE_REQUESTS: usize = 20_000_000;
 
-/// The four figures.
+/// The figures.
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     /// Where the trace came from.
@@ -43,6 +46,10 @@ pub struct BenchReport {
     pub realtime_factor: f64,
     /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
     pub evict_pass_vs_sweep_ratio: f64,
+    /// Milliseconds to build I1's 128 GB pool: assembled cold, then warmed.
+    pub i1_build_ms: f64,
+    /// Of which assembling the cold server (the pool's descriptors and page hash).
+    pub i1_assemble_ms: f64,
 }
 
 #[allow(clippy::disallowed_methods)] // a benchmark measures wall time
@@ -111,7 +118,7 @@ pub fn generated_trace() -> Vec<u32> {
 fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
     let max = trace.iter().copied().max().unwrap_or(0);
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
-    pool.register_space(SpaceId(1), max + 1);
+    pool.register_space(SpaceId(1));
     let ((misses, pool), wall) = timed(move || {
         let mut misses = 0u64;
         for (i, &p) in trace.iter().enumerate() {
@@ -156,7 +163,7 @@ fn evict_pass_ratio() -> f64 {
     // A hundred tablespaces sharing the pool; the dropped one holds about 1% of it, as
     // an ordinary table among many does.
     for s in 1..=100 {
-        pool.register_space(SpaceId(s), 1_000_000);
+        pool.register_space(SpaceId(s));
     }
     let mut rng = SimRng::stream(1, "bench.fill");
     for _ in 0..u64::from(POOL_PAGES) * 2 {
@@ -187,6 +194,19 @@ fn evict_pass_ratio() -> f64 {
     pass.as_secs_f64() / sweep.as_secs_f64()
 }
 
+/// (e): I1 built as the app builds it; returns (whole build, assembly alone) in ms.
+fn i1_build_ms() -> Result<(f64, f64), String> {
+    let scenario = Scenario::builtin("i1-ahi-drop")?;
+    let profile = Profile::builtin(&scenario.profile)?;
+    let (build, assemble) = timed(|| SimBuild::new(scenario, profile));
+    let build = build?;
+    assert_eq!(build.progress().1, 8_388_608, "I1 is a 128 GB pool");
+    let (sim, warm) = timed(|| build.finish());
+    drop(sim);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Ok((ms(assemble + warm), ms(assemble)))
+}
+
 /// Runs everything; `progress` is told what is running.
 pub fn run(
     trace_path: Option<&str>,
@@ -210,6 +230,8 @@ pub fn run(
     let realtime_factor = realtime_factor()?;
     progress("timing a tablespace-eviction pass against a plain sweep");
     let evict_pass_vs_sweep_ratio = evict_pass_ratio();
+    progress("building I1's 128 GB pool");
+    let (i1_build_ms, i1_assemble_ms) = i1_build_ms()?;
     let n = trace.len() as f64;
     Ok(BenchReport {
         trace: source,
@@ -220,6 +242,8 @@ pub fn run(
         bytes_per_page,
         realtime_factor,
         evict_pass_vs_sweep_ratio,
+        i1_build_ms,
+        i1_assemble_ms,
     })
 }
 
@@ -266,7 +290,7 @@ mod tests {
             lru.push(p);
         }
         let mut pool = BufPool::with_policy(cap as u32, 1, 37, LruPolicy::Exact);
-        pool.register_space(SpaceId(1), 3_001);
+        pool.register_space(SpaceId(1));
         let got = trace
             .iter()
             .filter(|&&p| {

@@ -6,7 +6,7 @@
 //! linked through the descriptors' `next` field.
 
 use super::{
-    BufBlock, BufPool, BufPoolInstance, FrameId, SpaceId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO,
+    BufBlock, BufPool, BufPoolInstance, FrameId, PageId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO,
     F_ZIP, LRU_SEARCH_SCAN_THRESHOLD, STATE_MEMORY, STATE_ZIP,
 };
 
@@ -110,25 +110,24 @@ impl BufPool {
         let i = self.inst_of_frame(frame);
         let b = *self.block(frame);
         let stale = self.is_stale(&b);
+        let page = PageId {
+            space: self.block_space(&b),
+            page_no: b.page_no,
+        };
+        let local = self.instances[i].local(frame);
         if b.is(F_ZIP) {
-            let local = self.instances[i].local(frame);
             self.instances[i].zip_release_frame(local, b);
         }
-        if let Some(sp) = self.spaces.get_mut(&SpaceId(b.space)) {
-            if let Some(slot) = sp.frames.get_mut(b.page_no as usize) {
-                if *slot == frame {
-                    *slot = FRAME_NONE;
-                }
-            }
-        }
+        // buf_LRU_block_remove_hashed().
+        self.instances[i].hash_remove(local, page);
+        self.slot_out(i, b.slot);
         if b.ahi_index != 0 {
             // buf_LRU_free_page() drops the page's hash entries before freeing it.
-            self.ahi_forget(SpaceId(b.space), b.ahi_index);
+            self.ahi_forget(page.space, b.ahi_index);
         }
         let inst = &mut self.instances[i];
-        let local = inst.local(frame);
         if b.is(F_DIRTY) {
-            inst.flush_remove(b.flush_seq);
+            inst.flush_remove(b.access_or_flush);
         }
         inst.remove_block(local);
         if b.state() == STATE_ZIP {

@@ -1,9 +1,7 @@
 //! What viewers read: the pool map's cells (one per block, LRU order), the flush list
 //! as cells, and one frame inspected under the pointer. Read-only.
 
-use super::{
-    BufBlock, BufPool, Lsn, SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, STATE_FREE, STATE_MEMORY,
-};
+use super::{BufBlock, BufPool, Lsn, SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, STATE_FREE, STATE_MEMORY};
 use serde::Serialize;
 
 /// How a cell of the pool map is drawn.
@@ -69,7 +67,7 @@ impl BufPool {
             _ => CellKind::Clean,
         };
         Cell {
-            space: SpaceId(blk.space),
+            space: self.block_space(blk),
             kind,
             old: blk.is(F_OLD),
             ahi: blk.ahi_index != 0,
@@ -97,22 +95,11 @@ impl BufPool {
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        // The viewer calls this every frame for a list of up to millions of blocks:
-        // the tablespace versions go in a sorted array first, so that the stale check
-        // is a binary search in a few cache lines rather than a tree walk per block.
-        let versions: Vec<(u32, u16)> = self
-            .spaces
-            .iter()
-            .map(|(id, s)| (id.0, s.version))
-            .collect();
-        out.extend(inst.lru_iter().filter(|&b| b < inst.n_blocks).map(|b| {
-            let blk = &inst.blocks[b as usize];
-            let stale = blk.holds_page()
-                && versions
-                    .binary_search_by_key(&blk.space, |&(id, _)| id)
-                    .is_ok_and(|k| versions[k].1 != blk.version);
-            self.cell_of(blk, stale)
-        }));
+        out.extend(
+            inst.lru_iter()
+                .filter(|&b| b < inst.n_blocks)
+                .map(|b| self.cell(&inst.blocks[b as usize])),
+        );
         let filler = |kind| Cell {
             space: SpaceId(0),
             kind,
@@ -163,21 +150,12 @@ impl BufPool {
             });
         };
         let blk = &inst.blocks[b as usize];
-        let oldest_modification = blk
-            .is(F_DIRTY)
-            .then(|| {
-                inst.flush
-                    .entries
-                    .get(blk.flush_seq.wrapping_sub(inst.flush.front_seq) as usize)
-            })
-            .flatten()
-            .map(|e| e.lsn);
         Some(FrameInfo {
             lru_position: Some(pos),
             cell: self.cell(blk),
             page_no: Some(blk.page_no),
-            oldest_modification,
-            version: blk.version,
+            oldest_modification: inst.oldest_modification_of(b),
+            version: self.spaces.slot(blk.slot).version,
         })
     }
 }
