@@ -40,7 +40,7 @@ pub struct BenchReport {
     pub innodb_lru_accesses_per_s: f64,
     /// Its miss ratio.
     pub innodb_lru_miss_ratio: f64,
-    /// Simulator bytes per pool page (descriptors, page maps, flush list).
+    /// Simulator bytes per pool page (descriptors, page hash, flush list, tablespaces).
     pub bytes_per_page: f64,
     /// Virtual seconds per wall second, 8 M pages, 16 threads oltp_read_write.
     pub realtime_factor: f64,
@@ -116,7 +116,6 @@ pub fn generated_trace() -> Vec<u32> {
 /// Replays `trace` through a pool of `POOL_PAGES` pages; returns (misses, wall time,
 /// the pool).
 fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
-    let max = trace.iter().copied().max().unwrap_or(0);
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
     pool.register_space(SpaceId(1));
     let ((misses, pool), wall) = timed(move || {

@@ -353,7 +353,7 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     )?;
     writeln!(
         out,
-        "memory:      {:.1} bytes per page: 32 of frame descriptor, the rest page maps and flush list (goal <= 32: {})",
+        "memory:      {:.1} bytes per page: 28 of frame descriptor, 3 of page hash, the rest flush list and tablespaces (goal <= 32: {})",
         report.bytes_per_page,
         goal(report.bytes_per_page <= 32.0)
     )?;

@@ -32,13 +32,44 @@ pub enum FreeBlock {
 impl BufPoolInstance {
     pub(super) fn free_pop(&mut self) -> Option<u32> {
         let b = self.free_head;
-        if b == FRAME_NONE {
+        if b != FRAME_NONE {
+            self.free_head = self.blocks[b as usize].next;
+            self.blocks[b as usize].next = FRAME_NONE;
+        } else if self.unused < self.n_blocks {
+            // The first use of a block: its descriptor is made now.
+            let b = self.unused;
+            self.unused += 1;
+            if b as usize == self.blocks.len() {
+                self.blocks.push(BufBlock::FREE);
+            }
+            self.free_len -= 1;
+            return Some(b);
+        } else {
             return None;
         }
-        self.free_head = self.blocks[b as usize].next;
-        self.blocks[b as usize].next = FRAME_NONE;
         self.free_len -= 1;
         Some(b)
+    }
+
+    /// Makes the descriptors of every pool block, so that descriptors can follow them.
+    pub(super) fn make_all_blocks(&mut self) {
+        if self.blocks.len() < self.n_blocks as usize {
+            self.blocks.resize(self.n_blocks as usize, BufBlock::FREE);
+        }
+    }
+
+    /// The free blocks in the order the free list hands them out.
+    pub(super) fn free_iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut b = self.free_head;
+        std::iter::from_fn(move || {
+            if b == FRAME_NONE {
+                return None;
+            }
+            let cur = b;
+            b = self.blocks[b as usize].next;
+            Some(cur)
+        })
+        .chain(self.unused..self.n_blocks)
     }
 
     pub(super) fn free_push(&mut self, b: u32) {

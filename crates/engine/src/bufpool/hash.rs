@@ -51,11 +51,24 @@ fn find_prime(n: u64) -> u64 {
 }
 
 impl BufPoolInstance {
-    /// Puts `local` (holding `page`) at the head of its cell's chain (`HASH_INSERT`).
+    /// Puts `local` (holding `page`) at the end of its cell's chain (`HASH_INSERT`), so
+    /// that the pages read first, often the hottest, are found first.
     pub(super) fn hash_insert(&mut self, local: u32, page: PageId) {
         let c = self.page_hash.cell(page);
-        self.blocks[local as usize].hash = self.page_hash.cells[c];
-        self.page_hash.cells[c] = local + 1;
+        self.blocks[local as usize].hash = 0;
+        let mut at = self.page_hash.cells[c];
+        if at == 0 {
+            self.page_hash.cells[c] = local + 1;
+            return;
+        }
+        loop {
+            let b = &mut self.blocks[at as usize - 1];
+            if b.hash == 0 {
+                b.hash = local + 1;
+                return;
+            }
+            at = b.hash;
+        }
     }
 
     /// Takes `local` (holding `page`) out of its cell's chain (`HASH_DELETE`).

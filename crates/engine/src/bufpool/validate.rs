@@ -23,15 +23,14 @@ impl BufPool {
                 "instance {id}: LRU length"
             );
             let mut free = 0;
-            let mut b = inst.free_head;
-            while b != FRAME_NONE {
-                assert_eq!(
-                    inst.blocks[b as usize].state(),
-                    STATE_FREE,
+            for b in inst.free_iter() {
+                assert!(
+                    inst.blocks
+                        .get(b as usize)
+                        .is_none_or(|blk| blk.state() == STATE_FREE),
                     "instance {id}: free list holds a used block"
                 );
                 free += 1;
-                b = inst.blocks[b as usize].next;
             }
             assert_eq!(free, inst.free_len, "instance {id}: free length");
             let memory = inst

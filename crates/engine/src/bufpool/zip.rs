@@ -38,7 +38,7 @@
 //!
 //! Memory: the per-descriptor extras (the compressed frame's location and the
 //! `unzip_LRU` links, 12 bytes) are allocated only once a compressed page enters the
-//! instance, so a pool without compressed tables keeps its 32 bytes per page.
+//! instance, so a pool without compressed tables keeps its 31 bytes per page.
 
 use super::{
     BufBlock, BufPool, BufPoolInstance, FrameId, Lookup, PageId, SpaceId, FRAME_NONE, F_BUDDY,
@@ -260,6 +260,7 @@ impl BufPoolInstance {
         let local = match self.zip.desc_free.pop() {
             Some(l) => l,
             None => {
+                self.make_all_blocks();
                 let l = self.blocks.len() as u32;
                 assert!(
                     l - self.n_blocks < DESCS_PER_BLOCK * self.n_blocks,
@@ -415,7 +416,8 @@ impl BufPoolInstance {
         }
         assert_eq!(last, self.zip.unzip_tail, "instance {id}: unzip tail");
         assert_eq!(on_unzip, self.zip.unzip_len, "instance {id}: unzip length");
-        let with_zip = (0..self.n_blocks).filter(|&l| self.in_unzip_lru(l)).count() as u32;
+        let n = n.min(self.blocks.len());
+        let with_zip = (0..n as u32).filter(|&l| self.in_unzip_lru(l)).count() as u32;
         assert_eq!(with_zip, on_unzip, "instance {id}: file pages with frames");
         // Every compressed frame is one used slot of a buddy block of its class.
         let buddies = self.blocks[..n]

@@ -3,10 +3,16 @@
 //!
 //! A 128 GB pool takes tens of millions of draws from the key distribution, most of
 //! them of pages already read. "Already in?" is asked of [`WarmedPages`], one bit a
-//! page, never of the pool's page map: a lookup there is a random read into tens of
+//! page, never of the pool's page hash: a lookup there is a random read into tens of
 //! megabytes, a cache miss per draw, and was most of the time it took to build I1.
-//! The pool ends exactly as with the page-map lookup (only the warm-up puts pages in,
+//! The pool ends exactly as with the page-hash lookup (only the warm-up puts pages in,
 //! and none leave), so the trace does not change.
+//!
+//! A draw of a table whose every drawable leaf is read already cannot read a page: it
+//! is passed over, its random numbers taken from the stream without being made into a
+//! key ([`Sim::warm_pass_over`]). On I1 the small workload tables are read within the
+//! first few million draws and the 10 GB table takes tens of millions more (a coupon
+//! collector's wait): most draws are passed over.
 
 use super::catalog::TableId;
 use super::Sim;
@@ -75,6 +81,9 @@ pub(super) struct Warming {
     /// Tables drawn from: not the partitions, which are read in whole or not at all,
     /// after the rest, with room kept for them.
     tables: Vec<TableId>,
+    /// Per table of `tables`, the leaves a draw can land on not read yet; at 0 its
+    /// draws are passed over.
+    unread: Vec<u64>,
     partitions: Vec<TableId>,
     /// `innodb_lru_scan_depth` plus the blocks kept for the cached partitions.
     depth: u32,
@@ -185,10 +194,20 @@ impl Sim {
             .iter()
             .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
             .sum();
+        // warm_key() draws from the primary key, and from the first secondary one if
+        // there is one.
+        let unread = tables
+            .iter()
+            .map(|&t| {
+                let ixs = &self.catalog[t].table.indexes;
+                ixs.iter().take(2).map(|ix| ix.leaves()).sum()
+            })
+            .collect();
         Warming {
             warmed: WarmedPages::default(),
             rng: SimRng::stream(self.scenario.seed, "warm"),
             tables,
+            unread,
             partitions: self.cached_partitions(),
             depth: self.scenario.buffer_pool.lru_scan_depth + reserve,
             reserve,
@@ -269,9 +288,19 @@ impl Sim {
                 };
                 return spent;
             }
-            let (t, page) = self.warm_draw(&w.tables, &mut w.rng);
-            if self.warm_page(&mut w.warmed, t, page, w.depth) {
-                w.full = self.warm_full(w);
+            let k = w.rng.below(w.tables.len() as u64) as usize;
+            let t = w.tables[k];
+            if w.unread[k] == 0 {
+                self.warm_pass_over(t, &mut w.rng);
+            } else {
+                let page = self.warm_key(t, &mut w.rng);
+                let known = w.warmed.contains(t, page);
+                if self.warm_page(&mut w.warmed, t, page, w.depth) {
+                    w.full = self.warm_full(w);
+                }
+                if !known && w.warmed.contains(t, page) {
+                    w.unread[k] -= 1;
+                }
             }
             left -= 1;
             spent += 1;
@@ -321,24 +350,47 @@ impl Sim {
         spent
     }
 
-    /// One draw: a table, then a leaf of its primary key (secondary keys one time in
-    /// four, where it has them).
-    fn warm_draw(&self, tables: &[TableId], rng: &mut SimRng) -> (TableId, u32) {
-        let t = tables[rng.below(tables.len() as u64) as usize];
+    /// One draw, after the table `t` was drawn: a leaf of its primary key (secondary
+    /// keys one time in four, where it has them).
+    fn warm_key(&self, t: TableId, rng: &mut SimRng) -> u32 {
         let table = &self.catalog[t].table;
-        let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
-            1
-        } else {
-            0
-        };
+        let ix = self.warm_index(t, rng);
         let index = &table.indexes[ix];
         // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-        let pos = if ix == 0 && self.catalog.workload_tables.contains(&t) {
+        let pos = if self.warm_key_follows_workload(t, ix) {
             self.dist.draw(rng, table.rows)
         } else {
             rng.below(table.rows.max(1))
         };
-        (t, index.leaf_of(pos))
+        index.leaf_of(pos)
+    }
+
+    /// A draw of `t` passed over: the numbers [`Sim::warm_key`] would take from the
+    /// stream, taken without making a key.
+    fn warm_pass_over(&self, t: TableId, rng: &mut SimRng) {
+        let ix = self.warm_index(t, rng);
+        let numbers = if self.warm_key_follows_workload(t, ix) {
+            self.dist.stream_per_draw()
+        } else {
+            1
+        };
+        for _ in 0..numbers {
+            rng.next_u64();
+        }
+    }
+
+    /// Which index of `t` a draw reads.
+    fn warm_index(&self, t: TableId, rng: &mut SimRng) -> usize {
+        if self.catalog[t].table.indexes.len() > 1 && rng.chance(1, 4) {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Whether a draw of index `ix` of `t` follows the workload's key distribution.
+    fn warm_key_follows_workload(&self, t: TableId, ix: usize) -> bool {
+        ix == 0 && self.catalog.workload_tables.contains(&t)
     }
 
     /// Reads one page into the pool, as a miss of the workload would have, unless its
@@ -388,6 +440,23 @@ impl Sim {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_passed_over_takes_what_the_draw_takes_from_the_stream() {
+        for scenario in ["steady-oltp-rw", "drop-table-demo", "i5-compressed-partition-drop"] {
+            let sim = Sim::builtin(scenario, None).unwrap();
+            let w = sim.warm_start();
+            for &t in &w.tables {
+                let mut drawn = SimRng::stream(7, "t");
+                let mut passed = drawn.clone();
+                for _ in 0..2_000 {
+                    sim.warm_key(t, &mut drawn);
+                    sim.warm_pass_over(t, &mut passed);
+                }
+                assert_eq!(drawn.next_u64(), passed.next_u64(), "{scenario} {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn warmed_pages_remember_each_page_of_each_table() {
