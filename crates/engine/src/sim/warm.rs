@@ -10,7 +10,7 @@
 //!
 //! A draw of a table whose every drawable leaf is read already cannot read a page: it
 //! is passed over, its random numbers taken from the stream without being made into a
-//! key ([`Sim::warm_pass_over`]). On I1 the small workload tables are read within the
+//! key (`warm_pass_over`). On I1 the small workload tables are read within the
 //! first few million draws and the 10 GB table takes tens of millions more (a coupon
 //! collector's wait): most draws are passed over.
 
@@ -20,6 +20,30 @@ use crate::bufpool::{FreeBlock, Lookup, PageId};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
+
+/// Which index of the table a draw reads.
+fn warm_index(plan: DrawPlan, rng: &mut SimRng) -> usize {
+    if plan.secondary && rng.chance(1, 4) {
+        1
+    } else {
+        0
+    }
+}
+
+/// A draw of a table passed over: the numbers [`Sim::warm_key`] would take from the
+/// stream, taken without making a key (`key_numbers`: what a draw from the workload's
+/// distribution takes).
+fn warm_pass_over(plan: DrawPlan, key_numbers: u32, rng: &mut SimRng) {
+    let ix = warm_index(plan, rng);
+    let numbers = if ix == 0 && plan.follows_workload {
+        key_numbers
+    } else {
+        1
+    };
+    for _ in 0..numbers {
+        rng.next_u64();
+    }
+}
 
 /// The pages the warm-up has read into the pool: one bit a page, per table.
 #[derive(Debug, Default)]
@@ -47,6 +71,17 @@ impl WarmedPages {
         }
         words[w] |= 1 << (page_no % 64);
     }
+}
+
+/// What a draw of one table needs, looked up once.
+#[derive(Clone, Copy, Debug)]
+struct DrawPlan {
+    /// Whether a draw goes to its first secondary key one time in four.
+    secondary: bool,
+    /// Whether positions in its primary key follow the workload's distribution.
+    follows_workload: bool,
+    /// The leaves a draw can land on not read yet; at 0 its draws are passed over.
+    unread: u64,
 }
 
 /// Where a warm-up is.
@@ -81,9 +116,8 @@ pub(super) struct Warming {
     /// Tables drawn from: not the partitions, which are read in whole or not at all,
     /// after the rest, with room kept for them.
     tables: Vec<TableId>,
-    /// Per table of `tables`, the leaves a draw can land on not read yet; at 0 its
-    /// draws are passed over.
-    unread: Vec<u64>,
+    /// Per table of `tables`, what its draws need.
+    plans: Vec<DrawPlan>,
     partitions: Vec<TableId>,
     /// `innodb_lru_scan_depth` plus the blocks kept for the cached partitions.
     depth: u32,
@@ -196,18 +230,22 @@ impl Sim {
             .sum();
         // warm_key() draws from the primary key, and from the first secondary one if
         // there is one.
-        let unread = tables
+        let plans = tables
             .iter()
             .map(|&t| {
                 let ixs = &self.catalog[t].table.indexes;
-                ixs.iter().take(2).map(|ix| ix.leaves()).sum()
+                DrawPlan {
+                    secondary: ixs.len() > 1,
+                    follows_workload: self.catalog.workload_tables.contains(&t),
+                    unread: ixs.iter().take(2).map(|ix| ix.leaves()).sum(),
+                }
             })
             .collect();
         Warming {
             warmed: WarmedPages::default(),
             rng: SimRng::stream(self.scenario.seed, "warm"),
             tables,
-            unread,
+            plans,
             partitions: self.cached_partitions(),
             depth: self.scenario.buffer_pool.lru_scan_depth + reserve,
             reserve,
@@ -289,17 +327,17 @@ impl Sim {
                 return spent;
             }
             let k = w.rng.below(w.tables.len() as u64) as usize;
-            let t = w.tables[k];
-            if w.unread[k] == 0 {
-                self.warm_pass_over(t, &mut w.rng);
+            let (t, plan) = (w.tables[k], w.plans[k]);
+            if plan.unread == 0 {
+                warm_pass_over(plan, self.dist.stream_per_draw(), &mut w.rng);
             } else {
-                let page = self.warm_key(t, &mut w.rng);
+                let page = self.warm_key(t, plan, &mut w.rng);
                 let known = w.warmed.contains(t, page);
                 if self.warm_page(&mut w.warmed, t, page, w.depth) {
                     w.full = self.warm_full(w);
                 }
                 if !known && w.warmed.contains(t, page) {
-                    w.unread[k] -= 1;
+                    w.plans[k].unread -= 1;
                 }
             }
             left -= 1;
@@ -352,45 +390,17 @@ impl Sim {
 
     /// One draw, after the table `t` was drawn: a leaf of its primary key (secondary
     /// keys one time in four, where it has them).
-    fn warm_key(&self, t: TableId, rng: &mut SimRng) -> u32 {
+    fn warm_key(&self, t: TableId, plan: DrawPlan, rng: &mut SimRng) -> u32 {
         let table = &self.catalog[t].table;
-        let ix = self.warm_index(t, rng);
+        let ix = warm_index(plan, rng);
         let index = &table.indexes[ix];
         // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-        let pos = if self.warm_key_follows_workload(t, ix) {
+        let pos = if ix == 0 && plan.follows_workload {
             self.dist.draw(rng, table.rows)
         } else {
             rng.below(table.rows.max(1))
         };
         index.leaf_of(pos)
-    }
-
-    /// A draw of `t` passed over: the numbers [`Sim::warm_key`] would take from the
-    /// stream, taken without making a key.
-    fn warm_pass_over(&self, t: TableId, rng: &mut SimRng) {
-        let ix = self.warm_index(t, rng);
-        let numbers = if self.warm_key_follows_workload(t, ix) {
-            self.dist.stream_per_draw()
-        } else {
-            1
-        };
-        for _ in 0..numbers {
-            rng.next_u64();
-        }
-    }
-
-    /// Which index of `t` a draw reads.
-    fn warm_index(&self, t: TableId, rng: &mut SimRng) -> usize {
-        if self.catalog[t].table.indexes.len() > 1 && rng.chance(1, 4) {
-            1
-        } else {
-            0
-        }
-    }
-
-    /// Whether a draw of index `ix` of `t` follows the workload's key distribution.
-    fn warm_key_follows_workload(&self, t: TableId, ix: usize) -> bool {
-        ix == 0 && self.catalog.workload_tables.contains(&t)
     }
 
     /// Reads one page into the pool, as a miss of the workload would have, unless its
@@ -446,12 +456,12 @@ mod tests {
         for scenario in ["steady-oltp-rw", "drop-table-demo", "i5-compressed-partition-drop"] {
             let sim = Sim::builtin(scenario, None).unwrap();
             let w = sim.warm_start();
-            for &t in &w.tables {
+            for (&t, &plan) in w.tables.iter().zip(&w.plans) {
                 let mut drawn = SimRng::stream(7, "t");
                 let mut passed = drawn.clone();
                 for _ in 0..2_000 {
-                    sim.warm_key(t, &mut drawn);
-                    sim.warm_pass_over(t, &mut passed);
+                    sim.warm_key(t, plan, &mut drawn);
+                    warm_pass_over(plan, sim.dist.stream_per_draw(), &mut passed);
                 }
                 assert_eq!(drawn.next_u64(), passed.next_u64(), "{scenario} {t:?}");
             }
