@@ -354,7 +354,11 @@ mod tests {
 
     #[test]
     fn a_draw_takes_as_many_numbers_as_it_says() {
-        for kind in [Distribution::Uniform, Distribution::Special, Distribution::Pareto] {
+        for kind in [
+            Distribution::Uniform,
+            Distribution::Special,
+            Distribution::Pareto,
+        ] {
             let d = KeyDist::new(kind, 1, 75, 0.2);
             let mut drawn = SimRng::stream(9, "t");
             let mut passed = drawn.clone();

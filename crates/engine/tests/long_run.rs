@@ -88,7 +88,10 @@ fn hours_of_oltp_with_a_ddl_every_ten_minutes_stay_bounded() {
     // What no cap bounds: a rebuilt table's tablespace stays registered (a few bytes),
     // and each statement's record.
     let grown = sim.pool().tablespaces() - spaces_at_start;
-    assert!(grown as u64 <= ddls, "{grown} tablespaces more after {ddls} DDLs");
+    assert!(
+        grown as u64 <= ddls,
+        "{grown} tablespaces more after {ddls} DDLs"
+    );
     let kept = sim.samples();
     let recent = &kept[kept.len() - 3600..];
     assert!(recent.windows(2).all(|w| w[1].t_s == w[0].t_s + 1));

@@ -55,8 +55,7 @@ impl BufPool {
         let of_space = self.spaces.slots_of(space);
         for b in 0..self.instances[i].blocks.len() {
             let blk = self.instances[i].blocks[b];
-            if blk.ahi_index != 0 && blk.state() == STATE_FILE && of_space[usize::from(blk.slot)]
-            {
+            if blk.ahi_index != 0 && blk.state() == STATE_FILE && of_space[usize::from(blk.slot)] {
                 self.instances[i].blocks[b].ahi_index = 0;
                 self.ahi_forget(space, blk.ahi_index);
                 *dropped.entry(blk.ahi_index).or_insert(0) += 1;
@@ -105,7 +104,9 @@ impl BufPool {
                         STATE_FILE,
                         "AHI entries on a block that holds no uncompressed page"
                     );
-                    *counted.entry((self.block_space(b), b.ahi_index)).or_insert(0) += 1;
+                    *counted
+                        .entry((self.block_space(b), b.ahi_index))
+                        .or_insert(0) += 1;
                 }
             }
         }

@@ -171,7 +171,9 @@ impl BufPool {
         if inst.blocks[local].is(F_DIRTY) {
             return;
         }
-        let seq = inst.flush.push(lsn, local as u32, inst.blocks[local].access_or_flush);
+        let seq = inst
+            .flush
+            .push(lsn, local as u32, inst.blocks[local].access_or_flush);
         let b = &mut inst.blocks[local];
         b.set(F_DIRTY, true);
         b.access_or_flush = seq;

@@ -6,8 +6,8 @@
 //! linked through the descriptors' `next` field.
 
 use super::{
-    BufBlock, BufPool, BufPoolInstance, FrameId, PageId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO,
-    F_ZIP, LRU_SEARCH_SCAN_THRESHOLD, STATE_MEMORY, STATE_ZIP,
+    BufBlock, BufPool, BufPoolInstance, FrameId, PageId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO, F_ZIP,
+    LRU_SEARCH_SCAN_THRESHOLD, STATE_MEMORY, STATE_ZIP,
 };
 
 /// Where a free block came from (`buf_LRU_get_free_block()`).

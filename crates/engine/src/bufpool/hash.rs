@@ -136,7 +136,10 @@ impl BufPool {
                 let mut at = inst.page_hash.cells[c];
                 while at != 0 {
                     let b = &inst.blocks[at as usize - 1];
-                    assert!(b.holds_page(), "instance {id}: the page hash holds a non-page");
+                    assert!(
+                        b.holds_page(),
+                        "instance {id}: the page hash holds a non-page"
+                    );
                     let page = PageId {
                         space: self.block_space(b),
                         page_no: b.page_no,

@@ -447,7 +447,6 @@ impl BufPool {
         self.instances.len() as u16
     }
 
-
     fn sum(&self, f: impl Fn(&BufPoolInstance) -> u32) -> u64 {
         self.instances.iter().map(|i| u64::from(f(i))).sum()
     }
@@ -501,8 +500,7 @@ impl BufPool {
                 i.blocks.capacity() as u64 * std::mem::size_of::<BufBlock>() as u64
                     + i.zip_extra_bytes()
                     + i.page_hash.bytes()
-                    + i.flush.entries.capacity() as u64
-                        * std::mem::size_of::<FlushEntry>() as u64
+                    + i.flush.entries.capacity() as u64 * std::mem::size_of::<FlushEntry>() as u64
                     + i.slot_pages.capacity() as u64 * 4
             })
             .sum();
@@ -628,5 +626,4 @@ impl BufPool {
             Lookup::Hit(f) | Lookup::IoFixed(f) | Lookup::Stale(f) => Some(f),
         }
     }
-
 }

@@ -114,7 +114,9 @@ impl Spaces {
                         let s = Slot::try_from(self.slots.len())
                             .ok()
                             .filter(|&s| s != NO_SLOT)
-                            .expect("at most 65,535 tablespace versions have pages in the pool at once");
+                            .expect(
+                                "at most 65,535 tablespace versions have pages in the pool at once",
+                            );
                         self.slots.push(slot);
                         s
                     }

@@ -1,7 +1,9 @@
 //! What viewers read: the pool map's cells (one per block, LRU order), the flush list
 //! as cells, and one frame inspected under the pointer. Read-only.
 
-use super::{BufBlock, BufPool, Lsn, SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, STATE_FREE, STATE_MEMORY};
+use super::{
+    BufBlock, BufPool, Lsn, SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, STATE_FREE, STATE_MEMORY,
+};
 use serde::Serialize;
 
 /// How a cell of the pool map is drawn.

@@ -453,7 +453,11 @@ mod tests {
 
     #[test]
     fn a_draw_passed_over_takes_what_the_draw_takes_from_the_stream() {
-        for scenario in ["steady-oltp-rw", "drop-table-demo", "i5-compressed-partition-drop"] {
+        for scenario in [
+            "steady-oltp-rw",
+            "drop-table-demo",
+            "i5-compressed-partition-drop",
+        ] {
             let sim = Sim::builtin(scenario, None).unwrap();
             let w = sim.warm_start();
             for (&t, &plan) in w.tables.iter().zip(&w.plans) {
