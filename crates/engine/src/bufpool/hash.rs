@@ -46,7 +46,12 @@ impl PageHash {
 
 /// The smallest prime at least `n` (and at least 2).
 fn find_prime(n: u64) -> u64 {
-    let is_prime = |p: u64| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
+    let is_prime = |p: u64| {
+        p >= 2
+            && (2..)
+                .take_while(|d| d * d <= p)
+                .all(|d| !p.is_multiple_of(d))
+    };
     (n.max(2)..).find(|&p| is_prime(p)).unwrap_or(2)
 }
 
