@@ -9,7 +9,10 @@
 //!     oltp_read_write for 60 virtual seconds.
 //! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
 //!     over the same descriptors.
-//! (e) With `--web FILE` (the `target/bench-web.json` that `cargo xtask bench-web`
+//! (e) Building I1's 128 GB pool (8.4 M frames): the server assembled cold
+//!     (`SimBuild::new`), then warmed to its first tick (`SimBuild::finish`), as the app
+//!     does when the scenario is chosen.
+//! (f) With `--web FILE` (the `target/bench-web.json` that `cargo xtask bench-web`
 //!     writes): the real-time factor of (c) measured in Chromium's wasm, and its ratio
 //!     to this process's.
 //!
@@ -17,7 +20,7 @@
 
 use ddlscope_engine::SimRng;
 use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId};
-use ddlscope_engine::{Profile, Scenario, Sim, Tick};
+use ddlscope_engine::{Profile, Scenario, Sim, SimBuild, Tick};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -27,7 +30,7 @@ const POOL_PAGES: u32 = 8_000_000;
 const TRACE_PAGES: u64 = 12_000_000;
 const TRACE_REQUESTS: usize = 20_000_000;
 
-/// The four figures.
+/// The figures.
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     /// Where the trace came from.
@@ -40,12 +43,16 @@ pub struct BenchReport {
     pub innodb_lru_accesses_per_s: f64,
     /// Its miss ratio.
     pub innodb_lru_miss_ratio: f64,
-    /// Simulator bytes per pool page (descriptors, page maps, flush list).
+    /// Simulator bytes per pool page (descriptors, page hash, flush list, tablespaces).
     pub bytes_per_page: f64,
     /// Virtual seconds per wall second, 8 M pages, 16 threads oltp_read_write.
     pub realtime_factor: f64,
     /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
     pub evict_pass_vs_sweep_ratio: f64,
+    /// Milliseconds to build I1's 128 GB pool: assembled cold, then warmed.
+    pub i1_build_ms: f64,
+    /// Of which assembling the cold server (the pool's descriptors and page hash).
+    pub i1_assemble_ms: f64,
     /// The same run as `realtime_factor` in wasm in Chromium, read from bench-web's
     /// report; absent unless measured.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,9 +142,8 @@ pub fn generated_trace() -> Vec<u32> {
 /// Replays `trace` through a pool of `POOL_PAGES` pages; returns (misses, wall time,
 /// the pool).
 fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
-    let max = trace.iter().copied().max().unwrap_or(0);
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
-    pool.register_space(SpaceId(1), max + 1);
+    pool.register_space(SpaceId(1));
     let ((misses, pool), wall) = timed(move || {
         let mut misses = 0u64;
         for (i, &p) in trace.iter().enumerate() {
@@ -180,7 +186,7 @@ fn evict_pass_ratio() -> f64 {
     // A hundred tablespaces sharing the pool; the dropped one holds about 1% of it, as
     // an ordinary table among many does.
     for s in 1..=100 {
-        pool.register_space(SpaceId(s), 1_000_000);
+        pool.register_space(SpaceId(s));
     }
     let mut rng = SimRng::stream(1, "bench.fill");
     for _ in 0..u64::from(POOL_PAGES) * 2 {
@@ -211,6 +217,19 @@ fn evict_pass_ratio() -> f64 {
     pass.as_secs_f64() / sweep.as_secs_f64()
 }
 
+/// (e): I1 built as the app builds it; returns (whole build, assembly alone) in ms.
+fn i1_build_ms() -> Result<(f64, f64), String> {
+    let scenario = Scenario::builtin("i1-ahi-drop")?;
+    let profile = Profile::builtin(&scenario.profile)?;
+    let (build, assemble) = timed(|| SimBuild::new(scenario, profile));
+    let build = build?;
+    assert_eq!(build.progress().1, 8_388_608, "I1 is a 128 GB pool");
+    let (sim, warm) = timed(|| build.finish());
+    drop(sim);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Ok((ms(assemble + warm), ms(assemble)))
+}
+
 /// Runs everything; `progress` is told what is running.
 pub fn run(
     trace_path: Option<&str>,
@@ -236,6 +255,8 @@ pub fn run(
     let realtime_factor = realtime_factor()?;
     progress("timing a tablespace-eviction pass against a plain sweep");
     let evict_pass_vs_sweep_ratio = evict_pass_ratio();
+    progress("building I1's 128 GB pool");
+    let (i1_build_ms, i1_assemble_ms) = i1_build_ms()?;
     let n = trace.len() as f64;
     Ok(BenchReport {
         trace: source,
@@ -246,6 +267,8 @@ pub fn run(
         bytes_per_page,
         realtime_factor,
         evict_pass_vs_sweep_ratio,
+        i1_build_ms,
+        i1_assemble_ms,
         wasm_realtime_factor,
         wasm_speed_ratio: wasm_realtime_factor.map(|w| w / realtime_factor),
     })
@@ -316,7 +339,7 @@ mod tests {
             lru.push(p);
         }
         let mut pool = BufPool::with_policy(cap as u32, 1, 37, LruPolicy::Exact);
-        pool.register_space(SpaceId(1), 3_001);
+        pool.register_space(SpaceId(1));
         let got = trace
             .iter()
             .filter(|&&p| {

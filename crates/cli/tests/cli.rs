@@ -137,9 +137,14 @@ fn bench_reports_the_four_figures_as_json() {
         "bytes_per_page",
         "realtime_factor",
         "evict_pass_vs_sweep_ratio",
+        "i1_build_ms",
+        "i1_assemble_ms",
     ] {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key} in {out}");
     }
+    // The descriptors and the page hash fit 32 bytes a page (issue 15).
+    let bytes = v["bytes_per_page"].as_f64().unwrap();
+    assert!(bytes <= 32.0, "{bytes} bytes a page");
     // The generated trace has the reference shape: about 21% of accesses miss (the pool
     // never fills, so every miss is a first touch).
     let miss = v["exact_lru_miss_ratio"].as_f64().unwrap();

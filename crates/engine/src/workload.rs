@@ -81,6 +81,16 @@ impl KeyDist {
         }
     }
 
+    /// How many numbers [`KeyDist::draw`] takes from its stream, whatever it draws:
+    /// what passing over a draw without making it must take to leave the stream where
+    /// the draw would have.
+    pub fn stream_per_draw(&self) -> u32 {
+        match self.kind {
+            Distribution::Uniform | Distribution::Pareto => 1,
+            Distribution::Special => 2,
+        }
+    }
+
     /// A key position in `0..n`.
     pub fn draw(&self, rng: &mut SimRng, n: u64) -> u64 {
         let n = n.max(1);
@@ -340,6 +350,28 @@ mod tests {
             .count();
         let writes = s.iter().filter(|k| k.is_write()).count();
         assert_eq!((reads, writes), (14, 4));
+    }
+
+    #[test]
+    fn a_draw_takes_as_many_numbers_as_it_says() {
+        for kind in [
+            Distribution::Uniform,
+            Distribution::Special,
+            Distribution::Pareto,
+        ] {
+            let d = KeyDist::new(kind, 1, 75, 0.2);
+            let mut drawn = SimRng::stream(9, "t");
+            let mut passed = drawn.clone();
+            for n in [1, 7, 1_000_000] {
+                for _ in 0..1_000 {
+                    d.draw(&mut drawn, n);
+                    for _ in 0..d.stream_per_draw() {
+                        passed.next_u64();
+                    }
+                }
+                assert_eq!(drawn.next_u64(), passed.next_u64(), "{kind:?}");
+            }
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub const DDLS: &[&str] = &[
 const EVENTS_MAX: usize = 2 * 65_536;
 const SAMPLES_MAX: usize = 7_200;
 /// The engine's estimate of its own size may not pass this (the pool's 1,024 frames
-/// and page maps, the full event and sample records, the statements).
+/// with their page hash, the full event and sample records, the statements).
 const BYTES_MAX: u64 = 24 << 20;
 
 /// Virtual minutes to run: 130 in the test run (the samples start being thinned at
@@ -55,7 +55,7 @@ fn hours_of_oltp_with_a_ddl_every_ten_minutes_stay_bounded() {
     let ddls = minutes / 10;
     let scenario = Scenario::from_toml(SCENARIO).unwrap();
     let mut sim = Sim::new(scenario, Profile::builtin("mysql-8.0.23").unwrap()).unwrap();
-    let page_maps_at_start = sim.pool().page_map_entries();
+    let spaces_at_start = sim.pool().tablespaces();
     let mut most_bytes = 0;
     for slot in 0..ddls {
         sim.execute(DDLS[slot as usize % DDLS.len()]).unwrap();
@@ -85,10 +85,13 @@ fn hours_of_oltp_with_a_ddl_every_ten_minutes_stay_bounded() {
     }
     assert_eq!(sim.sample_count(), ddls * 600);
     assert_eq!(sim.statements().len() as u64, ddls);
-    // What no cap bounds: a rebuilt table's page map stays (4 bytes a page, about
-    // 2,000 pages for this table), and each statement's record.
-    let grown = sim.pool().page_map_entries() - page_maps_at_start;
-    assert!(grown <= ddls * 4000, "page maps grew by {grown} entries");
+    // What no cap bounds: a rebuilt table's tablespace stays registered (a few bytes),
+    // and each statement's record.
+    let grown = sim.pool().tablespaces() - spaces_at_start;
+    assert!(
+        grown as u64 <= ddls,
+        "{grown} tablespaces more after {ddls} DDLs"
+    );
     let kept = sim.samples();
     let recent = &kept[kept.len() - 3600..];
     assert!(recent.windows(2).all(|w| w[1].t_s == w[0].t_s + 1));

@@ -104,7 +104,7 @@ fn the_pool_runs_out_when_three_quarters_are_lent() {
     // sessions check it before each row change and fail with ER_LOCK_TABLE_FULL (1206).
     use ddlscope_engine::{BufPool, PageId, SpaceId};
     let mut pool = BufPool::new(4096, 2, 37);
-    pool.register_space(SpaceId(1), 10_000);
+    pool.register_space(SpaceId(1));
     for p in 0..3000 {
         pool.replay_access(
             PageId {

@@ -19,7 +19,8 @@ impl BufPool {
             return false;
         }
         inst.blocks[local].ahi_index = index;
-        *self.ahi_pages.entry((SpaceId(b.space), index)).or_insert(0) += 1;
+        let space = self.block_space(&b);
+        *self.ahi_pages.entry((space, index)).or_insert(0) += 1;
         true
     }
 
@@ -29,8 +30,8 @@ impl BufPool {
         let i = self.inst_of_frame(frame);
         let inst = &mut self.instances[i];
         let local = inst.local(frame) as usize;
-        let space = SpaceId(inst.blocks[local].space);
         let index = std::mem::take(&mut inst.blocks[local].ahi_index);
+        let space = self.block_space(&self.instances[i].blocks[local]);
         if index != 0 {
             self.ahi_forget(space, index);
         }
@@ -51,9 +52,10 @@ impl BufPool {
     pub fn ahi_drop_space(&mut self, instance: u16, space: SpaceId) -> Vec<(u8, u64)> {
         let i = usize::from(instance);
         let mut dropped: BTreeMap<u8, u64> = BTreeMap::new();
+        let of_space = self.spaces.slots_of(space);
         for b in 0..self.instances[i].blocks.len() {
             let blk = self.instances[i].blocks[b];
-            if blk.space == space.0 && blk.ahi_index != 0 && blk.state() == STATE_FILE {
+            if blk.ahi_index != 0 && blk.state() == STATE_FILE && of_space[usize::from(blk.slot)] {
                 self.instances[i].blocks[b].ahi_index = 0;
                 self.ahi_forget(space, blk.ahi_index);
                 *dropped.entry(blk.ahi_index).or_insert(0) += 1;
@@ -72,7 +74,7 @@ impl BufPool {
         while b != FRAME_NONE {
             rank += 1;
             let blk = &inst.blocks[b as usize];
-            if blk.space == space.0 && blk.ahi_index != 0 {
+            if blk.ahi_index != 0 && self.block_space(blk) == space {
                 out.push((rank, inst.base + b));
             }
             b = blk.prev;
@@ -102,7 +104,9 @@ impl BufPool {
                         STATE_FILE,
                         "AHI entries on a block that holds no uncompressed page"
                     );
-                    *counted.entry((SpaceId(b.space), b.ahi_index)).or_insert(0) += 1;
+                    *counted
+                        .entry((self.block_space(b), b.ahi_index))
+                        .or_insert(0) += 1;
                 }
             }
         }

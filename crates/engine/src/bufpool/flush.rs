@@ -22,7 +22,12 @@ pub(super) struct FlushEntry {
     pub(super) lsn: Lsn,
     /// Local frame, [`FRAME_NONE`] once the page was cleaned out of order.
     pub(super) frame: u32,
+    /// The page's first access time while it is dirty (its descriptor holds this
+    /// entry's number instead).
+    pub(super) access_ms: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<FlushEntry>() == 16);
 
 /// The flush list (`buf_pool->flush_list`) as a deque in modification order: the front
 /// is the oldest modification (InnoDB's tail, where flushing starts).
@@ -36,29 +41,45 @@ pub(super) struct FlushList {
 }
 
 impl FlushList {
-    fn push(&mut self, lsn: Lsn, frame: u32) -> u32 {
+    fn push(&mut self, lsn: Lsn, frame: u32, access_ms: u32) -> u32 {
         debug_assert!(
             self.entries.back().is_none_or(|e| e.lsn <= lsn),
             "flush list stays in LSN order"
         );
         let seq = self.front_seq.wrapping_add(self.entries.len() as u32);
-        self.entries.push_back(FlushEntry { lsn, frame });
+        self.entries.push_back(FlushEntry {
+            lsn,
+            frame,
+            access_ms,
+        });
         self.live += 1;
         seq
     }
 
-    fn remove(&mut self, seq: u32) {
+    /// The entry numbered `seq`.
+    pub(super) fn entry(&self, seq: u32) -> &FlushEntry {
+        &self.entries[seq.wrapping_sub(self.front_seq) as usize]
+    }
+
+    pub(super) fn entry_mut(&mut self, seq: u32) -> &mut FlushEntry {
+        &mut self.entries[seq.wrapping_sub(self.front_seq) as usize]
+    }
+
+    /// Tombstones entry `seq`; returns the access time it kept.
+    fn remove(&mut self, seq: u32) -> u32 {
         let idx = seq.wrapping_sub(self.front_seq) as usize;
         debug_assert!(
             self.entries[idx].frame != FRAME_NONE,
             "flush entry removed twice"
         );
         self.entries[idx].frame = FRAME_NONE;
+        let access_ms = self.entries[idx].access_ms;
         self.live -= 1;
         while self.entries.front().is_some_and(|e| e.frame == FRAME_NONE) {
             self.entries.pop_front();
             self.front_seq = self.front_seq.wrapping_add(1);
         }
+        access_ms
     }
 }
 
@@ -97,18 +118,46 @@ pub struct LruBatch {
 }
 
 impl BufPoolInstance {
-    /// Removes a flush-list entry; when tombstones outnumber live entries, compacts the
-    /// deque and renumbers the blocks' entries, so the deque stays within twice the
-    /// number of dirty pages.
-    pub(super) fn flush_remove(&mut self, seq: u32) {
-        self.flush.remove(seq);
+    /// Removes a flush-list entry and returns the access time it kept; when tombstones
+    /// outnumber live entries, compacts the deque and renumbers the blocks' entries, so
+    /// the deque stays within twice the number of dirty pages.
+    pub(super) fn flush_remove(&mut self, seq: u32) -> u32 {
+        let access_ms = self.flush.remove(seq);
         if self.flush.entries.len() > 2 * self.flush.live as usize + 4096 {
             self.flush.entries.retain(|e| e.frame != FRAME_NONE);
             for (k, e) in self.flush.entries.iter().enumerate() {
-                self.blocks[e.frame as usize].flush_seq =
+                self.blocks[e.frame as usize].access_or_flush =
                     self.flush.front_seq.wrapping_add(k as u32);
             }
         }
+        access_ms
+    }
+
+    /// The first access time of `blocks[local]`'s page (0 = not yet accessed), wherever
+    /// it is kept.
+    pub(super) fn access_ms(&self, local: u32) -> u32 {
+        let b = &self.blocks[local as usize];
+        if b.is(F_DIRTY) {
+            self.flush.entry(b.access_or_flush).access_ms
+        } else {
+            b.access_or_flush
+        }
+    }
+
+    pub(super) fn set_access_ms(&mut self, local: u32, ms: u32) {
+        let b = self.blocks[local as usize];
+        if b.is(F_DIRTY) {
+            self.flush.entry_mut(b.access_or_flush).access_ms = ms;
+        } else {
+            self.blocks[local as usize].access_or_flush = ms;
+        }
+    }
+
+    /// The oldest modification of the dirty page in `blocks[local]`.
+    pub(super) fn oldest_modification_of(&self, local: u32) -> Option<Lsn> {
+        let b = &self.blocks[local as usize];
+        b.is(F_DIRTY)
+            .then(|| self.flush.entry(b.access_or_flush).lsn)
     }
 }
 
@@ -122,10 +171,12 @@ impl BufPool {
         if inst.blocks[local].is(F_DIRTY) {
             return;
         }
-        let seq = inst.flush.push(lsn, local as u32);
+        let seq = inst
+            .flush
+            .push(lsn, local as u32, inst.blocks[local].access_or_flush);
         let b = &mut inst.blocks[local];
         b.set(F_DIRTY, true);
-        b.flush_seq = seq;
+        b.access_or_flush = seq;
     }
 
     /// 5.7 `buf_flush_or_remove_pages()` in a flush mode, one pass from the tail: the
@@ -148,7 +199,7 @@ impl BufPool {
             }
             visited += 1;
             let b = &inst.blocks[e.frame as usize];
-            if b.space == space.0 && pages.contains(&b.page_no) && !b.is(F_IO) {
+            if pages.contains(&b.page_no) && !b.is(F_IO) && self.block_space(b) == space {
                 return Some((inst.base + e.frame, visited));
             }
         }
@@ -171,7 +222,7 @@ impl BufPool {
                 continue;
             }
             let b = &inst.blocks[e.frame as usize];
-            if b.space == space.0 && pages.contains(&b.page_no) && !b.is(F_IO) {
+            if pages.contains(&b.page_no) && !b.is(F_IO) && self.block_space(b) == space {
                 out.push(inst.base + e.frame);
             }
         }
@@ -210,8 +261,9 @@ impl BufPool {
         debug_assert!(b.is(F_IO_WRITE));
         inst.blocks[local].set(F_IO_WRITE, false);
         if b.is(F_DIRTY) {
-            inst.flush_remove(b.flush_seq);
+            let access_ms = inst.flush_remove(b.access_or_flush);
             inst.blocks[local].set(F_DIRTY, false);
+            inst.blocks[local].access_or_flush = access_ms;
         }
         inst.stats.flushed += 1;
         if evict && b.holds_page() {

@@ -6,8 +6,8 @@
 //! linked through the descriptors' `next` field.
 
 use super::{
-    BufBlock, BufPool, BufPoolInstance, FrameId, SpaceId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO,
-    F_ZIP, LRU_SEARCH_SCAN_THRESHOLD, STATE_MEMORY, STATE_ZIP,
+    BufBlock, BufPool, BufPoolInstance, FrameId, PageId, FRAME_NONE, F_BUDDY, F_DIRTY, F_IO, F_ZIP,
+    LRU_SEARCH_SCAN_THRESHOLD, STATE_MEMORY, STATE_ZIP,
 };
 
 /// Where a free block came from (`buf_LRU_get_free_block()`).
@@ -32,13 +32,44 @@ pub enum FreeBlock {
 impl BufPoolInstance {
     pub(super) fn free_pop(&mut self) -> Option<u32> {
         let b = self.free_head;
-        if b == FRAME_NONE {
+        if b != FRAME_NONE {
+            self.free_head = self.blocks[b as usize].next;
+            self.blocks[b as usize].next = FRAME_NONE;
+        } else if self.unused < self.n_blocks {
+            // The first use of a block: its descriptor is made now.
+            let b = self.unused;
+            self.unused += 1;
+            if b as usize == self.blocks.len() {
+                self.blocks.push(BufBlock::FREE);
+            }
+            self.free_len -= 1;
+            return Some(b);
+        } else {
             return None;
         }
-        self.free_head = self.blocks[b as usize].next;
-        self.blocks[b as usize].next = FRAME_NONE;
         self.free_len -= 1;
         Some(b)
+    }
+
+    /// Makes the descriptors of every pool block, so that descriptors can follow them.
+    pub(super) fn make_all_blocks(&mut self) {
+        if self.blocks.len() < self.n_blocks as usize {
+            self.blocks.resize(self.n_blocks as usize, BufBlock::FREE);
+        }
+    }
+
+    /// The free blocks in the order the free list hands them out.
+    pub(super) fn free_iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut b = self.free_head;
+        std::iter::from_fn(move || {
+            if b == FRAME_NONE {
+                return None;
+            }
+            let cur = b;
+            b = self.blocks[b as usize].next;
+            Some(cur)
+        })
+        .chain(self.unused..self.n_blocks)
     }
 
     pub(super) fn free_push(&mut self, b: u32) {
@@ -110,25 +141,24 @@ impl BufPool {
         let i = self.inst_of_frame(frame);
         let b = *self.block(frame);
         let stale = self.is_stale(&b);
+        let page = PageId {
+            space: self.block_space(&b),
+            page_no: b.page_no,
+        };
+        let local = self.instances[i].local(frame);
         if b.is(F_ZIP) {
-            let local = self.instances[i].local(frame);
             self.instances[i].zip_release_frame(local, b);
         }
-        if let Some(sp) = self.spaces.get_mut(&SpaceId(b.space)) {
-            if let Some(slot) = sp.frames.get_mut(b.page_no as usize) {
-                if *slot == frame {
-                    *slot = FRAME_NONE;
-                }
-            }
-        }
+        // buf_LRU_block_remove_hashed().
+        self.instances[i].hash_remove(local, page);
+        self.slot_out(i, b.slot);
         if b.ahi_index != 0 {
             // buf_LRU_free_page() drops the page's hash entries before freeing it.
-            self.ahi_forget(SpaceId(b.space), b.ahi_index);
+            self.ahi_forget(page.space, b.ahi_index);
         }
         let inst = &mut self.instances[i];
-        let local = inst.local(frame);
         if b.is(F_DIRTY) {
-            inst.flush_remove(b.flush_seq);
+            inst.flush_remove(b.access_or_flush);
         }
         inst.remove_block(local);
         if b.state() == STATE_ZIP {

@@ -179,17 +179,19 @@ impl BufPool {
         if inst.policy == LruPolicy::Exact {
             return inst.lru_head != inst.local(frame);
         }
-        let local = inst.local(frame) as usize;
+        let local = inst.local(frame);
         // buf_page_get_gen() stamps the first access before buf_page_make_young_if_needed().
-        if inst.blocks[local].access_ms == 0 {
-            inst.blocks[local].access_ms = now_ms.max(1);
+        let mut access_ms = inst.access_ms(local);
+        if access_ms == 0 {
+            access_ms = now_ms.max(1);
+            inst.set_access_ms(local, access_ms);
         }
-        let b = inst.blocks[local];
+        let b = inst.blocks[local as usize];
         if inst.freed_page_clock == 0 {
             return false;
         }
         if old_blocks_time_ms != 0 && b.is(F_OLD) {
-            if now_ms.saturating_sub(b.access_ms) >= old_blocks_time_ms {
+            if now_ms.saturating_sub(access_ms) >= old_blocks_time_ms {
                 return true;
             }
             inst.stats.not_made_young += 1;
@@ -245,7 +247,7 @@ impl BufPool {
             let blk = self.instances[i].blocks[b as usize];
             *cursor = blk.prev;
             visited += 1;
-            if blk.space == space.0 && blk.holds_page() {
+            if blk.holds_page() && self.block_space(&blk) == space {
                 if blk.is(F_IO) {
                     skipped += 1;
                 } else {
@@ -266,9 +268,10 @@ impl BufPool {
     pub fn remove_space_pages(&mut self, instance: u16, space: SpaceId) -> (u32, u32) {
         let i = usize::from(instance);
         let (mut freed, mut skipped) = (0, 0);
+        let of_space = self.spaces.slots_of(space);
         for b in 0..self.instances[i].blocks.len() {
             let blk = self.instances[i].blocks[b];
-            if blk.space != space.0 || !blk.holds_page() {
+            if !blk.holds_page() || !of_space[usize::from(blk.slot)] {
                 continue;
             }
             if blk.is(F_IO) {
@@ -284,12 +287,13 @@ impl BufPool {
     /// A read-only sweep over every descriptor, counting the pages of `space`: the
     /// baseline the benchmark compares [`BufPool::remove_space_pages`] with.
     pub fn count_space_pages(&self, space: SpaceId) -> u64 {
+        let of_space = self.spaces.slots_of(space);
         self.instances
             .iter()
             .map(|inst| {
                 inst.blocks
                     .iter()
-                    .filter(|b| b.space == space.0 && b.holds_page())
+                    .filter(|b| b.holds_page() && of_space[usize::from(b.slot)])
                     .count() as u64
             })
             .sum()

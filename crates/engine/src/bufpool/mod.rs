@@ -23,22 +23,22 @@
 //! that finds only dirty pages at the LRU tail writes one itself (a single-page flush,
 //! counted in `Innodb_buffer_pool_wait_free`).
 //!
-//! Memory layout: each instance keeps its frame descriptors (32 bytes each) in one `Vec`
-//! and links the LRU list, and the free list, through `u32` indices into it, so a scan is
-//! a walk over contiguous memory. The flush list is a deque of (LSN, frame) in
-//! modification order; a page cleaned out of order leaves a tombstone that is skipped
-//! and compacted away.
+//! Memory layout: each instance keeps its frame descriptors (28 bytes each) in one `Vec`
+//! and links the LRU list, the free list and the page hash's chains through `u32`
+//! indices into it, so a scan is a walk over contiguous memory. The page hash
+//! (`hash.rs`) is InnoDB's: a prime number of cells, three for every four blocks, whose
+//! chains run through the descriptors (`buf_page_t::hash`): 28 + 3 = 31 bytes a page.
+//! The flush list is a deque of (LSN, frame) in modification order; a page cleaned out
+//! of order leaves a tombstone that is skipped and compacted away. A dirty page's
+//! descriptor holds its flush-list entry's number where a clean one holds its first
+//! access time, which then waits in the entry (it had 4 bytes of padding).
 //! A page id maps to its instance as `buf_pool_get()` does: the extent number
 //! (`page_no >> 6`) folded with the space id, modulo the number of instances.
 //!
-//! Simplification: InnoDB's page hash is a hash table per instance; ours is a direct
-//! map per tablespace (page number → frame). It answers the same questions, and a
-//! lookup is one array read.
-//!
 //! Tablespace versions (MySQL 8.0.23, WL#14100): every frame remembers the version of
-//! its tablespace when it was read. DROP and TRUNCATE bump the version; a frame whose
-//! version differs is *stale*, still counted in the LRU list, and freed when a scan or
-//! a lookup meets it.
+//! its tablespace when it was read, as a 16-bit *slot* standing for (space, version)
+//! (`space.rs`). DROP and TRUNCATE bump the version; a frame of an older version is
+//! *stale*, still counted in the LRU list, and freed when a scan or a lookup meets it.
 //!
 //! Compressed tables (ROW_FORMAT=COMPRESSED) keep compressed-only pages, pages with
 //! both frames on `unzip_LRU`, and compressed frames carved from pool blocks by the
@@ -53,9 +53,11 @@ use std::fmt;
 mod ahi;
 mod flush;
 mod free;
+mod hash;
 mod lru;
 #[cfg(test)]
 mod props_tests;
+mod space;
 #[cfg(test)]
 mod tests;
 mod validate;
@@ -63,7 +65,9 @@ mod view;
 mod zip;
 
 use flush::{FlushEntry, FlushList};
+use hash::PageHash;
 use lru::old_ratio;
+use space::{Slot, Spaces};
 
 pub use flush::SinglePageFlush;
 pub use free::FreeBlock;
@@ -161,39 +165,43 @@ const F_ZIP: u8 = 1 << 6;
 /// A `BUF_BLOCK_MEMORY` block carved into compressed frames by the buddy allocator.
 const F_BUDDY: u8 = 1 << 7;
 
-/// One frame descriptor (`buf_block_t`, reduced to what the simulation needs): 32 bytes.
+/// One frame descriptor (`buf_block_t`, reduced to what the simulation needs): 28
+/// bytes. What a page-hash lookup reads comes first (`repr(C)` keeps the order), so
+/// that it is more often within one cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct BufBlock {
-    space: u32,
     page_no: u32,
+    /// `buf_page_t::hash`: the next descriptor in the page hash's chain (local + 1, 0 =
+    /// the end).
+    hash: u32,
+    /// The page's tablespace and its version when the page was read (8.0.23+).
+    slot: Slot,
+    flags: u8,
+    /// `block->index`: which index of the table has AHI entries on this page (0 = none).
+    ahi_index: u8,
     prev: u32,
     /// LRU successor, or the next free block while on the free list.
     next: u32,
     /// `freed_page_clock` of the instance when the block was last put at the head.
     freed_page_clock: u32,
-    /// Virtual ms of the first access since the page was read, 0 = not yet accessed.
-    access_ms: u32,
-    /// Sequence number of the page's flush-list entry while dirty.
-    flush_seq: u32,
-    /// The tablespace version when the page was read (8.0.23+).
-    version: u16,
-    flags: u8,
-    /// `block->index`: which index of the table has AHI entries on this page (0 = none).
-    ahi_index: u8,
+    /// Clean: virtual ms of the first access since the page was read, 0 = not yet
+    /// accessed. Dirty: the sequence number of its flush-list entry, which keeps the
+    /// access time meanwhile.
+    access_or_flush: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<BufBlock>() == 32);
+const _: () = assert!(std::mem::size_of::<BufBlock>() == 28);
 
 impl BufBlock {
     const FREE: BufBlock = BufBlock {
-        space: 0,
         page_no: 0,
         prev: FRAME_NONE,
         next: FRAME_NONE,
+        hash: 0,
         freed_page_clock: 0,
-        access_ms: 0,
-        flush_seq: 0,
-        version: 0,
+        access_or_flush: 0,
+        slot: 0,
         flags: STATE_FREE,
         ahi_index: 0,
     };
@@ -242,8 +250,17 @@ pub struct BufPoolInstance {
     id: u16,
     base: u32,
     policy: LruPolicy,
+    /// The descriptors made so far: the pool blocks the free list has handed out at
+    /// least once (all of them once a compressed-only page needed a descriptor past
+    /// them), then those compressed-only pages'. Room for every pool block is reserved
+    /// up front but only touched as blocks come into use, so a 128 GB pool is built
+    /// without writing 8 M descriptors.
     blocks: Vec<BufBlock>,
+    /// The free list: blocks put back (`free_head`, linked through `next`), then the
+    /// blocks never used yet, `unused..n_blocks` in order, as a list built in frame
+    /// order would hand them out.
     free_head: u32,
+    unused: u32,
     free_len: u32,
     lru_head: u32,
     lru_tail: u32,
@@ -262,6 +279,9 @@ pub struct BufPoolInstance {
     n_blocks: u32,
     /// The compressed-page state (descriptors, buddy blocks, `unzip_LRU`).
     zip: zip::ZipState,
+    page_hash: PageHash,
+    /// Descriptors holding a page, per tablespace slot.
+    slot_pages: Vec<u32>,
     /// This instance's counters.
     pub stats: InstanceStats,
 }
@@ -288,21 +308,13 @@ impl BufPoolInstance {
         old_blocks_pct: u32,
         policy: LruPolicy,
     ) -> BufPoolInstance {
-        let mut blocks = vec![BufBlock::FREE; frames as usize];
-        // The free list links frames in order: frame 0 is handed out first.
-        for (i, b) in blocks.iter_mut().enumerate() {
-            b.next = if i + 1 < frames as usize {
-                i as u32 + 1
-            } else {
-                FRAME_NONE
-            };
-        }
         BufPoolInstance {
             id,
             base,
             policy,
-            blocks,
-            free_head: if frames > 0 { 0 } else { FRAME_NONE },
+            blocks: Vec::with_capacity(frames as usize),
+            free_head: FRAME_NONE,
+            unused: 0,
             free_len: frames,
             lru_head: FRAME_NONE,
             lru_tail: FRAME_NONE,
@@ -316,6 +328,8 @@ impl BufPoolInstance {
             flush: FlushList::default(),
             n_blocks: frames,
             zip: zip::ZipState::new(zip_base),
+            page_hash: PageHash::new(frames),
+            slot_pages: Vec::new(),
             stats: InstanceStats::default(),
         }
     }
@@ -376,22 +390,12 @@ impl BufPoolInstance {
     }
 }
 
-/// Per-tablespace state the pool needs: its current version and its page map.
-#[derive(Clone, Debug, Default)]
-struct SpacePages {
-    version: u16,
-    /// 0 for an uncompressed tablespace, else the compressed frame's size class + 1.
-    zip_class: u8,
-    /// page_no → frame, [`FRAME_NONE`] when not in the pool.
-    frames: Vec<u32>,
-}
-
 /// The whole buffer pool.
 #[derive(Clone, Debug)]
 pub struct BufPool {
     instances: Vec<BufPoolInstance>,
     frames_per_instance: u32,
-    spaces: BTreeMap<SpaceId, SpacePages>,
+    spaces: Spaces,
     ahi_pages: BTreeMap<(SpaceId, u8), u64>,
     lru_stat: zip::LruStat,
 }
@@ -427,7 +431,7 @@ impl BufPool {
                 })
                 .collect(),
             frames_per_instance: per,
-            spaces: BTreeMap::new(),
+            spaces: Spaces::default(),
             ahi_pages: BTreeMap::new(),
             lru_stat: zip::LruStat::default(),
         }
@@ -441,12 +445,6 @@ impl BufPool {
     /// Number of instances.
     pub fn n_instances(&self) -> u16 {
         self.instances.len() as u16
-    }
-
-    /// Entries of every tablespace's page map (a `u32` frame number per page of each
-    /// tablespace ever registered, dropped ones included).
-    pub fn page_map_entries(&self) -> u64 {
-        self.spaces.values().map(|s| s.frames.len() as u64).sum()
     }
 
     fn sum(&self, f: impl Fn(&BufPoolInstance) -> u32) -> u64 {
@@ -491,29 +489,29 @@ impl BufPool {
             })
     }
 
-    /// Bytes of simulator memory per pool frame: descriptors (compressed-only pages'
-    /// included, with their compressed-frame extras) plus page maps plus the flush list,
-    /// divided by the number of frames.
-    pub fn bytes_per_page(&self) -> f64 {
-        let descriptors: u64 = self
+    /// Bytes of simulator memory the pool holds: descriptors (compressed-only pages'
+    /// included, with their compressed-frame extras), the page hash, the flush lists,
+    /// the tablespaces and their slots, the AHI counts.
+    pub fn approx_bytes(&self) -> u64 {
+        let instances: u64 = self
             .instances
             .iter()
             .map(|i| {
                 i.blocks.capacity() as u64 * std::mem::size_of::<BufBlock>() as u64
                     + i.zip_extra_bytes()
+                    + i.page_hash.bytes()
+                    + i.flush.entries.capacity() as u64 * std::mem::size_of::<FlushEntry>() as u64
+                    + i.slot_pages.capacity() as u64 * 4
             })
             .sum();
-        let maps: u64 = self
-            .spaces
-            .values()
-            .map(|s| s.frames.capacity() as u64 * 4)
-            .sum();
-        let flush: u64 = self
-            .instances
-            .iter()
-            .map(|i| i.flush.entries.capacity() as u64 * std::mem::size_of::<FlushEntry>() as u64)
-            .sum();
-        (descriptors + maps + flush) as f64 / self.pages_total().max(1) as f64
+        let ahi = self.ahi_pages.len() as u64 * std::mem::size_of::<((SpaceId, u8), u64)>() as u64;
+        instances + self.spaces.bytes() + ahi
+    }
+
+    /// Bytes of simulator memory per pool frame: [`BufPool::approx_bytes`] divided by
+    /// the number of frames.
+    pub fn bytes_per_page(&self) -> f64 {
+        self.approx_bytes() as f64 / self.pages_total().max(1) as f64
     }
 
     /// InnoDB: `buf_pool_get()`: the instance a page belongs to.
@@ -540,11 +538,21 @@ impl BufPool {
         &inst.blocks[inst.local(frame) as usize]
     }
 
+    /// The tablespace of the page a descriptor holds (space 0 for a block without one).
+    #[inline]
+    fn block_space(&self, b: &BufBlock) -> SpaceId {
+        if b.holds_page() {
+            self.spaces.slot(b.slot).space
+        } else {
+            SpaceId(0)
+        }
+    }
+
     /// The page a frame holds.
     pub fn page_of(&self, frame: FrameId) -> PageId {
         let b = self.block(frame);
         PageId {
-            space: SpaceId(b.space),
+            space: self.block_space(b),
             page_no: b.page_no,
         }
     }
@@ -554,74 +562,21 @@ impl BufPool {
         self.block(frame).is(F_DIRTY)
     }
 
-    /// Registers a tablespace of `pages` pages at version 0 (creating its page map).
-    pub fn register_space(&mut self, space: SpaceId, pages: u32) {
-        let sp = self.spaces.entry(space).or_default();
-        if sp.frames.len() < pages as usize {
-            sp.frames.resize(pages as usize, FRAME_NONE);
-        }
-    }
-
-    /// The current version of a tablespace.
-    pub fn space_version(&self, space: SpaceId) -> u32 {
-        self.spaces.get(&space).map_or(0, |s| u32::from(s.version))
-    }
-
     fn is_stale(&self, b: &BufBlock) -> bool {
-        b.holds_page()
-            && self
-                .spaces
-                .get(&SpaceId(b.space))
-                .is_some_and(|s| s.version != b.version)
-    }
-
-    /// WL#14100 `fil_space_t::bump_version()`: every frame of the space becomes stale.
-    /// Returns the new version and how many frames just became stale.
-    ///
-    /// Simplification: versions are 16 bits; a page would look current again only after
-    /// 65,536 bumps of its tablespace while it stayed in the pool.
-    pub fn bump_space_version(&mut self, space: SpaceId) -> (u32, u64) {
-        let Some(sp) = self.spaces.get_mut(&space) else {
-            return (0, 0);
-        };
-        let old = sp.version;
-        sp.version = sp.version.wrapping_add(1);
-        let version = sp.version;
-        let mut became_stale = 0u64;
-        let frames = std::mem::take(&mut sp.frames);
-        for &f in &frames {
-            if f != FRAME_NONE {
-                let i = self.inst_of_frame(f);
-                let inst = &mut self.instances[i];
-                let b = &inst.blocks[inst.local(f) as usize];
-                if b.version == old {
-                    inst.stale_len += 1;
-                    became_stale += 1;
-                }
-            }
-        }
-        if let Some(sp) = self.spaces.get_mut(&space) {
-            sp.frames = frames;
-        }
-        (u32::from(version), became_stale)
+        b.holds_page() && !self.spaces.slot(b.slot).current
     }
 
     /// InnoDB: the page-hash step of `buf_page_get_gen()`.
     #[inline]
     pub fn lookup(&self, page: PageId) -> Lookup {
-        let Some(sp) = self.spaces.get(&page.space) else {
+        let i = usize::from(self.instance_of(page));
+        let Some(local) = self.hash_find(i, page) else {
             return Lookup::Miss;
         };
-        let frame = sp
-            .frames
-            .get(page.page_no as usize)
-            .copied()
-            .unwrap_or(FRAME_NONE);
-        if frame == FRAME_NONE {
-            return Lookup::Miss;
-        }
-        let b = self.block(frame);
-        if b.version != sp.version {
+        let inst = &self.instances[i];
+        let frame = inst.frame_id(local);
+        let b = &inst.blocks[local as usize];
+        if !self.spaces.slot(b.slot).current {
             Lookup::Stale(frame)
         } else if b.is(F_IO_READ) {
             Lookup::IoFixed(frame)
@@ -635,29 +590,22 @@ impl BufPool {
     /// For a page of a compressed tablespace use [`BufPool::init_for_read_zip`].
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
-        let sp = self
-            .spaces
-            .get_mut(&page.space)
-            .expect("page of an unregistered tablespace");
-        let version = sp.version;
-        if sp.frames.len() <= page.page_no as usize {
-            sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
-        }
-        assert_eq!(
-            sp.frames[page.page_no as usize], FRAME_NONE,
+        debug_assert_eq!(
+            self.lookup(page),
+            Lookup::Miss,
             "{page:?} is already in the pool"
         );
-        sp.frames[page.page_no as usize] = frame;
         let i = self.inst_of_frame(frame);
+        let slot = self.slot_in(i, page.space);
         let inst = &mut self.instances[i];
         let local = inst.local(frame);
         inst.blocks[local as usize] = BufBlock {
-            space: page.space.0,
             page_no: page.page_no,
-            version,
+            slot,
             flags: STATE_FILE | F_IO_READ,
             ..BufBlock::FREE
         };
+        inst.hash_insert(local, page);
         inst.add_block(local, true);
         // buf_LRU_stat_inc_io().
         self.lru_stat.cur_io += 1;
@@ -677,12 +625,5 @@ impl BufPool {
             Lookup::Miss => None,
             Lookup::Hit(f) | Lookup::IoFixed(f) | Lookup::Stale(f) => Some(f),
         }
-    }
-
-    /// Pages of `space` resident in the pool (any version).
-    pub fn resident_pages(&self, space: SpaceId) -> u64 {
-        self.spaces.get(&space).map_or(0, |s| {
-            s.frames.iter().filter(|&&f| f != FRAME_NONE).count() as u64
-        })
     }
 }

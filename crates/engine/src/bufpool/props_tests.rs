@@ -40,13 +40,13 @@ fn run(seed: u64, steps: u32) -> (Digest, ZipActivity) {
         5 + rng.below(90) as u32,
     );
     for s in 1..=SPACES {
-        pool.register_space(SpaceId(s), PAGES_PER_SPACE);
+        pool.register_space(SpaceId(s));
     }
     for s in [3, 4] {
         pool.set_space_zip_size(SpaceId(s), [1, 2, 4, 8, 16][rng.below(5) as usize]);
     }
     // A fifth space whose pages are read once each (its map grows as they come).
-    pool.register_space(SpaceId(SPACES + 1), 1);
+    pool.register_space(SpaceId(SPACES + 1));
     let mut lsn = 0u64;
     let mut writing: Vec<(u32, bool)> = Vec::new();
     for step in 0..steps {

@@ -20,7 +20,7 @@ fn read(pool: &mut BufPool, page_no: u32) -> FrameId {
 #[test]
 fn reads_go_in_at_the_midpoint_and_the_old_share_is_kept() {
     let mut pool = BufPool::new(2048, 1, 37);
-    pool.register_space(T, 100_000);
+    pool.register_space(T);
     for p in 0..1500 {
         read(&mut pool, p);
         if p % 97 == 0 {
@@ -45,7 +45,7 @@ fn reads_go_in_at_the_midpoint_and_the_old_share_is_kept() {
 #[test]
 fn a_full_pool_evicts_from_the_tail_and_reuses_frames() {
     let mut pool = BufPool::new(1024, 1, 37);
-    pool.register_space(T, 100_000);
+    pool.register_space(T);
     for p in 0..5000 {
         read(&mut pool, p);
     }
@@ -74,7 +74,7 @@ fn a_full_pool_evicts_from_the_tail_and_reuses_frames() {
 #[test]
 fn old_blocks_time_keeps_a_scan_from_making_pages_young() {
     let mut pool = BufPool::new(1024, 1, 37);
-    pool.register_space(T, 100_000);
+    pool.register_space(T);
     for p in 0..2000 {
         read(&mut pool, p);
     }
@@ -105,7 +105,7 @@ fn old_blocks_time_keeps_a_scan_from_making_pages_young() {
 #[test]
 fn exact_lru_evicts_the_least_recently_used_page() {
     let mut pool = BufPool::with_policy(1024, 1, 37, LruPolicy::Exact);
-    pool.register_space(T, 10_000);
+    pool.register_space(T);
     let page = |p| PageId {
         space: T,
         page_no: p,
@@ -125,8 +125,8 @@ fn exact_lru_evicts_the_least_recently_used_page() {
 fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
     let build = || {
         let mut pool = BufPool::new(4096, 2, 37);
-        pool.register_space(T, 10_000);
-        pool.register_space(SpaceId(2), 10_000);
+        pool.register_space(T);
+        pool.register_space(SpaceId(2));
         for p in 0..3000 {
             let sp = if p % 3 == 0 { T } else { SpaceId(2) };
             pool.replay_access(
@@ -178,8 +178,8 @@ fn instances_share_extents() {
 #[test]
 fn a_version_bump_makes_pages_stale_and_eviction_reclaims_them() {
     let mut pool = BufPool::new(1024, 1, 37);
-    pool.register_space(T, 10_000);
-    pool.register_space(SpaceId(2), 10_000);
+    pool.register_space(T);
+    pool.register_space(SpaceId(2));
     for p in 0..600 {
         read(&mut pool, p);
     }
@@ -208,8 +208,8 @@ fn a_version_bump_makes_pages_stale_and_eviction_reclaims_them() {
 #[test]
 fn a_full_lru_scan_frees_exactly_the_dropped_space() {
     let mut pool = BufPool::new(4096, 2, 37);
-    pool.register_space(T, 10_000);
-    pool.register_space(SpaceId(2), 10_000);
+    pool.register_space(T);
+    pool.register_space(SpaceId(2));
     for p in 0..1500 {
         read(&mut pool, p);
         let page = PageId {

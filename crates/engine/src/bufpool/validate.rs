@@ -3,7 +3,7 @@
 //! the flush list in LSN order with one live entry per dirty page.
 
 use super::{
-    BufPool, LruPolicy, Lsn, SpaceId, FRAME_NONE, F_BUDDY, F_DIRTY, F_OLD, LRU_NON_OLD_MIN_LEN,
+    BufPool, LruPolicy, Lsn, PageId, FRAME_NONE, F_BUDDY, F_DIRTY, F_OLD, LRU_NON_OLD_MIN_LEN,
     LRU_OLD_MIN_LEN, LRU_OLD_TOLERANCE, STATE_FREE, STATE_MEMORY,
 };
 
@@ -12,6 +12,8 @@ impl BufPool {
     /// one. Used by tests and debug runs.
     pub fn validate(&self) {
         self.validate_ahi();
+        self.validate_hash();
+        let mut slot_pages: Vec<u64> = Vec::new();
         for inst in &self.instances {
             let id = inst.id;
             let order: Vec<u32> = inst.lru_iter().collect();
@@ -21,15 +23,14 @@ impl BufPool {
                 "instance {id}: LRU length"
             );
             let mut free = 0;
-            let mut b = inst.free_head;
-            while b != FRAME_NONE {
-                assert_eq!(
-                    inst.blocks[b as usize].state(),
-                    STATE_FREE,
+            for b in inst.free_iter() {
+                assert!(
+                    inst.blocks
+                        .get(b as usize)
+                        .is_none_or(|blk| blk.state() == STATE_FREE),
                     "instance {id}: free list holds a used block"
                 );
                 free += 1;
-                b = inst.blocks[b as usize].next;
             }
             assert_eq!(free, inst.free_len, "instance {id}: free length");
             let memory = inst
@@ -83,9 +84,27 @@ impl BufPool {
             for &b in &order {
                 let blk = &inst.blocks[b as usize];
                 assert!(blk.holds_page(), "instance {id}: LRU holds a non-page");
-                let mapped = self.spaces[&SpaceId(blk.space)].frames[blk.page_no as usize];
-                assert_eq!(mapped, inst.frame_id(b), "instance {id}: page hash");
+                let page = PageId {
+                    space: self.block_space(blk),
+                    page_no: blk.page_no,
+                };
+                assert_eq!(
+                    self.hash_find(usize::from(id), page),
+                    Some(b),
+                    "instance {id}: page hash"
+                );
             }
+            let mut here = vec![0u32; inst.slot_pages.len()];
+            for blk in inst.blocks.iter().filter(|b| b.holds_page()) {
+                let s = usize::from(blk.slot);
+                assert!(s < here.len(), "instance {id}: slot {s} not counted");
+                here[s] += 1;
+                if slot_pages.len() <= s {
+                    slot_pages.resize(s + 1, 0);
+                }
+                slot_pages[s] += 1;
+            }
+            assert_eq!(here, inst.slot_pages, "instance {id}: pages per slot");
             // Every dirty page has exactly one live flush-list entry, in LSN order.
             let mut live = 0;
             let mut last = Lsn(0);
@@ -102,7 +121,7 @@ impl BufPool {
                     "instance {id}: clean page on the flush list"
                 );
                 assert_eq!(
-                    blk.flush_seq,
+                    blk.access_or_flush,
                     inst.flush.front_seq.wrapping_add(k as u32),
                     "instance {id}: flush seq"
                 );
@@ -120,5 +139,6 @@ impl BufPool {
                 );
             }
         }
+        self.spaces.validate(&slot_pages);
     }
 }

@@ -69,7 +69,7 @@ impl BufPool {
             _ => CellKind::Clean,
         };
         Cell {
-            space: SpaceId(blk.space),
+            space: self.block_space(blk),
             kind,
             old: blk.is(F_OLD),
             ahi: blk.ahi_index != 0,
@@ -97,22 +97,11 @@ impl BufPool {
     pub fn lru_cells(&self, instance: u16, out: &mut Vec<Cell>) {
         out.clear();
         let inst = &self.instances[usize::from(instance)];
-        // The viewer calls this every frame for a list of up to millions of blocks:
-        // the tablespace versions go in a sorted array first, so that the stale check
-        // is a binary search in a few cache lines rather than a tree walk per block.
-        let versions: Vec<(u32, u16)> = self
-            .spaces
-            .iter()
-            .map(|(id, s)| (id.0, s.version))
-            .collect();
-        out.extend(inst.lru_iter().filter(|&b| b < inst.n_blocks).map(|b| {
-            let blk = &inst.blocks[b as usize];
-            let stale = blk.holds_page()
-                && versions
-                    .binary_search_by_key(&blk.space, |&(id, _)| id)
-                    .is_ok_and(|k| versions[k].1 != blk.version);
-            self.cell_of(blk, stale)
-        }));
+        out.extend(
+            inst.lru_iter()
+                .filter(|&b| b < inst.n_blocks)
+                .map(|b| self.cell(&inst.blocks[b as usize])),
+        );
         let filler = |kind| Cell {
             space: SpaceId(0),
             kind,
@@ -163,21 +152,12 @@ impl BufPool {
             });
         };
         let blk = &inst.blocks[b as usize];
-        let oldest_modification = blk
-            .is(F_DIRTY)
-            .then(|| {
-                inst.flush
-                    .entries
-                    .get(blk.flush_seq.wrapping_sub(inst.flush.front_seq) as usize)
-            })
-            .flatten()
-            .map(|e| e.lsn);
         Some(FrameInfo {
             lru_position: Some(pos),
             cell: self.cell(blk),
             page_no: Some(blk.page_no),
-            oldest_modification,
-            version: blk.version,
+            oldest_modification: inst.oldest_modification_of(b),
+            version: self.spaces.slot(blk.slot).version,
         })
     }
 }

@@ -38,7 +38,7 @@
 //!
 //! Memory: the per-descriptor extras (the compressed frame's location and the
 //! `unzip_LRU` links, 12 bytes) are allocated only once a compressed page enters the
-//! instance, so a pool without compressed tables keeps its 32 bytes per page.
+//! instance, so a pool without compressed tables keeps its 31 bytes per page.
 
 use super::{
     BufBlock, BufPool, BufPoolInstance, FrameId, Lookup, PageId, SpaceId, FRAME_NONE, F_BUDDY,
@@ -260,6 +260,7 @@ impl BufPoolInstance {
         let local = match self.zip.desc_free.pop() {
             Some(l) => l,
             None => {
+                self.make_all_blocks();
                 let l = self.blocks.len() as u32;
                 assert!(
                     l - self.n_blocks < DESCS_PER_BLOCK * self.n_blocks,
@@ -415,7 +416,8 @@ impl BufPoolInstance {
         }
         assert_eq!(last, self.zip.unzip_tail, "instance {id}: unzip tail");
         assert_eq!(on_unzip, self.zip.unzip_len, "instance {id}: unzip length");
-        let with_zip = (0..self.n_blocks).filter(|&l| self.in_unzip_lru(l)).count() as u32;
+        let n = n.min(self.blocks.len());
+        let with_zip = (0..n as u32).filter(|&l| self.in_unzip_lru(l)).count() as u32;
         assert_eq!(with_zip, on_unzip, "instance {id}: file pages with frames");
         // Every compressed frame is one used slot of a buddy block of its class.
         let buddies = self.blocks[..n]
@@ -490,12 +492,12 @@ impl BufPool {
     /// Panics on a size other than 1, 2, 4, 8 or 16 (scenarios check it first).
     pub fn set_space_zip_size(&mut self, space: SpaceId, key_block_kb: u32) {
         let class = zip_class(key_block_kb).expect("KEY_BLOCK_SIZE is 1, 2, 4, 8 or 16");
-        self.spaces.entry(space).or_default().zip_class = class + 1;
+        self.spaces.entry(space).zip_class = class + 1;
     }
 
     /// The space's `KEY_BLOCK_SIZE` in KiB, 0 when it is not compressed.
     pub fn space_zip_kb(&self, space: SpaceId) -> u32 {
-        self.spaces.get(&space).map_or(0, |s| {
+        self.spaces.get(space).map_or(0, |s| {
             if s.zip_class == 0 {
                 0
             } else {
@@ -559,36 +561,32 @@ impl BufPool {
     /// page goes in at the LRU midpoint. Returns its frame id, or `None` if no frame
     /// could be found. Caller holds the instance mutex.
     pub fn read_zip_page(&mut self, page: PageId) -> Option<FrameId> {
-        let sp = self.spaces.get(&page.space).expect("registered tablespace");
+        let sp = self.spaces.get(page.space).expect("registered tablespace");
         assert!(
             sp.zip_class != 0,
             "{page:?} is not in a compressed tablespace"
         );
-        assert_eq!(
+        debug_assert_eq!(
             self.lookup(page),
             Lookup::Miss,
             "{page:?} is already in the pool"
         );
-        let (class, version) = (sp.zip_class - 1, sp.version);
+        let class = sp.zip_class - 1;
         let i = usize::from(self.instance_of(page));
         let loc = self.buddy_alloc(i, class)?;
+        let slot = self.slot_in(i, page.space);
         let inst = &mut self.instances[i];
         let local = inst.zip_alloc_desc();
         inst.blocks[local as usize] = BufBlock {
-            space: page.space.0,
             page_no: page.page_no,
-            version,
+            slot,
             flags: STATE_ZIP | F_ZIP,
             ..BufBlock::FREE
         };
         inst.zip.side[local as usize].loc = loc;
+        inst.hash_insert(local, page);
         inst.add_block(local, true);
         let frame = inst.frame_id(local);
-        let sp = self.spaces.get_mut(&page.space).expect("registered");
-        if sp.frames.len() <= page.page_no as usize {
-            sp.frames.resize(page.page_no as usize + 1, FRAME_NONE);
-        }
-        sp.frames[page.page_no as usize] = frame;
         self.lru_stat.cur_io += 1;
         Some(frame)
     }
@@ -600,7 +598,7 @@ impl BufPool {
     /// `frame` back on the free list, when no compressed frame could be had. Caller holds
     /// the instance mutex.
     pub fn init_for_read_zip(&mut self, frame: FrameId, page: PageId) -> bool {
-        let class = self.spaces.get(&page.space).map_or(0, |s| s.zip_class);
+        let class = self.spaces.get(page.space).map_or(0, |s| s.zip_class);
         assert!(class != 0, "{page:?} is not in a compressed tablespace");
         let i = self.inst_of_frame(frame);
         let Some(loc) = self.buddy_alloc(i, class - 1) else {
@@ -631,6 +629,7 @@ impl BufPool {
             self.inst_of_frame(block),
             "the block is of the page's instance"
         );
+        let page = self.page_of(zip_frame);
         let inst = &mut self.instances[i];
         let (d, l) = (inst.local(zip_frame), inst.local(block));
         let z = inst.blocks[d as usize];
@@ -648,22 +647,15 @@ impl BufPool {
         inst.zip.side[l as usize].loc = inst.zip.side[d as usize].loc;
         inst.zip.side[d as usize].loc = FRAME_NONE;
         inst.lru_replace(d, l);
+        inst.hash_relocate(d, l, page);
         if z.is(F_DIRTY) {
             // buf_flush_relocate_on_flush_list().
-            let k = z.flush_seq.wrapping_sub(inst.flush.front_seq) as usize;
-            inst.flush.entries[k].frame = l;
+            inst.flush.entry_mut(z.access_or_flush).frame = l;
         }
         inst.zip_free_desc(d);
         inst.unzip_add(l, z.is(F_OLD));
         inst.stats.unzipped += 1;
         self.lru_stat.cur_unzip += 1;
-        if let Some(slot) = self
-            .spaces
-            .get_mut(&SpaceId(z.space))
-            .and_then(|s| s.frames.get_mut(z.page_no as usize))
-        {
-            *slot = block;
-        }
     }
 
     /// InnoDB: `buf_LRU_free_page(zip = false)` on a page with both frames: the
@@ -673,8 +665,12 @@ impl BufPool {
     /// entries, which point into the uncompressed frame, are dropped first.
     fn evict_unzip_frame(&mut self, i: usize, l: u32) {
         let b = self.instances[i].blocks[l as usize];
+        let page = PageId {
+            space: self.block_space(&b),
+            page_no: b.page_no,
+        };
         if b.ahi_index != 0 {
-            self.ahi_forget(SpaceId(b.space), b.ahi_index);
+            self.ahi_forget(page.space, b.ahi_index);
         }
         let inst = &mut self.instances[i];
         inst.unzip_remove(l);
@@ -687,21 +683,13 @@ impl BufPool {
         inst.zip.side[d as usize].loc = inst.zip.side[l as usize].loc;
         inst.zip.side[l as usize].loc = FRAME_NONE;
         inst.lru_replace(l, d);
+        inst.hash_relocate(l, d, page);
         if b.is(F_DIRTY) {
-            let k = b.flush_seq.wrapping_sub(inst.flush.front_seq) as usize;
-            inst.flush.entries[k].frame = d;
+            inst.flush.entry_mut(b.access_or_flush).frame = d;
         }
         inst.free_push(l);
         inst.freed_page_clock = inst.freed_page_clock.wrapping_add(1);
         inst.stats.unzip_evicted += 1;
-        let frame = inst.frame_id(d);
-        if let Some(slot) = self
-            .spaces
-            .get_mut(&SpaceId(b.space))
-            .and_then(|s| s.frames.get_mut(b.page_no as usize))
-        {
-            *slot = frame;
-        }
     }
 
     /// InnoDB: `buf_LRU_free_from_unzip_LRU_list()`: from the tail of `unzip_LRU`, look
@@ -811,7 +799,7 @@ mod tests {
     #[test]
     fn two_8k_frames_share_a_block_and_the_block_returns_with_the_last() {
         let mut pool = BufPool::new(1024, 1, 37);
-        pool.register_space(Z, 10_000);
+        pool.register_space(Z);
         pool.set_space_zip_size(Z, 8);
         let a = pool.read_zip_page(page(0)).unwrap();
         let b = pool.read_zip_page(page(1)).unwrap();
@@ -833,7 +821,7 @@ mod tests {
     #[test]
     fn decompressing_moves_the_page_into_a_block_and_unzip_lru_eviction_keeps_it() {
         let mut pool = BufPool::new(1024, 1, 37);
-        pool.register_space(Z, 10_000);
+        pool.register_space(Z);
         pool.set_space_zip_size(Z, 4);
         // 900 pages inflated: 900 blocks for the frames, 225 for four 4K frames each,
         // more than the pool: the search has to free uncompressed frames or pages.
@@ -866,8 +854,8 @@ mod tests {
     #[test]
     fn unzip_lru_is_preferred_only_past_a_tenth_of_the_lru_and_when_io_bound() {
         let mut pool = BufPool::new(1024, 1, 37);
-        pool.register_space(Z, 10_000);
-        pool.register_space(SpaceId(2), 10_000);
+        pool.register_space(Z);
+        pool.register_space(SpaceId(2));
         pool.set_space_zip_size(Z, 8);
         // 300 plain pages and 20 with both frames: unzip_LRU under a tenth of the LRU.
         for p in 0..300 {

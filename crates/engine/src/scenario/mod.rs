@@ -420,6 +420,9 @@ pub struct ScriptStep {
 
 /// The checks on `row_format`, `key_block_size` and the partition fields of
 /// `tables[i]`.
+/// Tablespaces (tables and partitions) a scenario may declare.
+const MAX_TABLESPACES: u64 = 16_384;
+
 fn validate_compressed_and_partitions(i: usize, t: &TableConfig) -> Result<(), String> {
     if let Some(kb) = t.key_block_size {
         if crate::bufpool::zip_class(kb).is_none() {
@@ -616,6 +619,18 @@ impl Scenario {
         }
         for (i, t) in self.tables.iter().enumerate() {
             self.validate_table(i, t)?;
+        }
+        // One tablespace per table or partition; the pool tells at most 65,535
+        // tablespace versions with pages apart (`bufpool/space.rs`), and DDL adds more.
+        let spaces: u64 = self
+            .tables
+            .iter()
+            .map(|t| u64::from(t.partitions.unwrap_or(1)))
+            .sum();
+        if spaces > MAX_TABLESPACES {
+            return Err(format!(
+                "tables: {spaces} tablespaces (tables and partitions): at most {MAX_TABLESPACES}"
+            ));
         }
         Ok(())
     }

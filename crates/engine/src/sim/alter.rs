@@ -443,7 +443,7 @@ impl Sim {
         b.new_pages = fresh.pages;
         b.next_page = 0;
         b.target_space = space;
-        self.pool.register_space(space, fresh.pages);
+        self.pool.register_space(space);
         let _ = super::os::create_data_file(
             &mut self.fs,
             &self.scenario.schema,
@@ -476,7 +476,7 @@ impl Sim {
         let (space, pages, bytes) = (table.space, table.pages, table.bytes);
         b.target_space = space;
         debug_assert!(pages >= old_pages);
-        self.pool.register_space(space, pages);
+        self.pool.register_space(space);
         // Simplification: the file grows to its new size at once (the server
         // extends it as the bulk load allocates extents).
         let path = super::fs_path(&super::ibd_path(&self.scenario.schema, &table.name));
@@ -1080,7 +1080,7 @@ impl Sim {
                 let mut fresh =
                     crate::dict::Table::new(name, space, 0, src.row_bytes, secondary, 0);
                 fresh.columns = src.columns.clone();
-                self.pool.register_space(space, fresh.pages);
+                self.pool.register_space(space);
                 let schema = &self.scenario.schema;
                 let _ = super::os::create_data_file(&mut self.fs, schema, name, fresh.bytes);
                 // The SQL layer's definition, copied (sim/session).

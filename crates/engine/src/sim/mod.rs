@@ -182,7 +182,7 @@ impl Sim {
         // partitioned table is one table (and tablespace) per partition.
         let tables: Vec<Table> = partition::build_tables(&scenario);
         for t in &tables {
-            pool.register_space(t.space, t.pages);
+            pool.register_space(t.space);
             if t.zip_kb != 0 {
                 pool.set_space_zip_size(t.space, t.zip_kb);
             }
@@ -620,11 +620,11 @@ impl Sim {
     pub fn samples_since(&self, seen: u64) -> &[Sample] {
         self.rec.samples.since(seen)
     }
-    /// About how many bytes of memory this simulation holds: the pool's descriptors
-    /// and page maps, the kept events and samples, the statements. What a viewer that
-    /// keeps copies (checkpoints) budgets with.
+    /// About how many bytes of memory this simulation holds: the pool's descriptors,
+    /// page hash and flush lists, the kept events and samples, the statements. What a
+    /// viewer that keeps copies (checkpoints) budgets with.
     pub fn approx_bytes(&self) -> u64 {
-        let pool = self.pool.pages_total() * 40 + self.pool.page_map_entries() * 4;
+        let pool = self.pool.approx_bytes();
         let events = self.rec.events.kept().len() * (std::mem::size_of::<Event>() + 32);
         let samples = std::mem::size_of_val(self.rec.samples.kept());
         let statements = self.sql.statements.len() * 256;

@@ -3,10 +3,16 @@
 //!
 //! A 128 GB pool takes tens of millions of draws from the key distribution, most of
 //! them of pages already read. "Already in?" is asked of [`WarmedPages`], one bit a
-//! page, never of the pool's page map: a lookup there is a random read into tens of
+//! page, never of the pool's page hash: a lookup there is a random read into tens of
 //! megabytes, a cache miss per draw, and was most of the time it took to build I1.
-//! The pool ends exactly as with the page-map lookup (only the warm-up puts pages in,
+//! The pool ends exactly as with the page-hash lookup (only the warm-up puts pages in,
 //! and none leave), so the trace does not change.
+//!
+//! A draw of a table whose every drawable leaf is read already cannot read a page: it
+//! is passed over, its random numbers taken from the stream without being made into a
+//! key (`warm_pass_over`). On I1 the small workload tables are read within the
+//! first few million draws and the 10 GB table takes tens of millions more (a coupon
+//! collector's wait): most draws are passed over.
 
 use super::catalog::TableId;
 use super::Sim;
@@ -14,6 +20,30 @@ use crate::bufpool::{FreeBlock, Lookup, PageId};
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
+
+/// Which index of the table a draw reads.
+fn warm_index(plan: DrawPlan, rng: &mut SimRng) -> usize {
+    if plan.secondary && rng.chance(1, 4) {
+        1
+    } else {
+        0
+    }
+}
+
+/// A draw of a table passed over: the numbers [`Sim::warm_key`] would take from the
+/// stream, taken without making a key (`key_numbers`: what a draw from the workload's
+/// distribution takes).
+fn warm_pass_over(plan: DrawPlan, key_numbers: u32, rng: &mut SimRng) {
+    let ix = warm_index(plan, rng);
+    let numbers = if ix == 0 && plan.follows_workload {
+        key_numbers
+    } else {
+        1
+    };
+    for _ in 0..numbers {
+        rng.next_u64();
+    }
+}
 
 /// The pages the warm-up has read into the pool: one bit a page, per table.
 #[derive(Debug, Default)]
@@ -41,6 +71,17 @@ impl WarmedPages {
         }
         words[w] |= 1 << (page_no % 64);
     }
+}
+
+/// What a draw of one table needs, looked up once.
+#[derive(Clone, Copy, Debug)]
+struct DrawPlan {
+    /// Whether a draw goes to its first secondary key one time in four.
+    secondary: bool,
+    /// Whether positions in its primary key follow the workload's distribution.
+    follows_workload: bool,
+    /// The leaves a draw can land on not read yet; at 0 its draws are passed over.
+    unread: u64,
 }
 
 /// Where a warm-up is.
@@ -75,6 +116,8 @@ pub(super) struct Warming {
     /// Tables drawn from: not the partitions, which are read in whole or not at all,
     /// after the rest, with room kept for them.
     tables: Vec<TableId>,
+    /// Per table of `tables`, what its draws need.
+    plans: Vec<DrawPlan>,
     partitions: Vec<TableId>,
     /// `innodb_lru_scan_depth` plus the blocks kept for the cached partitions.
     depth: u32,
@@ -185,10 +228,24 @@ impl Sim {
             .iter()
             .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
             .sum();
+        // warm_key() draws from the primary key, and from the first secondary one if
+        // there is one.
+        let plans = tables
+            .iter()
+            .map(|&t| {
+                let ixs = &self.catalog[t].table.indexes;
+                DrawPlan {
+                    secondary: ixs.len() > 1,
+                    follows_workload: self.catalog.workload_tables.contains(&t),
+                    unread: ixs.iter().take(2).map(|ix| ix.leaves()).sum(),
+                }
+            })
+            .collect();
         Warming {
             warmed: WarmedPages::default(),
             rng: SimRng::stream(self.scenario.seed, "warm"),
             tables,
+            plans,
             partitions: self.cached_partitions(),
             depth: self.scenario.buffer_pool.lru_scan_depth + reserve,
             reserve,
@@ -269,9 +326,19 @@ impl Sim {
                 };
                 return spent;
             }
-            let (t, page) = self.warm_draw(&w.tables, &mut w.rng);
-            if self.warm_page(&mut w.warmed, t, page, w.depth) {
-                w.full = self.warm_full(w);
+            let k = w.rng.below(w.tables.len() as u64) as usize;
+            let (t, plan) = (w.tables[k], w.plans[k]);
+            if plan.unread == 0 {
+                warm_pass_over(plan, self.dist.stream_per_draw(), &mut w.rng);
+            } else {
+                let page = self.warm_key(t, plan, &mut w.rng);
+                let known = w.warmed.contains(t, page);
+                if self.warm_page(&mut w.warmed, t, page, w.depth) {
+                    w.full = self.warm_full(w);
+                }
+                if !known && w.warmed.contains(t, page) {
+                    w.plans[k].unread -= 1;
+                }
             }
             left -= 1;
             spent += 1;
@@ -321,24 +388,19 @@ impl Sim {
         spent
     }
 
-    /// One draw: a table, then a leaf of its primary key (secondary keys one time in
-    /// four, where it has them).
-    fn warm_draw(&self, tables: &[TableId], rng: &mut SimRng) -> (TableId, u32) {
-        let t = tables[rng.below(tables.len() as u64) as usize];
+    /// One draw, after the table `t` was drawn: a leaf of its primary key (secondary
+    /// keys one time in four, where it has them).
+    fn warm_key(&self, t: TableId, plan: DrawPlan, rng: &mut SimRng) -> u32 {
         let table = &self.catalog[t].table;
-        let ix = if table.indexes.len() > 1 && rng.chance(1, 4) {
-            1
-        } else {
-            0
-        };
+        let ix = warm_index(plan, rng);
         let index = &table.indexes[ix];
         // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-        let pos = if ix == 0 && self.catalog.workload_tables.contains(&t) {
+        let pos = if ix == 0 && plan.follows_workload {
             self.dist.draw(rng, table.rows)
         } else {
             rng.below(table.rows.max(1))
         };
-        (t, index.leaf_of(pos))
+        index.leaf_of(pos)
     }
 
     /// Reads one page into the pool, as a miss of the workload would have, unless its
@@ -388,6 +450,27 @@ impl Sim {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_passed_over_takes_what_the_draw_takes_from_the_stream() {
+        for scenario in [
+            "steady-oltp-rw",
+            "drop-table-demo",
+            "i5-compressed-partition-drop",
+        ] {
+            let sim = Sim::builtin(scenario, None).unwrap();
+            let w = sim.warm_start();
+            for (&t, &plan) in w.tables.iter().zip(&w.plans) {
+                let mut drawn = SimRng::stream(7, "t");
+                let mut passed = drawn.clone();
+                for _ in 0..2_000 {
+                    sim.warm_key(t, plan, &mut drawn);
+                    warm_pass_over(plan, sim.dist.stream_per_draw(), &mut passed);
+                }
+                assert_eq!(drawn.next_u64(), passed.next_u64(), "{scenario} {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn warmed_pages_remember_each_page_of_each_table() {

@@ -225,7 +225,7 @@ impl Sim {
             }
             self.catalog[t].table = fresh;
             self.catalog[t].append_row = 0;
-            self.pool.register_space(space, self.catalog[t].table.pages);
+            self.pool.register_space(space);
             if self.catalog[t].table.zip_kb != 0 {
                 self.pool
                     .set_space_zip_size(space, self.catalog[t].table.zip_kb);

@@ -221,7 +221,7 @@ impl Sim {
                 let space = self.catalog.next_space_id();
                 let secondary = def.indexes.len().min(63) as u8;
                 let table = Table::new(&name, space, rows.max(1), row_bytes, secondary, 0);
-                self.pool.register_space(table.space, table.pages);
+                self.pool.register_space(table.space);
                 self.catalog.push(table, def, rows);
                 self.catalog.refresh_workload_tables();
             }
