@@ -21,7 +21,7 @@ use std::process::Command;
 
 use crate::dist;
 use crate::toolchain::{self, JOBS};
-use crate::util::{self, capture, host_cargo, note, run, say, which, Result};
+use crate::util::{self, capture, host_cargo, run, say, which, Result};
 use crate::wasm_opt;
 
 /// Crates whose generic code is charged to the crate of its type parameters.
