@@ -22,9 +22,8 @@ use std::process::Command;
 
 use crate::util::{apt_install, capture, human_size, is_root, note, say, which, Result};
 
-/// The optimisation level: `-Oz` shrinks most; the engine's hot loops were already
-/// optimised for speed by rustc (opt-level 3), and wasm-opt at `-Oz` does not undo
-/// that inlining (measured in README's performance section).
+/// The optimisation level. Measured on the app (README, "Shipping small"): `-Oz`
+/// 7.0% smaller, `-Os` 5.4%, `-O2` 3.9%; gzipped, all three within 0.7% of the input.
 pub const LEVEL: &str = "-Oz";
 
 /// The wasm features the module uses (rustc's wasm32 defaults, reference types off).
@@ -45,13 +44,13 @@ pub fn find() -> Option<PathBuf> {
     if !is_root() {
         note(
             "wasm-opt is not installed (Debian: apt-get install binaryen); \
-             the module ships without it, about a fifth larger",
+             the module ships without it, about 8% larger",
         );
         return None;
     }
     say(
         "installing binaryen with apt-get",
-        "its wasm-opt shrinks the shipped module by about a fifth",
+        "its wasm-opt shrinks the shipped module by about 7% (-Oz)",
     );
     if let Err(e) = apt_install(&["binaryen"]) {
         note(format!(
