@@ -3,6 +3,7 @@
 //! ```text
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
+//!             ──wasm-opt -Oz (binaryen, if any)─▶ ddlscope_app_bg.wasm, smaller (wasm_opt.rs)
 //!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
 //!   crates/cli ──cargo build (native, test profile)──▶ ddlscope poster --all ──▶ target/dist/posters/
 //! ```
@@ -19,10 +20,14 @@ use std::process::Command;
 
 use crate::toolchain::{self, WASM_TARGET};
 use crate::util::{self, human_size, note, run, say, Result};
+use crate::wasm_opt;
 
 /// The app package and the file name cargo gives its cdylib.
 const APP_PACKAGE: &str = "ddlscope-app";
 const APP_WASM: &str = "ddlscope_app.wasm";
+
+/// The module the page loads, as wasm-bindgen names it.
+pub const SHIPPED_WASM: &str = "ddlscope_app_bg.wasm";
 
 /// Files from `web/` that make up the site.
 const WEB_FILES: [&str; 6] = [
@@ -42,30 +47,8 @@ pub fn dist_dir() -> PathBuf {
 /// Builds the wasm, generates the JS glue and assembles the site. Returns its directory.
 pub fn dist() -> Result<PathBuf> {
     let root = util::workspace_root();
-    let wasm_toolchain = toolchain::ensure_wasm_toolchain()?;
+    let wasm = build_app_wasm()?;
     let bindgen = toolchain::ensure_wasm_bindgen()?;
-
-    say(
-        format!("building {APP_PACKAGE} for {WASM_TARGET} (release profile)"),
-        "the browser runs the simulator and the UI as one WebAssembly module",
-    );
-    if wasm_toolchain == toolchain::WasmToolchain::Debian {
-        note("the first build also compiles the standard library for wasm32 (1-3 minutes)");
-    }
-    run(&mut toolchain::wasm_build_command(
-        &wasm_toolchain,
-        APP_PACKAGE,
-    ))?;
-    let wasm = util::target_dir()
-        .join(WASM_TARGET)
-        .join("release")
-        .join(APP_WASM);
-    if !wasm.is_file() {
-        return Err(format!(
-            "the build succeeded but {} is missing",
-            wasm.display()
-        ));
-    }
 
     let dist = dist_dir();
     say(
@@ -87,6 +70,10 @@ pub fn dist() -> Result<PathBuf> {
         ])
         .arg(&dist)
         .arg(&wasm))?;
+    let shipped = dist.join(SHIPPED_WASM);
+    if let Some(wasm_opt) = wasm_opt::find() {
+        wasm_opt::optimise(&wasm_opt, &shipped)?;
+    }
 
     say(
         "copying web/ pages and assets/ into the site",
@@ -102,10 +89,7 @@ pub fn dist() -> Result<PathBuf> {
 
     posters(&dist)?;
 
-    for (label, path) in [
-        ("raw build", &wasm),
-        ("shipped", &dist.join("ddlscope_app_bg.wasm")),
-    ] {
+    for (label, path) in [("raw build", &wasm), ("shipped", &shipped)] {
         let size = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         note(format!(
             "{label}: {} is {}",
@@ -115,6 +99,33 @@ pub fn dist() -> Result<PathBuf> {
     }
     println!("==> site ready in {}", dist.display());
     Ok(dist)
+}
+
+/// Builds the app for wasm32 (release profile) and returns the module cargo wrote.
+pub fn build_app_wasm() -> Result<PathBuf> {
+    let wasm_toolchain = toolchain::ensure_wasm_toolchain()?;
+    say(
+        format!("building {APP_PACKAGE} for {WASM_TARGET} (release profile)"),
+        "the browser runs the simulator and the UI as one WebAssembly module",
+    );
+    if wasm_toolchain == toolchain::WasmToolchain::Debian {
+        note("the first build also compiles the standard library for wasm32 (1-3 minutes)");
+    }
+    run(&mut toolchain::wasm_build_command(
+        &wasm_toolchain,
+        APP_PACKAGE,
+    ))?;
+    let wasm = util::target_dir()
+        .join(WASM_TARGET)
+        .join("release")
+        .join(APP_WASM);
+    if !wasm.is_file() {
+        return Err(format!(
+            "the build succeeded but {} is missing",
+            wasm.display()
+        ));
+    }
+    Ok(wasm)
 }
 
 /// Draws the embed's posters into `dist/posters/` with the native CLI, built with the

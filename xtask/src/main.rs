@@ -33,9 +33,11 @@ mod fuzz;
 mod layers;
 mod matrix;
 mod serve;
+mod size;
 mod soak;
 mod toolchain;
 mod util;
+mod wasm_opt;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +61,7 @@ commands:
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
+  size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
         [--first N]         starting at seed N (1)
         [--seed N]          replay one seed (as a failure's replay line says)
@@ -93,6 +96,9 @@ enum Task {
     },
     Conformance {
         only: Option<String>,
+    },
+    Size {
+        build: bool,
     },
     Soak(soak::Soak),
     Fuzz(fuzz::Options),
@@ -132,7 +138,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .parse()
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
-            ("serve" | "bench-web" | "bundle", "--no-build") => build = false,
+            ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
@@ -175,6 +181,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "e2e" => Ok(Task::E2e { dir }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance { only }),
+        "size" => Ok(Task::Size { build }),
         "soak" => Ok(Task::Soak(match (seed, hours) {
             (Some(_), Some(_)) => return Err("--seed and --hours do not go together".into()),
             (Some(s), None) => soak::Soak::Seed(s),
@@ -244,6 +251,7 @@ fn execute(task: Task) -> Result {
         Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
+        Task::Size { build } => size::size(build),
         Task::BenchWeb { build, dir } => {
             let site = match dir {
                 Some(dir) => dir,
@@ -287,6 +295,8 @@ mod tests {
         check(&["bundle", "--no-build"], Ok(Task::Bundle { build: false }));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(&["size"], Ok(Task::Size { build: true }));
+        check(&["size", "--no-build"], Ok(Task::Size { build: false }));
         check(&["conformance"], Ok(Task::Conformance { only: None }));
         check(
             &["conformance", "--only", "kill"],

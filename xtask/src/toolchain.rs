@@ -321,7 +321,7 @@ pub fn ensure_wasm_bindgen() -> Result<PathBuf> {
 }
 
 /// Cargo's home: `CARGO_HOME`, else `~/.cargo`.
-fn cargo_home() -> PathBuf {
+pub fn cargo_home() -> PathBuf {
     if let Some(home) = env::var_os("CARGO_HOME").filter(|h| !h.is_empty()) {
         return PathBuf::from(home);
     }
