@@ -25,8 +25,9 @@ const APP_PACKAGE: &str = "ddlscope-app";
 const APP_WASM: &str = "ddlscope_app.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 6] = [
+const WEB_FILES: [&str; 7] = [
     "index.html",
+    "worker.js",
     "embed.html",
     "styles.css",
     "notes.html",

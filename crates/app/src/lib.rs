@@ -28,6 +28,7 @@
 pub mod canvas;
 pub mod model;
 pub mod ui;
+pub mod worker;
 
 use wasm_bindgen::prelude::*;
 
@@ -35,6 +36,11 @@ use wasm_bindgen::prelude::*;
 /// mounts the app into `<div id="app">`.
 #[wasm_bindgen(start)]
 pub fn start() {
+    // In the engines' worker (`web/worker.js`) there is no page to mount:
+    // `worker::entry::worker_main` runs there.
+    if web_sys::window().is_none() {
+        return;
+    }
     ui::panic::install();
     let root = gloo::utils::document()
         .get_element_by_id("app")
