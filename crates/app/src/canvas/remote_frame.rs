@@ -4,11 +4,13 @@
 //! map patch's rows on its canvas (straight from the transferred buffer) with the
 //! labels and cursors over them, and hands the news to the reducer.
 //!
-//! Drawn here from the frames: the pool map. Not yet: the flush list, the latch
-//! lanes and the charts (they read the engine itself; their data is not in the
-//! frames yet).
+//! The flush lists, latch lanes and charts are drawn from the data the frames carry
+//! (`model::panels`), with the same painters as on the page's thread.
 
+use crate::canvas::chart;
+use crate::canvas::flush_list;
 use crate::canvas::frame::{dark_theme, Canvases};
+use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
 use crate::canvas::theme::Theme;
 use crate::model::remote::protocol::{Command, MapPatch};
@@ -27,12 +29,17 @@ use yew::Callback;
 /// What a map canvas was last described to the worker as: size, dpr, theme.
 type ViewKey = (u32, u32, u64, bool);
 
+/// What a pane's other canvases were last drawn at: flush list, latch lanes, the
+/// charts (sizes), and the theme.
+type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
+
 struct RemoteLoop {
     remote: Rc<Remote>,
     canvases: Vec<Canvases>,
     on_news: Callback<(u32, News)>,
     on_action: Callback<Action>,
     views: RefCell<Vec<Option<ViewKey>>>,
+    panel_keys: RefCell<Vec<Option<PanelKey>>>,
     closure: RefCell<Option<Closure<dyn FnMut(f64)>>>,
     frame_id: Cell<Option<i32>>,
     stopped: Cell<bool>,
@@ -73,6 +80,7 @@ impl RemoteFrameLoop {
             on_news,
             on_action,
             views: RefCell::new(Vec::new()),
+            panel_keys: RefCell::new(Vec::new()),
             closure: RefCell::new(None),
             frame_id: Cell::new(None),
             stopped: Cell::new(false),
@@ -128,6 +136,7 @@ impl RemoteLoop {
         self.describe_views(dpr, dark);
         let mut news = Vec::new();
         let mut answered = Vec::new();
+        let mut fresh_panels = vec![(false, false); self.canvases.len()];
         for arrived in self.remote.take_arrived() {
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
             let mut drew = false;
@@ -140,11 +149,20 @@ impl RemoteLoop {
                 self.remote.send(&Command::Drawn);
             }
             self.drawn_any.set(self.drawn_any.get() || drew);
+            for &(pane, lanes, charts) in &got.panels {
+                if let Some(f) = fresh_panels.get_mut(pane) {
+                    f.0 |= lanes;
+                    f.1 |= charts;
+                }
+            }
             news.extend(got.news.into_iter().map(|n| (got.generation, n)));
             answered.extend(got.answered);
             for a in got.actions {
                 self.on_action.emit(a);
             }
+        }
+        for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
+            self.draw_panels(pane, lanes, charts, &theme, dpr);
         }
         if let Some(why) = self.remote.failure() {
             gloo::console::error!(why.clone());
@@ -177,6 +195,72 @@ impl RemoteLoop {
             answer(reply);
         }
         self.arm();
+    }
+
+    /// Draws pane `pane`'s flush lists and latch lanes (when `lanes` came new) and
+    /// charts (when `charts` did) from the latest frames, and all of them when a
+    /// canvas is new or resized.
+    fn draw_panels(&self, pane: usize, lanes: bool, charts: bool, theme: &Theme, dpr: f64) {
+        let Some(c) = self.canvases.get(pane) else {
+            return;
+        };
+        let mirror = self.remote.mirror.borrow();
+        let Some(m) = mirror.panes.get(pane) else {
+            return;
+        };
+        let flush = c.flush.cast::<HtmlCanvasElement>();
+        let latch = c.latches.cast::<HtmlCanvasElement>();
+        let flush_size = flush
+            .as_ref()
+            .map_or((0, 0), |cv| flush_list::fit_canvas(cv, m.instances, dpr));
+        let lane_count = m.latches.as_ref().map_or(0, |v| v.lanes.len());
+        let latch_size = latch
+            .as_ref()
+            .map_or((0, 0), |cv| latch_lanes::fit_canvas(cv, lane_count, dpr));
+        let key = (flush_size, latch_size, c.charts.fit(dpr), theme.dark);
+        let mut keys = self.panel_keys.borrow_mut();
+        keys.resize(self.canvases.len(), None);
+        let fresh_canvas = |cv: &HtmlCanvasElement| cv.dataset().get("drawn").is_none();
+        let all = keys[pane] != Some(key)
+            || flush.as_ref().is_some_and(fresh_canvas)
+            || latch.as_ref().is_some_and(fresh_canvas)
+            || [&c.charts.tps, &c.charts.bp, &c.charts.waits]
+                .iter()
+                .any(|s| {
+                    s.canvas
+                        .cast::<HtmlCanvasElement>()
+                        .is_some_and(|cv| fresh_canvas(&cv))
+                });
+        keys[pane] = Some(key);
+        if lanes || all {
+            if let (Some(cv), Some(v)) = (flush.as_ref().filter(|_| flush_size.0 > 0), &m.flush) {
+                let _ = cv.dataset().set("drawn", "1");
+                if let Err(e) = flush_list::draw(cv, v, theme, dpr) {
+                    gloo::console::error!(format!("flush list: {e}"));
+                }
+            }
+            if let (Some(cv), Some(v)) = (latch.as_ref().filter(|_| latch_size.0 > 0), &m.latches) {
+                let _ = cv.dataset().set("drawn", "1");
+                if let Err(e) = latch_lanes::draw(cv, v, theme, dpr) {
+                    gloo::console::error!(format!("latch lanes: {e}"));
+                }
+            }
+        }
+        if let Some(d) = m.charts.as_ref().filter(|_| charts || all) {
+            for s in [&c.charts.tps, &c.charts.bp, &c.charts.waits] {
+                if let Some(cv) = s.canvas.cast::<HtmlCanvasElement>() {
+                    let _ = cv.dataset().set("drawn", "1");
+                }
+            }
+            let input = chart::Input {
+                samples: &d.samples,
+                spans: &d.spans,
+                failovers: &d.failovers,
+                now: d.now,
+                pages_total: d.pages_total,
+            };
+            c.charts.draw(&input, theme, dpr);
+        }
     }
 
     /// Tells the worker each map canvas's size and theme when they change.

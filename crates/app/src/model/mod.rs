@@ -20,6 +20,7 @@ pub mod link;
 pub mod map_pixels;
 pub mod marks;
 pub mod mdl;
+pub mod panels;
 pub mod processlist;
 pub mod remote;
 pub mod replay;

@@ -14,6 +14,7 @@
 use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::console;
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
+use crate::model::panels::{chart_data, flush_view, latch_view};
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner};
 use ddlscope_engine::Tick;
@@ -28,6 +29,10 @@ pub const BUSY_WORK_MS: f64 = 30.0;
 const MAP_BUDGET_MS: f64 = 3.0;
 /// How often the page hears the figures.
 const REPORT_EVERY_MS: f64 = 100.0;
+/// How often the latch lanes and flush lists are sent while the clock moves.
+const PANELS_EVERY_MS: f64 = 33.0;
+/// How often the charts' data is sent while it changes.
+const CHARTS_EVERY_MS: f64 = 250.0;
 /// Map patches posted and not yet drawn, at most: past this the worker paints no
 /// more until the page catches up.
 const MAX_UNDRAWN: u32 = 2;
@@ -48,7 +53,16 @@ struct PaneState {
     pixels: MapPixels,
     /// What the map was last painted for: engine, virtual time, view.
     painted: Option<((u32, u64), Tick, View)>,
+    /// When the latch lanes and flush lists were last sent, and for what time.
+    panels: Option<(f64, (u32, u64), Tick)>,
+    /// When the charts' data was last sent, and what it held.
+    charts: Option<(f64, ChartKey)>,
+    /// The flush lists' scratch buffer.
+    cells: Vec<ddlscope_engine::Cell>,
 }
+
+/// What the charts' data was sent for: engine, second, samples, spans (open), failovers.
+type ChartKey = ((u32, u64), u64, u64, usize, usize, usize);
 
 /// The worker's engines and what the page knows of them.
 #[derive(Debug, Default)]
@@ -258,16 +272,23 @@ impl Host {
                 None
             };
             pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
+            let (latches, flush) = panels_due(r, state, now_ms);
             panes.push(PaneFrame {
                 instances: r.sim().pool().n_instances(),
                 snapshot: report.then(|| r.snapshot()),
                 map: map.map(|(patch, _)| patch),
+                latches,
+                flush,
+                charts: charts_due(r, state, now_ms),
             });
         }
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
         let busy_changed = self.last_busy.replace(busy) != Some(busy);
-        if !report && !drew && replies.is_empty() && !busy_changed {
+        let panels = panes
+            .iter()
+            .any(|p| p.latches.is_some() || p.charts.is_some());
+        if !report && !drew && !panels && replies.is_empty() && !busy_changed {
             return None;
         }
         let frame = Frame {
@@ -279,6 +300,58 @@ impl Host {
         };
         Some((frame, pixels))
     }
+}
+
+/// The latch lanes and flush lists of `r`, when its clock moved and they were not
+/// sent in the last [`PANELS_EVERY_MS`].
+fn panels_due(
+    r: &Runner,
+    state: &mut PaneState,
+    now_ms: f64,
+) -> (
+    Option<crate::model::panels::LatchView>,
+    Option<crate::model::panels::FlushView>,
+) {
+    let engine = (r.generation(), r.seeks());
+    let now = r.sim().now();
+    let due = state
+        .panels
+        .is_none_or(|(at, e, t)| e != engine || (t != now && now_ms - at >= PANELS_EVERY_MS));
+    if !due {
+        return (None, None);
+    }
+    state.panels = Some((now_ms, engine, now));
+    let (walks, counts) = r.flush_walks();
+    (
+        Some(latch_view(r.sim(), r.latch_spans())),
+        Some(flush_view(r.sim(), walks, counts, &mut state.cells)),
+    )
+}
+
+/// The charts' data of `r`, when it changed and was not sent in the last
+/// [`CHARTS_EVERY_MS`].
+fn charts_due(
+    r: &Runner,
+    state: &mut PaneState,
+    now_ms: f64,
+) -> Option<crate::model::panels::ChartData> {
+    let spans = r.ddl_spans();
+    let key: ChartKey = (
+        (r.generation(), r.seeks()),
+        r.sim().now().as_secs(),
+        r.sim().sample_count(),
+        spans.len(),
+        spans.iter().filter(|s| s.t1.is_none()).count(),
+        r.failovers().len(),
+    );
+    let due = state
+        .charts
+        .is_none_or(|(at, k)| k.0 != key.0 || (k != key && now_ms - at >= CHARTS_EVERY_MS));
+    if !due {
+        return None;
+    }
+    state.charts = Some((now_ms, key));
+    Some(chart_data(r))
 }
 
 /// Repaints runner `r`'s map if its engine, time or view changed since the last

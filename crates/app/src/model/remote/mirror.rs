@@ -6,6 +6,7 @@
 //! numbered, whose callback runs when the frame carrying its [`Reply`] arrives.
 
 use super::protocol::{Frame, MapPatch, Reply};
+use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{News, Snapshot};
 use crate::model::state::Action;
 use std::collections::BTreeMap;
@@ -19,6 +20,12 @@ pub struct PaneMirror {
     pub snapshot: Option<Snapshot>,
     /// The latest map patch's figures (its pixels went to the canvas).
     pub map: Option<MapPatch>,
+    /// The latest latch lanes.
+    pub latches: Option<LatchView>,
+    /// The latest flush lists.
+    pub flush: Option<FlushView>,
+    /// The latest charts' data.
+    pub charts: Option<ChartData>,
 }
 
 /// What a frame means for the page.
@@ -34,6 +41,8 @@ pub struct Received<F> {
     pub answered: Vec<(F, Reply)>,
     /// Map patches to draw, by pane, with their pixel buffers' index.
     pub patches: Vec<(usize, MapPatch)>,
+    /// The panes whose latch lanes and flush lists (`.0`) or charts (`.1`) came new.
+    pub panels: Vec<(usize, bool, bool)>,
 }
 
 /// The page's picture of the worker's engines.
@@ -94,6 +103,7 @@ impl<F> Mirror<F> {
             actions: Vec::new(),
             answered: Vec::new(),
             patches: Vec::new(),
+            panels: Vec::new(),
         };
         if let Some(log) = frame.log {
             out.news.push(News::Log(log));
@@ -107,6 +117,20 @@ impl<F> Mirror<F> {
             if let Some(patch) = p.map {
                 mine.map = Some(patch.clone());
                 out.patches.push((pane, patch));
+            }
+            let lanes = p.latches.is_some() || p.flush.is_some();
+            let charts = p.charts.is_some();
+            if p.latches.is_some() {
+                mine.latches = p.latches;
+            }
+            if p.flush.is_some() {
+                mine.flush = p.flush;
+            }
+            if p.charts.is_some() {
+                mine.charts = p.charts;
+            }
+            if lanes || charts {
+                out.panels.push((pane, lanes, charts));
             }
         }
         for reply in frame.replies {

@@ -1,18 +1,19 @@
 //! The messages between the page and the worker, and their encoding.
 //!
-//! Both ends are this crate, built once, so the encoding needs no versioning or
-//! self-description: bincode (1.3, already in the module through gloo-worker, and
-//! serde-only) writes the fields in order, fixed-width integers, no names. Pixels do
-//! not go through it: a [`MapPatch`] says which rows changed, and their RGBA bytes
-//! travel beside the encoded frame as a transferred `ArrayBuffer`, never copied into
-//! the page's wasm memory.
+//! MessagePack (`rmp-serde`), self-describing: structs as maps with their field
+//! names, as serde's derived forms need them (the engine's `LatchId` is an
+//! adjacently tagged enum, which neither a positional format such as bincode nor
+//! MessagePack's struct-as-array form reads back). Pixels do not go through it: a
+//! [`MapPatch`] says which rows changed, and their RGBA bytes travel beside the
+//! encoded frame as a transferred `ArrayBuffer`, never copied into the page's wasm
+//! memory.
 //!
-//! The one field bincode cannot carry as derived is [`Knobs`] (it skips its absent
-//! settings when serialised, which only self-describing formats can read back): it
-//! crosses as its link form, JSON.
+//! [`Knobs`] crosses as its link form, JSON (its absent settings are skipped when
+//! serialised; the same text the links carry).
 
 use crate::model::knobs::Knobs;
 use crate::model::map_pixels::BandInfo;
+use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{LogEntry, Snapshot};
 use crate::model::spans::ScanSpan;
 use ddlscope_engine::Tick;
@@ -140,6 +141,13 @@ pub struct PaneFrame {
     pub snapshot: Option<Snapshot>,
     /// The map's repainted rows, when it was repainted.
     pub map: Option<MapPatch>,
+    /// The latch lanes, when the clock moved (at most ~30 times a second).
+    pub latches: Option<LatchView>,
+    /// The flush lists, likewise.
+    pub flush: Option<FlushView>,
+    /// The charts' data, when a sample or a statement span arrived (at most four
+    /// times a second).
+    pub charts: Option<ChartData>,
 }
 
 /// The rows of the map image a frame repainted, and what the text over them is drawn
@@ -180,23 +188,23 @@ impl MapPatch {
 
 /// A command as bytes.
 pub fn encode_command(c: &Command) -> Vec<u8> {
-    bincode::serialize(c).expect("a command always encodes")
+    rmp_serde::to_vec_named(c).expect("a command always encodes")
 }
 
 /// A command from bytes; an error names what was wrong (a message from another
 /// build of the module).
 pub fn decode_command(bytes: &[u8]) -> Result<Command, String> {
-    bincode::deserialize(bytes).map_err(|e| format!("unreadable command: {e}"))
+    rmp_serde::from_slice(bytes).map_err(|e| format!("unreadable command: {e}"))
 }
 
 /// A frame as bytes.
 pub fn encode_frame(f: &Frame) -> Vec<u8> {
-    bincode::serialize(f).expect("a frame always encodes")
+    rmp_serde::to_vec_named(f).expect("a frame always encodes")
 }
 
 /// A frame from bytes.
 pub fn decode_frame(bytes: &[u8]) -> Result<Frame, String> {
-    bincode::deserialize(bytes).map_err(|e| format!("unreadable frame: {e}"))
+    rmp_serde::from_slice(bytes).map_err(|e| format!("unreadable frame: {e}"))
 }
 
 /// [`Knobs`] as its JSON text (see the module's note).

@@ -198,3 +198,34 @@ fn compare_mode_adds_a_pane() {
     let f = frames_until(&mut h, 3, |f, _| !f.replies.is_empty()).expect("refused");
     assert!(matches!(&f.replies[0], Reply::CompareFailed(e) if e.contains("no-such-engine")));
 }
+
+#[test]
+fn the_panels_data_comes_while_the_clock_moves_and_stops_when_it_stops() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let f = frames_until(&mut h, 400, |f, _| {
+        f.panes[0].latches.is_some() && f.panes[0].flush.is_some()
+    })
+    .expect("latch lanes and flush lists");
+    let lanes = f.panes[0].latches.as_ref().map_or(0, |v| v.lanes.len());
+    assert!(lanes >= 3, "the global latches at least");
+    frames_until(&mut h, 400, |f, _| {
+        f.panes[0]
+            .charts
+            .as_ref()
+            .is_some_and(|c| !c.samples.is_empty())
+    })
+    .expect("a second's sample for the charts");
+    h.handle(
+        Command::Clock {
+            playing: false,
+            speed: 1.0,
+        },
+        &|| 0.0,
+    );
+    frames_until(&mut h, 5, |_, _| false);
+    assert!(
+        frames_until(&mut h, 50, |f, _| f.panes[0].latches.is_some()).is_none(),
+        "paused: nothing new to draw"
+    );
+}
