@@ -22,6 +22,7 @@ pub const CHART_WINDOW_S: u64 = 600;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LatchLane {
     /// The latch.
+    #[serde(with = "super::remote::wire::latch")]
     pub latch: LatchId,
     /// Since when its holder has held it, if it is held.
     pub held_since: Option<Tick>,
@@ -37,6 +38,7 @@ pub struct LatchView {
     /// The global latches, then the first buffer-pool instances.
     pub lanes: Vec<LatchLane>,
     /// Finished holds in the window.
+    #[serde(with = "super::remote::wire::latch_spans")]
     pub spans: Vec<LatchSpan>,
 }
 
@@ -100,6 +102,7 @@ pub struct FlushView {
     /// The first instances' lists.
     pub lanes: Vec<FlushLane>,
     /// The walks not over yet.
+    #[serde(with = "super::remote::wire::scans")]
     pub running: Vec<ScanSpan>,
 }
 

@@ -3,10 +3,10 @@
 //!
 //! ```text
 //!   page (Yew, canvases)                         worker (this same wasm module)
-//!   Mirror ── Command (MessagePack) ──────────▶  Host: Engines, MapPixels per pane
+//!   Mirror ── Command (bincode) ──────────────▶  Host: Engines, MapPixels per pane
 //!     ▲  asks numbered: answers come back          │ a timer frame: advance, digest,
 //!     │                                            │ paint the map's bands
-//!     └──── Frame (MessagePack) + pixel rows ◀─────┘ (transferred ArrayBuffers)
+//!     └──── Frame (bincode) + pixel rows ◀─────────┘ (transferred ArrayBuffers)
 //! ```
 //!
 //! `protocol.rs` the messages and their encoding, `host.rs` the worker's end (it owns
@@ -16,3 +16,4 @@
 pub mod host;
 pub mod mirror;
 pub mod protocol;
+pub mod wire;

@@ -1,15 +1,17 @@
 //! The messages between the page and the worker, and their encoding.
 //!
-//! MessagePack (`rmp-serde`), self-describing: structs as maps with their field
-//! names, as serde's derived forms need them (the engine's `LatchId` is an
-//! adjacently tagged enum, which neither a positional format such as bincode nor
-//! MessagePack's struct-as-array form reads back). Pixels do not go through it: a
-//! [`MapPatch`] says which rows changed, and their RGBA bytes travel beside the
-//! encoded frame as a transferred `ArrayBuffer`, never copied into the page's wasm
-//! memory.
+//! Both ends are this crate, built once, so the encoding needs no versioning or
+//! self-description: bincode (1.3, serde only, and already in the lock file
+//! through gloo-worker) writes the fields in order, fixed-width integers, no names.
+//! Pixels do not go through it: a [`MapPatch`] says which rows changed, and their
+//! RGBA bytes travel beside the encoded frame as a transferred `ArrayBuffer`, never
+//! copied into the page's wasm memory.
 //!
-//! [`Knobs`] crosses as its link form, JSON (its absent settings are skipped when
-//! serialised; the same text the links carry).
+//! Two kinds of field bincode cannot carry as derived: [`Knobs`] (it skips its
+//! absent settings when serialised, which only self-describing formats read back)
+//! crosses as its link form, JSON; the engine's `LatchId` (an adjacently tagged
+//! enum) as a number (`wire.rs`). MessagePack, self-describing, reads both, but its
+//! code made the shipped module 0.8 MiB larger.
 
 use crate::model::knobs::Knobs;
 use crate::model::map_pixels::BandInfo;
@@ -168,6 +170,7 @@ pub struct MapPatch {
     /// Every instance's figures.
     pub infos: Vec<BandInfo>,
     /// The scans not over yet.
+    #[serde(with = "super::wire::scans")]
     pub scans: Vec<ScanSpan>,
     /// The virtual time painted.
     pub now: Tick,
@@ -188,23 +191,23 @@ impl MapPatch {
 
 /// A command as bytes.
 pub fn encode_command(c: &Command) -> Vec<u8> {
-    rmp_serde::to_vec_named(c).expect("a command always encodes")
+    bincode::serialize(c).expect("a command always encodes")
 }
 
 /// A command from bytes; an error names what was wrong (a message from another
 /// build of the module).
 pub fn decode_command(bytes: &[u8]) -> Result<Command, String> {
-    rmp_serde::from_slice(bytes).map_err(|e| format!("unreadable command: {e}"))
+    bincode::deserialize(bytes).map_err(|e| format!("unreadable command: {e}"))
 }
 
 /// A frame as bytes.
 pub fn encode_frame(f: &Frame) -> Vec<u8> {
-    rmp_serde::to_vec_named(f).expect("a frame always encodes")
+    bincode::serialize(f).expect("a frame always encodes")
 }
 
 /// A frame from bytes.
 pub fn decode_frame(bytes: &[u8]) -> Result<Frame, String> {
-    rmp_serde::from_slice(bytes).map_err(|e| format!("unreadable frame: {e}"))
+    bincode::deserialize(bytes).map_err(|e| format!("unreadable frame: {e}"))
 }
 
 /// [`Knobs`] as its JSON text (see the module's note).
