@@ -2,13 +2,14 @@
 // simulation runs there, and the page draws the frames it posts. What this checks:
 // a worker is running, the pool map is drawn from its frames and keeps moving, a
 // statement typed in the console runs in the worker (its effect reaches the page's
-// figures, its result the console's log), and a syntax error is refused with
-// MySQL's code.
+// figures, its result the console's log, its band the charts, drawn from the frames'
+// data like the latch lanes), and a syntax error is refused with MySQL's code.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   BASE_URL,
+  chartBands,
   ensurePlaying,
   expectCanvasDrawn,
   ids,
@@ -61,6 +62,15 @@ test('?worker=1: the worker draws the map and runs a statement', { timeout: 240_
       () => page.locator(ids.sqlLog).textContent({ timeout: 1_000 }).catch(() => ''),
       (t) => /DROP TABLE t1/.test(t ?? '') && /Query OK/.test(t ?? ''),
       { timeoutMs: 60_000 },
+    );
+    // The other canvases are drawn from the frames' data too.
+    await expectCanvasDrawn(page, ids.latchLanes);
+    await expectCanvasDrawn(page, ids.chartBp);
+    await pollUntil(
+      'the DROP TABLE band on the throughput chart',
+      () => chartBands(page, ids.chartTps),
+      (list) => list.some((b) => b.kind === 'statement'),
+      { timeoutMs: 15_000, intervalMs: 200 },
     );
     await screenshot(page, 'worker-after-drop');
     assert.deepEqual(problems, [], 'the page reported errors');
