@@ -33,6 +33,9 @@ type ViewKey = (u32, u32, u64, bool);
 /// charts (sizes), and the theme.
 type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
 
+/// The closure `requestAnimationFrame` calls.
+type FrameClosure = Closure<dyn FnMut(f64)>;
+
 struct RemoteLoop {
     remote: Rc<Remote>,
     canvases: Vec<Canvases>,
@@ -40,7 +43,7 @@ struct RemoteLoop {
     on_action: Callback<Action>,
     views: RefCell<Vec<Option<ViewKey>>>,
     panel_keys: RefCell<Vec<Option<PanelKey>>>,
-    closure: RefCell<Option<Closure<dyn FnMut(f64)>>>,
+    closure: RefCell<Option<FrameClosure>>,
     frame_id: Cell<Option<i32>>,
     stopped: Cell<bool>,
     ready: Cell<bool>,
@@ -179,7 +182,8 @@ impl RemoteLoop {
                 let _ = body.dataset().set("ready", "1");
             }
         }
-        if self.busy.replace(!settled) != !settled {
+        let unsettled = !settled;
+        if self.busy.replace(unsettled) != unsettled {
             if let Some(body) = gloo::utils::document().body() {
                 if settled {
                     body.dataset().delete("busy");

@@ -206,10 +206,16 @@ mod tests {
         assert_eq!(px.rgba().len(), 600 * 200 * 4);
         let layout = Layout::new(n, 600, 1.0);
         assert_eq!(first.regions(&layout, 200), vec![(0, 200)]);
-        let second = px.paint(&sim, &[], &ask, &|| 1.0);
+        // A clock that moves a millisecond a reading: past the budget at once.
+        let t = std::cell::Cell::new(0.0);
+        let ticking = || {
+            t.set(t.get() + 1.0);
+            t.get()
+        };
+        let second = px.paint(&sim, &[], &ask, &ticking);
         assert!(!second.full);
         assert_eq!(second.bands, vec![0], "one band past the budget, in turn");
-        let third = px.paint(&sim, &[], &ask, &|| 2.0);
+        let third = px.paint(&sim, &[], &ask, &ticking);
         assert_eq!(third.bands, vec![1 % n]);
         let infos = band_infos(&sim);
         assert_eq!(infos.len(), usize::from(n));

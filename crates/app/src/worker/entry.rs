@@ -18,6 +18,9 @@ const FRAME_MS: f64 = 16.0;
 /// it was instead of jumping ahead.
 const MAX_DT_MS: f64 = 100.0;
 
+/// The timer's callback, which re-arms itself.
+type Timer = Closure<dyn FnMut()>;
+
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
@@ -55,7 +58,7 @@ pub fn worker_main(early: Array) {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let last = Rc::new(Cell::new(now_ms()));
-    let tick: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::default();
+    let tick: Rc<RefCell<Option<Timer>>> = Rc::default();
     let again = tick.clone();
     *tick.borrow_mut() = Some(Closure::new(move || {
         let started = now_ms();
