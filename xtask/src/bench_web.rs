@@ -22,8 +22,9 @@ use crate::serve;
 use crate::util::{self, note, run, say, Result};
 
 /// Serves `site` and runs the measurements against it; the report lands in
-/// `target/bench-web.json`.
-pub fn bench_web(site: &Path) -> Result {
+/// `target/bench-web.json`. With `worker`, the page runs its engines in a Web
+/// Worker (`?worker=1`) and the report is `target/bench-web-worker.json`.
+pub fn bench_web(site: &Path, worker: bool) -> Result {
     if !site.join("index.html").is_file() {
         return Err(format!(
             "{} has no index.html; run `cargo xtask dist` first",
@@ -36,7 +37,11 @@ pub fn bench_web(site: &Path) -> Result {
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let addr = serve::spawn(site.to_path_buf())?;
-    let out = util::target_dir().join("bench-web.json");
+    let out = util::target_dir().join(if worker {
+        "bench-web-worker.json"
+    } else {
+        "bench-web.json"
+    });
     let artifacts = browser::artifacts_dir();
     say(
         format!("measuring the app at http://{addr}/ in headless Chromium"),
@@ -50,6 +55,7 @@ pub fn bench_web(site: &Path) -> Result {
         .env("E2E_CHROMIUM", browser::CHROMIUM)
         .env("BENCH_OUT", &out)
         .env("BENCH_DIST", site)
+        .env("BENCH_QUERY", if worker { "?worker=1" } else { "" })
         .current_dir(browser::e2e_dir()))?;
     native_bench(&out)?;
     println!("==> figures in {}", out.display());

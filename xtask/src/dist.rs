@@ -30,8 +30,9 @@ const APP_WASM: &str = "ddlscope_app.wasm";
 pub const SHIPPED_WASM: &str = "ddlscope_app_bg.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 6] = [
+const WEB_FILES: [&str; 7] = [
     "index.html",
+    "worker.js",
     "embed.html",
     "styles.css",
     "notes.html",

@@ -14,8 +14,10 @@
 //! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`).
-//! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long tasks,
-//!   speed, heap, first map, the I1 switch, wasm size) into `target/bench-web.json`.
+//! - `bench-web [--no-build] [--dir DIR] [--worker]`: the browser's figures (frames,
+//!   long tasks, speed, heap, first map, the I1 switch, wasm size) into
+//!   `target/bench-web.json` (with `--worker`, the page's `?worker=1`, into
+//!   `target/bench-web-worker.json`).
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
 //! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
@@ -59,7 +61,10 @@ commands:
   conformance [--only TEXT] session scripts and the generated matrix against a private
                             MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
-  bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
+  bench-web [--no-build] [--worker]
+                            measure the app in headless Chromium into target/bench-web.json
+                            (--worker: the engines in a Web Worker, ?worker=1, into
+                            target/bench-web-worker.json)
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
@@ -93,6 +98,7 @@ enum Task {
     BenchWeb {
         build: bool,
         dir: Option<PathBuf>,
+        worker: bool,
     },
     Conformance {
         only: Option<String>,
@@ -114,6 +120,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
+    let mut worker = false;
     let mut only = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     let mut fuzz = fuzz::Options {
@@ -139,6 +146,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
+            ("bench-web", "--worker") => worker = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
@@ -179,7 +187,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "bench-web" => Ok(Task::BenchWeb { build, dir }),
+        "bench-web" => Ok(Task::BenchWeb { build, dir, worker }),
         "conformance" => Ok(Task::Conformance { only }),
         "size" => Ok(Task::Size { build }),
         "soak" => Ok(Task::Soak(match (seed, hours) {
@@ -252,13 +260,13 @@ fn execute(task: Task) -> Result {
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb { build, dir } => {
+        Task::BenchWeb { build, dir, worker } => {
             let site = match dir {
                 Some(dir) => dir,
                 None if build => dist::dist()?,
                 None => dist::dist_dir(),
             };
-            bench_web::bench_web(&site)
+            bench_web::bench_web(&site, worker)
         }
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
@@ -339,6 +347,15 @@ mod tests {
             Ok(Task::BenchWeb {
                 build: false,
                 dir: None,
+                worker: false,
+            }),
+        );
+        check(
+            &["bench-web", "--no-build", "--worker"],
+            Ok(Task::BenchWeb {
+                build: false,
+                dir: None,
+                worker: true,
             }),
         );
         check(

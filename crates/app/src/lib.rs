@@ -1,23 +1,26 @@
 //! ddlscope's browser front end: a Yew app that runs the engine in the page and
 //! animates it.
 //!
-//! The crate is in three layers, each a folder under `src/`:
+//! The crate is in four layers, each a folder under `src/`:
 //!
 //! ```text
 //!   ui/      Yew components and hooks: the page, its panels, the keyboard, the help
 //!     │        ▲ reads snapshots, dispatches actions; mounts the canvases
 //!     ▼        │
-//!   canvas/  the requestAnimationFrame loop, the pool map, flush list, latch lanes,
+//!   canvas/  the requestAnimationFrame loops, the pool map, flush list, latch lanes,
 //!     │        charts and their colours: painting what the model holds
+//!     ▼
+//!   worker/  the engines in a Web Worker (`?worker=1`): its entry, the page's client,
+//!     │        and the proxy the components hold (the engines here or there)
 //!     ▼
 //!   model/   the runner (Sim, inputs, checkpoints, seek), Snapshot and the small view
 //!            structs in it, spans and marks, settings, AppState + Action + reducer,
-//!            the formats: plain data, no browser type
+//!            the formats, the worker's protocol and both its ends: no browser type
 //! ```
 //!
-//! Imports only go down: `model` imports neither `canvas` nor `ui`, `canvas` imports
-//! `model`, `ui` imports both. So the model can move into a Web Worker as it is, and
-//! the canvases can be drawn from anything that holds a runner.
+//! Imports only go down: `model` imports nothing above it, `worker` only `model`,
+//! `canvas` both, `ui` all three. So the model runs in the Web Worker as it is, and
+//! the canvases can be drawn from anything that holds a runner or a worker's frames.
 //!
 //! Architecture invariant: this crate is the only one that knows Yew and the DOM, and
 //! it talks to the engine only through the engine's public API: commands in
@@ -28,6 +31,7 @@
 pub mod canvas;
 pub mod model;
 pub mod ui;
+pub mod worker;
 
 use wasm_bindgen::prelude::*;
 
@@ -35,6 +39,11 @@ use wasm_bindgen::prelude::*;
 /// mounts the app into `<div id="app">`.
 #[wasm_bindgen(start)]
 pub fn start() {
+    // In the engines' worker (`web/worker.js`) there is no page to mount:
+    // `worker::entry::worker_main` runs there.
+    if web_sys::window().is_none() {
+        return;
+    }
     ui::panic::install();
     let root = gloo::utils::document()
         .get_element_by_id("app")

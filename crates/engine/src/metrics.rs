@@ -14,10 +14,10 @@
 //! raises it whenever a thread starts waiting (the only moment a count can grow).
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One second of counters.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// Virtual second this sample closes (1 = the first second).
     pub t_s: u64,

@@ -11,8 +11,7 @@
 //! being written in the I/O colour). Lengths are to scale across instances.
 
 use crate::canvas::theme::{css, Theme};
-use crate::model::spans::ScanSpan;
-use ddlscope_engine::{Cell, CellKind, Sim};
+use crate::model::panels::{FlushView, MAX_FLUSH_LANES};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -21,12 +20,10 @@ const LANE_PX: f64 = 16.0;
 /// Label and count columns, CSS pixels.
 const LABEL_PX: f64 = 84.0;
 const COUNT_PX: f64 = 160.0;
-/// At most this many instances get a lane.
-const MAX_LANES: u16 = 8;
 
 /// CSS height of the canvas for `instances` instances.
 pub fn css_height(instances: u16) -> f64 {
-    LANE_PX * f64::from(instances.clamp(1, MAX_LANES)) + 4.0
+    LANE_PX * f64::from(instances.clamp(1, MAX_FLUSH_LANES)) + 4.0
 }
 
 /// Sizes the canvas's pixel buffer; returns its pixel size.
@@ -34,20 +31,14 @@ pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32,
     crate::canvas::panel::fit(canvas, css_height(instances), dpr)
 }
 
-/// Draws every instance's flush list with the walks running now; `walks[i]` counts the
-/// walks of instance `i` so far.
+/// Draws the first instances' flush lists with the walks running now.
 pub fn draw(
     canvas: &HtmlCanvasElement,
-    sim: &Sim,
-    running: &[ScanSpan],
-    walks: &[u64],
+    view: &FlushView,
     theme: &Theme,
     dpr: f64,
-    cells: &mut Vec<Cell>,
 ) -> Result<(), String> {
     let ctx = crate::canvas::panel::context_2d(canvas)?;
-    let pool = sim.pool();
-    let n = pool.n_instances().min(MAX_LANES);
     let w = f64::from(canvas.width()) / dpr;
     let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)
@@ -56,26 +47,25 @@ pub fn draw(
     ctx.fill_rect(0.0, 0.0, w, f64::from(canvas.height()) / dpr);
     ctx.set_font("12px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
-    let longest = (0..n)
-        .map(|i| pool.instances()[usize::from(i)].dirty_len())
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let now = sim.now();
-    for i in 0..n {
+    let longest = view.lanes.iter().map(|l| l.len).max().unwrap_or(0).max(1);
+    let now = view.now;
+    for (i, lane) in view.lanes.iter().enumerate() {
+        let i = i as u16;
         let y = f64::from(i) * LANE_PX;
         ctx.set_fill_style_str(&css(theme.text));
         let _ = ctx.fill_text(&format!("buf_pool[{i}]"), 4.0, y + LANE_PX / 2.0);
-        pool.flush_cells(i, cells);
-        let len = cells.len();
+        let len = lane.len as usize;
+        let kept = lane.cells.len();
         let bar_w = plot_w * len as f64 / f64::from(longest);
         ctx.set_fill_style_str(&css(theme.free));
         ctx.fill_rect(LABEL_PX, y + 2.0, plot_w, LANE_PX - 4.0);
         let columns = bar_w.ceil() as usize;
         for c in 0..columns {
-            let lo = c * len / columns.max(1);
-            let Some(cell) = cells.get(lo) else { break };
-            let colour = if cell.kind == CellKind::Io {
+            let lo = c * kept / columns.max(1);
+            let Some(cell) = lane.cells.get(lo) else {
+                break;
+            };
+            let colour = if cell.io {
                 theme.io
             } else {
                 theme.space(cell.space)
@@ -83,14 +73,18 @@ pub fn draw(
             ctx.set_fill_style_str(&css(colour));
             ctx.fill_rect(LABEL_PX + c as f64, y + 2.0, 1.0, LANE_PX - 4.0);
         }
-        for s in running.iter().filter(|s| s.instance == i && s.active(now)) {
+        for s in view
+            .running
+            .iter()
+            .filter(|s| s.instance == i && s.active(now))
+        {
             let at = f64::from(s.from + s.visited(now)).min(len as f64);
             let x = LABEL_PX + plot_w * at / f64::from(longest);
             ctx.set_fill_style_str(&css(theme.cursor));
             ctx.fill_rect(x - 1.0, y, 2.0, LANE_PX);
         }
         ctx.set_fill_style_str(&css(theme.text_muted));
-        let walks = walks.get(usize::from(i)).copied().unwrap_or(0);
+        let walks = lane.walks;
         let _ = ctx.fill_text(
             &format!(
                 "{} dirty · {} walks",

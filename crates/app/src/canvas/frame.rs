@@ -25,6 +25,7 @@ use crate::canvas::flush_list;
 use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, MapScratch};
 use crate::canvas::theme::Theme;
+use crate::model::panels;
 use crate::model::runner::{Engines, Runner, STEP_BUDGET_MS};
 use crate::model::snapshot::News;
 use ddlscope_engine::Tick;
@@ -518,15 +519,8 @@ fn draw_pane(
         if (pane.flush_key != Some(key) || fresh(&canvas)) && size.0 > 0 {
             mark_drawn(&canvas);
             let (walks, counts) = runner.flush_walks();
-            if let Err(e) = flush_list::draw(
-                &canvas,
-                sim,
-                walks,
-                counts,
-                theme,
-                dpr,
-                &mut pane.flush_cells,
-            ) {
+            let view = panels::flush_view(sim, walks, counts, &mut pane.flush_cells);
+            if let Err(e) = flush_list::draw(&canvas, &view, theme, dpr) {
                 gloo::console::error!(format!("flush list: {e}"));
             }
             pane.flush_key = Some(key);
@@ -534,11 +528,12 @@ fn draw_pane(
     }
     lap(2);
     if let Some(canvas) = canvases.latches.cast::<HtmlCanvasElement>() {
-        let size = latch_lanes::fit_canvas(&canvas, latch_lanes::lanes(sim).len(), dpr);
+        let size = latch_lanes::fit_canvas(&canvas, panels::lane_latches(sim).len(), dpr);
         let key = (generation, now, size, theme.dark);
         if (pane.latch_key != Some(key) || fresh(&canvas)) && size.0 > 0 {
             mark_drawn(&canvas);
-            if let Err(e) = latch_lanes::draw(&canvas, sim, runner.latch_spans(), theme, dpr) {
+            let view = panels::latch_view(sim, runner.latch_spans());
+            if let Err(e) = latch_lanes::draw(&canvas, &view, theme, dpr) {
                 gloo::console::error!(format!("latch lanes: {e}"));
             }
             pane.latch_key = Some(key);

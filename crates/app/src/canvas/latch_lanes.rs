@@ -20,8 +20,9 @@
 //! attribute (`dict_sys:x0:x1 …`, CSS px), for the browser tests.
 
 use crate::canvas::theme::{css, css_alpha, Theme};
-use crate::model::spans::{LatchSpan, LATCH_WINDOW};
-use ddlscope_engine::{LatchId, Sim, Tick};
+use crate::model::panels::{LatchView, MAX_POOL_LANES};
+use crate::model::spans::LATCH_WINDOW;
+use ddlscope_engine::{LatchId, Tick};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -32,8 +33,6 @@ const LANE_PX: f64 = 20.0;
 /// Width of the label column and of the waiting count, CSS pixels.
 const LABEL_PX: f64 = 96.0;
 const COUNT_PX: f64 = 92.0;
-/// At most this many buffer-pool instances get a lane of their own.
-const MAX_POOL_LANES: usize = 8;
 /// A current hold shorter than this is a workload thread's brief visit: not drawn.
 const MIN_VISIBLE_HOLD: Tick = Tick::from_ms(5);
 
@@ -42,17 +41,6 @@ const MIN_VISIBLE_HOLD: Tick = Tick::from_ms(5);
 pub fn time_x(now: Tick, t: Tick, left: f64, width: f64) -> f64 {
     let ago = (now.saturating_sub(t)).min(WINDOW);
     left + width * (1.0 - ago.as_secs_f64() / WINDOW.as_secs_f64())
-}
-
-/// The lanes shown for `sim`: the global latches, then the first buffer-pool instances.
-pub fn lanes(sim: &Sim) -> Vec<LatchId> {
-    let mut out = vec![LatchId::LockOpen, LatchId::DictSys, LatchId::FilSys];
-    out.extend(
-        (0..sim.pool().n_instances())
-            .take(MAX_POOL_LANES)
-            .map(LatchId::BufPool),
-    );
-    out
 }
 
 /// CSS height of the canvas for `n` lanes.
@@ -65,18 +53,17 @@ pub fn fit_canvas(canvas: &HtmlCanvasElement, n: usize, dpr: f64) -> (u32, u32) 
     crate::canvas::panel::fit(canvas, css_height(n), dpr)
 }
 
-/// Draws the lanes of `sim` at its current time.
+/// Draws the lanes of `view` at its time.
 pub fn draw(
     canvas: &HtmlCanvasElement,
-    sim: &Sim,
-    spans: &[LatchSpan],
+    view: &LatchView,
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), String> {
     let ctx = crate::canvas::panel::context_2d(canvas)?;
-    let lanes = lanes(sim);
+    let (lanes, spans) = (&view.lanes, &view.spans);
     let w = f64::from(canvas.width()) / dpr;
-    let now = sim.now();
+    let now = view.now;
     let start = now.saturating_sub(WINDOW);
     let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
     let x = |t: Tick| time_x(now, t, LABEL_PX, plot_w);
@@ -96,7 +83,8 @@ pub fn draw(
     }
     ctx.set_font("14px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
-    for (i, &latch) in lanes.iter().enumerate() {
+    for (i, lane) in lanes.iter().enumerate() {
+        let latch = lane.latch;
         let y = i as f64 * LANE_PX;
         if i % 2 == 1 {
             ctx.set_fill_style_str(&css_alpha(theme.grid, 0.35));
@@ -112,8 +100,7 @@ pub fn draw(
             hold(latch, x0, x1);
         }
         // The hold going on now.
-        let l = sim.latch(latch);
-        if let Some(since) = l.held_since().filter(|_| l.holder().is_some()) {
+        if let Some(since) = lane.held_since {
             if now - since >= MIN_VISIBLE_HOLD {
                 ctx.set_fill_style_str(&css(theme.cursor));
                 let (x0, x1) = (x(since.max(start)), x(now));
@@ -121,7 +108,7 @@ pub fn draw(
                 hold(latch, x0, x1);
             }
         }
-        let waiting = l.waiter_count();
+        let waiting = lane.waiting;
         if waiting > 0 {
             ctx.set_fill_style_str(&css(theme.latency_max));
             let _ = ctx.fill_text(

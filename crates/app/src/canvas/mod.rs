@@ -9,4 +9,5 @@ pub mod frame;
 pub mod latch_lanes;
 pub mod panel;
 pub mod pool_map;
+pub mod remote_frame;
 pub mod theme;

@@ -3,9 +3,10 @@
 //! and back move from one to the next.
 
 use ddlscope_engine::{Event, EventKind, Tick};
+use serde::{Deserialize, Serialize};
 
 /// What happened at a mark.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum MarkKind {
     /// A statement started or finished.
     Statement,
@@ -27,7 +28,7 @@ impl MarkKind {
 }
 
 /// One mark.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Mark {
     /// When.
     pub at: Tick,

@@ -38,6 +38,8 @@
 
 use super::format::age;
 use ddlscope_engine::{MdlLockStatus, MdlNamespace, MdlQueue, MdlType, Sim, Tick};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Waiting rows shown per lock; the rest are counted in [`LockView::hidden_waiting`].
@@ -46,17 +48,17 @@ pub const MAX_WAITING_ROWS: usize = 8;
 const LISTED_SESSIONS: usize = 8;
 
 /// What the panel shows: the lock names with something granted or waiting.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MdlView {
     /// Tables first, then the scoped names worth showing, each in key order.
     pub locks: Vec<LockView>,
 }
 
 /// One lock name (`MDL_lock`): its rows, granted first, then the waiting queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockView {
     /// `OBJECT_TYPE`: `TABLE`, `GLOBAL`, `SCHEMA`, ...
-    pub object_type: &'static str,
+    pub object_type: Cow<'static, str>,
     /// The name: `test.t1` for a table, the schema for SCHEMA, empty otherwise.
     pub name: String,
     /// Granted tickets.
@@ -70,14 +72,14 @@ pub struct LockView {
 }
 
 /// A group of granted tickets or a run of waiting requests.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueueRow {
     /// Granted, or waiting.
     pub granted: bool,
     /// `LOCK_TYPE`: `SHARED_READ`, ...
-    pub lock_type: &'static str,
+    pub lock_type: Cow<'static, str>,
     /// `LOCK_DURATION`: `STATEMENT`, `TRANSACTION` or `EXPLICIT`.
-    pub duration: &'static str,
+    pub duration: Cow<'static, str>,
     /// The owners' processlist ids, ascending. (A waiting run is a stretch of the
     /// queue where workload clients want the same compatible type, so its members
     /// would be granted together; sorted ids read better than arrival order.)
@@ -124,7 +126,7 @@ impl QueueRow {
 impl LockView {
     /// The heading: `test.t1`, `GLOBAL`, `SCHEMA test`.
     pub fn title(&self) -> String {
-        match self.object_type {
+        match &*self.object_type {
             "TABLE" => self.name.clone(),
             t if self.name.is_empty() => t.to_string(),
             t => format!("{t} {}", self.name),
@@ -248,8 +250,8 @@ fn lock_view(q: &MdlQueue, now: Tick, console: &[u32]) -> LockView {
             );
         rows.push(QueueRow {
             granted: false,
-            lock_type: f.mdl_type.pfs_name(),
-            duration: f.duration,
+            lock_type: f.mdl_type.pfs_name().into(),
+            duration: f.duration.into(),
             sessions: {
                 let mut ids: Vec<u32> = members.iter().map(|&m| waiters[m].ctx).collect();
                 ids.sort_unstable();
@@ -263,7 +265,7 @@ fn lock_view(q: &MdlQueue, now: Tick, console: &[u32]) -> LockView {
     let hidden_waiting = runs.iter().skip(shown).map(|(_, m)| m.len() as u32).sum();
     let key = &q.key;
     LockView {
-        object_type: key.namespace().object_type(),
+        object_type: key.namespace().object_type().into(),
         name: match (key.object_schema(), key.object_name()) {
             (Some(db), Some(t)) => format!("{db}.{t}"),
             (Some(db), None) => db.to_string(),
@@ -299,8 +301,8 @@ fn granted_rows(q: &MdlQueue, now: Tick, is_console: &dyn Fn(u32) -> bool) -> Ve
                 g.mdl_type,
                 QueueRow {
                     granted: true,
-                    lock_type: g.mdl_type.pfs_name(),
-                    duration,
+                    lock_type: g.mdl_type.pfs_name().into(),
+                    duration: duration.into(),
                     sessions: vec![g.ctx.0],
                     age,
                     oldest: g.ctx.0,
@@ -309,7 +311,9 @@ fn granted_rows(q: &MdlQueue, now: Tick, is_console: &dyn Fn(u32) -> bool) -> Ve
             )),
         }
     }
-    granted.sort_by_key(|(t, r)| (*t, r.duration, r.sessions[0]));
+    granted.sort_by(|(t, r), (u, q)| {
+        (*t, &r.duration, r.sessions[0]).cmp(&(*u, &q.duration, q.sessions[0]))
+    });
     for (_, r) in &mut granted {
         r.sessions.sort_unstable();
     }

@@ -9,6 +9,7 @@
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
 //! unchanged, and its tests run natively.
 
+pub mod console;
 pub mod embed;
 pub mod export;
 pub mod format;
@@ -16,10 +17,14 @@ pub mod knobs;
 pub mod layout;
 pub mod lesson;
 pub mod link;
+pub mod map_pixels;
 pub mod marks;
 pub mod mdl;
+pub mod panels;
 pub mod processlist;
+pub mod remote;
 pub mod replay;
+pub mod restart;
 pub mod runner;
 pub mod session_names;
 pub mod snapshot;

@@ -10,19 +10,21 @@
 //! the workload's rows by Id; it shows the first [`FIRST_ROWS`] and counts the rest.
 
 use ddlscope_engine::Sim;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// SHOW PROCESSLIST (without FULL) cuts `Info` to this many characters.
 pub const INFO_CHARS: usize = 100;
 
 /// One processlist row, as the panel shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProcRow {
     /// `Id`.
     pub id: u32,
     /// `User`.
-    pub user: &'static str,
+    pub user: Cow<'static, str>,
     /// `Command`: `Query` or `Sleep`.
-    pub command: &'static str,
+    pub command: Cow<'static, str>,
     /// `Time`, seconds.
     pub time_s: u64,
     /// `State`.
@@ -45,8 +47,8 @@ pub fn proc_rows(sim: &Sim) -> Vec<ProcRow> {
         .into_iter()
         .map(|r| ProcRow {
             id: r.id,
-            user: r.user,
-            command: r.command,
+            user: r.user.into(),
+            command: r.command.into(),
             time_s: r.time_s,
             state: r.state,
             info: r.info.map(|i| i.chars().take(INFO_CHARS).collect()),
@@ -165,8 +167,8 @@ mod tests {
     fn r(id: u32, command: &'static str, state: &str) -> ProcRow {
         ProcRow {
             id,
-            user: "sbtest",
-            command,
+            user: "sbtest".into(),
+            command: command.into(),
             time_s: 0,
             state: state.into(),
             info: None,
@@ -251,7 +253,7 @@ mod tests {
         );
         assert_eq!(alter.time_s, 2);
         let holder = rows.iter().find(|r| r.id == s1).unwrap();
-        assert_eq!((holder.command, holder.info.as_deref()), ("Sleep", None));
+        assert_eq!((&*holder.command, holder.info.as_deref()), ("Sleep", None));
         let line = summary(&rows);
         assert!(
             line.contains(&format!(" 1 Waiting for table metadata lock ({s2})")),

@@ -111,7 +111,7 @@ pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
 }
 
 /// What Yew shows of the simulation: small, cheap to compare.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The virtual time.
     pub now: Tick,

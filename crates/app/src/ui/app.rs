@@ -3,6 +3,7 @@
 //! there); the hooks that keep the engines in step with that state are `ui::hooks`.
 
 use crate::canvas::frame::Canvases;
+use crate::model::remote::protocol::Command;
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
@@ -12,16 +13,18 @@ use crate::ui::export::{self, ExportMenu};
 use crate::ui::help::Help;
 use crate::ui::hooks::{
     dispatch, seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts,
-    SharedEngines,
+    EnginesProxy,
 };
 use crate::ui::lesson::{EnginesRef, LessonPlayer};
-use crate::ui::notice::{self, Notice};
+use crate::ui::notice::Notice;
 use crate::ui::pane::Pane;
 use crate::ui::panels_menu::PanelsMenu;
 use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::stats::Stats;
+use crate::worker::client::Remote;
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -37,13 +40,45 @@ impl Reducible for AppState {
     }
 }
 
+/// Whether the URL's query has `item` (`debug=1`).
+fn query_has(item: &str) -> bool {
+    gloo::utils::window()
+        .location()
+        .search()
+        .is_ok_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == item))
+}
+
 /// Whether the URL asks for the debug overlay (`?debug=1`).
 fn debug_requested() -> bool {
-    gloo::utils::window().location().search().is_ok_and(|q| {
-        q.trim_start_matches('?')
-            .split('&')
-            .any(|kv| kv == "debug=1")
-    })
+    query_has("debug=1")
+}
+
+/// The page's first state and engines. With `?worker=1` and no link to replay, the
+/// engines start in a Web Worker (`web/worker.js`); otherwise, or when the browser
+/// cannot start a module worker, on the page's thread: the link's, replayed to its
+/// tick, or the default scenario (playing unless `still`).
+fn first_engines(opening: &share::Opening, still: bool) -> (AppState, EnginesProxy) {
+    if query_has("worker=1") && opening.state.is_none() {
+        match Remote::start("./worker.js") {
+            Ok(remote) => {
+                let state = AppState {
+                    playing: !still,
+                    error: opening.error.clone(),
+                    ..AppState::default()
+                };
+                remote.send(&Command::Open {
+                    scenario: state.scenario.clone(),
+                    profile: state.profile.clone(),
+                    knobs: state.knobs.clone(),
+                    generation: state.generation,
+                });
+                return (state, EnginesProxy::Remote(Rc::new(remote)));
+            }
+            Err(e) => gloo::console::warn!(e),
+        }
+    }
+    let (state, engines) = share::initial(opening, still);
+    (state, EnginesProxy::Local(Rc::new(RefCell::new(engines))))
 }
 
 /// Whether the user asked the system for less motion.
@@ -87,9 +122,10 @@ pub fn app() -> Html {
     // A link opens its moment; with less motion asked for, the default page waits
     // for play.
     let opening = use_memo((), |_| share::opening());
-    let first = use_mut_ref(|| Some(share::initial(&opening, reduced_motion())));
+    let first = use_mut_ref(|| Some(first_engines(&opening, reduced_motion())));
     let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
-    let engines = use_mut_ref(|| first.borrow_mut().take().expect("taken once").1);
+    let engines = use_memo((), |_| first.borrow_mut().take().expect("taken once").1);
+    let engines: EnginesProxy = (*engines).clone();
     let params = use_memo((), |_| opening.params.clone());
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
     let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
@@ -114,14 +150,9 @@ pub fn app() -> Html {
     if *layout.borrow() != state.layout {
         *layout.borrow_mut() = state.layout.clone();
     }
-    share::use_link_sync(&engines, layout, params.clone());
+    share::use_link_sync(engines.local(), layout, params.clone());
 
-    let instances: Vec<u16> = engines
-        .borrow()
-        .panes
-        .iter()
-        .map(|r| r.sim().pool().n_instances())
-        .collect();
+    let instances: Vec<u16> = engines.instances();
     let main_snapshot = state.snapshots[0].clone();
     let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
     let panes = panes(
@@ -130,13 +161,16 @@ pub fn app() -> Html {
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
-    let make_url = {
-        let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
+    // Links, exports and lessons read the engines on the page's thread: with the
+    // engines in the worker they are not offered yet.
+    let local = engines.local().cloned();
+    let make_url = local.clone().map(|engines| {
+        let (params, layout) = (params.clone(), state.layout.clone());
         Callback::from(move |()| {
             let params = share::current_params(&params);
             share::page_url("", &share::fragment_now(&engines, &layout, &params))
         })
-    };
+    });
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
@@ -149,8 +183,12 @@ pub fn app() -> Html {
                         on_toggle={dispatch(&state, Action::TogglePanel)}
                         on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
                     />
-                    <ShareButton {make_url} />
-                    <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
+                    if let Some(make_url) = make_url {
+                        <ShareButton {make_url} />
+                    }
+                    if let Some(local) = local.as_ref() {
+                        <ExportMenu texts={export::texts(local)} canvases={canvases[0].clone()} />
+                    }
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                     <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                 </div>
@@ -168,9 +206,11 @@ pub fn app() -> Html {
             <main class="grid">
                 <div class="main-col">
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                            generation={state.generation} now={main_snapshot.now} playing={state.playing}
-                            busy={main_snapshot.busy.clone()} />
+                        if let Some(local) = local.clone() {
+                            <LessonPlayer engines={EnginesRef(local)} on_action={dispatch(&state, |a: Action| a)}
+                                generation={state.generation} now={main_snapshot.now} playing={state.playing}
+                                busy={main_snapshot.busy.clone()} />
+                        }
                     }) }
                     <div class="panes">{ for panes }</div>
                 </div>
@@ -195,7 +235,7 @@ pub fn app() -> Html {
 /// The toolbar's controls, wired to the reducer and the engines.
 fn controls(
     state: &UseReducerHandle<AppState>,
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     snapshot: &Snapshot,
 ) -> Html {
     let on_step = stepper(engines, state);
@@ -267,7 +307,7 @@ fn scenario_card(
 /// The SQL console, wired to the engines: statements go to the active session.
 fn console(
     state: &UseReducerHandle<AppState>,
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     suggestions: Vec<String>,
 ) -> Html {
     let on_run = {
@@ -275,16 +315,9 @@ fn console(
         let d = state.dispatcher();
         let active = state.active;
         Callback::from(move |sql: String| -> Result<u32, String> {
-            let mut e = engines.borrow_mut();
-            let session = if active == 0 {
-                e.main().sim().console_session()
-            } else {
-                active
-            };
-            let result = e.submit(session, &sql);
-            let branched = e.panes.iter_mut().filter_map(|r| r.take_branch()).next();
-            if let Some(b) = branched {
-                d.dispatch(Action::Notice(notice::branch_text(b)));
+            let (result, notice) = engines.submit(active, &sql);
+            if let Some(text) = notice {
+                d.dispatch(Action::Notice(text));
             }
             result
         })
@@ -293,8 +326,8 @@ fn console(
         let engines = engines.clone();
         let d = state.dispatcher();
         Callback::from(move |()| {
-            let id = engines.borrow_mut().connect();
-            d.dispatch(Action::SelectSession(id));
+            let d = d.clone();
+            engines.connect(move |id| d.dispatch(Action::SelectSession(id)));
         })
     };
     html! {
@@ -371,7 +404,7 @@ fn script_toggle(state: &UseReducerHandle<AppState>) -> Html {
 /// One pane per engine shown (two in compare mode), each with its pool map's tooltip.
 fn panes(
     state: &AppState,
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     canvases: &[Canvases],
     instances: &[u16],
     comparing: bool,
@@ -385,8 +418,7 @@ fn panes(
                 state.compare.clone().unwrap_or_default()
             };
             let title = comparing.then(|| AttrValue::from(title_of(profiles, &name).0));
-            let inspect = {
-                let engines = engines.clone();
+            let inspect = engines.local().cloned().map(|engines| {
                 Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
                     let e = engines.borrow();
                     let r = e.panes.get(i)?;
@@ -397,7 +429,7 @@ fn panes(
                     let tables = crate::model::snapshot::table_infos(r.sim());
                     Some(crate::canvas::pool_map::describe(instance, &info, &tables))
                 })
-            };
+            });
             html! {
                 <Pane
                     index={i}
@@ -406,7 +438,7 @@ fn panes(
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     layout={state.layout.clone()}
                     {title}
-                    inspect={Some(inspect)}
+                    {inspect}
                     on_seek={seeker(engines)}
                 />
             }

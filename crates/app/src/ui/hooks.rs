@@ -3,11 +3,11 @@
 //! root component, in the order it declares them (Yew runs effects in that order).
 
 use crate::canvas::frame::{performance_now, Canvases, FrameLoop};
-use crate::model::knobs::Knobs;
-use crate::model::replay::carry_over;
-use crate::model::runner::{Engines, Runner};
+use crate::canvas::remote_frame::RemoteFrameLoop;
+use crate::model::restart::Restarted;
 use crate::model::snapshot::News;
 use crate::model::state::{Action, AppState};
+pub use crate::worker::proxy::{EnginesProxy, SharedEngines};
 use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -20,9 +20,6 @@ use yew::prelude::*;
 /// 128 GB pool has no checkpoints to start from) goes on a slice a frame, the page
 /// showing how far it has got.
 pub const SEEK_NOW_MS: f64 = 25.0;
-
-/// The engines, shared between Yew's callbacks and the frame loop.
-pub type SharedEngines = Rc<RefCell<Engines>>;
 
 /// A callback that dispatches the action `f` makes of its argument: the one helper
 /// for the many callbacks that only tell the reducer something.
@@ -41,10 +38,11 @@ fn typing(e: &KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// The animation loop: built once, stopped when the page goes away.
+/// The animation loop: built once, stopped when the page goes away. With the
+/// engines in the worker, the loop draws the worker's frames.
 #[hook]
 pub fn use_frame_loop(
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     state: &UseReducerHandle<AppState>,
     canvases: Vec<Canvases>,
     debug: Option<NodeRef>,
@@ -52,20 +50,31 @@ pub fn use_frame_loop(
     let engines = engines.clone();
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
+        let d = dispatcher.clone();
         let on_news = Callback::from(move |(generation, news): (u32, News)| {
-            dispatcher.dispatch(Action::Frame { generation, news });
+            d.dispatch(Action::Frame { generation, news });
         });
-        let frame_loop = FrameLoop::start(engines, canvases, debug, on_news);
-        move || drop(frame_loop)
+        let stop: Box<dyn FnOnce()> = match engines {
+            EnginesProxy::Local(e) => {
+                let frame_loop = FrameLoop::start(e, canvases, debug, on_news);
+                Box::new(move || drop(frame_loop))
+            }
+            EnginesProxy::Remote(r) => {
+                let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
+                let frame_loop = RemoteFrameLoop::start(r, canvases, on_news, on_action);
+                Box::new(move || drop(frame_loop))
+            }
+        };
+        stop
     });
 }
 
 /// The clock follows the state.
 #[hook]
-pub fn use_clock(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+pub fn use_clock(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) {
     let engines = engines.clone();
     use_effect_with((state.playing, state.speed), move |(playing, speed)| {
-        engines.borrow_mut().set_clock(*playing, *speed);
+        engines.set_clock(*playing, *speed);
     });
 }
 
@@ -82,7 +91,7 @@ fn blur_focused() {
 /// Keyboard shortcuts: space plays or pauses, → steps, ← steps back, ? shows help,
 /// Esc closes the help (and the error banner) and leaves the SQL box.
 #[hook]
-pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+pub fn use_shortcuts(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) {
     let engines = engines.clone();
     let d = state.dispatcher();
     use_effect_with((), move |_| {
@@ -109,17 +118,10 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
                     e.prevent_default();
                     d.dispatch(Action::TogglePlay);
                 }
-                "ArrowRight" => {
+                "ArrowRight" | "ArrowLeft" => {
                     e.prevent_default();
                     d.dispatch(Action::Pause);
-                    engines.borrow_mut().step_event();
-                }
-                "ArrowLeft" => {
-                    e.prevent_default();
-                    d.dispatch(Action::Pause);
-                    engines
-                        .borrow_mut()
-                        .step_back_within(SEEK_NOW_MS, &performance_now);
+                    engines.step(e.key() == "ArrowRight", SEEK_NOW_MS, &performance_now);
                 }
                 "?" => d.dispatch(Action::ToggleHelp),
                 _ => {}
@@ -133,11 +135,10 @@ pub fn use_shortcuts(engines: &SharedEngines, state: &UseReducerHandle<AppState>
 /// pool warms a slice a frame (the page shows it fill, see [`Runner::work`]);
 /// allocating a heavy scenario's pool still takes a moment, so that waits two
 /// animation frames: the browser paints the "building…" state in between. Typed
-/// statements carried over to the new engine need it warm at once (see
-/// [`carry_typed`]). A setting the engine refuses leaves the running simulation as
-/// it was, and says why.
+/// statements are carried over to the new engine (`model::restart`). A setting the
+/// engine refuses leaves the running simulation as it was, and says why.
 #[hook]
-pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, heavy: bool) {
+pub fn use_restart(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, heavy: bool) {
     let engines = engines.clone();
     let d = state.dispatcher();
     use_effect_with(
@@ -155,44 +156,30 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
                 knobs.clone(),
                 *generation,
             );
-            let restart = move || {
-                let mut e = engines.borrow_mut();
-                let current = e.main();
-                if current.generation() == generation
-                    && current.scenario() == scenario
-                    && current.profile() == profile
-                    && *current.knobs() == knobs
-                {
-                    return;
-                }
-                let compared = e.panes.get(1).map(|r| r.profile().to_string());
-                match Runner::starting(&scenario, &profile, &knobs, generation) {
-                    Ok(mut runner) => {
-                        let (playing, speed) = e.main().clock();
-                        runner.set_clock(playing, speed);
-                        if let Some(said) = carry_typed(e.main(), &mut runner) {
-                            d.dispatch(Action::Notice(said));
-                        }
-                        e.panes = vec![runner];
-                        if let Err(err) = e.compare(compared.as_deref(), &knobs) {
-                            d.dispatch(Action::CompareFailed(err));
-                        }
+            let restart = move || match engines.restart(&scenario, &profile, &knobs, generation) {
+                None | Some(Restarted::Same) => {}
+                Some(Restarted::New {
+                    notice,
+                    compare_failed,
+                }) => {
+                    if let Some(said) = notice {
+                        d.dispatch(Action::Notice(said));
                     }
-                    Err(error) => {
-                        let main = e.main_mut();
-                        main.adopt_generation(generation);
-                        if let Some(other) = e.panes.get_mut(1) {
-                            other.adopt_generation(generation);
-                        }
-                        let main = e.main();
-                        d.dispatch(Action::RestartFailed {
-                            error: Knobs::refused(&error),
-                            scenario: main.scenario().to_string(),
-                            profile: main.profile().to_string(),
-                            knobs: main.knobs().clone(),
-                        });
+                    if let Some(err) = compare_failed {
+                        d.dispatch(Action::CompareFailed(err));
                     }
                 }
+                Some(Restarted::Failed {
+                    error,
+                    scenario,
+                    profile,
+                    knobs,
+                }) => d.dispatch(Action::RestartFailed {
+                    error,
+                    scenario,
+                    profile,
+                    knobs,
+                }),
             };
             // Dropping an AnimationFrame cancels it: a newer choice supersedes.
             let pending: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
@@ -209,62 +196,29 @@ pub fn use_restart(engines: &SharedEngines, state: &UseReducerHandle<AppState>, 
     );
 }
 
-/// Carries what the user typed on `old` over to `new` (the same scenario on another
-/// engine or other settings: replayed to the same time), or says it could not (another
-/// scenario has other tables). `None` when there was nothing typed.
-fn carry_typed(old: &Runner, new: &mut Runner) -> Option<String> {
-    if old.inputs().is_empty() {
-        return None;
-    }
-    if old.scenario() != new.scenario() {
-        let n = old.inputs().len();
-        return Some(format!(
-            "{n} typed input{} of {} not carried over to {}: another scenario has other tables (your statements are still in the console's history, ↑).",
-            if n == 1 { " was" } else { "s were" },
-            old.scenario(),
-            new.scenario()
-        ));
-    }
-    let report = carry_over(old, new);
-    (!report.is_empty()).then(|| report.to_string())
-}
-
 /// Compare mode follows the state.
 #[hook]
-pub fn use_compare(engines: &SharedEngines, state: &UseReducerHandle<AppState>) {
+pub fn use_compare(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) {
     let engines = engines.clone();
     let d = state.dispatcher();
     use_effect_with(state.compare.clone(), move |compare| {
-        let mut e = engines.borrow_mut();
-        if e.panes.get(1).map(|r| r.profile()) != compare.as_deref() {
-            let knobs = e.main().knobs().clone();
-            if let Err(err) = e.compare(compare.as_deref(), &knobs) {
-                d.dispatch(Action::CompareFailed(err));
-            }
+        if let Err(err) = engines.compare(compare.as_deref()) {
+            d.dispatch(Action::CompareFailed(err));
         }
     });
 }
 
 /// A callback that seeks every engine.
-pub fn seeker(engines: &SharedEngines) -> Callback<Tick> {
+pub fn seeker(engines: &EnginesProxy) -> Callback<Tick> {
     let engines = engines.clone();
-    Callback::from(move |t: Tick| {
-        engines
-            .borrow_mut()
-            .seek_within(t, SEEK_NOW_MS, &performance_now)
-    })
+    Callback::from(move |t: Tick| engines.seek(t, SEEK_NOW_MS, &performance_now))
 }
 
 /// A callback that pauses and steps every engine to its next event (`true`) or back.
-pub fn stepper(engines: &SharedEngines, state: &UseReducerHandle<AppState>) -> Callback<bool> {
+pub fn stepper(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) -> Callback<bool> {
     let (engines, d) = (engines.clone(), state.dispatcher());
     Callback::from(move |forward: bool| {
         d.dispatch(Action::Pause);
-        let mut e = engines.borrow_mut();
-        if forward {
-            e.step_event();
-        } else {
-            e.step_back_within(SEEK_NOW_MS, &performance_now);
-        }
+        engines.step(forward, SEEK_NOW_MS, &performance_now);
     })
 }

@@ -121,12 +121,12 @@ fn queue_row(lock: &LockView, i: usize) -> Html {
             data-sessions={all.join(" ")} {title}>
             <div class="mdl-line">
                 <span class="mdl-status">{ if r.granted { "GRANTED" } else { "PENDING" } }</span>
-                <span class="mdl-type">{ r.lock_type }</span>
-                <span class="mdl-duration">{ r.duration }</span>
+                <span class="mdl-type">{ r.lock_type.to_string() }</span>
+                <span class="mdl-duration">{ r.duration.to_string() }</span>
                 <span class="mdl-age">{ r.age_text() }</span>
             </div>
             <div class="mdl-line mdl-who">
-                <span class="mdl-duration-alt">{ r.duration }{ " · " }</span>{ line2 }
+                <span class="mdl-duration-alt">{ r.duration.to_string() }{ " · " }</span>{ line2 }
             </div>
         </li>
     }

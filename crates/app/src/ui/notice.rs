@@ -2,19 +2,9 @@
 //! to a new engine, a recorded future dropped by typing in the past), shown until
 //! dismissed, and read out by screen readers.
 
-use crate::model::format;
-use crate::model::runner::Branch;
 use yew::prelude::*;
 
-/// The words for a branch of history.
-pub fn branch_text(b: Branch) -> String {
-    let inputs = if b.dropped == 1 { "input" } else { "inputs" };
-    format!(
-        "Typing at {} s dropped {} recorded {inputs} after it: history branches here (scrub forward no longer replays them).",
-        format::secs(b.at),
-        b.dropped
-    )
-}
+pub use crate::model::console::branch_text;
 
 /// Properties of [`Notice`].
 #[derive(Properties, PartialEq, Debug)]

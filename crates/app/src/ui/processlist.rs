@@ -54,8 +54,8 @@ fn row((r, role): &(ProcRow, Role)) -> Html {
     html! {
         <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")} data-role={role.name()} data-id={r.id.to_string()}>
             <td class="num">{ r.id }</td>
-            <td>{ r.user }</td>
-            <td>{ r.command }</td>
+            <td>{ r.user.to_string() }</td>
+            <td>{ r.command.to_string() }</td>
             <td class="num">{ r.time_s }</td>
             <td class="state" title={r.state.clone()}>{ mark }{ r.state.clone() }</td>
             <td class="info" title={info.clone()}>{ info }</td>

@@ -134,20 +134,24 @@ pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
 /// (which the page keeps current), at most once a second.
 #[hook]
 pub fn use_link_sync(
-    engines: &SharedEngines,
+    engines: Option<&SharedEngines>,
     layout: Rc<RefCell<PanelLayout>>,
     params: Rc<Vec<(String, String)>>,
 ) {
-    let engines = engines.clone();
+    let engines = engines.cloned();
     use_effect_with((), move |_| {
         let last: RefCell<String> = RefCell::default();
         let interval = Interval::new(SYNC_EVERY_MS, move || {
+            // The engines in the worker: the address does not follow them yet.
+            let Some(engines) = engines.as_ref() else {
+                return;
+            };
             let params = current_params(&params);
             // A lesson owns the address while it is open (`#lesson=ID&step=N`).
             if params.iter().any(|(k, _)| k == "lesson") {
                 return;
             }
-            let fragment = fragment_now(&engines, &layout.borrow(), &params);
+            let fragment = fragment_now(engines, &layout.borrow(), &params);
             if *last.borrow() == fragment {
                 return;
             }

@@ -59,7 +59,9 @@ mod view;
 
 pub use describe::describe;
 pub use layout::{band_order, css_height, fit_canvas, locate};
-pub use paint::{draw, label_forms, MapFrame, MapScratch, Mark, Shade, Swept};
+pub use paint::{
+    draw, draw_overlays, label_forms, MapFrame, MapScratch, Mark, Overlay, Shade, Swept,
+};
 pub use view::{PoolMap, PoolMapProps};
 
 #[cfg(test)]

@@ -3,35 +3,18 @@
 //! the same pixels as the CLI's posters) kept between frames, and the labels,
 //! midpoints and scan cursors drawn over them with the 2D context.
 
-use super::layout::{band_order, Layout};
+use super::layout::Layout;
 use crate::canvas::theme::{self, Theme};
 use crate::model::format;
+use crate::model::map_pixels::{band_infos, BandInfo, MapPixels, PaintAsk};
 use crate::model::spans::ScanSpan;
-use ddlscope_engine::{Cell, Sim};
+use ddlscope_engine::{Sim, Tick};
 pub use ddlscope_map::shade::{swept, Mark, Shade, Swept};
-use ddlscope_map::{fill, paint_instance};
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-/// Buffers reused from frame to frame: the image of every band, kept between frames
-/// so that a frame repaints only some bands (see [`draw`]).
-#[derive(Debug, Default)]
-pub struct MapScratch {
-    cells: Vec<Cell>,
-    pixels: Vec<u8>,
-    /// What `pixels` was laid out for: canvas size, instances, theme.
-    key: Option<(u32, u32, u16, bool)>,
-    /// The band the round robin repaints next.
-    next: u16,
-}
-
-impl MapScratch {
-    /// Forgets the kept bands: the next [`draw`] repaints them all (after a seek or a
-    /// restart, when what they show is from another time).
-    pub fn invalidate(&mut self) {
-        self.key = None;
-    }
-}
+/// The image of every band, kept between frames (see [`MapPixels`]).
+pub type MapScratch = MapPixels;
 
 fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     crate::canvas::panel::context_2d(canvas).ok()
@@ -68,113 +51,89 @@ impl std::fmt::Debug for MapFrame<'_> {
     }
 }
 
+/// What the text and marks over the bands are drawn from: every instance's figures,
+/// the running scans, the virtual time.
+#[derive(Clone, Copy, Debug)]
+pub struct Overlay<'a> {
+    /// Every instance's figures.
+    pub bands: &'a [BandInfo],
+    /// The scans not over yet.
+    pub scans: &'a [ScanSpan],
+    /// The virtual time drawn.
+    pub now: Tick,
+    /// The colours.
+    pub theme: &'a Theme,
+    /// Device pixels per CSS pixel.
+    pub dpr: f64,
+}
+
 /// Draws the map for the pool's state now, with the cursors of the active scans.
 /// With `extra` false (a frame that has other work to do), only the scanned bands
-/// are sure to be repainted.
-///
-/// Reading an instance's LRU order means walking its linked list, one cache miss a
-/// block: 65,536 blocks take a few milliseconds, 8 M take tens. So a frame repaints
-/// the bands of the instances being scanned, then other bands in turn while
-/// `clock()` stays within `budget_ms` of the start, and keeps the rest from earlier
-/// frames; the labels, midpoints and cursors are drawn fresh every frame. A resize
-/// or a theme change repaints everything.
+/// are sure to be repainted (see [`MapPixels::paint`]); the labels, midpoints and
+/// cursors of the repainted bands are drawn fresh.
 pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScratch) {
     let (w, h) = (canvas.width(), canvas.height());
     let Some(ctx) = context(canvas) else { return };
     if w == 0 || h == 0 {
         return;
     }
-    let started = (f.clock)();
-    let pool = f.sim.pool();
-    let layout = Layout::new(pool.n_instances(), w, f.dpr);
-    let (wu, hu) = (w as usize, h as usize);
-    let MapScratch {
-        cells,
-        pixels,
-        key,
-        next,
-    } = scratch;
-    let (sim, scans, theme) = (f.sim, f.scans, f.theme);
-    let now = sim.now();
-    let this_key = (w, h, pool.n_instances(), theme.dark);
-    let full = *key != Some(this_key);
-    let (bands, must) = if full {
-        *key = Some(this_key);
-        pixels.clear();
-        pixels.resize(wu * hu * 4, 0);
-        fill(pixels, theme);
-        let all: Vec<u16> = (0..pool.n_instances()).collect();
-        let n = all.len();
-        (all, n)
-    } else {
-        let scanned: Vec<u16> = scans
-            .iter()
-            .filter(|s| s.active(now))
-            .map(|s| s.instance)
-            .collect();
-        let order = band_order(pool.n_instances(), &scanned, *next);
-        let must = order.len().min(scanned.len() + usize::from(f.extra));
-        (order, must)
+    let ask = PaintAsk {
+        width: w,
+        height: h,
+        dpr: f.dpr,
+        theme: f.theme,
+        budget_ms: f.budget_ms,
+        extra: f.extra,
     };
-    let mut painted: Vec<u16> = Vec::with_capacity(bands.len());
-    for (k, &i) in bands.iter().enumerate() {
-        if k >= must && (f.clock)() - started > f.budget_ms {
-            break;
-        }
-        painted.push(i);
-        if !full {
-            *next = (i + 1) % pool.n_instances().max(1);
-        }
-        paint_instance(sim, scans, i, &layout, theme, pixels, (wu, hu), cells);
-    }
-    if put_image(&ctx, pixels, &layout, &painted, full, (w, h)).is_none() {
+    let painted = scratch.paint(f.sim, f.scans, &ask, f.clock);
+    let layout = Layout::new(f.sim.pool().n_instances(), w, f.dpr);
+    if put_image(&ctx, scratch.rgba(), &painted.regions(&layout, h), w).is_none() {
         return;
     }
-    for &i in &painted {
-        let text_end = draw_label(&ctx, f, &layout, i);
-        draw_midpoint(&ctx, f, &layout, i, text_end);
-        draw_regions(&ctx, f, &layout, i);
-        draw_cursors(&ctx, f, &layout, i);
+    let bands = band_infos(f.sim);
+    let overlay = Overlay {
+        bands: &bands,
+        scans: f.scans,
+        now: f.sim.now(),
+        theme: f.theme,
+        dpr: f.dpr,
+    };
+    draw_overlays(&ctx, &overlay, &layout, &painted.bands);
+}
+
+/// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
+/// freshly put pixels.
+pub fn draw_overlays(
+    ctx: &CanvasRenderingContext2d,
+    o: &Overlay<'_>,
+    layout: &Layout,
+    bands: &[u16],
+) {
+    for &i in bands {
+        let Some(band) = o.bands.get(usize::from(i)) else {
+            continue;
+        };
+        let text_end = draw_label(ctx, o, band, layout, i);
+        draw_midpoint(ctx, o, band, layout, i, text_end);
+        draw_regions(ctx, o, band, layout, i);
+        draw_cursors(ctx, o, band, layout, i);
     }
 }
 
-/// Puts the repainted bands of the image on the canvas; `None` when the browser
-/// refuses the image.
+/// Puts the image's rows `regions` (`(first, one past the last)`) on the canvas,
+/// `w` pixels wide; `None` when the browser refuses the image.
 fn put_image(
     ctx: &CanvasRenderingContext2d,
     pixels: &[u8],
-    layout: &Layout,
-    painted: &[u16],
-    full: bool,
-    (w, h): (u32, u32),
+    regions: &[(u32, u32)],
+    w: u32,
 ) -> Option<()> {
-    let (wu, hu) = (w as usize, h as usize);
-    // Only the repainted bands go to the canvas, each with its label row (which the
-    // image holds blank, so the old text goes): the others keep their last picture,
-    // label and cursor included.
-    // A full repaint puts the whole image, the gaps between bands included.
-    let regions: Vec<(usize, usize)> = if full {
-        vec![(0, hu)]
-    } else {
-        painted
-            .iter()
-            .map(|&i| {
-                let row0 = (layout.label_top(i).floor() as usize).min(hu);
-                (
-                    row0,
-                    (layout.band_top(i) as usize + layout.band_h as usize).min(hu),
-                )
-            })
-            .collect()
-    };
-    for (row0, row1) in regions {
-        if row1 <= row0 {
-            continue;
-        }
-        let rows = &pixels[row0 * wu * 4..row1 * wu * 4];
-        match ImageData::new_with_u8_clamped_array_and_sh(Clamped(rows), w, (row1 - row0) as u32) {
+    let wu = w as usize;
+    for &(row0, row1) in regions {
+        let rows = &pixels[row0 as usize * wu * 4..row1 as usize * wu * 4];
+        match ImageData::new_with_u8_clamped_array_and_sh(Clamped(rows), w, row1 - row0) {
             Ok(image) => {
-                let _ = ctx.put_image_data(&image, 0.0, row0 as f64);
+                let _ = ctx.put_image_data(&image, 0.0, f64::from(row0));
             }
             Err(_) => return None,
         }
@@ -184,9 +143,14 @@ fn put_image(
 
 /// The label row of band `i`: which instance, and its lists. Returns where its text
 /// ends: later labels give way rather than overlap.
-fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout, i: u16) -> f64 {
-    let (sim, theme, dpr) = (f.sim, f.theme, f.dpr);
-    let inst = &sim.pool().instances()[usize::from(i)];
+fn draw_label(
+    ctx: &CanvasRenderingContext2d,
+    o: &Overlay<'_>,
+    inst: &BandInfo,
+    layout: &Layout,
+    i: u16,
+) -> f64 {
+    let (theme, dpr) = (o.theme, o.dpr);
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
 
     let name = format!("buf_pool[{i}]");
@@ -195,16 +159,14 @@ fn draw_label(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout,
     let _ = ctx.fill_text(&name, 0.0, baseline);
     let name_w = ctx.measure_text(&name).map_or(70.0 * dpr, |m| m.width());
     let counts = [
-        ("LRU", inst.lru_len()),
-        ("old", inst.lru_old_len()),
-        ("free", inst.free_len()),
-        ("dirty", inst.dirty_len()),
-        ("stale", inst.stale_len()),
-        ("AHI/lock", inst.memory_len()),
+        ("LRU", inst.lru),
+        ("old", inst.old),
+        ("free", inst.free),
+        ("dirty", inst.dirty),
+        ("stale", inst.stale),
+        ("AHI/lock", inst.memory),
     ];
-    let waiting = sim
-        .latch(ddlscope_engine::LatchId::BufPool(i))
-        .waiter_count();
+    let waiting = inst.waiting;
     ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
     ctx.set_fill_style_str(&theme::css(theme.text_muted));
     let detail_x = name_w + 8.0 * dpr;
@@ -272,19 +234,19 @@ pub fn label_forms(counts: &[(&str, u32)]) -> Vec<String> {
 /// labelled when there is room after `text_end`.
 fn draw_midpoint(
     ctx: &CanvasRenderingContext2d,
-    f: &MapFrame<'_>,
+    o: &Overlay<'_>,
+    inst: &BandInfo,
     layout: &Layout,
     i: u16,
     text_end: f64,
 ) {
-    let (theme, dpr) = (f.theme, f.dpr);
-    let inst = &f.sim.pool().instances()[usize::from(i)];
-    let n = inst.size();
+    let (theme, dpr) = (o.theme, o.dpr);
+    let n = inst.size;
     let top = f64::from(layout.band_top(i));
     let bottom = top + f64::from(layout.band_h);
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
-    if inst.lru_old_len() > 0 {
-        let x = layout.x_of(inst.lru_len() - inst.lru_old_len(), n).round() + 0.5;
+    if inst.old > 0 {
+        let x = layout.x_of(inst.lru - inst.old, n).round() + 0.5;
         // The flag sits in the label row: only where it covers none of the text.
         let flag = x - 6.0 * dpr > text_end;
         ctx.set_stroke_style_str(&theme::css_alpha(theme.marker, 0.85));
@@ -313,14 +275,19 @@ fn draw_midpoint(
 }
 
 /// The lent frames and the free blocks of band `i`, named when there is room.
-fn draw_regions(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout, i: u16) {
-    let (theme, dpr) = (f.theme, f.dpr);
-    let inst = &f.sim.pool().instances()[usize::from(i)];
-    let n = inst.size();
+fn draw_regions(
+    ctx: &CanvasRenderingContext2d,
+    o: &Overlay<'_>,
+    inst: &BandInfo,
+    layout: &Layout,
+    i: u16,
+) {
+    let (theme, dpr) = (o.theme, o.dpr);
+    let n = inst.size;
     let w = layout.width;
     let top = f64::from(layout.band_top(i));
-    let memory_x = layout.x_of(inst.lru_len(), n);
-    let free_x = layout.x_of(inst.lru_len() + inst.memory_len(), n);
+    let memory_x = layout.x_of(inst.lru, n);
+    let free_x = layout.x_of(inst.lru + inst.memory, n);
     let regions = [
         ("AHI / lock", memory_x, free_x, theme.background),
         ("free", free_x, f64::from(w), theme.text_muted),
@@ -341,15 +308,20 @@ fn draw_regions(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layou
 }
 
 /// The scan cursors sweeping band `i`, where the masking put them.
-fn draw_cursors(ctx: &CanvasRenderingContext2d, f: &MapFrame<'_>, layout: &Layout, i: u16) {
-    let (theme, dpr, now) = (f.theme, f.dpr, f.sim.now());
-    let inst = &f.sim.pool().instances()[usize::from(i)];
-    let n = inst.size();
+fn draw_cursors(
+    ctx: &CanvasRenderingContext2d,
+    o: &Overlay<'_>,
+    inst: &BandInfo,
+    layout: &Layout,
+    i: u16,
+) {
+    let (theme, dpr, now) = (o.theme, o.dpr, o.now);
+    let n = inst.size;
     let w = layout.width;
     let top = f64::from(layout.band_top(i));
     let bottom = top + f64::from(layout.band_h);
-    for s in f.scans.iter().filter(|s| s.instance == i && s.active(now)) {
-        let pos = inst.lru_len().saturating_sub(s.visited(now));
+    for s in o.scans.iter().filter(|s| s.instance == i && s.active(now)) {
+        let pos = inst.lru.saturating_sub(s.visited(now));
         let x = layout.x_of(pos, n).round();
         ctx.set_fill_style_str(&theme::css_alpha(theme.cursor, 0.25));
         ctx.fill_rect(x - 4.0 * dpr, top, 8.0 * dpr, f64::from(layout.band_h));

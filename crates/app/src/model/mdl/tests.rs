@@ -182,7 +182,7 @@ fn an_alter_behind_an_open_transaction_in_a_real_sim() {
     };
     let held = &t1.rows[find(true, s1)];
     assert_eq!(
-        (held.lock_type, held.duration),
+        (&*held.lock_type, &*held.duration),
         ("SHARED_READ", "TRANSACTION")
     );
     // Taken a moment after the statement was sent, 2 s ago.
@@ -217,7 +217,7 @@ fn an_alter_behind_an_open_transaction_in_a_real_sim() {
     assert_eq!(t2.waiting, 0);
     assert_eq!(t2.rows.len(), 1, "{t2:#?}");
     assert_eq!(
-        (t2.rows[0].lock_type, t2.rows[0].duration),
+        (&*t2.rows[0].lock_type, &*t2.rows[0].duration),
         ("SHARED_READ", "TRANSACTION")
     );
     assert!(t2.rows[0].sessions.len() > 1, "{t2:#?}");
@@ -236,7 +236,7 @@ fn an_alter_behind_an_open_transaction_in_a_real_sim() {
     let holders: Vec<(&[u32], &str)> = t1
         .rows
         .iter()
-        .map(|r| (r.sessions.as_slice(), r.lock_type))
+        .map(|r| (r.sessions.as_slice(), &*r.lock_type))
         .collect();
     assert_eq!(holders, [(&[s2][..], "SHARED_UPGRADABLE")]);
     assert!(
@@ -261,13 +261,13 @@ fn the_workload_queued_behind_lock_tables_is_one_row() {
     assert_eq!(
         (
             held.granted,
-            held.lock_type,
-            held.duration,
+            &*held.lock_type,
+            &*held.duration,
             held.sessions.as_slice()
         ),
         (true, "SHARED_NO_READ_WRITE", "EXPLICIT", &[me][..])
     );
-    assert_eq!((queue.granted, queue.lock_type), (false, "SHARED_READ"));
+    assert_eq!((queue.granted, &*queue.lock_type), (false, "SHARED_READ"));
     assert_eq!(queue.sessions.len(), 16, "{queue:#?}");
     assert_eq!(queue.waits_for, [0]);
     assert_eq!(

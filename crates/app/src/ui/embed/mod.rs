@@ -16,8 +16,8 @@ use crate::canvas::frame::{performance_now, Canvases};
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::{
-    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, SharedEngines,
-    SEEK_NOW_MS,
+    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy,
+    SharedEngines, SEEK_NOW_MS,
 };
 use crate::ui::share::{self, Opening};
 use gloo::timers::callback::Interval;
@@ -71,10 +71,12 @@ pub fn embed_app() -> Html {
     let engines: SharedEngines = use_mut_ref(|| first.borrow_mut().take().expect("taken once").1);
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
 
-    use_frame_loop(&engines, &state, (*canvases).clone(), None);
-    use_clock(&engines, &state);
-    use_restart(&engines, &state, false);
-    use_compare(&engines, &state);
+    // The player's engines run on the page's thread.
+    let proxy = EnginesProxy::Local(engines.clone());
+    use_frame_loop(&proxy, &state, (*canvases).clone(), None);
+    use_clock(&proxy, &state);
+    use_restart(&proxy, &state, false);
+    use_compare(&proxy, &state);
     use_theme(options.theme);
     use_end(&engines, &state, &options);
     messages::use_messages(&engines, &state, options.clone());
@@ -101,8 +103,8 @@ pub fn embed_app() -> Html {
                 {full_url}
                 on_toggle={crate::ui::hooks::dispatch(&state, |()| Action::TogglePlay)}
                 on_speed={crate::ui::hooks::dispatch(&state, Action::SetSpeed)}
-                on_seek={seeker(&engines)}
-                on_step={stepper(&engines, &state)}
+                on_seek={seeker(&proxy)}
+                on_step={stepper(&proxy, &state)}
             />
         </div>
     }

@@ -44,7 +44,7 @@ fn pane(
         .panes
         .get(i)
         .map_or(1, |r| r.sim().pool().n_instances());
-    let on_seek = crate::ui::hooks::seeker(engines);
+    let on_seek = crate::ui::hooks::seeker(&crate::ui::hooks::EnginesProxy::Local(engines.clone()));
     let title = if i == 0 {
         state.profile.clone()
     } else {

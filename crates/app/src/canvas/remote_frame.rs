@@ -1,0 +1,354 @@
+//! The page's animation loop when the engines run in the worker (`?worker=1`): no
+//! stepping and no pixel work here. Each `requestAnimationFrame` tells the worker the
+//! map canvases' sizes when they change, takes the frames that arrived, puts each
+//! map patch's rows on its canvas (straight from the transferred buffer) with the
+//! labels and cursors over them, and hands the news to the reducer.
+//!
+//! The flush lists, latch lanes and charts are drawn from the data the frames carry
+//! (`model::panels`), with the same painters as on the page's thread.
+
+use crate::canvas::chart;
+use crate::canvas::flush_list;
+use crate::canvas::frame::{dark_theme, Canvases};
+use crate::canvas::latch_lanes;
+use crate::canvas::pool_map::{self, draw_overlays, Overlay};
+use crate::canvas::theme::Theme;
+use crate::model::remote::protocol::{Command, MapPatch};
+use crate::model::snapshot::News;
+use crate::model::state::Action;
+use crate::worker::client::Remote;
+use ddlscope_map::Layout;
+use js_sys::{Uint8Array, Uint8ClampedArray};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, ImageData};
+use yew::Callback;
+
+/// What a map canvas was last described to the worker as: size, dpr, theme.
+type ViewKey = (u32, u32, u64, bool);
+
+/// What a pane's other canvases were last drawn at: flush list, latch lanes, the
+/// charts (sizes), and the theme.
+type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
+
+/// The closure `requestAnimationFrame` calls.
+type FrameClosure = Closure<dyn FnMut(f64)>;
+
+struct RemoteLoop {
+    remote: Rc<Remote>,
+    canvases: Vec<Canvases>,
+    on_news: Callback<(u32, News)>,
+    on_action: Callback<Action>,
+    views: RefCell<Vec<Option<ViewKey>>>,
+    panel_keys: RefCell<Vec<Option<PanelKey>>>,
+    closure: RefCell<Option<FrameClosure>>,
+    frame_id: Cell<Option<i32>>,
+    stopped: Cell<bool>,
+    ready: Cell<bool>,
+    busy: Cell<bool>,
+    drawn_any: Cell<bool>,
+    dark_query: Option<web_sys::MediaQueryList>,
+}
+
+/// The running loop; dropping it stops it.
+pub struct RemoteFrameLoop {
+    inner: Rc<RemoteLoop>,
+}
+
+impl std::fmt::Debug for RemoteFrameLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteFrameLoop").finish_non_exhaustive()
+    }
+}
+
+impl RemoteFrameLoop {
+    /// Starts drawing `remote`'s frames into `canvases` (engine `i` into
+    /// `canvases[i]`), the news to `on_news`, what the page should say to
+    /// `on_action`.
+    pub fn start(
+        remote: Rc<Remote>,
+        canvases: Vec<Canvases>,
+        on_news: Callback<(u32, News)>,
+        on_action: Callback<Action>,
+    ) -> RemoteFrameLoop {
+        let dark_query = gloo::utils::window()
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten();
+        let inner = Rc::new(RemoteLoop {
+            remote,
+            canvases,
+            on_news,
+            on_action,
+            views: RefCell::new(Vec::new()),
+            panel_keys: RefCell::new(Vec::new()),
+            closure: RefCell::new(None),
+            frame_id: Cell::new(None),
+            stopped: Cell::new(false),
+            ready: Cell::new(false),
+            busy: Cell::new(false),
+            drawn_any: Cell::new(false),
+            dark_query,
+        });
+        let weak = Rc::downgrade(&inner);
+        let closure = Closure::<dyn FnMut(f64)>::new(move |_t: f64| {
+            if let Some(inner) = weak.upgrade() {
+                inner.frame();
+            }
+        });
+        *inner.closure.borrow_mut() = Some(closure);
+        inner.arm();
+        RemoteFrameLoop { inner }
+    }
+}
+
+impl Drop for RemoteFrameLoop {
+    fn drop(&mut self) {
+        self.inner.stopped.set(true);
+        if let Some(id) = self.inner.frame_id.take() {
+            let _ = gloo::utils::window().cancel_animation_frame(id);
+        }
+        self.inner.closure.borrow_mut().take();
+    }
+}
+
+impl RemoteLoop {
+    fn arm(&self) {
+        if self.stopped.get() {
+            return;
+        }
+        if let Some(c) = self.closure.borrow().as_ref() {
+            if let Ok(id) =
+                gloo::utils::window().request_animation_frame(c.as_ref().unchecked_ref())
+            {
+                self.frame_id.set(Some(id));
+            }
+        }
+    }
+
+    fn frame(&self) {
+        self.frame_id.set(None);
+        if self.stopped.get() {
+            return;
+        }
+        let dark = dark_theme(self.dark_query.as_ref());
+        let theme = Theme::for_scheme(dark);
+        let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
+        self.describe_views(dpr, dark);
+        let mut news = Vec::new();
+        let mut answered = Vec::new();
+        let mut fresh_panels = vec![(false, false); self.canvases.len()];
+        for arrived in self.remote.take_arrived() {
+            let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
+            let mut drew = false;
+            for (pane, patch) in &got.patches {
+                if let (Some(c), Some(px)) = (self.canvases.get(*pane), arrived.pixels.get(*pane)) {
+                    drew |= put_patch(&c.map, patch, px, &theme);
+                }
+            }
+            if !got.patches.is_empty() {
+                self.remote.send(&Command::Drawn);
+            }
+            self.drawn_any.set(self.drawn_any.get() || drew);
+            for &(pane, lanes, charts) in &got.panels {
+                if let Some(f) = fresh_panels.get_mut(pane) {
+                    f.0 |= lanes;
+                    f.1 |= charts;
+                }
+            }
+            news.extend(got.news.into_iter().map(|n| (got.generation, n)));
+            answered.extend(got.answered);
+            for a in got.actions {
+                self.on_action.emit(a);
+            }
+        }
+        for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
+            self.draw_panels(pane, lanes, charts, &theme, dpr);
+        }
+        if let Some(why) = self.remote.failure() {
+            gloo::console::error!(why.clone());
+            self.on_action.emit(Action::Notice(why));
+            self.stopped.set(true);
+        }
+        let (heard, busy) = {
+            let m = self.remote.mirror.borrow();
+            (m.heard, m.busy)
+        };
+        let settled = heard && !busy;
+        if self.drawn_any.get() && settled && !self.ready.replace(true) {
+            if let Some(body) = gloo::utils::document().body() {
+                let _ = body.dataset().set("ready", "1");
+            }
+        }
+        let unsettled = !settled;
+        if self.busy.replace(unsettled) != unsettled {
+            if let Some(body) = gloo::utils::document().body() {
+                if settled {
+                    body.dataset().delete("busy");
+                } else {
+                    let _ = body.dataset().set("busy", "1");
+                }
+            }
+        }
+        for n in news {
+            self.on_news.emit(n);
+        }
+        for (answer, reply) in answered {
+            answer(reply);
+        }
+        self.arm();
+    }
+
+    /// Draws pane `pane`'s flush lists and latch lanes (when `lanes` came new) and
+    /// charts (when `charts` did) from the latest frames, and all of them when a
+    /// canvas is new or resized.
+    fn draw_panels(&self, pane: usize, lanes: bool, charts: bool, theme: &Theme, dpr: f64) {
+        let Some(c) = self.canvases.get(pane) else {
+            return;
+        };
+        let mirror = self.remote.mirror.borrow();
+        let Some(m) = mirror.panes.get(pane) else {
+            return;
+        };
+        let flush = c.flush.cast::<HtmlCanvasElement>();
+        let latch = c.latches.cast::<HtmlCanvasElement>();
+        let flush_size = flush
+            .as_ref()
+            .map_or((0, 0), |cv| flush_list::fit_canvas(cv, m.instances, dpr));
+        let lane_count = m.latches.as_ref().map_or(0, |v| v.lanes.len());
+        let latch_size = latch
+            .as_ref()
+            .map_or((0, 0), |cv| latch_lanes::fit_canvas(cv, lane_count, dpr));
+        let key = (flush_size, latch_size, c.charts.fit(dpr), theme.dark);
+        let mut keys = self.panel_keys.borrow_mut();
+        keys.resize(self.canvases.len(), None);
+        let fresh_canvas = |cv: &HtmlCanvasElement| cv.dataset().get("drawn").is_none();
+        let all = keys[pane] != Some(key)
+            || flush.as_ref().is_some_and(fresh_canvas)
+            || latch.as_ref().is_some_and(fresh_canvas)
+            || [&c.charts.tps, &c.charts.bp, &c.charts.waits]
+                .iter()
+                .any(|s| {
+                    s.canvas
+                        .cast::<HtmlCanvasElement>()
+                        .is_some_and(|cv| fresh_canvas(&cv))
+                });
+        keys[pane] = Some(key);
+        if lanes || all {
+            if let (Some(cv), Some(v)) = (flush.as_ref().filter(|_| flush_size.0 > 0), &m.flush) {
+                let _ = cv.dataset().set("drawn", "1");
+                if let Err(e) = flush_list::draw(cv, v, theme, dpr) {
+                    gloo::console::error!(format!("flush list: {e}"));
+                }
+            }
+            if let (Some(cv), Some(v)) = (latch.as_ref().filter(|_| latch_size.0 > 0), &m.latches) {
+                let _ = cv.dataset().set("drawn", "1");
+                if let Err(e) = latch_lanes::draw(cv, v, theme, dpr) {
+                    gloo::console::error!(format!("latch lanes: {e}"));
+                }
+            }
+        }
+        if let Some(d) = m.charts.as_ref().filter(|_| charts || all) {
+            for s in [&c.charts.tps, &c.charts.bp, &c.charts.waits] {
+                if let Some(cv) = s.canvas.cast::<HtmlCanvasElement>() {
+                    let _ = cv.dataset().set("drawn", "1");
+                }
+            }
+            let input = chart::Input {
+                samples: &d.samples,
+                spans: &d.spans,
+                failovers: &d.failovers,
+                now: d.now,
+                pages_total: d.pages_total,
+            };
+            c.charts.draw(&input, theme, dpr);
+        }
+    }
+
+    /// Tells the worker each map canvas's size and theme when they change.
+    fn describe_views(&self, dpr: f64, dark: bool) {
+        let instances: Vec<u16> = self
+            .remote
+            .mirror
+            .borrow()
+            .panes
+            .iter()
+            .map(|p| p.instances)
+            .collect();
+        let mut views = self.views.borrow_mut();
+        views.resize(self.canvases.len(), None);
+        for (pane, c) in self.canvases.iter().enumerate() {
+            let Some(n) = instances.get(pane).copied() else {
+                continue;
+            };
+            let Some(canvas) = c.map.cast::<HtmlCanvasElement>() else {
+                continue;
+            };
+            let fresh = canvas.dataset().get("drawn").is_none();
+            let (w, h) = pool_map::fit_canvas(&canvas, n, dpr);
+            let key = (w, h, dpr.to_bits(), dark);
+            if (views[pane] != Some(key) || fresh) && w > 0 {
+                views[pane] = Some(key);
+                let _ = canvas.dataset().set("drawn", "1");
+                self.remote.send(&Command::View {
+                    pane: pane as u8,
+                    width: w,
+                    height: h,
+                    dpr,
+                    dark,
+                });
+            }
+        }
+    }
+}
+
+/// Puts `patch`'s rows (`pixels`, region after region) on the map canvas and draws
+/// the labels and cursors of its bands. False when the canvas is not there or has
+/// another size now (the worker repaints for the new one).
+fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &Theme) -> bool {
+    let Some(canvas) = map.cast::<HtmlCanvasElement>() else {
+        return false;
+    };
+    if canvas.width() != patch.width || canvas.height() != patch.height {
+        return false;
+    }
+    let Ok(ctx) = crate::canvas::panel::context_2d(&canvas) else {
+        return false;
+    };
+    if pixels.byte_length() as usize != patch.byte_len() {
+        return false;
+    }
+    let row = patch.width * 4;
+    let mut offset = 0;
+    for &(a, b) in &patch.regions {
+        let len = (b - a) * row;
+        let rows = Uint8ClampedArray::new_with_byte_offset_and_length(
+            &pixels.buffer(),
+            pixels.byte_offset() + offset,
+            len,
+        );
+        offset += len;
+        match ImageData::new_with_js_u8_clamped_array_and_sh(&rows, patch.width, b - a) {
+            Ok(image) => {
+                let _ = ctx.put_image_data(&image, 0.0, f64::from(a));
+            }
+            Err(_) => return false,
+        }
+    }
+    let layout = Layout::new(patch.infos.len() as u16, patch.width, patch.dpr);
+    let overlay = Overlay {
+        bands: &patch.infos,
+        scans: &patch.scans,
+        now: patch.now,
+        theme,
+        dpr: patch.dpr,
+    };
+    draw_overlays(&ctx, &overlay, &layout, &patch.bands);
+    let active = patch.scans.iter().filter(|s| s.active(patch.now)).count();
+    let dataset = canvas.dataset();
+    let _ = dataset.set("scans", &active.to_string());
+    let _ = dataset.set("tick", &patch.now.as_ns().to_string());
+    true
+}

@@ -1,0 +1,416 @@
+//! The worker's end: the engines, what the page asked of them, and the frames that
+//! tell the page what happened.
+//!
+//! ```text
+//!   Command ──▶ Host::handle ──▶ Engines (open, clock, connect, submit, seek, step)
+//!   timer   ──▶ Host::frame(dt) ─▶ Engines::advance, digest, the map's bands painted
+//!                                 ─▶ Frame + each pane's repainted rows, or nothing new
+//! ```
+//!
+//! Nothing here knows the worker: the `worker` module calls [`Host::handle`] for
+//! each message and [`Host::frame`] on its timer, and posts what comes back. Native
+//! tests drive it the same way.
+
+use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
+use crate::model::console;
+use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
+use crate::model::panels::{chart_data, flush_view, latch_view};
+use crate::model::restart::{restart, Restarted};
+use crate::model::runner::{Engines, Runner};
+use ddlscope_engine::Tick;
+use ddlscope_map::Theme;
+
+/// Wall time a timer frame steps the engines while they play.
+pub const WORK_MS: f64 = 12.0;
+/// Wall time a timer frame gives a pool's warm-up or a replay to a moment: well
+/// under what delays the next command noticeably.
+pub const BUSY_WORK_MS: f64 = 30.0;
+/// Wall time the map may spend repainting bands past the scanned ones.
+const MAP_BUDGET_MS: f64 = 3.0;
+/// How often the page hears the figures.
+const REPORT_EVERY_MS: f64 = 100.0;
+/// How often the latch lanes and flush lists are sent while the clock moves.
+const PANELS_EVERY_MS: f64 = 33.0;
+/// How often the charts' data is sent while it changes.
+const CHARTS_EVERY_MS: f64 = 250.0;
+/// Map patches posted and not yet drawn, at most: past this the worker paints no
+/// more until the page catches up.
+const MAX_UNDRAWN: u32 = 2;
+
+/// A map canvas as the page last described it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct View {
+    width: u32,
+    height: u32,
+    dpr: f64,
+    dark: bool,
+}
+
+/// One engine's drawing state.
+#[derive(Debug, Default)]
+struct PaneState {
+    view: Option<View>,
+    pixels: MapPixels,
+    /// What the map was last painted for: engine, virtual time, view.
+    painted: Option<((u32, u64), Tick, View)>,
+    /// When the latch lanes and flush lists were last sent, and for what time.
+    panels: Option<(f64, (u32, u64), Tick)>,
+    /// When the charts' data was last sent, and what it held.
+    charts: Option<(f64, ChartKey)>,
+    /// The flush lists' scratch buffer.
+    cells: Vec<ddlscope_engine::Cell>,
+}
+
+/// What the charts' data was sent for: engine, second, samples, spans (open), failovers.
+type ChartKey = ((u32, u64), u64, u64, usize, usize, usize);
+
+/// The worker's engines and what the page knows of them.
+#[derive(Debug, Default)]
+pub struct Host {
+    engines: Option<Engines>,
+    panes: Vec<PaneState>,
+    replies: Vec<Reply>,
+    clock: (bool, f64),
+    last_report_ms: Option<f64>,
+    last_log: Option<(u32, u64)>,
+    last_busy: Option<bool>,
+    undrawn: u32,
+}
+
+impl Host {
+    /// No engine yet: the first [`Command::Open`] builds one.
+    pub fn new() -> Host {
+        Host {
+            clock: (true, 1.0),
+            ..Host::default()
+        }
+    }
+
+    /// The engines, once opened.
+    pub fn engines(&self) -> Option<&Engines> {
+        self.engines.as_ref()
+    }
+
+    /// Does what `c` asks; answers go out with the next frame.
+    pub fn handle(&mut self, c: Command, clock: &dyn Fn() -> f64) {
+        match c {
+            Command::Open {
+                scenario,
+                profile,
+                knobs,
+                generation,
+            } => self.open(&scenario, &profile, &knobs, generation),
+            Command::View {
+                pane,
+                width,
+                height,
+                dpr,
+                dark,
+            } => {
+                let i = usize::from(pane);
+                if self.panes.len() <= i {
+                    self.panes.resize_with(i + 1, PaneState::default);
+                }
+                self.panes[i].view = Some(View {
+                    width,
+                    height,
+                    dpr,
+                    dark,
+                });
+            }
+            Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
+            Command::Clock { playing, speed } => {
+                self.clock = (playing, speed);
+                if let Some(e) = self.engines.as_mut() {
+                    e.set_clock(playing, speed);
+                }
+            }
+            other => self.on_engines(other, clock),
+        }
+    }
+
+    /// The commands that need the engines; before the first [`Command::Open`] they
+    /// are refused (an ask still gets its answer).
+    fn on_engines(&mut self, c: Command, clock: &dyn Fn() -> f64) {
+        let Some(e) = self.engines.as_mut() else {
+            if let Command::Submit { ask, .. } = c {
+                self.replies.push(Reply::Submitted {
+                    ask,
+                    result: Err("Not sent: no server is running yet.".into()),
+                });
+            }
+            return;
+        };
+        match c {
+            Command::Compare(profile) => {
+                if e.panes.get(1).map(Runner::profile) == profile.as_deref() {
+                    return;
+                }
+                let knobs = e.main().knobs().clone();
+                if let Err(err) = e.compare(profile.as_deref(), &knobs) {
+                    self.replies.push(Reply::CompareFailed(err));
+                }
+            }
+            Command::Connect { ask } => {
+                let session = e.connect();
+                self.replies.push(Reply::Connected { ask, session });
+            }
+            Command::Submit { ask, session, sql } => {
+                let (result, notice) = console::submit(e, session, &sql);
+                self.replies.push(Reply::Submitted { ask, result });
+                self.replies.extend(notice.map(Reply::Notice));
+            }
+            Command::Seek(t) => e.seek_within(t, BUSY_WORK_MS, clock),
+            Command::Step(forward) => {
+                self.clock.0 = false;
+                e.set_clock(false, self.clock.1);
+                if forward {
+                    e.step_event();
+                } else {
+                    e.step_back_within(BUSY_WORK_MS, clock);
+                }
+            }
+            Command::Open { .. }
+            | Command::View { .. }
+            | Command::Drawn
+            | Command::Clock { .. } => {}
+        }
+    }
+
+    fn open(&mut self, scenario: &str, profile: &str, knobs: &crate::model::knobs::Knobs, g: u32) {
+        let Some(e) = self.engines.as_mut() else {
+            match Runner::starting(scenario, profile, knobs, g) {
+                Ok(mut r) => {
+                    r.set_clock(self.clock.0, self.clock.1);
+                    self.engines = Some(Engines::new(r));
+                }
+                Err(error) => self.replies.push(Reply::RestartFailed {
+                    error: crate::model::knobs::Knobs::refused(&error),
+                    scenario: scenario.to_string(),
+                    profile: profile.to_string(),
+                    knobs: knobs.clone(),
+                }),
+            }
+            return;
+        };
+        match restart(e, scenario, profile, knobs, g) {
+            Restarted::Same => {}
+            Restarted::New {
+                notice,
+                compare_failed,
+            } => {
+                self.replies.extend(notice.map(Reply::Notice));
+                self.replies
+                    .extend(compare_failed.map(Reply::CompareFailed));
+            }
+            Restarted::Failed {
+                error,
+                scenario,
+                profile,
+                knobs,
+            } => self.replies.push(Reply::RestartFailed {
+                error,
+                scenario,
+                profile,
+                knobs,
+            }),
+        }
+    }
+
+    /// One timer frame, `dt_ms` of wall time after the last, at `now_ms` on `clock`:
+    /// steps the engines, paints what changed, and returns the frame with each
+    /// pane's repainted rows (RGBA), or `None` when there is nothing new to tell.
+    pub fn frame(
+        &mut self,
+        dt_ms: f64,
+        now_ms: f64,
+        clock: &dyn Fn() -> f64,
+    ) -> Option<(Frame, Vec<Vec<u8>>)> {
+        let replies = std::mem::take(&mut self.replies);
+        let Some(e) = self.engines.as_mut() else {
+            return (!replies.is_empty()).then(|| {
+                let frame = Frame {
+                    replies,
+                    ..Frame::default()
+                };
+                (frame, Vec::new())
+            });
+        };
+        let budget = if e.busy().is_some() {
+            BUSY_WORK_MS
+        } else {
+            WORK_MS
+        };
+        e.advance(dt_ms, budget, clock);
+        for r in &mut e.panes {
+            r.digest();
+        }
+        let busy = e.busy().is_some();
+        let report = self
+            .last_report_ms
+            .is_none_or(|t| now_ms - t >= REPORT_EVERY_MS);
+        let main = e.main();
+        let version = (main.generation(), main.log_version());
+        let log = (self.last_log != Some(version)).then(|| {
+            self.last_log = Some(version);
+            main.log()
+        });
+        let report = report || log.is_some();
+        if report {
+            self.last_report_ms = Some(now_ms);
+        }
+        if self.panes.len() < e.panes.len() {
+            self.panes.resize_with(e.panes.len(), PaneState::default);
+        }
+        let mut pixels = Vec::new();
+        let mut panes = Vec::new();
+        let paint = self.undrawn < MAX_UNDRAWN;
+        for (r, state) in e.panes.iter().zip(&mut self.panes) {
+            let map = if paint {
+                paint_pane(r, state, !report, clock)
+            } else {
+                None
+            };
+            pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
+            let (latches, flush) = panels_due(r, state, now_ms);
+            panes.push(PaneFrame {
+                instances: r.sim().pool().n_instances(),
+                snapshot: report.then(|| r.snapshot()),
+                map: map.map(|(patch, _)| patch),
+                latches,
+                flush,
+                charts: charts_due(r, state, now_ms),
+            });
+        }
+        let drew = panes.iter().any(|p| p.map.is_some());
+        self.undrawn += u32::from(drew);
+        let busy_changed = self.last_busy.replace(busy) != Some(busy);
+        let panels = panes
+            .iter()
+            .any(|p| p.latches.is_some() || p.charts.is_some());
+        if !report && !drew && !panels && replies.is_empty() && !busy_changed {
+            return None;
+        }
+        let frame = Frame {
+            generation: e.main().generation(),
+            busy,
+            panes,
+            log,
+            replies,
+        };
+        Some((frame, pixels))
+    }
+}
+
+/// The latch lanes and flush lists of `r`, when its clock moved and they were not
+/// sent in the last [`PANELS_EVERY_MS`].
+fn panels_due(
+    r: &Runner,
+    state: &mut PaneState,
+    now_ms: f64,
+) -> (
+    Option<crate::model::panels::LatchView>,
+    Option<crate::model::panels::FlushView>,
+) {
+    let engine = (r.generation(), r.seeks());
+    let now = r.sim().now();
+    let due = state
+        .panels
+        .is_none_or(|(at, e, t)| e != engine || (t != now && now_ms - at >= PANELS_EVERY_MS));
+    if !due {
+        return (None, None);
+    }
+    state.panels = Some((now_ms, engine, now));
+    let (walks, counts) = r.flush_walks();
+    (
+        Some(latch_view(r.sim(), r.latch_spans())),
+        Some(flush_view(r.sim(), walks, counts, &mut state.cells)),
+    )
+}
+
+/// The charts' data of `r`, when it changed and was not sent in the last
+/// [`CHARTS_EVERY_MS`].
+fn charts_due(
+    r: &Runner,
+    state: &mut PaneState,
+    now_ms: f64,
+) -> Option<crate::model::panels::ChartData> {
+    let spans = r.ddl_spans();
+    let key: ChartKey = (
+        (r.generation(), r.seeks()),
+        r.sim().now().as_secs(),
+        r.sim().sample_count(),
+        spans.len(),
+        spans.iter().filter(|s| s.t1.is_none()).count(),
+        r.failovers().len(),
+    );
+    let due = state
+        .charts
+        .is_none_or(|(at, k)| k.0 != key.0 || (k != key && now_ms - at >= CHARTS_EVERY_MS));
+    if !due {
+        return None;
+    }
+    state.charts = Some((now_ms, key));
+    Some(chart_data(r))
+}
+
+/// Repaints runner `r`'s map if its engine, time or view changed since the last
+/// paint; returns the patch and its rows' bytes. With `full_frame` false (a frame
+/// that also reports the figures) only the scanned bands are sure to be repainted.
+fn paint_pane(
+    r: &Runner,
+    state: &mut PaneState,
+    full_frame: bool,
+    clock: &dyn Fn() -> f64,
+) -> Option<(MapPatch, Vec<u8>)> {
+    let view = state.view?;
+    if view.width == 0 || view.height == 0 {
+        return None;
+    }
+    let engine = (r.generation(), r.seeks());
+    let now = r.sim().now();
+    let key = (engine, now, view);
+    if state.painted == Some(key) {
+        return None;
+    }
+    if state
+        .painted
+        .is_none_or(|(e, _, v)| e != engine || v != view)
+    {
+        state.pixels.invalidate();
+    }
+    state.painted = Some(key);
+    let theme = if view.dark { Theme::DARK } else { Theme::LIGHT };
+    let ask = PaintAsk {
+        width: view.width,
+        height: view.height,
+        dpr: view.dpr,
+        theme: &theme,
+        budget_ms: if full_frame { MAP_BUDGET_MS } else { 0.0 },
+        extra: full_frame,
+    };
+    let painted = state.pixels.paint(r.sim(), r.scans(), &ask, clock);
+    let layout = ddlscope_map::Layout::new(r.sim().pool().n_instances(), view.width, view.dpr);
+    let regions = painted.regions(&layout, view.height);
+    let rgba = state.pixels.rgba();
+    let row = view.width as usize * 4;
+    let mut rows = Vec::new();
+    for &(a, b) in &regions {
+        rows.extend_from_slice(&rgba[a as usize * row..b as usize * row]);
+    }
+    let patch = MapPatch {
+        width: view.width,
+        height: view.height,
+        dpr: view.dpr,
+        regions,
+        bands: painted.bands,
+        infos: band_infos(r.sim()),
+        scans: r.scans().to_vec(),
+        now,
+        engine,
+    };
+    Some((patch, rows))
+}
+
+#[cfg(test)]
+mod tests;

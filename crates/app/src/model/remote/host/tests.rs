@@ -1,0 +1,231 @@
+use super::*;
+use crate::model::knobs::Knobs;
+use crate::model::snapshot::Snapshot;
+
+fn open(h: &mut Host, scenario: &str, generation: u32) {
+    h.handle(
+        Command::Open {
+            scenario: scenario.into(),
+            profile: "mysql-5.7".into(),
+            knobs: Knobs::default(),
+            generation,
+        },
+        &|| 0.0,
+    );
+}
+
+/// Runs timer frames of 16 ms (an unbounded budget: the test's clock stands still)
+/// until `want` says a frame is the one, at most `n` frames.
+fn frames_until(
+    h: &mut Host,
+    n: usize,
+    mut want: impl FnMut(&Frame, &[Vec<u8>]) -> bool,
+) -> Option<Frame> {
+    for i in 0..n {
+        if let Some((f, px)) = h.frame(16.0, i as f64 * 16.0, &|| 0.0) {
+            if want(&f, &px) {
+                return Some(f);
+            }
+        }
+    }
+    None
+}
+
+fn snapshot(f: &Frame) -> Option<&Snapshot> {
+    f.panes.first()?.snapshot.as_ref()
+}
+
+#[test]
+fn the_map_comes_as_rows_beside_the_frame() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(
+        Command::View {
+            pane: 0,
+            width: 400,
+            height: 240,
+            dpr: 1.0,
+            dark: false,
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 50, |f, px| {
+        f.panes[0].map.as_ref().is_some_and(|m| {
+            assert_eq!(px[0].len(), m.byte_len(), "the bytes are the regions'");
+            m.regions == [(0, 240)]
+        })
+    })
+    .expect("a full paint");
+    let m = f.panes[0].map.as_ref().expect("patch");
+    assert_eq!(m.infos.len(), usize::from(f.panes[0].instances));
+    // Two patches not drawn: the worker paints no more until the page says so.
+    let more = frames_until(&mut h, 5, |f, _| f.panes[0].map.is_some());
+    assert!(more.is_some(), "one more may be in flight");
+    assert!(frames_until(&mut h, 5, |f, _| f.panes[0].map.is_some()).is_none());
+    h.handle(Command::Drawn, &|| 0.0);
+    assert!(frames_until(&mut h, 5, |f, _| f.panes[0].map.is_some()).is_some());
+}
+
+#[test]
+fn console_asks_are_answered_in_the_next_frame() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    frames_until(&mut h, 200, |f, _| !f.busy).expect("the pool warms");
+    h.handle(Command::Connect { ask: 5 }, &|| 0.0);
+    h.handle(
+        Command::Submit {
+            ask: 6,
+            session: 0,
+            sql: "SELEC 1".into(),
+        },
+        &|| 0.0,
+    );
+    h.handle(
+        Command::Submit {
+            ask: 7,
+            session: 0,
+            sql: "SELECT * FROM t1 WHERE id = 1".into(),
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 1, |_, _| true).expect("a frame");
+    let session = match &f.replies[0] {
+        Reply::Connected { ask: 5, session } => *session,
+        other => panic!("{other:?}"),
+    };
+    assert!(session > 0);
+    match &f.replies[1] {
+        Reply::Submitted { ask: 6, result } => {
+            let e = result.clone().expect_err("a syntax error");
+            assert!(e.starts_with("ERROR 1064 (42000)"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        f.replies[2],
+        Reply::Submitted {
+            ask: 7,
+            result: Ok(1)
+        }
+    );
+    let ran = |f: &Frame| {
+        f.log.as_ref().is_some_and(|log| {
+            log.iter()
+                .any(|e| e.sql.starts_with("SELECT * FROM t1") && !e.error)
+        })
+    };
+    // A point read finishes within a frame or a few.
+    let done = ran(&f)
+        .then_some(())
+        .or_else(|| frames_until(&mut h, 400, |f, _| ran(f)).map(|_| ()));
+    assert!(
+        done.is_some(),
+        "the statement ran and its result is in the log"
+    );
+}
+
+#[test]
+fn a_refused_setting_keeps_the_running_server_and_says_so() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(
+        Command::Open {
+            scenario: "no-such-scenario".into(),
+            profile: "mysql-5.7".into(),
+            knobs: Knobs::default(),
+            generation: 2,
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 1, |_, _| true).expect("a frame");
+    match &f.replies[..] {
+        [Reply::RestartFailed {
+            scenario, error, ..
+        }] => {
+            assert_eq!(scenario, "drop-table-demo");
+            assert!(error.contains("no-such-scenario"), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(f.generation, 2, "the running server takes the new number");
+    assert_eq!(
+        h.engines().map(|e| e.main().scenario().to_string()),
+        Some("drop-table-demo".to_string())
+    );
+}
+
+#[test]
+fn seek_and_step_move_the_clock_and_pause() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(
+        Command::Clock {
+            playing: true,
+            speed: 10.0,
+        },
+        &|| 0.0,
+    );
+    let at = |f: &Frame| snapshot(f).map(|s| s.now);
+    frames_until(&mut h, 400, |f, _| {
+        at(f).is_some_and(|t| t >= Tick::from_secs(2))
+    })
+    .expect("plays at 10×");
+    h.handle(Command::Seek(Tick::from_secs(1)), &|| 0.0);
+    let f = frames_until(&mut h, 50, |f, _| snapshot(f).is_some()).expect("a report");
+    assert!(
+        at(&f).is_some_and(|t| t < Tick::from_secs(2)),
+        "{:?}",
+        at(&f)
+    );
+    h.handle(Command::Step(true), &|| 0.0);
+    let before = h.engines().map(|e| e.main().sim().now());
+    frames_until(&mut h, 20, |_, _| false);
+    assert_eq!(
+        h.engines().map(|e| e.main().sim().now()),
+        before,
+        "a step pauses"
+    );
+}
+
+#[test]
+fn compare_mode_adds_a_pane() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(Command::Compare(Some("mysql-8.0.23".into())), &|| 0.0);
+    let f = frames_until(&mut h, 3, |f, _| snapshot(f).is_some()).expect("a report");
+    assert_eq!(f.panes.len(), 2);
+    h.handle(Command::Compare(Some("no-such-engine".into())), &|| 0.0);
+    let f = frames_until(&mut h, 3, |f, _| !f.replies.is_empty()).expect("refused");
+    assert!(matches!(&f.replies[0], Reply::CompareFailed(e) if e.contains("no-such-engine")));
+}
+
+#[test]
+fn the_panels_data_comes_while_the_clock_moves_and_stops_when_it_stops() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let f = frames_until(&mut h, 400, |f, _| {
+        f.panes[0].latches.is_some() && f.panes[0].flush.is_some()
+    })
+    .expect("latch lanes and flush lists");
+    let lanes = f.panes[0].latches.as_ref().map_or(0, |v| v.lanes.len());
+    assert!(lanes >= 3, "the global latches at least");
+    frames_until(&mut h, 400, |f, _| {
+        f.panes[0]
+            .charts
+            .as_ref()
+            .is_some_and(|c| !c.samples.is_empty())
+    })
+    .expect("a second's sample for the charts");
+    h.handle(
+        Command::Clock {
+            playing: false,
+            speed: 1.0,
+        },
+        &|| 0.0,
+    );
+    frames_until(&mut h, 5, |_, _| false);
+    assert!(
+        frames_until(&mut h, 50, |f, _| f.panes[0].latches.is_some()).is_none(),
+        "paused: nothing new to draw"
+    );
+}

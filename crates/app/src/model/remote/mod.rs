@@ -1,0 +1,19 @@
+//! The engines in a Web Worker: what crosses between the page and the worker, and
+//! both ends' state, as plain data (the `worker` module above does the posting).
+//!
+//! ```text
+//!   page (Yew, canvases)                         worker (this same wasm module)
+//!   Mirror ── Command (bincode) ──────────────▶  Host: Engines, MapPixels per pane
+//!     ▲  asks numbered: answers come back          │ a timer frame: advance, digest,
+//!     │                                            │ paint the map's bands
+//!     └──── Frame (bincode) + pixel rows ◀─────────┘ (transferred ArrayBuffers)
+//! ```
+//!
+//! `protocol.rs` the messages and their encoding, `host.rs` the worker's end (it owns
+//! the engines and answers commands), `mirror.rs` the page's end (the latest frame of
+//! each pane, the asks waiting for an answer).
+
+pub mod host;
+pub mod mirror;
+pub mod protocol;
+pub mod wire;

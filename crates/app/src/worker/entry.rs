@@ -1,0 +1,99 @@
+//! The worker's side: `worker_main`, called by `web/worker.js` once the module is
+//! instantiated in the worker. Each message is an encoded `Command`; a timer frame
+//! every ~16 ms runs `Host::frame` and posts `[frame, pixels of pane 0, pixels of
+//! pane 1…]`, the buffers transferred.
+
+use crate::model::remote::host::Host;
+use crate::model::remote::protocol::{decode_command, encode_frame};
+use js_sys::{Array, Uint8Array};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+/// Wall time between timer frames, ms (a display's frame).
+const FRAME_MS: f64 = 16.0;
+/// The longest wall time a frame accounts for: after a stall the run resumes where
+/// it was instead of jumping ahead.
+const MAX_DT_MS: f64 = 100.0;
+
+/// The timer's callback, which re-arms itself.
+type Timer = Closure<dyn FnMut()>;
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now_ms() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
+}
+
+/// Takes one message: an encoded command (a message that is not one is reported on
+/// the worker's console and dropped).
+fn take(host: &RefCell<Host>, data: &JsValue) {
+    let Some(bytes) = data.dyn_ref::<Uint8Array>() else {
+        web_sys::console::error_1(&"ddlscope worker: a message that is not bytes".into());
+        return;
+    };
+    match decode_command(&bytes.to_vec()) {
+        Ok(c) => host.borrow_mut().handle(c, &now_ms),
+        Err(e) => web_sys::console::error_1(&e.into()),
+    }
+}
+
+/// The worker's entry: `early` holds the messages that arrived while the module was
+/// loading.
+#[wasm_bindgen]
+pub fn worker_main(early: Array) {
+    console_error_panic_hook::set_once();
+    let host = Rc::new(RefCell::new(Host::new()));
+    for m in early.iter() {
+        take(&host, &m);
+    }
+    let on_message = {
+        let host = host.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| take(&host, &e.data()))
+    };
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let last = Rc::new(Cell::new(now_ms()));
+    let tick: Rc<RefCell<Option<Timer>>> = Rc::default();
+    let again = tick.clone();
+    *tick.borrow_mut() = Some(Closure::new(move || {
+        let started = now_ms();
+        let dt = (started - last.replace(started)).clamp(0.0, MAX_DT_MS);
+        let out = host.borrow_mut().frame(dt, started, &now_ms);
+        if let Some((frame, pixels)) = out {
+            post(&encode_frame(&frame), &pixels);
+        }
+        let spent = now_ms() - started;
+        if let Some(f) = again.borrow().as_ref() {
+            let wait = (FRAME_MS - spent).max(1.0) as i32;
+            let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(
+                f.as_ref().unchecked_ref(),
+                wait,
+            );
+        }
+    }));
+    if let Some(f) = tick.borrow().as_ref() {
+        let _ = scope()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), 0);
+    }
+    // The timer closure lives as long as the worker.
+    std::mem::forget(tick);
+}
+
+/// Posts the encoded frame and the panes' pixel rows, every buffer transferred.
+fn post(frame: &[u8], pixels: &[Vec<u8>]) {
+    let message = Array::new();
+    let transfer = Array::new();
+    for bytes in std::iter::once(frame).chain(pixels.iter().map(Vec::as_slice)) {
+        let a = Uint8Array::from(bytes);
+        transfer.push(&a.buffer());
+        message.push(&a);
+    }
+    if let Err(e) = scope().post_message_with_transfer(&message, &transfer) {
+        web_sys::console::error_2(&"ddlscope worker: post failed".into(), &e);
+    }
+}

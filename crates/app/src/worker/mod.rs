@@ -1,0 +1,12 @@
+//! The engines in a dedicated Web Worker (`?worker=1`): the same wasm module started
+//! by `web/worker.js`, whose [`entry::worker_main`] runs `model::remote::Host` on a
+//! timer; the page's [`client::Remote`] starts it, posts commands and keeps what
+//! comes back; [`proxy::EnginesProxy`] is what the page's components hold, the
+//! engines on the page's own thread or the worker's, the same calls either way.
+//!
+//! Here and only here the app knows the worker's API (`DedicatedWorkerGlobalScope`,
+//! `Worker`, transferred buffers); nothing of Yew, the DOM or a canvas.
+
+pub mod client;
+pub mod entry;
+pub mod proxy;

@@ -1,0 +1,171 @@
+//! What the page's components hold of the engines: on the page's thread (the
+//! fallback, `?worker=0`, and a link replayed to its tick) or in the worker. The
+//! same calls either way; a call that returns an answer on the page's thread takes
+//! a callback in the worker's case.
+
+use super::client::Remote;
+use crate::model::knobs::Knobs;
+use crate::model::remote::protocol::{Command, Reply};
+use crate::model::restart::{restart, Restarted};
+use crate::model::runner::Engines;
+use crate::model::{console, runner::Runner};
+use ddlscope_engine::{parse_sql, Tick};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The engines on the page's thread, shared between the components and the frame
+/// loop.
+pub type SharedEngines = Rc<RefCell<Engines>>;
+
+/// The engines, wherever they run.
+#[derive(Clone, Debug)]
+pub enum EnginesProxy {
+    /// On the page's thread.
+    Local(SharedEngines),
+    /// In the worker.
+    Remote(Rc<Remote>),
+}
+
+impl EnginesProxy {
+    /// The engines on the page's thread, if they run there.
+    pub fn local(&self) -> Option<&SharedEngines> {
+        match self {
+            EnginesProxy::Local(e) => Some(e),
+            EnginesProxy::Remote(_) => None,
+        }
+    }
+
+    /// Play or pause, and how fast.
+    pub fn set_clock(&self, playing: bool, speed: f64) {
+        match self {
+            EnginesProxy::Local(e) => e.borrow_mut().set_clock(playing, speed),
+            EnginesProxy::Remote(r) => r.send(&Command::Clock { playing, speed }),
+        }
+    }
+
+    /// Steps to the next mark (`forward`) or back to the previous one, doing at most
+    /// `budget_ms` of a replay back now on the page's thread.
+    pub fn step(&self, forward: bool, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        match self {
+            EnginesProxy::Local(e) if forward => e.borrow_mut().step_event(),
+            EnginesProxy::Local(e) => e.borrow_mut().step_back_within(budget_ms, clock),
+            EnginesProxy::Remote(r) => r.send(&Command::Step(forward)),
+        }
+    }
+
+    /// Seeks every engine to `t` (see [`EnginesProxy::step`] for `budget_ms`).
+    pub fn seek(&self, t: Tick, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        match self {
+            EnginesProxy::Local(e) => e.borrow_mut().seek_within(t, budget_ms, clock),
+            EnginesProxy::Remote(r) => r.send(&Command::Seek(t)),
+        }
+    }
+
+    /// Opens a console session on every engine; `done` gets its id.
+    pub fn connect(&self, done: impl FnOnce(u32) + 'static) {
+        match self {
+            EnginesProxy::Local(e) => {
+                let id = e.borrow_mut().connect();
+                done(id);
+            }
+            EnginesProxy::Remote(r) => r.ask(
+                Box::new(move |reply| {
+                    if let Reply::Connected { session, .. } = reply {
+                        done(session);
+                    }
+                }),
+                |ask| Command::Connect { ask },
+            ),
+        }
+    }
+
+    /// Gives `sql` to console session `active` (0: the first). On the page's thread
+    /// the answer is the engines'; in the worker's case it is the parser's (what the
+    /// console shows at once), and the engines' refusal, if any, reaches the log.
+    /// With it, what the page should say (history branched), when known now.
+    pub fn submit(&self, active: u32, sql: &str) -> (Result<u32, String>, Option<String>) {
+        match self {
+            EnginesProxy::Local(e) => console::submit(&mut e.borrow_mut(), active, sql),
+            EnginesProxy::Remote(r) => {
+                r.send(&Command::Submit {
+                    // Nobody waits for this answer: a notice comes as its own reply.
+                    ask: 0,
+                    session: active,
+                    sql: sql.to_string(),
+                });
+                let parsed = parse_sql(sql)
+                    .map(|s| s.len() as u32)
+                    .map_err(|e| e.to_string());
+                (parsed, None)
+            }
+        }
+    }
+
+    /// Rebuilds the engines as `scenario` on `profile` with `knobs`, restart
+    /// `generation`. On the page's thread, what happened; in the worker's case
+    /// `None`, and what the page should say comes with a frame.
+    pub fn restart(
+        &self,
+        scenario: &str,
+        profile: &str,
+        knobs: &Knobs,
+        generation: u32,
+    ) -> Option<Restarted> {
+        match self {
+            EnginesProxy::Local(e) => Some(restart(
+                &mut e.borrow_mut(),
+                scenario,
+                profile,
+                knobs,
+                generation,
+            )),
+            EnginesProxy::Remote(r) => {
+                r.send(&Command::Open {
+                    scenario: scenario.to_string(),
+                    profile: profile.to_string(),
+                    knobs: knobs.clone(),
+                    generation,
+                });
+                None
+            }
+        }
+    }
+
+    /// Compares with `profile`, or stops with `None`; an error when it cannot (on
+    /// the page's thread; the worker's refusal comes with a frame).
+    pub fn compare(&self, profile: Option<&str>) -> Result<(), String> {
+        match self {
+            EnginesProxy::Local(e) => {
+                let mut e = e.borrow_mut();
+                if e.panes.get(1).map(Runner::profile) == profile {
+                    return Ok(());
+                }
+                let knobs = e.main().knobs().clone();
+                e.compare(profile, &knobs)
+            }
+            EnginesProxy::Remote(r) => {
+                r.send(&Command::Compare(profile.map(str::to_string)));
+                Ok(())
+            }
+        }
+    }
+
+    /// Each engine's buffer-pool instances, as last known.
+    pub fn instances(&self) -> Vec<u16> {
+        match self {
+            EnginesProxy::Local(e) => e
+                .borrow()
+                .panes
+                .iter()
+                .map(|r| r.sim().pool().n_instances())
+                .collect(),
+            EnginesProxy::Remote(r) => r
+                .mirror
+                .borrow()
+                .panes
+                .iter()
+                .map(|p| p.instances)
+                .collect(),
+        }
+    }
+}

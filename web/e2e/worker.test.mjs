@@ -1,0 +1,84 @@
+// The engines in a Web Worker (`?worker=1`): the page starts web/worker.js, the
+// simulation runs there, and the page draws the frames it posts. What this checks:
+// a worker is running, the pool map is drawn from its frames and keeps moving, a
+// statement typed in the console runs in the worker (its effect reaches the page's
+// figures, its result the console's log, its band the charts, drawn from the frames'
+// data like the latch lanes), and a syntax error is refused with MySQL's code.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  BASE_URL,
+  chartBands,
+  ensurePlaying,
+  expectCanvasDrawn,
+  ids,
+  openBrowser,
+  pollUntil,
+  readFigure,
+  runSql,
+  screenshot,
+  waitReady,
+} from './lib.mjs';
+
+const MIN_FREE_PAGES_RISE = 1000;
+
+test('?worker=1: the worker draws the map and runs a statement', { timeout: 240_000 }, async () => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.goto(new URL('/?worker=1', BASE_URL).href);
+    await waitReady(page, { problems });
+    assert.ok(page.workers().length >= 1, 'a worker runs the engines');
+    await ensurePlaying(page);
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const tick = () => page.locator(ids.bufpoolMap).getAttribute('data-tick').then(Number);
+    const first = await tick();
+    await pollUntil('the map to be redrawn at a later tick', tick, (t) => t > first, { timeoutMs: 20_000 });
+
+    await runSql(page, 'SELEC 1');
+    await pollUntil(
+      'the syntax error in the console log',
+      () => page.locator(ids.sqlLog).textContent({ timeout: 1_000 }).catch(() => ''),
+      (t) => /ERROR 1064 \(42000\)/.test(t ?? ''),
+      { timeoutMs: 20_000 },
+    );
+
+    const before = await pollUntil(
+      'the free-pages figure to show a number',
+      () => readFigure(page, ids.freePages),
+      (v) => Number.isFinite(v),
+      { timeoutMs: 30_000 },
+    );
+    await runSql(page, 'DROP TABLE t1');
+    const after = await pollUntil(
+      `free pages to rise by ${MIN_FREE_PAGES_RISE} from ${before}`,
+      () => readFigure(page, ids.freePages),
+      (v) => v - before >= MIN_FREE_PAGES_RISE,
+      { timeoutMs: 120_000 },
+    );
+    assert.ok(after - before >= MIN_FREE_PAGES_RISE, `free pages ${before} -> ${after}`);
+    await pollUntil(
+      'the DROP TABLE in the console log',
+      () => page.locator(ids.sqlLog).textContent({ timeout: 1_000 }).catch(() => ''),
+      (t) => /DROP TABLE t1/.test(t ?? '') && /Query OK/.test(t ?? ''),
+      { timeoutMs: 60_000 },
+    );
+    // The other canvases are drawn from the frames' data too.
+    await expectCanvasDrawn(page, ids.latchLanes);
+    await expectCanvasDrawn(page, ids.chartBp);
+    await pollUntil(
+      'the DROP TABLE band on the throughput chart',
+      () => chartBands(page, ids.chartTps),
+      (list) => list.some((b) => b.kind === 'statement'),
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    await screenshot(page, 'worker-after-drop');
+    assert.deepEqual(problems, [], 'the page reported errors');
+  } catch (err) {
+    await screenshot(page, 'worker-failure').catch(() => {});
+    if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
+    throw err;
+  } finally {
+    await close();
+  }
+});
