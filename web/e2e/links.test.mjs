@@ -79,34 +79,50 @@ async function hostServer(pages) {
   return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
 }
 
-test('a shared link opens in a fresh browser at the same tick with the same map', { timeout: 300_000 }, async (t) => {
-  let shared;
-  let before;
-  await withPage(t, 'share-origin', BASE_URL, async (page) => {
-    await expectCanvasDrawn(page, ids.bufpoolMap);
-    await runSql(page, 'DROP TABLE t1');
-    await pollUntil('2.5 virtual seconds', () => virtualMs(page), (ms) => ms > 2_500, { timeoutMs: 60_000 });
-    await ensurePaused(page);
-    // A seek repaints the whole map (playing, it repaints the bands that change).
-    await scrubTo(page, 2_500);
-    before = await still(page);
-    assert.equal(before.t, 2_500);
-    await page.click('[data-testid=share]');
-    shared = await page.locator('[data-testid=share-url]').inputValue();
-    assert.match(shared, /#v1\.[A-Za-z0-9_-]+/);
-    assert.ok(shared.length < 8192, `${shared.length} characters`);
-    // The address bar follows too (replaceState, once a second).
-    await pollUntil('the address bar to carry the state', () => page.evaluate(() => location.hash), (h) => h.startsWith('#v1.'), { timeoutMs: 5_000 });
-    await screenshot(page, 'share-made');
+/** The page's address with the engines on the page's thread (`''`) or in the worker (`'worker=1'`). */
+const WAYS = ['', 'worker=1'];
+const pageUrl = (query) => new URL(query ? `/?${query}` : '/', BASE_URL).href;
+const named = (query) => (query ? ` (${query})` : '');
+
+/** In `page`: DROP TABLE t1, paused at 2.5 s, the map still; what it shows and its link. */
+async function shareAfterDrop(page) {
+  await expectCanvasDrawn(page, ids.bufpoolMap);
+  await runSql(page, 'DROP TABLE t1');
+  await pollUntil('2.5 virtual seconds', () => virtualMs(page), (ms) => ms > 2_500, { timeoutMs: 60_000 });
+  await ensurePaused(page);
+  // A seek repaints the whole map (playing, it repaints the bands that change).
+  await scrubTo(page, 2_500);
+  const shown = await still(page);
+  assert.equal(shown.t, 2_500);
+  await page.click('[data-testid=share]');
+  const link = await page.locator('[data-testid=share-url]').inputValue();
+  assert.match(link, /#v1\.[A-Za-z0-9_-]+/);
+  assert.ok(link.length < 8192, `${link.length} characters`);
+  return { shown, link };
+}
+
+for (const way of WAYS) {
+  test(`a shared link opens in a fresh browser at the same tick with the same map${named(way)}`, { timeout: 300_000 }, async (t) => {
+    let shared;
+    let before;
+    const tag = way ? '-worker' : '';
+    await withPage(t, `share-origin${tag}`, pageUrl(way), async (page) => {
+      ({ shown: before, link: shared } = await shareAfterDrop(page));
+      assert.equal(new URL(shared).search, way ? `?${way}` : '', 'the link keeps where the engines run');
+      // The address bar follows too (replaceState, once a second).
+      await pollUntil('the address bar to carry the shared link', () => page.evaluate(() => location.hash), (h) => h === `#${shared.split('#')[1]}`, { timeoutMs: 5_000 });
+      await screenshot(page, `share-made${tag}`);
+    });
+    await withPage(t, `share-opened${tag}`, shared, async (page) => {
+      if (way) assert.ok(page.workers().length >= 1, 'the link opens in the worker');
+      await expectCanvasDrawn(page, ids.bufpoolMap);
+      const after = await still(page);
+      assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
+      assert.match(await page.locator(ids.sqlLog).textContent(), /DROP TABLE t1/);
+      await screenshot(page, `share-opened${tag}`);
+    });
   });
-  await withPage(t, 'share-opened', shared, async (page) => {
-    await expectCanvasDrawn(page, ids.bufpoolMap);
-    const after = await still(page);
-    assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
-    assert.match(await page.locator(ids.sqlLog).textContent(), /DROP TABLE t1/);
-    await screenshot(page, 'share-opened');
-  });
-});
+}
 
 /** Fragments a careless copy, a hostile page or a future version could produce. */
 function badFragments(good) {
@@ -130,25 +146,71 @@ function badFragments(good) {
   return out;
 }
 
-test('200 random and truncated fragments never raise a page error', { timeout: 600_000 }, async (t) => {
-  await withPage(t, 'fragments', BASE_URL, async (page, problems) => {
-    await page.click('[data-testid=share]');
-    const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
-    let banners = 0;
-    for (const fragment of badFragments(good)) {
+for (const way of WAYS) {
+  test(`200 random and truncated fragments never raise a page error${named(way)}`, { timeout: 900_000 }, async (t) => {
+    const base = pageUrl(way);
+    await withPage(t, `fragments${way ? '-worker' : ''}`, base, async (page, problems) => {
+      await page.click('[data-testid=share]');
+      const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
+      let banners = 0;
+      for (const fragment of badFragments(good)) {
+        await page.goto('about:blank');
+        await page.goto(`${base}#${fragment}`);
+        await waitReady(page, { problems });
+        if (await page.locator('[data-testid=settings-error]').count()) banners += 1;
+        assert.deepEqual(problems, [], `after #${fragment.slice(0, 80)}`);
+      }
+      assert.ok(banners > 150, `most of them say what is wrong (${banners} of 200)`);
       await page.goto('about:blank');
-      await page.goto(`${BASE_URL}#${fragment}`);
+      await page.goto(`${base}#v7.AAAA`);
       await waitReady(page, { problems });
-      if (await page.locator('[data-testid=settings-error]').count()) banners += 1;
-      assert.deepEqual(problems, [], `after #${fragment.slice(0, 80)}`);
-    }
-    assert.ok(banners > 150, `most of them say what is wrong (${banners} of 200)`);
-    await page.goto('about:blank');
-    await page.goto(`${BASE_URL}#v7.AAAA`);
-    await waitReady(page, { problems });
-    assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
-    await screenshot(page, 'fragment-unknown-version');
+      assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
+      await screenshot(page, `fragment-unknown-version${way ? '-worker' : ''}`);
+    });
   });
+}
+
+/** Every file the Export menu offers, as bytes, by its test id. */
+async function exportAll(page) {
+  const out = {};
+  for (const id of ['export-csv', 'export-json', 'export-events', 'export-script', 'export-map-png', 'export-chart-png']) {
+    if (!(await page.locator(`[data-testid=${id}]`).count())) await page.click('[data-testid=export]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${id}]`)]);
+    out[id] = { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+  }
+  return out;
+}
+
+test('the Export menu and the map\'s tooltip through the worker give the page\'s bytes and words', { timeout: 300_000 }, async (t) => {
+  let link;
+  await withPage(t, 'export-ways-origin', BASE_URL, async (page) => {
+    ({ link } = await shareAfterDrop(page));
+  });
+  const fragment = link.split('#')[1];
+  const files = {};
+  for (const way of WAYS) {
+    await withPage(t, `export-ways${way ? '-worker' : ''}`, `${pageUrl(way)}#${fragment}`, async (page) => {
+      await expectCanvasDrawn(page, ids.bufpoolMap);
+      assert.equal((await still(page)).t, 2_500);
+      files[way] = await exportAll(page);
+      // The map's tooltip, at three points: asked of the worker, or read here.
+      const tips = [];
+      for (const [x, y] of [[40, 30], [300, 40], [700, 90]]) {
+        await page.locator(ids.bufpoolMap).hover({ position: { x, y } });
+        tips.push(await pollUntil(`the map tooltip at ${x},${y}`, () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (text) => /^buf_pool\[\d+\] · /.test(text ?? ''), { timeoutMs: 5_000 }));
+      }
+      files[way].tips = tips;
+    });
+  }
+  assert.deepEqual(files['worker=1'].tips, files[''].tips, 'the same tooltips');
+  assert.match(files[''].tips[0], /page [\d,]+ · (clean|dirty|stale|being read or written)/);
+  const [local, remote] = WAYS.map((w) => files[w]);
+  for (const [id, file] of Object.entries(local).filter(([id]) => id !== 'tips')) {
+    assert.equal(remote[id].name, file.name, id);
+    assert.ok(file.bytes.length > 0, `${id} is not empty`);
+    assert.ok(remote[id].bytes.equals(file.bytes), `${id}: ${remote[id].bytes.length} bytes through the worker, ${file.bytes.length} on the page's thread`);
+  }
+  assert.match(local['export-script'].bytes.toString(), /DROP TABLE t1/);
 });
 
 test('the embed in an iframe on another origin: resize, open-full, the origin allowlist', { timeout: 300_000 }, async (t) => {

@@ -8,7 +8,49 @@ mod kill;
 use super::runner::{InputKind, Runner};
 use ddlscope_engine::{Event, Sample, Scenario, Tick};
 use kill::{script_line, Records, Tabs};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+
+/// A text export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextExport {
+    /// `ddlscope run --format csv`.
+    MetricsCsv,
+    /// `ddlscope run --format json`.
+    MetricsJson,
+    /// The event stream.
+    Events,
+    /// The typed statements as a session script.
+    Script,
+}
+
+impl TextExport {
+    /// The file's MIME type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            TextExport::MetricsCsv => "text/csv",
+            TextExport::MetricsJson => "application/json",
+            TextExport::Events => "application/x-ndjson",
+            TextExport::Script => "text/plain",
+        }
+    }
+
+    /// The file of `runner`'s run: its name and text (the same wherever the engines
+    /// run: the page's Export menu or the worker's answer to it).
+    pub fn file(self, runner: &Runner) -> (String, String) {
+        let stem = format!("ddlscope-{}-{}", runner.scenario(), runner.profile());
+        let sim = runner.sim();
+        match self {
+            TextExport::MetricsCsv => (format!("{stem}.csv"), metrics_csv(sim.samples())),
+            TextExport::MetricsJson => (format!("{stem}.jsonl"), metrics_json(sim.samples())),
+            TextExport::Events => (
+                format!("{stem}-events.ndjson"),
+                events_ndjson(sim.events()),
+            ),
+            TextExport::Script => (format!("{stem}.script"), session_script(runner)),
+        }
+    }
+}
 
 /// `ddlscope run --format csv`: the header, then one row per virtual second.
 pub fn metrics_csv(samples: &[Sample]) -> String {

@@ -146,6 +146,9 @@ pub enum Action {
     },
     /// The compared engine could not be built.
     CompareFailed(String),
+    /// The link the page opened with could not be opened where the engines run (the
+    /// worker): the default scenario runs instead, and the banner says why.
+    LinkFailed(String),
     /// Hide the error.
     DismissError,
     /// Say what the page did on the user's behalf.
@@ -231,6 +234,14 @@ impl AppState {
                 next.error = Some(error);
                 next.compare = None;
                 next.snapshots.truncate(1);
+            }
+            Action::LinkFailed(error) => {
+                next = AppState {
+                    playing: self.playing,
+                    generation: self.generation,
+                    error: Some(error),
+                    ..AppState::default()
+                };
             }
             Action::DismissError => next.error = None,
             Action::Notice(text) => {

@@ -3,7 +3,7 @@
 //! there); the hooks that keep the engines in step with that state are `ui::hooks`.
 
 use crate::canvas::frame::Canvases;
-use crate::model::remote::protocol::Command;
+use crate::model::remote::protocol::{Command, LinkJson};
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
@@ -53,18 +53,29 @@ fn debug_requested() -> bool {
     query_has("debug=1")
 }
 
-/// The page's first state and engines. With `?worker=1` and no link to replay, the
-/// engines start in a Web Worker (`web/worker.js`); otherwise, or when the browser
-/// cannot start a module worker, on the page's thread: the link's, replayed to its
-/// tick, or the default scenario (playing unless `still`).
+/// The page's first state and engines. With `?worker=1` the engines start in a Web
+/// Worker (`web/worker.js`): the link's moment, replayed to its tick there, or the
+/// default scenario. Otherwise, or when the browser cannot start a module worker, on
+/// the page's thread: the link's, replayed to its tick, or the default scenario
+/// (playing unless `still`).
 fn first_engines(opening: &share::Opening, still: bool) -> (AppState, EnginesProxy) {
-    if query_has("worker=1") && opening.state.is_none() {
+    if query_has("worker=1") {
         match Remote::start("./worker.js") {
             Ok(remote) => {
-                let state = AppState {
-                    playing: !still,
-                    error: opening.error.clone(),
-                    ..AppState::default()
+                let state = match &opening.state {
+                    Some(link) => {
+                        let state = share::state_of(link);
+                        remote.send(&Command::OpenLink {
+                            link: LinkJson(link.clone()),
+                            generation: state.generation,
+                        });
+                        state
+                    }
+                    None => AppState {
+                        playing: !still,
+                        error: opening.error.clone(),
+                        ..AppState::default()
+                    },
                 };
                 remote.send(&Command::Open {
                     scenario: state.scenario.clone(),
@@ -150,7 +161,7 @@ pub fn app() -> Html {
     if *layout.borrow() != state.layout {
         *layout.borrow_mut() = state.layout.clone();
     }
-    share::use_link_sync(engines.local(), layout, params.clone());
+    share::use_link_sync(&engines, layout, params.clone());
 
     let instances: Vec<u16> = engines.instances();
     let main_snapshot = state.snapshots[0].clone();
@@ -161,16 +172,18 @@ pub fn app() -> Html {
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
-    // Links, exports and lessons read the engines on the page's thread: with the
-    // engines in the worker they are not offered yet.
+    // Lessons read the engines on the page's thread: with the engines in the worker
+    // they are not offered yet.
     let local = engines.local().cloned();
-    let make_url = local.clone().map(|engines| {
-        let (params, layout) = (params.clone(), state.layout.clone());
-        Callback::from(move |()| {
+    let make_url = {
+        let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
+        Callback::from(move |done: Callback<String>| {
             let params = share::current_params(&params);
-            share::page_url("", &share::fragment_now(&engines, &layout, &params))
+            share::fragment_now(&engines, &layout, params, move |fragment| {
+                done.emit(share::page_url("", &fragment));
+            });
         })
-    });
+    };
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
@@ -183,12 +196,8 @@ pub fn app() -> Html {
                         on_toggle={dispatch(&state, Action::TogglePanel)}
                         on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
                     />
-                    if let Some(make_url) = make_url {
-                        <ShareButton {make_url} />
-                    }
-                    if let Some(local) = local.as_ref() {
-                        <ExportMenu texts={export::texts(local)} canvases={canvases[0].clone()} />
-                    }
+                    <ShareButton {make_url} />
+                    <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                     <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                     <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                 </div>
@@ -418,18 +427,14 @@ fn panes(
                 state.compare.clone().unwrap_or_default()
             };
             let title = comparing.then(|| AttrValue::from(title_of(profiles, &name).0));
-            let inspect = engines.local().cloned().map(|engines| {
-                Callback::from(move |(x, y, w): (f64, f64, f64)| -> Option<String> {
-                    let e = engines.borrow();
-                    let r = e.panes.get(i)?;
-                    let pool = r.sim().pool();
-                    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
-                    let (instance, pos) = crate::canvas::pool_map::locate(&sizes, w, x, y)?;
-                    let info = pool.inspect(instance, pos)?;
-                    let tables = crate::model::snapshot::table_infos(r.sim());
-                    Some(crate::canvas::pool_map::describe(instance, &info, &tables))
-                })
-            });
+            let inspect = {
+                let engines = engines.clone();
+                Some(Callback::from(
+                    move |(at, done): ((f64, f64, f64), Callback<Option<String>>)| {
+                        engines.inspect(i, at, move |text| done.emit(text));
+                    },
+                ))
+            };
             html! {
                 <Pane
                     index={i}

@@ -1,61 +1,29 @@
 //! The Export menu: metrics as CSV and JSON (the CLI's columns), the event log as
 //! NDJSON, the pool map or the throughput chart as PNG, and what the user typed as a
-//! session script. The texts are the model's (`model::export`); this file makes the
-//! files (a Blob and a download link) and reads the canvases.
+//! session script. The texts are the model's (`model::export`), made where the
+//! engines run (the page's thread, or the worker answering an ask); this file makes
+//! the files (a Blob and a download link) and reads the canvases, which the page
+//! draws either way.
 
 use crate::canvas::frame::Canvases;
-use crate::model::export;
-use crate::ui::hooks::SharedEngines;
+pub use crate::model::export::TextExport;
+use crate::ui::hooks::EnginesProxy;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 use yew::prelude::*;
 
-/// A text export.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextExport {
-    /// `ddlscope run --format csv`.
-    MetricsCsv,
-    /// `ddlscope run --format json`.
-    MetricsJson,
-    /// The event stream.
-    Events,
-    /// The typed statements as a session script.
-    Script,
-}
+/// A text file, `(name, text)`, or why it could not be made.
+pub type TextFile = Result<(String, String), String>;
 
-/// A file: its name, MIME type and text.
-pub type TextFile = (String, &'static str, String);
+/// Asks for a text export; the callback gets the file (at once on the page's thread,
+/// with the worker's answer otherwise).
+pub type TextAsk = Callback<(TextExport, Callback<TextFile>)>;
 
-/// The callback that makes each text export from the main engine.
-pub fn texts(engines: &SharedEngines) -> Callback<TextExport, TextFile> {
+/// The callback that makes each text export from the main engine, wherever it runs.
+pub fn texts(engines: &EnginesProxy) -> TextAsk {
     let engines = engines.clone();
-    Callback::from(move |kind: TextExport| {
-        let e = engines.borrow();
-        let r = e.main();
-        let stem = format!("ddlscope-{}-{}", r.scenario(), r.profile());
-        let sim = r.sim();
-        match kind {
-            TextExport::MetricsCsv => (
-                format!("{stem}.csv"),
-                "text/csv",
-                export::metrics_csv(sim.samples()),
-            ),
-            TextExport::MetricsJson => (
-                format!("{stem}.jsonl"),
-                "application/json",
-                export::metrics_json(sim.samples()),
-            ),
-            TextExport::Events => (
-                format!("{stem}-events.ndjson"),
-                "application/x-ndjson",
-                export::events_ndjson(sim.events()),
-            ),
-            TextExport::Script => (
-                format!("{stem}.script"),
-                "text/plain",
-                export::session_script(r),
-            ),
-        }
+    Callback::from(move |(kind, done): (TextExport, Callback<TextFile>)| {
+        engines.export(kind, move |file| done.emit(file));
     })
 }
 
@@ -63,7 +31,7 @@ pub fn texts(engines: &SharedEngines) -> Callback<TextExport, TextFile> {
 #[derive(Properties, PartialEq, Debug)]
 pub struct ExportProps {
     /// Makes a text export.
-    pub texts: Callback<TextExport, TextFile>,
+    pub texts: TextAsk,
     /// The main engine's canvases, for the PNGs.
     pub canvases: Canvases,
 }
@@ -80,8 +48,12 @@ pub fn export_menu(props: &ExportProps) -> Html {
     let text_item = |kind: TextExport, id: &'static str, label: &'static str| {
         let (texts, error) = (props.texts.clone(), error.clone());
         let onclick = Callback::from(move |_: MouseEvent| {
-            let (name, mime, body) = texts.emit(kind);
-            error.set(download_text(&name, mime, &body).err());
+            let error = error.clone();
+            let done = Callback::from(move |file: TextFile| {
+                let made = file.and_then(|(name, body)| download_text(&name, kind.mime(), &body));
+                error.set(made.err());
+            });
+            texts.emit((kind, done));
         });
         html! { <button type="button" data-testid={id} {onclick}>{ label }</button> }
     };

@@ -32,9 +32,9 @@ pub struct PaneProps {
     /// The engine's title, shown above the panels in compare mode.
     #[prop_or_default]
     pub title: Option<AttrValue>,
-    /// The pool map's tooltip text for a point (see [`crate::canvas::pool_map::locate`]).
+    /// The pool map's tooltip text for a point (see [`crate::model::inspect::tooltip`]).
     #[prop_or_default]
-    pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
+    pub inspect: Option<crate::canvas::pool_map::Inspect>,
     /// Called with a band's start when a band on a chart is clicked.
     #[prop_or_default]
     pub on_seek: Callback<Tick>,

@@ -9,7 +9,7 @@ use crate::model::link::{parse_fragment, to_fragment, unopenable, unreadable, Li
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use crate::model::state::AppState;
-use crate::ui::hooks::SharedEngines;
+use crate::ui::hooks::{EnginesProxy, SharedEngines};
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -85,31 +85,50 @@ pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
         return fallback(opening.error.clone());
     };
     match replay::open(link, 0) {
-        Ok(engines) => {
-            let state = AppState {
-                playing: !link.paused,
-                speed: link.speed,
-                scenario: link.scenario.clone(),
-                profile: link.engine.clone(),
-                knobs: link.knobs.clone(),
-                compare: link.compare.clone(),
-                layout: link.panel_layout(),
-                ..AppState::default()
-            };
-            (state, engines)
-        }
+        Ok(engines) => (state_of(link), engines),
         Err(e) => fallback(Some(unopenable(&e))),
     }
 }
 
-/// The fragment of the engines now, with the panels as `layout` has them and `params`
-/// after the state.
-pub fn fragment_now(
+/// The page's first state when it opens `link` (on the page's thread or in the
+/// worker).
+pub fn state_of(link: &LinkState) -> AppState {
+    AppState {
+        playing: !link.paused,
+        speed: link.speed,
+        scenario: link.scenario.clone(),
+        profile: link.engine.clone(),
+        knobs: link.knobs.clone(),
+        compare: link.compare.clone(),
+        layout: link.panel_layout(),
+        ..AppState::default()
+    }
+}
+
+/// The fragment of the engines on the page's thread now (the embed player's), with
+/// the panels as `layout` has them and `params` after the state.
+pub fn local_fragment(
     engines: &SharedEngines,
     layout: &PanelLayout,
     params: &[(String, String)],
 ) -> String {
     to_fragment(&replay::capture(&engines.borrow(), layout), params)
+}
+
+/// The fragment of the engines now, with the panels as `layout` has them and `params`
+/// after the state, to `done` (at once on the page's thread, with the worker's
+/// answer otherwise; never before the first engine).
+pub fn fragment_now(
+    engines: &EnginesProxy,
+    layout: &PanelLayout,
+    params: Vec<(String, String)>,
+    done: impl FnOnce(String) + 'static,
+) {
+    engines.link(layout, move |state| {
+        if let Some(state) = state {
+            done(to_fragment(&state, &params));
+        }
+    });
 }
 
 /// The absolute address of `page` (`index.html`, `embed.html`) beside this one, with
@@ -130,36 +149,40 @@ pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
     parse_fragment(&hash).map_or_else(|_| opened.to_vec(), |f| f.params)
 }
 
+/// Whether a lesson owns the address (`#lesson=ID&step=N`): it does while open.
+fn lesson_open(params: &[(String, String)]) -> bool {
+    params.iter().any(|(k, _)| k == "lesson")
+}
+
 /// Keeps the address bar's fragment on the engines' state and the panels' `layout`
-/// (which the page keeps current), at most once a second.
+/// (which the page keeps current), at most once a second. With the engines in the
+/// worker the state is asked for, and the address follows when the answer comes.
 #[hook]
 pub fn use_link_sync(
-    engines: Option<&SharedEngines>,
+    engines: &EnginesProxy,
     layout: Rc<RefCell<PanelLayout>>,
     params: Rc<Vec<(String, String)>>,
 ) {
-    let engines = engines.cloned();
+    let engines = engines.clone();
     use_effect_with((), move |_| {
-        let last: RefCell<String> = RefCell::default();
+        let last: Rc<RefCell<String>> = Rc::default();
         let interval = Interval::new(SYNC_EVERY_MS, move || {
-            // The engines in the worker: the address does not follow them yet.
-            let Some(engines) = engines.as_ref() else {
-                return;
-            };
             let params = current_params(&params);
-            // A lesson owns the address while it is open (`#lesson=ID&step=N`).
-            if params.iter().any(|(k, _)| k == "lesson") {
+            if lesson_open(&params) {
                 return;
             }
-            let fragment = fragment_now(engines, &layout.borrow(), &params);
-            if *last.borrow() == fragment {
-                return;
-            }
-            let url = format!("#{fragment}");
-            if let Ok(history) = gloo::utils::window().history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-            }
-            *last.borrow_mut() = fragment;
+            let last = last.clone();
+            fragment_now(&engines, &layout.borrow(), params, move |fragment| {
+                // The lesson may have opened while the worker answered.
+                if *last.borrow() == fragment || lesson_open(&current_params(&[])) {
+                    return;
+                }
+                let url = format!("#{fragment}");
+                if let Ok(history) = gloo::utils::window().history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+                *last.borrow_mut() = fragment;
+            });
         });
         move || drop(interval)
     });
@@ -168,8 +191,9 @@ pub fn use_link_sync(
 /// Properties of [`ShareButton`].
 #[derive(Properties, PartialEq, Debug)]
 pub struct ShareProps {
-    /// Makes the link of the moment shown.
-    pub make_url: Callback<(), String>,
+    /// Makes the link of the moment shown and gives it to the callback it is given
+    /// (at once, or when the worker answers).
+    pub make_url: Callback<Callback<String>>,
 }
 
 /// The Share button: shows the link of this moment, selected, and copies it.
@@ -184,9 +208,11 @@ pub fn share_button(props: &ShareProps) -> Html {
                 url.set(None);
                 return;
             }
-            let link = make_url.emit(());
-            copy(&link, copied.clone());
-            url.set(Some(link));
+            let (url, copied) = (url.clone(), copied.clone());
+            make_url.emit(Callback::from(move |link: String| {
+                copy(&link, copied.clone());
+                url.set(Some(link));
+            }));
         })
     };
     let on_focus = Callback::from(|e: FocusEvent| {

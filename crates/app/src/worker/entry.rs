@@ -29,16 +29,17 @@ fn now_ms() -> f64 {
     scope().performance().map_or(0.0, |p| p.now())
 }
 
-/// Takes one message: an encoded command (a message that is not one is reported on
-/// the worker's console and dropped).
+/// Takes one message: an encoded command (one that is not is refused: the page
+/// hears why with the next frame).
 fn take(host: &RefCell<Host>, data: &JsValue) {
     let Some(bytes) = data.dyn_ref::<Uint8Array>() else {
-        web_sys::console::error_1(&"ddlscope worker: a message that is not bytes".into());
+        host.borrow_mut()
+            .refuse("a message that is not bytes".to_string());
         return;
     };
     match decode_command(&bytes.to_vec()) {
         Ok(c) => host.borrow_mut().handle(c, &now_ms),
-        Err(e) => web_sys::console::error_1(&e.into()),
+        Err(e) => host.borrow_mut().refuse(e),
     }
 }
 

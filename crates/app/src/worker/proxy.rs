@@ -4,8 +4,13 @@
 //! a callback in the worker's case.
 
 use super::client::Remote;
+use crate::model::export::TextExport;
+use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
+use crate::model::layout::PanelLayout;
+use crate::model::link::LinkState;
 use crate::model::remote::protocol::{Command, Reply};
+use crate::model::replay;
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::Engines;
 use crate::model::{console, runner::Runner};
@@ -166,6 +171,80 @@ impl EnginesProxy {
                 .iter()
                 .map(|p| p.instances)
                 .collect(),
+        }
+    }
+
+    /// The link state of the engines now (`None` before the first engine), with its
+    /// panels laid out as `layout`, to `done`.
+    pub fn link(&self, layout: &PanelLayout, done: impl FnOnce(Option<LinkState>) + 'static) {
+        let param = LinkState::layout_param(layout);
+        let with_layout = move |s: Option<LinkState>| {
+            done(s.map(|s| LinkState {
+                layout: param,
+                ..s
+            }))
+        };
+        match self {
+            EnginesProxy::Local(e) => {
+                with_layout(Some(replay::capture(&e.borrow(), &PanelLayout::default())))
+            }
+            EnginesProxy::Remote(r) => r.ask(
+                Box::new(move |reply| {
+                    if let Reply::Link { state, .. } = reply {
+                        with_layout(state.map(|s| s.0));
+                    }
+                }),
+                |ask| Command::Link { ask },
+            ),
+        }
+    }
+
+    /// The main engine's `kind` export, `(name, text)` or why not, to `done`.
+    pub fn export(
+        &self,
+        kind: TextExport,
+        done: impl FnOnce(Result<(String, String), String>) + 'static,
+    ) {
+        match self {
+            EnginesProxy::Local(e) => done(Ok(kind.file(e.borrow().main()))),
+            EnginesProxy::Remote(r) => r.ask(
+                Box::new(move |reply| {
+                    if let Reply::Exported { result, .. } = reply {
+                        done(result);
+                    }
+                }),
+                |ask| Command::Export { ask, kind },
+            ),
+        }
+    }
+
+    /// The map's tooltip at `(x, y)` of engine `pane`'s canvas, `width` CSS px wide
+    /// (see [`tooltip`]), to `done`.
+    pub fn inspect(
+        &self,
+        pane: usize,
+        (x, y, width): (f64, f64, f64),
+        done: impl FnOnce(Option<String>) + 'static,
+    ) {
+        match self {
+            EnginesProxy::Local(e) => {
+                let e = e.borrow();
+                done(e.panes.get(pane).and_then(|r| tooltip(r, x, y, width)));
+            }
+            EnginesProxy::Remote(r) => r.ask(
+                Box::new(move |reply| {
+                    if let Reply::Inspected { text, .. } = reply {
+                        done(text);
+                    }
+                }),
+                |ask| Command::Inspect {
+                    ask,
+                    pane: u8::try_from(pane).unwrap_or(u8::MAX),
+                    x,
+                    y,
+                    width,
+                },
+            ),
         }
     }
 }

@@ -47,22 +47,21 @@
 //!
 //! The files: `layout.rs` (sizing the canvas to the map crate's band geometry),
 //! `paint.rs` (the bands through the map crate's pixel functions, kept between
-//! frames, and the overlays), `describe.rs` (the tooltip's text), `view.rs` (the
-//! panel component). The pure parts (shades, the pixel majority, the RGBA image, the
+//! frames, and the overlays), `view.rs` (the
+//! panel component; the tooltip's text is `model::inspect`). The pure parts (shades, the pixel majority, the RGBA image, the
 //! geometry and its point → frame inverse, the repaint order) are the `ddlscope-map`
 //! crate's, which the CLI's `ddlscope poster` renders with too.
 
-pub mod describe;
 pub mod layout;
 pub mod paint;
 mod view;
 
-pub use describe::describe;
+pub use crate::model::inspect::describe;
 pub use layout::{band_order, css_height, fit_canvas, locate};
 pub use paint::{
     draw, draw_overlays, label_forms, MapFrame, MapScratch, Mark, Overlay, Shade, Swept,
 };
-pub use view::{PoolMap, PoolMapProps};
+pub use view::{Inspect, PoolMap, PoolMapProps};
 
 #[cfg(test)]
 mod tests;

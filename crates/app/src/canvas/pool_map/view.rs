@@ -7,6 +7,11 @@ use ddlscope_engine::SpaceId;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+/// Asks for the tooltip at a point (CSS px from the canvas's top left, and the
+/// canvas's CSS width); the callback gets its text (at once, or when the worker
+/// answers).
+pub type Inspect = Callback<((f64, f64, f64), Callback<Option<String>>)>;
+
 /// Properties of [`PoolMap`].
 #[derive(Properties, PartialEq, Debug)]
 pub struct PoolMapProps {
@@ -19,7 +24,7 @@ pub struct PoolMapProps {
     /// What the frame under a point is (CSS px from the canvas's top left, and the
     /// canvas's CSS width): the tooltip's text.
     #[prop_or_default]
-    pub inspect: Option<Callback<(f64, f64, f64), Option<String>>>,
+    pub inspect: Option<Inspect>,
 }
 
 /// The map panel: title, canvas and legend. The frame loop does the drawing.
@@ -28,8 +33,10 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
     let height = format!("height: {}px", css_height(props.instances));
     let first_space = props.tables.first().map_or(SpaceId(1), |t| t.space);
     let tip = use_state(|| None::<(f64, f64, f64, String)>);
+    // Counts the pointer's leaving: an answer asked for before it is dropped.
+    let left = use_mut_ref(|| 0u32);
     let on_move = {
-        let tip = tip.clone();
+        let (tip, left) = (tip.clone(), left.clone());
         let inspect = props.inspect.clone();
         Callback::from(move |e: MouseEvent| {
             let Some(inspect) = inspect.as_ref() else {
@@ -42,12 +49,24 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 f64::from(e.client_y()) - rect.top(),
             );
             let w = rect.width();
-            tip.set(inspect.emit((x, y, w)).map(|text| (x, y, w, text)));
+            let (tip, left) = (tip.clone(), left.clone());
+            let asked = *left.borrow();
+            inspect.emit((
+                (x, y, w),
+                Callback::from(move |text: Option<String>| {
+                    if *left.borrow() == asked {
+                        tip.set(text.map(|text| (x, y, w, text)));
+                    }
+                }),
+            ));
         })
     };
     let on_leave = {
         let tip = tip.clone();
-        Callback::from(move |_: MouseEvent| tip.set(None))
+        Callback::from(move |_: MouseEvent| {
+            *left.borrow_mut() += 1;
+            tip.set(None);
+        })
     };
     let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
     let swatch = |style: String, name: &str, title: &str| {

@@ -2,7 +2,8 @@
 //! tell the page what happened.
 //!
 //! ```text
-//!   Command ──▶ Host::handle ──▶ Engines (open, clock, connect, submit, seek, step)
+//!   Command ──▶ Host::handle ──▶ Engines (open, a link, clock, connect, submit, seek,
+//!                                 step; asks: the link now, an export, a tooltip)
 //!   timer   ──▶ Host::frame(dt) ─▶ Engines::advance, digest, the map's bands painted
 //!                                 ─▶ Frame + each pane's repainted rows, or nothing new
 //! ```
@@ -11,12 +12,17 @@
 //! each message and [`Host::frame`] on its timer, and posts what comes back. Native
 //! tests drive it the same way.
 
-use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
+use super::protocol::{Command, Frame, LinkJson, MapPatch, PaneFrame, Reply};
 use crate::model::console;
+use crate::model::inspect::tooltip;
+use crate::model::knobs::Knobs;
+use crate::model::layout::PanelLayout;
+use crate::model::link::{unopenable, LinkState};
+use crate::model::replay;
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
 use crate::model::panels::{chart_data, flush_view, latch_view};
 use crate::model::restart::{restart, Restarted};
-use crate::model::runner::{Engines, Runner};
+use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use ddlscope_engine::Tick;
 use ddlscope_map::Theme;
 
@@ -119,6 +125,7 @@ impl Host {
                 });
             }
             Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
+            Command::OpenLink { link, generation } => self.open_link(&link.0, generation),
             Command::Clock { playing, speed } => {
                 self.clock = (playing, speed);
                 if let Some(e) = self.engines.as_mut() {
@@ -129,16 +136,16 @@ impl Host {
         }
     }
 
+    /// A message the worker could not read: the page hears why.
+    pub fn refuse(&mut self, error: String) {
+        self.replies.push(Reply::Refused(error));
+    }
+
     /// The commands that need the engines; before the first [`Command::Open`] they
     /// are refused (an ask still gets its answer).
     fn on_engines(&mut self, c: Command, clock: &dyn Fn() -> f64) {
         let Some(e) = self.engines.as_mut() else {
-            if let Command::Submit { ask, .. } = c {
-                self.replies.push(Reply::Submitted {
-                    ask,
-                    result: Err("Not sent: no server is running yet.".into()),
-                });
-            }
+            self.replies.extend(unanswerable(c));
             return;
         };
         match c {
@@ -170,10 +177,52 @@ impl Host {
                     e.step_back_within(BUSY_WORK_MS, clock);
                 }
             }
+            Command::Link { ask } => {
+                let state = replay::capture(e, &PanelLayout::default());
+                self.replies.push(Reply::Link {
+                    ask,
+                    state: Some(LinkJson(state)),
+                });
+            }
+            Command::Export { ask, kind } => self.replies.push(Reply::Exported {
+                ask,
+                result: Ok(kind.file(e.main())),
+            }),
+            Command::Inspect {
+                ask,
+                pane,
+                x,
+                y,
+                width,
+            } => {
+                let text = e
+                    .panes
+                    .get(usize::from(pane))
+                    .and_then(|r| tooltip(r, x, y, width));
+                self.replies.push(Reply::Inspected { ask, text });
+            }
             Command::Open { .. }
+            | Command::OpenLink { .. }
             | Command::View { .. }
             | Command::Drawn
             | Command::Clock { .. } => {}
+        }
+    }
+
+    /// Opens the moment `link` describes in place of any engines running, replayed
+    /// to its tick a slice a frame (`model::replay::open`); one that cannot be
+    /// opened is said why, and the default scenario opens instead (as on the page).
+    fn open_link(&mut self, link: &LinkState, generation: u32) {
+        match replay::open(link, generation) {
+            Ok(engines) => {
+                self.clock = engines.main().clock();
+                self.engines = Some(engines);
+            }
+            Err(error) => {
+                self.replies.push(Reply::LinkFailed(unopenable(&error)));
+                self.engines = None;
+                self.open(DEFAULT_SCENARIO, DEFAULT_PROFILE, &Knobs::default(), generation);
+            }
         }
     }
 
@@ -302,6 +351,24 @@ impl Host {
     }
 }
 
+/// The answer to an ask that came before the first engine, if it is one.
+fn unanswerable(c: Command) -> Option<Reply> {
+    let none = "Not done: no server is running yet.";
+    match c {
+        Command::Submit { ask, .. } => Some(Reply::Submitted {
+            ask,
+            result: Err("Not sent: no server is running yet.".to_string()),
+        }),
+        Command::Link { ask } => Some(Reply::Link { ask, state: None }),
+        Command::Export { ask, .. } => Some(Reply::Exported {
+            ask,
+            result: Err(none.to_string()),
+        }),
+        Command::Inspect { ask, .. } => Some(Reply::Inspected { ask, text: None }),
+        _ => None,
+    }
+}
+
 /// The latch lanes and flush lists of `r`, when its clock moved and they were not
 /// sent in the last [`PANELS_EVERY_MS`].
 fn panels_due(
@@ -412,5 +479,7 @@ fn paint_pane(
     Some((patch, rows))
 }
 
+#[cfg(test)]
+mod asks;
 #[cfg(test)]
 mod tests;

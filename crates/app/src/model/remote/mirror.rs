@@ -134,11 +134,7 @@ impl<F> Mirror<F> {
             }
         }
         for reply in frame.replies {
-            let ask = match &reply {
-                Reply::Connected { ask, .. } | Reply::Submitted { ask, .. } => Some(*ask),
-                _ => None,
-            };
-            match ask.and_then(|a| self.pending.remove(&a)) {
+            match reply.ask().and_then(|a| self.pending.remove(&a)) {
                 Some(f) => out.answered.push((f, reply)),
                 None => out.actions.extend(action_of(reply)),
             }
@@ -168,8 +164,16 @@ fn action_of(reply: Reply) -> Option<Action> {
             profile,
             knobs,
         }),
+        Reply::LinkFailed(e) => Some(Action::LinkFailed(e)),
+        Reply::Refused(e) => Some(Action::Notice(format!(
+            "The engine's worker could not read a message from the page: {e}."
+        ))),
         // An answer whose asker went away (the page restarted meanwhile).
-        Reply::Connected { .. } | Reply::Submitted { .. } => None,
+        Reply::Connected { .. }
+        | Reply::Submitted { .. }
+        | Reply::Link { .. }
+        | Reply::Exported { .. }
+        | Reply::Inspected { .. } => None,
     }
 }
 

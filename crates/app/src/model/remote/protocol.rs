@@ -1,8 +1,11 @@
 //! The messages between the page and the worker, and their encoding.
 //!
-//! Both ends are this crate, built once, so the encoding needs no versioning or
-//! self-description: bincode (1.3, serde only, and already in the lock file
-//! through gloo-worker) writes the fields in order, fixed-width integers, no names.
+//! Both ends are this crate, built once, so the encoding needs no self-description:
+//! bincode (1.3, serde only, and already in the lock file through gloo-worker)
+//! writes the fields in order, fixed-width integers, no names. Every message starts
+//! with [`PROTOCOL_VERSION`] (a page and a worker from two builds, a cached
+//! `worker.js`, are told apart and the message refused with the reason), and a
+//! message longer than [`MAX_MESSAGE`] is refused before it is read.
 //! Pixels do not go through it: a [`MapPatch`] says which rows changed, and their
 //! RGBA bytes travel beside the encoded frame as a transferred `ArrayBuffer`, never
 //! copied into the page's wasm memory.
@@ -13,13 +16,23 @@
 //! enum) as a number (`wire.rs`). MessagePack, self-describing, reads both, but its
 //! code made the shipped module 0.8 MiB larger.
 
+use crate::model::export::TextExport;
 use crate::model::knobs::Knobs;
+use crate::model::link::LinkState;
 use crate::model::map_pixels::BandInfo;
 use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{LogEntry, Snapshot};
 use crate::model::spans::ScanSpan;
 use ddlscope_engine::Tick;
+use bincode::Options;
 use serde::{Deserialize, Serialize};
+
+/// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
+/// changes shape.
+pub const PROTOCOL_VERSION: u16 = 2;
+/// The longest message read, bytes (a frame is a few kB; a link's journal at most
+/// a few hundred).
+pub const MAX_MESSAGE: u64 = 16 << 20;
 
 /// What the page asks of the worker. `ask` numbers a command that wants an answer:
 /// the [`Reply`] carries it back.
@@ -81,6 +94,41 @@ pub enum Command {
     Seek(Tick),
     /// Pause and step to the next mark (`true`) or back to the previous one.
     Step(bool),
+    /// Open the moment a link describes (replayed to its tick a slice a frame, as
+    /// restart `generation`); a link that cannot be opened is answered with
+    /// [`Reply::LinkFailed`] and the default scenario opens.
+    OpenLink {
+        /// The link's state.
+        link: LinkJson,
+        /// The restart's number.
+        generation: u32,
+    },
+    /// The link of the engines now: answered with [`Reply::Link`].
+    Link {
+        /// The ask's number.
+        ask: u32,
+    },
+    /// A text export of the main engine: answered with [`Reply::Exported`].
+    Export {
+        /// The ask's number.
+        ask: u32,
+        /// Which.
+        kind: TextExport,
+    },
+    /// The map's tooltip at a point of pane `pane`'s canvas (CSS px from its top
+    /// left, and its CSS width): answered with [`Reply::Inspected`].
+    Inspect {
+        /// The ask's number.
+        ask: u32,
+        /// Which engine.
+        pane: u8,
+        /// The point, CSS px.
+        x: f64,
+        /// The point, CSS px.
+        y: f64,
+        /// The canvas's CSS width.
+        width: f64,
+    },
 }
 
 /// An answer, or something the page should say.
@@ -117,6 +165,73 @@ pub enum Reply {
     },
     /// Compare mode could not start.
     CompareFailed(String),
+    /// [`Command::Link`]'s answer: the link state of the engines (`None` before
+    /// the first engine), its panels left for the page to fill in.
+    Link {
+        /// The ask's number.
+        ask: u32,
+        /// The state.
+        state: Option<LinkJson>,
+    },
+    /// [`Command::Export`]'s answer: the file's name and text, or why not.
+    Exported {
+        /// The ask's number.
+        ask: u32,
+        /// `(name, text)`.
+        result: Result<(String, String), String>,
+    },
+    /// [`Command::Inspect`]'s answer: the tooltip's text, if a frame is there.
+    Inspected {
+        /// The ask's number.
+        ask: u32,
+        /// The text.
+        text: Option<String>,
+    },
+    /// [`Command::OpenLink`]'s link could not be opened: why, in the banner's words
+    /// (the default scenario runs instead).
+    LinkFailed(String),
+    /// A message the worker could not read, and why.
+    Refused(String),
+}
+
+impl Reply {
+    /// The ask a reply answers, if it answers one.
+    pub fn ask(&self) -> Option<u32> {
+        match self {
+            Reply::Connected { ask, .. }
+            | Reply::Submitted { ask, .. }
+            | Reply::Link { ask, .. }
+            | Reply::Exported { ask, .. }
+            | Reply::Inspected { ask, .. } => Some(*ask),
+            Reply::Notice(_)
+            | Reply::RestartFailed { .. }
+            | Reply::CompareFailed(_)
+            | Reply::LinkFailed(_)
+            | Reply::Refused(_) => None,
+        }
+    }
+}
+
+/// A [`LinkState`] on the wire: as its JSON text, like [`Knobs`] (it skips absent
+/// fields when serialised).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkJson(pub LinkState);
+
+impl Serialize for LinkJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::to_string(&self.0)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for LinkJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LinkJson, D::Error> {
+        let text = String::deserialize(d)?;
+        serde_json::from_str(&text)
+            .map(LinkJson)
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 /// What the worker posts after a timer frame that changed something.
@@ -189,25 +304,55 @@ impl MapPatch {
     }
 }
 
-/// A command as bytes.
-pub fn encode_command(c: &Command) -> Vec<u8> {
-    bincode::serialize(c).expect("a command always encodes")
+/// bincode as both ends use it: fixed-width integers, at most [`MAX_MESSAGE`] read.
+fn codec() -> impl Options {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_limit(MAX_MESSAGE)
 }
 
-/// A command from bytes; an error names what was wrong (a message from another
-/// build of the module).
+/// `message` as bytes, after the protocol's version.
+fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    codec()
+        .serialize(&(PROTOCOL_VERSION, message))
+        .expect("a message always encodes")
+}
+
+/// A message from bytes; `what` names it in the error (a message from another build
+/// of the module, or not one at all).
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, String> {
+    let version: u16 = bytes
+        .get(..2)
+        .and_then(|b| codec().deserialize(b).ok())
+        .ok_or_else(|| format!("unreadable {what}: {} bytes, no version", bytes.len()))?;
+    if version != PROTOCOL_VERSION {
+        return Err(format!(
+            "unreadable {what}: protocol version {version}, this page speaks {PROTOCOL_VERSION} (reload the page)"
+        ));
+    }
+    codec()
+        .deserialize(&bytes[2..])
+        .map_err(|e| format!("unreadable {what}: {e}"))
+}
+
+/// A command as bytes.
+pub fn encode_command(c: &Command) -> Vec<u8> {
+    encode(c)
+}
+
+/// A command from bytes; an error names what was wrong.
 pub fn decode_command(bytes: &[u8]) -> Result<Command, String> {
-    bincode::deserialize(bytes).map_err(|e| format!("unreadable command: {e}"))
+    decode(bytes, "command")
 }
 
 /// A frame as bytes.
 pub fn encode_frame(f: &Frame) -> Vec<u8> {
-    bincode::serialize(f).expect("a frame always encodes")
+    encode(f)
 }
 
 /// A frame from bytes.
 pub fn decode_frame(bytes: &[u8]) -> Result<Frame, String> {
-    bincode::deserialize(bytes).map_err(|e| format!("unreadable frame: {e}"))
+    decode(bytes, "frame")
 }
 
 /// [`Knobs`] as its JSON text (see the module's note).

@@ -84,7 +84,7 @@ pub fn embed_app() -> Html {
     let comparing = state.compare.is_some() && state.snapshots.len() > 1;
     let error = option_error.or_else(|| state.error.clone());
     let full_url = {
-        let fragment = share::fragment_now(&engines, &state.layout, &[]);
+        let fragment = share::local_fragment(&engines, &state.layout, &[]);
         share::page_url("index.html", &fragment)
     };
     html! {

@@ -1,8 +1,21 @@
-//! The map's tooltip: what the frame under the pointer holds, in words.
+//! The map's tooltip: what the frame under the pointer holds, in words, read from a
+//! runner wherever it runs (the page's thread, or the worker answering an ask).
 
 use crate::model::format;
-use crate::model::snapshot::TableInfo;
+use crate::model::runner::Runner;
+use crate::model::snapshot::{table_infos, TableInfo};
 use ddlscope_engine::{CellKind, FrameInfo};
+use ddlscope_map::layout::locate;
+
+/// The tooltip at a point of `runner`'s map: `(x, y)` CSS px from the canvas's top
+/// left, `width` its CSS width. `None` off the bands (a label row, outside).
+pub fn tooltip(runner: &Runner, x: f64, y: f64, width: f64) -> Option<String> {
+    let pool = runner.sim().pool();
+    let sizes: Vec<u32> = pool.instances().iter().map(|inst| inst.size()).collect();
+    let (instance, pos) = locate(&sizes, width, x, y)?;
+    let info = pool.inspect(instance, pos)?;
+    Some(describe(instance, &info, &table_infos(runner.sim())))
+}
 
 /// The tooltip for a frame: where it is, what it holds, its state.
 pub fn describe(instance: u16, info: &FrameInfo, tables: &[TableInfo]) -> String {
