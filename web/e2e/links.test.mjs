@@ -195,7 +195,7 @@ test('the Export menu and the map\'s tooltip through the worker give the page\'s
       files[way] = await exportAll(page);
       // The map's tooltip, at three points: asked of the worker, or read here.
       const tips = [];
-      for (const [x, y] of [[40, 30], [300, 40], [700, 90]]) {
+      for (const [x, y] of [[40, 30], [200, 45], [400, 70]]) {
         await page.locator(ids.bufpoolMap).hover({ position: { x, y } });
         tips.push(await pollUntil(`the map tooltip at ${x},${y}`, () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (text) => /^buf_pool\[\d+\] · /.test(text ?? ''), { timeoutMs: 5_000 }));
       }

@@ -83,6 +83,7 @@ impl Remote {
 
     /// Posts `c`.
     pub fn send(&self, c: &Command) {
+        self.mirror.borrow_mut().sent(c);
         let bytes = Uint8Array::from(encode_command(c).as_slice());
         let transfer = Array::of1(&bytes.buffer());
         let _ = self.worker.post_message_with_transfer(&bytes, &transfer);

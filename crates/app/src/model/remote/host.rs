@@ -81,6 +81,7 @@ pub struct Host {
     last_log: Option<(u32, u64)>,
     last_busy: Option<bool>,
     undrawn: u32,
+    handled: u32,
 }
 
 impl Host {
@@ -99,6 +100,7 @@ impl Host {
 
     /// Does what `c` asks; answers go out with the next frame.
     pub fn handle(&mut self, c: Command, clock: &dyn Fn() -> f64) {
+        self.handled = self.handled.wrapping_add(1);
         match c {
             Command::Open {
                 scenario,
@@ -138,6 +140,7 @@ impl Host {
 
     /// A message the worker could not read: the page hears why.
     pub fn refuse(&mut self, error: String) {
+        self.handled = self.handled.wrapping_add(1);
         self.replies.push(Reply::Refused(error));
     }
 
@@ -280,6 +283,7 @@ impl Host {
             return (!replies.is_empty()).then(|| {
                 let frame = Frame {
                     replies,
+                    handled: self.handled,
                     ..Frame::default()
                 };
                 (frame, Vec::new())
@@ -343,6 +347,7 @@ impl Host {
         let frame = Frame {
             generation: e.main().generation(),
             busy,
+            handled: self.handled,
             panes,
             log,
             replies,

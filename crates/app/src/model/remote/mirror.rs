@@ -5,7 +5,7 @@
 //! frame here; a call that needs an answer (a new console session) becomes an ask,
 //! numbered, whose callback runs when the frame carrying its [`Reply`] arrives.
 
-use super::protocol::{Frame, MapPatch, Reply};
+use super::protocol::{Command, Frame, MapPatch, Reply};
 use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{News, Snapshot};
 use crate::model::state::Action;
@@ -54,10 +54,13 @@ pub struct Mirror<F> {
     pub panes: Vec<PaneMirror>,
     /// The main engine's restart number, as last heard.
     pub generation: u32,
-    /// Whether an engine is building its pool or replaying to a moment.
+    /// Whether an engine is building its pool or replaying to a moment, or may be
+    /// after a command the worker has not taken yet (a seek just sent).
     pub busy: bool,
     /// Whether a frame has come yet.
     pub heard: bool,
+    /// Commands sent, and the number of the last that may make the engines busy.
+    sent: (u32, u32),
 }
 
 impl<F> Default for Mirror<F> {
@@ -69,6 +72,7 @@ impl<F> Default for Mirror<F> {
             generation: 0,
             busy: true,
             heard: false,
+            sent: (0, 0),
         }
     }
 }
@@ -82,6 +86,16 @@ impl<F> Mirror<F> {
         n
     }
 
+    /// Counts a command sent to the worker: one that [`Command::unsettles`] keeps
+    /// the engines busy until a frame has counted it.
+    pub fn sent(&mut self, c: &Command) {
+        self.sent.0 = self.sent.0.wrapping_add(1);
+        if c.unsettles() {
+            self.sent.1 = self.sent.0;
+            self.busy = true;
+        }
+    }
+
     /// Asks still waiting for their answer.
     pub fn waiting(&self) -> usize {
         self.pending.len()
@@ -91,7 +105,9 @@ impl<F> Mirror<F> {
     pub fn receive(&mut self, frame: Frame) -> Received<F> {
         self.heard = true;
         self.generation = frame.generation;
-        self.busy = frame.busy;
+        // Wrapping: a difference over half the range is the worker ahead.
+        let behind = self.sent.1.wrapping_sub(frame.handled) as i32 > 0;
+        self.busy = frame.busy || behind;
         self.panes.truncate(frame.panes.len());
         if self.panes.len() < frame.panes.len() {
             self.panes

@@ -241,6 +241,9 @@ pub struct Frame {
     pub generation: u32,
     /// Whether an engine is building its pool or replaying to a moment.
     pub busy: bool,
+    /// Commands the worker has taken so far: the page knows a seek it sent is not
+    /// in a frame's `busy` until this counts it.
+    pub handled: u32,
     /// Per engine.
     pub panes: Vec<PaneFrame>,
     /// The main engine's console log, when it changed.
@@ -292,6 +295,21 @@ pub struct MapPatch {
     /// The engine painted: its restart number and seek count (the page's tick
     /// attribute and the tests read `now`).
     pub engine: (u32, u64),
+}
+
+impl Command {
+    /// Whether the engines may be busy after it (building a pool, replaying to a
+    /// moment) until a frame says otherwise.
+    pub fn unsettles(&self) -> bool {
+        matches!(
+            self,
+            Command::Open { .. }
+                | Command::OpenLink { .. }
+                | Command::Compare(_)
+                | Command::Seek(_)
+                | Command::Step(false)
+        )
+    }
 }
 
 impl MapPatch {

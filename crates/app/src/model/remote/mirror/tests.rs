@@ -96,3 +96,27 @@ fn a_pane_gone_from_the_frame_is_gone_from_the_mirror() {
     pump(&mut h, &mut m, 20, |r| !r.news.is_empty()).expect("a report");
     assert_eq!(m.panes.len(), 1);
 }
+
+#[test]
+fn a_seek_sent_is_busy_until_a_frame_counts_it() {
+    let mut m: Mirror<u32> = Mirror::default();
+    let frame = |handled, busy| Frame {
+        handled,
+        busy,
+        ..Frame::default()
+    };
+    m.sent(&Command::Drawn);
+    m.receive(frame(1, false));
+    assert!(!m.busy, "settled");
+    m.sent(&Command::Seek(ddlscope_engine::Tick::from_secs(2)));
+    assert!(m.busy, "at once: the seek may replay");
+    m.sent(&Command::Drawn);
+    m.receive(frame(1, false));
+    assert!(m.busy, "a frame from before the seek does not settle it");
+    m.receive(frame(2, true));
+    assert!(m.busy, "the worker replays");
+    m.receive(frame(3, false));
+    assert!(!m.busy, "the worker took the seek and is done");
+    m.sent(&Command::Step(true));
+    assert!(!m.busy, "a step forward does not replay");
+}

@@ -30,6 +30,7 @@ fn a_frame_comes_back_as_it_went() {
     let frame = Frame {
         generation: 3,
         busy: false,
+        handled: 12,
         panes: vec![PaneFrame {
             instances: r.sim().pool().n_instances(),
             snapshot: Some(snapshot),
