@@ -43,10 +43,7 @@ impl TextExport {
         match self {
             TextExport::MetricsCsv => (format!("{stem}.csv"), metrics_csv(sim.samples())),
             TextExport::MetricsJson => (format!("{stem}.jsonl"), metrics_json(sim.samples())),
-            TextExport::Events => (
-                format!("{stem}-events.ndjson"),
-                events_ndjson(sim.events()),
-            ),
+            TextExport::Events => (format!("{stem}-events.ndjson"), events_ndjson(sim.events())),
             TextExport::Script => (format!("{stem}.script"), session_script(runner)),
         }
     }

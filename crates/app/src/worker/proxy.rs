@@ -178,12 +178,8 @@ impl EnginesProxy {
     /// panels laid out as `layout`, to `done`.
     pub fn link(&self, layout: &PanelLayout, done: impl FnOnce(Option<LinkState>) + 'static) {
         let param = LinkState::layout_param(layout);
-        let with_layout = move |s: Option<LinkState>| {
-            done(s.map(|s| LinkState {
-                layout: param,
-                ..s
-            }))
-        };
+        let with_layout =
+            move |s: Option<LinkState>| done(s.map(|s| LinkState { layout: param, ..s }));
         match self {
             EnginesProxy::Local(e) => {
                 with_layout(Some(replay::capture(&e.borrow(), &PanelLayout::default())))

@@ -1,9 +1,9 @@
 //! The map's pure parts: painting, the majority, the sweep, the layout, the tooltip.
 
-use crate::model::inspect::describe;
 use super::layout::{band_order, css_height, locate, Layout};
 use super::paint::{swept, Mark, Shade, Swept};
 use crate::canvas::theme::Theme;
+use crate::model::inspect::describe;
 use crate::model::runner::Runner;
 use crate::model::spans::ScanSpan;
 use ddlscope_engine::{Cell, CellKind, Sim, SpaceId, Tick};

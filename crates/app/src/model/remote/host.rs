@@ -18,9 +18,9 @@ use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
 use crate::model::layout::PanelLayout;
 use crate::model::link::{unopenable, LinkState};
-use crate::model::replay;
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
 use crate::model::panels::{chart_data, flush_view, latch_view};
+use crate::model::replay;
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use ddlscope_engine::Tick;
@@ -224,7 +224,12 @@ impl Host {
             Err(error) => {
                 self.replies.push(Reply::LinkFailed(unopenable(&error)));
                 self.engines = None;
-                self.open(DEFAULT_SCENARIO, DEFAULT_PROFILE, &Knobs::default(), generation);
+                self.open(
+                    DEFAULT_SCENARIO,
+                    DEFAULT_PROFILE,
+                    &Knobs::default(),
+                    generation,
+                );
             }
         }
     }

@@ -23,8 +23,8 @@ use crate::model::map_pixels::BandInfo;
 use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{LogEntry, Snapshot};
 use crate::model::spans::ScanSpan;
-use ddlscope_engine::Tick;
 use bincode::Options;
+use ddlscope_engine::Tick;
 use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]

@@ -33,8 +33,13 @@ fn settle(h: &mut Host) -> Vec<Reply> {
 
 /// The replies to what `c` asks, after one more frame.
 fn ask(h: &mut Host, c: Command) -> Vec<Reply> {
-    h.handle(decode_command(&encode_command(&c)).expect("decodes"), &|| 0.0);
-    let (f, _) = h.frame(16.0, 1e6, &|| 0.0).expect("a frame with the answer");
+    h.handle(
+        decode_command(&encode_command(&c)).expect("decodes"),
+        &|| 0.0,
+    );
+    let (f, _) = h
+        .frame(16.0, 1e6, &|| 0.0)
+        .expect("a frame with the answer");
     f.replies
 }
 
@@ -45,7 +50,10 @@ fn opened(link: &LinkState) -> Host {
         link: LinkJson(link.clone()),
         generation: 0,
     };
-    h.handle(decode_command(&encode_command(&c)).expect("decodes"), &|| 0.0);
+    h.handle(
+        decode_command(&encode_command(&c)).expect("decodes"),
+        &|| 0.0,
+    );
     let replies = settle(&mut h);
     assert!(
         !replies.iter().any(|r| matches!(r, Reply::LinkFailed(_))),
@@ -101,9 +109,15 @@ fn the_tooltip_is_the_frame_under_the_point() {
     let page = reference();
     let mut h = opened(&replay::capture(&page, &PanelLayout::default()));
     let mut found = 0;
-    for (n, (x, y)) in [(5.0, 2.0), (40.0, 30.0), (300.0, 40.0), (790.0, 60.0), (2000.0, 30.0)]
-        .into_iter()
-        .enumerate()
+    for (n, (x, y)) in [
+        (5.0, 2.0),
+        (40.0, 30.0),
+        (300.0, 40.0),
+        (790.0, 60.0),
+        (2000.0, 30.0),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let want = tooltip(page.main(), x, y, 800.0);
         found += usize::from(want.is_some());
@@ -130,7 +144,10 @@ fn the_tooltip_is_the_frame_under_the_point() {
     };
     assert!(matches!(
         ask(&mut h, c).as_slice(),
-        [Reply::Inspected { ask: 30, text: None }]
+        [Reply::Inspected {
+            ask: 30,
+            text: None
+        }]
     ));
 }
 
@@ -153,7 +170,10 @@ fn a_link_the_engine_refuses_says_why_and_opens_the_default() {
         matches!(replies.as_slice(), [Reply::LinkFailed(e)] if e.contains("no-such-scenario") && e.contains("default scenario")),
         "{replies:?}"
     );
-    assert_eq!(h.engines().expect("the default").main().scenario(), DEFAULT_SCENARIO);
+    assert_eq!(
+        h.engines().expect("the default").main().scenario(),
+        DEFAULT_SCENARIO
+    );
 }
 
 #[test]
@@ -180,9 +200,20 @@ fn asks_before_the_first_engine_are_answered() {
         replies = f.replies;
     }
     assert_eq!(replies.len(), 3);
-    assert!(matches!(replies[0], Reply::Link { ask: 1, state: None }));
-    assert!(matches!(&replies[1], Reply::Exported { ask: 2, result: Err(e) } if e.contains("no server")));
-    assert!(matches!(replies[2], Reply::Inspected { ask: 3, text: None }));
+    assert!(matches!(
+        replies[0],
+        Reply::Link {
+            ask: 1,
+            state: None
+        }
+    ));
+    assert!(
+        matches!(&replies[1], Reply::Exported { ask: 2, result: Err(e) } if e.contains("no server"))
+    );
+    assert!(matches!(
+        replies[2],
+        Reply::Inspected { ask: 3, text: None }
+    ));
 }
 
 #[test]
@@ -191,7 +222,10 @@ fn a_message_from_another_build_is_refused_with_the_reason() {
     assert_eq!(bytes[..2], PROTOCOL_VERSION.to_le_bytes());
     bytes[..2].copy_from_slice(&(PROTOCOL_VERSION + 1).to_le_bytes());
     let err = decode_command(&bytes).expect_err("another version");
-    assert!(err.contains("protocol version 3") && err.contains("reload"), "{err}");
+    assert!(
+        err.contains("protocol version 3") && err.contains("reload"),
+        "{err}"
+    );
     let mut h = Host::new();
     h.refuse(err.clone());
     let (f, _) = h.frame(16.0, 0.0, &|| 0.0).expect("the refusal is posted");
