@@ -195,7 +195,10 @@ test('the Export menu and the map\'s tooltip through the worker give the page\'s
       files[way] = await exportAll(page);
       // The map's tooltip, at three points: asked of the worker, or read here.
       const tips = [];
-      for (const [x, y] of [[40, 30], [200, 45], [400, 70]]) {
+      for (const [x, y] of [[40, 30], [150, 32], [300, 34]]) {
+        // Off the map first: the tooltip goes, and an answer still on its way is dropped.
+        await page.mouse.move(0, 0);
+        await pollUntil('the tooltip to go', () => page.locator('[data-testid=map-tip]').count(), (n) => n === 0, { timeoutMs: 5_000 });
         await page.locator(ids.bufpoolMap).hover({ position: { x, y } });
         tips.push(await pollUntil(`the map tooltip at ${x},${y}`, () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (text) => /^buf_pool\[\d+\] · /.test(text ?? ''), { timeoutMs: 5_000 }));
       }
