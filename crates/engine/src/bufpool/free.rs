@@ -60,16 +60,8 @@ impl BufPoolInstance {
 
     /// The free blocks in the order the free list hands them out.
     pub(super) fn free_iter(&self) -> impl Iterator<Item = u32> + '_ {
-        let mut b = self.free_head;
-        std::iter::from_fn(move || {
-            if b == FRAME_NONE {
-                return None;
-            }
-            let cur = b;
-            b = self.blocks[b as usize].next;
-            Some(cur)
-        })
-        .chain(self.unused..self.n_blocks)
+        self.chain_from(self.free_head)
+            .chain(self.unused..self.n_blocks)
     }
 
     pub(super) fn free_push(&mut self, b: u32) {

@@ -157,7 +157,13 @@ impl BufPoolInstance {
 
     /// Walks the LRU list from head to tail.
     pub(super) fn lru_iter(&self) -> impl Iterator<Item = u32> + '_ {
-        let mut b = self.lru_head;
+        self.chain_from(self.lru_head)
+    }
+
+    /// The blocks of a list linked through `next` (the LRU list, the free list),
+    /// from `head` to the end.
+    pub(super) fn chain_from(&self, head: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut b = head;
         std::iter::from_fn(move || {
             if b == FRAME_NONE {
                 return None;
