@@ -293,32 +293,41 @@ impl AppState {
                 if pane > 0 && self.compare.is_none() {
                     return None;
                 }
-                if pane == 0 {
-                    next.narrate(&snapshot);
-                    next.building = false;
-                    if !snapshot.console.iter().any(|c| c.id == next.active) {
-                        next.active = snapshot.console.first().map_or(0, |c| c.id);
-                    }
-                }
-                if next.snapshots.len() <= pane {
-                    next.snapshots.resize(pane + 1, Snapshot::default());
-                }
-                next.snapshots[pane] = snapshot;
+                next.take_snapshot(pane, snapshot);
             }
             Action::Frame {
                 news: News::Log(log),
                 ..
-            } => {
-                // A finished statement or a note is news worth reading out.
-                if let Some(last) = log.last().filter(|e| Some(*e) != self.log.last()) {
-                    if log.len() >= self.log.len() {
-                        next.say(narration_for(last));
-                    }
-                }
-                next.log = log;
-            }
+            } => next.take_log(log),
         }
         (next != *self).then_some(next)
+    }
+
+    /// Pane `pane`'s latest figures; the main pane's also end a build, are read out
+    /// and keep the active console session one that exists.
+    fn take_snapshot(&mut self, pane: usize, snapshot: Snapshot) {
+        if pane == 0 {
+            self.narrate(&snapshot);
+            self.building = false;
+            if !snapshot.console.iter().any(|c| c.id == self.active) {
+                self.active = snapshot.console.first().map_or(0, |c| c.id);
+            }
+        }
+        if self.snapshots.len() <= pane {
+            self.snapshots.resize(pane + 1, Snapshot::default());
+        }
+        self.snapshots[pane] = snapshot;
+    }
+
+    /// The statement log as the engine now has it.
+    fn take_log(&mut self, log: Vec<LogEntry>) {
+        // A finished statement or a note is news worth reading out.
+        if let Some(last) = log.last().filter(|e| Some(*e) != self.log.last()) {
+            if log.len() >= self.log.len() {
+                self.say(narration_for(last));
+            }
+        }
+        self.log = log;
     }
 
     /// A fresh simulation of `scenario` on `profile` with `knobs`: a new generation,
