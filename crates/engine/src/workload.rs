@@ -81,13 +81,29 @@ impl KeyDist {
         }
     }
 
-    /// How many numbers [`KeyDist::draw`] takes from its stream, whatever it draws:
-    /// what passing over a draw without making it must take to leave the stream where
-    /// the draw would have.
-    pub fn stream_per_draw(&self) -> u32 {
+    /// The chance that [`KeyDist::draw`]`(rng, n)` gives a position below `x`
+    /// (`0 <= x <= n`): what a bulk warm-up weighs a page's keys by.
+    pub fn cdf(&self, x: u64, n: u64) -> f64 {
+        let n = n.max(1);
+        let x = x.min(n);
+        let uniform = |x: u64, n: u64| x as f64 / n as f64;
         match self.kind {
-            Distribution::Uniform | Distribution::Pareto => 1,
-            Distribution::Special => 2,
+            Distribution::Uniform => uniform(x, n),
+            Distribution::Special => {
+                let hot = (n * u64::from(self.special_pct) / 100).max(1);
+                let res = f64::from(self.special_res) / 100.0;
+                res * uniform(x.min(hot), hot) + (1.0 - res) * uniform(x, n)
+            }
+            Distribution::Pareto => {
+                // floor(n * u^power) < x  <=>  u < (x/n)^(1/power).
+                if x == 0 {
+                    0.0
+                } else if x == n {
+                    1.0
+                } else {
+                    detmath::pow(uniform(x, n), 1.0 / self.pareto_power)
+                }
+            }
         }
     }
 
@@ -353,24 +369,36 @@ mod tests {
     }
 
     #[test]
-    fn a_draw_takes_as_many_numbers_as_it_says() {
+    fn the_cdf_is_what_the_draws_give() {
+        let n = 10_000;
+        let draws = 400_000;
         for kind in [
             Distribution::Uniform,
             Distribution::Special,
             Distribution::Pareto,
         ] {
-            let d = KeyDist::new(kind, 1, 75, 0.2);
-            let mut drawn = SimRng::stream(9, "t");
-            let mut passed = drawn.clone();
-            for n in [1, 7, 1_000_000] {
-                for _ in 0..1_000 {
-                    d.draw(&mut drawn, n);
-                    for _ in 0..d.stream_per_draw() {
-                        passed.next_u64();
-                    }
+            let d = KeyDist::new(kind, 2, 75, 0.2);
+            let mut rng = SimRng::stream(5, "cdf");
+            let mut below = [0u32; 6];
+            let cuts = [0, 1, 100, 200, 5_000, n];
+            for _ in 0..draws {
+                let pos = d.draw(&mut rng, n);
+                for (c, &x) in below.iter_mut().zip(&cuts) {
+                    *c += u32::from(pos < x);
                 }
-                assert_eq!(drawn.next_u64(), passed.next_u64(), "{kind:?}");
             }
+            for (&c, &x) in below.iter().zip(&cuts) {
+                let seen = f64::from(c) / f64::from(draws);
+                let cdf = d.cdf(x, n);
+                // Three standard deviations of a binomial proportion, at least 1e-3.
+                let sd = (cdf * (1.0 - cdf) / f64::from(draws)).sqrt();
+                assert!(
+                    (seen - cdf).abs() <= (3.0 * sd).max(1e-3),
+                    "{kind:?} below {x}: drawn {seen}, cdf {cdf}"
+                );
+            }
+            assert_eq!(d.cdf(0, n), 0.0);
+            assert_eq!(d.cdf(n, n), 1.0);
         }
     }
 

@@ -52,6 +52,10 @@ pub(crate) struct TableEntry {
     pub(crate) online_build: bool,
     /// Row-log entries written so far.
     pub(crate) row_log_ops: u64,
+    /// How many times TRUNCATE has laid the table out anew (InnoDB gives it a new
+    /// table id): a statement that planned its pages on an older layout and waited for
+    /// its metadata lock meanwhile plans them again once granted.
+    pub(crate) layout: u32,
 }
 
 impl TableEntry {
@@ -64,6 +68,7 @@ impl TableEntry {
             users: 0,
             online_build: false,
             row_log_ops: 0,
+            layout: 0,
         }
     }
 }

@@ -53,6 +53,8 @@ pub(super) struct Client {
     /// Metadata locks of the current statement taken so far (GLOBAL IX for writes,
     /// then the table's SR or SW).
     mdl_taken: u8,
+    /// The table's layout (`TableEntry::layout`) the statement's pages were planned on.
+    layout: u32,
 }
 
 /// One statement's page work: the pages it touches, in order, each fixed through
@@ -202,6 +204,7 @@ impl Client {
             event_start: Tick::ZERO,
             walk: PageWalk::new(),
             mdl_taken: 0,
+            layout: 0,
         }
     }
 
@@ -367,6 +370,22 @@ impl Sim {
         };
         c.walk.table = table;
         self.catalog[table].users += 1;
+        self.client_plan(c, kind, table);
+        c.step = ClientStep::StatementCpuDone;
+        let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
+        let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
+            + Tick(self.profile.costs.record_parse_ns).times(parsed);
+        if kind.is_write() && self.catalog[table].online_build {
+            // row_log_online_op(): an index is being built; log the change.
+            self.catalog[table].row_log_ops += 1;
+            cpu += Tick(self.profile.costs.row_log_ns);
+        }
+        self.cpu_run(t, cpu)
+    }
+
+    /// The statement's pages on `table` as it is laid out now (`row_search_mvcc()`'s
+    /// descents, planned ahead), and the layout they were planned on.
+    fn client_plan(&mut self, c: &mut Client, kind: StatementKind, table: TableId) {
         let entry = &mut self.catalog[table];
         statement_ops(
             kind,
@@ -393,16 +412,7 @@ impl Sim {
             }
         }
         c.walk.restart(table);
-        c.step = ClientStep::StatementCpuDone;
-        let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
-        let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
-            + Tick(self.profile.costs.record_parse_ns).times(parsed);
-        if kind.is_write() && self.catalog[table].online_build {
-            // row_log_online_op(): an index is being built; log the change.
-            self.catalog[table].row_log_ops += 1;
-            cpu += Tick(self.profile.costs.row_log_ns);
-        }
-        self.cpu_run(t, cpu)
+        c.layout = self.catalog[table].layout;
     }
 
     /// `OpenTable`: `open_table()` takes the statement's metadata locks (and 5.1's
@@ -563,6 +573,10 @@ impl Sim {
         // The lock was granted after a DROP: the table is gone (ER_NO_SUCH_TABLE).
         if self.catalog[table].table.dropped {
             return Some(Err(()));
+        }
+        // After a TRUNCATE: the table opened now is the new, empty one.
+        if self.catalog[table].layout != c.layout {
+            self.client_plan(c, kind, table);
         }
         Some(Ok(()))
     }

@@ -1,48 +1,54 @@
 //! The warm-up: the pool as a long-running workload would have left it, built before
 //! the first tick.
 //!
-//! A 128 GB pool takes tens of millions of draws from the key distribution, most of
-//! them of pages already read. "Already in?" is asked of [`WarmedPages`], one bit a
-//! page, never of the pool's page hash: a lookup there is a random read into tens of
-//! megabytes, a cache miss per draw, and was most of the time it took to build I1.
-//! The pool ends exactly as with the page-hash lookup (only the warm-up puts pages in,
-//! and none leave), so the trace does not change.
+//! A long warm-up is a stream of draws from the key distribution (a table, one of
+//! its indexes, a key); a draw reads its leaf unless it is in already. Only the order
+//! in which leaves are *first* drawn shapes the pool, and that order is computed in
+//! bulk: put the draws on a Poisson clock of rate one, and each leaf's draws become
+//! independent Poisson streams at the leaf's chance `p` (the table's, times the
+//! index's, times the keys under the leaf by [`KeyDist::cdf`]), so its first draw
+//! comes after `E / p` draws, `E` exponential. Sorting the leaves by that time gives
+//! the order of first reads with exactly the law of the draw-by-draw process (whose
+//! cap on draws becomes a horizon on that clock), for one random number a leaf: a
+//! 128 GB pool took tens of millions of draws, most of them of pages read already (a
+//! coupon collector's wait).
 //!
-//! A draw of a table whose every drawable leaf is read already cannot read a page: it
-//! is passed over, its random numbers taken from the stream without being made into a
-//! key (`warm_pass_over`). On I1 the small workload tables are read within the
-//! first few million draws and the 10 GB table takes tens of millions more (a coupon
-//! collector's wait): most draws are passed over.
+//! "Already in?" is asked of [`WarmedPages`], one bit a page, never of the pool's page
+//! hash: a lookup there is a random read into tens of megabytes.
+//!
+//! [`KeyDist::cdf`]: crate::workload::KeyDist::cdf
 
 use super::catalog::TableId;
 use super::Sim;
 use crate::bufpool::{FreeBlock, Lookup, PageId};
+use crate::detmath;
 use crate::profile::Profile;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
 
-/// Which index of the table a draw reads.
-fn warm_index(plan: DrawPlan, rng: &mut SimRng) -> usize {
-    if plan.secondary && rng.chance(1, 4) {
-        1
+/// A uniform number in (0, 1] (never 0: its logarithm is taken).
+fn unit(rng: &mut SimRng) -> f64 {
+    ((rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
+}
+
+/// The least `u` whose exponential `-ln(u) / chance` is within `horizon`: a leaf with
+/// a smaller one is not drawn in time, which is known without its logarithm.
+fn least_unit(chance: f64, horizon: f64) -> f64 {
+    let x = chance * horizon;
+    if x > 700.0 {
+        0.0
     } else {
-        0
+        detmath::exp(-x)
     }
 }
 
-/// A draw of a table passed over: the numbers [`Sim::warm_key`] would take from the
-/// stream, taken without making a key (`key_numbers`: what a draw from the workload's
-/// distribution takes).
-fn warm_pass_over(plan: DrawPlan, key_numbers: u32, rng: &mut SimRng) {
-    let ix = warm_index(plan, rng);
-    let numbers = if ix == 0 && plan.follows_workload {
-        key_numbers
-    } else {
-        1
-    };
-    for _ in 0..numbers {
-        rng.next_u64();
-    }
+/// A leaf's first draw in the warm-up: after `at` draws, of `tables[table]`'s page
+/// `page`. Ordered by the time first (a non-negative `f64` orders as its bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Arrival {
+    at: u64,
+    table: u32,
+    page: u32,
 }
 
 /// The pages the warm-up has read into the pool: one bit a page, per table.
@@ -80,8 +86,23 @@ struct DrawPlan {
     secondary: bool,
     /// Whether positions in its primary key follow the workload's distribution.
     follows_workload: bool,
-    /// The leaves a draw can land on not read yet; at 0 its draws are passed over.
-    unread: u64,
+}
+
+impl DrawPlan {
+    /// The indexes a draw reads: the primary key, and the first secondary one.
+    fn indexes(self) -> usize {
+        1 + usize::from(self.secondary)
+    }
+
+    /// The chance that a draw of the table reads index `index`: the first secondary
+    /// key one time in four, where the table has one.
+    fn index_chance(self, index: usize) -> f64 {
+        match (self.secondary, index) {
+            (false, _) => 1.0,
+            (true, 0) => 0.75,
+            (true, _) => 0.25,
+        }
+    }
 }
 
 /// Where a warm-up is.
@@ -93,9 +114,15 @@ enum Stage {
         index: usize,
         page: u64,
     },
-    /// Leaf pages drawn from the key distribution, `left` draws at most.
+    /// Each leaf's first draw, table by table, index by index, leaf by leaf.
+    Draws {
+        table: usize,
+        index: usize,
+        leaf: u64,
+    },
+    /// The leaves read in the order of their first draws, from `arrivals[next]`.
     Leaves {
-        left: u64,
+        next: usize,
     },
     /// The cached partitions, page by page in file order.
     Partitions {
@@ -118,6 +145,11 @@ pub(super) struct Warming {
     tables: Vec<TableId>,
     /// Per table of `tables`, what its draws need.
     plans: Vec<DrawPlan>,
+    /// The leaves' first draws within `horizon`, sorted once every one is drawn.
+    arrivals: Vec<Arrival>,
+    /// How many draws the warm-up makes at most: enough to fill the pool when the
+    /// data is larger than it.
+    horizon: f64,
     partitions: Vec<TableId>,
     /// `innodb_lru_scan_depth` plus the blocks kept for the cached partitions.
     depth: u32,
@@ -228,8 +260,7 @@ impl Sim {
             .iter()
             .flat_map(|&t| self.catalog[t].table.indexes.iter().map(|ix| ix.pages()))
             .sum();
-        // warm_key() draws from the primary key, and from the first secondary one if
-        // there is one.
+        // A draw reads the primary key, or the first secondary one if there is one.
         let plans = tables
             .iter()
             .map(|&t| {
@@ -237,7 +268,6 @@ impl Sim {
                 DrawPlan {
                     secondary: ixs.len() > 1,
                     follows_workload: self.catalog.workload_tables.contains(&t),
-                    unread: ixs.iter().take(2).map(|ix| ix.leaves()).sum(),
                 }
             })
             .collect();
@@ -246,6 +276,8 @@ impl Sim {
             rng: SimRng::stream(self.scenario.seed, "warm"),
             tables,
             plans,
+            arrivals: Vec::new(),
+            horizon: f64::from(self.scenario.pool_pages()) * 8.0,
             partitions: self.cached_partitions(),
             depth: self.scenario.buffer_pool.lru_scan_depth + reserve,
             reserve,
@@ -264,6 +296,7 @@ impl Sim {
         while work > 0 {
             let spent = match w.stage {
                 Stage::Internal { .. } => self.warm_internal_pages(w, work),
+                Stage::Draws { .. } => self.warm_draws(w, work),
                 Stage::Leaves { .. } => self.warm_leaves(w, work),
                 Stage::Partitions { .. } => self.warm_partitions(w, work),
                 Stage::Done => return true,
@@ -287,8 +320,17 @@ impl Sim {
         while spent < budget {
             let Some(&t) = w.tables.get(table) else {
                 w.full = self.warm_full(w);
-                w.stage = Stage::Leaves {
-                    left: u64::from(self.scenario.pool_pages()) * 8,
+                w.stage = if w.full {
+                    Stage::Partitions {
+                        partition: 0,
+                        page: 0,
+                    }
+                } else {
+                    Stage::Draws {
+                        table: 0,
+                        index: 0,
+                        leaf: 0,
+                    }
                 };
                 return spent;
             };
@@ -309,41 +351,107 @@ impl Sim {
         spent
     }
 
-    /// Leaf pages drawn from the workload's key distribution: enough draws to fill the
-    /// pool when the data is larger than it; a smaller data set leaves the rest free, as
-    /// on a real server. The stop test sums over the instances, so it is asked again
-    /// only after a draw that read a page: one that found its page in changed nothing.
+    /// Each leaf's first draw (one random number a leaf), then the leaves sorted by
+    /// it. A leaf no draw reaches within the horizon is left out.
+    fn warm_draws(&mut self, w: &mut Warming, budget: u64) -> u64 {
+        let Stage::Draws {
+            mut table,
+            mut index,
+            mut leaf,
+        } = w.stage
+        else {
+            return 0;
+        };
+        let table_chance = 1.0 / w.tables.len() as f64;
+        // Runs of leaves share a chance (a uniform index, the hot and cold keys of
+        // sysbench's special distribution): their least unit is computed once a run.
+        let mut least = (f64::NAN, 0.0);
+        let mut spent = 0;
+        while spent < budget {
+            let Some(&t) = w.tables.get(table) else {
+                w.arrivals.sort_unstable();
+                w.stage = Stage::Leaves { next: 0 };
+                return spent + w.arrivals.len() as u64 / 8;
+            };
+            let plan = w.plans[table];
+            if index >= plan.indexes() {
+                (table, index, leaf) = (table + 1, 0, 0);
+                continue;
+            }
+            let ix = &self.catalog[t].table.indexes[index];
+            if leaf >= ix.leaves() {
+                (index, leaf) = (index + 1, 0);
+                continue;
+            }
+            let chance = table_chance * self.leaf_chance(t, plan, index, leaf);
+            if chance != least.0 {
+                least = (chance, least_unit(chance, w.horizon));
+            }
+            let u = unit(&mut w.rng);
+            if chance > 0.0 && u >= least.1 {
+                w.arrivals.push(Arrival {
+                    at: (-detmath::ln(u) / chance).to_bits(),
+                    table: table as u32,
+                    page: ix.first_leaf() + leaf as u32,
+                });
+            }
+            leaf += 1;
+            spent += 1;
+        }
+        w.stage = Stage::Draws { table, index, leaf };
+        spent
+    }
+
+    /// The chance that a draw of table `t` lands on leaf `leaf` of its index `index`:
+    /// a draw takes a position in `0..rows` (by the workload's distribution in a
+    /// workload table's primary key, uniformly otherwise) and reads the leaf holding
+    /// it, the last leaf taking every position past the others.
+    fn leaf_chance(&self, t: TableId, plan: DrawPlan, index: usize, leaf: u64) -> f64 {
+        let table = &self.catalog[t].table;
+        let ix = &table.indexes[index];
+        let n = table.rows.max(1);
+        let lo = leaf * ix.records_per_leaf;
+        let hi = if leaf + 1 >= ix.leaves() {
+            n
+        } else {
+            (leaf + 1) * ix.records_per_leaf
+        };
+        let below = |x: u64| {
+            if index == 0 && plan.follows_workload {
+                self.dist.cdf(x, n)
+            } else {
+                x.min(n) as f64 / n as f64
+            }
+        };
+        plan.index_chance(index) * (below(hi) - below(lo)).max(0.0)
+    }
+
+    /// The leaves in the order of their first draws, until the pool is full: each
+    /// instance down to its free-block target (a page for a full instance is not
+    /// read, as a draw's was not), or every index page read. The stop test sums over
+    /// the instances, so it is asked only after a read.
     fn warm_leaves(&mut self, w: &mut Warming, budget: u64) -> u64 {
-        let Stage::Leaves { mut left } = w.stage else {
+        let Stage::Leaves { mut next } = w.stage else {
             return 0;
         };
         let mut spent = 0;
         while spent < budget {
-            if w.full || left == 0 {
+            let Some(a) = w.arrivals.get(next).filter(|_| !w.full).copied() else {
+                w.arrivals = Vec::new();
                 w.stage = Stage::Partitions {
                     partition: 0,
                     page: 0,
                 };
                 return spent;
+            };
+            let t = w.tables[a.table as usize];
+            if self.warm_page(&mut w.warmed, t, a.page, w.depth) {
+                w.full = self.warm_full(w);
             }
-            let k = w.rng.below(w.tables.len() as u64) as usize;
-            let (t, plan) = (w.tables[k], w.plans[k]);
-            if plan.unread == 0 {
-                warm_pass_over(plan, self.dist.stream_per_draw(), &mut w.rng);
-            } else {
-                let page = self.warm_key(t, plan, &mut w.rng);
-                let known = w.warmed.contains(t, page);
-                if self.warm_page(&mut w.warmed, t, page, w.depth) {
-                    w.full = self.warm_full(w);
-                }
-                if !known && w.warmed.contains(t, page) {
-                    w.plans[k].unread -= 1;
-                }
-            }
-            left -= 1;
+            next += 1;
             spent += 1;
         }
-        w.stage = Stage::Leaves { left };
+        w.stage = Stage::Leaves { next };
         spent
     }
 
@@ -386,21 +494,6 @@ impl Sim {
         }
         w.stage = Stage::Partitions { partition, page };
         spent
-    }
-
-    /// One draw, after the table `t` was drawn: a leaf of its primary key (secondary
-    /// keys one time in four, where it has them).
-    fn warm_key(&self, t: TableId, plan: DrawPlan, rng: &mut SimRng) -> u32 {
-        let table = &self.catalog[t].table;
-        let ix = warm_index(plan, rng);
-        let index = &table.indexes[ix];
-        // Secondary keys (sysbench's k) are uniform; primary keys follow the workload.
-        let pos = if ix == 0 && plan.follows_workload {
-            self.dist.draw(rng, table.rows)
-        } else {
-            rng.below(table.rows.max(1))
-        };
-        index.leaf_of(pos)
     }
 
     /// Reads one page into the pool, as a miss of the workload would have, unless its
@@ -451,25 +544,80 @@ impl Sim {
 mod tests {
     use super::*;
 
+    /// The draw-by-draw process the bulk warm-up stands for: `draws` draws of a table,
+    /// an index and a key; how many distinct leaves each table's indexes were read at.
+    fn drawn_one_by_one(sim: &Sim, w: &Warming, draws: u64) -> Vec<usize> {
+        let mut rng = SimRng::stream(3, "reference");
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..draws {
+            let k = rng.below(w.tables.len() as u64) as usize;
+            let (plan, table) = (w.plans[k], &sim.catalog[w.tables[k]].table);
+            let ix = usize::from(plan.secondary && rng.chance(1, 4));
+            let pos = if ix == 0 && plan.follows_workload {
+                sim.dist.draw(&mut rng, table.rows)
+            } else {
+                rng.below(table.rows.max(1))
+            };
+            seen.insert((k, table.indexes[ix].leaf_of(pos)));
+        }
+        let mut per_table = vec![0; w.tables.len()];
+        for (k, _) in seen {
+            per_table[k] += 1;
+        }
+        per_table
+    }
+
     #[test]
-    fn a_draw_passed_over_takes_what_the_draw_takes_from_the_stream() {
-        for scenario in [
-            "steady-oltp-rw",
-            "drop-table-demo",
-            "i5-compressed-partition-drop",
-        ] {
-            let sim = Sim::builtin(scenario, None).unwrap();
-            let w = sim.warm_start();
-            for (&t, &plan) in w.tables.iter().zip(&w.plans) {
-                let mut drawn = SimRng::stream(7, "t");
-                let mut passed = drawn.clone();
-                for _ in 0..2_000 {
-                    sim.warm_key(t, plan, &mut drawn);
-                    warm_pass_over(plan, sim.dist.stream_per_draw(), &mut passed);
+    fn the_first_draws_have_the_law_of_the_draws_one_by_one() {
+        for scenario in ["steady-oltp-rw", "drop-table-demo", "full-pool-writes"] {
+            let mut sim = Sim::builtin(scenario, None).unwrap();
+            let mut w = sim.warm_start();
+            w.stage = Stage::Draws {
+                table: 0,
+                index: 0,
+                leaf: 0,
+            };
+            while w.stage != (Stage::Leaves { next: 0 }) {
+                sim.warm_draws(&mut w, 10_000);
+            }
+            assert!(w.arrivals.windows(2).all(|p| p[0] <= p[1]), "sorted");
+            for draws in [1_000u64, 5_000, 20_000, 300_000] {
+                let reference = drawn_one_by_one(&sim, &w, draws);
+                let mut bulk = vec![0; w.tables.len()];
+                for a in &w.arrivals {
+                    if f64::from_bits(a.at) <= draws as f64 {
+                        bulk[a.table as usize] += 1;
+                    }
                 }
-                assert_eq!(drawn.next_u64(), passed.next_u64(), "{scenario} {t:?}");
+                for (k, (&b, &r)) in bulk.iter().zip(&reference).enumerate() {
+                    // A distinct count's spread is below the square root of its mean.
+                    let slack = 4.0 * (r as f64).sqrt() + 0.01 * r as f64 + 5.0;
+                    assert!(
+                        (b as f64 - r as f64).abs() <= slack,
+                        "{scenario}, table {k}, {draws} draws: bulk {b}, one by one {r}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn stepping_the_warm_up_leaves_the_pool_of_one_call() {
+        let scenario = Scenario::builtin("drop-table-demo").unwrap();
+        let profile = Profile::builtin(&scenario.profile).unwrap();
+        let whole = SimBuild::new(scenario.clone(), profile.clone())
+            .unwrap()
+            .finish();
+        let mut build = SimBuild::new(scenario, profile).unwrap();
+        while !build.step(777) {}
+        let stepped = build.finish();
+        assert!(whole.pool.pages_data() > 0);
+        assert_eq!(whole.pool.pages_data(), stepped.pool.pages_data());
+        let (mut whole, mut stepped) = (whole, stepped);
+        for s in [&mut whole, &mut stepped] {
+            s.run_until(crate::Tick::from_secs(2));
+        }
+        assert_eq!(whole.trace_hash(), stepped.trace_hash());
     }
 
     #[test]

@@ -225,6 +225,7 @@ impl Sim {
             }
             self.catalog[t].table = fresh;
             self.catalog[t].append_row = 0;
+            self.catalog[t].layout += 1;
             self.pool.register_space(space);
             if self.catalog[t].table.zip_kb != 0 {
                 self.pool
