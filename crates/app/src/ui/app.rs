@@ -172,9 +172,6 @@ pub fn app() -> Html {
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
-    // Lessons read the engines on the page's thread: with the engines in the worker
-    // they are not offered yet.
-    let local = engines.local().cloned();
     let make_url = {
         let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |done: Callback<String>| {
@@ -215,11 +212,9 @@ pub fn app() -> Html {
             <main class="grid">
                 <div class="main-col">
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                        if let Some(local) = local.clone() {
-                            <LessonPlayer engines={EnginesRef(local)} on_action={dispatch(&state, |a: Action| a)}
-                                generation={state.generation} now={main_snapshot.now} playing={state.playing}
-                                busy={main_snapshot.busy.clone()} />
-                        }
+                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing}
+                            busy={main_snapshot.busy.clone()} />
                     }) }
                     <div class="panes">{ for panes }</div>
                 </div>

@@ -17,6 +17,7 @@ use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
 use crate::model::layout::PanelLayout;
+use crate::model::lesson::Sessions;
 use crate::model::link::{unopenable, LinkState};
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
 use crate::model::panels::{chart_data, flush_view, latch_view};
@@ -25,6 +26,8 @@ use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use ddlscope_engine::Tick;
 use ddlscope_map::Theme;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Wall time a timer frame steps the engines while they play.
 pub const WORK_MS: f64 = 12.0;
@@ -82,6 +85,11 @@ pub struct Host {
     last_busy: Option<bool>,
     undrawn: u32,
     handled: u32,
+    /// Answers that come once the engines settle (a lesson step opened, a
+    /// question's moment reached), taken by the next frame.
+    late: Rc<RefCell<Vec<Reply>>>,
+    /// The open lesson step's session names with their processlist ids.
+    lesson_sessions: Rc<RefCell<Sessions>>,
 }
 
 impl Host {
@@ -128,6 +136,17 @@ impl Host {
             }
             Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
             Command::OpenLink { link, generation } => self.open_link(&link.0, generation),
+            Command::OpenLesson {
+                ask,
+                lesson,
+                step,
+                variant,
+                seed,
+                generation,
+            } => {
+                let place = (step as usize, variant as usize, seed as usize);
+                self.open_lesson(ask, &lesson, place, generation);
+            }
             Command::Clock { playing, speed } => {
                 self.clock = (playing, speed);
                 if let Some(e) = self.engines.as_mut() {
@@ -204,8 +223,10 @@ impl Host {
                     .and_then(|r| tooltip(r, x, y, width));
                 self.replies.push(Reply::Inspected { ask, text });
             }
+            Command::Reveal { ask, lesson, step } => self.reveal(ask, &lesson, step as usize),
             Command::Open { .. }
             | Command::OpenLink { .. }
+            | Command::OpenLesson { .. }
             | Command::View { .. }
             | Command::Drawn
             | Command::Clock { .. } => {}
@@ -283,7 +304,7 @@ impl Host {
         now_ms: f64,
         clock: &dyn Fn() -> f64,
     ) -> Option<(Frame, Vec<Vec<u8>>)> {
-        let replies = std::mem::take(&mut self.replies);
+        let mut replies = std::mem::take(&mut self.replies);
         let Some(e) = self.engines.as_mut() else {
             return (!replies.is_empty()).then(|| {
                 let frame = Frame {
@@ -303,6 +324,11 @@ impl Host {
         for r in &mut e.panes {
             r.digest();
         }
+        replies.append(&mut self.late.borrow_mut());
+        self.pause_at_mark(&mut replies);
+        let Some(e) = self.engines.as_mut() else {
+            return None;
+        };
         let busy = e.busy().is_some();
         let report = self
             .last_report_ms
@@ -375,6 +401,10 @@ fn unanswerable(c: Command) -> Option<Reply> {
             result: Err(none.to_string()),
         }),
         Command::Inspect { ask, .. } => Some(Reply::Inspected { ask, text: None }),
+        Command::Reveal { ask, .. } => Some(Reply::Revealed {
+            ask,
+            seen: Err(none.to_string()),
+        }),
         _ => None,
     }
 }
@@ -488,6 +518,8 @@ fn paint_pane(
     };
     Some((patch, rows))
 }
+
+mod lesson;
 
 #[cfg(test)]
 mod asks;

@@ -181,6 +181,7 @@ fn action_of(reply: Reply) -> Option<Action> {
             knobs,
         }),
         Reply::LinkFailed(e) => Some(Action::LinkFailed(e)),
+        Reply::PausedAtMark => Some(Action::Pause),
         Reply::Refused(e) => Some(Action::Notice(format!(
             "The engine's worker could not read a message from the page: {e}."
         ))),
@@ -189,7 +190,9 @@ fn action_of(reply: Reply) -> Option<Action> {
         | Reply::Submitted { .. }
         | Reply::Link { .. }
         | Reply::Exported { .. }
-        | Reply::Inspected { .. } => None,
+        | Reply::Inspected { .. }
+        | Reply::LessonOpened { .. }
+        | Reply::Revealed { .. } => None,
     }
 }
 

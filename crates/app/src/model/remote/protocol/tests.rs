@@ -119,6 +119,19 @@ fn every_command_comes_back_as_it_went() {
         },
         Command::Seek(Tick::from_ms(1500)),
         Command::Step(false),
+        Command::OpenLesson {
+            ask: 11,
+            lesson: "mdl-queue".into(),
+            step: 3,
+            variant: 1,
+            seed: 2,
+            generation: 5,
+        },
+        Command::Reveal {
+            ask: 12,
+            lesson: "mdl-queue".into(),
+            step: 3,
+        },
     ];
     for c in commands {
         assert_eq!(decode_command(&encode_command(&c)), Ok(c));
@@ -129,8 +142,19 @@ fn every_command_comes_back_as_it_went() {
         profile: "p".into(),
         knobs,
     };
+    let lesson = [
+        Reply::LessonOpened {
+            ask: 11,
+            result: Ok(vec![("alter".into(), 9)]),
+        },
+        Reply::Revealed {
+            ask: 12,
+            seen: Err("no question".into()),
+        },
+        Reply::PausedAtMark,
+    ];
     let frame = Frame {
-        replies: vec![failed],
+        replies: std::iter::once(failed).chain(lesson).collect(),
         ..Frame::default()
     };
     assert_eq!(decode_frame(&encode_frame(&frame)), Ok(frame));
