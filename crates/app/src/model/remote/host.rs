@@ -90,6 +90,7 @@ pub struct Host {
     late: Rc<RefCell<Vec<Reply>>>,
     /// The open lesson step's session names with their processlist ids.
     lesson_sessions: Rc<RefCell<Sessions>>,
+    timings: HostTimings,
 }
 
 impl Host {
@@ -320,10 +321,13 @@ impl Host {
         } else {
             WORK_MS
         };
+        let mut lap = Lap::new(clock);
         e.advance(dt_ms, budget, clock);
+        lap.to(phase::ADVANCE);
         for r in &mut e.panes {
             r.digest();
         }
+        lap.to(phase::DIGEST);
         replies.append(&mut self.late.borrow_mut());
         self.pause_at_mark(&mut replies);
         let Some(e) = self.engines.as_mut() else {
@@ -356,23 +360,32 @@ impl Host {
                 None
             };
             pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
+            lap.to(phase::MAP);
             let (latches, flush) = panels_due(r, state, now_ms);
+            lap.to(phase::PANELS);
+            let charts = charts_due(r, state, now_ms);
+            lap.to(phase::CHARTS);
+            let snapshot = report.then(|| r.snapshot());
+            lap.to(phase::SNAPSHOT);
             panes.push(PaneFrame {
                 instances: r.sim().pool().n_instances(),
-                snapshot: report.then(|| r.snapshot()),
+                snapshot,
                 map: map.map(|(patch, _)| patch),
                 latches,
                 flush,
-                charts: charts_due(r, state, now_ms),
+                charts,
             });
         }
+        self.timings.record(now_ms, clock() - now_ms, &lap.phase);
+        let timings = self.timings.due(now_ms, e);
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
         let busy_changed = self.last_busy.replace(busy) != Some(busy);
         let panels = panes
             .iter()
             .any(|p| p.latches.is_some() || p.charts.is_some());
-        if !report && !drew && !panels && replies.is_empty() && !busy_changed {
+        let quiet = !report && !drew && !panels && !busy_changed && timings.is_none();
+        if quiet && replies.is_empty() {
             return None;
         }
         let frame = Frame {
@@ -382,6 +395,7 @@ impl Host {
             panes,
             log,
             replies,
+            timings,
         };
         Some((frame, pixels))
     }
@@ -520,6 +534,9 @@ fn paint_pane(
 }
 
 mod lesson;
+mod timings;
+
+use timings::{phase, HostTimings, Lap};
 
 #[cfg(test)]
 mod asks;

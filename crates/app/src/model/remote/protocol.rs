@@ -299,6 +299,37 @@ pub struct Frame {
     pub log: Option<Vec<LogEntry>>,
     /// Answers and notices since the last frame.
     pub replies: Vec<Reply>,
+    /// The worker's frame timings, when due.
+    pub timings: Option<Timings>,
+}
+
+/// The phases of a worker's timer frame, as [`Timings::phases`] orders them: the
+/// engines' advance, the digest of their events, the map's pixels, the latch lanes
+/// and flush lists, the charts' data, the snapshots.
+pub const WORKER_PHASES: [&str; 6] = ["advance", "digest", "map", "panels", "charts", "snap"];
+
+/// The worker's frame timings, for the `?debug=1` overlay (about four times a
+/// second).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Wall time between timer frames, p50 and p95, ms.
+    pub frame_ms: (f64, f64),
+    /// Wall time a timer frame works (before posting), p50 and p95, ms.
+    pub work_ms: (f64, f64),
+    /// Frames the percentiles cover.
+    pub frames: u32,
+    /// Where a frame's work goes, ms, smoothed, in [`WORKER_PHASES`]' order.
+    pub phases: [f64; 6],
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// The speed asked for.
+    pub speed: f64,
+    /// The speed achieved (the main engine's).
+    pub achieved: f64,
+    /// Pages of every engine's pool.
+    pub pages: u64,
+    /// Engines running.
+    pub engines: u8,
 }
 
 /// One engine's part of a [`Frame`].

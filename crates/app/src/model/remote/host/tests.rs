@@ -376,3 +376,34 @@ fn the_clock_stops_at_a_lesson_steps_pause() {
     assert!(e.pause_at.is_none(), "spent");
     assert!(f.handled >= 1);
 }
+
+#[test]
+fn the_worker_reports_its_frame_timings_four_times_a_second() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    // A clock that moves a millisecond each time it is read.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let mut heard = Vec::new();
+    for i in 0..200 {
+        let now = i as f64 * 16.0;
+        if let Some((f, _)) = h.frame(16.0, now, &clock) {
+            heard.extend(f.timings.map(|x| (now, x)));
+        }
+    }
+    assert!(heard.len() >= 10, "{} reports in 3.2 s", heard.len());
+    for w in heard.windows(2) {
+        assert!(w[1].0 - w[0].0 >= 250.0, "at most four a second");
+    }
+    let (_, last) = heard.last().unwrap();
+    assert_eq!(last.frame_ms, (16.0, 16.0), "the timer's frames");
+    assert!(last.work_ms.1 > 0.0 && last.phases.iter().sum::<f64>() > 0.0);
+    assert_eq!(last.engines, 1);
+    assert_eq!(
+        last.pages,
+        h.engines().unwrap().main().sim().pool().pages_total()
+    );
+}

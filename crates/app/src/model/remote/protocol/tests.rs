@@ -74,6 +74,17 @@ fn a_frame_comes_back_as_it_went() {
             Reply::Notice("carried over".into()),
             Reply::CompareFailed("no".into()),
         ],
+        timings: Some(Timings {
+            frame_ms: (16.1, 18.5),
+            work_ms: (9.0, 12.5),
+            frames: 240,
+            phases: [6.0, 0.5, 2.0, 1.0, 0.25, 0.1],
+            playing: true,
+            speed: 1000.0,
+            achieved: 31.5,
+            pages: 8 << 20,
+            engines: 1,
+        }),
     };
     let bytes = encode_frame(&frame);
     assert_eq!(decode_frame(&bytes), Ok(frame.clone()));
