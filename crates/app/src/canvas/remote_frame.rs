@@ -180,9 +180,16 @@ impl RemoteLoop {
         }
         phase[1] = performance_now() - panels_started;
         if let Some(why) = self.remote.failure() {
+            self.stopped.set(true);
+            if !self.remote.mirror.borrow().heard {
+                // Nothing drawn yet: the page starts again with the engines on its
+                // own thread, and says so.
+                gloo::console::warn!(why);
+                crate::worker::fallback::reload_on_page_thread();
+                return;
+            }
             gloo::console::error!(why.clone());
             self.on_action.emit(Action::Notice(why));
-            self.stopped.set(true);
         }
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();

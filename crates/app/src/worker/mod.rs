@@ -9,4 +9,5 @@
 
 pub mod client;
 pub mod entry;
+pub mod fallback;
 pub mod proxy;
