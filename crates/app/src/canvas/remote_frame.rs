@@ -1,4 +1,4 @@
-//! The page's animation loop when the engines run in the worker (`?worker=1`): no
+//! The page's animation loop when the engines run in the worker (the default): no
 //! stepping and no pixel work here. Each `requestAnimationFrame` tells the worker the
 //! map canvases' sizes when they change, takes the frames that arrived, puts each
 //! map patch's rows on its canvas (straight from the transferred buffer) with the
