@@ -379,7 +379,8 @@ pub struct MapPatch {
 
 impl Command {
     /// Whether the engines may be busy after it (building a pool, replaying to a
-    /// moment) until a frame says otherwise.
+    /// moment, a step forward that runs up to ten virtual seconds to find a mark)
+    /// until a frame says otherwise.
     pub fn unsettles(&self) -> bool {
         matches!(
             self,
@@ -388,7 +389,7 @@ impl Command {
                 | Command::OpenLesson { .. }
                 | Command::Compare(_)
                 | Command::Seek(_)
-                | Command::Step(false)
+                | Command::Step(_)
         )
     }
 }

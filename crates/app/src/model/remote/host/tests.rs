@@ -407,3 +407,67 @@ fn the_worker_reports_its_frame_timings_four_times_a_second() {
         h.engines().unwrap().main().sim().pool().pages_total()
     );
 }
+
+#[test]
+fn compare_mode_in_the_worker_gives_both_engines_the_statement() {
+    let mut h = Host::new();
+    h.handle(
+        Command::Open {
+            scenario: "drop-table-demo".into(),
+            profile: "mysql-5.7".into(),
+            knobs: Knobs::default(),
+            generation: 1,
+        },
+        &|| 0.0,
+    );
+    frames_until(&mut h, 400, |f, _| !f.busy).expect("the pool warms");
+    h.handle(Command::Compare(Some("mysql-8.0.23".into())), &|| 0.0);
+    frames_until(&mut h, 400, |f, _| !f.busy && f.panes.len() == 2).expect("compared");
+    h.handle(
+        Command::Submit {
+            ask: 0,
+            session: 0,
+            sql: "DROP TABLE t1".into(),
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 2000, |f, _| {
+        f.panes
+            .get(1)
+            .and_then(|p| p.snapshot.as_ref())
+            .is_some_and(|s| s.pages_stale > 0)
+    })
+    .expect("8.0.23 leaves the dropped table's pages stale");
+    assert_eq!(f.panes[0].snapshot.as_ref().unwrap().pages_stale, 0);
+}
+
+#[test]
+fn a_step_moves_the_clock_to_the_next_mark_and_back() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 0.01);
+        t.get()
+    };
+    let mut now = 0.0;
+    let mut frame = |h: &mut Host| {
+        now += 16.0;
+        h.frame(16.0, now, &clock)
+    };
+    while frame(&mut h).is_none_or(|(f, _)| f.busy) {}
+    for _ in 0..30 {
+        frame(&mut h);
+    }
+    let at = |h: &Host| h.engines().unwrap().main().sim().now();
+    let before = at(&h);
+    h.handle(Command::Step(true), &clock);
+    frame(&mut h);
+    let stepped = at(&h);
+    assert!(stepped > before, "{before:?} -> {stepped:?}");
+    h.handle(Command::Step(false), &clock);
+    for _ in 0..50 {
+        frame(&mut h);
+    }
+    assert!(at(&h) < stepped, "back from {stepped:?} to {:?}", at(&h));
+}
