@@ -1,5 +1,4 @@
-//! Where the page's engines start (the main page's and the embed player's): in
-//! the worker by default, told what to open; on the page's thread with `?worker=0`
+//! Where the main page's engines start: in the worker by default, told what to open; on the page's thread with `?worker=0`
 //! or when no worker can start (`worker::fallback`), with a line saying why.
 
 use crate::model::remote::protocol::{Command, LinkJson};

@@ -6,14 +6,11 @@
 //! and `ddlscope:statement {session, sql, outcome, error_code}` as statements finish.
 //! (`ddlscope:resize {height}` is posted by embed.html itself, to any parent.)
 
-use crate::canvas::frame::performance_now;
 use crate::model::embed::{
     error_code, foreign, ignored, parse_command, run_refused, Command, EmbedOptions,
 };
-use crate::model::snapshot::LogEntry;
 use crate::model::state::{Action, AppState};
-use crate::ui::hooks::{EnginesProxy, SEEK_NOW_MS};
-use ddlscope_engine::Tick;
+use crate::ui::hooks::SharedEngines;
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
 use std::cell::{Cell, RefCell};
@@ -55,18 +52,12 @@ fn post(options: &EmbedOptions, message: &serde_json::Value) {
 /// Listens to the parent and reports to it.
 #[hook]
 pub fn use_messages(
-    engines: &EnginesProxy,
+    engines: &SharedEngines,
     state: &UseReducerHandle<AppState>,
     options: Rc<EmbedOptions>,
 ) {
     let playing = use_mut_ref(|| state.playing);
     *playing.borrow_mut() = state.playing;
-    let seen = use_mut_ref(Seen::default);
-    *seen.borrow_mut() = Seen {
-        now: state.snapshots[0].now,
-        playing: state.playing,
-        log: state.log.clone(),
-    };
     let (engines, d) = (engines.clone(), state.dispatcher());
     use_effect_with((), move |_| {
         post(&options, &serde_json::json!({"type": "ddlscope:ready"}));
@@ -101,7 +92,7 @@ pub fn use_messages(
                 }
             })
         };
-        let reporter = reporter(seen, options);
+        let reporter = reporter(engines, options);
         move || {
             drop(listener);
             drop(reporter);
@@ -117,38 +108,32 @@ fn is_ours_outgoing(data: &JsValue) -> bool {
         .is_some_and(|t| t.starts_with("ddlscope:"))
 }
 
-fn obey(c: Command, engines: &EnginesProxy, d: &UseReducerDispatcher<AppState>, playing: bool) {
+fn obey(c: Command, engines: &SharedEngines, d: &UseReducerDispatcher<AppState>, playing: bool) {
     match c {
         Command::Play if !playing => d.dispatch(Action::TogglePlay),
         Command::Pause => d.dispatch(Action::Pause),
         Command::Play => {}
-        Command::Seek(t) => engines.seek(t, SEEK_NOW_MS, &performance_now),
+        Command::Seek(t) => engines.borrow_mut().go_to(t),
         Command::Speed(x) => d.dispatch(Action::SetSpeed(x)),
         Command::Run { session, sql } => {
-            // No session named: the console's first (0).
-            let (result, _) = engines.submit(session.unwrap_or(0), &sql);
-            if let Err(err) = result {
+            let mut e = engines.borrow_mut();
+            let session = session.unwrap_or_else(|| e.main().sim().console_session());
+            if let Err(err) = e.submit(session, &sql) {
                 gloo::console::warn!(run_refused(&err));
             }
         }
     }
 }
 
-/// What the page last showed of the main engine: its time, its clock, its log.
-#[derive(Debug, Default)]
-struct Seen {
-    now: Tick,
-    playing: bool,
-    log: Vec<LogEntry>,
-}
-
 /// Every [`STATE_EVERY_MS`]: the state if it changed, and the statements finished
-/// since the last report (from what the page shows, wherever the engines run).
-fn reporter(seen: Rc<RefCell<Seen>>, options: Rc<EmbedOptions>) -> Interval {
-    let last = RefCell::new((None::<(u64, bool)>, Vec::<LogEntry>::new()));
+/// since the last report.
+fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
+    let last = RefCell::new((None::<(u64, bool)>, 0usize, 0u64));
     Interval::new(STATE_EVERY_MS, move || {
-        let seen = seen.borrow();
-        let now = (seen.now.as_ns(), !seen.playing);
+        let e = engines.borrow();
+        let r = e.main();
+        let (playing, _) = r.clock();
+        let now = (r.sim().now().as_ns(), !playing);
         let mut last = last.borrow_mut();
         if last.0 != Some(now) {
             let t = now.0 as f64 / 1e9;
@@ -158,11 +143,13 @@ fn reporter(seen: Rc<RefCell<Seen>>, options: Rc<EmbedOptions>) -> Interval {
             );
             last.0 = Some(now);
         }
-        let log: Vec<LogEntry> = seen.log.iter().filter(|l| !l.note).cloned().collect();
-        // A log that does not go on from the last one was rebuilt (a seek): only what
-        // comes after it from now on is reported.
-        let from = if log.starts_with(&last.1) {
-            last.1.len()
+        if last.2 == r.seeks() && r.log().len() <= last.1 {
+            return;
+        }
+        let log: Vec<_> = r.log().into_iter().filter(|l| !l.note).collect();
+        // After a seek the log is rebuilt: report only what is new past the old count.
+        let from = if last.2 == r.seeks() {
+            last.1.min(log.len())
         } else {
             log.len()
         };
@@ -178,6 +165,6 @@ fn reporter(seen: Rc<RefCell<Seen>>, options: Rc<EmbedOptions>) -> Interval {
                 }),
             );
         }
-        last.1 = log;
+        *last = (last.0, log.len(), r.seeks());
     })
 }

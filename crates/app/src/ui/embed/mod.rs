@@ -5,8 +5,8 @@
 //! state. `start=`, `end=`, `loop=` and `autoplay=` set its clock; `theme=` its
 //! colours; `origins=` who may drive it over postMessage (`messages.rs`).
 //!
-//! It shares the main page's model (AppState, the reducer, the engines, in the
-//! worker by default as on the main page) and hooks; only the layout is its own: `panels.rs` the chosen panels, `bar.rs` the controls.
+//! It shares the main page's model (AppState, the reducer, the engines) and hooks;
+//! only the layout is its own: `panels.rs` the chosen panels, `bar.rs` the controls.
 
 mod bar;
 mod messages;
@@ -16,18 +16,16 @@ use crate::canvas::frame::{performance_now, Canvases};
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::{
-    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy, SEEK_NOW_MS,
+    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy,
+    SharedEngines, SEEK_NOW_MS,
 };
 use crate::ui::share::{self, Opening};
-use crate::ui::start::first_engines;
 use gloo::timers::callback::Interval;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// How often the player checks `end=`, wall ms.
 const END_CHECK_MS: u32 = 100;
-/// How often the "Open in full" link follows the run, wall ms.
-const FULL_URL_EVERY_MS: f64 = 1000.0;
 
 /// The opening with the embed's defaults: the scenario's own script runs unless the
 /// link is a shared state (which says) or `script=0`; `start=` is where it opens.
@@ -67,38 +65,42 @@ pub fn embed_app() -> Html {
                 ..Default::default()
             });
         }
-        Some(first_engines(&o, !options.autoplay))
+        Some(share::initial(&o, !options.autoplay))
     });
     let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
-    let proxy = use_memo((), |_| first.borrow_mut().take().expect("taken once").1);
-    let proxy: EnginesProxy = (*proxy).clone();
+    let engines: SharedEngines = use_mut_ref(|| first.borrow_mut().take().expect("taken once").1);
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
 
+    // The player's engines run on the page's thread.
+    let proxy = EnginesProxy::Local(engines.clone());
     use_frame_loop(&proxy, &state, (*canvases).clone(), None);
     use_clock(&proxy, &state);
     use_restart(&proxy, &state, false);
     use_compare(&proxy, &state);
     use_theme(options.theme);
-    use_end(&proxy, &state, &options);
-    messages::use_messages(&proxy, &state, options.clone());
+    use_end(&engines, &state, &options);
+    messages::use_messages(&engines, &state, options.clone());
 
     let comparing = state.compare.is_some() && state.snapshots.len() > 1;
     let error = option_error.or_else(|| state.error.clone());
-    let full_url = use_full_url(&proxy, &state);
+    let full_url = {
+        let fragment = share::local_fragment(&engines, &state.layout, &[]);
+        share::page_url("index.html", &fragment)
+    };
     html! {
         <div class={classes!("embed-player", comparing.then_some("comparing"))} data-testid="embed-player">
             <p class="embed-caption" data-testid="embed-caption">{ caption(&state) }</p>
             if let Some(e) = error {
                 <p class="error-banner" role="alert" data-testid="embed-error">{ e }</p>
             }
-            { panels::panes(&state, &proxy, &canvases, &options, comparing) }
+            { panels::panes(&state, &engines, &canvases, &options, comparing) }
             <bar::Bar
                 playing={state.playing}
                 speed={state.speed}
                 now={state.snapshots[0].now}
                 horizon={state.snapshots[0].horizon}
                 full={options.controls == crate::model::embed::ControlSet::Full}
-                full_url={(*full_url).clone()}
+                {full_url}
                 on_toggle={crate::ui::hooks::dispatch(&state, |()| Action::TogglePlay)}
                 on_speed={crate::ui::hooks::dispatch(&state, Action::SetSpeed)}
                 on_seek={seeker(&proxy)}
@@ -130,12 +132,8 @@ fn use_theme(theme: Option<Theme>) {
 }
 
 /// `end=`: the clock stops there, or with `loop=1` goes back to `start=` (or 0).
-/// The time is the latest snapshot's: once acted on, the player waits for a time
-/// before `end=` again (the seek's news) before it acts again.
 #[hook]
-fn use_end(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, options: &EmbedOptions) {
-    let now = use_mut_ref(|| state.snapshots[0].now);
-    *now.borrow_mut() = state.snapshots[0].now;
+fn use_end(engines: &SharedEngines, state: &UseReducerHandle<AppState>, options: &EmbedOptions) {
     let (engines, d) = (engines.clone(), state.dispatcher());
     let (start, end, looped) = (
         options.start.unwrap_or_default(),
@@ -143,48 +141,20 @@ fn use_end(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, options: 
         options.looped,
     );
     use_effect_with((), move |_| {
-        let armed = std::cell::Cell::new(true);
         let interval = end.map(|end| {
             Interval::new(END_CHECK_MS, move || {
-                if *now.borrow() < end {
-                    armed.set(true);
-                    return;
-                }
-                if !armed.replace(false) {
+                let mut e = engines.borrow_mut();
+                if e.main().sim().now() < end {
                     return;
                 }
                 if looped {
-                    engines.seek(start, SEEK_NOW_MS, &performance_now);
+                    e.seek_within(start, SEEK_NOW_MS, &performance_now);
                 } else {
-                    engines.seek(end, SEEK_NOW_MS, &performance_now);
+                    e.seek_within(end, SEEK_NOW_MS, &performance_now);
                     d.dispatch(Action::Pause);
                 }
             })
         });
         move || drop(interval)
     });
-}
-
-/// The "Open in full" link: the run's state as the full page's link, asked for when
-/// the time, the clock or the panels change (at most once a second while playing;
-/// at once on the page's thread, the worker's answer otherwise).
-#[hook]
-fn use_full_url(
-    engines: &EnginesProxy,
-    state: &UseReducerHandle<AppState>,
-) -> UseStateHandle<String> {
-    let url = use_state_eq(|| share::page_url("index.html", ""));
-    let asked = use_mut_ref(|| f64::NEG_INFINITY);
-    let (engines, handle) = (engines.clone(), url.clone());
-    let key = (state.snapshots[0].now, state.playing, state.layout.clone());
-    use_effect_with(key, move |(_, playing, layout)| {
-        let now = performance_now();
-        if !*playing || now - *asked.borrow() >= FULL_URL_EVERY_MS {
-            *asked.borrow_mut() = now;
-            share::fragment_now(&engines, layout, Vec::new(), move |fragment| {
-                handle.set(share::page_url("index.html", &fragment));
-            });
-        }
-    });
-    url
 }
