@@ -20,7 +20,7 @@ import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, set
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
 const DIST = process.env.BENCH_DIST;
-/** The page's query: `?worker=1` runs the engines in a Web Worker (xtask's --worker). */
+/** The page's query: `?worker=0` runs the engines on the page's thread (xtask's --page-thread). */
 const QUERY = process.env.BENCH_QUERY ?? '';
 
 // Installed before any page script runs: a long-task observer, a hook that keeps the
@@ -137,7 +137,7 @@ async function lessonCase(page, cases) {
   // A fresh page (a fragment alone would not load one).
   await page.goto('about:blank');
   const t0 = Date.now();
-  await page.goto(new URL('/#lesson=ahi-dict-sys-stall&step=4', BASE_URL).href);
+  await page.goto(new URL(`/${QUERY}#lesson=ahi-dict-sys-stall&step=4`, BASE_URL).href);
   await pollUntil(
     'the I1 step at its moment',
     async () => {
@@ -243,9 +243,7 @@ try {
   await poolCases(page, cdp, report.cases);
   await compareCase(page, cdp, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
-  // Lessons run their engines on the page's thread (not in the worker yet).
-  if (QUERY.includes('worker=1')) report.lesson_case = 'not measured: lessons do not run in the worker yet';
-  else await lessonCase(page, report.cases);
+  await lessonCase(page, report.cases);
   report.wasm_realtime_factor = await wasmSpeed(page);
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);

@@ -30,6 +30,7 @@ import {
   expectCanvasDrawn,
   ids,
   openBrowser,
+  settled,
   pollUntil,
   runSql,
   virtualMs,
@@ -311,11 +312,14 @@ test('7. every shortcut in the help works, and Esc closes the help and leaves th
     await pollUntil('Space to play', pressed, (v) => v === 'true', { timeoutMs: 5_000 });
     await page.keyboard.press('ArrowRight');
     await pollUntil('→ to pause and step', pressed, (v) => v === 'false', { timeoutMs: 5_000 });
+    // With no mark ahead a step runs up to ten virtual seconds: in the worker that
+    // takes its wall time while the page stays live, so the figures wait for it.
+    await settled(page);
     const t1 = await virtualMs(page);
     await page.keyboard.press('ArrowRight');
-    const t2 = await pollUntil('→ to step forward', () => virtualMs(page), (v) => v > t1, { timeoutMs: 5_000 });
+    const t2 = await pollUntil('→ to step forward', () => virtualMs(page), (v) => v > t1, { timeoutMs: 60_000 });
     await page.keyboard.press('ArrowLeft');
-    await pollUntil('← to step back', () => virtualMs(page), (v) => v < t2, { timeoutMs: 5_000 });
+    await pollUntil('← to step back', () => virtualMs(page), (v) => v < t2, { timeoutMs: 60_000 });
     // ? opens the help; Esc closes it.
     await page.keyboard.press('?');
     await page.locator(ids.help).waitFor({ timeout: 5_000 });

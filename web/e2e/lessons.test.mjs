@@ -108,6 +108,9 @@ test('the workshop bundle opens from file:// and draws the map', async (t) => {
     await waitReady(page, { problems, timeoutMs: 120_000 });
     await expectCanvasDrawn(page, '[data-testid=bufpool-map]');
     await expectStep(page, 1);
+    // No worker can start from a file: the engines run on the page's thread, and
+    // the page says so.
+    assert.match(await page.textContent('[data-testid=notice]'), /page's thread/);
     assert.deepEqual(
       requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')),
       [],

@@ -79,8 +79,8 @@ async function hostServer(pages) {
   return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** The page's address with the engines on the page's thread (`''`) or in the worker (`'worker=1'`). */
-const WAYS = ['', 'worker=1'];
+/** The page's address with the engines on the page's thread (`'worker=0'`) or in the worker (`''`, the default). */
+const WAYS = ['worker=0', ''];
 const pageUrl = (query) => new URL(query ? `/?${query}` : '/', BASE_URL).href;
 const named = (query) => (query ? ` (${query})` : '');
 
@@ -105,7 +105,7 @@ for (const way of WAYS) {
   test(`a shared link opens in a fresh browser at the same tick with the same map${named(way)}`, { timeout: 300_000 }, async (t) => {
     let shared;
     let before;
-    const tag = way ? '-worker' : '';
+    const tag = way ? '-page-thread' : '';
     await withPage(t, `share-origin${tag}`, pageUrl(way), async (page) => {
       ({ shown: before, link: shared } = await shareAfterDrop(page));
       assert.equal(new URL(shared).search, way ? `?${way}` : '', 'the link keeps where the engines run');
@@ -114,7 +114,7 @@ for (const way of WAYS) {
       await screenshot(page, `share-made${tag}`);
     });
     await withPage(t, `share-opened${tag}`, shared, async (page) => {
-      if (way) assert.ok(page.workers().length >= 1, 'the link opens in the worker');
+      if (!way) assert.ok(page.workers().length >= 1, 'the link opens in the worker');
       await expectCanvasDrawn(page, ids.bufpoolMap);
       const after = await still(page);
       assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
@@ -149,7 +149,7 @@ function badFragments(good) {
 for (const way of WAYS) {
   test(`200 random and truncated fragments never raise a page error${named(way)}`, { timeout: 900_000 }, async (t) => {
     const base = pageUrl(way);
-    await withPage(t, `fragments${way ? '-worker' : ''}`, base, async (page, problems) => {
+    await withPage(t, `fragments${way ? '-page-thread' : ''}`, base, async (page, problems) => {
       await page.click('[data-testid=share]');
       const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
       let banners = 0;
@@ -165,7 +165,7 @@ for (const way of WAYS) {
       await page.goto(`${base}#v7.AAAA`);
       await waitReady(page, { problems });
       assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
-      await screenshot(page, `fragment-unknown-version${way ? '-worker' : ''}`);
+      await screenshot(page, `fragment-unknown-version${way ? '-page-thread' : ''}`);
     });
   });
 }
@@ -189,7 +189,7 @@ test('the Export menu and the map\'s tooltip through the worker give the page\'s
   const fragment = link.split('#')[1];
   const files = {};
   for (const way of WAYS) {
-    await withPage(t, `export-ways${way ? '-worker' : ''}`, `${pageUrl(way)}#${fragment}`, async (page) => {
+    await withPage(t, `export-ways${way ? '-page-thread' : ''}`, `${pageUrl(way)}#${fragment}`, async (page) => {
       await expectCanvasDrawn(page, ids.bufpoolMap);
       assert.equal((await still(page)).t, 2_500);
       files[way] = await exportAll(page);
@@ -205,8 +205,8 @@ test('the Export menu and the map\'s tooltip through the worker give the page\'s
       files[way].tips = tips;
     });
   }
-  assert.deepEqual(files['worker=1'].tips, files[''].tips, 'the same tooltips');
-  assert.match(files[''].tips[0], /page [\d,]+ · (clean|dirty|stale|being read or written)/);
+  assert.deepEqual(files[''].tips, files['worker=0'].tips, 'the same tooltips');
+  assert.match(files['worker=0'].tips[0], /page [\d,]+ · (clean|dirty|stale|being read or written)/);
   const [local, remote] = WAYS.map((w) => files[w]);
   for (const [id, file] of Object.entries(local).filter(([id]) => id !== 'tips')) {
     assert.equal(remote[id].name, file.name, id);

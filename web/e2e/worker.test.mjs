@@ -1,9 +1,12 @@
-// The engines in a Web Worker (`?worker=1`): the page starts web/worker.js, the
-// simulation runs there, and the page draws the frames it posts. What this checks:
+// The engines in a Web Worker (the default; `?worker=0` keeps them on the page's
+// thread): the page starts web/worker.js, the simulation runs there, and the page
+// draws the frames it posts. What this checks:
 // a worker is running, the pool map is drawn from its frames and keeps moving, a
 // statement typed in the console runs in the worker (its effect reaches the page's
 // figures, its result the console's log, its band the charts, drawn from the frames'
-// data like the latch lanes), and a syntax error is refused with MySQL's code.
+// data like the latch lanes), and a syntax error is refused with MySQL's code; and
+// a worker that fails before its first frame leaves the page on its own thread,
+// saying so in one line, never blank.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,10 +26,10 @@ import {
 
 const MIN_FREE_PAGES_RISE = 1000;
 
-test('?worker=1: the worker draws the map and runs a statement', { timeout: 240_000 }, async () => {
+test('the worker draws the map and runs a statement', { timeout: 240_000 }, async () => {
   const { page, problems, close } = await openBrowser();
   try {
-    await page.goto(new URL('/?worker=1', BASE_URL).href);
+    await page.goto(BASE_URL);
     await waitReady(page, { problems });
     assert.ok(page.workers().length >= 1, 'a worker runs the engines');
     await ensurePlaying(page);
@@ -77,6 +80,30 @@ test('?worker=1: the worker draws the map and runs a statement', { timeout: 240_
   } catch (err) {
     await screenshot(page, 'worker-failure').catch(() => {});
     if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
+    throw err;
+  } finally {
+    await close();
+  }
+});
+
+test('a worker that fails before its first frame: the page runs on its own thread and says so', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.route('**/worker.js', (r) =>
+      r.fulfill({ contentType: 'text/javascript', body: "throw new Error('this worker cannot start');" }),
+    );
+    await page.goto(new URL('/?debug=1', BASE_URL).href);
+    await waitReady(page, { timeoutMs: 60_000 });
+    assert.equal(new URL(page.url()).search, '?debug=1&worker=0&worker-failed=1', 'reloaded on the page\'s thread');
+    const said = await page.textContent('[data-testid=notice]');
+    assert.match(said, /the page's thread: their Web Worker did not start/);
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const tick = () => page.locator(ids.bufpoolMap).getAttribute('data-tick').then(Number);
+    const first = await tick();
+    await pollUntil('the map to move on the page\'s thread', tick, (t) => t > first, { timeoutMs: 30_000 });
+    assert.deepEqual(problems.filter((p) => !/cannot start/.test(p)), [], 'nothing else went wrong');
+  } catch (err) {
+    await screenshot(page, 'worker-fallback-failure').catch(() => {});
     throw err;
   } finally {
     await close();

@@ -22,9 +22,10 @@ use crate::serve;
 use crate::util::{self, note, run, say, Result};
 
 /// Serves `site` and runs the measurements against it; the report lands in
-/// `target/bench-web.json`. With `worker`, the page runs its engines in a Web
-/// Worker (`?worker=1`) and the report is `target/bench-web-worker.json`.
-pub fn bench_web(site: &Path, worker: bool) -> Result {
+/// `target/bench-web.json`: the default page, its engines in a Web Worker. With
+/// `page_thread`, the page runs them on its own thread (`?worker=0`) and the report
+/// is `target/bench-web-page-thread.json`.
+pub fn bench_web(site: &Path, page_thread: bool) -> Result {
     if !site.join("index.html").is_file() {
         return Err(format!(
             "{} has no index.html; run `cargo xtask dist` first",
@@ -37,8 +38,8 @@ pub fn bench_web(site: &Path, worker: bool) -> Result {
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let addr = serve::spawn(site.to_path_buf())?;
-    let out = util::target_dir().join(if worker {
-        "bench-web-worker.json"
+    let out = util::target_dir().join(if page_thread {
+        "bench-web-page-thread.json"
     } else {
         "bench-web.json"
     });
@@ -55,7 +56,7 @@ pub fn bench_web(site: &Path, worker: bool) -> Result {
         .env("E2E_CHROMIUM", browser::CHROMIUM)
         .env("BENCH_OUT", &out)
         .env("BENCH_DIST", site)
-        .env("BENCH_QUERY", if worker { "?worker=1" } else { "" })
+        .env("BENCH_QUERY", if page_thread { "?worker=0" } else { "" })
         .current_dir(browser::e2e_dir()))?;
     native_bench(&out)?;
     println!("==> figures in {}", out.display());

@@ -14,10 +14,10 @@
 //! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`).
-//! - `bench-web [--no-build] [--dir DIR] [--worker]`: the browser's figures (frames,
-//!   long tasks, speed, heap, first map, the I1 switch, wasm size) into
-//!   `target/bench-web.json` (with `--worker`, the page's `?worker=1`, into
-//!   `target/bench-web-worker.json`).
+//! - `bench-web [--no-build] [--dir DIR] [--page-thread]`: the browser's figures
+//!   (frames, long tasks, speed, heap, first map, the I1 switch, wasm size) of the
+//!   default page (the engines in a Web Worker) into `target/bench-web.json` (with
+//!   `--page-thread`, the page's `?worker=0`, into `target/bench-web-page-thread.json`).
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
 //! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
@@ -61,10 +61,10 @@ commands:
   conformance [--only TEXT] session scripts and the generated matrix against a private
                             MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
-  bench-web [--no-build] [--worker]
+  bench-web [--no-build] [--page-thread]
                             measure the app in headless Chromium into target/bench-web.json
-                            (--worker: the engines in a Web Worker, ?worker=1, into
-                            target/bench-web-worker.json)
+                            (--page-thread: the engines on the page's thread, ?worker=0,
+                            into target/bench-web-page-thread.json)
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
@@ -98,7 +98,7 @@ enum Task {
     BenchWeb {
         build: bool,
         dir: Option<PathBuf>,
-        worker: bool,
+        page_thread: bool,
     },
     Conformance {
         only: Option<String>,
@@ -120,7 +120,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
-    let mut worker = false;
+    let mut page_thread = false;
     let mut only = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     let mut fuzz = fuzz::Options {
@@ -146,7 +146,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
-            ("bench-web", "--worker") => worker = true,
+            ("bench-web", "--page-thread") => page_thread = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
@@ -187,7 +187,11 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "bench-web" => Ok(Task::BenchWeb { build, dir, worker }),
+        "bench-web" => Ok(Task::BenchWeb {
+            build,
+            dir,
+            page_thread,
+        }),
         "conformance" => Ok(Task::Conformance { only }),
         "size" => Ok(Task::Size { build }),
         "soak" => Ok(Task::Soak(match (seed, hours) {
@@ -260,13 +264,17 @@ fn execute(task: Task) -> Result {
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb { build, dir, worker } => {
+        Task::BenchWeb {
+            build,
+            dir,
+            page_thread,
+        } => {
             let site = match dir {
                 Some(dir) => dir,
                 None if build => dist::dist()?,
                 None => dist::dist_dir(),
             };
-            bench_web::bench_web(&site, worker)
+            bench_web::bench_web(&site, page_thread)
         }
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
@@ -347,15 +355,15 @@ mod tests {
             Ok(Task::BenchWeb {
                 build: false,
                 dir: None,
-                worker: false,
+                page_thread: false,
             }),
         );
         check(
-            &["bench-web", "--no-build", "--worker"],
+            &["bench-web", "--no-build", "--page-thread"],
             Ok(Task::BenchWeb {
                 build: false,
                 dir: None,
-                worker: true,
+                page_thread: true,
             }),
         );
         check(

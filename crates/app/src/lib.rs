@@ -10,7 +10,7 @@
 //!   canvas/  the requestAnimationFrame loops, the pool map, flush list, latch lanes,
 //!     │        charts and their colours: painting what the model holds
 //!     ▼
-//!   worker/  the engines in a Web Worker (`?worker=1`): its entry, the page's client,
+//!   worker/  the engines in a Web Worker (the default): its entry, the page's client,
 //!     │        and the proxy the components hold (the engines here or there)
 //!     ▼
 //!   model/   the runner (Sim, inputs, checkpoints, seek), Snapshot and the small view

@@ -25,6 +25,7 @@ use crate::canvas::flush_list;
 use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, MapScratch};
 use crate::canvas::theme::Theme;
+use crate::model::frame_stats::FrameStats;
 use crate::model::panels;
 use crate::model::runner::{Engines, Runner, STEP_BUDGET_MS};
 use crate::model::snapshot::News;
@@ -41,8 +42,6 @@ use yew::{Callback, NodeRef};
 const MAX_DT_MS: f64 = 100.0;
 /// How often Yew hears about the simulation (the stats, the clock).
 const REPORT_EVERY_MS: f64 = 100.0;
-/// Frames the debug overlay's percentiles cover.
-const FRAME_WINDOW: usize = 240;
 /// Wall time a frame's work (stepping and drawing) should fit in, leaving the rest of
 /// a 16.7 ms frame to the browser (Yew's re-render, layout, compositing).
 const FRAME_WORK_MS: f64 = 12.0;
@@ -109,67 +108,10 @@ struct PaneDraw {
 
 /// Where a frame's work goes, ms, smoothed: step, map, flush list, latch lanes,
 /// charts, snapshot, Yew (the reducer and the re-render the news causes).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Phases([f64; 7]);
+type Phases = crate::model::frame_stats::Phases<7>;
 
-impl Phases {
-    const NAMES: [&'static str; 7] = ["step", "map", "flush", "latch", "charts", "snap", "yew"];
-
-    fn add(&mut self, sample: &[f64; 7]) {
-        for (avg, x) in self.0.iter_mut().zip(sample) {
-            *avg = 0.9 * *avg + 0.1 * x;
-        }
-    }
-}
-
-impl std::fmt::Display for Phases {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, (name, ms)) in Self::NAMES.iter().zip(self.0).enumerate() {
-            let sep = if i == 0 { "" } else { " " };
-            write!(f, "{sep}{name} {ms:.1}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Frame timings for the `?debug=1` overlay.
-#[derive(Debug, Default)]
-pub struct FrameStats {
-    /// Wall time between frames, ms, the last [`FRAME_WINDOW`].
-    intervals: Vec<f64>,
-    /// Wall time spent in the frame callback (stepping and drawing), ms.
-    work: Vec<f64>,
-    next: usize,
-}
-
-impl FrameStats {
-    fn push(&mut self, interval: f64, work: f64) {
-        if self.intervals.len() < FRAME_WINDOW {
-            self.intervals.push(interval);
-            self.work.push(work);
-        } else {
-            self.intervals[self.next] = interval;
-            self.work[self.next] = work;
-        }
-        self.next = (self.next + 1) % FRAME_WINDOW;
-    }
-
-    /// The `q`-quantile of frame intervals and of work per frame, ms.
-    pub fn quantiles(&self, q: f64) -> (f64, f64) {
-        (quantile(&self.intervals, q), quantile(&self.work, q))
-    }
-}
-
-/// The `q`-quantile of `xs` (nearest rank), 0 when empty.
-pub fn quantile(xs: &[f64], q: f64) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
-}
+/// The names of [`Phases`], in order.
+const PHASE_NAMES: [&str; 7] = ["step", "map", "flush", "latch", "charts", "snap", "yew"];
 
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
@@ -445,14 +387,14 @@ impl LoopInner {
             if playing { "" } else { " (paused)" },
             crate::model::format::int(pages),
             engines.panes.len(),
-            self.phases.get(),
+            self.phases.get().named(&PHASE_NAMES),
         );
         el.set_inner_text(&text);
         let dataset = el.dataset();
         let _ = dataset.set("p50", &format!("{i50:.2}"));
         let _ = dataset.set("p95", &format!("{i95:.2}"));
         let _ = dataset.set("work95", &format!("{w95:.2}"));
-        let _ = dataset.set("frames", &stats.intervals.len().to_string());
+        let _ = dataset.set("frames", &stats.frames().to_string());
     }
 }
 
@@ -603,23 +545,5 @@ mod tests {
         assert_eq!(step_budget(0.0), STEP_BUDGET_MS);
         assert_eq!(step_budget(4.0), 8.0);
         assert_eq!(step_budget(30.0), MIN_STEP_MS, "always some progress");
-    }
-
-    #[test]
-    fn quantiles_by_nearest_rank() {
-        let xs: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!(quantile(&xs, 0.5), 50.0);
-        assert_eq!(quantile(&xs, 0.95), 95.0);
-        assert_eq!(quantile(&[], 0.95), 0.0);
-        let mut s = FrameStats::default();
-        for i in 0..(FRAME_WINDOW + 10) {
-            s.push(if i < 10 { 100.0 } else { 16.0 }, 2.0);
-        }
-        assert_eq!(s.intervals.len(), FRAME_WINDOW);
-        assert_eq!(
-            s.quantiles(0.95),
-            (16.0, 2.0),
-            "the old slow frames rolled out"
-        );
     }
 }

@@ -9,5 +9,6 @@ pub mod frame;
 pub mod latch_lanes;
 pub mod panel;
 pub mod pool_map;
+pub mod remote_debug;
 pub mod remote_frame;
 pub mod theme;

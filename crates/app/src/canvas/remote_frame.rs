@@ -1,4 +1,4 @@
-//! The page's animation loop when the engines run in the worker (`?worker=1`): no
+//! The page's animation loop when the engines run in the worker (the default): no
 //! stepping and no pixel work here. Each `requestAnimationFrame` tells the worker the
 //! map canvases' sizes when they change, takes the frames that arrived, puts each
 //! map patch's rows on its canvas (straight from the transferred buffer) with the
@@ -9,9 +9,10 @@
 
 use crate::canvas::chart;
 use crate::canvas::flush_list;
-use crate::canvas::frame::{dark_theme, Canvases};
+use crate::canvas::frame::{dark_theme, performance_now, Canvases};
 use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
+use crate::canvas::remote_debug::PageTimings;
 use crate::canvas::theme::Theme;
 use crate::model::remote::protocol::{Command, MapPatch};
 use crate::model::snapshot::News;
@@ -24,7 +25,7 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, ImageData};
-use yew::Callback;
+use yew::{Callback, NodeRef};
 
 /// What a map canvas was last described to the worker as: size, dpr, theme.
 type ViewKey = (u32, u32, u64, bool);
@@ -41,6 +42,8 @@ struct RemoteLoop {
     canvases: Vec<Canvases>,
     on_news: Callback<(u32, News)>,
     on_action: Callback<Action>,
+    debug: Option<NodeRef>,
+    timings: RefCell<PageTimings>,
     views: RefCell<Vec<Option<ViewKey>>>,
     panel_keys: RefCell<Vec<Option<PanelKey>>>,
     closure: RefCell<Option<FrameClosure>>,
@@ -66,12 +69,13 @@ impl std::fmt::Debug for RemoteFrameLoop {
 impl RemoteFrameLoop {
     /// Starts drawing `remote`'s frames into `canvases` (engine `i` into
     /// `canvases[i]`), the news to `on_news`, what the page should say to
-    /// `on_action`.
+    /// `on_action`; with `debug`, the overlay element gets the page's frame timings
+    /// and the worker's.
     pub fn start(
         remote: Rc<Remote>,
         canvases: Vec<Canvases>,
-        on_news: Callback<(u32, News)>,
-        on_action: Callback<Action>,
+        debug: Option<NodeRef>,
+        (on_news, on_action): (Callback<(u32, News)>, Callback<Action>),
     ) -> RemoteFrameLoop {
         let dark_query = gloo::utils::window()
             .match_media("(prefers-color-scheme: dark)")
@@ -82,6 +86,8 @@ impl RemoteFrameLoop {
             canvases,
             on_news,
             on_action,
+            debug,
+            timings: RefCell::default(),
             views: RefCell::new(Vec::new()),
             panel_keys: RefCell::new(Vec::new()),
             closure: RefCell::new(None),
@@ -133,6 +139,8 @@ impl RemoteLoop {
         if self.stopped.get() {
             return;
         }
+        let started = performance_now();
+        let mut phase = [0.0; 3];
         let dark = dark_theme(self.dark_query.as_ref());
         let theme = Theme::for_scheme(dark);
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
@@ -141,6 +149,7 @@ impl RemoteLoop {
         let mut answered = Vec::new();
         let mut fresh_panels = vec![(false, false); self.canvases.len()];
         for arrived in self.remote.take_arrived() {
+            let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
             let mut drew = false;
             for (pane, patch) in &got.patches {
@@ -151,6 +160,7 @@ impl RemoteLoop {
             if !got.patches.is_empty() {
                 self.remote.send(&Command::Drawn);
             }
+            phase[0] += performance_now() - put_started;
             self.drawn_any.set(self.drawn_any.get() || drew);
             for &(pane, lanes, charts) in &got.panels {
                 if let Some(f) = fresh_panels.get_mut(pane) {
@@ -164,13 +174,22 @@ impl RemoteLoop {
                 self.on_action.emit(a);
             }
         }
+        let panels_started = performance_now();
         for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
             self.draw_panels(pane, lanes, charts, &theme, dpr);
         }
+        phase[1] = performance_now() - panels_started;
         if let Some(why) = self.remote.failure() {
+            self.stopped.set(true);
+            if !self.remote.mirror.borrow().heard {
+                // Nothing drawn yet: the page starts again with the engines on its
+                // own thread, and says so.
+                gloo::console::warn!(why);
+                crate::worker::fallback::reload_on_page_thread();
+                return;
+            }
             gloo::console::error!(why.clone());
             self.on_action.emit(Action::Notice(why));
-            self.stopped.set(true);
         }
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();
@@ -192,13 +211,28 @@ impl RemoteLoop {
                 }
             }
         }
+        let yew_started = performance_now();
         for n in news {
             self.on_news.emit(n);
         }
         for (answer, reply) in answered {
             answer(reply);
         }
+        let done = performance_now();
+        phase[2] = done - yew_started;
+        self.show_debug(started, done - started, &phase);
         self.arm();
+    }
+
+    /// Counts the frame and rewrites the `?debug=1` overlay, if there is one.
+    fn show_debug(&self, started: f64, work: f64, phase: &[f64; 3]) {
+        let Some(el) = self.debug.as_ref() else {
+            return;
+        };
+        let mut timings = self.timings.borrow_mut();
+        timings.record(started, work, phase);
+        let mirror = self.remote.mirror.borrow();
+        timings.show(el, mirror.timings.as_ref(), started);
     }
 
     /// Draws pane `pane`'s flush lists and latch lanes (when `lanes` came new) and

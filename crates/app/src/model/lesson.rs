@@ -97,9 +97,9 @@ pub fn open(
     generation: u32,
     sessions: Rc<RefCell<Sessions>>,
 ) -> Result<(Engines, Opened), String> {
+    let opened = opened_of(plan, generation)?;
     let scenario = plan.setup.scenario(plan.seed)?;
-    let profile = plan.setup.engine_name()?;
-    let knobs = knobs_of(plan.setup);
+    let (profile, knobs) = (opened.profile.clone(), opened.knobs.clone());
     let actions = owned_actions(plan)?;
     let mut engines = Engines::new(Runner::for_lesson(
         scenario.clone(),
@@ -112,10 +112,8 @@ pub fn open(
             .panes
             .push(Runner::for_lesson(scenario, c, knobs.clone(), generation)?);
     }
-    let playing = plan.pause_at.is_some_and(|p| p > plan.open_at);
-    let speed = plan.speed.unwrap_or(1.0);
     engines.pause_at = plan.pause_at;
-    engines.set_clock(playing, speed);
+    engines.set_clock(opened.playing, opened.speed);
     let (names, open_at) = (plan.sessions.clone(), plan.open_at);
     engines.when_settled(move |e| {
         let mut ids = vec![(names[0].clone(), e.main().sim().console_session())];
@@ -133,16 +131,41 @@ pub fn open(
         e.go_to(open_at);
         *sessions.borrow_mut() = ids;
     });
-    let opened = Opened {
+    Ok((engines, opened))
+}
+
+/// What the page's state becomes when `plan` opens as restart `generation`, with
+/// everything the plan could refuse checked: the page knows it before the engines
+/// in the worker are built ([`open`] builds them from the same plan).
+pub fn opened_of(plan: &Plan, generation: u32) -> Result<Opened, String> {
+    plan.setup.scenario(plan.seed)?;
+    owned_actions(plan)?;
+    Ok(Opened {
         generation,
         scenario: plan.setup.scenario.clone(),
-        profile,
-        knobs,
+        profile: plan.setup.engine_name()?,
+        knobs: knobs_of(plan.setup),
         compare: plan.setup.compare.clone(),
-        playing,
-        speed,
-    };
-    Ok((engines, opened))
+        playing: plan.pause_at.is_some_and(|p| p > plan.open_at),
+        speed: plan.speed.unwrap_or(1.0),
+    })
+}
+
+/// The plan of step `step` of lesson `id`, quiz variant `variant` and seed `seed`,
+/// or why there is none (the worker opens a step by these numbers).
+pub fn plan_of<'a>(
+    lessons: &'a [Lesson],
+    id: &str,
+    (step, variant, seed): (usize, usize, usize),
+) -> Result<(&'a Lesson, Plan<'a>), String> {
+    let lesson = lessons
+        .iter()
+        .find(|l| l.id == id)
+        .ok_or_else(|| format!("no lesson '{id}'"))?;
+    let plan = lesson
+        .plan(step, variant, seed)
+        .ok_or_else(|| format!("lesson '{id}' has no step {}", step + 1))?;
+    Ok((lesson, plan))
 }
 
 /// The plan's statements with their sessions, each checked: a session the chapter

@@ -13,6 +13,7 @@ pub mod console;
 pub mod embed;
 pub mod export;
 pub mod format;
+pub mod frame_stats;
 pub mod inspect;
 pub mod knobs;
 pub mod layout;

@@ -282,6 +282,8 @@ impl AppState {
                     help: self.help,
                     layout: self.layout.clone(),
                     console_wide: self.console_wide,
+                    // Where the engines run (a worker that could not start) still holds.
+                    notice: self.notice.clone(),
                     ..AppState::default()
                 };
             }

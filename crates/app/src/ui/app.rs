@@ -3,7 +3,6 @@
 //! there); the hooks that keep the engines in step with that state are `ui::hooks`.
 
 use crate::canvas::frame::Canvases;
-use crate::model::remote::protocol::{Command, LinkJson};
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
@@ -22,9 +21,8 @@ use crate::ui::panels_menu::PanelsMenu;
 use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
+use crate::ui::start::first_engines;
 use crate::ui::stats::Stats;
-use crate::worker::client::Remote;
-use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,45 +49,6 @@ fn query_has(item: &str) -> bool {
 /// Whether the URL asks for the debug overlay (`?debug=1`).
 fn debug_requested() -> bool {
     query_has("debug=1")
-}
-
-/// The page's first state and engines. With `?worker=1` the engines start in a Web
-/// Worker (`web/worker.js`): the link's moment, replayed to its tick there, or the
-/// default scenario. Otherwise, or when the browser cannot start a module worker, on
-/// the page's thread: the link's, replayed to its tick, or the default scenario
-/// (playing unless `still`).
-fn first_engines(opening: &share::Opening, still: bool) -> (AppState, EnginesProxy) {
-    if query_has("worker=1") {
-        match Remote::start("./worker.js") {
-            Ok(remote) => {
-                let state = match &opening.state {
-                    Some(link) => {
-                        let state = share::state_of(link);
-                        remote.send(&Command::OpenLink {
-                            link: LinkJson(link.clone()),
-                            generation: state.generation,
-                        });
-                        state
-                    }
-                    None => AppState {
-                        playing: !still,
-                        error: opening.error.clone(),
-                        ..AppState::default()
-                    },
-                };
-                remote.send(&Command::Open {
-                    scenario: state.scenario.clone(),
-                    profile: state.profile.clone(),
-                    knobs: state.knobs.clone(),
-                    generation: state.generation,
-                });
-                return (state, EnginesProxy::Remote(Rc::new(remote)));
-            }
-            Err(e) => gloo::console::warn!(e),
-        }
-    }
-    let (state, engines) = share::initial(opening, still);
-    (state, EnginesProxy::Local(Rc::new(RefCell::new(engines))))
 }
 
 /// Whether the user asked the system for less motion.
@@ -172,9 +131,6 @@ pub fn app() -> Html {
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
-    // Lessons read the engines on the page's thread: with the engines in the worker
-    // they are not offered yet.
-    let local = engines.local().cloned();
     let make_url = {
         let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |done: Callback<String>| {
@@ -215,11 +171,9 @@ pub fn app() -> Html {
             <main class="grid">
                 <div class="main-col">
                     { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                        if let Some(local) = local.clone() {
-                            <LessonPlayer engines={EnginesRef(local)} on_action={dispatch(&state, |a: Action| a)}
-                                generation={state.generation} now={main_snapshot.now} playing={state.playing}
-                                busy={main_snapshot.busy.clone()} />
-                        }
+                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                            generation={state.generation} now={main_snapshot.now} playing={state.playing}
+                            busy={main_snapshot.busy.clone()} />
                     }) }
                     <div class="panes">{ for panes }</div>
                 </div>

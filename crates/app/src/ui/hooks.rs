@@ -61,7 +61,7 @@ pub fn use_frame_loop(
             }
             EnginesProxy::Remote(r) => {
                 let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
-                let frame_loop = RemoteFrameLoop::start(r, canvases, on_news, on_action);
+                let frame_loop = RemoteFrameLoop::start(r, canvases, debug, (on_news, on_action));
                 Box::new(move || drop(frame_loop))
             }
         };

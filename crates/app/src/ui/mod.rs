@@ -22,4 +22,5 @@ pub mod processlist;
 pub mod scenario_card;
 pub mod share;
 pub mod sql_box;
+pub mod start;
 pub mod stats;

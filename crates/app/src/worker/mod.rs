@@ -1,4 +1,5 @@
-//! The engines in a dedicated Web Worker (`?worker=1`): the same wasm module started
+//! The engines in a dedicated Web Worker (the default; `?worker=0` keeps them on the
+//! page's thread, `fallback.rs` where no worker can start): the same wasm module started
 //! by `web/worker.js`, whose [`entry::worker_main`] runs `model::remote::Host` on a
 //! timer; the page's [`client::Remote`] starts it, posts commands and keeps what
 //! comes back; [`proxy::EnginesProxy`] is what the page's components hold, the
@@ -9,4 +10,5 @@
 
 pub mod client;
 pub mod entry;
+pub mod fallback;
 pub mod proxy;

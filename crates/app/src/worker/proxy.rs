@@ -8,12 +8,15 @@ use crate::model::export::TextExport;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
 use crate::model::layout::PanelLayout;
+use crate::model::lesson::{self, Place, Sessions};
 use crate::model::link::LinkState;
 use crate::model::remote::protocol::{Command, Reply};
 use crate::model::replay;
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::Engines;
+use crate::model::state::Opened;
 use crate::model::{console, runner::Runner};
+use ddlscope_engine::lesson::Lesson;
 use ddlscope_engine::{parse_sql, Tick};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -241,6 +244,114 @@ impl EnginesProxy {
                     width,
                 },
             ),
+        }
+    }
+
+    /// Opens step `place` of `lesson` on fresh engines as restart `generation`
+    /// (their pools warm and they run to the step's moment in the frames that
+    /// follow); the lesson's sessions land in `sessions` once connected. What the
+    /// page's state becomes, or why the step cannot open; in the worker's case a
+    /// refusal found only there (building the server) goes to `failed`.
+    pub fn open_lesson(
+        &self,
+        l: &Lesson,
+        place: &Place,
+        generation: u32,
+        sessions: Rc<RefCell<Sessions>>,
+        failed: impl FnOnce(String) + 'static,
+    ) -> Result<Opened, String> {
+        let plan = l
+            .plan(place.step, place.variant, place.seed)
+            .ok_or("this step has no set-up")?;
+        match self {
+            EnginesProxy::Local(e) => {
+                let (engines, opened) = lesson::open(&plan, generation, sessions)?;
+                *e.borrow_mut() = engines;
+                Ok(opened)
+            }
+            EnginesProxy::Remote(r) => {
+                let opened = lesson::opened_of(&plan, generation)?;
+                let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+                r.ask(
+                    Box::new(move |reply| {
+                        if let Reply::LessonOpened { result, .. } = reply {
+                            match result {
+                                Ok(ids) => *sessions.borrow_mut() = ids,
+                                Err(e) => failed(e),
+                            }
+                        }
+                    }),
+                    |ask| Command::OpenLesson {
+                        ask,
+                        lesson: l.id.clone(),
+                        step: number(place.step),
+                        variant: number(place.variant),
+                        seed: number(place.seed),
+                        generation,
+                    },
+                );
+                Ok(opened)
+            }
+        }
+    }
+
+    /// Runs on to the question of step `step` of `l` (after whatever the engines
+    /// are busy with) and gives `shown` what it asks about, measured there, in
+    /// words (or why not).
+    pub fn reveal(
+        &self,
+        l: &Lesson,
+        step: usize,
+        sessions: Rc<RefCell<Sessions>>,
+        shown: impl FnOnce(Result<String, String>) + 'static,
+    ) {
+        match self {
+            EnginesProxy::Local(e) => {
+                let Some(q) = l.steps.get(step).and_then(|s| s.question.as_ref()) else {
+                    return shown(Err("this step asks no question".to_string()));
+                };
+                lesson::reveal(&mut e.borrow_mut(), sessions, q, move |seen| {
+                    shown(Ok(seen.to_string()))
+                });
+            }
+            EnginesProxy::Remote(r) => r.ask(
+                Box::new(move |reply| {
+                    if let Reply::Revealed { seen, .. } = reply {
+                        shown(seen);
+                    }
+                }),
+                |ask| Command::Reveal {
+                    ask,
+                    lesson: l.id.clone(),
+                    step: u32::try_from(step).unwrap_or(u32::MAX),
+                },
+            ),
+        }
+    }
+
+    /// Whether the clock has reached a lesson step's pause (which is then spent).
+    /// In the worker's case always false: the worker stops there itself and says
+    /// so (`Reply::PausedAtMark`).
+    pub fn take_mark_pause(&self) -> bool {
+        match self {
+            EnginesProxy::Local(e) => {
+                let mut e = e.borrow_mut();
+                let at = e.paused_at_mark();
+                if at {
+                    e.pause_at = None;
+                }
+                at
+            }
+            EnginesProxy::Remote(_) => false,
+        }
+    }
+
+    /// Whether the two are the same engines.
+    pub fn same(&self, other: &EnginesProxy) -> bool {
+        match (self, other) {
+            (EnginesProxy::Local(a), EnginesProxy::Local(b)) => Rc::ptr_eq(a, b),
+            (EnginesProxy::Remote(a), EnginesProxy::Remote(b)) => Rc::ptr_eq(a, b),
+            _ => false,
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
 use crate::model::layout::PanelLayout;
+use crate::model::lesson::Sessions;
 use crate::model::link::{unopenable, LinkState};
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
 use crate::model::panels::{chart_data, flush_view, latch_view};
@@ -25,6 +26,8 @@ use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use ddlscope_engine::Tick;
 use ddlscope_map::Theme;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Wall time a timer frame steps the engines while they play.
 pub const WORK_MS: f64 = 12.0;
@@ -82,6 +85,12 @@ pub struct Host {
     last_busy: Option<bool>,
     undrawn: u32,
     handled: u32,
+    /// Answers that come once the engines settle (a lesson step opened, a
+    /// question's moment reached), taken by the next frame.
+    late: Rc<RefCell<Vec<Reply>>>,
+    /// The open lesson step's session names with their processlist ids.
+    lesson_sessions: Rc<RefCell<Sessions>>,
+    timings: HostTimings,
 }
 
 impl Host {
@@ -128,6 +137,17 @@ impl Host {
             }
             Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
             Command::OpenLink { link, generation } => self.open_link(&link.0, generation),
+            Command::OpenLesson {
+                ask,
+                lesson,
+                step,
+                variant,
+                seed,
+                generation,
+            } => {
+                let place = (step as usize, variant as usize, seed as usize);
+                self.open_lesson(ask, &lesson, place, generation);
+            }
             Command::Clock { playing, speed } => {
                 self.clock = (playing, speed);
                 if let Some(e) = self.engines.as_mut() {
@@ -204,8 +224,10 @@ impl Host {
                     .and_then(|r| tooltip(r, x, y, width));
                 self.replies.push(Reply::Inspected { ask, text });
             }
+            Command::Reveal { ask, lesson, step } => self.reveal(ask, &lesson, step as usize),
             Command::Open { .. }
             | Command::OpenLink { .. }
+            | Command::OpenLesson { .. }
             | Command::View { .. }
             | Command::Drawn
             | Command::Clock { .. } => {}
@@ -283,7 +305,7 @@ impl Host {
         now_ms: f64,
         clock: &dyn Fn() -> f64,
     ) -> Option<(Frame, Vec<Vec<u8>>)> {
-        let replies = std::mem::take(&mut self.replies);
+        let mut replies = std::mem::take(&mut self.replies);
         let Some(e) = self.engines.as_mut() else {
             return (!replies.is_empty()).then(|| {
                 let frame = Frame {
@@ -299,10 +321,17 @@ impl Host {
         } else {
             WORK_MS
         };
+        let mut lap = Lap::new(clock);
         e.advance(dt_ms, budget, clock);
+        lap.to(phase::ADVANCE);
         for r in &mut e.panes {
             r.digest();
         }
+        lap.to(phase::DIGEST);
+        replies.append(&mut self.late.borrow_mut());
+        self.pause_at_mark(&mut replies);
+        // Still there: nothing above drops the engines.
+        let e = self.engines.as_mut()?;
         let busy = e.busy().is_some();
         let report = self
             .last_report_ms
@@ -330,23 +359,32 @@ impl Host {
                 None
             };
             pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
+            lap.to(phase::MAP);
             let (latches, flush) = panels_due(r, state, now_ms);
+            lap.to(phase::PANELS);
+            let charts = charts_due(r, state, now_ms);
+            lap.to(phase::CHARTS);
+            let snapshot = report.then(|| r.snapshot());
+            lap.to(phase::SNAPSHOT);
             panes.push(PaneFrame {
                 instances: r.sim().pool().n_instances(),
-                snapshot: report.then(|| r.snapshot()),
+                snapshot,
                 map: map.map(|(patch, _)| patch),
                 latches,
                 flush,
-                charts: charts_due(r, state, now_ms),
+                charts,
             });
         }
+        self.timings.record(now_ms, clock() - now_ms, &lap.phase);
+        let timings = self.timings.due(now_ms, e);
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
         let busy_changed = self.last_busy.replace(busy) != Some(busy);
         let panels = panes
             .iter()
             .any(|p| p.latches.is_some() || p.charts.is_some());
-        if !report && !drew && !panels && replies.is_empty() && !busy_changed {
+        let quiet = !report && !drew && !panels && !busy_changed && timings.is_none();
+        if quiet && replies.is_empty() {
             return None;
         }
         let frame = Frame {
@@ -356,6 +394,7 @@ impl Host {
             panes,
             log,
             replies,
+            timings,
         };
         Some((frame, pixels))
     }
@@ -375,6 +414,10 @@ fn unanswerable(c: Command) -> Option<Reply> {
             result: Err(none.to_string()),
         }),
         Command::Inspect { ask, .. } => Some(Reply::Inspected { ask, text: None }),
+        Command::Reveal { ask, .. } => Some(Reply::Revealed {
+            ask,
+            seen: Err(none.to_string()),
+        }),
         _ => None,
     }
 }
@@ -488,6 +531,11 @@ fn paint_pane(
     };
     Some((patch, rows))
 }
+
+mod lesson;
+mod timings;
+
+use timings::{phase, HostTimings, Lap};
 
 #[cfg(test)]
 mod asks;

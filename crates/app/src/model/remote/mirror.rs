@@ -5,7 +5,7 @@
 //! frame here; a call that needs an answer (a new console session) becomes an ask,
 //! numbered, whose callback runs when the frame carrying its [`Reply`] arrives.
 
-use super::protocol::{Command, Frame, MapPatch, Reply};
+use super::protocol::{Command, Frame, MapPatch, Reply, Timings};
 use crate::model::panels::{ChartData, FlushView, LatchView};
 use crate::model::snapshot::{News, Snapshot};
 use crate::model::state::Action;
@@ -59,6 +59,8 @@ pub struct Mirror<F> {
     pub busy: bool,
     /// Whether a frame has come yet.
     pub heard: bool,
+    /// The worker's frame timings, as last heard (the `?debug=1` overlay).
+    pub timings: Option<Timings>,
     /// Commands sent, and the number of the last that may make the engines busy.
     sent: (u32, u32),
 }
@@ -72,6 +74,7 @@ impl<F> Default for Mirror<F> {
             generation: 0,
             busy: true,
             heard: false,
+            timings: None,
             sent: (0, 0),
         }
     }
@@ -104,6 +107,9 @@ impl<F> Mirror<F> {
     /// Takes in `frame`: the panes' latest state, and what the page should do.
     pub fn receive(&mut self, frame: Frame) -> Received<F> {
         self.heard = true;
+        if frame.timings.is_some() {
+            self.timings = frame.timings.clone();
+        }
         self.generation = frame.generation;
         // Wrapping: a difference over half the range is the worker ahead.
         let behind = self.sent.1.wrapping_sub(frame.handled) as i32 > 0;
@@ -181,6 +187,7 @@ fn action_of(reply: Reply) -> Option<Action> {
             knobs,
         }),
         Reply::LinkFailed(e) => Some(Action::LinkFailed(e)),
+        Reply::PausedAtMark => Some(Action::Pause),
         Reply::Refused(e) => Some(Action::Notice(format!(
             "The engine's worker could not read a message from the page: {e}."
         ))),
@@ -189,7 +196,9 @@ fn action_of(reply: Reply) -> Option<Action> {
         | Reply::Submitted { .. }
         | Reply::Link { .. }
         | Reply::Exported { .. }
-        | Reply::Inspected { .. } => None,
+        | Reply::Inspected { .. }
+        | Reply::LessonOpened { .. }
+        | Reply::Revealed { .. } => None,
     }
 }
 

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
 /// changes shape.
-pub const PROTOCOL_VERSION: u16 = 2;
+pub const PROTOCOL_VERSION: u16 = 3;
 /// The longest message read, bytes (a frame is a few kB; a link's journal at most
 /// a few hundred).
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -129,6 +129,34 @@ pub enum Command {
         /// The canvas's CSS width.
         width: f64,
     },
+    /// Open step `step` of lesson `lesson` (quiz variant `variant`, seed `seed`) on
+    /// fresh engines as restart `generation` (`model::lesson::open`): answered with
+    /// [`Reply::LessonOpened`] once its sessions are connected, or at once with why
+    /// not.
+    OpenLesson {
+        /// The ask's number.
+        ask: u32,
+        /// The lesson's id.
+        lesson: String,
+        /// The step, 0-based.
+        step: u32,
+        /// The quiz variant.
+        variant: u32,
+        /// The seed's index in the variant's list.
+        seed: u32,
+        /// The restart's number.
+        generation: u32,
+    },
+    /// Run on to the question of step `step` of lesson `lesson` and measure what it
+    /// asks about (`model::lesson::reveal`): answered with [`Reply::Revealed`].
+    Reveal {
+        /// The ask's number.
+        ask: u32,
+        /// The lesson's id.
+        lesson: String,
+        /// The step, 0-based.
+        step: u32,
+    },
 }
 
 /// An answer, or something the page should say.
@@ -187,6 +215,24 @@ pub enum Reply {
         /// The text.
         text: Option<String>,
     },
+    /// [`Command::OpenLesson`]'s answer: the lesson's session names with their
+    /// processlist ids, or why the step could not open.
+    LessonOpened {
+        /// The ask's number.
+        ask: u32,
+        /// The sessions, or why not.
+        result: Result<Vec<(String, u32)>, String>,
+    },
+    /// [`Command::Reveal`]'s answer: what the simulation shows at the question's
+    /// moment, in words, or why it cannot say.
+    Revealed {
+        /// The ask's number.
+        ask: u32,
+        /// The observation, or why not.
+        seen: Result<String, String>,
+    },
+    /// The clock reached a lesson step's pause and stopped there.
+    PausedAtMark,
     /// [`Command::OpenLink`]'s link could not be opened: why, in the banner's words
     /// (the default scenario runs instead).
     LinkFailed(String),
@@ -202,8 +248,11 @@ impl Reply {
             | Reply::Submitted { ask, .. }
             | Reply::Link { ask, .. }
             | Reply::Exported { ask, .. }
-            | Reply::Inspected { ask, .. } => Some(*ask),
+            | Reply::Inspected { ask, .. }
+            | Reply::LessonOpened { ask, .. }
+            | Reply::Revealed { ask, .. } => Some(*ask),
             Reply::Notice(_)
+            | Reply::PausedAtMark
             | Reply::RestartFailed { .. }
             | Reply::CompareFailed(_)
             | Reply::LinkFailed(_)
@@ -250,6 +299,37 @@ pub struct Frame {
     pub log: Option<Vec<LogEntry>>,
     /// Answers and notices since the last frame.
     pub replies: Vec<Reply>,
+    /// The worker's frame timings, when due.
+    pub timings: Option<Timings>,
+}
+
+/// The phases of a worker's timer frame, as [`Timings::phases`] orders them: the
+/// engines' advance, the digest of their events, the map's pixels, the latch lanes
+/// and flush lists, the charts' data, the snapshots.
+pub const WORKER_PHASES: [&str; 6] = ["advance", "digest", "map", "panels", "charts", "snap"];
+
+/// The worker's frame timings, for the `?debug=1` overlay (about four times a
+/// second).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Wall time between timer frames, p50 and p95, ms.
+    pub frame_ms: (f64, f64),
+    /// Wall time a timer frame works (before posting), p50 and p95, ms.
+    pub work_ms: (f64, f64),
+    /// Frames the percentiles cover.
+    pub frames: u32,
+    /// Where a frame's work goes, ms, smoothed, in [`WORKER_PHASES`]' order.
+    pub phases: [f64; 6],
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// The speed asked for.
+    pub speed: f64,
+    /// The speed achieved (the main engine's).
+    pub achieved: f64,
+    /// Pages of every engine's pool.
+    pub pages: u64,
+    /// Engines running.
+    pub engines: u8,
 }
 
 /// One engine's part of a [`Frame`].
@@ -299,15 +379,17 @@ pub struct MapPatch {
 
 impl Command {
     /// Whether the engines may be busy after it (building a pool, replaying to a
-    /// moment) until a frame says otherwise.
+    /// moment, a step forward that runs up to ten virtual seconds to find a mark)
+    /// until a frame says otherwise.
     pub fn unsettles(&self) -> bool {
         matches!(
             self,
             Command::Open { .. }
                 | Command::OpenLink { .. }
+                | Command::OpenLesson { .. }
                 | Command::Compare(_)
                 | Command::Seek(_)
-                | Command::Step(false)
+                | Command::Step(_)
         )
     }
 }

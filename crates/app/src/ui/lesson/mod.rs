@@ -10,8 +10,8 @@ mod style;
 
 use crate::model::lesson::{self as model, Answer, Place, Sessions};
 use crate::model::state::Action;
-use crate::ui::hooks::SharedEngines;
-use ddlscope_engine::lesson::{Lesson, Observation, QuestionKind};
+use crate::ui::hooks::EnginesProxy;
+use ddlscope_engine::lesson::{Lesson, QuestionKind};
 use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo::timers::callback::Timeout;
@@ -21,13 +21,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-/// The engines, compared by identity.
+/// The engines, wherever they run, compared by identity.
 #[derive(Clone, Debug)]
-pub struct EnginesRef(pub SharedEngines);
+pub struct EnginesRef(pub EnginesProxy);
 
 impl PartialEq for EnginesRef {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        self.0.same(&other.0)
     }
 }
 
@@ -87,11 +87,17 @@ fn open_place(
     sessions: &Rc<RefCell<Sessions>>,
 ) -> Result<(), String> {
     let lesson = &lessons[place.lesson];
-    let plan = lesson
-        .plan(place.step, place.variant, place.seed)
-        .ok_or("this step has no set-up")?;
-    let (engines, opened) = model::open(&plan, props.generation + 1, sessions.clone())?;
-    *props.engines.0.borrow_mut() = engines;
+    let on_action = props.on_action.clone();
+    let failed = move |e: String| {
+        on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
+    };
+    let opened = props.engines.0.open_lesson(
+        lesson,
+        place,
+        props.generation + 1,
+        sessions.clone(),
+        failed,
+    )?;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
     let _ = gloo::utils::window()
         .location()
@@ -215,9 +221,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         let engines = props.engines.0.clone();
         let on_action = props.on_action.clone();
         use_effect_with((props.now, props.playing), move |(_, playing)| {
-            let mut e = engines.borrow_mut();
-            if *playing && e.paused_at_mark() {
-                e.pause_at = None;
+            if *playing && engines.take_mark_pause() {
                 on_action.emit(Action::Pause);
             }
         });
@@ -408,12 +412,14 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
             let (lesson, place) = (lesson.clone(), place.clone());
             Callback::from(move |_: MouseEvent| {
+                let (lesson_now, place_now) = (lesson.clone(), place.clone());
                 let (view, q2, va, on_action) = (view.clone(), q.clone(), va.clone(), props.on_action.clone());
                 let (lesson, place) = (lesson.clone(), place.clone());
-                let shown = move |seen: Observation| {
+                let shown = move |seen: Result<String, String>| {
                     // Called from the engines' work, borrowed: Yew hears of it after.
                     Timeout::new(0, move || {
                         on_action.emit(Action::Pause);
+                        let seen = seen.unwrap_or_else(|e| format!("nothing ({e})"));
                         let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q2, va.as_deref()));
                         post_notes(&lesson, &place, &text);
                         let answer = Answer { revealed: Some(text), ..view.answer.clone() };
@@ -421,7 +427,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                     })
                     .forget();
                 };
-                model::reveal(&mut props.engines.0.borrow_mut(), sessions.clone(), &q, shown);
+                props.engines.0.reveal(&lesson_now, place_now.step, sessions.clone(), shown);
             })
         };
         let input = match &q.kind {

@@ -223,7 +223,8 @@ fn a_message_from_another_build_is_refused_with_the_reason() {
     bytes[..2].copy_from_slice(&(PROTOCOL_VERSION + 1).to_le_bytes());
     let err = decode_command(&bytes).expect_err("another version");
     assert!(
-        err.contains("protocol version 3") && err.contains("reload"),
+        err.contains(&format!("protocol version {}", PROTOCOL_VERSION + 1))
+            && err.contains("reload"),
         "{err}"
     );
     let mut h = Host::new();

@@ -229,3 +229,245 @@ fn the_panels_data_comes_while_the_clock_moves_and_stops_when_it_stops() {
         "paused: nothing new to draw"
     );
 }
+
+/// The replies of the frames run until one answers `ask`, at most `n` frames.
+fn answer_to(h: &mut Host, n: usize, ask: u32) -> Option<Reply> {
+    let f = frames_until(h, n, |f, _| f.replies.iter().any(|r| r.ask() == Some(ask)))?;
+    f.replies.into_iter().find(|r| r.ask() == Some(ask))
+}
+
+#[test]
+fn a_lesson_step_opens_and_reveals_as_on_the_page() {
+    use crate::model::lesson::{lessons, open as open_step, reveal, Sessions};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let all = lessons();
+    let mdl = all.iter().find(|l| l.id == "mdl-queue").unwrap();
+    let plan = mdl.plan(2, 0, 0).unwrap();
+    // The page's thread, settled at once.
+    let ids = Rc::new(RefCell::new(Sessions::new()));
+    let (mut page, _) = open_step(&plan, 4, ids.clone()).unwrap();
+    page.settle();
+    let seen = Rc::new(RefCell::new(None));
+    let put = seen.clone();
+    let q = mdl.steps[2].question.as_ref().unwrap();
+    reveal(&mut page, ids.clone(), q, move |o| {
+        *put.borrow_mut() = Some(o.to_string())
+    });
+    page.settle();
+    // The worker, a frame at a time.
+    let mut h = Host::new();
+    h.handle(
+        Command::OpenLesson {
+            ask: 3,
+            lesson: "mdl-queue".into(),
+            step: 2,
+            variant: 0,
+            seed: 0,
+            generation: 4,
+        },
+        &|| 0.0,
+    );
+    let Some(Reply::LessonOpened { result, .. }) = answer_to(&mut h, 400, 3) else {
+        panic!("the step opens");
+    };
+    assert_eq!(result, Ok(ids.borrow().clone()), "the same sessions");
+    assert_eq!(h.engines().unwrap().main().generation(), 4);
+    h.handle(
+        Command::Reveal {
+            ask: 4,
+            lesson: "mdl-queue".into(),
+            step: 2,
+        },
+        &|| 0.0,
+    );
+    let Some(Reply::Revealed { seen: shown, .. }) = answer_to(&mut h, 4000, 4) else {
+        panic!("the question's moment is reached");
+    };
+    assert_eq!(
+        shown.ok(),
+        seen.borrow().clone(),
+        "what the page's thread saw"
+    );
+    assert_eq!(
+        h.engines().unwrap().main().sim().trace_hash(),
+        page.main().sim().trace_hash()
+    );
+}
+
+#[test]
+fn a_lesson_step_that_is_not_there_is_refused_with_why() {
+    let mut h = Host::new();
+    h.handle(
+        Command::Reveal {
+            ask: 1,
+            lesson: "mdl-queue".into(),
+            step: 2,
+        },
+        &|| 0.0,
+    );
+    for (ask, lesson, step) in [(2, "no-such-lesson", 0), (3, "mdl-queue", 999)] {
+        h.handle(
+            Command::OpenLesson {
+                ask,
+                lesson: lesson.into(),
+                step,
+                variant: 0,
+                seed: 0,
+                generation: 1,
+            },
+            &|| 0.0,
+        );
+    }
+    let f = frames_until(&mut h, 2, |f, _| !f.replies.is_empty()).expect("answered");
+    let texts: Vec<String> =
+        f.replies
+            .iter()
+            .map(|r| match r {
+                Reply::Revealed { seen: Err(e), .. }
+                | Reply::LessonOpened { result: Err(e), .. } => e.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+    assert_eq!(
+        texts,
+        [
+            "Not done: no server is running yet.",
+            "no lesson 'no-such-lesson'",
+            "lesson 'mdl-queue' has no step 1000"
+        ]
+    );
+}
+
+#[test]
+fn the_clock_stops_at_a_lesson_steps_pause() {
+    use crate::model::lesson::lessons;
+    let all = lessons();
+    // A step that plays on to a pause.
+    let (id, step) = all
+        .iter()
+        .find_map(|l| {
+            (0..l.steps.len()).find_map(|i| {
+                let p = l.plan(i, 0, 0)?;
+                p.pause_at
+                    .is_some_and(|at| at > p.open_at)
+                    .then(|| (l.id.clone(), i))
+            })
+        })
+        .expect("a lesson step pauses");
+    let mut h = Host::new();
+    h.handle(
+        Command::OpenLesson {
+            ask: 1,
+            lesson: id,
+            step: step as u32,
+            variant: 0,
+            seed: 0,
+            generation: 1,
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 200_000, |f, _| {
+        f.replies.contains(&Reply::PausedAtMark)
+    })
+    .expect("paused at the step's moment");
+    let e = h.engines().unwrap();
+    assert!(!e.main().clock().0, "the clock stopped");
+    assert!(e.pause_at.is_none(), "spent");
+    assert!(f.handled >= 1);
+}
+
+#[test]
+fn the_worker_reports_its_frame_timings_four_times_a_second() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    // A clock that moves a millisecond each time it is read.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let mut heard = Vec::new();
+    for i in 0..200 {
+        let now = i as f64 * 16.0;
+        if let Some((f, _)) = h.frame(16.0, now, &clock) {
+            heard.extend(f.timings.map(|x| (now, x)));
+        }
+    }
+    assert!(heard.len() >= 10, "{} reports in 3.2 s", heard.len());
+    for w in heard.windows(2) {
+        assert!(w[1].0 - w[0].0 >= 250.0, "at most four a second");
+    }
+    let (_, last) = heard.last().unwrap();
+    assert_eq!(last.frame_ms, (16.0, 16.0), "the timer's frames");
+    assert!(last.work_ms.1 > 0.0 && last.phases.iter().sum::<f64>() > 0.0);
+    assert_eq!(last.engines, 1);
+    assert_eq!(
+        last.pages,
+        h.engines().unwrap().main().sim().pool().pages_total()
+    );
+}
+
+#[test]
+fn compare_mode_in_the_worker_gives_both_engines_the_statement() {
+    let mut h = Host::new();
+    h.handle(
+        Command::Open {
+            scenario: "drop-table-demo".into(),
+            profile: "mysql-5.7".into(),
+            knobs: Knobs::default(),
+            generation: 1,
+        },
+        &|| 0.0,
+    );
+    frames_until(&mut h, 400, |f, _| !f.busy).expect("the pool warms");
+    h.handle(Command::Compare(Some("mysql-8.0.23".into())), &|| 0.0);
+    frames_until(&mut h, 400, |f, _| !f.busy && f.panes.len() == 2).expect("compared");
+    h.handle(
+        Command::Submit {
+            ask: 0,
+            session: 0,
+            sql: "DROP TABLE t1".into(),
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 2000, |f, _| {
+        f.panes
+            .get(1)
+            .and_then(|p| p.snapshot.as_ref())
+            .is_some_and(|s| s.pages_stale > 0)
+    })
+    .expect("8.0.23 leaves the dropped table's pages stale");
+    assert_eq!(f.panes[0].snapshot.as_ref().unwrap().pages_stale, 0);
+}
+
+#[test]
+fn a_step_moves_the_clock_to_the_next_mark_and_back() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 0.01);
+        t.get()
+    };
+    let mut now = 0.0;
+    let mut frame = |h: &mut Host| {
+        now += 16.0;
+        h.frame(16.0, now, &clock)
+    };
+    while frame(&mut h).is_none_or(|(f, _)| f.busy) {}
+    for _ in 0..30 {
+        frame(&mut h);
+    }
+    let at = |h: &Host| h.engines().unwrap().main().sim().now();
+    let before = at(&h);
+    h.handle(Command::Step(true), &clock);
+    frame(&mut h);
+    let stepped = at(&h);
+    assert!(stepped > before, "{before:?} -> {stepped:?}");
+    h.handle(Command::Step(false), &clock);
+    for _ in 0..50 {
+        frame(&mut h);
+    }
+    assert!(at(&h) < stepped, "back from {stepped:?} to {:?}", at(&h));
+}

@@ -118,5 +118,12 @@ fn a_seek_sent_is_busy_until_a_frame_counts_it() {
     m.receive(frame(3, false));
     assert!(!m.busy, "the worker took the seek and is done");
     m.sent(&Command::Step(true));
-    assert!(!m.busy, "a step forward does not replay");
+    assert!(m.busy, "a step forward may run ten virtual seconds");
+    m.receive(frame(4, false));
+    assert!(!m.busy, "stepped");
+    m.sent(&Command::Clock {
+        playing: true,
+        speed: 1.0,
+    });
+    assert!(!m.busy, "the clock keeps nobody waiting");
 }

@@ -74,6 +74,17 @@ fn a_frame_comes_back_as_it_went() {
             Reply::Notice("carried over".into()),
             Reply::CompareFailed("no".into()),
         ],
+        timings: Some(Timings {
+            frame_ms: (16.1, 18.5),
+            work_ms: (9.0, 12.5),
+            frames: 240,
+            phases: [6.0, 0.5, 2.0, 1.0, 0.25, 0.1],
+            playing: true,
+            speed: 1000.0,
+            achieved: 31.5,
+            pages: 8 << 20,
+            engines: 1,
+        }),
     };
     let bytes = encode_frame(&frame);
     assert_eq!(decode_frame(&bytes), Ok(frame.clone()));
@@ -119,6 +130,19 @@ fn every_command_comes_back_as_it_went() {
         },
         Command::Seek(Tick::from_ms(1500)),
         Command::Step(false),
+        Command::OpenLesson {
+            ask: 11,
+            lesson: "mdl-queue".into(),
+            step: 3,
+            variant: 1,
+            seed: 2,
+            generation: 5,
+        },
+        Command::Reveal {
+            ask: 12,
+            lesson: "mdl-queue".into(),
+            step: 3,
+        },
     ];
     for c in commands {
         assert_eq!(decode_command(&encode_command(&c)), Ok(c));
@@ -129,8 +153,19 @@ fn every_command_comes_back_as_it_went() {
         profile: "p".into(),
         knobs,
     };
+    let lesson = [
+        Reply::LessonOpened {
+            ask: 11,
+            result: Ok(vec![("alter".into(), 9)]),
+        },
+        Reply::Revealed {
+            ask: 12,
+            seen: Err("no question".into()),
+        },
+        Reply::PausedAtMark,
+    ];
     let frame = Frame {
-        replies: vec![failed],
+        replies: std::iter::once(failed).chain(lesson).collect(),
         ..Frame::default()
     };
     assert_eq!(decode_frame(&encode_frame(&frame)), Ok(frame));
