@@ -38,8 +38,7 @@
 
 mod command;
 mod error;
-mod front_door;
-mod lower;
+mod grammar;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -52,7 +51,7 @@ pub use command::{
 pub use error::{codes, SqlError};
 
 use source::{Source, Stmt};
-use sqlparser::parser::ParserError;
+use sqlparser::tokenizer::Location;
 
 /// Parses one or more `;`-separated statements.
 pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
@@ -65,7 +64,7 @@ pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
         .iter()
         .map(|stmt| {
             let command = parse_statement(stmt).map_err(|e| match e {
-                Error::Syntax(e) => source.syntax_error(stmt, &e),
+                Error::Syntax(at) => source.syntax_error(stmt, at),
                 Error::Sql(e) => e,
             })?;
             Ok(Parsed {
@@ -77,30 +76,19 @@ pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
 }
 
 fn parse_statement(stmt: &Stmt) -> Result<Command> {
-    if let Some(command) = front_door::recognise(stmt) {
-        return command;
-    }
-    let mut parser = front_door::parser(&stmt.tokens);
-    let ast = parser.parse_statement()?;
-    front_door::expect_end(&parser)?;
-    lower::statement(&ast)
+    grammar::statement(stmt)
 }
 
-/// Why a statement failed: a syntax error (positioned, turned into 1064 with the
-/// statement's near-text at the top) or a finished MySQL error.
+/// Why a statement failed: a syntax error at a token (`None`: at the end of the
+/// statement), turned into 1064 with the statement's near-text at the top, or a
+/// finished MySQL error.
 #[derive(Debug)]
 enum Error {
-    Syntax(ParserError),
+    Syntax(Option<Location>),
     Sql(SqlError),
 }
 
 type Result<T> = std::result::Result<T, Error>;
-
-impl From<ParserError> for Error {
-    fn from(e: ParserError) -> Error {
-        Error::Syntax(e)
-    }
-}
 
 impl From<SqlError> for Error {
     fn from(e: SqlError) -> Error {
