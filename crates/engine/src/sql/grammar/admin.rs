@@ -3,14 +3,12 @@
 //! `flush`, `kill`, `show`, `optimize`, `analyze`), and `DROP TABLE`, `TRUNCATE`,
 //! `RENAME TABLE` (`drop_table_stmt`, `truncate_stmt`, `rename`).
 
-use super::super::command::{
-    Command, FlushMode, KillKind, TableLockMode, TableName, VarScope,
-};
+use super::super::command::{Command, FlushMode, KillKind, TableLockMode, TableName, VarScope};
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr;
-use super::names::{same_table, table_ident, table_list};
 use super::leading_keywords;
+use super::names::{same_table, table_ident, table_list};
 use sqlparser::tokenizer::Token;
 
 /// `LOCK {TABLE | TABLES} t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...]`.
@@ -75,13 +73,19 @@ pub(in crate::sql) fn flush_stmt(c: &mut Cursor) -> Result<Command> {
     c.expect_word("FLUSH")?;
     let _ = c.word("NO_WRITE_TO_BINLOG") || c.word("LOCAL");
     if !(c.word("TABLES") || c.word("TABLE")) {
-        let words = leading_keywords(c, 2);
-        if words.is_empty() {
+        let option = c.peek_word();
+        if !FLUSH_OPTIONS.contains(&option.as_str()) {
             return Err(c.error());
         }
-        return Err(SqlError::not_modelled(&format!("FLUSH {words}")).into());
+        c.next();
+        let words = leading_keywords(c, 1);
+        return Err(SqlError::not_modelled(format!("FLUSH {option} {words}").trim()).into());
     }
-    let tables = if c.at_ident() { table_list(c)? } else { Vec::new() };
+    let tables = if c.at_ident() {
+        table_list(c)?
+    } else {
+        Vec::new()
+    };
     let mode = if c.words(&["WITH", "READ", "LOCK"]) {
         FlushMode::WithReadLock
     } else if c.words(&["FOR", "EXPORT"]) {
@@ -92,6 +96,33 @@ pub(in crate::sql) fn flush_stmt(c: &mut Cursor) -> Result<Command> {
     c.finish()?;
     Ok(Command::FlushTables { tables, mode })
 }
+
+/// MySQL's and MariaDB's `flush_option`s besides TABLES.
+const FLUSH_OPTIONS: &[&str] = &[
+    "BINARY",
+    "CHANGED_PAGE_BITMAPS",
+    "CLIENT_STATISTICS",
+    "DES_KEY_FILE",
+    "ENGINE",
+    "ERROR",
+    "GENERAL",
+    "HOSTS",
+    "INDEX_STATISTICS",
+    "LOGS",
+    "MASTER",
+    "OPTIMIZER_COSTS",
+    "PRIVILEGES",
+    "QUERY",
+    "RELAY",
+    "SLAVE",
+    "SLOW",
+    "SSL",
+    "STATUS",
+    "TABLE_STATISTICS",
+    "USER_RESOURCES",
+    "USER_STATISTICS",
+    "USER_VARIABLES",
+];
 
 /// `KILL [CONNECTION | QUERY] id`.
 pub(in crate::sql) fn kill_stmt(c: &mut Cursor) -> Result<Command> {
@@ -168,7 +199,11 @@ pub(in crate::sql) fn show_stmt(c: &mut Cursor) -> Result<Command> {
         if !variables {
             c.next();
         }
-        let what = if variables { "SHOW VARIABLES" } else { "SHOW STATUS" };
+        let what = if variables {
+            "SHOW VARIABLES"
+        } else {
+            "SHOW STATUS"
+        };
         let like = wild_and_where(c, what)?;
         c.finish()?;
         let scope = scope.unwrap_or(VarScope::Session);
@@ -177,15 +212,61 @@ pub(in crate::sql) fn show_stmt(c: &mut Cursor) -> Result<Command> {
             false => Command::ShowStatus { scope, like },
         });
     }
-    let mut words = leading_keywords(c, 3);
-    if full {
-        words = format!("FULL {words}");
-    }
-    if words.is_empty() || scope.is_some() {
+    let target = c.peek_word();
+    if !SHOW_TARGETS.contains(&target.as_str()) {
         return Err(c.error());
     }
-    Err(SqlError::not_modelled(&format!("SHOW {}", words.trim())).into())
+    c.next();
+    let words = leading_keywords(c, 2);
+    let full = if full { "FULL " } else { "" };
+    Err(SqlError::not_modelled(format!("SHOW {full}{target} {words}").trim()).into())
 }
+
+/// What else SHOW shows, by its first word, for a 1235 naming it.
+const SHOW_TARGETS: &[&str] = &[
+    "AUTHORS",
+    "BINARY",
+    "BINLOG",
+    "CHARACTER",
+    "CHARSET",
+    "CLIENT_STATISTICS",
+    "COLLATION",
+    "COLUMNS",
+    "CONTRIBUTORS",
+    "COUNT",
+    "CREATE",
+    "DATABASES",
+    "ENGINES",
+    "ERRORS",
+    "EVENTS",
+    "EXPLAIN",
+    "FIELDS",
+    "FUNCTION",
+    "GRANTS",
+    "INDEX",
+    "INDEXES",
+    "INDEX_STATISTICS",
+    "KEYS",
+    "MASTER",
+    "OPEN",
+    "PACKAGE",
+    "PLUGINS",
+    "PRIVILEGES",
+    "PROCEDURE",
+    "PROFILE",
+    "PROFILES",
+    "RELAYLOG",
+    "REPLICA",
+    "REPLICAS",
+    "SCHEMAS",
+    "SLAVE",
+    "STORAGE",
+    "TABLE",
+    "TABLE_STATISTICS",
+    "TRIGGERS",
+    "USER_STATISTICS",
+    "WARNINGS",
+];
 
 /// `[FULL] TABLES [{FROM | IN} db] [LIKE 's' | WHERE expr]`.
 fn show_tables(c: &mut Cursor, full: bool) -> Result<Command> {
@@ -243,11 +324,10 @@ pub(in crate::sql) fn truncate_stmt(c: &mut Cursor) -> Result<Command> {
 pub(in crate::sql) fn rename_stmt(c: &mut Cursor) -> Result<Command> {
     c.expect_word("RENAME")?;
     if !(c.word("TABLE") || c.word("TABLES")) {
-        let words = leading_keywords(c, 1);
-        if words.is_empty() {
+        if !c.word("USER") {
             return Err(c.error());
         }
-        return Err(SqlError::not_modelled(&format!("RENAME {words}")).into());
+        return Err(SqlError::not_modelled("RENAME USER").into());
     }
     let mut renames = Vec::new();
     loop {

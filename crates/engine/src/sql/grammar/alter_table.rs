@@ -1,7 +1,9 @@
 //! `ALTER TABLE` (MySQL's `alter_table_stmt`, `alter_list_item`, `alter_algorithm_option`,
 //! `alter_lock_option`), `CREATE INDEX` and `DROP INDEX`, which share the last two.
 
-use super::super::command::{Algorithm, AlterAction, AlterLock, ColumnPosition, Command, RowFormat};
+use super::super::command::{
+    Algorithm, AlterAction, AlterLock, ColumnPosition, Command, RowFormat,
+};
 use super::super::{Result, SqlError};
 use super::create_table::{column_def, index_options, key_list, table_constraint_def, Element};
 use super::cursor::{word_upper, Cursor};
@@ -52,7 +54,11 @@ fn alter_list_item(c: &mut Cursor) -> Result<Option<AlterAction>> {
         "ENGINE" => {
             c.next();
             c.optional_eq();
-            AlterAction::Engine { name: c.ident()? }
+            let name = match c.string() {
+                Ok(name) => name,
+                Err(_) => c.ident()?,
+            };
+            AlterAction::Engine { name }
         }
         "FORCE" => {
             c.next();
@@ -66,10 +72,10 @@ fn alter_list_item(c: &mut Cursor) -> Result<Option<AlterAction>> {
         "KEY_BLOCK_SIZE" => {
             c.next();
             c.optional_eq();
-            let n = c.number()?;
-            match u32::try_from(n) {
-                Ok(n) => AlterAction::KeyBlockSize(n),
-                Err(_) => return Err(c.error()),
+            let at = c.error();
+            match c.number().ok().and_then(|n| u32::try_from(n).ok()) {
+                Some(n) => AlterAction::KeyBlockSize(n),
+                None => return Err(at),
             }
         }
         "TRUNCATE" if c.word_at(1) == "PARTITION" => {
@@ -172,8 +178,14 @@ fn drop_item(c: &mut Cursor) -> Result<Option<AlterAction>> {
                 c.expect_word("KEY")?;
             }
             c.ident()?;
-            let what = if kind == "FOREIGN" { "FOREIGN KEY" } else { kind };
-            c.defer(SqlError::not_modelled(&format!("ALTER TABLE ... DROP {what}")));
+            let what = if kind == "FOREIGN" {
+                "FOREIGN KEY"
+            } else {
+                kind
+            };
+            c.defer(SqlError::not_modelled(&format!(
+                "ALTER TABLE ... DROP {what}"
+            )));
             return Ok(None);
         }
         _ => {

@@ -89,7 +89,9 @@ fn create_like(c: &mut Cursor, table: TableName) -> Result<Command> {
 fn finish_like(c: &mut Cursor, table: TableName, like: TableName) -> Result<Command> {
     if c.peek_word() == "PARTITION" {
         partition_clause(c)?;
-        c.defer(SqlError::not_modelled("CREATE TABLE ... LIKE ... PARTITION BY"));
+        c.defer(SqlError::not_modelled(
+            "CREATE TABLE ... LIKE ... PARTITION BY",
+        ));
     }
     c.finish()?;
     Ok(Command::CreateTableLike { table, like })
@@ -175,7 +177,12 @@ pub(in crate::sql) fn table_constraint_def(
 ) -> Result<Option<Element>> {
     let start = c.mark();
     if c.word("CONSTRAINT") {
-        if c.at_ident() && !matches!(c.peek_word().as_str(), "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK") {
+        if c.at_ident()
+            && !matches!(
+                c.peek_word().as_str(),
+                "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK"
+            )
+        {
             c.next();
         }
     }
@@ -273,7 +280,12 @@ fn references(c: &mut Cursor) -> Result<()> {
         if !c.word("DELETE") {
             c.expect_word("UPDATE")?;
         }
-        if !(c.word("RESTRICT") || c.word("CASCADE") || c.words(&["SET", "NULL"]) || c.words(&["SET", "DEFAULT"]) || c.words(&["NO", "ACTION"])) {
+        if !(c.word("RESTRICT")
+            || c.word("CASCADE")
+            || c.words(&["SET", "NULL"])
+            || c.words(&["SET", "DEFAULT"])
+            || c.words(&["NO", "ACTION"]))
+        {
             return Err(c.error());
         }
     }
@@ -504,10 +516,11 @@ fn create_table_options(c: &mut Cursor, out: &mut CreateTable) -> Result<()> {
             "KEY_BLOCK_SIZE" => {
                 c.next();
                 c.optional_eq();
-                let e = expr::simple_expr(c)?;
+                let at = c.error();
+                let e = expr::simple_expr(c).map_err(|_| c.error())?;
                 match const_int(&e).and_then(|v| u32::try_from(v).ok()) {
                     Some(n) => out.key_block_size = Some(n),
-                    None => return Err(c.error()),
+                    None => return Err(at),
                 }
             }
             "DEFAULT" => {

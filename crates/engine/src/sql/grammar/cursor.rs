@@ -17,7 +17,14 @@ pub(in crate::sql) struct Cursor<'s> {
     /// A well-formed statement's first not-modelled part, reported once the whole
     /// statement has parsed (MySQL reports syntax before anything else).
     deferred: Option<SqlError>,
+    /// How deeply expressions nest here, against [`NESTING_MAX`].
+    depth: usize,
 }
+
+/// How deeply expressions may nest (`((((1))))`, `- - 1`, `NOT NOT x`) before the
+/// statement is refused, as sqlparser's parser refused past 50 levels: a 1064 near
+/// the end, never an exhausted stack.
+const NESTING_MAX: usize = 64;
 
 impl<'s> Cursor<'s> {
     pub fn new(stmt: &'s Stmt) -> Cursor<'s> {
@@ -27,6 +34,7 @@ impl<'s> Cursor<'s> {
             significant,
             pos: 0,
             deferred: None,
+            depth: 0,
         }
     }
 
@@ -152,6 +160,17 @@ impl<'s> Cursor<'s> {
         self.deferred.get_or_insert(e);
     }
 
+    /// Runs `rule` one nesting level deeper; past [`NESTING_MAX`] a syntax error.
+    pub fn nested<T>(&mut self, rule: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= NESTING_MAX {
+            return Err(Error::Syntax(None));
+        }
+        self.depth += 1;
+        let out = rule(self);
+        self.depth -= 1;
+        out
+    }
+
     /// An identifier: a bare word that is not reserved, or a quoted name.
     pub fn ident(&mut self) -> Result<String> {
         match self.peek() {
@@ -213,9 +232,12 @@ impl<'s> Cursor<'s> {
     /// The text of the tokens from `from` up to the cursor, each run of blanks and
     /// comments read as one space.
     pub fn text_since(&self, from: usize) -> String {
+        if from >= self.pos {
+            return String::new();
+        }
         let (Some(&first), Some(&last)) = (
             self.significant.get(from),
-            self.pos.checked_sub(1).and_then(|i| self.significant.get(i)),
+            self.significant.get(self.pos - 1),
         ) else {
             return String::new();
         };
@@ -242,15 +264,88 @@ pub(in crate::sql) fn word_upper(t: &Token) -> String {
 /// MySQL's reserved words that the statements here could meet where a name may be:
 /// they end a list or start a clause, so they are never taken as a name unquoted.
 const RESERVED: &[&str] = &[
-    "ADD", "ALL", "ALTER", "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "CHANGE", "CHECK",
-    "COLLATE", "COLUMN", "CONSTRAINT", "CREATE", "CROSS", "DEFAULT", "DELETE", "DESC",
-    "DISTINCT", "DIV", "DROP", "ELSE", "END", "EXISTS", "FOR", "FORCE", "FOREIGN", "FROM",
-    "FULLTEXT", "GROUP", "HAVING", "IGNORE", "IN", "INDEX", "INNER", "INSERT", "INTERVAL",
-    "INTO", "IS", "JOIN", "KEY", "KEYS", "KILL", "LEFT", "LIKE", "LIMIT", "LOCK", "MOD",
-    "NATURAL", "NOT", "NULL", "ON", "OR", "ORDER", "OUTER", "PARTITION", "PRIMARY",
-    "REFERENCES", "REGEXP", "RENAME", "RIGHT", "RLIKE", "SELECT", "SET", "SHOW", "SPATIAL",
-    "STRAIGHT_JOIN", "TABLE", "THEN", "TO", "UNION", "UNIQUE", "UPDATE", "USE", "USING",
-    "VALUES", "WHEN", "WHERE", "WINDOW", "WITH", "XOR",
+    "ADD",
+    "ALL",
+    "ALTER",
+    "AND",
+    "AS",
+    "ASC",
+    "BETWEEN",
+    "BY",
+    "CASE",
+    "CHANGE",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "CONSTRAINT",
+    "CREATE",
+    "CROSS",
+    "DEFAULT",
+    "DELETE",
+    "DESC",
+    "DISTINCT",
+    "DIV",
+    "DROP",
+    "ELSE",
+    "END",
+    "EXISTS",
+    "FOR",
+    "FORCE",
+    "FOREIGN",
+    "FROM",
+    "FULLTEXT",
+    "GROUP",
+    "HAVING",
+    "IGNORE",
+    "IN",
+    "INDEX",
+    "INNER",
+    "INSERT",
+    "INTERVAL",
+    "INTO",
+    "IS",
+    "JOIN",
+    "KEY",
+    "KEYS",
+    "KILL",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "LOCK",
+    "MOD",
+    "NATURAL",
+    "NOT",
+    "NULL",
+    "ON",
+    "OR",
+    "ORDER",
+    "OUTER",
+    "PARTITION",
+    "PRIMARY",
+    "REFERENCES",
+    "REGEXP",
+    "RENAME",
+    "RIGHT",
+    "RLIKE",
+    "SELECT",
+    "SET",
+    "SHOW",
+    "SPATIAL",
+    "STRAIGHT_JOIN",
+    "TABLE",
+    "THEN",
+    "TO",
+    "UNION",
+    "UNIQUE",
+    "UPDATE",
+    "USE",
+    "USING",
+    "VALUES",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+    "XOR",
 ];
 
 /// Whether `word` (unquoted) is reserved.

@@ -3,8 +3,8 @@
 //! `col <op> n`, `BETWEEN`, `AND`, `SLEEP(n)`, a SET value); everything else is
 //! parsed, so that it fails where MySQL fails, and kept as [`Expr::Other`].
 
-use super::cursor::{word_upper, Cursor};
 use super::super::Result;
+use super::cursor::{is_reserved, word_upper, Cursor};
 use sqlparser::tokenizer::Token;
 
 /// What the simulator can see of an expression.
@@ -16,7 +16,10 @@ pub(in crate::sql) enum Expr {
     Str(String),
     Bool(bool),
     /// A name: `id`, `ON`, `128M`; `quoted` when it was backquoted.
-    Ident { name: String, quoted: bool },
+    Ident {
+        name: String,
+        quoted: bool,
+    },
     /// `t.id`, `db.t.id`.
     Compound(Vec<String>),
     /// `-e`, `+e`.
@@ -25,7 +28,10 @@ pub(in crate::sql) enum Expr {
     Between(Box<Expr>, Box<Expr>, Box<Expr>),
     Nested(Box<Expr>),
     /// `f(args)`; `args` is `None` when they are not all expressions (`COUNT(*)`).
-    Call { name: String, args: Option<Vec<Expr>> },
+    Call {
+        name: String,
+        args: Option<Vec<Expr>>,
+    },
     /// Anything else the grammar allows.
     Other,
 }
@@ -48,6 +54,10 @@ pub(in crate::sql) enum BinOp {
 
 /// `expr`: OR, XOR, AND, NOT, in rising precedence.
 pub(in crate::sql) fn expr(c: &mut Cursor) -> Result<Expr> {
+    c.nested(or_expr)
+}
+
+fn or_expr(c: &mut Cursor) -> Result<Expr> {
     let mut left = xor_expr(c)?;
     while c.word("OR") || c.token(&Token::StringConcat) {
         left = binary(left, BinOp::Or, xor_expr(c)?);
@@ -74,7 +84,7 @@ fn and_expr(c: &mut Cursor) -> Result<Expr> {
 
 fn not_expr(c: &mut Cursor) -> Result<Expr> {
     if c.word("NOT") {
-        not_expr(c)?;
+        c.nested(not_expr)?;
         return Ok(Expr::Other);
     }
     bool_pri(c)
@@ -205,6 +215,10 @@ fn bit_op(c: &mut Cursor, level: usize) -> Option<BinOp> {
 /// `simple_expr`: literals, names, calls, variables, unary operators, `( expr )`,
 /// subqueries, `EXISTS`, `CASE`, `INTERVAL`, `BINARY`.
 pub(in crate::sql) fn simple_expr(c: &mut Cursor) -> Result<Expr> {
+    c.nested(simple_expr_here)
+}
+
+fn simple_expr_here(c: &mut Cursor) -> Result<Expr> {
     match c.peek() {
         Token::Minus => {
             c.next();
@@ -309,19 +323,11 @@ fn keyword_expr(c: &mut Cursor) -> Result<Expr> {
             c.next();
             Ok(Expr::Other)
         }
-        _ if w.starts_with('@') => variable(c),
-        _ if cursor_reserved(&w) => Err(c.error()),
+        // `@x`, `@@x`, `@@global.x` are names here.
+        _ if w.starts_with('@') => name_or_call(c),
+        _ if is_reserved(&w) => Err(c.error()),
         _ => name_or_call(c),
     }
-}
-
-fn cursor_reserved(w: &str) -> bool {
-    super::cursor::is_reserved(w)
-}
-
-/// `@x`, `@@x`, `@@global.x`: kept as a name (`Ident` or `Compound`).
-fn variable(c: &mut Cursor) -> Result<Expr> {
-    name_or_call(c)
 }
 
 /// `name`, `a.b[.c]`, `t.*`, or `f(args)`.

@@ -56,7 +56,7 @@ fn verb_clause(c: &mut Cursor) -> Result<Command> {
         "UPDATE" => dml::update_stmt(c),
         "DELETE" => dml::delete_stmt(c),
         "BEGIN" => session::begin_stmt(c),
-        "START" if c.word_at(1) == "TRANSACTION" => session::start_transaction_stmt(c),
+        "START" => start(c),
         "COMMIT" => session::commit_stmt(c),
         "ROLLBACK" => session::rollback_stmt(c),
         "SET" => session::set_stmt(c),
@@ -73,7 +73,25 @@ fn verb_clause(c: &mut Cursor) -> Result<Command> {
         "KILL" => admin::kill_stmt(c),
         "SHOW" => admin::show_stmt(c),
         _ if OTHER_VERBS.contains(&verb.as_str()) => not_modelled(c, 3),
+        // `(SELECT ...)`: a query in parentheses.
+        _ if c.peek() == &Token::LParen && c.word_at(1) == "SELECT" => {
+            c.skip_group()?;
+            c.finish()?;
+            Err(SqlError::not_modelled("this kind of query").into())
+        }
         _ => Err(c.error()),
+    }
+}
+
+/// `START TRANSACTION`; `START SLAVE` and the like named in a 1235.
+fn start(c: &mut Cursor) -> Result<Command> {
+    match c.word_at(1).as_str() {
+        "TRANSACTION" => session::start_transaction_stmt(c),
+        "SLAVE" | "REPLICA" | "ALL" | "GROUP_REPLICATION" => not_modelled(c, 2),
+        _ => {
+            c.next();
+            Err(c.error())
+        }
     }
 }
 
@@ -145,17 +163,52 @@ fn object_not_modelled(c: &mut Cursor, verb: &str) -> Result<Command> {
 
 /// MySQL's statements the simulator does not model, by their first word.
 const OTHER_VERBS: &[&str] = &[
-    "BACKUP", "BINLOG", "CACHE", "CALL", "CHANGE", "CHECK", "CHECKSUM", "CLONE",
-    "DEALLOCATE", "DECLARE", "DESC", "DESCRIBE", "DO", "EXECUTE", "EXPLAIN", "GET", "GRANT",
-    "HANDLER", "HELP", "IMPORT", "INSTALL", "LOAD", "PREPARE", "PURGE", "RELEASE", "REPAIR",
-    "RESET", "RESIGNAL", "RESTART", "REVOKE", "SAVEPOINT", "SHUTDOWN", "SIGNAL", "TABLE",
-    "UNINSTALL", "VALUES", "WITH", "XA",
+    "BACKUP",
+    "BINLOG",
+    "CACHE",
+    "CALL",
+    "CHANGE",
+    "CHECK",
+    "CHECKSUM",
+    "CLONE",
+    "DEALLOCATE",
+    "DECLARE",
+    "DESC",
+    "DESCRIBE",
+    "DO",
+    "EXECUTE",
+    "EXPLAIN",
+    "GET",
+    "GRANT",
+    "HANDLER",
+    "HELP",
+    "IMPORT",
+    "INSTALL",
+    "LOAD",
+    "PREPARE",
+    "PURGE",
+    "RELEASE",
+    "REPAIR",
+    "RESET",
+    "RESIGNAL",
+    "RESTART",
+    "REVOKE",
+    "SAVEPOINT",
+    "SHUTDOWN",
+    "SIGNAL",
+    "TABLE",
+    "UNINSTALL",
+    "VALUES",
+    "WITH",
+    "XA",
 ];
 
-/// A 1235 naming the statement by up to `n` of its leading keywords.
+/// A 1235 naming the statement by its verb and up to `n - 1` more keywords.
 fn not_modelled(c: &mut Cursor, n: usize) -> Result<Command> {
-    let words = leading_keywords(c, n);
-    Err(SqlError::not_modelled(&words).into())
+    let verb = c.peek_word();
+    c.next();
+    let words = leading_keywords(c, n - 1);
+    Err(SqlError::not_modelled(format!("{verb} {words}").trim()).into())
 }
 
 /// Up to `n` of the next words, upper-cased, while they are SQL keywords (not

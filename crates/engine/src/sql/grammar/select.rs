@@ -50,6 +50,7 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
     };
     let where_text = where_clause(c)?;
     let grouped = group_clause(c)? | having_clause(c)?;
+    window_clause(c)?;
     let ordered = order_clause(c)?;
     let limit = limit_clause(c)?;
     let lock = locking_clause(c)?;
@@ -133,7 +134,11 @@ fn select_item_list(c: &mut Cursor) -> Result<Vec<SelectItem>> {
         } else {
             Some(expr::expr(c)?)
         };
-        let text = c.text_since(from);
+        let text = match &expr {
+            // Adjacent strings are one ('a' 'b' is 'ab'), printed single-quoted.
+            Some(Expr::Str(s)) => format!("'{}'", s.replace('\'', "''")),
+            _ => c.text_since(from),
+        };
         if expr.is_some() {
             select_alias(c)?;
         }
@@ -330,6 +335,21 @@ fn having_clause(c: &mut Cursor) -> Result<bool> {
     }
     expr::expr(c)?;
     Ok(true)
+}
+
+/// `WINDOW w AS (spec) [, ...]`: read, not used.
+fn window_clause(c: &mut Cursor) -> Result<()> {
+    if !c.word("WINDOW") {
+        return Ok(());
+    }
+    loop {
+        c.ident()?;
+        c.expect_word("AS")?;
+        c.skip_group()?;
+        if !c.token(&Token::Comma) {
+            return Ok(());
+        }
+    }
 }
 
 /// `ORDER BY expr [ASC | DESC], ...`; whether there was one.

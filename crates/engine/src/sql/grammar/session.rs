@@ -78,22 +78,25 @@ pub(in crate::sql) fn rollback_stmt(c: &mut Cursor) -> Result<Command> {
 
 /// `opt_chain opt_release`: read, and named in a 1235 when written.
 fn completion(c: &mut Cursor, verb: &str) -> Result<()> {
-    let from = c.mark();
+    let mut asked = Vec::new();
     if c.word("AND") {
-        c.word("NO");
-        c.expect_word("CHAIN")?;
+        if !c.word("NO") {
+            c.expect_word("CHAIN")?;
+            asked.push("AND CHAIN");
+        } else {
+            c.expect_word("CHAIN")?;
+        }
     }
     if c.word("NO") {
         c.expect_word("RELEASE")?;
-    } else {
-        c.word("RELEASE");
+    } else if c.word("RELEASE") {
+        asked.push("RELEASE");
     }
-    let written = c.text_since(from).to_ascii_uppercase();
     c.finish()?;
-    if written.is_empty() {
-        Ok(())
-    } else {
-        Err(SqlError::not_modelled(&format!("{verb} {written}")).into())
+    // AND NO CHAIN and NO RELEASE are what COMMIT does anyway.
+    match asked.as_slice() {
+        [] => Ok(()),
+        _ => Err(SqlError::not_modelled(&format!("{verb} {}", asked.join(" "))).into()),
     }
 }
 
@@ -101,6 +104,16 @@ fn completion(c: &mut Cursor, verb: &str) -> Result<()> {
 pub(in crate::sql) fn use_stmt(c: &mut Cursor) -> Result<Command> {
     c.expect_word("USE")?;
     let schema = schema_name(c)?;
+    if c.peek() == &Token::Period {
+        // The client sends the rest of the line as the name: `a.b` is no schema.
+        let mut name = schema;
+        while c.token(&Token::Period) {
+            name.push('.');
+            name.push_str(&c.ident()?);
+        }
+        c.finish()?;
+        return Err(SqlError::wrong_db_name(&name).into());
+    }
     c.finish()?;
     Ok(Command::Use { schema })
 }
@@ -128,9 +141,7 @@ pub(in crate::sql) fn set_stmt(c: &mut Cursor) -> Result<Command> {
     }
     c.finish()?;
     if assignments.len() > 1 {
-        return Err(
-            SqlError::not_modelled("SET of several variables in one statement").into(),
-        );
+        return Err(SqlError::not_modelled("SET of several variables in one statement").into());
     }
     let a = assignments.remove(0);
     let Some(name) = a.name else {
@@ -198,7 +209,11 @@ fn variable_name(c: &mut Cursor, scope: &mut VarScope) -> Result<Option<String>>
         return Err(c.error());
     }
     c.next();
-    let mut name = if quoted { first.clone() } else { first.trim_start_matches("@@").to_string() };
+    let mut name = if quoted {
+        first.clone()
+    } else {
+        first.trim_start_matches("@@").to_string()
+    };
     if c.token(&Token::Period) {
         let Token::Word(part) = c.peek() else {
             return Err(c.error());
@@ -266,7 +281,10 @@ fn set_value(name: &str, e: &Expr, text: &str) -> Result<SetValue> {
             }
         }
         Expr::Bool(b) => Ok(SetValue::Bool(*b)),
-        Expr::Ident { name: word, quoted: false } => match word.to_ascii_uppercase().as_str() {
+        Expr::Ident {
+            name: word,
+            quoted: false,
+        } => match word.to_ascii_uppercase().as_str() {
             "ON" => Ok(SetValue::Bool(true)),
             "OFF" => Ok(SetValue::Bool(false)),
             "DEFAULT" => Ok(SetValue::Default),
