@@ -176,15 +176,15 @@ pub(in crate::sql) fn table_constraint_def(
     context: &str,
 ) -> Result<Option<Element>> {
     let start = c.mark();
-    if c.word("CONSTRAINT") {
-        if c.at_ident()
-            && !matches!(
-                c.peek_word().as_str(),
-                "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK"
-            )
-        {
-            c.next();
-        }
+    // `CONSTRAINT [symbol]`: the symbol is not one of the keys' first words.
+    if c.word("CONSTRAINT")
+        && c.at_ident()
+        && !matches!(
+            c.peek_word().as_str(),
+            "PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK"
+        )
+    {
+        c.next();
     }
     let constrained = c.mark() != start;
     let not_modelled = |what: &str| SqlError::not_modelled(&format!("{context}{what}"));

@@ -176,13 +176,10 @@ fn single_table(c: &mut Cursor, what: &str) -> Result<TableName> {
     table_alias(c)?;
     let several = || SqlError::not_modelled(&format!("{what} with several tables"));
     loop {
-        if c.token(&Token::Comma) {
-            c.defer(several());
-        } else if join_words(c) {
-            c.defer(several());
-        } else {
+        if !(c.token(&Token::Comma) || join_words(c)) {
             return Ok(table);
         }
+        c.defer(several());
         table_ident(c)?;
         table_alias(c)?;
         if c.word("ON") {

@@ -62,7 +62,7 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
     }
     c.finish()?;
     let Some(from) = from else {
-        return Ok(no_table_select(items)?);
+        return no_table_select(items);
     };
     let (where_text, where_expr) = match where_text {
         Some((text, e)) => (Some(text), Some(e)),
