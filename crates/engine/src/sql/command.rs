@@ -5,8 +5,7 @@
 //! the primary key, is the variable known) to whoever executes it.
 
 use super::error::SqlError;
-use super::source::error_at;
-use super::Result;
+use super::{Error, Result};
 use sqlparser::tokenizer::Location;
 use std::fmt;
 
@@ -553,7 +552,7 @@ pub enum RowFormat {
 
 impl RowFormat {
     /// A row format by name; `at` places the syntax error for an unknown one.
-    pub(super) fn from_word(name: &str, at: Location) -> Result<RowFormat> {
+    pub(super) fn from_word(name: &str, at: Option<Location>) -> Result<RowFormat> {
         match name.to_ascii_uppercase().as_str() {
             "DEFAULT" => Ok(RowFormat::Default),
             "DYNAMIC" => Ok(RowFormat::Dynamic),
@@ -561,7 +560,7 @@ impl RowFormat {
             "REDUNDANT" => Ok(RowFormat::Redundant),
             "COMPRESSED" => Ok(RowFormat::Compressed),
             "FIXED" => Err(SqlError::not_modelled("ROW_FORMAT=FIXED").into()),
-            _ => Err(error_at("Expected: a row format", at).into()),
+            _ => Err(Error::Syntax(at)),
         }
     }
 }

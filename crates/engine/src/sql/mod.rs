@@ -7,23 +7,18 @@
 //!        ▼
 //!  [BEGIN]                 [ALTER TABLE t1 ENGINE=InnoDB, LOCK=NONE]
 //!        │                          │
-//!        │  front_door::recognise ──┤ the forms sqlparser 0.64 rejects, read by hand
-//!        ▼  (not ours)              │ over the same tokens
-//!  sqlparser Parser ─► ast ─► lower ┤
+//!        ▼  grammar: recursive descent over the tokens, one function per rule of
+//!                    MySQL's sql_yacc.yy (verb_clause, alter_list_item, key_list, ...)
 //!                                   ▼
 //!                   Vec<Parsed { command, text }>
 //! ```
 //!
-//! Most statements go through the `sqlparser` crate and its MySQL dialect, then
-//! `lower` maps its syntax tree onto the much smaller [`Command`]. sqlparser 0.64
-//! rejects a handful of statements that matter most here (`START TRANSACTION WITH
-//! CONSISTENT SNAPSHOT`, `LOCK IN SHARE MODE`, `PARTITION BY RANGE`, `OPTIMIZE TABLE`
-//! and the ALTER TABLE forms `ENGINE=`, `FORCE`, `DROP`/`TRUNCATE PARTITION`,
-//! `DISCARD`/`IMPORT TABLESPACE`, `ROW_FORMAT=`), and a few it reads too narrowly
-//! (`LOCK TABLES db.t`, `DROP INDEX ... ALGORITHM=`, `ANALYZE TABLE a, b`). The front
-//! door recognises those first, by hand, with sqlparser's parser used only as a token
-//! cursor and for the parts it does read well (expressions, column definitions, the
-//! ordinary ALTER TABLE actions), so the two halves fail in the same way.
+//! Only sqlparser's tokenizer is used: quotes, backquotes, comments and numbers are
+//! read as sqlparser reads them, and `grammar` turns the tokens straight into the
+//! small [`Command`], with no syntax tree in between. The grammar reads the
+//! statements the simulator models and the common MySQL around them (index options,
+//! column attributes, table options, joins, subqueries); what it reads but does not
+//! model is named in a 1235.
 //!
 //! Errors read like MySQL's: text that does not parse is 1064 with the statement
 //! quoted from the fault, empty input is 1065, a well-formed statement the simulator
@@ -38,8 +33,7 @@
 
 mod command;
 mod error;
-mod front_door;
-mod lower;
+mod grammar;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -52,7 +46,7 @@ pub use command::{
 pub use error::{codes, SqlError};
 
 use source::{Source, Stmt};
-use sqlparser::parser::ParserError;
+use sqlparser::tokenizer::Location;
 
 /// Parses one or more `;`-separated statements.
 pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
@@ -65,7 +59,7 @@ pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
         .iter()
         .map(|stmt| {
             let command = parse_statement(stmt).map_err(|e| match e {
-                Error::Syntax(e) => source.syntax_error(stmt, &e),
+                Error::Syntax(at) => source.syntax_error(stmt, at),
                 Error::Sql(e) => e,
             })?;
             Ok(Parsed {
@@ -77,30 +71,19 @@ pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
 }
 
 fn parse_statement(stmt: &Stmt) -> Result<Command> {
-    if let Some(command) = front_door::recognise(stmt) {
-        return command;
-    }
-    let mut parser = front_door::parser(&stmt.tokens);
-    let ast = parser.parse_statement()?;
-    front_door::expect_end(&parser)?;
-    lower::statement(&ast)
+    grammar::statement(stmt)
 }
 
-/// Why a statement failed: a syntax error (positioned, turned into 1064 with the
-/// statement's near-text at the top) or a finished MySQL error.
+/// Why a statement failed: a syntax error at a token (`None`: at the end of the
+/// statement), turned into 1064 with the statement's near-text at the top, or a
+/// finished MySQL error.
 #[derive(Debug)]
 enum Error {
-    Syntax(ParserError),
+    Syntax(Option<Location>),
     Sql(SqlError),
 }
 
 type Result<T> = std::result::Result<T, Error>;
-
-impl From<ParserError> for Error {
-    fn from(e: ParserError) -> Error {
-        Error::Syntax(e)
-    }
-}
 
 impl From<SqlError> for Error {
     fn from(e: SqlError) -> Error {

@@ -5,7 +5,7 @@
 //! quotes, backquotes, `--`, `#` and `/* */` comments are handled exactly as the
 //! parser will see them; statements are then cut at top-level `;` tokens. Each
 //! statement keeps its tokens with their positions in the whole input, which lets
-//! every error, ours or sqlparser's, point back into the text.
+//! every error point back into the text.
 //!
 //! The `mysql` client sends each statement of a pasted batch on its own, without the
 //! `;` and without leading blanks, so the server's line numbers and near-text are
@@ -13,7 +13,6 @@
 
 use super::error::SqlError;
 use sqlparser::dialect::MySqlDialect;
-use sqlparser::parser::ParserError;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, TokenizerError, Whitespace};
 
 /// The dialect every parse uses.
@@ -181,13 +180,10 @@ impl<'a> Source<'a> {
         SqlError::syntax(near.trim_end(), line)
     }
 
-    /// MySQL's 1064 for a sqlparser error in `stmt`, near the token it names; an
-    /// error at the end of the statement is near ''.
-    pub fn syntax_error(&self, stmt: &Stmt, e: &ParserError) -> SqlError {
-        let offset = match position(&e.to_string()) {
-            Some(loc) => self.offset(loc),
-            None => stmt.end,
-        };
+    /// MySQL's 1064 for a fault at `at` in `stmt` (the token where the grammar
+    /// stopped); a fault at the end of the statement (`None`) is near ''.
+    pub fn syntax_error(&self, stmt: &Stmt, at: Option<Location>) -> SqlError {
+        let offset = at.map_or(stmt.end, |loc| self.offset(loc));
         self.syntax_at(stmt.start, offset, stmt.end)
     }
 
@@ -212,20 +208,4 @@ impl<'a> Source<'a> {
             .unwrap_or(offset);
         self.syntax_at(start, offset, self.sql.trim_end().len().max(offset))
     }
-}
-
-/// Reads "Line: L, Column: C" out of a sqlparser message. Errors at the end of the
-/// input ("found: EOF") carry no position.
-fn position(msg: &str) -> Option<Location> {
-    let l = msg.rfind("Line: ")?;
-    let rest = &msg[l + 6..];
-    let (line, rest) = rest.split_once(", Column: ")?;
-    let col: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let (line, col) = (line.trim().parse().ok()?, col.parse().ok()?);
-    (line > 0).then(|| Location::new(line, col))
-}
-
-/// A sqlparser-style error at `loc`, for faults our own recognisers find.
-pub(super) fn error_at(what: &str, loc: Location) -> ParserError {
-    ParserError::ParserError(format!("{what}{loc}"))
 }
