@@ -548,7 +548,7 @@ mod tests {
     /// an index and a key; how many distinct leaves each table's indexes were read at.
     fn drawn_one_by_one(sim: &Sim, w: &Warming, draws: u64) -> Vec<usize> {
         let mut rng = SimRng::stream(3, "reference");
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::BTreeSet::new();
         for _ in 0..draws {
             let k = rng.below(w.tables.len() as u64) as usize;
             let (plan, table) = (w.plans[k], &sim.catalog[w.tables[k]].table);
