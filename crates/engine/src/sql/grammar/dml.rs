@@ -6,7 +6,9 @@ use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr;
 use super::names::table_ident;
-use super::select::{classify, limit_clause, order_clause, select_stmt, table_alias, where_clause};
+use super::select::{
+    classify, join_keyword, limit_clause, order_clause, select_stmt, table_alias, where_clause,
+};
 use sqlparser::tokenizer::Token;
 
 /// `{INSERT | REPLACE} [options] [INTO] t [PARTITION (p)] [(cols)] {VALUES rows |
@@ -176,7 +178,7 @@ fn single_table(c: &mut Cursor, what: &str) -> Result<TableName> {
     table_alias(c)?;
     let several = || SqlError::not_modelled(&format!("{what} with several tables"));
     loop {
-        if !(c.token(&Token::Comma) || join_words(c)) {
+        if !(c.token(&Token::Comma) || join_keyword(c)) {
             return Ok(table);
         }
         c.defer(several());
@@ -188,20 +190,4 @@ fn single_table(c: &mut Cursor, what: &str) -> Result<TableName> {
             c.skip_group()?;
         }
     }
-}
-
-/// `[INNER | CROSS | LEFT [OUTER] | RIGHT [OUTER]] JOIN`.
-fn join_words(c: &mut Cursor) -> bool {
-    let start = c.mark();
-    let _ = c.word("INNER")
-        || c.word("CROSS")
-        || ((c.word("LEFT") || c.word("RIGHT")) && {
-            c.word("OUTER");
-            true
-        });
-    if c.word("JOIN") || c.word("STRAIGHT_JOIN") {
-        return true;
-    }
-    c.reset(start);
-    false
 }

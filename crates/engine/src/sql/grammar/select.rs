@@ -222,7 +222,7 @@ fn table_reference_list(c: &mut Cursor) -> Result<Option<FromTable>> {
 }
 
 /// `[NATURAL] [INNER | CROSS | LEFT [OUTER] | RIGHT [OUTER]] JOIN`, `STRAIGHT_JOIN`.
-fn join_keyword(c: &mut Cursor) -> bool {
+pub(super) fn join_keyword(c: &mut Cursor) -> bool {
     let start = c.mark();
     c.word("NATURAL");
     let _ = c.word("INNER")
