@@ -13,8 +13,9 @@
 //! 128 GB pool took tens of millions of draws, most of them of pages read already (a
 //! coupon collector's wait).
 //!
-//! "Already in?" is asked of [`WarmedPages`], one bit a page, never of the pool's page
-//! hash: a lookup there is a random read into tens of megabytes.
+//! Each page is tried once (the internal pages, each leaf's one arrival, the cached
+//! partitions' pages), so no "already in?" is asked: a page-hash lookup is a random
+//! read into tens of megabytes.
 //!
 //! [`KeyDist::cdf`]: crate::workload::KeyDist::cdf
 
@@ -49,34 +50,6 @@ struct Arrival {
     at: u64,
     table: u32,
     page: u32,
-}
-
-/// The pages the warm-up has read into the pool: one bit a page, per table.
-#[derive(Debug, Default)]
-pub(super) struct WarmedPages {
-    bits: Vec<Vec<u64>>,
-}
-
-impl WarmedPages {
-    fn word(&self, table: TableId, page_no: u32) -> Option<&u64> {
-        self.bits.get(table.index())?.get(page_no as usize / 64)
-    }
-    pub(super) fn contains(&self, table: TableId, page_no: u32) -> bool {
-        self.word(table, page_no)
-            .is_some_and(|w| w & (1 << (page_no % 64)) != 0)
-    }
-    pub(super) fn insert(&mut self, table: TableId, page_no: u32) {
-        let t = table.index();
-        if self.bits.len() <= t {
-            self.bits.resize_with(t + 1, Vec::new);
-        }
-        let words = &mut self.bits[t];
-        let w = page_no as usize / 64;
-        if words.len() <= w {
-            words.resize(w + 1, 0);
-        }
-        words[w] |= 1 << (page_no % 64);
-    }
 }
 
 /// What a draw of one table needs, looked up once.
@@ -138,7 +111,6 @@ enum Stage {
 /// one call: the stages and the random stream are the same, only paused.
 #[derive(Debug)]
 pub(super) struct Warming {
-    warmed: WarmedPages,
     rng: SimRng,
     /// Tables drawn from: not the partitions, which are read in whole or not at all,
     /// after the rest, with room kept for them.
@@ -272,7 +244,6 @@ impl Sim {
             })
             .collect();
         Warming {
-            warmed: WarmedPages::default(),
             rng: SimRng::stream(self.scenario.seed, "warm"),
             tables,
             plans,
@@ -343,7 +314,7 @@ impl Sim {
                 (index, page) = (index + 1, 0);
                 continue;
             }
-            self.warm_page(&mut w.warmed, t, root + page as u32, w.depth);
+            self.warm_page(t, root + page as u32, w.depth);
             page += 1;
             spent += 1;
         }
@@ -445,7 +416,7 @@ impl Sim {
                 return spent;
             };
             let t = w.tables[a.table as usize];
-            if self.warm_page(&mut w.warmed, t, a.page, w.depth) {
+            if self.warm_page(t, a.page, w.depth) {
                 w.full = self.warm_full(w);
             }
             next += 1;
@@ -488,7 +459,7 @@ impl Sim {
                 (partition, page) = (partition + 1, 0);
                 continue;
             }
-            self.warm_page(&mut w.warmed, t, page, depth);
+            self.warm_page(t, page, depth);
             page += 1;
             spent += 1;
         }
@@ -497,15 +468,9 @@ impl Sim {
     }
 
     /// Reads one page into the pool, as a miss of the workload would have, unless its
-    /// instance is down to `depth` free blocks or the page is in already. Returns
+    /// instance is down to `depth` free blocks (each page is tried once). Returns
     /// whether the pool may have changed.
-    pub(super) fn warm_page(
-        &mut self,
-        warmed: &mut WarmedPages,
-        table: TableId,
-        page_no: u32,
-        depth: u32,
-    ) -> bool {
+    pub(super) fn warm_page(&mut self, table: TableId, page_no: u32, depth: u32) -> bool {
         if self.catalog[table].table.zip_kb != 0 {
             self.warm_zip_page(table, page_no, depth);
             return true;
@@ -514,17 +479,12 @@ impl Sim {
             space: self.catalog[table].table.space,
             page_no,
         };
-        // Most draws find their page read already: ask the bits before the instance.
-        if warmed.contains(table, page_no) {
-            return false;
-        }
         let inst = self.pool.instance_of(page);
         if self.pool.instances()[usize::from(inst)].free_len() <= depth {
             return false;
         }
         debug_assert_eq!(self.pool.lookup(page), Lookup::Miss);
         if let FreeBlock::FromFreeList(f) = self.pool.get_free_block(inst, 0) {
-            warmed.insert(table, page_no);
             self.pool.init_for_read(f, page);
             self.pool.complete_read(f);
             let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
@@ -618,18 +578,5 @@ mod tests {
             s.run_until(crate::Tick::from_secs(2));
         }
         assert_eq!(whole.trace_hash(), stepped.trace_hash());
-    }
-
-    #[test]
-    fn warmed_pages_remember_each_page_of_each_table() {
-        let mut w = WarmedPages::default();
-        assert!(!w.contains(TableId(3), 200));
-        w.insert(TableId(3), 200);
-        w.insert(TableId(0), 63);
-        assert!(w.contains(TableId(3), 200));
-        assert!(w.contains(TableId(0), 63));
-        assert!(!w.contains(TableId(3), 201));
-        assert!(!w.contains(TableId(0), 64));
-        assert!(!w.contains(TableId(1), 200));
     }
 }
