@@ -411,15 +411,7 @@ fn the_worker_reports_its_frame_timings_four_times_a_second() {
 #[test]
 fn compare_mode_in_the_worker_gives_both_engines_the_statement() {
     let mut h = Host::new();
-    h.handle(
-        Command::Open {
-            scenario: "drop-table-demo".into(),
-            profile: "mysql-5.7".into(),
-            knobs: Knobs::default(),
-            generation: 1,
-        },
-        &|| 0.0,
-    );
+    open(&mut h, "drop-table-demo", 1);
     frames_until(&mut h, 400, |f, _| !f.busy).expect("the pool warms");
     h.handle(Command::Compare(Some("mysql-8.0.23".into())), &|| 0.0);
     frames_until(&mut h, 400, |f, _| !f.busy && f.panes.len() == 2).expect("compared");
