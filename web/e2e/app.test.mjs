@@ -371,6 +371,7 @@ test('mysql-5.7: CREATE INDEX under sysbench walks the flush list again and agai
   await withApp(t, 'i4-create-index', '/', async (page) => {
     await page.selectOption(ids.scenarioSelect, 'i4-create-index');
     await waitReady(page);
+    await settled(page);
     await ensurePlaying(page);
     await page.selectOption(ids.speedSelect, '5');
     await expectCanvasDrawn(page, ids.flushList);
@@ -393,6 +394,7 @@ test('an open transaction\'s row locks make the workload wait: a lock-wait band'
   await withApp(t, 'lock-wait-band', '/', async (page) => {
     await page.selectOption(ids.scenarioSelect, 'steady-oltp-rw');
     await waitReady(page);
+    await settled(page);
     await ensurePlaying(page);
     await expectCanvasDrawn(page, ids.chartWaits);
     // Every row locked and the transaction left open: the workload's writes queue.

@@ -219,6 +219,9 @@ export async function ensurePlaying(page) {
 export async function selectProfile(page, profile) {
   await page.selectOption(ids.profileSelect, profile);
   await waitReady(page);
+  // data-ready stays from the first engine: the new one builds its pool (a statement
+  // sent meanwhile is refused, "Not sent: the server is building").
+  await settled(page);
   await pollUntil(
     `the profile select to read ${profile}`,
     () => page.locator(ids.profileSelect).inputValue(),

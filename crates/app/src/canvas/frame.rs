@@ -310,7 +310,11 @@ impl LoopInner {
                 news.push(News::Log(main.log()));
             }
             let report_started = performance_now();
-            if !news.is_empty() || now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS {
+            // The frame where the engines settle (a build or a replay done) reports the
+            // figures of that moment, so that the clock shown never lags `ready`.
+            let settling = engines.busy().is_none() && (self.busy.get() || !self.ready.get());
+            if settling || !news.is_empty() || now_ms - self.last_report_ms.get() >= REPORT_EVERY_MS
+            {
                 self.last_report_ms.set(now_ms);
                 for (pane, r) in engines.panes.iter().enumerate() {
                     news.push(News::Snapshot {

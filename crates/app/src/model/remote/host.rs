@@ -342,7 +342,10 @@ impl Host {
             self.last_log = Some(version);
             main.log()
         });
-        let report = report || log.is_some();
+        // The frame where the engines settle (a build or a replay done) carries the
+        // figures of that moment: the page's clock must not lag its `ready`.
+        let busy_changed = self.last_busy.replace(busy) != Some(busy);
+        let report = report || log.is_some() || busy_changed;
         if report {
             self.last_report_ms = Some(now_ms);
         }
@@ -379,7 +382,6 @@ impl Host {
         let timings = self.timings.due(now_ms, e);
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
-        let busy_changed = self.last_busy.replace(busy) != Some(busy);
         let panels = panes
             .iter()
             .any(|p| p.latches.is_some() || p.charts.is_some());
