@@ -1011,14 +1011,24 @@ impl Engines {
 
     /// Gives `sql` to console session `session` of every engine; the main engine's
     /// answer is returned (the same text is refused by both or by neither, as the
-    /// check is the parser's and the session's).
+    /// check is the parser's and the session's). A compare engine still building its
+    /// pool or catching up takes it at the main engine's moment, when its run gets
+    /// there: both engines see the same statements at the same ticks.
     pub fn submit(&mut self, session: u32, sql: &str) -> Result<u32, String> {
-        let mut first = None;
-        for r in &mut self.panes {
-            let result = r.submit(session, sql);
-            first.get_or_insert(result);
+        let (main, others) = self.panes.split_first_mut().expect("at least one engine");
+        let result = main.submit(session, sql);
+        let at = main.sim().now();
+        for r in others {
+            let behind = result.is_ok() && r.busy().is_some() && at >= r.sim().now();
+            if behind {
+                // Parsed by the main engine already; the session exists there, and the
+                // compare engine replays the same inputs.
+                let _ = r.schedule(at, session, sql);
+            } else {
+                let _ = r.submit(session, sql);
+            }
         }
-        first.expect("at least one engine")
+        result
     }
 
     /// Queues `sql` for `session` at `at` on every engine (see [`Runner::schedule`]).

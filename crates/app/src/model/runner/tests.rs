@@ -371,6 +371,47 @@ fn step_and_back_move_from_statement_to_statement() {
 }
 
 #[test]
+fn a_statement_typed_while_the_compare_engine_builds_reaches_it_at_the_same_tick() {
+    let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+    for _ in 0..5 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
+    assert!(
+        e.panes[1].busy().is_some(),
+        "the compare engine is building"
+    );
+    assert!(e.panes[0].busy().is_none());
+    let at = e.panes[0].sim().now();
+    let session = e.panes[0].sim().console_session();
+    assert_eq!(e.submit(session, "DROP TABLE t1"), Ok(1));
+    e.settle();
+    for _ in 0..10 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    let dropped_at = |r: &Runner| {
+        r.inputs()
+            .iter()
+            .filter(|i| matches!(&i.kind, InputKind::Submit { sql, .. } if sql == "DROP TABLE t1"))
+            .map(|i| i.at)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(dropped_at(&e.panes[0]), vec![at]);
+    assert_eq!(dropped_at(&e.panes[1]), vec![at], "not refused, not moved");
+    for r in &mut e.panes {
+        r.digest();
+        assert!(
+            r.snapshot()
+                .tables
+                .iter()
+                .any(|t| t.name == "t1" && t.dropped),
+            "{} ran the DROP",
+            r.profile()
+        );
+    }
+}
+
+#[test]
 fn compare_mode_runs_two_engines_on_one_clock_with_the_same_statements() {
     let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
     for _ in 0..10 {
