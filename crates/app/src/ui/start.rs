@@ -31,6 +31,7 @@ pub fn first_engines(opening: &share::Opening, still: bool) -> (AppState, Engine
         },
         Start::PageThread(notice) => notice,
     };
+    crate::worker::client::end_early_worker();
     let (mut state, engines) = share::initial(opening, still);
     state.notice = state.notice.or(notice);
     (state, EnginesProxy::Local(Rc::new(RefCell::new(engines))))

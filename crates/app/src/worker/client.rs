@@ -44,15 +44,22 @@ impl std::fmt::Debug for Remote {
 }
 
 impl Remote {
-    /// Starts the module worker at `url` (`worker.js`, beside the page). An error
-    /// when the browser has no module workers.
+    /// Adopts the worker `index.html` started before the module loaded (see
+    /// [`early_worker`]), or starts the module worker at `url` (`worker.js`, beside
+    /// the page). An error when the browser has no module workers.
     pub fn start(url: &str) -> Result<Remote, String> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(url, &options)
-            .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
+        let (worker, early_error) = match early_worker() {
+            Some(adopted) => adopted,
+            None => {
+                let options = WorkerOptions::new();
+                options.set_type(WorkerType::Module);
+                let worker = Worker::new_with_options(url, &options)
+                    .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
+                (worker, None)
+            }
+        };
         let inbox: Rc<RefCell<Vec<Arrived>>> = Rc::default();
-        let failed: Rc<RefCell<Option<String>>> = Rc::default();
+        let failed: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(early_error));
         let on_message = {
             let (inbox, failed) = (inbox.clone(), failed.clone());
             Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
@@ -110,6 +117,32 @@ impl Remote {
 impl Drop for Remote {
     fn drop(&mut self) {
         self.worker.terminate();
+    }
+}
+
+/// The window property `index.html` leaves its early worker in.
+const EARLY_WORKER: &str = "__ddlscopeWorker";
+
+/// Takes the worker `index.html` started as the page began to load, with the error
+/// it reported before anyone listened (`earlyError`, set by its own listener), if
+/// any. `None` when there is none (`?worker=0`, the embed page, a test's page).
+fn early_worker() -> Option<(Worker, Option<String>)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(EARLY_WORKER);
+    let value = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let worker = value.dyn_into::<Worker>().ok()?;
+    let error = js_sys::Reflect::get(&worker, &JsValue::from_str("earlyError"))
+        .ok()
+        .and_then(|e| e.as_string())
+        .map(|e| format!("the engine's worker stopped: {e}"));
+    Some((worker, error))
+}
+
+/// Ends the worker `index.html` started, when the engines run on the page's thread.
+pub fn end_early_worker() {
+    if let Some((worker, _)) = early_worker() {
+        worker.terminate();
     }
 }
 
