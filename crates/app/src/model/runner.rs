@@ -123,6 +123,8 @@ pub struct Runner {
     catch_up: Option<Tick>,
     /// Where that run started, for its progress.
     catch_up_from: Tick,
+    /// A step forward under way (the step control), run a slice a frame.
+    stepping: Option<busy::Stepping>,
     /// The scenario as built (knobs applied, script taken out) and the profile: a
     /// fresh simulation for a seek to the start.
     scenario: Scenario,
@@ -267,6 +269,7 @@ impl Runner {
             warm_up: Some(warm_up),
             catch_up: None,
             catch_up_from: Tick::ZERO,
+            stepping: None,
             scenario,
             profile,
             knobs: Knobs::default(),
@@ -629,47 +632,27 @@ impl Runner {
 
     /// Runs to the next mark (a statement starting or finishing, a lock wait, a DDL
     /// phase): one already seen, or the next one the run makes within
-    /// [`MARK_HORIZON`], the clock paused: the step control. Returns the virtual time
+    /// [`MARK_HORIZON`], the clock paused: the step control, done at once (see
+    /// [`Runner::start_step`] for the step a slice a frame). Returns the virtual time
     /// run.
     pub fn step_event(&mut self) -> Tick {
-        if self.busy().is_some() {
-            return Tick::ZERO;
-        }
-        self.digest();
         let from = self.sim.now();
-        if let Some(at) = marks::next_after(&self.marks, from) {
-            self.run_to(at, f64::INFINITY, &|| 0.0);
-            return self.sim.now() - from;
-        }
-        let limit = from + MARK_HORIZON;
-        while self.sim.now() < limit {
-            let seen = self.sim.event_count();
-            self.step_one(limit);
-            if self
-                .sim
-                .events_since(seen)
-                .iter()
-                .any(|e| e.at > from && marks::mark_of(e).is_some())
-            {
-                break;
-            }
-        }
+        self.start_step();
+        self.settle();
         self.sim.now() - from
     }
 
-    /// Runs to the next event in the engine's stream, at most to `limit`.
-    fn step_one(&mut self, limit: Tick) {
-        let events = self.sim.event_count();
-        while self.sim.event_count() == events && self.sim.now() < limit {
-            let mut next = self.sim.next_wake().unwrap_or(limit).min(limit);
-            if let Some(input) = self.inputs.get(self.applied) {
-                next = next.min(input.at);
-            }
-            // A wake due now still runs: run_until takes everything at or before it.
-            self.sim.run_until(next.max(self.sim.now()).min(limit));
-            self.apply_due();
-            self.checkpoint();
+    /// Runs to the simulation's next wake (or the next recorded input), at most to
+    /// `limit`: the smallest step the step control takes.
+    fn step_wake(&mut self, limit: Tick) {
+        let mut next = self.sim.next_wake().unwrap_or(limit).min(limit);
+        if let Some(input) = self.inputs.get(self.applied) {
+            next = next.min(input.at);
         }
+        // A wake due now still runs: run_until takes everything at or before it.
+        self.sim.run_until(next.max(self.sim.now()).min(limit));
+        self.apply_due();
+        self.checkpoint();
         self.horizon = self.horizon.max(self.sim.now());
     }
 
@@ -683,6 +666,8 @@ impl Runner {
     /// Like [`Runner::step_back`], doing at most `budget_ms` of the replay now (see
     /// [`Runner::seek_within`]). Nothing while the runner is busy.
     pub fn step_back_within(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        // Back while a step forward is under way: from where that step has got.
+        self.stepping = None;
         if self.busy().is_some() {
             return;
         }
@@ -1075,10 +1060,21 @@ impl Engines {
         }
     }
 
-    /// Steps the main engine to its next event and the others to the same time.
+    /// Steps the main engine to its next event and the others to the same time, at
+    /// once.
     pub fn step_event(&mut self) {
-        self.panes[0].step_event();
-        self.sync();
+        self.step_event_within(f64::INFINITY, &|| 0.0);
+    }
+
+    /// Like [`Engines::step_event`], doing at most `budget_ms` of the run now and the
+    /// rest in the frames that follow ([`Engines::work`]): the next mark may be up to
+    /// [`MARK_HORIZON`] of a busy server away.
+    pub fn step_event_within(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        self.panes[0].start_step();
+        self.work(budget_ms, clock);
+        self.when_settled(|e| {
+            e.sync();
+        });
     }
 
     /// Steps the main engine back to its previous event, the others with it, at

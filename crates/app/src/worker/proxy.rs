@@ -55,7 +55,7 @@ impl EnginesProxy {
     /// `budget_ms` of a replay back now on the page's thread.
     pub fn step(&self, forward: bool, budget_ms: f64, clock: &dyn Fn() -> f64) {
         match self {
-            EnginesProxy::Local(e) if forward => e.borrow_mut().step_event(),
+            EnginesProxy::Local(e) if forward => e.borrow_mut().step_event_within(budget_ms, clock),
             EnginesProxy::Local(e) => e.borrow_mut().step_back_within(budget_ms, clock),
             EnginesProxy::Remote(r) => r.send(&Command::Step(forward)),
         }

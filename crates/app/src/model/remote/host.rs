@@ -195,7 +195,7 @@ impl Host {
                 self.clock.0 = false;
                 e.set_clock(false, self.clock.1);
                 if forward {
-                    e.step_event();
+                    e.step_event_within(BUSY_WORK_MS, clock);
                 } else {
                     e.step_back_within(BUSY_WORK_MS, clock);
                 }

@@ -4,12 +4,16 @@
 //! way the clock is held, the views show the server as it is so far, and
 //! [`Runner::busy`] says how far it has got.
 
-use super::{Runner, STEP_BUDGET_MS};
+use super::{marks, Runner, MARK_HORIZON, STEP_BUDGET_MS};
 use ddlscope_engine::{SimBuild, Tick, WarmUp};
 use std::fmt;
 
 /// Pages a slice of the warm-up tries or draws: a few milliseconds of work.
 const WARM_SLICE: u64 = 20_000;
+
+/// Wakes a step runs between two looks at the clock (a wake is microseconds of
+/// work; the clock, in the browser, a call out of the module).
+const WAKES_PER_CLOCK_READ: u32 = 64;
 
 /// What a runner is busy with before it can play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +24,15 @@ pub enum Busy {
         frames: u64,
         /// Frames in the pool.
         of: u64,
+    },
+    /// Stepping from `from` to the next mark, at most to `to`, now at `at`.
+    Stepping {
+        /// Where the step started.
+        from: Tick,
+        /// Where it is now.
+        at: Tick,
+        /// As far as it may go.
+        to: Tick,
     },
     /// Running from `from` towards `to` (replaying the recorded inputs), now at `at`.
     Replaying {
@@ -37,7 +50,7 @@ impl Busy {
     pub fn percent(&self) -> u32 {
         let (done, of) = match *self {
             Busy::Warming { frames, of } => (frames, of),
-            Busy::Replaying { from, at, to } => (
+            Busy::Replaying { from, at, to } | Busy::Stepping { from, at, to } => (
                 at.saturating_sub(from).as_ns(),
                 to.saturating_sub(from).as_ns(),
             ),
@@ -58,6 +71,12 @@ impl fmt::Display for Busy {
                 count(of),
                 self.percent()
             ),
+            Busy::Stepping { .. } => write!(
+                f,
+                "running to the next event (at most {} s ahead): {} %",
+                MARK_HORIZON.as_ns() / 1_000_000_000,
+                self.percent()
+            ),
             Busy::Replaying { to, .. } => write!(
                 f,
                 "replaying to {:.1} s: {} %",
@@ -66,6 +85,16 @@ impl fmt::Display for Busy {
             ),
         }
     }
+}
+
+/// A step forward under way: from where, and as far as it may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stepping {
+    from: Tick,
+    to: Tick,
+    /// Whether `to` is a mark already seen (the run stops there), or only the
+    /// horizon (the run stops at the first new mark).
+    known: bool,
 }
 
 /// A frame count as people say it: 262 k, 8.4 M.
@@ -84,11 +113,69 @@ impl Runner {
             let (frames, of) = WarmUp::progress(&self.sim);
             return Some(Busy::Warming { frames, of });
         }
-        self.catch_up.map(|to| Busy::Replaying {
-            from: self.catch_up_from,
+        if let Some(to) = self.catch_up {
+            return Some(Busy::Replaying {
+                from: self.catch_up_from,
+                at: self.sim.now(),
+                to,
+            });
+        }
+        self.stepping.map(|s| Busy::Stepping {
+            from: s.from,
             at: self.sim.now(),
-            to,
+            to: s.to,
         })
+    }
+
+    /// Sets off to the next mark: one already seen, or the first the run makes
+    /// within [`MARK_HORIZON`]. [`Runner::work`] runs there; nothing while busy.
+    pub fn start_step(&mut self) {
+        if self.busy().is_some() {
+            return;
+        }
+        self.digest();
+        let from = self.sim.now();
+        let known = marks::next_after(&self.marks, from);
+        self.stepping = Some(Stepping {
+            from,
+            to: known.unwrap_or(from + MARK_HORIZON),
+            known: known.is_some(),
+        });
+    }
+
+    /// Goes on with the step until it lands or `budget_ms` is spent. True when done.
+    fn step(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
+        let Some(s) = self.stepping else {
+            return true;
+        };
+        let started = clock();
+        if s.known {
+            self.run_to(s.to, budget_ms, clock);
+        } else {
+            let mut wakes = 0u32;
+            while self.sim.now() < s.to {
+                wakes = wakes.wrapping_add(1);
+                if wakes.is_multiple_of(WAKES_PER_CLOCK_READ) && clock() - started > budget_ms {
+                    return false;
+                }
+                let seen = self.sim.event_count();
+                self.step_wake(s.to);
+                let marked = self
+                    .sim
+                    .events_since(seen)
+                    .iter()
+                    .any(|e| e.at > s.from && marks::mark_of(e).is_some());
+                if marked {
+                    self.stepping = None;
+                    return true;
+                }
+            }
+        }
+        if self.sim.now() < s.to {
+            return false;
+        }
+        self.stepping = None;
+        true
     }
 
     /// Goes on with the warm-up and the run to the moment asked for until both are
@@ -99,7 +186,8 @@ impl Runner {
             return false;
         }
         let Some(to) = self.catch_up else {
-            return true;
+            let left = budget_ms - (clock() - started);
+            return self.step(left.max(0.0), clock);
         };
         let left = budget_ms - (clock() - started);
         if left > 0.0 {
@@ -152,6 +240,7 @@ impl Runner {
     /// from the events as the run goes. Deterministic: the same tick gives the same
     /// state whatever the path there.
     pub fn go_to(&mut self, target: Tick) {
+        self.stepping = None;
         if target < self.sim.now() {
             self.rewind(target);
         }

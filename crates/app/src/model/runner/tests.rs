@@ -684,3 +684,35 @@ fn what_waits_for_the_engines_runs_once_they_settle() {
     );
     assert!(e.busy().is_none());
 }
+
+#[test]
+fn a_step_runs_a_slice_a_frame_and_lands_where_the_step_at_once_does() {
+    let mut at_once = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+    let mut sliced = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+    for e in [&mut at_once, &mut sliced] {
+        e.settle();
+        e.set_clock(false, 1.0);
+    }
+    at_once.step_event();
+    // A clock that moves a millisecond each time it is read: a 5 ms budget is a few
+    // events' work.
+    let ms = std::cell::Cell::new(0.0);
+    let clock = || {
+        ms.set(ms.get() + 1.0);
+        ms.get()
+    };
+    sliced.step_event_within(5.0, &clock);
+    let mut frames = 0;
+    while let Some(busy) = sliced.busy() {
+        assert!(matches!(busy, Busy::Stepping { .. }), "{busy}");
+        assert!(
+            busy.to_string().starts_with("running to the next event"),
+            "{busy}"
+        );
+        sliced.work(5.0, &clock);
+        frames += 1;
+    }
+    assert!(frames > 1, "the step took {frames} frames");
+    assert!(at_once.main().sim().now() > Tick::ZERO);
+    assert_eq!(sliced.main().sim().now(), at_once.main().sim().now());
+}
