@@ -86,6 +86,16 @@ pub struct Mechanisms {
     /// (it cannot carry AHI entries). Default false: the fixed behaviour.
     #[serde(default)]
     pub peek_decompresses_zip_pages: bool,
+    /// A locking search of a range of the primary key also locks the first record
+    /// past the range, as `row_search_mvcc()` takes a next-key lock on each record it
+    /// reads before testing it against the range's end: an UPDATE of the row right
+    /// after `WHERE id BETWEEN 10 AND 20` waits (5.x, MariaDB: seen on 10.11.19,
+    /// conformance script `range-next-key`). MySQL 8.0.18 stops at the range's end on
+    /// a unique index (Bug #29508068). Default false: 8.0's behaviour. A range on a
+    /// non-unique index, or one that runs past the last row (the supremum's gap),
+    /// locks past its end on every server.
+    #[serde(default)]
+    pub unique_range_locks_next_record: bool,
     /// How a flush-list scan for one tablespace goes on after writing a page.
     pub flush_scan: FlushScan,
     /// What `ALTER TABLE ... ADD/DROP COLUMN` can do without a rebuild.

@@ -267,6 +267,30 @@ fn optimize_lets_a_select_through_on_mariadb_only() {
 }
 
 #[test]
+fn a_primary_key_range_locks_the_next_record_on_mariadb_and_5_7_not_on_8_0() {
+    let script = conformance_script("range-next-key");
+    let outcome = |profile: &str, sql: &str| {
+        let r = script.run(Some(profile)).unwrap();
+        let s = r.statements.iter().find(|s| s.sql == sql).unwrap();
+        (s.error_code, s.finished_at_ms.unwrap() - s.issued_at_ms)
+    };
+    let next = "UPDATE t SET k = 2 WHERE id = 21";
+    for profile in ["mariadb-10.11", "mysql-5.7"] {
+        assert_eq!(outcome(profile, next), (Some(1205), 1000), "{profile}");
+    }
+    let (error, took_ms) = outcome("mysql-8.0.23", next);
+    assert_eq!(error, None);
+    assert!(took_ms < 10, "{took_ms} ms: no wait on 8.0");
+    // Inside the range, and the gap to the supremum, on every server.
+    for profile in ["mariadb-10.11", "mysql-8.0.23"] {
+        let inside = outcome(profile, "UPDATE t SET k = 2 WHERE id = 15");
+        assert_eq!(inside.0, Some(1205), "{profile}");
+        let at_end = outcome(profile, "INSERT INTO t (k, c, pad) VALUES (1, 'a', 'b')");
+        assert_eq!(at_end.0, Some(1205), "{profile}");
+    }
+}
+
+#[test]
 fn lock_wait_timeout_zero_fails_at_once_on_mariadb_and_waits_a_second_on_mysql() {
     let script = conformance_script("lock-wait-timeout-zero");
     // (ALTER's wait, SELECT's wait), ms.

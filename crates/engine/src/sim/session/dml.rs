@@ -174,6 +174,40 @@ fn rows_reached(
     })
 }
 
+/// The last row position a locking search of `access` locks, given the rows it
+/// reached (`reach`, before LIMIT): on a range of an index, InnoDB takes a next-key
+/// lock on every record it reads, the first one past the range included, so that
+/// record is locked too; a range that runs past the last row locks the gap up to the
+/// supremum (inserts at the end wait). With `unique_stops` (MySQL 8.0.18+), a range
+/// on the primary key stops at its end.
+fn locked_hi(
+    def: &TableDef,
+    access: &RowAccess,
+    reach: &Reach,
+    table_rows: u64,
+    unique_stops: bool,
+) -> u64 {
+    let RowAccess::Range { column, max, .. } = access else {
+        return reach.hi;
+    };
+    if reach.full || reach.matched == 0 {
+        return reach.hi;
+    }
+    let bounded = max.is_some_and(|m| m >= 1 && (m as u64) < table_rows);
+    if !bounded {
+        return u64::MAX;
+    }
+    let primary = def
+        .pk
+        .as_deref()
+        .is_some_and(|p| p.eq_ignore_ascii_case(column));
+    if primary && unique_stops {
+        reach.hi
+    } else {
+        reach.hi + 1
+    }
+}
+
 /// LIMIT `l` cuts the rows reached.
 fn apply_limit(r: &mut Reach, l: u64) {
     r.matched = r.matched.min(l);
@@ -264,12 +298,21 @@ impl Sim {
                 }
             }
         }
+        let mut lock_hi = 0;
         let (reach, ops) = if req.kind == DmlKind::Insert {
             self.insert_pages(ti, req.limit.unwrap_or(1))
         } else {
             let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
+            let unique_stops = !self.profile.mechanisms.unique_range_locks_next_record;
+            lock_hi = locked_hi(&def, &req.access, &reach, table_rows, unique_stops);
             if let Some(l) = req.limit {
+                let range_end = reach.hi;
                 apply_limit(&mut reach, l);
+                if reach.hi < range_end {
+                    // The LIMIT stopped the scan before the range's end: nothing past
+                    // the last row read is locked.
+                    lock_hi = reach.hi;
+                }
             }
             let write = matches!(req.kind, DmlKind::Update | DmlKind::Delete);
             let ops = search_pages(&self.catalog[ti].table, &reach, table_rows, write);
@@ -289,7 +332,11 @@ impl Sim {
             run.row_range = Some(RowRange {
                 table: ti,
                 lo: reach.lo,
-                hi: reach.hi,
+                hi: if req.kind == DmlKind::Insert {
+                    reach.hi
+                } else {
+                    lock_hi.max(reach.hi)
+                },
                 exclusive: req.lock == RowLock::Exclusive,
             });
             run.step = Step::RowLock;

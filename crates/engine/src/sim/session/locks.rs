@@ -29,7 +29,11 @@
 //! have locked, taken at once before its page work). `FOR SHARE` takes shared locks,
 //! `FOR UPDATE`, `UPDATE` and `DELETE` exclusive ones, `INSERT` an exclusive lock on
 //! the new row; a scan without a usable index locks every row and the gap at the end
-//! (so inserts wait too). A conflicting request waits up to
+//! (so inserts wait too). A range on an index locks the record past its end too (the
+//! next-key lock on the first record that fails the range; on the primary key only
+//! where the profile's `unique_range_locks_next_record` says so, as before MySQL
+//! 8.0.18), or the gap to the supremum when it runs past the last row. A conflicting
+//! request waits up to
 //! `innodb_lock_wait_timeout`, then fails with 1205 and only the statement is rolled
 //! back (`innodb_rollback_on_timeout=OFF`); a wait that closes a cycle in the waits-for
 //! graph fails at once with 1213 and rolls back the requester's transaction
