@@ -9,7 +9,7 @@ use super::cursor::Cursor;
 use super::expr;
 use super::leading_keywords;
 use super::names::{same_table, table_ident, table_list};
-use sqlparser::tokenizer::Token;
+use super::super::lexer::Token;
 
 /// `LOCK {TABLE | TABLES} t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...]`.
 /// Each alias (a table's name when it has none) may appear once, as the server's

@@ -9,7 +9,7 @@ use super::names::table_ident;
 use super::select::{
     classify, join_keyword, limit_clause, order_clause, select_stmt, table_alias, where_clause,
 };
-use sqlparser::tokenizer::Token;
+use super::super::lexer::Token;
 
 /// `{INSERT | REPLACE} [options] [INTO] t [PARTITION (p)] [(cols)] {VALUES rows |
 /// SET assignments | SELECT ...} [ON DUPLICATE KEY UPDATE assignments]`.

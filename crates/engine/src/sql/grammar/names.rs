@@ -3,7 +3,7 @@
 use super::super::command::TableName;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
-use sqlparser::tokenizer::Token;
+use super::super::lexer::Token;
 
 /// MySQL's longest identifier, in characters.
 const IDENT_CHARS_MAX: usize = 64;

@@ -8,7 +8,7 @@ use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, int_value, BinOp, Expr};
 use super::names::table_ident;
-use sqlparser::tokenizer::Token;
+use super::super::lexer::Token;
 
 /// The diagnostic tables `SelectSystemTable` covers, as (schema, table).
 const SYSTEM_TABLES: &[(&str, &str)] = &[
@@ -159,7 +159,7 @@ fn select_alias(c: &mut Cursor) -> Result<()> {
     }
     if matches!(
         c.peek(),
-        Token::SingleQuotedString(_) | Token::DoubleQuotedString(_)
+        Token::Str(_)
     ) || c.at_ident() && !ends_select_item(&c.peek_word())
     {
         c.next();
