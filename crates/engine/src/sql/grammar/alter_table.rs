@@ -4,11 +4,11 @@
 use super::super::command::{
     Algorithm, AlterAction, AlterLock, ColumnPosition, Command, RowFormat,
 };
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::create_table::{column_def, index_options, key_list, table_constraint_def, Element};
 use super::cursor::{word_upper, Cursor};
 use super::names::{column_name, index_name, table_ident};
-use super::super::lexer::Token;
 
 /// `ALTER TABLE t [action [, action ...]]`, where `ALGORITHM=` and `LOCK=` may come
 /// anywhere in the list; the cursor after `ALTER`.

@@ -7,12 +7,12 @@ use super::super::command::{
     ColumnDef, Command, CreateTable, IndexDef, KeyPart, PartitionBound, PartitionDef,
     RangePartitioning, RowFormat, TableName,
 };
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, const_int};
 use super::names::{column_name, index_name, table_ident};
 use super::select::select_stmt;
-use super::super::lexer::Token;
 
 /// One element of the parenthesised list: a column or a key.
 pub(in crate::sql) enum Element {

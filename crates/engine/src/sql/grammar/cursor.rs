@@ -9,9 +9,12 @@ use super::keywords::is_reserved;
 /// A cursor over one statement's tokens.
 pub(in crate::sql) struct Cursor<'s> {
     stmt: &'s Stmt<'s>,
-    /// The statement's tokens, up to the first [`Token::Malformed`] if any: what
-    /// MySQL's parser stops at, so nothing reads past it.
+    /// The statement's tokens before the first [`Token::Malformed`], if any.
     tokens: &'s [Spanned],
+    /// Where that [`Token::Malformed`] starts: MySQL's parser stops at it (its
+    /// `ABORT_SYM`), so to the grammar the statement ends there, and an error at the
+    /// end, or a statement complete before it, is a syntax error at it.
+    malformed: Option<usize>,
     /// The next token.
     pos: usize,
     /// A well-formed statement's first not-modelled part, reported once the whole
@@ -28,14 +31,11 @@ const NESTING_MAX: usize = 64;
 
 impl<'s> Cursor<'s> {
     pub fn new(stmt: &'s Stmt<'s>) -> Cursor<'s> {
-        let readable = stmt
-            .tokens
-            .iter()
-            .position(|t| t.token == Token::Malformed)
-            .map_or(stmt.tokens.len(), |i| i + 1);
+        let malformed = stmt.tokens.iter().position(|t| t.token == Token::Malformed);
         Cursor {
             stmt,
-            tokens: &stmt.tokens[..readable],
+            tokens: &stmt.tokens[..malformed.unwrap_or(stmt.tokens.len())],
+            malformed: malformed.map(|i| stmt.tokens[i].start),
             pos: 0,
             deferred: None,
             depth: 0,
@@ -55,10 +55,10 @@ impl<'s> Cursor<'s> {
         self.peek_nth(0)
     }
 
-    /// Takes the next token; never a [`Token::Malformed`], where the cursor stays.
+    /// Takes the next token.
     pub fn next(&mut self) -> &'s Token {
         let t = self.peek();
-        if self.pos < self.tokens.len() && *t != Token::Malformed {
+        if self.pos < self.tokens.len() {
             self.pos += 1;
         }
         t
@@ -68,7 +68,10 @@ impl<'s> Cursor<'s> {
     /// between (`1.5` and `G` in `1.5G`).
     pub fn touches_previous(&self, n: usize) -> bool {
         let at = self.pos + n;
-        match (at.checked_sub(1).and_then(|i| self.tokens.get(i)), self.tokens.get(at)) {
+        match (
+            at.checked_sub(1).and_then(|i| self.tokens.get(i)),
+            self.tokens.get(at),
+        ) {
             (Some(before), Some(t)) => before.end == t.start,
             _ => false,
         }
@@ -94,9 +97,13 @@ impl<'s> Cursor<'s> {
         self.pos = mark;
     }
 
-    /// The next token's byte offset; `None` at the end of the statement.
+    /// The next token's byte offset; at the end, the malformed token's, else `None`
+    /// (the end of the statement).
     pub fn location(&self) -> Option<usize> {
-        self.tokens.get(self.pos).map(|t| t.start)
+        self.tokens
+            .get(self.pos)
+            .map(|t| t.start)
+            .or(self.malformed)
     }
 
     /// The `n`th upper-cased word ahead; empty for anything else.
@@ -164,7 +171,7 @@ impl<'s> Cursor<'s> {
 
     /// Fails near whatever follows a complete statement; else the deferred error.
     pub fn finish(&mut self) -> Result<()> {
-        if !self.at_end() {
+        if !self.at_end() || self.malformed.is_some() {
             return Err(self.error());
         }
         match self.deferred.take() {
@@ -241,7 +248,7 @@ impl<'s> Cursor<'s> {
             match self.next() {
                 Token::LParen => depth += 1,
                 Token::RParen => depth -= 1,
-                Token::Eof | Token::Malformed => return Err(self.error()),
+                Token::Eof => return Err(self.error()),
                 _ => {}
             }
         }

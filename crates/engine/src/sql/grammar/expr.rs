@@ -3,10 +3,10 @@
 //! `col <op> n`, `BETWEEN`, `AND`, `SLEEP(n)`, a SET value); everything else is
 //! parsed, so that it fails where MySQL fails, and kept as [`Expr::Other`].
 
+use super::super::lexer::Token;
 use super::super::Result;
 use super::cursor::{word_upper, Cursor};
 use super::keywords::is_reserved;
-use super::super::lexer::Token;
 
 /// What the simulator can see of an expression.
 #[derive(Debug)]
@@ -311,10 +311,8 @@ fn keyword_expr(c: &mut Cursor) -> Result<Expr> {
             Ok(Expr::Other)
         }
         // A typed literal or a character set introducer: DATE '2024-01-01', _utf8mb4'x'.
-        _ if matches!(
-            c.peek_nth(1),
-            Token::Str(_) | Token::Hex(_)
-        ) && (w.starts_with('_') || matches!(w.as_str(), "DATE" | "TIME" | "TIMESTAMP")) =>
+        _ if matches!(c.peek_nth(1), Token::Str(_) | Token::Hex(_))
+            && (w.starts_with('_') || matches!(w.as_str(), "DATE" | "TIME" | "TIMESTAMP")) =>
         {
             c.next();
             c.next();

@@ -3,12 +3,12 @@
 //! `SET` (`set`, `option_value`, `set_expr_or_default`) and `USE` (`use`).
 
 use super::super::command::{Command, SetValue, VarScope};
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, const_int, Expr};
 use super::names::schema_name;
 use crate::size::ByteSize;
-use super::super::lexer::Token;
 
 /// `BEGIN [WORK]`.
 pub(in crate::sql) fn begin_stmt(c: &mut Cursor) -> Result<Command> {

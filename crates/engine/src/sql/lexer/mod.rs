@@ -40,6 +40,8 @@
 //! server's (the content always runs); MariaDB's own `/*M!` comments are plain
 //! comments; `NO_BACKSLASH_ESCAPES`, `ANSI_QUOTES` and `PIPES_AS_CONCAT` are off.
 
+#[cfg(test)]
+mod differential;
 mod operator;
 mod scan;
 #[cfg(test)]

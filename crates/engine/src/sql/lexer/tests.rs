@@ -141,11 +141,20 @@ fn prefixed_literals() {
     );
     // The server's ABORT_SYM: odd length, a non-digit.
     assert_eq!(tokens("X'123'"), vec![Token::Malformed]);
-    assert_eq!(tokens("X'1G' B'012'"), vec![Token::Malformed, Token::Malformed]);
+    assert_eq!(
+        tokens("X'1G' B'012'"),
+        vec![Token::Malformed, Token::Malformed]
+    );
     // Upper-case 0X and 0B, or a letter after the digits: names (MariaDB: unknown column).
     assert_eq!(
         tokens("0X1F 0x1G 0b012 0x 0b"),
-        vec![word("0X1F"), word("0x1G"), word("0b012"), word("0x"), word("0b")]
+        vec![
+            word("0X1F"),
+            word("0x1G"),
+            word("0b012"),
+            word("0x"),
+            word("0b")
+        ]
     );
 }
 
@@ -284,27 +293,39 @@ fn executable_comments_are_read_as_sql() {
 #[test]
 fn unclosed_quotes_and_comments_fail_where_the_server_points() {
     // Near the opening quote.
-    check("SELECT 'abc", expect![[r#"
+    check(
+        "SELECT 'abc",
+        expect![[r#"
         0..6 Word(Word { value: "SELECT", quoted: false })
-        error at 7"#]]);
-    check("x \"abc\\\"", expect![[r#"
+        error at 7"#]],
+    );
+    check(
+        "x \"abc\\\"",
+        expect![[r#"
         0..1 Word(Word { value: "x", quoted: false })
-        error at 2"#]]);
+        error at 2"#]],
+    );
     check("`abc``", expect!["error at 0"]);
     check("'abc\\", expect!["error at 0"]);
     // Near the letter of a prefixed literal (MariaDB: near 'X'ab').
     check("X'ab", expect!["error at 0"]);
     check("N'ab", expect!["error at 0"]);
     // A plain comment: near the `/*` (MariaDB: near '/* a').
-    check("1 /* a", expect![[r#"
+    check(
+        "1 /* a",
+        expect![[r#"
         0..1 Number("1")
-        error at 2"#]]);
+        error at 2"#]],
+    );
     // An executable one, or a lone `/*!`: at the end.
-    check("1 /*! + 2", expect![[r#"
+    check(
+        "1 /*! + 2",
+        expect![[r#"
         0..1 Number("1")
         6..7 Plus
         8..9 Number("2")
-        error at 9"#]]);
+        error at 9"#]],
+    );
     check("/*!", expect!["error at 3"]);
     check("/*!50100", expect!["error at 8"]);
 }
@@ -314,13 +335,20 @@ fn odd_bytes() {
     // NUL and other control characters are tokens no rule takes.
     assert_eq!(
         tokens("a\0b\u{1}"),
-        vec![word("a"), Token::Other('\0'), word("b"), Token::Other('\u{1}')]
+        vec![
+            word("a"),
+            Token::Other('\0'),
+            word("b"),
+            Token::Other('\u{1}')
+        ]
     );
     // A non-ASCII blank is a name's character to MySQL (MariaDB: SELECT\u{a0}1 is
     // one unknown word).
     assert_eq!(tokens("SELECT\u{a0}1"), vec![word("SELECT\u{a0}1")]);
     // Multi-byte characters wherever a rule stops: spans stay on boundaries.
-    for sql in ["'ü", "`ü", "/*ü", "ü'", "1ü", "0xü", "@ü", "é.ü", "X'ü'", "\\ü"] {
+    for sql in [
+        "'ü", "`ü", "/*ü", "ü'", "1ü", "0xü", "@ü", "é.ü", "X'ü'", "\\ü",
+    ] {
         lexed(sql);
     }
 }
