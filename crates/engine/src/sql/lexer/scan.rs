@@ -138,7 +138,7 @@ impl Lexer<'_> {
         let raw = &self.sql[start + 2..self.pos - 1];
         Ok(match prefix {
             b'N' => Token::NationalStr(text),
-            b'X' if raw.len() % 2 == 0 && raw.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            b'X' if raw.len().is_multiple_of(2) && raw.bytes().all(|b| b.is_ascii_hexdigit()) => {
                 Token::Hex(raw.to_string())
             }
             b'B' if raw.bytes().all(|b| b == b'0' || b == b'1') => Token::Bit(raw.to_string()),
@@ -173,16 +173,24 @@ impl Lexer<'_> {
         if self.peek(0) != b'0' {
             return None;
         }
-        let (digit, make): (fn(u8) -> bool, fn(String) -> Token) = match self.peek(1) {
-            b'x' => (|b: u8| b.is_ascii_hexdigit(), Token::Hex),
-            b'b' => (|b: u8| b == b'0' || b == b'1', Token::Bit),
+        let hex = match self.peek(1) {
+            b'x' => true,
+            b'b' => false,
             _ => return None,
         };
         let start = self.pos;
         self.pos += 2;
-        let digits = self.take_while(digit);
+        let digits = self.take_while(|b| match hex {
+            true => b.is_ascii_hexdigit(),
+            false => b == b'0' || b == b'1',
+        });
         if digits > 0 && !is_ident_byte(self.peek(0)) {
-            return Some(make(self.sql[start + 2..self.pos].to_string()));
+            let digits = self.sql[start + 2..self.pos].to_string();
+            return Some(if hex {
+                Token::Hex(digits)
+            } else {
+                Token::Bit(digits)
+            });
         }
         self.pos = start;
         Some(self.word())
