@@ -6,7 +6,6 @@
 
 use super::error::SqlError;
 use super::{Error, Result};
-use sqlparser::tokenizer::Location;
 use std::fmt;
 
 /// A table name as written: an optional schema and the table.
@@ -552,7 +551,7 @@ pub enum RowFormat {
 
 impl RowFormat {
     /// A row format by name; `at` places the syntax error for an unknown one.
-    pub(super) fn from_word(name: &str, at: Option<Location>) -> Result<RowFormat> {
+    pub(super) fn from_word(name: &str, at: Option<usize>) -> Result<RowFormat> {
         match name.to_ascii_uppercase().as_str() {
             "DEFAULT" => Ok(RowFormat::Default),
             "DYNAMIC" => Ok(RowFormat::Dynamic),

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //!  "BEGIN; ALTER TABLE t1 ENGINE=InnoDB, LOCK=NONE"
-//!        │  source: sqlparser's tokenizer (MySQL dialect), cut at top-level `;`
+//!        │  lexer: MySQL's lexical rules; source: cut at top-level `;`
 //!        ▼
 //!  [BEGIN]                 [ALTER TABLE t1 ENGINE=InnoDB, LOCK=NONE]
 //!        │                          │
@@ -13,9 +13,9 @@
 //!                   Vec<Parsed { command, text }>
 //! ```
 //!
-//! Only sqlparser's tokenizer is used: quotes, backquotes, comments and numbers are
-//! read as sqlparser reads them, and `grammar` turns the tokens straight into the
-//! small [`Command`], with no syntax tree in between. The grammar reads the
+//! `lexer` reads quotes, backquotes, comments and numbers as MySQL's `sql_lex.cc`
+//! does, and `grammar` turns the tokens straight into the small [`Command`], with no
+//! syntax tree in between. The grammar reads the
 //! statements the simulator models and the common MySQL around them (index options,
 //! column attributes, table options, joins, subqueries); what it reads but does not
 //! model is named in a 1235.
@@ -34,6 +34,7 @@
 mod command;
 mod error;
 mod grammar;
+mod lexer;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -46,7 +47,6 @@ pub use command::{
 pub use error::{codes, SqlError};
 
 use source::{Source, Stmt};
-use sqlparser::tokenizer::Location;
 
 /// Parses one or more `;`-separated statements.
 pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
@@ -74,12 +74,12 @@ fn parse_statement(stmt: &Stmt) -> Result<Command> {
     grammar::statement(stmt)
 }
 
-/// Why a statement failed: a syntax error at a token (`None`: at the end of the
-/// statement), turned into 1064 with the statement's near-text at the top, or a
-/// finished MySQL error.
+/// Why a statement failed: a syntax error at a token's byte offset (`None`: at the
+/// end of the statement), turned into 1064 with the statement's near-text at the
+/// top, or a finished MySQL error.
 #[derive(Debug)]
 enum Error {
-    Syntax(Option<Location>),
+    Syntax(Option<usize>),
     Sql(SqlError),
 }
 

@@ -1050,3 +1050,62 @@ fn grammar_matches_the_server() {
     );
     check(&format!("SELECT {}1", "- ".repeat(5000)), expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"]);
 }
+
+/// Where the lexer reads text otherwise than sqlparser's tokenizer did, each as
+/// MariaDB 10.11.19 reads it (`mariadb --comments -e`).
+#[test]
+fn lexer_matches_the_server() {
+    let near = |text: &str| {
+        format!("ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{text}' at line 1")
+    };
+    let items = |items: &str| format!("SelectExpressions {{ items: [{items}] }}");
+    let cases = [
+        // `--` at the end of the input starts a comment.
+        ("SELECT 1 --", items(r#""1""#)),
+        // An unclosed comment: near the `/*`; an unclosed executable one: at the end.
+        ("SELECT 1 /* abc", near("/* abc")),
+        ("SELECT 1 /*! +2", near("")),
+        // `/*!` inside `/*!` is skipped; the first `*/` ends both.
+        ("SELECT 1 /*! + /*!50000 2 */", items(r#""1 + 2""#)),
+        ("SELECT 1 /*! + /*! 2 */ */", near("/")),
+        // The server's ABORT_SYM: a hex literal of odd length or with a non-digit, a
+        // bit literal with a 2, an exponent without digits.
+        ("SELECT X'1G'", near("X'1G'")),
+        ("SELECT X'123', 1", near("X'123', 1")),
+        ("SELECT B'012'", near("B'012'")),
+        ("SELECT 1.5e", near("1.5e")),
+        ("SELECT COUNT(1.5e+)", near("1.5e+)")),
+        // Unclosed prefixed strings: near their letter.
+        ("SELECT X'ab", near("X'ab")),
+        ("SELECT N'ab", near("N'ab")),
+        // `?` is a placeholder only in prepared statements; `==` is `=` `=`.
+        ("SELECT ?", near("?")),
+        ("SELECT 1==1", near("=1")),
+        ("SELECT 1 !=> 2", near("> 2")),
+        // A decimal then a word: the number and its alias (MariaDB: `1.5` named `x`).
+        ("SELECT 1.5x", items(r#""1.5""#)),
+        // Names that look like numbers: `1e`, `0x1G`, `0X1F`, `0b012` (MariaDB:
+        // unknown column), and a non-ASCII blank is part of a name.
+        (
+            "SELECT 1e, 0x1G, 0X1F, 0b012",
+            items(r#""1e", "0x1G", "0X1F", "0b012""#),
+        ),
+        ("SELECT\u{a0}1", near("SELECT\u{a0}1")),
+        // A string in double quotes is a string after DATE too.
+        (
+            r#"SELECT DATE "2024-01-01""#,
+            items(r#""DATE \"2024-01-01\"""#),
+        ),
+    ];
+    let got: Vec<String> = cases
+        .iter()
+        .filter_map(|(sql, want)| {
+            let got = match parse(sql) {
+                Ok(parsed) => format!("{:?}", parsed[0].command),
+                Err(e) => e.to_string(),
+            };
+            (got != *want).then(|| format!("{sql}\n  got  {got}\n  want {want}"))
+        })
+        .collect();
+    assert!(got.is_empty(), "{}", got.join("\n"));
+}

@@ -4,12 +4,12 @@
 //! `RENAME TABLE` (`drop_table_stmt`, `truncate_stmt`, `rename`).
 
 use super::super::command::{Command, FlushMode, KillKind, TableLockMode, TableName, VarScope};
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr;
 use super::leading_keywords;
 use super::names::{same_table, table_ident, table_list};
-use sqlparser::tokenizer::Token;
 
 /// `LOCK {TABLE | TABLES} t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...]`.
 /// Each alias (a table's name when it has none) may appear once, as the server's

@@ -4,11 +4,11 @@
 use super::super::command::{
     Algorithm, AlterAction, AlterLock, ColumnPosition, Command, RowFormat,
 };
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::create_table::{column_def, index_options, key_list, table_constraint_def, Element};
 use super::cursor::{word_upper, Cursor};
 use super::names::{column_name, index_name, table_ident};
-use sqlparser::tokenizer::Token;
 
 /// `ALTER TABLE t [action [, action ...]]`, where `ALGORITHM=` and `LOCK=` may come
 /// anywhere in the list; the cursor after `ALTER`.
@@ -349,7 +349,7 @@ fn alter_option(c: &mut Cursor, algorithm: &mut Algorithm, lock: &mut AlterLock)
 
 /// The next token as written (a word's own case).
 fn written(c: &Cursor) -> String {
-    c.peek().to_string()
+    c.peek_text().to_string()
 }
 
 /// `DEFAULT | DYNAMIC | COMPACT | REDUNDANT | COMPRESSED` after `ROW_FORMAT [=]`.

@@ -7,12 +7,12 @@ use super::super::command::{
     ColumnDef, Command, CreateTable, IndexDef, KeyPart, PartitionBound, PartitionDef,
     RangePartitioning, RowFormat, TableName,
 };
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, const_int};
 use super::names::{column_name, index_name, table_ident};
 use super::select::select_stmt;
-use sqlparser::tokenizer::Token;
 
 /// One element of the parenthesised list: a column or a key.
 pub(in crate::sql) enum Element {
@@ -471,7 +471,7 @@ fn data_type(c: &mut Cursor) -> Result<String> {
     let Token::Word(w) = c.peek() else {
         return Err(c.error());
     };
-    if w.quote_style.is_some() {
+    if w.quoted {
         return Err(c.error());
     }
     let mut text = w.value.to_ascii_uppercase();
@@ -585,7 +585,7 @@ fn option_word(c: &mut Cursor) -> Result<String> {
             c.next();
             Ok(v)
         }
-        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => {
+        Token::Str(s) => {
             let v = s.clone();
             c.next();
             Ok(v)

@@ -1,18 +1,21 @@
-//! The token cursor every grammar rule reads through: the statement's significant
-//! tokens, one lookahead, words matched case-insensitively (never backquoted names),
+//! The token cursor every grammar rule reads through: the statement's tokens, one lookahead, words matched case-insensitively (never backquoted names),
 //! and syntax errors positioned at the token where reading stopped.
 
+use super::super::lexer::{Spanned, Token};
 use super::super::source::Stmt;
 use super::super::{Error, Result, SqlError};
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
+use super::keywords::is_reserved;
 
 /// A cursor over one statement's tokens.
 pub(in crate::sql) struct Cursor<'s> {
-    /// Every token of the statement, blanks and comments included (for texts).
-    raw: &'s [TokenWithSpan],
-    /// Indexes into `raw` of the significant tokens.
-    significant: Vec<usize>,
-    /// The next significant token.
+    stmt: &'s Stmt<'s>,
+    /// The statement's tokens before the first [`Token::Malformed`], if any.
+    tokens: &'s [Spanned],
+    /// Where that [`Token::Malformed`] starts: MySQL's parser stops at it (its
+    /// `ABORT_SYM`), so to the grammar the statement ends there, and an error at the
+    /// end, or a statement complete before it, is a syntax error at it.
+    malformed: Option<usize>,
+    /// The next token.
     pos: usize,
     /// A well-formed statement's first not-modelled part, reported once the whole
     /// statement has parsed (MySQL reports syntax before anything else).
@@ -27,22 +30,23 @@ pub(in crate::sql) struct Cursor<'s> {
 const NESTING_MAX: usize = 64;
 
 impl<'s> Cursor<'s> {
-    pub fn new(stmt: &'s Stmt) -> Cursor<'s> {
-        let significant = stmt.significant().map(|(i, _)| i).collect();
+    pub fn new(stmt: &'s Stmt<'s>) -> Cursor<'s> {
+        let malformed = stmt.tokens.iter().position(|t| t.token == Token::Malformed);
         Cursor {
-            raw: &stmt.tokens,
-            significant,
+            stmt,
+            tokens: &stmt.tokens[..malformed.unwrap_or(stmt.tokens.len())],
+            malformed: malformed.map(|i| stmt.tokens[i].start),
             pos: 0,
             deferred: None,
             depth: 0,
         }
     }
 
-    /// The `n`th significant token ahead (`Token::EOF` past the end).
+    /// The `n`th token ahead (`Token::Eof` past the end).
     pub fn peek_nth(&self, n: usize) -> &'s Token {
-        static EOF: Token = Token::EOF;
-        match self.significant.get(self.pos + n) {
-            Some(&i) => &self.raw[i].token,
+        static EOF: Token = Token::Eof;
+        match self.tokens.get(self.pos + n) {
+            Some(t) => &t.token,
             None => &EOF,
         }
     }
@@ -54,14 +58,34 @@ impl<'s> Cursor<'s> {
     /// Takes the next token.
     pub fn next(&mut self) -> &'s Token {
         let t = self.peek();
-        if self.pos < self.significant.len() {
+        if self.pos < self.tokens.len() {
             self.pos += 1;
         }
         t
     }
 
+    /// Whether the `n`th token ahead follows the one before it with nothing
+    /// between (`1.5` and `G` in `1.5G`).
+    pub fn touches_previous(&self, n: usize) -> bool {
+        let at = self.pos + n;
+        match (
+            at.checked_sub(1).and_then(|i| self.tokens.get(i)),
+            self.tokens.get(at),
+        ) {
+            (Some(before), Some(t)) => before.end == t.start,
+            _ => false,
+        }
+    }
+
+    /// The next token's text as written; empty at the end.
+    pub fn peek_text(&self) -> &'s str {
+        self.tokens
+            .get(self.pos)
+            .map_or("", |t| self.stmt.text_of(t))
+    }
+
     pub fn at_end(&self) -> bool {
-        self.pos >= self.significant.len()
+        self.pos >= self.tokens.len()
     }
 
     /// Where the cursor is, to come back to or to take text from.
@@ -73,11 +97,13 @@ impl<'s> Cursor<'s> {
         self.pos = mark;
     }
 
-    /// The next token's position; `None` at the end of the statement.
-    pub fn location(&self) -> Option<Location> {
-        self.significant
+    /// The next token's byte offset; at the end, the malformed token's, else `None`
+    /// (the end of the statement).
+    pub fn location(&self) -> Option<usize> {
+        self.tokens
             .get(self.pos)
-            .map(|&i| self.raw[i].span.start)
+            .map(|t| t.start)
+            .or(self.malformed)
     }
 
     /// The `n`th upper-cased word ahead; empty for anything else.
@@ -145,7 +171,7 @@ impl<'s> Cursor<'s> {
 
     /// Fails near whatever follows a complete statement; else the deferred error.
     pub fn finish(&mut self) -> Result<()> {
-        if !self.at_end() {
+        if !self.at_end() || self.malformed.is_some() {
             return Err(self.error());
         }
         match self.deferred.take() {
@@ -174,7 +200,7 @@ impl<'s> Cursor<'s> {
     /// An identifier: a bare word that is not reserved, or a quoted name.
     pub fn ident(&mut self) -> Result<String> {
         match self.peek() {
-            Token::Word(w) if w.quote_style.is_some() || !is_reserved(&w.value) => {
+            Token::Word(w) if w.quoted || !is_reserved(&w.value) => {
                 let name = w.value.clone();
                 self.next();
                 Ok(name)
@@ -185,13 +211,13 @@ impl<'s> Cursor<'s> {
 
     /// Whether the next token can start an identifier.
     pub fn at_ident(&self) -> bool {
-        matches!(self.peek(), Token::Word(w) if w.quote_style.is_some() || !is_reserved(&w.value))
+        matches!(self.peek(), Token::Word(w) if w.quoted || !is_reserved(&w.value))
     }
 
     /// An unsigned integer literal.
     pub fn number(&mut self) -> Result<u64> {
         match self.peek() {
-            Token::Number(text, _) => match text.parse() {
+            Token::Number(text) => match text.parse() {
                 Ok(n) => {
                     self.next();
                     Ok(n)
@@ -205,7 +231,7 @@ impl<'s> Cursor<'s> {
     /// A string literal's value.
     pub fn string(&mut self) -> Result<String> {
         match self.peek() {
-            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => {
+            Token::Str(s) => {
                 let s = s.clone();
                 self.next();
                 Ok(s)
@@ -222,32 +248,27 @@ impl<'s> Cursor<'s> {
             match self.next() {
                 Token::LParen => depth += 1,
                 Token::RParen => depth -= 1,
-                Token::EOF => return Err(self.error()),
+                Token::Eof => return Err(self.error()),
                 _ => {}
             }
         }
         Ok(())
     }
 
-    /// The text of the tokens from `from` up to the cursor, each run of blanks and
-    /// comments read as one space.
+    /// The text of the tokens from `from` up to the cursor, as written, each run of
+    /// blanks and comments between them read as one space.
     pub fn text_since(&self, from: usize) -> String {
-        if from >= self.pos {
-            return String::new();
-        }
-        let (Some(&first), Some(&last)) = (
-            self.significant.get(from),
-            self.significant.get(self.pos - 1),
-        ) else {
+        let Some(taken) = self.tokens.get(from..self.pos) else {
             return String::new();
         };
         let mut out = String::new();
-        for t in &self.raw[first..=last] {
-            match &t.token {
-                Token::Whitespace(_) if out.ends_with(' ') => {}
-                Token::Whitespace(_) => out.push(' '),
-                tok => out.push_str(&tok.to_string()),
+        let mut prev_end = None;
+        for t in taken {
+            if prev_end.is_some_and(|end| end < t.start) {
+                out.push(' ');
             }
+            out.push_str(self.stmt.text_of(t));
+            prev_end = Some(t.end);
         }
         out
     }
@@ -256,99 +277,7 @@ impl<'s> Cursor<'s> {
 /// A bare word, upper-cased; empty for anything else (backquoted names included).
 pub(in crate::sql) fn word_upper(t: &Token) -> String {
     match t {
-        Token::Word(w) if w.quote_style.is_none() => w.value.to_ascii_uppercase(),
+        Token::Word(w) if !w.quoted => w.value.to_ascii_uppercase(),
         _ => String::new(),
     }
-}
-
-/// MySQL's reserved words that the statements here could meet where a name may be:
-/// they end a list or start a clause, so they are never taken as a name unquoted.
-const RESERVED: &[&str] = &[
-    "ADD",
-    "ALL",
-    "ALTER",
-    "AND",
-    "AS",
-    "ASC",
-    "BETWEEN",
-    "BY",
-    "CASE",
-    "CHANGE",
-    "CHECK",
-    "COLLATE",
-    "COLUMN",
-    "CONSTRAINT",
-    "CREATE",
-    "CROSS",
-    "DEFAULT",
-    "DELETE",
-    "DESC",
-    "DISTINCT",
-    "DIV",
-    "DROP",
-    "ELSE",
-    "END",
-    "EXISTS",
-    "FOR",
-    "FORCE",
-    "FOREIGN",
-    "FROM",
-    "FULLTEXT",
-    "GROUP",
-    "HAVING",
-    "IGNORE",
-    "IN",
-    "INDEX",
-    "INNER",
-    "INSERT",
-    "INTERVAL",
-    "INTO",
-    "IS",
-    "JOIN",
-    "KEY",
-    "KEYS",
-    "KILL",
-    "LEFT",
-    "LIKE",
-    "LIMIT",
-    "LOCK",
-    "MOD",
-    "NATURAL",
-    "NOT",
-    "NULL",
-    "ON",
-    "OR",
-    "ORDER",
-    "OUTER",
-    "PARTITION",
-    "PRIMARY",
-    "REFERENCES",
-    "REGEXP",
-    "RENAME",
-    "RIGHT",
-    "RLIKE",
-    "SELECT",
-    "SET",
-    "SHOW",
-    "SPATIAL",
-    "STRAIGHT_JOIN",
-    "TABLE",
-    "THEN",
-    "TO",
-    "UNION",
-    "UNIQUE",
-    "UPDATE",
-    "USE",
-    "USING",
-    "VALUES",
-    "WHEN",
-    "WHERE",
-    "WINDOW",
-    "WITH",
-    "XOR",
-];
-
-/// Whether `word` (unquoted) is reserved.
-pub(in crate::sql) fn is_reserved(word: &str) -> bool {
-    RESERVED.iter().any(|r| r.eq_ignore_ascii_case(word))
 }

@@ -2,6 +2,7 @@
 //! `replace_stmt`, `update_stmt` and `delete_stmt`, one table each.
 
 use super::super::command::{Command, TableName};
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr;
@@ -9,7 +10,6 @@ use super::names::table_ident;
 use super::select::{
     classify, join_keyword, limit_clause, order_clause, select_stmt, table_alias, where_clause,
 };
-use sqlparser::tokenizer::Token;
 
 /// `{INSERT | REPLACE} [options] [INTO] t [PARTITION (p)] [(cols)] {VALUES rows |
 /// SET assignments | SELECT ...} [ON DUPLICATE KEY UPDATE assignments]`.

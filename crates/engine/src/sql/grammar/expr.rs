@@ -3,9 +3,10 @@
 //! `col <op> n`, `BETWEEN`, `AND`, `SLEEP(n)`, a SET value); everything else is
 //! parsed, so that it fails where MySQL fails, and kept as [`Expr::Other`].
 
+use super::super::lexer::Token;
 use super::super::Result;
-use super::cursor::{is_reserved, word_upper, Cursor};
-use sqlparser::tokenizer::Token;
+use super::cursor::{word_upper, Cursor};
+use super::keywords::is_reserved;
 
 /// What the simulator can see of an expression.
 #[derive(Debug)]
@@ -59,7 +60,7 @@ pub(in crate::sql) fn expr(c: &mut Cursor) -> Result<Expr> {
 
 fn or_expr(c: &mut Cursor) -> Result<Expr> {
     let mut left = xor_expr(c)?;
-    while c.word("OR") || c.token(&Token::StringConcat) {
+    while c.word("OR") || c.token(&Token::PipePipe) {
         left = binary(left, BinOp::Or, xor_expr(c)?);
     }
     Ok(left)
@@ -76,7 +77,7 @@ fn xor_expr(c: &mut Cursor) -> Result<Expr> {
 
 fn and_expr(c: &mut Cursor) -> Result<Expr> {
     let mut left = not_expr(c)?;
-    while c.word("AND") || c.token(&Token::Overlap) {
+    while c.word("AND") || c.token(&Token::AmpAmp) {
         left = binary(left, BinOp::And, not_expr(c)?);
     }
     Ok(left)
@@ -234,31 +235,27 @@ fn simple_expr_here(c: &mut Cursor) -> Result<Expr> {
             Ok(Expr::Other)
         }
         Token::LParen => parenthesised(c),
-        Token::Number(n, _) => {
+        Token::Number(n) => {
             let n = n.clone();
             c.next();
             Ok(Expr::Number(n))
         }
-        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => {
+        Token::Str(s) => {
             let s = s.clone();
             c.next();
             // Adjacent strings concatenate: 'a' 'b'.
             let mut s = s;
-            while let Token::SingleQuotedString(t) | Token::DoubleQuotedString(t) = c.peek() {
+            while let Token::Str(t) = c.peek() {
                 s.push_str(t);
                 c.next();
             }
             Ok(Expr::Str(s))
         }
-        Token::HexStringLiteral(_)
-        | Token::NationalStringLiteral(_)
-        | Token::SingleQuotedByteStringLiteral(_)
-        | Token::DoubleQuotedByteStringLiteral(_)
-        | Token::Placeholder(_) => {
+        Token::Hex(_) | Token::NationalStr(_) | Token::Bit(_) => {
             c.next();
             Ok(Expr::Other)
         }
-        Token::Word(w) if w.quote_style.is_none() => keyword_expr(c),
+        Token::Word(w) if !w.quoted => keyword_expr(c),
         Token::Word(_) => name_or_call(c),
         _ => Err(c.error()),
     }
@@ -314,10 +311,8 @@ fn keyword_expr(c: &mut Cursor) -> Result<Expr> {
             Ok(Expr::Other)
         }
         // A typed literal or a character set introducer: DATE '2024-01-01', _utf8mb4'x'.
-        _ if matches!(
-            c.peek_nth(1),
-            Token::SingleQuotedString(_) | Token::HexStringLiteral(_)
-        ) && (w.starts_with('_') || matches!(w.as_str(), "DATE" | "TIME" | "TIMESTAMP")) =>
+        _ if matches!(c.peek_nth(1), Token::Str(_) | Token::Hex(_))
+            && (w.starts_with('_') || matches!(w.as_str(), "DATE" | "TIME" | "TIMESTAMP")) =>
         {
             c.next();
             c.next();
@@ -335,7 +330,7 @@ fn name_or_call(c: &mut Cursor) -> Result<Expr> {
     let Token::Word(first) = c.next() else {
         return Err(c.error());
     };
-    if c.peek() == &Token::LParen && first.quote_style.is_none() {
+    if c.peek() == &Token::LParen && !first.quoted {
         return call(c, first.value.clone());
     }
     let mut parts = vec![first.value.clone()];
@@ -356,7 +351,7 @@ fn name_or_call(c: &mut Cursor) -> Result<Expr> {
     Ok(match parts.len() {
         1 => Expr::Ident {
             name: parts.remove(0),
-            quoted: first.quote_style.is_some(),
+            quoted: first.quoted,
         },
         _ => Expr::Compound(parts),
     })

@@ -30,16 +30,16 @@ mod create_table;
 mod cursor;
 mod dml;
 mod expr;
+mod keywords;
 mod names;
 mod select;
 mod session;
 
 use super::command::Command;
+use super::lexer::Token;
 use super::source::Stmt;
 use super::{Result, SqlError};
 use cursor::Cursor;
-use sqlparser::keywords::Keyword;
-use sqlparser::tokenizer::Token;
 
 /// The command for one statement.
 pub(super) fn statement(stmt: &Stmt) -> Result<Command> {
@@ -217,7 +217,7 @@ fn leading_keywords(c: &mut Cursor, n: usize) -> String {
     let mut words = Vec::new();
     while words.len() < n {
         match c.peek() {
-            Token::Word(w) if w.quote_style.is_none() && w.keyword != Keyword::NoKeyword => {
+            Token::Word(w) if !w.quoted && keywords::is_keyword(&w.value) => {
                 words.push(w.value.to_ascii_uppercase());
                 c.next();
             }

@@ -1,9 +1,9 @@
 //! Names: `table_ident` (`t`, `db.t`) and MySQL's checks on every identifier.
 
 use super::super::command::TableName;
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
-use sqlparser::tokenizer::Token;
 
 /// MySQL's longest identifier, in characters.
 const IDENT_CHARS_MAX: usize = 64;

@@ -4,11 +4,11 @@
 //! of a WHERE clause ([`RowAccess`]) that UPDATE and DELETE share.
 
 use super::super::command::{Command, IndexHint, IndexHintKind, RowAccess, RowLock, TableName};
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, int_value, BinOp, Expr};
 use super::names::table_ident;
-use sqlparser::tokenizer::Token;
 
 /// The diagnostic tables `SelectSystemTable` covers, as (schema, table).
 const SYSTEM_TABLES: &[(&str, &str)] = &[
@@ -157,11 +157,7 @@ fn select_alias(c: &mut Cursor) -> Result<()> {
         }
         return Ok(());
     }
-    if matches!(
-        c.peek(),
-        Token::SingleQuotedString(_) | Token::DoubleQuotedString(_)
-    ) || c.at_ident() && !ends_select_item(&c.peek_word())
-    {
+    if matches!(c.peek(), Token::Str(_)) || c.at_ident() && !ends_select_item(&c.peek_word()) {
         c.next();
     }
     Ok(())

@@ -3,12 +3,12 @@
 //! `SET` (`set`, `option_value`, `set_expr_or_default`) and `USE` (`use`).
 
 use super::super::command::{Command, SetValue, VarScope};
+use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr::{self, const_int, Expr};
 use super::names::schema_name;
 use crate::size::ByteSize;
-use sqlparser::tokenizer::Token;
 
 /// `BEGIN [WORK]`.
 pub(in crate::sql) fn begin_stmt(c: &mut Cursor) -> Result<Command> {
@@ -200,12 +200,12 @@ fn variable_name(c: &mut Cursor, scope: &mut VarScope) -> Result<Option<String>>
         return Err(c.error());
     };
     let first = w.value.clone();
-    let quoted = w.quote_style.is_some();
+    let quoted = w.quoted;
     if !quoted && first.starts_with('@') && !first.starts_with("@@") {
         c.next();
         return Ok(None);
     }
-    if !quoted && !first.starts_with("@@") && super::cursor::is_reserved(&first) {
+    if !quoted && !first.starts_with("@@") && super::keywords::is_reserved(&first) {
         return Err(c.error());
     }
     c.next();
@@ -235,9 +235,12 @@ fn variable_name(c: &mut Cursor, scope: &mut VarScope) -> Result<Option<String>>
 
 /// `set_expr_or_default`: an expression, or `ON`, `OFF`, `DEFAULT`, `ALL` as words.
 fn set_expr_or_default(c: &mut Cursor) -> Result<Expr> {
+    if let Some(size) = fractional_size(c) {
+        return Ok(size);
+    }
     let word = c.peek_word();
     if matches!(word.as_str(), "ON" | "DEFAULT" | "ALL" | "BINARY")
-        && matches!(c.peek_nth(1), Token::EOF | Token::Comma)
+        && matches!(c.peek_nth(1), Token::Eof | Token::Comma)
     {
         let Token::Word(w) = c.next() else {
             return Err(c.error());
@@ -248,6 +251,25 @@ fn set_expr_or_default(c: &mut Cursor) -> Result<Expr> {
         });
     }
     expr::expr(c)
+}
+
+/// A decimal with a unit written against it, `1.5G`, as one word. MySQL reads
+/// `1.5` and then `G` (a syntax error); like `128M`, which MySQL reads as a name,
+/// it is taken for a size (see [`is_size_variable`]).
+fn fractional_size(c: &mut Cursor) -> Option<Expr> {
+    let (Token::Number(n), Token::Word(unit)) = (c.peek(), c.peek_nth(1)) else {
+        return None;
+    };
+    if unit.quoted || !n.contains('.') || !c.touches_previous(1) {
+        return None;
+    }
+    let name = format!("{n}{}", unit.value);
+    c.next();
+    c.next();
+    Some(Expr::Ident {
+        name,
+        quoted: false,
+    })
 }
 
 /// Variables whose values are byte sizes, so `128M` means 134217728.
