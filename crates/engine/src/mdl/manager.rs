@@ -141,13 +141,25 @@ impl MdlManager {
             return (Acquire::Granted(ticket), wakeups);
         }
 
-        let lock = self
-            .locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy));
+        // One lookup of the name for the common case, a grant at once: the ticket
+        // joins the granted list and the hog and piglet counters while the lock is
+        // in hand (`add_ticket()` then `after_grant()`, without finding it twice).
+        let max = self.max_write_lock_count;
+        let lock = lock_or_new(&mut self.locks, &key);
         if lock.can_grant_lock(mdl_type, ctx) {
-            let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
-            self.after_grant(&key, mdl_type, &mut wakeups);
+            let ticket = MdlTicketId(self.next_ticket);
+            self.next_ticket += 1;
+            lock.granted.push(GrantedEntry {
+                ticket,
+                ctx,
+                mdl_type,
+            });
+            let switched = lock.strategy.affected_by_max_write_lock_count()
+                && lock.count_piglets_and_hogs(mdl_type, max);
+            self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+            if switched {
+                self.reschedule_waiters(&key, &mut wakeups);
+            }
             return (Acquire::Granted(ticket), wakeups);
         }
         if lock_wait_timeout == Tick::ZERO {
@@ -567,28 +579,38 @@ impl MdlManager {
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        let strategy = key.namespace().strategy();
-        self.locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy))
+        lock_or_new(&mut self.locks, key)
             .granted
             .push(GrantedEntry {
                 ticket,
                 ctx,
                 mdl_type,
             });
+        self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+        ticket
+    }
+
+    /// Enters a ticket already in its lock's granted list into the ticket map and its
+    /// context's duration list.
+    fn record_ticket(
+        &mut self,
+        ticket: MdlTicketId,
+        ctx: MdlContextId,
+        key: MdlKey,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) {
         self.tickets.insert(
             ticket,
             MdlTicket {
                 ctx,
-                key: key.clone(),
+                key,
                 mdl_type,
                 duration,
                 granted_at: self.clock,
             },
         );
         self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
-        ticket
     }
 
     /// Gives a granted ticket a new type; like the server, it moves to the back of the
@@ -635,10 +657,7 @@ impl MdlManager {
     ) -> MdlRequestId {
         let request = MdlRequestId(self.next_request);
         self.next_request += 1;
-        let strategy = key.namespace().strategy();
-        self.locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy))
+        lock_or_new(&mut self.locks, &key)
             .waiting
             .push(WaitingEntry {
                 request,
@@ -737,7 +756,17 @@ impl MdlManager {
             .get_mut(&t.key)
             .expect("granted ticket has a lock");
         lock.granted.retain(|g| g.ticket != ticket);
-        self.after_removal(&t.key, wakeups);
+        if lock.waiting.is_empty() {
+            // after_removal() without finding the lock again: nothing waits, so
+            // reschedule_waiters() would grant nothing and only reset the counters.
+            if lock.granted.is_empty() {
+                self.locks.remove(&t.key);
+            } else if lock.strategy.affected_by_max_write_lock_count() {
+                lock.reset_priority_matrix();
+            }
+        } else {
+            self.after_removal(&t.key, wakeups);
+        }
     }
 
     /// Releases one duration's tickets, newest first; each round removes one ticket.
@@ -869,4 +898,13 @@ impl WaitForGraph for MdlManager {
         let p = &self.pending[&request];
         deadlock::ticket_deadlock_weight(&p.key, p.mdl_type)
     }
+}
+
+/// The lock object of `key`, made if nothing is granted or waiting on it yet
+/// (`MDL_map::find_or_insert()`); the key is copied only then.
+fn lock_or_new<'a>(locks: &'a mut BTreeMap<MdlKey, MdlLock>, key: &MdlKey) -> &'a mut MdlLock {
+    if !locks.contains_key(key) {
+        locks.insert(key.clone(), MdlLock::new(key.namespace().strategy()));
+    }
+    locks.get_mut(key).expect("inserted above")
 }

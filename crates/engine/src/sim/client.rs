@@ -536,10 +536,7 @@ impl Sim {
     ) -> Option<Result<(), ()>> {
         let ctx = MdlContextId(c.session);
         let table = c.walk.table;
-        let key = MdlKey::table(
-            &self.scenario.schema.to_ascii_lowercase(),
-            &self.catalog[table].table.sql_name().to_ascii_lowercase(),
-        );
+        let key = self.catalog[table].mdl_key(&self.scenario.schema);
         let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
             [
                 Some(MdlRequest::new(
