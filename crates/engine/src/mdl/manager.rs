@@ -901,10 +901,9 @@ impl WaitForGraph for MdlManager {
 }
 
 /// The lock object of `key`, made if nothing is granted or waiting on it yet
-/// (`MDL_map::find_or_insert()`); the key is copied only then.
+/// (`MDL_map::find_or_insert()`): one search (the key's copy is two counts).
 fn lock_or_new<'a>(locks: &'a mut BTreeMap<MdlKey, MdlLock>, key: &MdlKey) -> &'a mut MdlLock {
-    if !locks.contains_key(key) {
-        locks.insert(key.clone(), MdlLock::new(key.namespace().strategy()));
-    }
-    locks.get_mut(key).expect("inserted above")
+    locks
+        .entry(key.clone())
+        .or_insert_with(|| MdlLock::new(key.namespace().strategy()))
 }

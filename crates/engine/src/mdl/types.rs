@@ -12,7 +12,9 @@
 use crate::sql::codes;
 use crate::time::Tick;
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// One session's metadata-lock owner (`MDL_context`).
@@ -119,9 +121,40 @@ pub struct MdlKey {
 
 /// One part of a lock name: the empty name (GLOBAL, COMMIT, a schema's object) holds
 /// nothing, any other a shared string. Ordered, compared, printed and serialised
-/// exactly as the `String` it stands for.
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// exactly as the `String` it stands for; two copies of one name compare equal without
+/// reading the text (the lock map's key and a workload's request are usually copies).
+#[derive(Clone, Default, Eq)]
 struct LockName(Option<Arc<str>>);
+
+impl Hash for LockName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq for LockName {
+    fn eq(&self, other: &LockName) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl Ord for LockName {
+    fn cmp(&self, other: &LockName) -> Ordering {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
+            _ => self.as_str().cmp(other.as_str()),
+        }
+    }
+}
+
+impl PartialOrd for LockName {
+    fn partial_cmp(&self, other: &LockName) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl LockName {
     fn new(s: &str) -> LockName {

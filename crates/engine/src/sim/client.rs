@@ -266,6 +266,13 @@ impl Sim {
         }
         let op = c.ops[c.op_idx];
         let table = &self.catalog[c.table].table;
+        // Only leaves are hashed: an internal page (most of a descent) needs no look
+        // at the pool.
+        let index = table.index_of_page(op.page);
+        let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
+        if !is_leaf {
+            return;
+        }
         // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
         if self.pool.lookup(PageId {
             space: table.space,
@@ -274,9 +281,7 @@ impl Sim {
         {
             return;
         }
-        let index = table.index_of_page(op.page);
-        let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
-        if is_leaf && !self.pool.is_hashed(c.frame) && rng.chance(1, AHI_BUILD_ODDS) {
+        if !self.pool.is_hashed(c.frame) && rng.chance(1, AHI_BUILD_ODDS) {
             self.pool.ahi_mark(c.frame, index);
         }
     }
