@@ -30,11 +30,19 @@ use super::types::{
     MdlRequest, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
 };
 use crate::time::Tick;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `lock_wait_timeout`'s default, one year (`LONG_TIMEOUT`, `sql/sql_const.h`).
 #[cfg(test)]
 pub const LOCK_WAIT_TIMEOUT_DEFAULT: Tick = Tick::from_secs(31_536_000);
+
+/// Unused lock objects kept before they are freed (`mdl_locks_unused_locks_low_water`,
+/// 1,000 by default in 5.7 and 8.0): the server leaves an `MDL_lock` whose last ticket
+/// went in its hash, so the next request on that name finds it instead of making one,
+/// and frees unused ones only past this many (`MDL_map::remove_random_unused()`).
+/// Simplification: past the mark every unused object goes at once, not a random few.
+const UNUSED_LOCKS_LOW_WATER: usize = 1_000;
 
 /// One session's locks (`MDL_context`).
 #[derive(Clone, Debug, Default)]
@@ -56,7 +64,11 @@ pub struct MdlManager {
     /// before a lock switches to a fairer priority matrix. Default `u64::MAX` (the
     /// server's `ULONG_MAX`), which keeps the default matrix.
     pub max_write_lock_count: u64,
+    /// Lock objects by name: every lock with something granted or waiting, and up to
+    /// [`UNUSED_LOCKS_LOW_WATER`] unused ones kept for their next use.
     pub(super) locks: BTreeMap<MdlKey, MdlLock>,
+    /// How many of `locks` are unused.
+    unused_locks: usize,
     pub(super) tickets: BTreeMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
     contexts: BTreeMap<MdlContextId, MdlContext>,
@@ -78,6 +90,7 @@ impl MdlManager {
         MdlManager {
             max_write_lock_count: u64::MAX,
             locks: BTreeMap::new(),
+            unused_locks: 0,
             tickets: BTreeMap::new(),
             pending: BTreeMap::new(),
             contexts: BTreeMap::new(),
@@ -145,7 +158,7 @@ impl MdlManager {
         // joins the granted list and the hog and piglet counters while the lock is
         // in hand (`add_ticket()` then `after_grant()`, without finding it twice).
         let max = self.max_write_lock_count;
-        let lock = lock_or_new(&mut self.locks, &key);
+        let lock = lock_or_new(&mut self.locks, &mut self.unused_locks, &key);
         if lock.can_grant_lock(mdl_type, ctx) {
             let ticket = MdlTicketId(self.next_ticket);
             self.next_ticket += 1;
@@ -443,6 +456,7 @@ impl MdlManager {
     pub fn priority_matrix(&self, key: &MdlKey) -> Option<u8> {
         self.locks
             .get(key)
+            .filter(|l| !l.is_unused())
             .map(|l| l.waiting_incompatible_idx as u8)
     }
 
@@ -453,9 +467,19 @@ impl MdlManager {
     pub fn validate(&self) -> Result<(), String> {
         let mut granted_seen = 0usize;
         let mut waiting_seen = 0usize;
+        let unused = self.locks.values().filter(|l| l.is_unused()).count();
+        if unused != self.unused_locks || unused > UNUSED_LOCKS_LOW_WATER {
+            return Err(format!(
+                "{unused} unused lock objects, counted {}",
+                self.unused_locks
+            ));
+        }
         for (key, lock) in &self.locks {
             if lock.is_unused() {
-                return Err(format!("{key}: unused lock object kept"));
+                if !lock.is_fresh() {
+                    return Err(format!("{key}: unused lock object keeps its counters"));
+                }
+                continue;
             }
             if lock.strategy != key.namespace().strategy() {
                 return Err(format!("{key}: wrong strategy"));
@@ -579,7 +603,7 @@ impl MdlManager {
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        lock_or_new(&mut self.locks, key)
+        lock_or_new(&mut self.locks, &mut self.unused_locks, key)
             .granted
             .push(GrantedEntry {
                 ticket,
@@ -657,7 +681,7 @@ impl MdlManager {
     ) -> MdlRequestId {
         let request = MdlRequestId(self.next_request);
         self.next_request += 1;
-        lock_or_new(&mut self.locks, &key)
+        lock_or_new(&mut self.locks, &mut self.unused_locks, &key)
             .waiting
             .push(WaitingEntry {
                 request,
@@ -760,7 +784,7 @@ impl MdlManager {
             // after_removal() without finding the lock again: nothing waits, so
             // reschedule_waiters() would grant nothing and only reset the counters.
             if lock.granted.is_empty() {
-                self.locks.remove(&t.key);
+                self.retire_lock(&t.key);
             } else if lock.strategy.affected_by_max_write_lock_count() {
                 lock.reset_priority_matrix();
             }
@@ -785,13 +809,26 @@ impl MdlManager {
         }
     }
 
-    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): drop the
+    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): retire the
     /// lock object if unused (which also resets its counters), else reschedule.
     fn after_removal(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
         if self.locks.get(key).is_some_and(MdlLock::is_unused) {
-            self.locks.remove(key);
+            self.retire_lock(key);
         } else {
             self.reschedule_waiters(key, wakeups);
+        }
+    }
+
+    /// The lock object of `key` has just become unused: it stays, as fresh as a new
+    /// one, for the name's next request; past [`UNUSED_LOCKS_LOW_WATER`] unused
+    /// objects, every unused one is freed.
+    fn retire_lock(&mut self, key: &MdlKey) {
+        let lock = self.locks.get_mut(key).expect("a lock just left");
+        lock.reset_unused();
+        self.unused_locks += 1;
+        if self.unused_locks > UNUSED_LOCKS_LOW_WATER {
+            self.locks.retain(|_, l| !l.is_unused());
+            self.unused_locks = 0;
         }
     }
 
@@ -900,10 +937,23 @@ impl WaitForGraph for MdlManager {
     }
 }
 
-/// The lock object of `key`, made if nothing is granted or waiting on it yet
-/// (`MDL_map::find_or_insert()`): one search (the key's copy is two counts).
-fn lock_or_new<'a>(locks: &'a mut BTreeMap<MdlKey, MdlLock>, key: &MdlKey) -> &'a mut MdlLock {
-    locks
-        .entry(key.clone())
-        .or_insert_with(|| MdlLock::new(key.namespace().strategy()))
+/// The lock object of `key`: found (an unused one counts as used again), or made if
+/// the name has none (`MDL_map::find_or_insert()`); one search (the key's copy is two
+/// counts). The caller puts a ticket or a request in it at once.
+fn lock_or_new<'a>(
+    locks: &'a mut BTreeMap<MdlKey, MdlLock>,
+    unused_locks: &mut usize,
+    key: &MdlKey,
+) -> &'a mut MdlLock {
+    match locks.entry(key.clone()) {
+        Entry::Occupied(o) => {
+            let lock = o.into_mut();
+            if lock.is_unused() {
+                // A kept unused object is in use again.
+                *unused_locks -= 1;
+            }
+            lock
+        }
+        Entry::Vacant(v) => v.insert(MdlLock::new(key.namespace().strategy())),
+    }
 }
