@@ -143,7 +143,26 @@ impl MdlManager {
         self.clock = now;
         let mut wakeups = Wakeups::default();
 
-        if let Some((found, found_duration)) = self.find_ticket(ctx, &key, mdl_type, duration) {
+        // One lookup of the name for the common cases: this context's own ticket
+        // found in the lock's granted list, or a grant at once, the ticket joining
+        // the granted list and the hog and piglet counters while the lock is in hand
+        // (`find_ticket()`, `add_ticket()` then `after_grant()`, without finding the
+        // lock three times).
+        let max = self.max_write_lock_count;
+        let lock = lock_or_new(&mut self.locks, &mut self.unused_locks, &key);
+        let mut own = lock
+            .granted
+            .iter()
+            .filter(|g| g.ctx == ctx && has_stronger_or_equal_type(strategy, g.mdl_type, mdl_type));
+        let found = match (own.next(), own.next()) {
+            (None, _) => None,
+            (Some(g), None) => Some((g.ticket, self.tickets[&g.ticket].duration)),
+            // Several: which one find_ticket() meets first depends on the lists.
+            (Some(_), Some(_)) => {
+                find_ticket(&self.contexts, &self.tickets, ctx, &key, mdl_type, duration)
+            }
+        };
+        if let Some((found, found_duration)) = found {
             if found_duration == duration && duration != MdlDuration::Explicit {
                 return (Acquire::Granted(found), wakeups);
             }
@@ -153,12 +172,6 @@ impl MdlManager {
             let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
             return (Acquire::Granted(ticket), wakeups);
         }
-
-        // One lookup of the name for the common case, a grant at once: the ticket
-        // joins the granted list and the hog and piglet counters while the lock is
-        // in hand (`add_ticket()` then `after_grant()`, without finding it twice).
-        let max = self.max_write_lock_count;
-        let lock = lock_or_new(&mut self.locks, &mut self.unused_locks, &key);
         if lock.can_grant_lock(mdl_type, ctx) {
             let ticket = MdlTicketId(self.next_ticket);
             self.next_ticket += 1;
@@ -446,8 +459,15 @@ impl MdlManager {
         key: &MdlKey,
         mdl_type: MdlType,
     ) -> bool {
-        self.find_ticket(ctx, key, mdl_type, MdlDuration::Transaction)
-            .is_some()
+        find_ticket(
+            &self.contexts,
+            &self.tickets,
+            ctx,
+            key,
+            mdl_type,
+            MdlDuration::Transaction,
+        )
+        .is_some()
     }
 
     /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
@@ -568,29 +588,6 @@ impl MdlManager {
         self.locks
             .get(key)
             .unwrap_or_else(|| panic!("no lock object for {key}"))
-    }
-
-    /// A ticket of this context on `key` of `mdl_type` or stronger, looking first in
-    /// `duration`'s list, then the next durations in turn, newest first
-    /// (`MDL_context::find_ticket()`).
-    fn find_ticket(
-        &self,
-        ctx: MdlContextId,
-        key: &MdlKey,
-        mdl_type: MdlType,
-        duration: MdlDuration,
-    ) -> Option<(MdlTicketId, MdlDuration)> {
-        let c = self.contexts.get(&ctx)?;
-        let strategy = key.namespace().strategy();
-        (0..MdlDuration::ALL.len())
-            .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
-            .find_map(|d| {
-                c.tickets[d as usize].iter().rev().find_map(|id| {
-                    let t = &self.tickets[id];
-                    (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
-                        .then_some((*id, d))
-                })
-            })
     }
 
     /// Creates a granted ticket: lock list, ticket map, context list.
@@ -956,4 +953,28 @@ fn lock_or_new<'a>(
         }
         Entry::Vacant(v) => v.insert(MdlLock::new(key.namespace().strategy())),
     }
+}
+
+/// A ticket of context `ctx` on `key` of `mdl_type` or stronger, looking first in
+/// `duration`'s list, then the next durations in turn, newest first
+/// (`MDL_context::find_ticket()`).
+fn find_ticket(
+    contexts: &BTreeMap<MdlContextId, MdlContext>,
+    tickets: &BTreeMap<MdlTicketId, MdlTicket>,
+    ctx: MdlContextId,
+    key: &MdlKey,
+    mdl_type: MdlType,
+    duration: MdlDuration,
+) -> Option<(MdlTicketId, MdlDuration)> {
+    let c = contexts.get(&ctx)?;
+    let strategy = key.namespace().strategy();
+    (0..MdlDuration::ALL.len())
+        .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
+        .find_map(|d| {
+            c.tickets[d as usize].iter().rev().find_map(|id| {
+                let t = &tickets[id];
+                (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
+                    .then_some((*id, d))
+            })
+        })
 }
