@@ -57,7 +57,8 @@ pub(super) struct WaitingEntry {
     pub(super) mdl_type: MdlType,
 }
 
-/// One lock name's state (`MDL_lock`). It exists while anything is granted or waiting.
+/// One lock name's state (`MDL_lock`). It exists while anything is granted or waiting,
+/// and is kept a while once unused (see `UNUSED_LOCKS_LOW_WATER` in `manager.rs`).
 #[derive(Clone, Debug)]
 pub(super) struct MdlLock {
     pub(super) strategy: MdlLockStrategy,
@@ -87,6 +88,24 @@ impl MdlLock {
 
     pub(super) fn is_unused(&self) -> bool {
         self.granted.is_empty() && self.waiting.is_empty()
+    }
+
+    /// An unused object kept for its name's next request starts again as a new one
+    /// would: counters at zero, the default priority matrix (its lists keep their
+    /// capacity).
+    pub(super) fn reset_unused(&mut self) {
+        debug_assert!(self.is_unused());
+        self.hog_lock_count = 0;
+        self.piglet_lock_count = 0;
+        self.waiting_incompatible_idx = 0;
+    }
+
+    /// Whether the counters are a new object's.
+    #[cfg(test)]
+    pub(super) fn is_fresh(&self) -> bool {
+        self.hog_lock_count == 0
+            && self.piglet_lock_count == 0
+            && self.waiting_incompatible_idx == 0
     }
 
     pub(super) fn granted_incompatible(&self, mdl_type: MdlType) -> u16 {

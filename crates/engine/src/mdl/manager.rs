@@ -30,11 +30,19 @@ use super::types::{
     MdlRequest, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
 };
 use crate::time::Tick;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `lock_wait_timeout`'s default, one year (`LONG_TIMEOUT`, `sql/sql_const.h`).
 #[cfg(test)]
 pub const LOCK_WAIT_TIMEOUT_DEFAULT: Tick = Tick::from_secs(31_536_000);
+
+/// Unused lock objects kept before they are freed (`mdl_locks_unused_locks_low_water`,
+/// 1,000 by default in 5.7 and 8.0): the server leaves an `MDL_lock` whose last ticket
+/// went in its hash, so the next request on that name finds it instead of making one,
+/// and frees unused ones only past this many (`MDL_map::remove_random_unused()`).
+/// Simplification: past the mark every unused object goes at once, not a random few.
+const UNUSED_LOCKS_LOW_WATER: usize = 1_000;
 
 /// One session's locks (`MDL_context`).
 #[derive(Clone, Debug, Default)]
@@ -56,7 +64,11 @@ pub struct MdlManager {
     /// before a lock switches to a fairer priority matrix. Default `u64::MAX` (the
     /// server's `ULONG_MAX`), which keeps the default matrix.
     pub max_write_lock_count: u64,
+    /// Lock objects by name: every lock with something granted or waiting, and up to
+    /// [`UNUSED_LOCKS_LOW_WATER`] unused ones kept for their next use.
     pub(super) locks: BTreeMap<MdlKey, MdlLock>,
+    /// How many of `locks` are unused.
+    unused_locks: usize,
     pub(super) tickets: BTreeMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
     contexts: BTreeMap<MdlContextId, MdlContext>,
@@ -78,6 +90,7 @@ impl MdlManager {
         MdlManager {
             max_write_lock_count: u64::MAX,
             locks: BTreeMap::new(),
+            unused_locks: 0,
             tickets: BTreeMap::new(),
             pending: BTreeMap::new(),
             contexts: BTreeMap::new(),
@@ -130,7 +143,26 @@ impl MdlManager {
         self.clock = now;
         let mut wakeups = Wakeups::default();
 
-        if let Some((found, found_duration)) = self.find_ticket(ctx, &key, mdl_type, duration) {
+        // One lookup of the name for the common cases: this context's own ticket
+        // found in the lock's granted list, or a grant at once, the ticket joining
+        // the granted list and the hog and piglet counters while the lock is in hand
+        // (`find_ticket()`, `add_ticket()` then `after_grant()`, without finding the
+        // lock three times).
+        let max = self.max_write_lock_count;
+        let lock = lock_or_new(&mut self.locks, &mut self.unused_locks, &key);
+        let mut own = lock
+            .granted
+            .iter()
+            .filter(|g| g.ctx == ctx && has_stronger_or_equal_type(strategy, g.mdl_type, mdl_type));
+        let found = match (own.next(), own.next()) {
+            (None, _) => None,
+            (Some(g), None) => Some((g.ticket, self.tickets[&g.ticket].duration)),
+            // Several: which one find_ticket() meets first depends on the lists.
+            (Some(_), Some(_)) => {
+                find_ticket(&self.contexts, &self.tickets, ctx, &key, mdl_type, duration)
+            }
+        };
+        if let Some((found, found_duration)) = found {
             if found_duration == duration && duration != MdlDuration::Explicit {
                 return (Acquire::Granted(found), wakeups);
             }
@@ -140,14 +172,20 @@ impl MdlManager {
             let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
             return (Acquire::Granted(ticket), wakeups);
         }
-
-        let lock = self
-            .locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy));
         if lock.can_grant_lock(mdl_type, ctx) {
-            let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
-            self.after_grant(&key, mdl_type, &mut wakeups);
+            let ticket = MdlTicketId(self.next_ticket);
+            self.next_ticket += 1;
+            lock.granted.push(GrantedEntry {
+                ticket,
+                ctx,
+                mdl_type,
+            });
+            let switched = lock.strategy.affected_by_max_write_lock_count()
+                && lock.count_piglets_and_hogs(mdl_type, max);
+            self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+            if switched {
+                self.reschedule_waiters(&key, &mut wakeups);
+            }
             return (Acquire::Granted(ticket), wakeups);
         }
         if lock_wait_timeout == Tick::ZERO {
@@ -421,8 +459,15 @@ impl MdlManager {
         key: &MdlKey,
         mdl_type: MdlType,
     ) -> bool {
-        self.find_ticket(ctx, key, mdl_type, MdlDuration::Transaction)
-            .is_some()
+        find_ticket(
+            &self.contexts,
+            &self.tickets,
+            ctx,
+            key,
+            mdl_type,
+            MdlDuration::Transaction,
+        )
+        .is_some()
     }
 
     /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
@@ -431,6 +476,7 @@ impl MdlManager {
     pub fn priority_matrix(&self, key: &MdlKey) -> Option<u8> {
         self.locks
             .get(key)
+            .filter(|l| !l.is_unused())
             .map(|l| l.waiting_incompatible_idx as u8)
     }
 
@@ -441,9 +487,19 @@ impl MdlManager {
     pub fn validate(&self) -> Result<(), String> {
         let mut granted_seen = 0usize;
         let mut waiting_seen = 0usize;
+        let unused = self.locks.values().filter(|l| l.is_unused()).count();
+        if unused != self.unused_locks || unused > UNUSED_LOCKS_LOW_WATER {
+            return Err(format!(
+                "{unused} unused lock objects, counted {}",
+                self.unused_locks
+            ));
+        }
         for (key, lock) in &self.locks {
             if lock.is_unused() {
-                return Err(format!("{key}: unused lock object kept"));
+                if !lock.is_fresh() {
+                    return Err(format!("{key}: unused lock object keeps its counters"));
+                }
+                continue;
             }
             if lock.strategy != key.namespace().strategy() {
                 return Err(format!("{key}: wrong strategy"));
@@ -534,29 +590,6 @@ impl MdlManager {
             .unwrap_or_else(|| panic!("no lock object for {key}"))
     }
 
-    /// A ticket of this context on `key` of `mdl_type` or stronger, looking first in
-    /// `duration`'s list, then the next durations in turn, newest first
-    /// (`MDL_context::find_ticket()`).
-    fn find_ticket(
-        &self,
-        ctx: MdlContextId,
-        key: &MdlKey,
-        mdl_type: MdlType,
-        duration: MdlDuration,
-    ) -> Option<(MdlTicketId, MdlDuration)> {
-        let c = self.contexts.get(&ctx)?;
-        let strategy = key.namespace().strategy();
-        (0..MdlDuration::ALL.len())
-            .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
-            .find_map(|d| {
-                c.tickets[d as usize].iter().rev().find_map(|id| {
-                    let t = &self.tickets[id];
-                    (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
-                        .then_some((*id, d))
-                })
-            })
-    }
-
     /// Creates a granted ticket: lock list, ticket map, context list.
     fn add_ticket(
         &mut self,
@@ -567,28 +600,38 @@ impl MdlManager {
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        let strategy = key.namespace().strategy();
-        self.locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy))
+        lock_or_new(&mut self.locks, &mut self.unused_locks, key)
             .granted
             .push(GrantedEntry {
                 ticket,
                 ctx,
                 mdl_type,
             });
+        self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+        ticket
+    }
+
+    /// Enters a ticket already in its lock's granted list into the ticket map and its
+    /// context's duration list.
+    fn record_ticket(
+        &mut self,
+        ticket: MdlTicketId,
+        ctx: MdlContextId,
+        key: MdlKey,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) {
         self.tickets.insert(
             ticket,
             MdlTicket {
                 ctx,
-                key: key.clone(),
+                key,
                 mdl_type,
                 duration,
                 granted_at: self.clock,
             },
         );
         self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
-        ticket
     }
 
     /// Gives a granted ticket a new type; like the server, it moves to the back of the
@@ -635,10 +678,7 @@ impl MdlManager {
     ) -> MdlRequestId {
         let request = MdlRequestId(self.next_request);
         self.next_request += 1;
-        let strategy = key.namespace().strategy();
-        self.locks
-            .entry(key.clone())
-            .or_insert_with(|| MdlLock::new(strategy))
+        lock_or_new(&mut self.locks, &mut self.unused_locks, &key)
             .waiting
             .push(WaitingEntry {
                 request,
@@ -737,7 +777,17 @@ impl MdlManager {
             .get_mut(&t.key)
             .expect("granted ticket has a lock");
         lock.granted.retain(|g| g.ticket != ticket);
-        self.after_removal(&t.key, wakeups);
+        if lock.waiting.is_empty() {
+            // after_removal() without finding the lock again: nothing waits, so
+            // reschedule_waiters() would grant nothing and only reset the counters.
+            if lock.granted.is_empty() {
+                self.retire_lock(&t.key);
+            } else if lock.strategy.affected_by_max_write_lock_count() {
+                lock.reset_priority_matrix();
+            }
+        } else {
+            self.after_removal(&t.key, wakeups);
+        }
     }
 
     /// Releases one duration's tickets, newest first; each round removes one ticket.
@@ -756,13 +806,26 @@ impl MdlManager {
         }
     }
 
-    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): drop the
+    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): retire the
     /// lock object if unused (which also resets its counters), else reschedule.
     fn after_removal(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
         if self.locks.get(key).is_some_and(MdlLock::is_unused) {
-            self.locks.remove(key);
+            self.retire_lock(key);
         } else {
             self.reschedule_waiters(key, wakeups);
+        }
+    }
+
+    /// The lock object of `key` has just become unused: it stays, as fresh as a new
+    /// one, for the name's next request; past [`UNUSED_LOCKS_LOW_WATER`] unused
+    /// objects, every unused one is freed.
+    fn retire_lock(&mut self, key: &MdlKey) {
+        let lock = self.locks.get_mut(key).expect("a lock just left");
+        lock.reset_unused();
+        self.unused_locks += 1;
+        if self.unused_locks > UNUSED_LOCKS_LOW_WATER {
+            self.locks.retain(|_, l| !l.is_unused());
+            self.unused_locks = 0;
         }
     }
 
@@ -869,4 +932,49 @@ impl WaitForGraph for MdlManager {
         let p = &self.pending[&request];
         deadlock::ticket_deadlock_weight(&p.key, p.mdl_type)
     }
+}
+
+/// The lock object of `key`: found (an unused one counts as used again), or made if
+/// the name has none (`MDL_map::find_or_insert()`); one search (the key's copy is two
+/// counts). The caller puts a ticket or a request in it at once.
+fn lock_or_new<'a>(
+    locks: &'a mut BTreeMap<MdlKey, MdlLock>,
+    unused_locks: &mut usize,
+    key: &MdlKey,
+) -> &'a mut MdlLock {
+    match locks.entry(key.clone()) {
+        Entry::Occupied(o) => {
+            let lock = o.into_mut();
+            if lock.is_unused() {
+                // A kept unused object is in use again.
+                *unused_locks -= 1;
+            }
+            lock
+        }
+        Entry::Vacant(v) => v.insert(MdlLock::new(key.namespace().strategy())),
+    }
+}
+
+/// A ticket of context `ctx` on `key` of `mdl_type` or stronger, looking first in
+/// `duration`'s list, then the next durations in turn, newest first
+/// (`MDL_context::find_ticket()`).
+fn find_ticket(
+    contexts: &BTreeMap<MdlContextId, MdlContext>,
+    tickets: &BTreeMap<MdlTicketId, MdlTicket>,
+    ctx: MdlContextId,
+    key: &MdlKey,
+    mdl_type: MdlType,
+    duration: MdlDuration,
+) -> Option<(MdlTicketId, MdlDuration)> {
+    let c = contexts.get(&ctx)?;
+    let strategy = key.namespace().strategy();
+    (0..MdlDuration::ALL.len())
+        .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
+        .find_map(|d| {
+            c.tickets[d as usize].iter().rev().find_map(|id| {
+                let t = &tickets[id];
+                (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
+                    .then_some((*id, d))
+            })
+        })
 }

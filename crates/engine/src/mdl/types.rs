@@ -12,7 +12,10 @@
 use crate::sql::codes;
 use crate::time::Tick;
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// One session's metadata-lock owner (`MDL_context`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -105,11 +108,80 @@ impl MdlLockStrategy {
 }
 
 /// A lock name (`MDL_key`): namespace, schema and object name.
+///
+/// Every granted ticket and waiting request carries its lock's name, and a workload
+/// takes and releases several locks a query, so the names are shared strings
+/// ([`LockName`]): copying a key costs two counts, not two allocations.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct MdlKey {
     namespace: MdlNamespace,
-    db: String,
-    name: String,
+    db: LockName,
+    name: LockName,
+}
+
+/// One part of a lock name: the empty name (GLOBAL, COMMIT, a schema's object) holds
+/// nothing, any other a shared string. Ordered, compared, printed and serialised
+/// exactly as the `String` it stands for; two copies of one name compare equal without
+/// reading the text (the lock map's key and a workload's request are usually copies).
+#[derive(Clone, Default, Eq)]
+struct LockName(Option<Arc<str>>);
+
+impl Hash for LockName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq for LockName {
+    fn eq(&self, other: &LockName) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+impl Ord for LockName {
+    fn cmp(&self, other: &LockName) -> Ordering {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => Ordering::Equal,
+            _ => self.as_str().cmp(other.as_str()),
+        }
+    }
+}
+
+impl PartialOrd for LockName {
+    fn partial_cmp(&self, other: &LockName) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl LockName {
+    fn new(s: &str) -> LockName {
+        LockName((!s.is_empty()).then(|| Arc::from(s)))
+    }
+
+    fn as_str(&self) -> &str {
+        self.0.as_deref().unwrap_or("")
+    }
+}
+
+impl fmt::Debug for LockName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for LockName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for LockName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LockName, D::Error> {
+        String::deserialize(d).map(|s| LockName::new(&s))
+    }
 }
 
 impl MdlKey {
@@ -137,8 +209,8 @@ impl MdlKey {
     fn new(namespace: MdlNamespace, db: &str, name: &str) -> MdlKey {
         MdlKey {
             namespace,
-            db: db.to_owned(),
-            name: name.to_owned(),
+            db: LockName::new(db),
+            name: LockName::new(name),
         }
     }
 
@@ -148,11 +220,11 @@ impl MdlKey {
     }
     /// The schema name; empty for GLOBAL, BACKUP LOCK and COMMIT.
     pub fn db_name(&self) -> &str {
-        &self.db
+        self.db.as_str()
     }
     /// The object name; empty except for tables.
     pub fn name(&self) -> &str {
-        &self.name
+        self.name.as_str()
     }
     /// The thread state a session shows while waiting for this lock.
     pub fn wait_state_name(&self) -> &'static str {
@@ -162,14 +234,14 @@ impl MdlKey {
     /// `OBJECT_SCHEMA` as `performance_schema` shows it (NULL = `None`).
     pub fn object_schema(&self) -> Option<&str> {
         match self.namespace {
-            MdlNamespace::Schema | MdlNamespace::Table => Some(&self.db),
+            MdlNamespace::Schema | MdlNamespace::Table => Some(self.db.as_str()),
             _ => None,
         }
     }
     /// `OBJECT_NAME` as `performance_schema` shows it (NULL = `None`).
     pub fn object_name(&self) -> Option<&str> {
         match self.namespace {
-            MdlNamespace::Table => Some(&self.name),
+            MdlNamespace::Table => Some(self.name.as_str()),
             _ => None,
         }
     }
@@ -178,8 +250,8 @@ impl MdlKey {
 impl fmt::Display for MdlKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.namespace {
-            MdlNamespace::Schema => write!(f, "SCHEMA {}", self.db),
-            MdlNamespace::Table => write!(f, "TABLE {}.{}", self.db, self.name),
+            MdlNamespace::Schema => write!(f, "SCHEMA {}", self.db.as_str()),
+            MdlNamespace::Table => write!(f, "TABLE {}.{}", self.db.as_str(), self.name.as_str()),
             ns => f.write_str(ns.object_type()),
         }
     }

@@ -22,6 +22,7 @@
 use super::session::table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
+use crate::mdl::{MdlKey, MdlNamespace};
 use crate::sql::TableName;
 use std::ops::{Index, IndexMut};
 
@@ -56,6 +57,11 @@ pub(crate) struct TableEntry {
     /// table id): a statement that planned its pages on an older layout and waited for
     /// its metadata lock meanwhile plans them again once granted.
     pub(crate) layout: u32,
+    /// The table's metadata-lock name as a workload statement last formed it (the
+    /// lower-cased schema and name, `open_table()`'s `MDL_key`), kept so a statement
+    /// copies it instead of forming it anew; [`TableEntry::mdl_key`] checks it
+    /// against the table's name now and forms it again after a RENAME or a swap.
+    mdl_key: MdlKey,
 }
 
 impl TableEntry {
@@ -69,7 +75,24 @@ impl TableEntry {
             online_build: false,
             row_log_ops: 0,
             layout: 0,
+            mdl_key: MdlKey::global(),
         }
+    }
+
+    /// The metadata-lock name of this table in `schema` (`MDL_key` of
+    /// `TABLE schema.name`, both lower-cased).
+    pub(crate) fn mdl_key(&mut self, schema: &str) -> MdlKey {
+        let key = &self.mdl_key;
+        let current = key.namespace() == MdlNamespace::Table
+            && key.db_name().eq_ignore_ascii_case(schema)
+            && key.name().eq_ignore_ascii_case(self.table.sql_name());
+        if !current {
+            self.mdl_key = MdlKey::table(
+                &schema.to_ascii_lowercase(),
+                &self.table.sql_name().to_ascii_lowercase(),
+            );
+        }
+        self.mdl_key.clone()
     }
 }
 

@@ -260,25 +260,34 @@ fn after(d: Tick) -> WalkNext {
 
 impl Sim {
     /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
-    fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) {
+    /// Returns the page-hash look it made, if any (marking a page hashed moves no
+    /// page, so the caller may use it again at the same instant).
+    fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) -> Option<(PageId, Lookup)> {
         if !self.scenario.innodb.adaptive_hash_index || c.frame == FRAME_NONE {
-            return;
+            return None;
         }
         let op = c.ops[c.op_idx];
         let table = &self.catalog[c.table].table;
-        // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
-        if self.pool.lookup(PageId {
-            space: table.space,
-            page_no: op.page,
-        }) != Lookup::Hit(c.frame)
-        {
-            return;
-        }
+        // Only leaves are hashed: an internal page (most of a descent) needs no look
+        // at the pool.
         let index = table.index_of_page(op.page);
         let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
-        if is_leaf && !self.pool.is_hashed(c.frame) && rng.chance(1, AHI_BUILD_ODDS) {
+        if !is_leaf {
+            return None;
+        }
+        // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
+        let page = PageId {
+            space: table.space,
+            page_no: op.page,
+        };
+        let found = self.pool.lookup(page);
+        if found == Lookup::Hit(c.frame)
+            && !self.pool.is_hashed(c.frame)
+            && rng.chance(1, AHI_BUILD_ODDS)
+        {
             self.pool.ahi_mark(c.frame, index);
         }
+        Some((page, found))
     }
 
     /// A round trip drawn from the workload's distribution: most within ±jitter of the
@@ -536,10 +545,7 @@ impl Sim {
     ) -> Option<Result<(), ()>> {
         let ctx = MdlContextId(c.session);
         let table = c.walk.table;
-        let key = MdlKey::table(
-            &self.scenario.schema.to_ascii_lowercase(),
-            &self.catalog[table].table.sql_name().to_ascii_lowercase(),
-        );
+        let key = self.catalog[table].mdl_key(&self.scenario.schema);
         let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
             [
                 Some(MdlRequest::new(
@@ -919,7 +925,7 @@ impl Sim {
     /// `PageDone`: the page is fixed: apply the change (`mtr_commit()`), go to the next page.
     fn page_walk_page_done(&mut self, w: &mut PageWalk, rng: &mut SimRng) -> WalkNext {
         let op = w.ops[w.op_idx];
-        self.maybe_build_hash(w, rng);
+        let looked = self.maybe_build_hash(w, rng);
         if op.write {
             // A pessimistic insert or update needs lock memory; when the pool is
             // nearly all lent to the AHI and lock heaps it fails
@@ -931,8 +937,12 @@ impl Sim {
                 return WalkNext::Done;
             }
             // The page may have been evicted since it was fixed only if we let it go;
-            // look again.
-            match self.pool.lookup(w.page) {
+            // look again (the AHI build's look, if it was of this page: the same instant).
+            let found = match looked {
+                Some((page, found)) if page == w.page => found,
+                _ => self.pool.lookup(w.page),
+            };
+            match found {
                 // Modified through the uncompressed frame only.
                 Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
                 _ => {

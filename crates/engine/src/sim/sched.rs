@@ -6,7 +6,9 @@
 //!                                          ▼                Next::Exit
 //! ```
 //!
-//! Ties at the same tick run in the order they were scheduled (`seq`). A thread woken
+//! Ties at the same tick run in the order they were scheduled (`seq`). A thread whose
+//! next step would be the next wake anyway runs it at once (`runs_next`, used by
+//! `Sim::step_thread`), which is the same order without the queue's push and pop. A thread woken
 //! early (a latch handed to it, a signal) gets a new generation; the wake it was
 //! sleeping on is then stale and dropped when it comes up.
 
@@ -95,6 +97,19 @@ impl Scheduler {
             }
         }
         None
+    }
+
+    /// Whether a wake queued now at `at` would be the next one [`Scheduler::pop_due`]
+    /// returns before `until` passes: due by `until`, and strictly before everything
+    /// queued (a wake already queued at `at` was queued first, so it goes first). The
+    /// caller may then run it at once instead of queueing it: the order of every step
+    /// is the same, and `seq` only orders wakes against each other.
+    pub(super) fn runs_next(&self, at: Tick, until: Tick) -> bool {
+        at <= until
+            && self
+                .queue
+                .peek()
+                .is_none_or(|Reverse((first, _, _))| *first > at)
     }
 
     /// Every live wake still queued (stale thread wakes left out), in no order: what

@@ -127,10 +127,10 @@ impl Sim {
             return outcome;
         }
         let timeout = self.lock_wait_timeout(ctx);
-        let (key, mdl_type) = (req.key.clone(), req.mdl_type);
+        let mdl_type = req.mdl_type;
         let (answer, wakeups) = self.sql.mdl.acquire(ctx, req, self.sched.now, timeout);
         self.mdl_wake(wakeups);
-        self.mdl_answer(t, ctx, answer, &key.to_string(), mdl_type)
+        self.mdl_answer(t, ctx, answer, mdl_type)
     }
 
     /// Upgrades a granted ticket (`MDL_context::upgrade_shared_lock()`): SU→X, SU→SNW,
@@ -146,14 +146,9 @@ impl Sim {
             return outcome;
         }
         let timeout = self.lock_wait_timeout(ctx);
-        let key = self
-            .sql
-            .mdl
-            .ticket(ticket)
-            .map_or(String::new(), |k| k.key.to_string());
         let (answer, wakeups) = self.sql.mdl.upgrade(ticket, to, self.sched.now, timeout);
         self.mdl_wake(wakeups);
-        self.mdl_answer(t, ctx, answer, &key, to)
+        self.mdl_answer(t, ctx, answer, to)
     }
 
     /// Downgrades an X or SNW ticket (`MDL_ticket::downgrade_lock()`), waking whoever
@@ -235,7 +230,6 @@ impl Sim {
         t: ThreadId,
         ctx: MdlContextId,
         answer: Acquire,
-        key: &str,
         mdl_type: MdlType,
     ) -> MdlPoll {
         match answer {
@@ -244,15 +238,18 @@ impl Sim {
             Acquire::Waiting(request) => {
                 self.sql.mdl_waiters.insert(ctx.0, t);
                 self.note_wait();
-                let deadline = self
+                // The queued request names the lock (an upgrade's, its ticket's).
+                let (deadline, key) = self
                     .sql
                     .mdl
                     .pending(request)
-                    .map_or(self.sched.now, |p| p.deadline);
+                    .map_or((self.sched.now, String::new()), |p| {
+                        (p.deadline, p.key.to_string())
+                    });
                 self.sched.schedule(deadline, Wake::MdlTimeout);
                 self.emit(EventKind::MdlWaitStarted {
                     session: ctx.0,
-                    lock: key.to_owned(),
+                    lock: key,
                     lock_type: mdl_type.pfs_name().to_owned(),
                 });
                 MdlPoll::Wait
