@@ -549,3 +549,24 @@ fn a_lock_tables_that_times_out_keeps_none_of_its_locks() {
     assert_eq!(outcome(&s, drop), "ok", "nothing holds t");
     assert!(s.metadata_locks().iter().all(|l| l.owner.0 != r));
 }
+
+/// A select item's alias names its column; a string literal's column is its value
+/// (as mariadbd 10.11.19 prints `SELECT 1 AS a, 2 b, 'x' 'y', 3 AS 'q', 'z', 4 AS
+/// `w w``: a, b, xy, q, z, w w).
+#[test]
+fn select_items_are_named_by_their_alias() {
+    let mut s = sim();
+    let a = s.connect();
+    let sel = s
+        .submit_to(a, "SELECT 1 AS a, 2 b, 'x' 'y', 3 AS 'q', 'z', 4 AS `w w`")
+        .unwrap()[0];
+    s.run_for(Tick::from_ms(10));
+    let out = s.statements()[sel as usize].client_output().unwrap();
+    let header = out.lines().nth(1).unwrap();
+    let names: Vec<&str> = header
+        .split('|')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    assert_eq!(names, ["a", "b", "xy", "q", "z", "w w"], "{out}");
+}

@@ -127,6 +127,8 @@ pub enum Command {
     SelectExpressions {
         /// Each select item as text, for an evaluator.
         items: Vec<String>,
+        /// Each item's alias (`SELECT 1 AS a`), which names its column.
+        aliases: Vec<Option<String>>,
     },
     /// `SELECT ... FROM` one of the diagnostic tables a DBA reads when the server
     /// freezes: `performance_schema.metadata_locks`, `performance_schema.threads`,

@@ -365,8 +365,14 @@ impl Sim {
                 run.step = Step::Sleep;
                 return Ok(Next::After(Tick::from_ms(duration_ms)));
             }
-            Command::SelectExpressions { items } => {
-                run.result = Some(self.select_expressions(id, &items)?);
+            Command::SelectExpressions { items, aliases } => {
+                let mut r = self.select_expressions(id, &items)?;
+                for (column, alias) in r.columns.iter_mut().zip(aliases) {
+                    if let Some(alias) = alias {
+                        *column = alias;
+                    }
+                }
+                run.result = Some(r);
             }
             Command::SelectSystemTable {
                 schema: s,

@@ -18,9 +18,10 @@ const SYSTEM_TABLES: &[(&str, &str)] = &[
     ("information_schema", "innodb_trx"),
 ];
 
-/// One select item: its text as written and, for `SLEEP(...)`, the call.
+/// One select item: its text as written, its alias and, for `SLEEP(...)`, the call.
 struct SelectItem {
     text: String,
+    alias: Option<String>,
     expr: Option<Expr>,
 }
 
@@ -139,28 +140,34 @@ fn select_item_list(c: &mut Cursor) -> Result<Vec<SelectItem>> {
             Some(Expr::Str(s)) => format!("'{}'", s.replace('\'', "''")),
             _ => c.text_since(from),
         };
-        if expr.is_some() {
-            select_alias(c)?;
-        }
-        items.push(SelectItem { text, expr });
+        // The column is named after its alias when it has one (`SELECT 1 AS a`: a).
+        let alias = if expr.is_some() {
+            select_alias(c)?
+        } else {
+            None
+        };
+        items.push(SelectItem { text, alias, expr });
         if !c.token(&Token::Comma) {
             return Ok(items);
         }
     }
 }
 
-/// `[AS] alias` after a select item.
-fn select_alias(c: &mut Cursor) -> Result<()> {
+/// `[AS] alias` after a select item: the alias, if there is one.
+fn select_alias(c: &mut Cursor) -> Result<Option<String>> {
     if c.word("AS") {
-        if c.string().is_err() {
-            c.ident()?;
-        }
-        return Ok(());
+        return match c.string() {
+            Ok(s) => Ok(Some(s)),
+            Err(_) => c.ident().map(Some),
+        };
     }
-    if matches!(c.peek(), Token::Str(_)) || c.at_ident() && !ends_select_item(&c.peek_word()) {
-        c.next();
+    if matches!(c.peek(), Token::Str(_)) {
+        return c.string().map(Some);
     }
-    Ok(())
+    if c.at_ident() && !ends_select_item(&c.peek_word()) {
+        return c.ident().map(Some);
+    }
+    Ok(None)
 }
 
 /// Words that are not reserved but still end a select item or a table reference.
@@ -440,9 +447,8 @@ fn no_table_select(items: Vec<SelectItem>) -> Result<Command> {
             return Ok(Command::SelectSleep { duration_ms });
         }
     }
-    Ok(Command::SelectExpressions {
-        items: items.into_iter().map(|i| i.text).collect(),
-    })
+    let (items, aliases) = items.into_iter().map(|i| (i.text, i.alias)).unzip();
+    Ok(Command::SelectExpressions { items, aliases })
 }
 
 /// The arguments of a select item that is a `SLEEP(...)` call.
