@@ -82,6 +82,14 @@ fn carry_notes(html: &str, notes: &[u8]) -> Result<String> {
     ))
 }
 
+/// Where the page's module script lies in `index`, its closing tag included. The
+/// early worker's classic script before it stays (it starts nothing from a file).
+fn module_script(index: &str) -> Option<(usize, usize)> {
+    let start = index.find("<script type=\"module\">")?;
+    let end = start + index[start..].find("</script>")? + "</script>".len();
+    Some((start, end))
+}
+
 /// Writes the bundle from the site in `dist`; returns its path.
 pub fn bundle(dist: &Path) -> Result<PathBuf> {
     say(
@@ -91,13 +99,8 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
     let index = String::from_utf8(read(dist, "index.html")?).map_err(|e| e.to_string())?;
     let glue = String::from_utf8(read(dist, "ddlscope_app.js")?).map_err(|e| e.to_string())?;
     let wasm = read(dist, "ddlscope_app_bg.wasm")?;
-    let (start, end) = match (
-        index.find("<script type=\"module\">"),
-        index.find("</script>"),
-    ) {
-        (Some(s), Some(e)) if s < e => (s, e + "</script>".len()),
-        _ => return Err("index.html no longer has the module script bundle.rs replaces".into()),
-    };
+    let (start, end) = module_script(&index)
+        .ok_or("index.html no longer has the module script bundle.rs replaces")?;
     let script = format!(
         "<script type=\"module\">\n{}</script>",
         boot_script(&glue, &wasm)?
@@ -136,7 +139,20 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{base64, carry_notes};
+    use super::{base64, carry_notes, module_script};
+
+    #[test]
+    fn the_module_script_is_found_after_the_early_workers_script() {
+        let index =
+            "<head><script>early()</script>\n<script type=\"module\">init()</script></head>";
+        let (start, end) = module_script(index).unwrap();
+        assert_eq!(
+            &index[start..end],
+            "<script type=\"module\">init()</script>"
+        );
+        assert_eq!(module_script("<script>early()</script>"), None);
+        assert_eq!(module_script("<script type=\"module\">init()"), None);
+    }
 
     #[test]
     fn the_notes_page_rides_in_the_head() {
