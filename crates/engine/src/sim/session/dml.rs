@@ -175,11 +175,11 @@ fn rows_reached(
 }
 
 /// The last row position a locking search of `access` locks, given the rows it
-/// reached (`reach`, before LIMIT): on a range of an index, InnoDB takes a next-key
-/// lock on every record it reads, the first one past the range included, so that
-/// record is locked too; a range that runs past the last row locks the gap up to the
-/// supremum (inserts at the end wait). With `unique_stops` (MySQL 8.0.18+), a range
-/// on the primary key stops at its end.
+/// reached (`reach`, the whole range: no LIMIT stopped it): on a range of an index,
+/// InnoDB takes a next-key lock on every record it reads, the first one past the
+/// range included, so that record is locked too; a range that runs past the last row
+/// locks the gap up to the supremum (inserts at the end wait). With `unique_stops`
+/// (MySQL 8.0.18+), a range on the primary key stops at its end.
 fn locked_hi(
     def: &TableDef,
     access: &RowAccess,
@@ -298,25 +298,28 @@ impl Sim {
                 }
             }
         }
-        let mut lock_hi = 0;
-        let (reach, ops) = if req.kind == DmlKind::Insert {
-            self.insert_pages(ti, req.limit.unwrap_or(1))
+        // The rows reached, their pages, and the last row position the search locks.
+        let (reach, ops, lock_hi) = if req.kind == DmlKind::Insert {
+            let (reach, ops) = self.insert_pages(ti, req.limit.unwrap_or(1));
+            let hi = reach.hi;
+            (reach, ops, hi)
         } else {
             let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
-            let unique_stops = !self.profile.mechanisms.unique_range_locks_next_record;
-            lock_hi = locked_hi(&def, &req.access, &reach, table_rows, unique_stops);
+            let range_end = reach.hi;
             if let Some(l) = req.limit {
-                let range_end = reach.hi;
                 apply_limit(&mut reach, l);
-                if reach.hi < range_end {
-                    // The LIMIT stopped the scan before the range's end: nothing past
-                    // the last row read is locked.
-                    lock_hi = reach.hi;
-                }
             }
+            let lock_hi = if reach.hi < range_end {
+                // The LIMIT stopped the scan before the range's end: nothing past the
+                // last row read is locked.
+                reach.hi
+            } else {
+                let unique_stops = !self.profile.mechanisms.unique_range_locks_next_record;
+                locked_hi(&def, &req.access, &reach, table_rows, unique_stops)
+            };
             let write = matches!(req.kind, DmlKind::Update | DmlKind::Delete);
             let ops = search_pages(&self.catalog[ti].table, &reach, table_rows, write);
-            (reach, ops)
+            (reach, ops, lock_hi)
         };
         run.walk.ops = ops;
         run.walk.restart(ti);
@@ -332,11 +335,7 @@ impl Sim {
             run.row_range = Some(RowRange {
                 table: ti,
                 lo: reach.lo,
-                hi: if req.kind == DmlKind::Insert {
-                    reach.hi
-                } else {
-                    lock_hi.max(reach.hi)
-                },
+                hi: lock_hi,
                 exclusive: req.lock == RowLock::Exclusive,
             });
             run.step = Step::RowLock;
