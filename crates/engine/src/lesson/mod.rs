@@ -287,6 +287,15 @@ pub fn builtin() -> Vec<Result<Lesson, String>> {
         .collect()
 }
 
+/// The built-in lesson `id`, parsed alone (a page opening one lesson's link parses no
+/// other), or `None` when there is no such lesson.
+pub fn builtin_one(id: &str) -> Option<Result<Lesson, String>> {
+    crate::builtin::LESSONS
+        .iter()
+        .find(|(name, _)| *name == id)
+        .map(|(name, text)| parse(&format!("assets/lessons/{name}.toml"), text))
+}
+
 impl Lesson {
     /// The step at `index` (0-based), if there is one.
     pub fn step(&self, index: usize) -> Option<&Step> {

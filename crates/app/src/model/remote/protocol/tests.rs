@@ -117,7 +117,6 @@ fn every_command_comes_back_as_it_went() {
         Command::View {
             pane: 1,
             width: 1200,
-            height: 420,
             dpr: 1.5,
             dark: true,
         },
