@@ -112,9 +112,11 @@ pub fn embed_app() -> Html {
 
 /// "DROP TABLE on a busy server · mysql-5.7 vs mysql-8.0.23".
 fn caption(state: &AppState) -> String {
-    let title = ddlscope_engine::Scenario::builtin(&state.scenario)
-        .map(|s| s.title)
-        .unwrap_or_else(|_| state.scenario.clone());
+    // From the build-time catalog: the caption is drawn at every render.
+    let title = ddlscope_engine::catalog::scenarios()
+        .into_iter()
+        .find(|s| s.name == state.scenario)
+        .map_or_else(|| state.scenario.clone(), |s| s.title.to_string());
     match &state.compare {
         Some(other) => format!("{title} · {} vs {other}", state.profile),
         None => format!("{title} · {}", state.profile),
