@@ -43,7 +43,7 @@ type FrameClosure = Closure<dyn FnMut(f64)>;
 
 /// What the page's first frames leave for later: the news for Yew, the answers and
 /// the panels to draw, held until the frame after the one that put the first map
-/// (or [`HOLD_FIRST_MS`] at most, for a page whose map is not shown). The first
+/// (not at all on a page without a map, [`HOLD_FIRST_MS`] at most). The first
 /// map is shown in the frame it came, and the page's first big render after it.
 #[derive(Default)]
 struct Held {
@@ -212,7 +212,11 @@ impl RemoteLoop {
             self.on_action.emit(Action::Notice(why));
         }
         // Until the frame after the first map's (see [`Held`]).
-        if before_map && started - self.started_ms < HOLD_FIRST_MS {
+        let map_shown = self
+            .canvases
+            .iter()
+            .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
+        if before_map && map_shown && started - self.started_ms < HOLD_FIRST_MS {
             *self.held.borrow_mut() = Held {
                 news,
                 answered,

@@ -198,6 +198,7 @@ impl Host {
                 self.replies.extend(notice.map(Reply::Notice));
             }
             Command::Seek(t) => e.seek_within(t, BUSY_WORK_MS, clock),
+            Command::GoTo(t) => e.go_to(t),
             Command::Step(forward) => {
                 self.clock.0 = false;
                 e.set_clock(false, self.clock.1);

@@ -92,8 +92,10 @@ pub enum Command {
         /// The text.
         sql: String,
     },
-    /// Seek every engine to `t`.
+    /// Seek every engine to `t`, within what was run (the scrubber).
     Seek(Tick),
+    /// Go to `t`, within what was run or beyond it (an embedding page's `seek`).
+    GoTo(Tick),
     /// Pause and step to the next mark (`true`) or back to the previous one.
     Step(bool),
     /// Open the moment a link describes (replayed to its tick a slice a frame, as
@@ -391,6 +393,7 @@ impl Command {
                 | Command::OpenLesson { .. }
                 | Command::Compare(_)
                 | Command::Seek(_)
+                | Command::GoTo(_)
                 | Command::Step(_)
         )
     }
