@@ -41,7 +41,7 @@ mod tests;
 
 pub use command::{
     Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, IndexHint,
-    IndexHintKind, KillKind, Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName,
+    IndexHintKind, KillKind, OnDuplicate, Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName,
     VarScope,
 };
 pub use error::{codes, SqlError};

@@ -298,6 +298,10 @@ impl Sim {
         range: RowRange,
     ) -> RowPoll {
         let blocked = self.row_blockers(session, &range);
+        if let Some(w) = self.sql.row_waits.get_mut(&session) {
+            // An INSERT's duplicate check may ask for another mode once woken.
+            w.range = range;
+        }
         if let Some(w) = self.sql.row_waits.get(&session).copied() {
             if blocked.is_empty() {
                 self.sql.row_waits.remove(&session);
@@ -428,10 +432,15 @@ impl Sim {
         let before = self.sql.row_locks.len();
         self.sql.row_locks.retain(|l| l.owner != session);
         if self.sql.row_locks.len() != before {
-            let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
-            for t in waiters {
-                self.sched.schedule_thread(self.sched.now, t);
-            }
+            self.row_wake_waiters();
+        }
+    }
+
+    /// Wakes every row-lock waiter to look again (some lock went).
+    pub(in crate::sim) fn row_wake_waiters(&mut self) {
+        let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
+        for t in waiters {
+            self.sched.schedule_thread(self.sched.now, t);
         }
     }
 
