@@ -498,8 +498,11 @@ impl Sim {
 
     /// An INSERT's rows one at a time (`row_ins_clust_index_entry_low()`): a value
     /// that is there is checked under a record lock on it, shared for a plain INSERT
-    /// (`row_ins_set_shared_rec_lock()`), exclusive for INSERT IGNORE and ON DUPLICATE
-    /// KEY UPDATE (`trx->duplicates`: `row_ins_set_exclusive_rec_lock()`); a record
+    /// and INSERT IGNORE (`row_ins_set_shared_rec_lock()`), exclusive for ON DUPLICATE
+    /// KEY UPDATE (`trx->duplicates`, which `ha_innobase::extra()` sets for
+    /// `HA_EXTRA_INSERT_WITH_UPDATE` and REPLACE's `HA_EXTRA_WRITE_CAN_REPLACE`, not
+    /// for IGNORE: `row_ins_set_exclusive_rec_lock()`; seen on mariadbd 10.11.19,
+    /// conformance script `duplicate-key`); a record
     /// another open transaction inserted is under its implicit lock, which the check
     /// turns into an explicit one and waits for (`lock_rec_convert_impl_to_expl()`), as
     /// it waits for one that transaction deleted. Once granted: a value still there is
@@ -527,7 +530,7 @@ impl Sim {
                 table: ti,
                 lo: key_pos(k),
                 hi: key_pos(k),
-                exclusive: !there || ins.on_duplicate != OnDuplicate::Error,
+                exclusive: !there || ins.on_duplicate == OnDuplicate::Update,
             };
             match self.row_lock(t, id, range) {
                 RowPoll::Wait => {
