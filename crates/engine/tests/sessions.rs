@@ -600,7 +600,11 @@ fn an_insert_of_an_uncommitted_id_waits_for_its_inserter() {
     assert_eq!(at("s2", 2500).0, Some(1062));
     assert_eq!(at("s2", 2500).1, 2500);
     // A lock wait timeout applies, and the 1062 of a transaction keeps its shared lock.
-    let timeout = r.statements.iter().find(|s| s.session == "w2" && s.sql.starts_with("INSERT")).unwrap();
+    let timeout = r
+        .statements
+        .iter()
+        .find(|s| s.session == "w2" && s.sql.starts_with("INSERT"))
+        .unwrap();
     assert_eq!(timeout.error_code, Some(1205));
     let upd = r.statements.iter().find(|s| s.session == "u2").unwrap();
     assert_eq!(upd.finished_at_ms, Some(17601));
@@ -653,7 +657,11 @@ fn key_values_follow_deletes_rollbacks_and_auto_increment() {
         ids.iter()
             .map(|&i| {
                 let r = &s.statements()[i as usize];
-                format!("{}: {}", outcome(&s, i), r.client_output().unwrap_or_default())
+                format!(
+                    "{}: {}",
+                    outcome(&s, i),
+                    r.client_output().unwrap_or_default()
+                )
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -661,7 +669,10 @@ fn key_values_follow_deletes_rollbacks_and_auto_increment() {
     let ins = |id: i64| format!("INSERT INTO u (id, k, c, pad) VALUES ({id}, 1, 'a', 'b')");
     // A rolled-back DELETE puts the row back.
     run("BEGIN; DELETE FROM u WHERE id = 5");
-    assert!(run(&ins(5)).starts_with("ok"), "deleted by this transaction");
+    assert!(
+        run(&ins(5)).starts_with("ok"),
+        "deleted by this transaction"
+    );
     run("ROLLBACK");
     assert!(run(&ins(5)).starts_with("error 1062"));
     // A range DELETE, committed: its ids are free; the rows around it are not.
@@ -686,8 +697,10 @@ fn key_values_follow_deletes_rollbacks_and_auto_increment() {
         "ok: Query OK, 2 rows affected (0.00 sec)"
     );
     // A multi-row INSERT that fails leaves none of its rows.
-    assert!(run("INSERT INTO u (id, k, c, pad) VALUES (7000, 1, 'a', 'b'), (4, 1, 'a', 'b')")
-        .starts_with("error 1062"));
+    assert!(
+        run("INSERT INTO u (id, k, c, pad) VALUES (7000, 1, 'a', 'b'), (4, 1, 'a', 'b')")
+            .starts_with("error 1062")
+    );
     assert!(run(&ins(7000)).starts_with("ok"));
     // DELETE of every row, then TRUNCATE: every id is free again.
     run("DELETE FROM u");

@@ -243,9 +243,7 @@ fn locked_hi(
 /// each updated by ON DUPLICATE KEY UPDATE two; each skipped by IGNORE a warning.
 fn insert_message(rows: u64, inserted: u64, skipped: u64, updated: u64) -> String {
     let affected = inserted + 2 * updated;
-    let plural = |n: u64, one: &str, many: &str| {
-        format!("{n} {}", if n == 1 { one } else { many })
-    };
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut m = format!("Query OK, {} affected", plural(affected, "row", "rows"));
     if skipped > 0 {
         m += &format!(", {}", plural(skipped, "warning", "warnings"));
@@ -360,7 +358,11 @@ impl Sim {
             let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
             let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
             if let (true, RowAccess::Point { column, value }) = (locking, &req.access) {
-                if def.pk.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(column)) {
+                if def
+                    .pk
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(column))
+                {
                     // A locking search by the primary key finds the record if it is
                     // there, or delete-marked by another open transaction (whose lock
                     // it waits for); a value that was never there matches nothing.

@@ -28,7 +28,8 @@
 //! locks index records one by one; a range here is what a statement's search would
 //! have locked, taken at once before its page work). `FOR SHARE` takes shared locks,
 //! `FOR UPDATE`, `UPDATE` and `DELETE` exclusive ones, `INSERT` an exclusive lock on
-//! the new row; a scan without a usable index locks every row and the gap at the end
+//! each new row's position (its id's, `dml.rs`), after a shared one (exclusive for ON
+//! DUPLICATE KEY UPDATE) on an id that is there, its duplicate check; a scan without a usable index locks every row and the gap at the end
 //! (so inserts wait too). A range on an index locks the record past its end too (the
 //! next-key lock on the first record that fails the range; on the primary key only
 //! where the profile's `unique_range_locks_next_record` says so, as before MySQL
