@@ -395,7 +395,12 @@ test('nothing typed is lost silently: an engine change replays it, typing in the
   });
 });
 
-/** The requests for WebAssembly `page` makes from now on (its frames' included). */
+/** A player that loads fetches the module twice: its page's and its engines' Web
+ * Worker's (the second from the browser's cache). */
+const ENGINES_AND_PAGE = 2;
+
+/** The requests for WebAssembly `page` makes from now on (its frames' and workers'
+ * included). */
 function wasmRequests(page) {
   const wasm = [];
   page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
@@ -435,7 +440,7 @@ test('poster=1 shows the built-in still frame and loads nothing until the reader
     await page.click('[data-testid=poster-load]');
     await waitReady(page, { problems });
     await expectCanvasDrawn(page, ids.bufpoolMap);
-    assert.equal(wasm.length, 1);
+    assert.equal(wasm.length, ENGINES_AND_PAGE, 'the page and its engines\' worker load the module');
     assert.equal(await virtualMs(page), 8_000, 'the player opens where the poster showed');
     // The CLI draws the map at the canvas's own width: its band pixels are the ones
     // the page drew (the page writes its labels, the midpoint line and region names
@@ -488,7 +493,7 @@ test('poster=1 without a built-in frame for that moment shows the card; poster=<
     await page.click('[data-testid=poster-load]');
     await waitReady(page, { problems });
     await expectCanvasDrawn(page, ids.bufpoolMap);
-    assert.equal(wasm.length, 1);
+    assert.equal(wasm.length, ENGINES_AND_PAGE);
   }, { ready: false, viewport: { width: 800, height: 450 } });
   const exported = new URL('posters/i4-create-index.dark.png', BASE_URL).href;
   const image = new URL(`embed.html#scenario=i4-create-index&start=30&poster=${encodeURIComponent(exported)}`, BASE_URL).href;
@@ -537,7 +542,7 @@ test('the web component\'s poster attribute: a still frame, no WebAssembly until
     const a = await frame('a');
     await a.click('[data-testid=poster-load]');
     await pollUntil('player a to load', () => a.evaluate(() => document.body.dataset.ready).catch(() => null), (r) => r === '1', { timeoutMs: 90_000 });
-    assert.equal(wasm.length, 1, 'only the clicked player loaded');
+    assert.equal(wasm.length, ENGINES_AND_PAGE, 'only the clicked player loaded (its page and its worker)');
   }, { ready: false });
 });
 

@@ -210,6 +210,33 @@ fn seek_and_step_move_the_clock_and_pause() {
 }
 
 #[test]
+fn go_to_runs_past_the_horizon_where_seek_stops_at_it() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(
+        Command::Clock {
+            playing: false,
+            speed: 1.0,
+        },
+        &|| 0.0,
+    );
+    frames_until(&mut h, 400, |f, _| !f.busy).expect("the pool warms");
+    let at = |h: &Host| h.engines().map_or(Tick::ZERO, |e| e.main().sim().now());
+    let start = at(&h);
+    let later = start + Tick::from_secs(3);
+    h.handle(Command::Seek(later), &|| 0.0);
+    frames_until(&mut h, 50, |f, _| !f.busy).expect("settles");
+    assert_eq!(at(&h), start, "nothing run past it: the scrubber's end");
+    // An embedding page's seek: the frames run there, paused.
+    h.handle(Command::GoTo(later), &|| 0.0);
+    frames_until(&mut h, 400, |f, _| {
+        snapshot(f).is_some_and(|s| s.now == later) && !f.busy
+    })
+    .expect("run to 3 s later");
+    assert_eq!(at(&h), later);
+}
+
+#[test]
 fn compare_mode_adds_a_pane() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
