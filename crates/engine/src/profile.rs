@@ -451,19 +451,26 @@ impl Profile {
         Ok(p)
     }
 
-    /// A built-in profile by name.
+    /// A built-in profile by name (read and checked when the engine was built:
+    /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Profile, String> {
-        let text = crate::builtin::profile_text(name).ok_or_else(|| {
-            format!(
-                "unknown engine profile '{name}'; known profiles: {}",
-                crate::builtin::PROFILES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
-        Profile::from_toml(text).map_err(|e| format!("built-in profile {name}: {e}"))
+        Profile::check_builtin(name)?;
+        Ok(crate::builtin::profile(name).expect("a built-in profile"))
+    }
+
+    /// `Ok` if `name` is a built-in profile, else the error [`Profile::builtin`] gives.
+    pub(crate) fn check_builtin(name: &str) -> Result<(), String> {
+        if crate::builtin::PROFILES.iter().any(|(n, _)| *n == name) {
+            return Ok(());
+        }
+        Err(format!(
+            "unknown engine profile '{name}'; known profiles: {}",
+            crate::builtin::PROFILES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 }
 

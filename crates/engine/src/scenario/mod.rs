@@ -506,9 +506,10 @@ impl Scenario {
         s
     }
 
-    /// A built-in scenario by name.
+    /// A built-in scenario by name (read and checked when the engine was built:
+    /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Scenario, String> {
-        let text = crate::builtin::scenario_text(name).ok_or_else(|| {
+        crate::builtin::scenario(name).ok_or_else(|| {
             format!(
                 "unknown scenario '{name}'; built-in scenarios: {}",
                 crate::builtin::SCENARIOS
@@ -517,8 +518,7 @@ impl Scenario {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
-        })?;
-        Scenario::from_toml(text).map_err(|e| format!("built-in scenario {name}: {e}"))
+        })
     }
 
     /// Pages in the pool.
