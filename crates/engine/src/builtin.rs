@@ -7,22 +7,19 @@
 //!   assets/*.toml ──build.rs: deflate──▶ the texts (Asset::text: the CLI, user-facing checks)
 //!         │
 //!         └──Scenario::from_toml, Profile::from_toml, lesson::parse (a test, UPDATE_GOLDEN=1)
-//!              ──bincode, deflate──▶ builtin.bin ──▶ Scenario::builtin, Profile::builtin,
-//!                                                    lesson::builtin (no TOML parser)
+//!              ──bincode, deflate──▶ builtin/*.bin ──▶ Scenario::builtin, Profile::builtin,
+//!                                                      lesson::builtin (no TOML parser)
 //! ```
 //!
 //! `build.rs` packs the texts into one deflate stream; the first [`Asset::text`]
-//! inflates it, once, and every text is a slice of it from then on. `builtin.bin` holds
-//! the same files already read and checked, so that what the browser needs of them does
-//! not link the TOML parser and its deserializers for every scenario, profile and lesson
-//! type (about 0.5 MB of the wasm); the test `builtin_bin_is_current` parses every file
-//! again and fails, naming the command that rewrites it, when `builtin.bin` differs.
+//! inflates it, once, and every text is a slice of it from then on. `builtin/*.bin`
+//! hold the same files already read and checked, so that what the browser needs of them
+//! does not link the TOML parser and its deserializers for every scenario, profile and
+//! lesson type (0.5 MB of the wasm). Each type's module decodes its own file
+//! ([`compiled`]) and has a test that reads every file again and fails, naming the
+//! command that rewrites it, when its `.bin` differs ([`check_compiled`]).
 
 use std::sync::OnceLock;
-
-use crate::lesson::Lesson;
-use crate::profile::Profile;
-use crate::scenario::Scenario;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -84,138 +81,58 @@ pub fn scenario_text(name: &str) -> Option<&'static str> {
         .map(|(_, a)| a.text())
 }
 
-/// The built-ins, read and checked (`Scenario::from_toml`, `Profile::from_toml`,
-/// `lesson::parse`), as bincode, deflated; rewritten by `UPDATE_GOLDEN=1 cargo test -p
-/// ddlscope-engine builtin_bin`.
-const COMPILED: &[u8] = include_bytes!("builtin.bin");
+/// The built-in scenarios, read and checked, as bincode, deflated.
+pub(crate) const COMPILED_SCENARIOS: &[u8] = include_bytes!("builtin/scenarios.bin");
+/// The built-in profiles, read and checked, as bincode, deflated.
+pub(crate) const COMPILED_PROFILES: &[u8] = include_bytes!("builtin/profiles.bin");
+/// The built-in lessons, read and checked, as bincode, deflated.
+pub(crate) const COMPILED_LESSONS: &[u8] = include_bytes!("builtin/lessons.bin");
 
-/// What `builtin.bin` holds: each file's name and what it reads as.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-struct Compiled {
-    scenarios: Vec<(String, Scenario)>,
-    profiles: Vec<(String, Profile)>,
-    lessons: Vec<(String, Lesson)>,
+/// What a stale `builtin/*.bin` says.
+pub(crate) const STALE: &str = "crates/engine/src/builtin/*.bin do not match assets/: run \
+     UPDATE_GOLDEN=1 cargo test -p ddlscope-engine --lib builtin_bin";
+
+/// A `builtin/*.bin` file's `(name, value)` pairs, in its list's order.
+pub(crate) fn compiled<T: serde::de::DeserializeOwned>(packed: &[u8]) -> Vec<(String, T)> {
+    miniz_oxide::inflate::decompress_to_vec(packed)
+        .ok()
+        .and_then(|bytes| bincode::deserialize(&bytes).ok())
+        .expect(STALE)
 }
 
-fn compiled() -> &'static Compiled {
-    static COMPILED_ONCE: OnceLock<Compiled> = OnceLock::new();
-    COMPILED_ONCE.get_or_init(|| {
-        miniz_oxide::inflate::decompress_to_vec(COMPILED)
-            .ok()
-            .and_then(|bytes| bincode::deserialize(&bytes).ok())
-            .expect(STALE)
-    })
-}
-
-const STALE: &str = "crates/engine/src/builtin.bin does not match assets/: run \
-     UPDATE_GOLDEN=1 cargo test -p ddlscope-engine builtin_bin";
-
-fn find<T: Clone>(list: &[(String, T)], name: &str) -> T {
+/// The value named `name` in a decoded `builtin/*.bin`.
+pub(crate) fn find<T: Clone>(list: &[(String, T)], name: &str) -> T {
     list.iter()
         .find(|(n, _)| n == name)
         .map(|(_, t)| t.clone())
         .expect(STALE)
 }
 
-/// The built-in scenario `name`, read and checked; `None` if there is none.
-pub(crate) fn scenario(name: &str) -> Option<Scenario> {
-    SCENARIOS
-        .iter()
-        .any(|(n, _)| *n == name)
-        .then(|| find(&compiled().scenarios, name))
-}
-
-/// The built-in profile `name`, read and checked; `None` if there is none.
-pub(crate) fn profile(name: &str) -> Option<Profile> {
-    PROFILES
-        .iter()
-        .any(|(n, _)| *n == name)
-        .then(|| find(&compiled().profiles, name))
-}
-
-/// Every built-in lesson, read and checked, in [`LESSONS`]' order.
-pub(crate) fn lessons() -> Vec<Lesson> {
-    LESSONS
-        .iter()
-        .map(|(n, _)| find(&compiled().lessons, n))
-        .collect()
+/// Test support: `builtin/<file>` must hold `fresh` (`(name, value)` pairs read from
+/// the files today); with `UPDATE_GOLDEN=1` it is rewritten instead.
+#[cfg(test)]
+pub(crate) fn check_compiled<T: serde::Serialize>(
+    file: &str,
+    shipped: &[u8],
+    fresh: &[(String, T)],
+) {
+    let fresh = bincode::serialize(fresh).expect("the built-ins serialize");
+    let now = miniz_oxide::inflate::decompress_to_vec(shipped).unwrap_or_default();
+    if fresh == now {
+        return;
+    }
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        let path = format!("{}/src/builtin/{file}", env!("CARGO_MANIFEST_DIR"));
+        let packed = miniz_oxide::deflate::compress_to_vec(&fresh, 10);
+        std::fs::write(&path, packed).unwrap_or_else(|e| panic!("{path}: {e}"));
+        return;
+    }
+    panic!("{STALE}");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `builtin.bin` as the files read today: bincode, before deflate.
-    fn compile() -> Vec<u8> {
-        let scenarios = SCENARIOS
-            .iter()
-            .map(|(n, a)| {
-                let s = Scenario::from_toml(a.text())
-                    .unwrap_or_else(|e| panic!("built-in scenario {n}: {e}"));
-                (n.to_string(), s)
-            })
-            .collect();
-        let profiles = PROFILES
-            .iter()
-            .map(|(n, a)| {
-                let p = Profile::from_toml(a.text())
-                    .unwrap_or_else(|e| panic!("built-in profile {n}: {e}"));
-                (n.to_string(), p)
-            })
-            .collect();
-        let lessons = LESSONS
-            .iter()
-            .map(|(n, a)| {
-                let l = crate::lesson::parse(&format!("assets/lessons/{n}.toml"), a.text())
-                    .unwrap_or_else(|e| panic!("{e}"));
-                (n.to_string(), l)
-            })
-            .collect();
-        bincode::serialize(&Compiled {
-            scenarios,
-            profiles,
-            lessons,
-        })
-        .expect("the built-ins serialize")
-    }
-
-    #[test]
-    fn builtin_bin_is_current() {
-        let fresh = compile();
-        let shipped = miniz_oxide::inflate::decompress_to_vec(COMPILED).unwrap_or_default();
-        if fresh != shipped {
-            if std::env::var_os("UPDATE_GOLDEN").is_some() {
-                let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/builtin.bin");
-                let packed = miniz_oxide::deflate::compress_to_vec(&fresh, 10);
-                std::fs::write(path, packed).unwrap();
-                return;
-            }
-            panic!("{STALE}");
-        }
-    }
-
-    #[test]
-    fn the_compiled_builtins_read_as_their_files() {
-        // Each built-in, from builtin.bin, is what its TOML file reads as.
-        let c = compiled();
-        for ((n, a), (m, s)) in SCENARIOS.iter().zip(&c.scenarios) {
-            assert_eq!(n, m);
-            assert_eq!(&Scenario::from_toml(a.text()).unwrap(), s, "{n}");
-        }
-        for ((n, a), (m, p)) in PROFILES.iter().zip(&c.profiles) {
-            assert_eq!(n, m);
-            let from_text = Profile::from_toml(a.text()).unwrap();
-            assert_eq!(format!("{from_text:?}"), format!("{p:?}"), "{n}");
-        }
-        for ((n, a), (m, l)) in LESSONS.iter().zip(&c.lessons) {
-            assert_eq!(n, m);
-            let file = format!("assets/lessons/{n}.toml");
-            assert_eq!(&crate::lesson::parse(&file, a.text()).unwrap(), l, "{n}");
-        }
-        assert_eq!(c.scenarios.len(), SCENARIOS.len());
-        assert_eq!(c.profiles.len(), PROFILES.len());
-        assert_eq!(c.lessons.len(), LESSONS.len());
-    }
 
     #[test]
     fn every_asset_file_is_built_in() {

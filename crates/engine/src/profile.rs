@@ -455,7 +455,10 @@ impl Profile {
     /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Profile, String> {
         Profile::check_builtin(name)?;
-        Ok(crate::builtin::profile(name).expect("a built-in profile"))
+        static COMPILED: std::sync::OnceLock<Vec<(String, Profile)>> = std::sync::OnceLock::new();
+        let all =
+            COMPILED.get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_PROFILES));
+        Ok(crate::builtin::find(all, name))
     }
 
     /// `Ok` if `name` is a built-in profile, else the error [`Profile::builtin`] gives.
@@ -503,6 +506,35 @@ mod tests {
         );
         let bad: toml::Table = toml::from_str("record_parse_ns = -1").unwrap();
         assert!(p.with_overrides(&bad).is_err());
+    }
+
+    /// Every built-in profile as its file reads today.
+    fn from_files() -> Vec<(String, Profile)> {
+        crate::builtin::PROFILES
+            .iter()
+            .map(|(n, a)| {
+                let p = Profile::from_toml(a.text())
+                    .unwrap_or_else(|e| panic!("built-in profile {n}: {e}"));
+                (n.to_string(), p)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn builtin_bin_profiles_is_current() {
+        crate::builtin::check_compiled(
+            "profiles.bin",
+            crate::builtin::COMPILED_PROFILES,
+            &from_files(),
+        );
+    }
+
+    #[test]
+    fn every_builtin_profile_reads_as_its_file() {
+        for (name, from_text) in from_files() {
+            let p = Profile::builtin(&name).unwrap();
+            assert_eq!(format!("{p:?}"), format!("{from_text:?}"), "{name}");
+        }
     }
 
     #[test]
