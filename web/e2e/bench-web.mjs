@@ -8,7 +8,8 @@
 // long_tasks and long_task_max_ms (main-thread tasks over 50 ms, from the Long Tasks
 // API), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
 // JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
-// drawn pool-map pixels), i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
+// drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
+// i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
 // drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
 // (the engine alone in wasm on `ddlscope bench`'s 128 GB run).
 
@@ -239,7 +240,13 @@ try {
     (ms) => ms !== null,
     { timeoutMs: 60_000, intervalMs: 50 },
   ).then(Math.round);
-  console.log(`first map drawn ${report.first_map_ms} ms after navigation`);
+  // The page's own marks on the way (crates/app/src/worker/marks.rs).
+  report.startup_marks_ms = await page.evaluate(() => Object.fromEntries(
+    performance.getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('ddlscope:'))
+      .map((m) => [m.name.slice('ddlscope:'.length), Math.round(m.startTime)]),
+  ));
+  console.log(`first map drawn ${report.first_map_ms} ms after navigation (${JSON.stringify(report.startup_marks_ms)})`);
   await poolCases(page, cdp, report.cases);
   await compareCase(page, cdp, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);

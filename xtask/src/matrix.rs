@@ -131,6 +131,11 @@ pub const REQUESTERS: &[Kind] = &[
         "ins",
         &["INSERT INTO $T (id, k, c, pad) VALUES (5001, 1, 'c', 'p')"],
     ),
+    // The holder "ins" inserted id 5000: this one waits for it, then 1062.
+    kind(
+        "dupins",
+        &["INSERT INTO $T (id, k, c, pad) VALUES (5000, 2, 'c', 'p')"],
+    ),
     kind("upd", &["UPDATE $T SET k = k + 1 WHERE id = 1"]),
     kind("del", &["DELETE FROM $T WHERE id = 1"]),
     kind(

@@ -22,6 +22,7 @@
 
 pub(crate) mod bufpool;
 pub(crate) mod builtin;
+pub mod catalog;
 pub(crate) mod detmath;
 pub(crate) mod device;
 pub(crate) mod dict;

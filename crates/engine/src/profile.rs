@@ -273,6 +273,11 @@ pub struct SqlLayer {
     /// SHARED_READ_ONLY (which waits for writers).
     #[serde(default)]
     pub create_like_source_shared_read: bool,
+    /// ER_DUP_ENTRY (1062) names the key with its table, `for key 't.PRIMARY'`
+    /// (MySQL 8.0.19+, WL#12589 "Add more information to Duplicate Key Error"),
+    /// rather than `for key 'PRIMARY'` (MySQL before 8.0.19, MariaDB).
+    #[serde(default)]
+    pub dup_key_name_has_table: bool,
     /// `ALTER TABLE ... ADD/DROP COLUMN, ALGORITHM=INPLACE` is done instantly when it
     /// can be (MariaDB 10.3+: instant is a kind of in-place; MySQL 8.0 rebuilds).
     #[serde(default)]
@@ -302,6 +307,7 @@ impl Default for SqlLayer {
             optimize_open_lock: AdminOpenLock::default(),
             drop_partition_snw_first: false,
             create_like_source_shared_read: false,
+            dup_key_name_has_table: false,
             inplace_tries_instant: false,
         }
     }

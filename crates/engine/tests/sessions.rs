@@ -570,3 +570,142 @@ fn select_items_are_named_by_their_alias() {
         .collect();
     assert_eq!(names, ["a", "b", "xy", "q", "z", "w w"], "{out}");
 }
+
+/// The conformance script `duplicate-key` on MariaDB: an INSERT of an id another open
+/// transaction inserted waits for it, then fails with 1062 after its COMMIT or
+/// succeeds after its ROLLBACK; an id that is there fails at once (mariadbd 10.11.19:
+/// 1062 at 1000 ms, ok at about 2004 ms, 1062 at 2500 ms).
+#[test]
+fn an_insert_of_an_uncommitted_id_waits_for_its_inserter() {
+    let r = conformance_script("duplicate-key")
+        .run(Some("mariadb-10.11"))
+        .unwrap();
+    let at = |session: &str, issued: u64| {
+        let s = r
+            .statements
+            .iter()
+            .find(|s| s.session == session && s.issued_at_ms == issued)
+            .unwrap();
+        (s.error_code, s.finished_at_ms.unwrap(), s.output.clone())
+    };
+    let (code, done, out) = at("s2", 300);
+    assert_eq!((code, done), (Some(1062), 1000));
+    assert_eq!(
+        out.as_deref(),
+        Some("ERROR 1062 (23000): Duplicate entry '5001' for key 'PRIMARY'")
+    );
+    let (code, done, _) = at("s2", 1500);
+    assert_eq!(code, None);
+    assert!((2000..2010).contains(&done), "{done}");
+    assert_eq!(at("s2", 2500).0, Some(1062));
+    assert_eq!(at("s2", 2500).1, 2500);
+    // A lock wait timeout applies, and the 1062 of a transaction keeps its shared lock.
+    let timeout = r
+        .statements
+        .iter()
+        .find(|s| s.session == "w2" && s.sql.starts_with("INSERT"))
+        .unwrap();
+    assert_eq!(timeout.error_code, Some(1205));
+    let upd = r.statements.iter().find(|s| s.session == "u2").unwrap();
+    assert_eq!(upd.finished_at_ms, Some(17601));
+}
+
+/// MySQL 8.0.19+ names the key with its table (WL#12589); 5.7 and MariaDB do not.
+#[test]
+fn mysql_8_0_names_the_duplicate_key_with_its_table() {
+    let text = |profile: &str| {
+        let mut s = common::sim(
+            &format!(
+                "name = \"t\"\ntitle = \"t\"\nprofile = \"{profile}\"\n[buffer_pool]\nsize = \"64M\"\n\
+                 [[tables]]\nname = \"t\"\nrows = 1000\n[workload]\nthreads = 0\n"
+            ),
+            profile,
+        );
+        let a = s.connect();
+        let id = s
+            .submit_to(a, "INSERT INTO t (id, k, c, pad) VALUES (7, 1, 'a', 'b')")
+            .unwrap()[0];
+        s.run_for(Tick::from_ms(100));
+        s.statements()[id as usize].client_output().unwrap()
+    };
+    assert_eq!(
+        text("mysql-8.0.23"),
+        "ERROR 1062 (23000): Duplicate entry '7' for key 't.PRIMARY'"
+    );
+    assert_eq!(
+        text("mysql-8.4"),
+        "ERROR 1062 (23000): Duplicate entry '7' for key 't.PRIMARY'"
+    );
+    for profile in ["mysql-5.7", "mariadb-10.11"] {
+        assert_eq!(
+            text(profile),
+            "ERROR 1062 (23000): Duplicate entry '7' for key 'PRIMARY'",
+            "{profile}"
+        );
+    }
+}
+
+/// Key values follow DELETE, ROLLBACK, TRUNCATE and auto-increment; IGNORE and ON
+/// DUPLICATE KEY UPDATE print what the `mysql` client prints.
+#[test]
+fn key_values_follow_deletes_rollbacks_and_auto_increment() {
+    let mut s = sim();
+    let a = s.connect();
+    let mut run = |sql: &str| {
+        let ids = s.submit_to(a, sql).unwrap();
+        s.run_for(Tick::from_ms(200));
+        ids.iter()
+            .map(|&i| {
+                let r = &s.statements()[i as usize];
+                format!(
+                    "{}: {}",
+                    outcome(&s, i),
+                    r.client_output().unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let ins = |id: i64| format!("INSERT INTO u (id, k, c, pad) VALUES ({id}, 1, 'a', 'b')");
+    // A rolled-back DELETE puts the row back.
+    run("BEGIN; DELETE FROM u WHERE id = 5");
+    assert!(
+        run(&ins(5)).starts_with("ok"),
+        "deleted by this transaction"
+    );
+    run("ROLLBACK");
+    assert!(run(&ins(5)).starts_with("error 1062"));
+    // A range DELETE, committed: its ids are free; the rows around it are not.
+    run("DELETE FROM u WHERE id BETWEEN 10 AND 19");
+    assert!(run(&ins(15)).starts_with("ok"));
+    assert!(run(&ins(20)).starts_with("error 1062"));
+    // An explicit id moves the auto-increment counter past it.
+    assert!(run(&ins(5000)).starts_with("ok"));
+    assert!(run("INSERT INTO u (k, c, pad) VALUES (1, 'a', 'b')").starts_with("ok"));
+    assert!(run(&ins(5001)).starts_with("error 1062"));
+    // INSERT IGNORE and ON DUPLICATE KEY UPDATE.
+    assert_eq!(
+        run("INSERT IGNORE INTO u (id, k, c, pad) VALUES (1, 1, 'a', 'b')"),
+        "ok: Query OK, 0 rows affected, 1 warning (0.00 sec)"
+    );
+    assert_eq!(
+        run("INSERT IGNORE INTO u (id, k, c, pad) VALUES (1, 1, 'a', 'b'), (6000, 1, 'a', 'b'), (2, 1, 'a', 'b')"),
+        "ok: Query OK, 1 row affected, 2 warnings (0.00 sec)\nRecords: 3  Duplicates: 2  Warnings: 2"
+    );
+    assert_eq!(
+        run("INSERT INTO u (id, k, c, pad) VALUES (3, 1, 'a', 'b') ON DUPLICATE KEY UPDATE k = k + 1"),
+        "ok: Query OK, 2 rows affected (0.00 sec)"
+    );
+    // A multi-row INSERT that fails leaves none of its rows.
+    assert!(
+        run("INSERT INTO u (id, k, c, pad) VALUES (7000, 1, 'a', 'b'), (4, 1, 'a', 'b')")
+            .starts_with("error 1062")
+    );
+    assert!(run(&ins(7000)).starts_with("ok"));
+    // DELETE of every row, then TRUNCATE: every id is free again.
+    run("DELETE FROM u");
+    assert!(run(&ins(1)).starts_with("ok"));
+    run("TRUNCATE TABLE u");
+    assert!(run(&ins(1)).starts_with("ok"));
+    assert!(run(&ins(1)).starts_with("error 1062"));
+}

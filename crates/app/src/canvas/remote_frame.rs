@@ -14,10 +14,11 @@ use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
 use crate::canvas::remote_debug::PageTimings;
 use crate::canvas::theme::Theme;
-use crate::model::remote::protocol::{Command, MapPatch};
+use crate::model::remote::protocol::{Command, MapPatch, Reply};
 use crate::model::snapshot::News;
 use crate::model::state::Action;
-use crate::worker::client::Remote;
+use crate::worker::client::{Answer, Remote};
+use crate::worker::marks;
 use ddlscope_map::Layout;
 use js_sys::{Uint8Array, Uint8ClampedArray};
 use std::cell::{Cell, RefCell};
@@ -27,15 +28,29 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, ImageData};
 use yew::{Callback, NodeRef};
 
-/// What a map canvas was last described to the worker as: size, dpr, theme.
-type ViewKey = (u32, u32, u64, bool);
+/// What a map canvas was last described to the worker as: width, dpr, theme.
+type ViewKey = (u32, u64, bool);
 
 /// What a pane's other canvases were last drawn at: flush list, latch lanes, the
 /// charts (sizes), and the theme.
 type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
 
+/// How long the page's first news may wait for the first map, ms from the loop's start.
+const HOLD_FIRST_MS: f64 = 1500.0;
+
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
+
+/// What the page's first frames leave for later: the news for Yew, the answers and
+/// the panels to draw, held until the frame after the one that put the first map
+/// (not at all on a page without a map, [`HOLD_FIRST_MS`] at most). The first
+/// map is shown in the frame it came, and the page's first big render after it.
+#[derive(Default)]
+struct Held {
+    news: Vec<(u32, News)>,
+    answered: Vec<(Answer, Reply)>,
+    panels: Vec<(bool, bool)>,
+}
 
 struct RemoteLoop {
     remote: Rc<Remote>,
@@ -52,6 +67,8 @@ struct RemoteLoop {
     ready: Cell<bool>,
     busy: Cell<bool>,
     drawn_any: Cell<bool>,
+    held: RefCell<Held>,
+    started_ms: f64,
     dark_query: Option<web_sys::MediaQueryList>,
 }
 
@@ -96,6 +113,8 @@ impl RemoteFrameLoop {
             ready: Cell::new(false),
             busy: Cell::new(false),
             drawn_any: Cell::new(false),
+            held: RefCell::default(),
+            started_ms: performance_now(),
             dark_query,
         });
         let weak = Rc::downgrade(&inner);
@@ -145,9 +164,12 @@ impl RemoteLoop {
         let theme = Theme::for_scheme(dark);
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         self.describe_views(dpr, dark);
-        let mut news = Vec::new();
-        let mut answered = Vec::new();
-        let mut fresh_panels = vec![(false, false); self.canvases.len()];
+        let held = self.held.take();
+        let mut news = held.news;
+        let mut answered = held.answered;
+        let mut fresh_panels = held.panels;
+        fresh_panels.resize(self.canvases.len(), (false, false));
+        let before_map = !self.drawn_any.get();
         for arrived in self.remote.take_arrived() {
             let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
@@ -161,6 +183,9 @@ impl RemoteLoop {
                 self.remote.send(&Command::Drawn);
             }
             phase[0] += performance_now() - put_started;
+            if drew {
+                marks::once(marks::PAGE_FIRST_MAP);
+            }
             self.drawn_any.set(self.drawn_any.get() || drew);
             for &(pane, lanes, charts) in &got.panels {
                 if let Some(f) = fresh_panels.get_mut(pane) {
@@ -174,11 +199,6 @@ impl RemoteLoop {
                 self.on_action.emit(a);
             }
         }
-        let panels_started = performance_now();
-        for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
-            self.draw_panels(pane, lanes, charts, &theme, dpr);
-        }
-        phase[1] = performance_now() - panels_started;
         if let Some(why) = self.remote.failure() {
             self.stopped.set(true);
             if !self.remote.mirror.borrow().heard {
@@ -191,6 +211,25 @@ impl RemoteLoop {
             gloo::console::error!(why.clone());
             self.on_action.emit(Action::Notice(why));
         }
+        // Until the frame after the first map's (see [`Held`]).
+        let map_shown = self
+            .canvases
+            .iter()
+            .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
+        if before_map && map_shown && started - self.started_ms < HOLD_FIRST_MS {
+            *self.held.borrow_mut() = Held {
+                news,
+                answered,
+                panels: fresh_panels,
+            };
+            self.arm();
+            return;
+        }
+        let panels_started = performance_now();
+        for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
+            self.draw_panels(pane, lanes, charts, &theme, dpr);
+        }
+        phase[1] = performance_now() - panels_started;
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();
             (m.heard, m.busy)
@@ -301,7 +340,11 @@ impl RemoteLoop {
         }
     }
 
-    /// Tells the worker each map canvas's size and theme when they change.
+    /// Tells the worker each map canvas's width and theme when they change (or the
+    /// canvas is new or was cleared). The height follows from the engine's pool:
+    /// once the page has heard of it, the canvas is sized here; before that (the
+    /// page's first frames) the worker's first patch sizes it (`put_patch`), so the
+    /// first map needs no round trip.
     fn describe_views(&self, dpr: f64, dark: bool) {
         let instances: Vec<u16> = self
             .remote
@@ -314,22 +357,34 @@ impl RemoteLoop {
         let mut views = self.views.borrow_mut();
         views.resize(self.canvases.len(), None);
         for (pane, c) in self.canvases.iter().enumerate() {
-            let Some(n) = instances.get(pane).copied() else {
-                continue;
-            };
             let Some(canvas) = c.map.cast::<HtmlCanvasElement>() else {
                 continue;
             };
-            let fresh = canvas.dataset().get("drawn").is_none();
-            let (w, h) = pool_map::fit_canvas(&canvas, n, dpr);
-            let key = (w, h, dpr.to_bits(), dark);
+            // The main engine's pane is asked for at once; a compare pane once the
+            // worker has said it is there.
+            let before = (canvas.width(), canvas.height());
+            let w = match instances.get(pane).copied() {
+                Some(n) => pool_map::fit_canvas(&canvas, n, dpr).0,
+                None if pane == 0 => {
+                    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
+                    if canvas.width() != w {
+                        canvas.set_width(w);
+                    }
+                    w
+                }
+                None => continue,
+            };
+            // Resizing cleared it.
+            let cleared = (canvas.width(), canvas.height()) != before;
+            let fresh = cleared || canvas.dataset().get("drawn").is_none();
+            let key = (w, dpr.to_bits(), dark);
             if (views[pane] != Some(key) || fresh) && w > 0 {
                 views[pane] = Some(key);
                 let _ = canvas.dataset().set("drawn", "1");
+                marks::once(marks::PAGE_VIEW);
                 self.remote.send(&Command::View {
                     pane: pane as u8,
                     width: w,
-                    height: h,
                     dpr,
                     dark,
                 });
@@ -340,13 +395,20 @@ impl RemoteLoop {
 
 /// Puts `patch`'s rows (`pixels`, region after region) on the map canvas and draws
 /// the labels and cursors of its bands. False when the canvas is not there or has
-/// another size now (the worker repaints for the new one).
+/// another width now (the worker repaints for the new one). A patch of another
+/// height (the first of an engine the page had not heard of) sizes the canvas;
+/// resizing clears it, so the canvas is marked undrawn and the page asks for a
+/// whole map again (`describe_views`).
 fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &Theme) -> bool {
     let Some(canvas) = map.cast::<HtmlCanvasElement>() else {
         return false;
     };
-    if canvas.width() != patch.width || canvas.height() != patch.height {
+    if canvas.width() != patch.width {
         return false;
+    }
+    if canvas.height() != patch.height {
+        canvas.set_height(patch.height);
+        canvas.dataset().delete("drawn");
     }
     let Ok(ctx) = crate::canvas::panel::context_2d(&canvas) else {
         return false;

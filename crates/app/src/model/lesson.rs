@@ -11,15 +11,16 @@
 use super::knobs::Knobs;
 use super::runner::{Engines, Runner};
 use super::state::Opened;
+use ddlscope_engine::catalog::{self, LessonHead};
 use ddlscope_engine::lesson::{self, Lesson, Observation, Plan, Question, QuestionKind, Setup};
 use ddlscope_engine::{parse_sql, Tick};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// Where the player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place {
-    /// Index into [`lessons`].
+    /// Index into [`Lessons`] (the catalog's order).
     pub lesson: usize,
     /// The step, 0-based.
     pub step: usize,
@@ -44,6 +45,48 @@ pub fn lessons() -> Vec<Lesson> {
         .into_iter()
         .filter_map(Result::ok)
         .collect()
+}
+
+/// The built-in lesson `id`, parsed alone; an unknown id is said so.
+pub fn lesson(id: &str) -> Result<Lesson, String> {
+    lesson::builtin_one(id).unwrap_or_else(|| Err(format!("no lesson '{id}'")))
+}
+
+/// The built-in lessons as the page's player holds them: the menu's heads from the
+/// build-time catalog, each lesson parsed the first time it is opened, so the page
+/// opens (and a lesson's link opens its step) without parsing the others.
+#[derive(Debug)]
+pub struct Lessons {
+    heads: Vec<LessonHead>,
+    parsed: Vec<OnceCell<Option<Lesson>>>,
+}
+
+impl Lessons {
+    /// Every built-in lesson, none parsed yet.
+    pub fn builtin() -> Lessons {
+        let heads = catalog::lessons();
+        let parsed = heads.iter().map(|_| OnceCell::new()).collect();
+        Lessons { heads, parsed }
+    }
+
+    /// What the menu shows of each, in the menu's order.
+    pub fn heads(&self) -> &[LessonHead] {
+        &self.heads
+    }
+
+    /// The index of lesson `id`.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.heads.iter().position(|h| h.id == id)
+    }
+
+    /// Lesson `index`, parsed on first use (`None` past the end; a built-in lesson
+    /// always parses: the engine's tests parse them all).
+    pub fn get(&self, index: usize) -> Option<&Lesson> {
+        let head = self.heads.get(index)?;
+        self.parsed[index]
+            .get_or_init(|| lesson(head.id).ok())
+            .as_ref()
+    }
 }
 
 /// "3 / 9" for step index 2 of 9.

@@ -1,41 +1,45 @@
 //! The built-in scenarios and profiles as the toolbar offers them, and the console's
 //! one-click statements.
 
-use crate::model::runner::is_heavy;
+use crate::model::runner::HEAVY_POOL_BYTES;
 use crate::model::snapshot::Snapshot;
 use crate::ui::controls::{ProfileChoice, ScenarioChoice};
-use ddlscope_engine::{Profile, Scenario, PROFILES, SCENARIOS};
+use ddlscope_engine::catalog;
 
-/// The built-in profiles, for the select and the summary.
+/// The built-in profiles, for the select and the summary (from the build-time
+/// catalog: the page opens without parsing a profile).
 pub fn profiles() -> Vec<(ProfileChoice, String)> {
-    PROFILES
-        .iter()
-        .filter_map(|(name, _)| Profile::builtin(name).ok())
+    catalog::profiles()
+        .into_iter()
         .map(|p| {
             (
                 ProfileChoice {
-                    name: p.name.clone(),
-                    title: p.title.clone(),
+                    name: p.name.to_string(),
+                    title: p.title.to_string(),
                 },
-                p.summary.clone(),
+                p.summary.to_string(),
             )
         })
         .collect()
 }
 
-/// The built-in scenarios, for the select, the description and the console's chips.
+/// The built-in scenarios, for the select, the description and the console's chips
+/// (from the build-time catalog: the page opens without parsing a scenario).
 pub fn scenarios() -> Vec<ScenarioChoice> {
-    SCENARIOS
-        .iter()
-        .filter_map(|(name, _)| Scenario::builtin(name).ok())
+    catalog::scenarios()
+        .into_iter()
         .map(|s| ScenarioChoice {
-            heavy: is_heavy(&s),
-            name: s.name,
-            title: s.title,
-            description: s.description,
-            profile: s.profile,
-            script: s.script.into_iter().map(|st| (st.at_s, st.sql)).collect(),
-            pool_bytes: s.buffer_pool.size.0,
+            heavy: s.pool_bytes() >= HEAVY_POOL_BYTES,
+            name: s.name.to_string(),
+            title: s.title.to_string(),
+            description: s.description.to_string(),
+            profile: s.profile.to_string(),
+            script: s
+                .script
+                .iter()
+                .map(|&(at, sql)| (at, sql.to_string()))
+                .collect(),
+            pool_bytes: s.pool_bytes(),
         })
         .collect()
 }
@@ -69,7 +73,7 @@ mod tests {
     fn every_builtin_scenario_is_offered_and_its_script_fills_the_chips() {
         let all = scenarios();
         let names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
-        let shipped: Vec<&str> = SCENARIOS.iter().map(|(n, _)| *n).collect();
+        let shipped: Vec<&str> = ddlscope_engine::SCENARIOS.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, shipped);
         assert!(
             names.contains(&"i4-create-index") && names.contains(&"workaround-hardlink-discard")

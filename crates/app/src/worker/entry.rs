@@ -48,6 +48,7 @@ fn take(host: &RefCell<Host>, data: &JsValue) {
 #[wasm_bindgen]
 pub fn worker_main(early: Array) {
     console_error_panic_hook::set_once();
+    super::marks::once(super::marks::WORKER_MAIN);
     let host = Rc::new(RefCell::new(Host::new()));
     for m in early.iter() {
         take(&host, &m);
@@ -66,6 +67,9 @@ pub fn worker_main(early: Array) {
         let dt = (started - last.replace(started)).clamp(0.0, MAX_DT_MS);
         let out = host.borrow_mut().frame(dt, started, &now_ms);
         if let Some((frame, pixels)) = out {
+            if pixels.iter().any(|p| !p.is_empty()) {
+                super::marks::once(super::marks::WORKER_FIRST_PIXELS);
+            }
             post(&encode_frame(&frame), &pixels);
         }
         let spent = now_ms() - started;

@@ -11,4 +11,5 @@
 pub mod client;
 pub mod entry;
 pub mod fallback;
+pub mod marks;
 pub mod proxy;

@@ -69,6 +69,15 @@ impl EnginesProxy {
         }
     }
 
+    /// Goes to `t`, within what was run or beyond it (an embedding page's `seek`);
+    /// the frames that follow do the run.
+    pub fn go_to(&self, t: Tick) {
+        match self {
+            EnginesProxy::Local(e) => e.borrow_mut().go_to(t),
+            EnginesProxy::Remote(r) => r.send(&Command::GoTo(t)),
+        }
+    }
+
     /// Opens a console session on every engine; `done` gets its id.
     pub fn connect(&self, done: impl FnOnce(u32) + 'static) {
         match self {

@@ -279,14 +279,27 @@ pub fn parse(name: &str, text: &str) -> Result<Lesson, String> {
     parse::lesson(name, text)
 }
 
-/// Every built-in lesson, parsed (a broken one is a build bug: the tests parse them).
-pub fn builtin() -> Vec<Result<Lesson, String>> {
+/// The built-in lessons as `builtin/lessons.bin` holds them, decoded once.
+fn compiled() -> &'static [(String, Lesson)] {
     static COMPILED: std::sync::OnceLock<Vec<(String, Lesson)>> = std::sync::OnceLock::new();
-    let all = COMPILED.get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_LESSONS));
+    COMPILED.get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_LESSONS))
+}
+
+/// Every built-in lesson, read and checked (a broken one is a build bug: the tests
+/// parse them; `builtin.rs`).
+pub fn builtin() -> Vec<Result<Lesson, String>> {
     crate::builtin::LESSONS
         .iter()
-        .map(|(name, _)| Ok(crate::builtin::find(all, name)))
+        .map(|(name, _)| Ok(crate::builtin::find(compiled(), name)))
         .collect()
+}
+
+/// The built-in lesson `id`, read and checked, or `None` when there is no such lesson.
+pub fn builtin_one(id: &str) -> Option<Result<Lesson, String>> {
+    crate::builtin::LESSONS
+        .iter()
+        .find(|(name, _)| *name == id)
+        .map(|(name, _)| Ok(crate::builtin::find(compiled(), name)))
 }
 
 impl Lesson {

@@ -9,7 +9,7 @@
 //! ```text
 //!   TableId(3) ──▶ TableEntry { table: dict::Table   (InnoDB: space, B-trees, pages)
 //!                               def:   TableDef      (SQL layer: columns, indexes)
-//!                               append_row, users, online_build, row_log_ops }
+//!                               append_row, keys, users, online_build, row_log_ops }
 //! ```
 //!
 //! A name reaches a table through [`Catalog::resolve`]: a statement names `logs`, which
@@ -19,6 +19,7 @@
 //! Simplification: ids are positions and are never reused; a dropped table keeps its
 //! entry (marked `dropped`), as views of the past (events, spans) name it.
 
+use super::session::keys::KeySet;
 use super::session::table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
@@ -47,6 +48,8 @@ pub(crate) struct TableEntry {
     pub(crate) def: TableDef,
     /// Next auto-increment row position (appends).
     pub(crate) append_row: u64,
+    /// The primary-key values it holds (a partition: its own id range).
+    pub(crate) keys: KeySet,
     /// Statements using the table right now.
     pub(crate) users: u32,
     /// An online index build logs concurrent DML to a row log.
@@ -67,10 +70,18 @@ pub(crate) struct TableEntry {
 impl TableEntry {
     /// A table nobody uses yet; appends start at row `append_row`.
     pub(crate) fn new(table: Table, def: TableDef, append_row: u64) -> TableEntry {
+        let keys = match &table.partition {
+            Some(p) => {
+                let hi = i64::try_from(p.less_than).unwrap_or(i64::MAX) - 1;
+                KeySet::span(hi - i64::try_from(append_row).unwrap_or(0) + 1, hi)
+            }
+            None => KeySet::ids(append_row),
+        };
         TableEntry {
             table,
             def,
             append_row,
+            keys,
             users: 0,
             online_build: false,
             row_log_ops: 0,

@@ -143,12 +143,21 @@ pub enum Command {
         /// The WHERE clause as text, for an evaluator.
         where_text: Option<String>,
     },
-    /// `INSERT INTO t [(cols)] VALUES (...), (...)` or `INSERT INTO t SET ...`.
+    /// `INSERT [IGNORE] INTO t [(cols)] VALUES (...), (...) [ON DUPLICATE KEY UPDATE
+    /// ...]` or `INSERT INTO t SET ...`.
     Insert {
         /// The table written to.
         table: TableName,
         /// How many rows.
         rows: u64,
+        /// The column list as written (or SET's columns); empty: none was given, the
+        /// values are in the table's column order.
+        columns: Vec<String>,
+        /// Each row's values in that order: an integer constant, or `None` for
+        /// anything else (DEFAULT, NULL, a string, an expression).
+        values: Vec<Vec<Option<i64>>>,
+        /// What a row whose primary key is there does.
+        on_duplicate: OnDuplicate,
     },
     /// `UPDATE t SET ... [WHERE ...] [LIMIT n]`.
     Update {
@@ -457,6 +466,17 @@ pub enum IndexHintKind {
     Force,
     /// `IGNORE INDEX`: not these.
     Ignore,
+}
+
+/// What an INSERT does with a row whose primary key is already there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDuplicate {
+    /// Fails with 1062 (ER_DUP_ENTRY).
+    Error,
+    /// `INSERT IGNORE`: skips the row with a warning.
+    Ignore,
+    /// `ON DUPLICATE KEY UPDATE`: updates the row that is there.
+    Update,
 }
 
 /// How a SELECT reads rows.

@@ -16,6 +16,7 @@ pub mod codes {
     pub const ER_DUP_KEYNAME: u16 = 1061;
     pub const ER_PARSE_ERROR: u16 = 1064;
     pub const ER_EMPTY_QUERY: u16 = 1065;
+    pub const ER_DUP_ENTRY: u16 = 1062;
     pub const ER_MULTIPLE_PRI_KEY: u16 = 1068;
     pub const ER_NONUNIQ_TABLE: u16 = 1066;
     pub const ER_KEY_COLUMN_DOES_NOT_EXITS: u16 = 1072;
@@ -108,6 +109,14 @@ impl SqlError {
 
     /// `ER_LOCK_WAIT_TIMEOUT` (1205): `lock_wait_timeout` or `innodb_lock_wait_timeout`
     /// passed.
+    pub fn duplicate_entry(value: &str, key: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_DUP_ENTRY,
+            "23000",
+            format!("Duplicate entry '{value}' for key '{key}'"),
+        )
+    }
+
     pub fn lock_wait_timeout() -> SqlError {
         SqlError::new(
             codes::ER_LOCK_WAIT_TIMEOUT,

@@ -41,8 +41,8 @@ mod tests;
 
 pub use command::{
     Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, IndexHint,
-    IndexHintKind, KillKind, Parsed, RowAccess, RowLock, SetValue, TableLockMode, TableName,
-    VarScope,
+    IndexHintKind, KillKind, OnDuplicate, Parsed, RowAccess, RowLock, SetValue, TableLockMode,
+    TableName, VarScope,
 };
 pub use error::{codes, SqlError};
 

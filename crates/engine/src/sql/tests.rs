@@ -274,15 +274,39 @@ fn selects() {
 fn writes() {
     check(
         "INSERT INTO sbtest1 (k, c, pad) VALUES (1, 'a', 'b'), (2, 'c', 'd')",
-        expect!["Insert { table: sbtest1, rows: 2 }"],
+        expect![[
+            r#"Insert { table: sbtest1, rows: 2, columns: ["k", "c", "pad"], values: [[Some(1), None, None], [Some(2), None, None]], on_duplicate: Error }"#
+        ]],
     );
     check(
         "INSERT INTO test.sbtest1 VALUES (1, 2, 'x', 'y')",
-        expect!["Insert { table: test.sbtest1, rows: 1 }"],
+        expect!["Insert { table: test.sbtest1, rows: 1, columns: [], values: [[Some(1), Some(2), None, None]], on_duplicate: Error }"],
     );
     check(
         "INSERT INTO sbtest1 SET k = 1, c = 'x'",
-        expect!["Insert { table: sbtest1, rows: 1 }"],
+        expect![[
+            r#"Insert { table: sbtest1, rows: 1, columns: ["k", "c"], values: [[Some(1), None]], on_duplicate: Error }"#
+        ]],
+    );
+    check(
+        "INSERT IGNORE INTO t (t.id, k) VALUES (5001, -2), (DEFAULT, 1 + 1), (NULL, 'x')",
+        expect![[
+            r#"Insert { table: t, rows: 3, columns: ["id", "k"], values: [[Some(5001), Some(-2)], [None, Some(2)], [None, None]], on_duplicate: Ignore }"#
+        ]],
+    );
+    check(
+        "INSERT INTO t (id) VALUE (7) ON DUPLICATE KEY UPDATE k = k + 1",
+        expect![[
+            r#"Insert { table: t, rows: 1, columns: ["id"], values: [[Some(7)]], on_duplicate: Update }"#
+        ]],
+    );
+    check(
+        "INSERT INTO t () VALUES ()",
+        expect!["Insert { table: t, rows: 1, columns: [], values: [[]], on_duplicate: Error }"],
+    );
+    check(
+        "REPLACE INTO t (id) VALUES (7)",
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'REPLACE'"],
     );
     check(
         "UPDATE sbtest1 SET k=1",

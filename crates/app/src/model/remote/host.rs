@@ -50,9 +50,16 @@ const MAX_UNDRAWN: u32 = 2;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct View {
     width: u32,
-    height: u32,
     dpr: f64,
     dark: bool,
+}
+
+impl View {
+    /// The map's height in device pixels for a pool of `instances`, as the page's
+    /// `canvas::panel::fit` sizes the canvas.
+    fn height(&self, instances: u16) -> u32 {
+        (ddlscope_map::layout::css_height(instances) * self.dpr).round() as u32
+    }
 }
 
 /// One engine's drawing state.
@@ -85,6 +92,8 @@ pub struct Host {
     last_busy: Option<bool>,
     undrawn: u32,
     handled: u32,
+    /// A view came since the last frame: that frame paints before the engines work.
+    new_view: bool,
     /// Answers that come once the engines settle (a lesson step opened, a
     /// question's moment reached), taken by the next frame.
     late: Rc<RefCell<Vec<Reply>>>,
@@ -120,7 +129,6 @@ impl Host {
             Command::View {
                 pane,
                 width,
-                height,
                 dpr,
                 dark,
             } => {
@@ -128,12 +136,11 @@ impl Host {
                 if self.panes.len() <= i {
                     self.panes.resize_with(i + 1, PaneState::default);
                 }
-                self.panes[i].view = Some(View {
-                    width,
-                    height,
-                    dpr,
-                    dark,
-                });
+                // The page sends a view when its canvas is new, resized or cleared:
+                // the whole map is painted again.
+                self.panes[i].view = Some(View { width, dpr, dark });
+                self.panes[i].painted = None;
+                self.new_view = true;
             }
             Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
             Command::OpenLink { link, generation } => self.open_link(&link.0, generation),
@@ -191,6 +198,7 @@ impl Host {
                 self.replies.extend(notice.map(Reply::Notice));
             }
             Command::Seek(t) => e.seek_within(t, BUSY_WORK_MS, clock),
+            Command::GoTo(t) => e.go_to(t),
             Command::Step(forward) => {
                 self.clock.0 = false;
                 e.set_clock(false, self.clock.1);
@@ -322,7 +330,11 @@ impl Host {
             WORK_MS
         };
         let mut lap = Lap::new(clock);
-        e.advance(dt_ms, budget, clock);
+        // A map the page has just asked for is painted before the engines work on:
+        // the first map of a page (or a resized one) waits for no build slice.
+        if !std::mem::take(&mut self.new_view) {
+            e.advance(dt_ms, budget, clock);
+        }
         lap.to(phase::ADVANCE);
         for r in &mut e.panes {
             r.digest();
@@ -486,7 +498,8 @@ fn paint_pane(
     clock: &dyn Fn() -> f64,
 ) -> Option<(MapPatch, Vec<u8>)> {
     let view = state.view?;
-    if view.width == 0 || view.height == 0 {
+    let height = view.height(r.sim().pool().n_instances());
+    if view.width == 0 || height == 0 {
         return None;
     }
     let engine = (r.generation(), r.seeks());
@@ -505,7 +518,7 @@ fn paint_pane(
     let theme = if view.dark { Theme::DARK } else { Theme::LIGHT };
     let ask = PaintAsk {
         width: view.width,
-        height: view.height,
+        height,
         dpr: view.dpr,
         theme: &theme,
         budget_ms: if full_frame { MAP_BUDGET_MS } else { 0.0 },
@@ -513,7 +526,7 @@ fn paint_pane(
     };
     let painted = state.pixels.paint(r.sim(), r.scans(), &ask, clock);
     let layout = ddlscope_map::Layout::new(r.sim().pool().n_instances(), view.width, view.dpr);
-    let regions = painted.regions(&layout, view.height);
+    let regions = painted.regions(&layout, height);
     let rgba = state.pixels.rgba();
     let row = view.width as usize * 4;
     let mut rows = Vec::new();
@@ -522,7 +535,7 @@ fn paint_pane(
     }
     let patch = MapPatch {
         width: view.width,
-        height: view.height,
+        height,
         dpr: view.dpr,
         regions,
         bands: painted.bands,

@@ -61,14 +61,16 @@ pub enum Command {
         /// Virtual seconds per wall second.
         speed: f64,
     },
-    /// Pane `pane`'s map canvas: its size in device pixels and its colours.
+    /// Pane `pane`'s map canvas: its width in device pixels and its colours. Its
+    /// height follows from the engine's pool (`ddlscope_map::layout::css_height` of
+    /// its instances × `dpr`), which the worker knows first: the page can ask for
+    /// the first map before it has heard of the engine, and sizes the canvas to the
+    /// patches that come back.
     View {
         /// Which engine.
         pane: u8,
         /// Width, device pixels.
         width: u32,
-        /// Height, device pixels.
-        height: u32,
         /// Device pixels per CSS pixel.
         dpr: f64,
         /// The dark theme.
@@ -90,8 +92,10 @@ pub enum Command {
         /// The text.
         sql: String,
     },
-    /// Seek every engine to `t`.
+    /// Seek every engine to `t`, within what was run (the scrubber).
     Seek(Tick),
+    /// Go to `t`, within what was run or beyond it (an embedding page's `seek`).
+    GoTo(Tick),
     /// Pause and step to the next mark (`true`) or back to the previous one.
     Step(bool),
     /// Open the moment a link describes (replayed to its tick a slice a frame, as
@@ -389,6 +393,7 @@ impl Command {
                 | Command::OpenLesson { .. }
                 | Command::Compare(_)
                 | Command::Seek(_)
+                | Command::GoTo(_)
                 | Command::Step(_)
         )
     }

@@ -9,8 +9,10 @@
 use crate::model::embed::{
     error_code, foreign, ignored, parse_command, run_refused, Command, EmbedOptions,
 };
+use crate::model::snapshot::LogEntry;
 use crate::model::state::{Action, AppState};
-use crate::ui::hooks::SharedEngines;
+use crate::ui::hooks::EnginesProxy;
+use ddlscope_engine::Tick;
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
 use std::cell::{Cell, RefCell};
@@ -52,12 +54,15 @@ fn post(options: &EmbedOptions, message: &serde_json::Value) {
 /// Listens to the parent and reports to it.
 #[hook]
 pub fn use_messages(
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     state: &UseReducerHandle<AppState>,
     options: Rc<EmbedOptions>,
 ) {
     let playing = use_mut_ref(|| state.playing);
     *playing.borrow_mut() = state.playing;
+    // What the reporter reads: the page's state as its last render had it.
+    let seen = use_mut_ref(Seen::default);
+    seen.borrow_mut().update(state);
     let (engines, d) = (engines.clone(), state.dispatcher());
     use_effect_with((), move |_| {
         post(&options, &serde_json::json!({"type": "ddlscope:ready"}));
@@ -92,7 +97,7 @@ pub fn use_messages(
                 }
             })
         };
-        let reporter = reporter(engines, options);
+        let reporter = reporter(seen, options);
         move || {
             drop(listener);
             drop(reporter);
@@ -108,32 +113,55 @@ fn is_ours_outgoing(data: &JsValue) -> bool {
         .is_some_and(|t| t.starts_with("ddlscope:"))
 }
 
-fn obey(c: Command, engines: &SharedEngines, d: &UseReducerDispatcher<AppState>, playing: bool) {
+fn obey(c: Command, engines: &EnginesProxy, d: &UseReducerDispatcher<AppState>, playing: bool) {
     match c {
         Command::Play if !playing => d.dispatch(Action::TogglePlay),
         Command::Pause => d.dispatch(Action::Pause),
         Command::Play => {}
-        Command::Seek(t) => engines.borrow_mut().go_to(t),
+        Command::Seek(t) => engines.go_to(t),
         Command::Speed(x) => d.dispatch(Action::SetSpeed(x)),
         Command::Run { session, sql } => {
-            let mut e = engines.borrow_mut();
-            let session = session.unwrap_or_else(|| e.main().sim().console_session());
-            if let Err(err) = e.submit(session, &sql) {
+            // Session 0: the console's own.
+            if let (Err(err), _) = engines.submit(session.unwrap_or(0), &sql) {
                 gloo::console::warn!(run_refused(&err));
             }
         }
     }
 }
 
+/// The page's state as the reporter reads it: the clock, and the console's log with
+/// how often it was rebuilt (a seek back replays it).
+#[derive(Debug, Default)]
+struct Seen {
+    now: Tick,
+    paused: bool,
+    log: Vec<LogEntry>,
+    /// The page's log length the statements were taken from (notes included).
+    seen_len: usize,
+    rebuilt: u64,
+}
+
+impl Seen {
+    fn update(&mut self, state: &AppState) {
+        let now = state.snapshots[0].now;
+        let back = now < self.now;
+        self.rebuilt += u64::from(back);
+        self.now = now;
+        self.paused = !state.playing;
+        if back || state.log.len() != self.seen_len {
+            self.seen_len = state.log.len();
+            self.log = state.log.iter().filter(|l| !l.note).cloned().collect();
+        }
+    }
+}
+
 /// Every [`STATE_EVERY_MS`]: the state if it changed, and the statements finished
 /// since the last report.
-fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
+fn reporter(seen: Rc<RefCell<Seen>>, options: Rc<EmbedOptions>) -> Interval {
     let last = RefCell::new((None::<(u64, bool)>, 0usize, 0u64));
     Interval::new(STATE_EVERY_MS, move || {
-        let e = engines.borrow();
-        let r = e.main();
-        let (playing, _) = r.clock();
-        let now = (r.sim().now().as_ns(), !playing);
+        let seen = seen.borrow();
+        let now = (seen.now.as_ns(), seen.paused);
         let mut last = last.borrow_mut();
         if last.0 != Some(now) {
             let t = now.0 as f64 / 1e9;
@@ -143,12 +171,12 @@ fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
             );
             last.0 = Some(now);
         }
-        if last.2 == r.seeks() && r.log().len() <= last.1 {
+        let log = &seen.log;
+        if last.2 == seen.rebuilt && log.len() <= last.1 {
             return;
         }
-        let log: Vec<_> = r.log().into_iter().filter(|l| !l.note).collect();
-        // After a seek the log is rebuilt: report only what is new past the old count.
-        let from = if last.2 == r.seeks() {
+        // After a seek back the log is rebuilt: report only what is new past it.
+        let from = if last.2 == seen.rebuilt {
             last.1.min(log.len())
         } else {
             log.len()
@@ -165,6 +193,6 @@ fn reporter(engines: SharedEngines, options: Rc<EmbedOptions>) -> Interval {
                 }),
             );
         }
-        *last = (last.0, log.len(), r.seeks());
+        *last = (last.0, log.len(), seen.rebuilt);
     })
 }

@@ -5,8 +5,10 @@
 //! state. `start=`, `end=`, `loop=` and `autoplay=` set its clock; `theme=` its
 //! colours; `origins=` who may drive it over postMessage (`messages.rs`).
 //!
-//! It shares the main page's model (AppState, the reducer, the engines) and hooks;
-//! only the layout is its own: `panels.rs` the chosen panels, `bar.rs` the controls.
+//! It shares the main page's model (AppState, the reducer, the engines) and hooks,
+//! and starts its engines as the main page does (`ui::start`): in a Web Worker, or
+//! on the page's thread with `?worker=0` or where no worker can start. Only the
+//! layout is its own: `panels.rs` the chosen panels, `bar.rs` the controls.
 
 mod bar;
 mod messages;
@@ -16,11 +18,13 @@ use crate::canvas::frame::{performance_now, Canvases};
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::{
-    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy,
-    SharedEngines, SEEK_NOW_MS,
+    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy, SEEK_NOW_MS,
 };
 use crate::ui::share::{self, Opening};
+use crate::ui::start::first_engines;
+use ddlscope_engine::Tick;
 use gloo::timers::callback::Interval;
+use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -65,42 +69,38 @@ pub fn embed_app() -> Html {
                 ..Default::default()
             });
         }
-        Some(share::initial(&o, !options.autoplay))
+        Some(first_engines(&o, !options.autoplay))
     });
     let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
-    let engines: SharedEngines = use_mut_ref(|| first.borrow_mut().take().expect("taken once").1);
+    let engines = use_memo((), |_| first.borrow_mut().take().expect("taken once").1);
+    let proxy: EnginesProxy = (*engines).clone();
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
 
-    // The player's engines run on the page's thread.
-    let proxy = EnginesProxy::Local(engines.clone());
     use_frame_loop(&proxy, &state, (*canvases).clone(), None);
     use_clock(&proxy, &state);
     use_restart(&proxy, &state, false);
     use_compare(&proxy, &state);
     use_theme(options.theme);
-    use_end(&engines, &state, &options);
-    messages::use_messages(&engines, &state, options.clone());
+    use_end(&proxy, &state, &options);
+    messages::use_messages(&proxy, &state, options.clone());
+    let full_url = use_full_url(&proxy, &state);
 
     let comparing = state.compare.is_some() && state.snapshots.len() > 1;
     let error = option_error.or_else(|| state.error.clone());
-    let full_url = {
-        let fragment = share::local_fragment(&engines, &state.layout, &[]);
-        share::page_url("index.html", &fragment)
-    };
     html! {
         <div class={classes!("embed-player", comparing.then_some("comparing"))} data-testid="embed-player">
             <p class="embed-caption" data-testid="embed-caption">{ caption(&state) }</p>
             if let Some(e) = error {
                 <p class="error-banner" role="alert" data-testid="embed-error">{ e }</p>
             }
-            { panels::panes(&state, &engines, &canvases, &options, comparing) }
+            { panels::panes(&state, &proxy, &canvases, &options, comparing) }
             <bar::Bar
                 playing={state.playing}
                 speed={state.speed}
                 now={state.snapshots[0].now}
                 horizon={state.snapshots[0].horizon}
                 full={options.controls == crate::model::embed::ControlSet::Full}
-                {full_url}
+                full_url={(*full_url).clone()}
                 on_toggle={crate::ui::hooks::dispatch(&state, |()| Action::TogglePlay)}
                 on_speed={crate::ui::hooks::dispatch(&state, Action::SetSpeed)}
                 on_seek={seeker(&proxy)}
@@ -112,9 +112,11 @@ pub fn embed_app() -> Html {
 
 /// "DROP TABLE on a busy server · mysql-5.7 vs mysql-8.0.23".
 fn caption(state: &AppState) -> String {
-    let title = ddlscope_engine::Scenario::builtin(&state.scenario)
-        .map(|s| s.title)
-        .unwrap_or_else(|_| state.scenario.clone());
+    // From the build-time catalog: the caption is drawn at every render.
+    let title = ddlscope_engine::catalog::scenarios()
+        .into_iter()
+        .find(|s| s.name == state.scenario)
+        .map_or_else(|| state.scenario.clone(), |s| s.title.to_string());
     match &state.compare {
         Some(other) => format!("{title} · {} vs {other}", state.profile),
         None => format!("{title} · {}", state.profile),
@@ -132,8 +134,12 @@ fn use_theme(theme: Option<Theme>) {
 }
 
 /// `end=`: the clock stops there, or with `loop=1` goes back to `start=` (or 0).
+/// Once per arrival at the end: the engines' answer to the seek (in a worker, a frame
+/// later) is waited for before looking again.
 #[hook]
-fn use_end(engines: &SharedEngines, state: &UseReducerHandle<AppState>, options: &EmbedOptions) {
+fn use_end(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, options: &EmbedOptions) {
+    let now = use_mut_ref(|| Tick::ZERO);
+    *now.borrow_mut() = state.snapshots[0].now;
     let (engines, d) = (engines.clone(), state.dispatcher());
     let (start, end, looped) = (
         options.start.unwrap_or_default(),
@@ -141,20 +147,55 @@ fn use_end(engines: &SharedEngines, state: &UseReducerHandle<AppState>, options:
         options.looped,
     );
     use_effect_with((), move |_| {
+        let sought = Cell::new(false);
         let interval = end.map(|end| {
             Interval::new(END_CHECK_MS, move || {
-                let mut e = engines.borrow_mut();
-                if e.main().sim().now() < end {
+                if *now.borrow() < end {
+                    sought.set(false);
+                    return;
+                }
+                if sought.replace(true) {
                     return;
                 }
                 if looped {
-                    e.seek_within(start, SEEK_NOW_MS, &performance_now);
+                    engines.seek(start, SEEK_NOW_MS, &performance_now);
                 } else {
-                    e.seek_within(end, SEEK_NOW_MS, &performance_now);
+                    engines.seek(end, SEEK_NOW_MS, &performance_now);
                     d.dispatch(Action::Pause);
                 }
             })
         });
         move || drop(interval)
     });
+}
+
+/// **Open in full**'s address: the main page at this moment. Asked of the engines
+/// (in a worker, answered a frame later) when the moment changes: at each change
+/// while paused, at most once a second while playing.
+#[hook]
+fn use_full_url(
+    engines: &EnginesProxy,
+    state: &UseReducerHandle<AppState>,
+) -> UseStateHandle<String> {
+    let url = use_state(|| share::page_url("index.html", &location_fragment()));
+    let now = state.snapshots[0].now;
+    let moment = if state.playing {
+        now.as_ns() / 1_000_000_000
+    } else {
+        now.as_ns()
+    };
+    let key = (moment, state.playing, state.log.len(), state.generation);
+    let (engines, layout, setter) = (engines.clone(), state.layout.clone(), url.setter());
+    use_effect_with(key, move |_| {
+        share::fragment_now(&engines, &layout, Vec::new(), move |fragment| {
+            setter.set(share::page_url("index.html", &fragment));
+        });
+    });
+    url
+}
+
+/// The page's own fragment, `#` included (what Open in full carries before the
+/// engines have answered).
+fn location_fragment() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
 }

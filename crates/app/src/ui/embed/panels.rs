@@ -8,7 +8,7 @@ use crate::canvas::latch_lanes::LatchLanes;
 use crate::canvas::pool_map::PoolMap;
 use crate::model::embed::EmbedOptions;
 use crate::model::state::{Action, AppState};
-use crate::ui::hooks::{dispatch, SharedEngines};
+use crate::ui::hooks::{dispatch, EnginesProxy};
 use crate::ui::mdl_panel::MdlPanel;
 use crate::ui::processlist::Processlist;
 use crate::ui::sql_box::SqlConsole;
@@ -17,7 +17,7 @@ use yew::prelude::*;
 /// One column of panels per engine.
 pub fn panes(
     state: &UseReducerHandle<AppState>,
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     canvases: &[Canvases],
     options: &EmbedOptions,
     comparing: bool,
@@ -32,19 +32,15 @@ pub fn panes(
 
 fn pane(
     state: &UseReducerHandle<AppState>,
-    engines: &SharedEngines,
+    engines: &EnginesProxy,
     c: &Canvases,
     options: &EmbedOptions,
     i: usize,
     comparing: bool,
 ) -> Html {
     let snapshot = state.snapshots.get(i).cloned().unwrap_or_default();
-    let instances = engines
-        .borrow()
-        .panes
-        .get(i)
-        .map_or(1, |r| r.sim().pool().n_instances());
-    let on_seek = crate::ui::hooks::seeker(&crate::ui::hooks::EnginesProxy::Local(engines.clone()));
+    let instances = engines.instances().get(i).copied().unwrap_or(1);
+    let on_seek = crate::ui::hooks::seeker(engines);
     let title = if i == 0 {
         state.profile.clone()
     } else {
@@ -84,25 +80,18 @@ fn pane(
     }
 }
 
-fn console(state: &UseReducerHandle<AppState>, engines: &SharedEngines) -> Html {
+fn console(state: &UseReducerHandle<AppState>, engines: &EnginesProxy) -> Html {
     let on_run = {
         let engines = engines.clone();
         let active = state.active;
-        Callback::from(move |sql: String| -> Result<u32, String> {
-            let mut e = engines.borrow_mut();
-            let session = if active == 0 {
-                e.main().sim().console_session()
-            } else {
-                active
-            };
-            e.submit(session, &sql)
-        })
+        // Session 0: the console's own.
+        Callback::from(move |sql: String| -> Result<u32, String> { engines.submit(active, &sql).0 })
     };
     let on_connect = {
         let (engines, d) = (engines.clone(), state.dispatcher());
         Callback::from(move |()| {
-            let id = engines.borrow_mut().connect();
-            d.dispatch(Action::SelectSession(id));
+            let d = d.clone();
+            engines.connect(move |id| d.dispatch(Action::SelectSession(id)));
         })
     };
     html! {

@@ -8,7 +8,7 @@
 mod markdown;
 mod style;
 
-use crate::model::lesson::{self as model, Answer, Place, Sessions};
+use crate::model::lesson::{self as model, Answer, Lessons, Place, Sessions};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
 use ddlscope_engine::lesson::{Lesson, QuestionKind};
@@ -65,16 +65,16 @@ fn random_below(n: usize) -> usize {
 }
 
 /// A place at step `step` of lesson `lesson`, a quiz's variant and seed drawn.
-fn place_at(lessons: &[Lesson], lesson: usize, step: usize) -> Place {
-    let s = &lessons[lesson].steps[step];
+fn place_at(lessons: &Lessons, lesson: usize, step: usize) -> Option<Place> {
+    let s = lessons.get(lesson)?.steps.get(step)?;
     let variant = random_below(s.variants.len().max(1));
     let seeds = s.variants.get(variant).map_or(1, |v| v.seeds.len());
-    Place {
+    Some(Place {
         lesson,
         step,
         variant,
         seed: random_below(seeds),
-    }
+    })
 }
 
 /// Opens `place` on the engines (their pools warm and they run to the step's moment
@@ -82,11 +82,13 @@ fn place_at(lessons: &[Lesson], lesson: usize, step: usize) -> Place {
 /// `sessions` once connected.
 fn open_place(
     props: &LessonProps,
-    lessons: &[Lesson],
+    lessons: &Lessons,
     place: &Place,
     sessions: &Rc<RefCell<Sessions>>,
 ) -> Result<(), String> {
-    let lesson = &lessons[place.lesson];
+    let lesson = lessons
+        .get(place.lesson)
+        .ok_or_else(|| format!("no lesson number {}", place.lesson + 1))?;
     let on_action = props.on_action.clone();
     let failed = move |e: String| {
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
@@ -106,12 +108,12 @@ fn open_place(
 }
 
 /// The lesson named in the page's fragment, if any.
-fn from_fragment(lessons: &[Lesson]) -> Option<Place> {
+fn from_fragment(lessons: &Lessons) -> Option<Place> {
     let hash = gloo::utils::window().location().hash().ok()?;
     let (id, step) = model::parse_fragment(&hash)?;
-    let lesson = lessons.iter().position(|l| l.id == id)?;
-    let step = step.min(lessons[lesson].steps.len() - 1);
-    Some(place_at(lessons, lesson, step))
+    let lesson = lessons.position(&id)?;
+    let step = step.min(lessons.heads()[lesson].steps.saturating_sub(1));
+    place_at(lessons, lesson, step)
 }
 
 thread_local! {
@@ -189,7 +191,7 @@ fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
 /// The player.
 #[function_component(LessonPlayer)]
 pub fn lesson_player(props: &LessonProps) -> Html {
-    let lessons = use_memo((), |_| model::lessons());
+    let lessons = use_memo((), |_| Lessons::builtin());
     let view = use_state(View::default);
     let sessions = use_mut_ref(Sessions::new);
 
@@ -243,7 +245,9 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             if let Err(e) = open_place(&props, &lessons, &place, &sessions) {
                 next.error = Some(e);
             }
-            post_notes(&lessons[place.lesson], &place, "");
+            if let Some(lesson) = lessons.get(place.lesson) {
+                post_notes(lesson, &place, "");
+            }
             view.set(next);
         })
     };
@@ -251,10 +255,12 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
         Callback::from(move |delta: i32| {
             let Some(p) = view.place.clone() else { return };
-            let n = lessons[p.lesson].steps.len() as i32;
+            let n = lessons.heads()[p.lesson].steps as i32;
             let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
             if to != p.step {
-                go.emit(place_at(&lessons, p.lesson, to));
+                if let Some(place) = place_at(&lessons, p.lesson, to) {
+                    go.emit(place);
+                }
             }
         })
     };
@@ -334,15 +340,19 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             <div class="lesson-list" data-testid="lessons" role="dialog" aria-label="Lessons">
                 <h2>{ "Lessons" }</h2>
                 <ul>
-                { for lessons.iter().enumerate().map(|(i, l)| {
+                { for lessons.heads().iter().enumerate().map(|(i, l)| {
                     let go = go.clone();
                     let lessons = lessons.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| go.emit(place_at(&lessons, i, 0)));
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        if let Some(place) = place_at(&lessons, i, 0) {
+                            go.emit(place);
+                        }
+                    });
                     html! {
                         <li>
-                            <button type="button" data-testid="lesson-open" data-lesson={l.id.clone()} {onclick}>
-                                <strong>{ l.title.clone() }</strong>
-                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps.len(), l.audience) }</small>
+                            <button type="button" data-testid="lesson-open" data-lesson={l.id} {onclick}>
+                                <strong>{ l.title }</strong>
+                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps, l.audience) }</small>
                             </button>
                         </li>
                     }
@@ -358,8 +368,14 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let Some(place) = view.place.clone() else {
         return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
     };
-    let lesson = &lessons[place.lesson];
-    let step = &lesson.steps[place.step];
+    let (Some(lesson), Some(step)) = (
+        lessons.get(place.lesson),
+        lessons
+            .get(place.lesson)
+            .and_then(|l| l.steps.get(place.step)),
+    ) else {
+        return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
+    };
     let plan = lesson.plan(place.step, place.variant, place.seed);
     let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
     let sheet = style::sheet(step, view.presenter, &sessions.borrow());

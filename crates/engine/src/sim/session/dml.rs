@@ -2,17 +2,47 @@
 //! they take and the pages they walk through the buffer pool (with the workload's own
 //! `PageWalk`), then finished with their per-row work counted.
 //!
-//! Simplification: statements act on row counts and pages, never on values.
+//! Simplification: statements act on row counts and pages, never on values, the
+//! primary key's excepted (`keys.rs`): an INSERT checks each row's key value
+//! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
+//! a DELETE by the primary key (or of every row) removes its values.
 
-use super::{RowRange, Running, Step, TableDef};
+use super::keys::KeyUndo;
+use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim};
-use crate::sql::{Command, RowAccess, RowLock, SqlError, TableName};
+use crate::sql::{Command, OnDuplicate, RowAccess, RowLock, SqlError, TableName};
 use crate::time::Tick;
 use crate::workload::{statement_ops, PageOp, StatementKind};
+use crate::ThreadId;
+
+/// The row position a key value's record stands at (the sysbench rows' ids are
+/// `1..=rows` at positions `0..rows`), which is what row locks name.
+fn key_pos(k: i64) -> u64 {
+    k.max(1) as u64 - 1
+}
+
+/// An INSERT's rows as primary-key values, inserted one at a time after the
+/// duplicate check (`row_ins_clust_index_entry_low()`).
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct InsertKeys {
+    table: TableId,
+    /// Each row's value, in order (an auto-increment value where none was given).
+    keys: Vec<i64>,
+    /// The next row to insert.
+    next: usize,
+    on_duplicate: OnDuplicate,
+    /// The values this statement inserted (a failure removes them again).
+    inserted: Vec<i64>,
+    /// Rows skipped by INSERT IGNORE, and rows ON DUPLICATE KEY UPDATE updated.
+    skipped: u64,
+    updated: u64,
+    /// The transaction's key undo before this statement (its savepoint).
+    undo_mark: usize,
+}
 
 /// Which kind of work a statement's pages and rows are.
 pub(in crate::sim) fn dml_kind(c: &Command) -> Option<(&TableName, bool)> {
@@ -208,6 +238,25 @@ fn locked_hi(
     }
 }
 
+/// What the `mysql` client prints after an INSERT of `rows` rows (`my_ok()` with
+/// `ER_INSERT_INFO` in `mysql_insert()`): each row inserted counts one affected row,
+/// each updated by ON DUPLICATE KEY UPDATE two; each skipped by IGNORE a warning.
+fn insert_message(rows: u64, inserted: u64, skipped: u64, updated: u64) -> String {
+    let affected = inserted + 2 * updated;
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut m = format!("Query OK, {} affected", plural(affected, "row", "rows"));
+    if skipped > 0 {
+        m += &format!(", {}", plural(skipped, "warning", "warnings"));
+    }
+    if rows > 1 {
+        m += &format!(
+            "\nRecords: {rows}  Duplicates: {}  Warnings: {skipped}",
+            skipped + updated
+        );
+    }
+    m
+}
+
 /// LIMIT `l` cuts the rows reached.
 fn apply_limit(r: &mut Reach, l: u64) {
     r.matched = r.matched.min(l);
@@ -300,11 +349,32 @@ impl Sim {
         }
         // The rows reached, their pages, and the last row position the search locks.
         let (reach, ops, lock_hi) = if req.kind == DmlKind::Insert {
+            let base = self.catalog[ti].append_row;
+            run.insert = self.insert_keys(id, ti, &def, &run.command, base);
             let (reach, ops) = self.insert_pages(ti, req.limit.unwrap_or(1));
             let hi = reach.hi;
             (reach, ops, hi)
         } else {
             let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
+            let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
+            if let (true, RowAccess::Point { column, value }) = (locking, &req.access) {
+                if def
+                    .pk
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(column))
+                {
+                    // A locking search by the primary key finds the record if it is
+                    // there, or delete-marked by another open transaction (whose lock
+                    // it waits for); a value that was never there matches nothing.
+                    if self.record_exists(id, ti, *value) {
+                        let p = key_pos(*value);
+                        reach = Reach::new(p, p, 1, 1, false);
+                    } else {
+                        let p = key_pos(*value).min(table_rows - 1);
+                        reach = Reach::new(p, p, 0, 0, false);
+                    }
+                }
+            }
             let range_end = reach.hi;
             if let Some(l) = req.limit {
                 apply_limit(&mut reach, l);
@@ -344,6 +414,234 @@ impl Sim {
             run.step = Step::Walk;
         }
         Ok(Next::After(Tick::ZERO))
+    }
+
+    /// Whether a locking search by the primary key for `k` finds a record: the value
+    /// is there, or another open transaction deleted it (the record is delete-marked
+    /// under that transaction's lock until it ends).
+    fn record_exists(&self, id: u32, ti: TableId, k: i64) -> bool {
+        self.catalog[ti].keys.contains(k)
+            || self.sql.sessions.values().any(|s| {
+                s.id != id
+                    && s.trx.as_ref().is_some_and(|trx| {
+                        trx.key_undo.iter().any(|(t, u)| {
+                            *t == ti
+                                && matches!(u, KeyUndo::Deleted(spans)
+                                    if spans.iter().any(|&(a, b)| a <= k && k <= b))
+                        })
+                    })
+            })
+    }
+
+    /// An INSERT's rows as key values: the primary key's column in each row, or the
+    /// next auto-increment value where the row gives none (or NULL, 0, DEFAULT, an
+    /// expression). `None` for a table without a primary key (InnoDB's hidden row id
+    /// is never a duplicate) and for INSERT ... SELECT.
+    fn insert_keys(
+        &mut self,
+        id: u32,
+        ti: TableId,
+        def: &TableDef,
+        command: &Command,
+        base: u64,
+    ) -> Option<Box<InsertKeys>> {
+        let Command::Insert {
+            columns,
+            values,
+            on_duplicate,
+            ..
+        } = command
+        else {
+            return None;
+        };
+        let pk = def.pk.as_deref()?;
+        if values.is_empty() {
+            return None;
+        }
+        let same = |c: &String| c.eq_ignore_ascii_case(pk);
+        let at = if columns.is_empty() {
+            def.columns.iter().position(same)
+        } else {
+            columns.iter().position(same)
+        };
+        let entry = &mut self.catalog[ti];
+        let mut keys = Vec::with_capacity(values.len());
+        for (i, row) in values.iter().enumerate() {
+            let given = at.and_then(|a| row.get(a).copied().flatten());
+            let k = match given {
+                Some(v) if v != 0 => {
+                    entry.keys.note_explicit(v);
+                    v
+                }
+                _ => {
+                    let floor = i64::try_from(base + i as u64 + 1).unwrap_or(i64::MAX);
+                    entry.keys.take_auto(floor)
+                }
+            };
+            keys.push(k);
+        }
+        let undo_mark = self
+            .sql
+            .sessions
+            .get(&id)
+            .and_then(|s| s.trx.as_ref())
+            .map_or(0, |t| t.key_undo.len());
+        Some(Box::new(InsertKeys {
+            table: ti,
+            keys,
+            next: 0,
+            on_duplicate: *on_duplicate,
+            inserted: Vec::new(),
+            skipped: 0,
+            updated: 0,
+            undo_mark,
+        }))
+    }
+
+    /// An INSERT's rows one at a time (`row_ins_clust_index_entry_low()`): a value
+    /// that is there is checked under a record lock on it, shared for a plain INSERT
+    /// and INSERT IGNORE (`row_ins_set_shared_rec_lock()`), exclusive for ON DUPLICATE
+    /// KEY UPDATE (`trx->duplicates`, which `ha_innobase::extra()` sets for
+    /// `HA_EXTRA_INSERT_WITH_UPDATE` and REPLACE's `HA_EXTRA_WRITE_CAN_REPLACE`, not
+    /// for IGNORE: `row_ins_set_exclusive_rec_lock()`; seen on mariadbd 10.11.19,
+    /// conformance script `duplicate-key`); a record
+    /// another open transaction inserted is under its implicit lock, which the check
+    /// turns into an explicit one and waits for (`lock_rec_convert_impl_to_expl()`), as
+    /// it waits for one that transaction deleted. Once granted: a value still there is
+    /// 1062 (or skipped, or updated); a value that is not is inserted under an
+    /// exclusive lock on its position (which also waits for a gap another search
+    /// locked: the insert intention).
+    pub(in crate::sim) fn step_insert_keys(
+        &mut self,
+        t: ThreadId,
+        id: u32,
+        run: &mut Running,
+    ) -> Next {
+        let mut ins = run.insert.take().expect("set with the step");
+        let next = loop {
+            let Some(&k) = ins.keys.get(ins.next) else {
+                run.rows_matched = ins.inserted.len() as u64 + ins.updated;
+                run.rows_changed = run.rows_matched;
+                self.set_state(id, self.work_state(&run.command));
+                run.step = Step::Walk;
+                break Next::After(Tick::ZERO);
+            };
+            let ti = ins.table;
+            let there = self.catalog[ti].keys.contains(k);
+            let range = RowRange {
+                table: ti,
+                lo: key_pos(k),
+                hi: key_pos(k),
+                exclusive: !there || ins.on_duplicate == OnDuplicate::Update,
+            };
+            match self.row_lock(t, id, range) {
+                RowPoll::Wait => {
+                    self.set_state(id, self.work_state(&run.command));
+                    break Next::Parked;
+                }
+                RowPoll::Failed(e) => {
+                    run.insert = Some(ins);
+                    return self.fail(id, run, e);
+                }
+                RowPoll::Granted => {
+                    let trx = self.sql.trx_of(id, self.sched.now);
+                    trx.rows_locked += 1;
+                    if !there {
+                        trx.key_undo.push((ti, KeyUndo::Inserted(k)));
+                        self.catalog[ti].keys.add(k, k);
+                        ins.inserted.push(k);
+                    } else {
+                        match ins.on_duplicate {
+                            OnDuplicate::Error => {
+                                let e = self.duplicate_entry(ti, k);
+                                run.insert = Some(ins);
+                                return self.fail(id, run, e);
+                            }
+                            OnDuplicate::Ignore => ins.skipped += 1,
+                            OnDuplicate::Update => ins.updated += 1,
+                        }
+                    }
+                    ins.next += 1;
+                }
+            }
+        };
+        run.insert = Some(ins);
+        next
+    }
+
+    /// ER_DUP_ENTRY for value `k` of table `ti`'s primary key, named as the profile's
+    /// server names it.
+    fn duplicate_entry(&self, ti: TableId, k: i64) -> SqlError {
+        let key = if self.profile.sql.dup_key_name_has_table {
+            format!("{}.PRIMARY", self.catalog[ti].table.sql_name())
+        } else {
+            "PRIMARY".to_owned()
+        };
+        SqlError::duplicate_entry(&k.to_string(), &key)
+    }
+
+    /// A failed INSERT's own rows go (the statement's rollback, `row_undo_ins()`),
+    /// with the locks they took; the lock of a duplicate it checked stays.
+    pub(in crate::sim) fn undo_insert_keys(&mut self, id: u32, run: &mut Running) {
+        let Some(ins) = run.insert.take() else {
+            return;
+        };
+        let ti = ins.table;
+        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut()) {
+            trx.key_undo.truncate(ins.undo_mark);
+        }
+        let mut released = false;
+        for &k in ins.inserted.iter().rev() {
+            self.catalog[ti].keys.remove(k, k);
+            let mine = RowRange {
+                table: ti,
+                lo: key_pos(k),
+                hi: key_pos(k),
+                exclusive: true,
+            };
+            if let Some(i) = self
+                .sql
+                .row_locks
+                .iter()
+                .rposition(|l| l.owner == id && l.range == mine)
+            {
+                self.sql.row_locks.remove(i);
+                released = true;
+            }
+        }
+        if released {
+            self.row_wake_waiters();
+        }
+    }
+
+    /// A DELETE's rows as key values, removed from the table's keys: those of a
+    /// search by the primary key, or of a scan with no WHERE clause, in key order up
+    /// to its LIMIT. Simplification: a DELETE through another column removes rows
+    /// whose values are not known, and leaves the keys as they were.
+    fn delete_keys(&mut self, id: u32, ti: TableId, command: &Command) {
+        let Command::Delete { access, limit, .. } = command else {
+            return;
+        };
+        let def = &self.catalog[ti].def;
+        let is_pk = |c: &str| def.pk.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(c));
+        let (lo, hi) = match access {
+            RowAccess::Point { column, value } if is_pk(column) => (*value, *value),
+            RowAccess::Range { column, min, max } if is_pk(column) => {
+                (min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX))
+            }
+            RowAccess::FullScan => (i64::MIN, i64::MAX),
+            _ => return,
+        };
+        let keys = &mut self.catalog[ti].keys;
+        let mut removed = Vec::new();
+        for (a, b) in keys.within(lo, hi, *limit) {
+            removed.extend(keys.remove(a, b));
+        }
+        if removed.is_empty() {
+            return;
+        }
+        let trx = self.sql.trx_of(id, self.sched.now);
+        trx.key_undo.push((ti, KeyUndo::Deleted(removed)));
     }
 
     /// An INSERT of `n` rows: appended at the table's end, each as the workload's own
@@ -401,19 +699,20 @@ impl Sim {
                 );
             }
             Command::Delete { .. } => {
+                self.delete_keys(id, ti, &run.command);
                 self.catalog[ti].def.live_rows -= n.min(self.catalog[ti].def.live_rows);
                 run.message = format!(
                     "Query OK, {n} {} affected",
                     if n == 1 { "row" } else { "rows" }
                 );
             }
-            Command::Insert { .. } => {
-                self.catalog[ti].def.live_rows += n;
-                run.message = if n == 1 {
-                    "Query OK, 1 row affected".into()
-                } else {
-                    format!("Query OK, {n} rows affected\nRecords: {n}  Duplicates: 0  Warnings: 0")
+            Command::Insert { rows, .. } => {
+                let (inserted, skipped, updated) = match &run.insert {
+                    Some(ins) => (ins.inserted.len() as u64, ins.skipped, ins.updated),
+                    None => (n, 0, 0),
                 };
+                self.catalog[ti].def.live_rows += inserted;
+                run.message = insert_message(*rows, inserted, skipped, updated);
             }
             _ => {}
         }

@@ -28,7 +28,8 @@
 //! locks index records one by one; a range here is what a statement's search would
 //! have locked, taken at once before its page work). `FOR SHARE` takes shared locks,
 //! `FOR UPDATE`, `UPDATE` and `DELETE` exclusive ones, `INSERT` an exclusive lock on
-//! the new row; a scan without a usable index locks every row and the gap at the end
+//! each new row's position (its id's, `dml.rs`), after a shared one (exclusive for ON
+//! DUPLICATE KEY UPDATE) on an id that is there, its duplicate check; a scan without a usable index locks every row and the gap at the end
 //! (so inserts wait too). A range on an index locks the record past its end too (the
 //! next-key lock on the first record that fails the range; on the primary key only
 //! where the profile's `unique_range_locks_next_record` says so, as before MySQL
@@ -298,6 +299,10 @@ impl Sim {
         range: RowRange,
     ) -> RowPoll {
         let blocked = self.row_blockers(session, &range);
+        if let Some(w) = self.sql.row_waits.get_mut(&session) {
+            // An INSERT's duplicate check may ask for another mode once woken.
+            w.range = range;
+        }
         if let Some(w) = self.sql.row_waits.get(&session).copied() {
             if blocked.is_empty() {
                 self.sql.row_waits.remove(&session);
@@ -428,10 +433,15 @@ impl Sim {
         let before = self.sql.row_locks.len();
         self.sql.row_locks.retain(|l| l.owner != session);
         if self.sql.row_locks.len() != before {
-            let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
-            for t in waiters {
-                self.sched.schedule_thread(self.sched.now, t);
-            }
+            self.row_wake_waiters();
+        }
+    }
+
+    /// Wakes every row-lock waiter to look again (some lock went).
+    pub(in crate::sim) fn row_wake_waiters(&mut self) {
+        let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
+        for t in waiters {
+            self.sched.schedule_thread(self.sched.now, t);
         }
     }
 

@@ -27,8 +27,9 @@
 //! `mysql` client's message or a result set), for the console, the CLI and the
 //! session-script runner.
 //!
-//! Simplification: statements act on row counts and pages, never on values: an
-//! `UPDATE` reports every matched row as changed, a `SELECT` reports how many rows it
+//! Simplification: statements act on row counts and pages, never on values (the
+//! primary-key values excepted, `keys.rs`: an INSERT of a value that is there fails
+//! with 1062): an `UPDATE` reports every matched row as changed, a `SELECT` reports how many rows it
 //! returns but not their contents, and a search on the secondary column `k` finds one
 //! row per value (sysbench loads `k` uniformly), placed as if `k` were the id.
 //!
@@ -42,6 +43,7 @@
 //! | `locks.rs` | taking them (`MDL_context::acquire_lock()`), and row locks |
 //! | `trx.rs` | transactions, implicit commit |
 //! | `dml.rs` | SELECT/INSERT/UPDATE/DELETE: rows reached, pages walked |
+//! | `keys.rs` | the primary-key values a table holds, and their undo (1062) |
 //! | `plan.rs` | DDL planning: checks, MySQL's errors, the phases (`DdlOp`) |
 //! | `ddl_phases.rs` | running the phases, starting the storage-engine executors |
 //! | `vars.rs` | `SET`, `@@variables`, SELECT of expressions |
@@ -50,6 +52,7 @@
 
 mod ddl_phases;
 mod dml;
+pub(in crate::sim) mod keys;
 mod kill;
 mod lock_plan;
 pub(super) mod locks;
@@ -206,6 +209,7 @@ impl SqlLayer {
                 lock_bytes: 0,
                 wrote: false,
                 last_lsn: crate::bufpool::Lsn(0),
+                key_undo: Vec::new(),
             }
         })
     }
@@ -280,6 +284,8 @@ pub(in crate::sim) struct Trx {
     pub(super) lock_bytes: u64,
     pub(super) wrote: bool,
     pub(super) last_lsn: crate::bufpool::Lsn,
+    /// The key changes it made, in order, undone by a rollback (`trx->undo_no`).
+    pub(super) key_undo: Vec<(TableId, keys::KeyUndo)>,
 }
 
 /// A connection.
@@ -370,6 +376,8 @@ pub(in crate::sim) struct Running {
     savepoint: Vec<MdlTicketId>,
     walk: PageWalk,
     row_range: Option<RowRange>,
+    /// An INSERT's rows' key values, checked one by one for duplicates (`dml.rs`).
+    insert: Option<Box<dml::InsertKeys>>,
     rows_scanned: u64,
     rows_matched: u64,
     rows_changed: u64,

@@ -68,6 +68,7 @@ impl Sim {
                 savepoint: self.sql.mdl.tickets_of(MdlContextId(id)),
                 walk: PageWalk::new(),
                 row_range: None,
+                insert: None,
                 rows_scanned: 0,
                 rows_matched: 0,
                 rows_changed: 0,
@@ -104,6 +105,7 @@ impl Sim {
     /// and a deadlock or a killed connection rolls the whole transaction back.
     pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
         let ctx = MdlContextId(id);
+        self.undo_insert_keys(id, run);
         if e.code == codes::ER_LOCK_DEADLOCK || e.code == codes::CR_SERVER_LOST {
             self.rollback_trx(id);
         }
@@ -171,6 +173,7 @@ impl Sim {
                 Ok(next) => next,
                 Err(e) => self.fail(id, run, e),
             },
+            Step::RowLock if run.insert.is_some() => self.step_insert_keys(t, id, run),
             Step::RowLock => {
                 let range = run.row_range.expect("set with the step");
                 match self.row_lock(t, id, range) {

@@ -21,11 +21,15 @@ impl Sim {
         self.mdl_release_transactional(MdlContextId(id));
     }
 
-    /// Rolls the transaction back (`trans_rollback()`).
+    /// Rolls the transaction back (`trans_rollback()`): its key changes are undone,
+    /// newest first (`trx_rollback_to_savepoint()` → `row_undo_ins()`, `row_undo_mod()`).
     /// Simplification: the undo is applied at no cost.
     pub(in crate::sim) fn rollback_trx(&mut self, id: u32) {
         if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
             self.lock_heap_bytes -= trx.lock_bytes;
+            for (ti, u) in trx.key_undo.iter().rev() {
+                self.catalog[*ti].keys.undo(u);
+            }
         }
         self.row_release(id);
         self.mdl_release_transactional(MdlContextId(id));

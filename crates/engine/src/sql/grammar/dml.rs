@@ -1,7 +1,7 @@
 //! `INSERT`/`REPLACE`, `UPDATE` and `DELETE`: MySQL's `insert_stmt`,
 //! `replace_stmt`, `update_stmt` and `delete_stmt`, one table each.
 
-use super::super::command::{Command, TableName};
+use super::super::command::{Command, OnDuplicate, TableName};
 use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
@@ -18,8 +18,11 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
     if !replace {
         c.expect_word("INSERT")?;
     }
+    let mut ignore = false;
     for w in ["LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE"] {
-        c.word(w);
+        if c.word(w) && w == "IGNORE" {
+            ignore = true;
+        }
     }
     if replace {
         c.defer(SqlError::not_modelled("REPLACE"));
@@ -29,14 +32,25 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
     if c.word("PARTITION") {
         c.skip_group()?;
     }
+    let mut columns = Vec::new();
     if c.peek() == &Token::LParen && c.word_at(1) != "SELECT" {
-        c.skip_group()?;
+        c.next();
+        if !c.token(&Token::RParen) {
+            loop {
+                columns.push(column_name(c)?);
+                if !c.token(&Token::Comma) {
+                    break;
+                }
+            }
+            c.expect(&Token::RParen)?;
+        }
     }
-    let rows = if c.word("VALUES") || c.word("VALUE") {
+    let values = if c.word("VALUES") || c.word("VALUE") {
         values_list(c)?
     } else if c.word("SET") {
-        assignments(c)?;
-        1
+        let (names, row) = assignments(c)?;
+        columns = names;
+        vec![row]
     } else if c.peek_word() == "SELECT" || c.peek() == &Token::LParen {
         c.defer(SqlError::not_modelled("INSERT ... SELECT"));
         if c.peek() == &Token::LParen {
@@ -44,15 +58,27 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
         } else {
             return insert_select(c);
         }
-        0
+        Vec::new()
     } else {
         return Err(c.error());
     };
+    let mut on_duplicate = if ignore {
+        OnDuplicate::Ignore
+    } else {
+        OnDuplicate::Error
+    };
     if c.words(&["ON", "DUPLICATE", "KEY", "UPDATE"]) {
         assignments(c)?;
+        on_duplicate = OnDuplicate::Update;
     }
     c.finish()?;
-    Ok(Command::Insert { table, rows })
+    Ok(Command::Insert {
+        table,
+        rows: values.len() as u64,
+        columns,
+        values,
+        on_duplicate,
+    })
 }
 
 /// The SELECT of `INSERT ... SELECT`: parsed for its syntax, then the deferred 1235.
@@ -60,17 +86,27 @@ fn insert_select(c: &mut Cursor) -> Result<Command> {
     select_stmt(c)
 }
 
-/// `(row), (row) ...`: how many rows.
-fn values_list(c: &mut Cursor) -> Result<u64> {
-    let mut rows = 0;
+/// A column of an INSERT's list or a SET: `c`, `t.c` or `db.t.c`; its last part.
+fn column_name(c: &mut Cursor) -> Result<String> {
+    let mut name = c.ident()?;
+    while c.token(&Token::Period) {
+        name = c.ident()?;
+    }
+    Ok(name)
+}
+
+/// `(row), (row) ...`: each row's values (integer constants; `None` for the rest).
+fn values_list(c: &mut Cursor) -> Result<Vec<Vec<Option<i64>>>> {
+    let mut rows = Vec::new();
     loop {
         c.word("ROW");
         c.expect(&Token::LParen)?;
+        let mut row = Vec::new();
         if !c.token(&Token::RParen) {
-            value_list(c)?;
+            row = value_list(c)?;
             c.expect(&Token::RParen)?;
         }
-        rows += 1;
+        rows.push(row);
         if !c.token(&Token::Comma) {
             return Ok(rows);
         }
@@ -78,36 +114,37 @@ fn values_list(c: &mut Cursor) -> Result<u64> {
 }
 
 /// `expr | DEFAULT [, ...]`.
-fn value_list(c: &mut Cursor) -> Result<()> {
+fn value_list(c: &mut Cursor) -> Result<Vec<Option<i64>>> {
+    let mut row = Vec::new();
     loop {
-        expr_or_default(c)?;
+        row.push(expr_or_default(c)?);
         if !c.token(&Token::Comma) {
-            return Ok(());
+            return Ok(row);
         }
     }
 }
 
-fn expr_or_default(c: &mut Cursor) -> Result<()> {
+/// A value: its integer if it is an integer constant.
+fn expr_or_default(c: &mut Cursor) -> Result<Option<i64>> {
     if c.peek_word() == "DEFAULT" && c.peek_nth(1) != &Token::LParen {
         c.next();
-        return Ok(());
+        return Ok(None);
     }
-    expr::expr(c).map(drop)
+    expr::expr(c).map(|e| expr::int_value(&e))
 }
 
-/// `col = expr [, col = expr ...]` (SET, ON DUPLICATE KEY UPDATE).
-fn assignments(c: &mut Cursor) -> Result<()> {
+/// `col = expr [, col = expr ...]` (SET, ON DUPLICATE KEY UPDATE): the columns and
+/// their values.
+fn assignments(c: &mut Cursor) -> Result<(Vec<String>, Vec<Option<i64>>)> {
+    let (mut names, mut values) = (Vec::new(), Vec::new());
     loop {
-        c.ident()?;
-        while c.token(&Token::Period) {
-            c.ident()?;
-        }
+        names.push(column_name(c)?);
         if !c.token(&Token::Eq) {
             c.expect(&Token::Assignment)?;
         }
-        expr_or_default(c)?;
+        values.push(expr_or_default(c)?);
         if !c.token(&Token::Comma) {
-            return Ok(());
+            return Ok((names, values));
         }
     }
 }

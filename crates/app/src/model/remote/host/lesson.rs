@@ -3,7 +3,7 @@
 //! thread does them (`model::lesson`).
 
 use super::Host;
-use crate::model::lesson::{lessons, open, plan_of, reveal, Sessions};
+use crate::model::lesson::{lesson, open, plan_of, reveal, Sessions};
 use crate::model::remote::protocol::Reply;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,10 +19,11 @@ impl Host {
         place: (usize, usize, usize),
         generation: u32,
     ) {
-        let all = lessons();
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
-        let opened = plan_of(&all, id, place)
-            .and_then(|(_, plan)| open(&plan, generation, sessions.clone()));
+        let opened = lesson(id).and_then(|l| {
+            let (_, plan) = plan_of(std::slice::from_ref(&l), id, place)?;
+            open(&plan, generation, sessions.clone())
+        });
         match opened {
             Ok((mut engines, _)) => {
                 self.lesson_sessions = sessions.clone();
@@ -44,10 +45,9 @@ impl Host {
     /// Runs on to the question of step `step` of lesson `id` and answers `ask` with
     /// what the simulation shows there, once it is there.
     pub(super) fn reveal(&mut self, ask: u32, id: &str, step: usize) {
-        let all = lessons();
-        let question = all
-            .iter()
-            .find(|l| l.id == id)
+        let found = lesson(id).ok();
+        let question = found
+            .as_ref()
             .and_then(|l| l.steps.get(step))
             .and_then(|s| s.question.as_ref());
         let (Some(q), Some(e)) = (question, self.engines.as_mut()) else {

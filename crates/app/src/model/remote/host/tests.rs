@@ -43,21 +43,43 @@ fn the_map_comes_as_rows_beside_the_frame() {
         Command::View {
             pane: 0,
             width: 400,
-            height: 240,
             dpr: 1.0,
             dark: false,
         },
         &|| 0.0,
     );
+    // The height is the worker's: the map's layout for the pool's instances.
     let f = frames_until(&mut h, 50, |f, px| {
         f.panes[0].map.as_ref().is_some_and(|m| {
             assert_eq!(px[0].len(), m.byte_len(), "the bytes are the regions'");
-            m.regions == [(0, 240)]
+            m.regions == [(0, m.height)]
         })
     })
     .expect("a full paint");
     let m = f.panes[0].map.as_ref().expect("patch");
     assert_eq!(m.infos.len(), usize::from(f.panes[0].instances));
+    let css = ddlscope_map::layout::css_height(f.panes[0].instances);
+    assert_eq!((m.width, m.height), (400, css.round() as u32));
+    // A wider, sharper view: painted whole again, at its own size.
+    h.handle(Command::Drawn, &|| 0.0);
+    h.handle(
+        Command::View {
+            pane: 0,
+            width: 800,
+            dpr: 2.0,
+            dark: false,
+        },
+        &|| 0.0,
+    );
+    let f = frames_until(&mut h, 50, |f, _| {
+        f.panes[0]
+            .map
+            .as_ref()
+            .is_some_and(|m| m.width == 800 && m.regions == [(0, m.height)])
+    })
+    .expect("a full paint for the new view");
+    let m = f.panes[0].map.as_ref().expect("patch");
+    assert_eq!(m.height, (css * 2.0).round() as u32);
     // Two patches not drawn: the worker paints no more until the page says so.
     let more = frames_until(&mut h, 5, |f, _| f.panes[0].map.is_some());
     assert!(more.is_some(), "one more may be in flight");

@@ -117,7 +117,6 @@ fn every_command_comes_back_as_it_went() {
         Command::View {
             pane: 1,
             width: 1200,
-            height: 420,
             dpr: 1.5,
             dark: true,
         },
@@ -129,6 +128,7 @@ fn every_command_comes_back_as_it_went() {
             sql: "DROP TABLE t1".into(),
         },
         Command::Seek(Tick::from_ms(1500)),
+        Command::GoTo(Tick::from_secs(90)),
         Command::Step(false),
         Command::OpenLesson {
             ask: 11,
