@@ -79,7 +79,7 @@ pub fn lessons() -> Vec<LessonHead> {
 }
 
 fn in_order<H: Copy>(
-    names: &[(&str, &str)],
+    names: &[(&str, crate::builtin::Asset)],
     heads: &[H],
     name: impl Fn(&H) -> &'static str,
 ) -> Vec<H> {

@@ -45,7 +45,7 @@ pub(crate) mod units;
 pub(crate) mod workload;
 
 // Inputs: scenarios, profiles, the built-in ones, session scripts.
-pub use builtin::{scenario_text, LESSONS, PROFILES, SCENARIOS};
+pub use builtin::{scenario_text, Asset, LESSONS, PROFILES, SCENARIOS};
 pub use device::DeviceKind;
 pub use fs::FileSystemKind;
 pub use profile::Profile;

@@ -457,19 +457,29 @@ impl Profile {
         Ok(p)
     }
 
-    /// A built-in profile by name.
+    /// A built-in profile by name (read and checked when the engine was built:
+    /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Profile, String> {
-        let text = crate::builtin::profile_text(name).ok_or_else(|| {
-            format!(
-                "unknown engine profile '{name}'; known profiles: {}",
-                crate::builtin::PROFILES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
-        Profile::from_toml(text).map_err(|e| format!("built-in profile {name}: {e}"))
+        Profile::check_builtin(name)?;
+        static COMPILED: std::sync::OnceLock<Vec<(String, Profile)>> = std::sync::OnceLock::new();
+        let all =
+            COMPILED.get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_PROFILES));
+        Ok(crate::builtin::find(all, name))
+    }
+
+    /// `Ok` if `name` is a built-in profile, else the error [`Profile::builtin`] gives.
+    pub(crate) fn check_builtin(name: &str) -> Result<(), String> {
+        if crate::builtin::PROFILES.iter().any(|(n, _)| *n == name) {
+            return Ok(());
+        }
+        Err(format!(
+            "unknown engine profile '{name}'; known profiles: {}",
+            crate::builtin::PROFILES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 }
 
@@ -502,6 +512,35 @@ mod tests {
         );
         let bad: toml::Table = toml::from_str("record_parse_ns = -1").unwrap();
         assert!(p.with_overrides(&bad).is_err());
+    }
+
+    /// Every built-in profile as its file reads today.
+    fn from_files() -> Vec<(String, Profile)> {
+        crate::builtin::PROFILES
+            .iter()
+            .map(|(n, a)| {
+                let p = Profile::from_toml(a.text())
+                    .unwrap_or_else(|e| panic!("built-in profile {n}: {e}"));
+                (n.to_string(), p)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn builtin_bin_profiles_is_current() {
+        crate::builtin::check_compiled(
+            "profiles.bin",
+            crate::builtin::COMPILED_PROFILES,
+            &from_files(),
+        );
+    }
+
+    #[test]
+    fn every_builtin_profile_reads_as_its_file() {
+        for (name, from_text) in from_files() {
+            let p = Profile::builtin(&name).unwrap();
+            assert_eq!(format!("{p:?}"), format!("{from_text:?}"), "{name}");
+        }
     }
 
     #[test]

@@ -118,14 +118,23 @@ impl fmt::Display for ByteSize {
     }
 }
 
+/// As text in TOML and JSON (`"128G"`); as the number of bytes in binary formats
+/// (bincode: the compiled built-ins, `builtin.rs`), where it must round-trip exactly.
 impl Serialize for ByteSize {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
+        if s.is_human_readable() {
+            s.serialize_str(&self.to_string())
+        } else {
+            s.serialize_u64(self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for ByteSize {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ByteSize, D::Error> {
+        if !d.is_human_readable() {
+            return u64::deserialize(d).map(ByteSize);
+        }
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Raw {

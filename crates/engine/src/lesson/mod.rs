@@ -32,7 +32,7 @@ use crate::time::Tick;
 use crate::workload::WorkloadKind;
 
 /// A lesson, read and checked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Lesson {
     /// Its id, used in links (`#lesson=mdl-queue&step=3`).
     pub id: String,
@@ -47,7 +47,7 @@ pub struct Lesson {
 }
 
 /// One step of a lesson: a slide over the live simulation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     /// Title.
     pub title: String,
@@ -78,7 +78,7 @@ pub struct Step {
 }
 
 /// A server to start from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Setup {
     /// A built-in scenario.
     pub scenario: String,
@@ -94,7 +94,7 @@ pub struct Setup {
 }
 
 /// Server settings on top of a scenario: the app's Server menu, and the seed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// `innodb_buffer_pool_size`.
     pub pool: Option<ByteSize>,
@@ -115,7 +115,7 @@ pub struct Settings {
 }
 
 /// One set-up of a quiz step, with the choice it is the answer to.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Variant {
     /// The server.
     pub setup: Setup,
@@ -130,7 +130,7 @@ pub struct Variant {
 }
 
 /// A statement a session sends at a virtual time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Action {
     /// When, from the set-up's time zero.
     pub at: Tick,
@@ -143,7 +143,7 @@ pub struct Action {
 }
 
 /// A panel of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Panel {
     /// The buffer-pool map.
     PoolMap,
@@ -194,7 +194,7 @@ impl Panel {
 }
 
 /// Something a step points at.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Highlight {
     /// A whole panel.
     Panel(Panel),
@@ -219,7 +219,7 @@ impl Highlight {
 }
 
 /// A question: predict, then run on and see.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Question {
     /// What is asked.
     pub prompt: String,
@@ -236,7 +236,7 @@ pub struct Question {
 }
 
 /// The form of an answer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum QuestionKind {
     /// Pick one; `answer` indexes `choices` (a quiz's variants carry their own).
     Choice {
@@ -279,21 +279,27 @@ pub fn parse(name: &str, text: &str) -> Result<Lesson, String> {
     parse::lesson(name, text)
 }
 
-/// Every built-in lesson, parsed (a broken one is a build bug: the tests parse them).
+/// The built-in lessons as `builtin/lessons.bin` holds them, decoded once.
+fn compiled() -> &'static [(String, Lesson)] {
+    static COMPILED: std::sync::OnceLock<Vec<(String, Lesson)>> = std::sync::OnceLock::new();
+    COMPILED.get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_LESSONS))
+}
+
+/// Every built-in lesson, read and checked (a broken one is a build bug: the tests
+/// parse them; `builtin.rs`).
 pub fn builtin() -> Vec<Result<Lesson, String>> {
     crate::builtin::LESSONS
         .iter()
-        .map(|(name, text)| parse(&format!("assets/lessons/{name}.toml"), text))
+        .map(|(name, _)| Ok(crate::builtin::find(compiled(), name)))
         .collect()
 }
 
-/// The built-in lesson `id`, parsed alone (a page opening one lesson's link parses no
-/// other), or `None` when there is no such lesson.
+/// The built-in lesson `id`, read and checked, or `None` when there is no such lesson.
 pub fn builtin_one(id: &str) -> Option<Result<Lesson, String>> {
     crate::builtin::LESSONS
         .iter()
         .find(|(name, _)| *name == id)
-        .map(|(name, text)| parse(&format!("assets/lessons/{name}.toml"), text))
+        .map(|(name, _)| Ok(crate::builtin::find(compiled(), name)))
 }
 
 impl Lesson {

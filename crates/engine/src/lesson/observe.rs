@@ -21,7 +21,7 @@ pub(super) struct RawObserve {
 }
 
 /// What the simulation shows, at the question's moment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Observe {
     /// Seconds the first finished statement of `session` (starting with `sql`, if
     /// given) ran, as the `mysql` client reports it.
@@ -62,7 +62,7 @@ pub enum Observe {
 }
 
 /// Whole seconds of samples: those closing in `(from, to]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Window {
     /// Start, exclusive.
     pub from: Tick,

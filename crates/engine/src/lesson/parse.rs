@@ -326,7 +326,7 @@ fn setup(raw: RawSetup) -> Result<Setup, String> {
             .unwrap_or_default());
     }
     for p in raw.engine.iter().chain(&raw.compare) {
-        crate::profile::Profile::builtin(p)?;
+        crate::profile::Profile::check_builtin(p)?;
     }
     let s = raw.settings;
     let pool = s

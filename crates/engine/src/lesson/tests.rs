@@ -120,3 +120,31 @@ fn a_number_answer_accepts_guesses_within_its_tolerance() {
     assert!(!k.accepts("100", None));
     assert!(!k.accepts("soon", None));
 }
+
+/// Every built-in lesson as its file reads today.
+fn from_files() -> Vec<(String, Lesson)> {
+    crate::builtin::LESSONS
+        .iter()
+        .map(|(n, a)| {
+            let l = parse(&format!("assets/lessons/{n}.toml"), a.text())
+                .unwrap_or_else(|e| panic!("{e}"));
+            (n.to_string(), l)
+        })
+        .collect()
+}
+
+#[test]
+fn builtin_bin_lessons_is_current() {
+    crate::builtin::check_compiled(
+        "lessons.bin",
+        crate::builtin::COMPILED_LESSONS,
+        &from_files(),
+    );
+}
+
+#[test]
+fn every_builtin_lesson_reads_as_its_file() {
+    let compiled: Vec<Lesson> = builtin().into_iter().map(|l| l.unwrap()).collect();
+    let files: Vec<Lesson> = from_files().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(compiled, files);
+}

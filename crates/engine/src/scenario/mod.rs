@@ -506,19 +506,24 @@ impl Scenario {
         s
     }
 
-    /// A built-in scenario by name.
+    /// A built-in scenario by name (read and checked when the engine was built:
+    /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Scenario, String> {
-        let text = crate::builtin::scenario_text(name).ok_or_else(|| {
-            format!(
-                "unknown scenario '{name}'; built-in scenarios: {}",
-                crate::builtin::SCENARIOS
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
-        Scenario::from_toml(text).map_err(|e| format!("built-in scenario {name}: {e}"))
+        if crate::builtin::SCENARIOS.iter().any(|(n, _)| *n == name) {
+            static COMPILED: std::sync::OnceLock<Vec<(String, Scenario)>> =
+                std::sync::OnceLock::new();
+            let all = COMPILED
+                .get_or_init(|| crate::builtin::compiled(crate::builtin::COMPILED_SCENARIOS));
+            return Ok(crate::builtin::find(all, name));
+        }
+        Err(format!(
+            "unknown scenario '{name}'; built-in scenarios: {}",
+            crate::builtin::SCENARIOS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 
     /// Pages in the pool.
@@ -797,6 +802,34 @@ mod tests {
         Scenario::from_toml(&edit(
             crate::builtin::scenario_text("drop-table-demo").unwrap(),
         ))
+    }
+
+    /// Every built-in scenario as its file reads today.
+    fn from_files() -> Vec<(String, Scenario)> {
+        crate::builtin::SCENARIOS
+            .iter()
+            .map(|(n, a)| {
+                let s = Scenario::from_toml(a.text())
+                    .unwrap_or_else(|e| panic!("built-in scenario {n}: {e}"));
+                (n.to_string(), s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn builtin_bin_scenarios_is_current() {
+        crate::builtin::check_compiled(
+            "scenarios.bin",
+            crate::builtin::COMPILED_SCENARIOS,
+            &from_files(),
+        );
+    }
+
+    #[test]
+    fn every_builtin_scenario_reads_as_its_file() {
+        for (name, from_text) in from_files() {
+            assert_eq!(Scenario::builtin(&name).unwrap(), from_text, "{name}");
+        }
     }
 
     #[test]
