@@ -9,7 +9,7 @@ use crate::model::link::{parse_fragment, to_fragment, unopenable, unreadable, Li
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use crate::model::state::AppState;
-use crate::ui::hooks::{EnginesProxy, SharedEngines};
+use crate::ui::hooks::EnginesProxy;
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -103,16 +103,6 @@ pub fn state_of(link: &LinkState) -> AppState {
         layout: link.panel_layout(),
         ..AppState::default()
     }
-}
-
-/// The fragment of the engines on the page's thread now (the embed player's), with
-/// the panels as `layout` has them and `params` after the state.
-pub fn local_fragment(
-    engines: &SharedEngines,
-    layout: &PanelLayout,
-    params: &[(String, String)],
-) -> String {
-    to_fragment(&replay::capture(&engines.borrow(), layout), params)
 }
 
 /// The fragment of the engines now, with the panels as `layout` has them and `params`

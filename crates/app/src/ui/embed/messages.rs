@@ -58,9 +58,8 @@ pub fn use_messages(
     state: &UseReducerHandle<AppState>,
     options: Rc<EmbedOptions>,
 ) {
-    let playing = use_mut_ref(|| state.playing);
-    *playing.borrow_mut() = state.playing;
-    // What the reporter reads: the page's state as its last render had it.
+    // What the listener and the reporter read: the page's state as its last render
+    // had it.
     let seen = use_mut_ref(Seen::default);
     seen.borrow_mut().update(state);
     let (engines, d) = (engines.clone(), state.dispatcher());
@@ -68,8 +67,8 @@ pub fn use_messages(
         post(&options, &serde_json::json!({"type": "ddlscope:ready"}));
         let warned = Rc::new(Cell::new(false));
         let listener = {
-            let (engines, d, options, playing) =
-                (engines.clone(), d.clone(), options.clone(), playing.clone());
+            let (engines, d, options, seen) =
+                (engines.clone(), d.clone(), options.clone(), seen.clone());
             EventListener::new(&gloo::utils::window(), "message", move |e| {
                 let Some(e) = e.dyn_ref::<MessageEvent>() else {
                     return;
@@ -92,7 +91,7 @@ pub fn use_messages(
                     .and_then(|s| s.as_string())
                     .unwrap_or_default();
                 match parse_command(&text) {
-                    Ok(c) => obey(c, &engines, &d, *playing.borrow()),
+                    Ok(c) => obey(c, &engines, &d, !seen.borrow().paused),
                     Err(why) => warn(why),
                 }
             })
