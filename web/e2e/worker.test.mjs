@@ -89,7 +89,7 @@ test('the worker draws the map and runs a statement', { timeout: 240_000 }, asyn
 test('a worker that fails before its first frame: the page runs on its own thread and says so', { timeout: 120_000 }, async () => {
   const { page, problems, close } = await openBrowser();
   try {
-    await page.route('**/worker.js', (r) =>
+    await page.route('**/worker.js*', (r) =>
       r.fulfill({ contentType: 'text/javascript', body: "throw new Error('this worker cannot start');" }),
     );
     await page.goto(new URL('/?debug=1', BASE_URL).href);

@@ -967,14 +967,15 @@ impl Engines {
 
     /// Advances every engine by `dt_ms` of wall time × speed, on one clock: each runs
     /// to the same virtual time, from the one furthest behind, and they share
-    /// `budget_ms` of wall time.
-    pub fn advance(&mut self, dt_ms: f64, budget_ms: f64, clock: &dyn Fn() -> f64) {
+    /// `budget_ms` of wall time. Returns whether they fell behind the clock: the
+    /// budget ran out before every engine reached the time asked.
+    pub fn advance(&mut self, dt_ms: f64, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
         if !self.work(budget_ms, clock) {
-            return;
+            return false;
         }
         let (playing, speed) = self.panes[0].clock();
         if !playing {
-            return;
+            return false;
         }
         let want = Tick((dt_ms * speed * 1e6) as u64);
         let behind = self
@@ -988,10 +989,13 @@ impl Engines {
             goal = goal.min(p);
         }
         let budget = budget_ms / self.panes.len() as f64;
+        let mut lagging = false;
         for r in &mut self.panes {
             let done = r.run_to(goal, budget, clock);
             r.count_speed(dt_ms, done);
+            lagging |= r.sim().now() < goal;
         }
+        lagging
     }
 
     /// Gives `sql` to console session `session` of every engine; the main engine's

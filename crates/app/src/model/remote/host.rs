@@ -34,6 +34,19 @@ pub const WORK_MS: f64 = 12.0;
 /// Wall time a timer frame gives a pool's warm-up or a replay to a moment: well
 /// under what delays the next command noticeably.
 pub const BUSY_WORK_MS: f64 = 30.0;
+/// Wall time a timer frame gives a pool's warm-up before the worker's first map is
+/// painted: the page asks for that map while the first pool builds, and its `View`
+/// waits for the slice under way. Only in the worker's first [`FIRST_MAP_WINDOW_MS`]
+/// (a page without a map asks for none).
+pub const FIRST_MAP_WORK_MS: f64 = 10.0;
+/// How long after the worker starts its first pool is built in short slices, ms.
+const FIRST_MAP_WINDOW_MS: f64 = 2000.0;
+/// Wall time a timer frame steps the engines while they fall behind the clock (a
+/// speed they cannot hold): the worker's frames go to the engines, not to frames
+/// the page could not tell apart. Commands wait at most this long.
+pub const LAGGING_WORK_MS: f64 = 45.0;
+/// How often the map is repainted while the engines fall behind the clock.
+const LAGGING_MAP_EVERY_MS: f64 = 100.0;
 /// Wall time the map may spend repainting bands past the scanned ones.
 const MAP_BUDGET_MS: f64 = 3.0;
 /// How often the page hears the figures.
@@ -94,6 +107,10 @@ pub struct Host {
     handled: u32,
     /// A view came since the last frame: that frame paints before the engines work.
     new_view: bool,
+    /// The last frame's engines fell behind the clock (see [`LAGGING_WORK_MS`]).
+    lagging: bool,
+    /// When the map was last painted, ms.
+    last_paint_ms: Option<f64>,
     /// Answers that come once the engines settle (a lesson step opened, a
     /// question's moment reached), taken by the next frame.
     late: Rc<RefCell<Vec<Reply>>>,
@@ -325,15 +342,22 @@ impl Host {
             });
         };
         let budget = if e.busy().is_some() {
-            BUSY_WORK_MS
+            if self.last_paint_ms.is_none() && now_ms < FIRST_MAP_WINDOW_MS {
+                FIRST_MAP_WORK_MS
+            } else {
+                BUSY_WORK_MS
+            }
+        } else if self.lagging {
+            LAGGING_WORK_MS
         } else {
             WORK_MS
         };
         let mut lap = Lap::new(clock);
         // A map the page has just asked for is painted before the engines work on:
         // the first map of a page (or a resized one) waits for no build slice.
-        if !std::mem::take(&mut self.new_view) {
-            e.advance(dt_ms, budget, clock);
+        let new_view = std::mem::take(&mut self.new_view);
+        if !new_view {
+            self.lagging = e.advance(dt_ms, budget, clock);
         }
         lap.to(phase::ADVANCE);
         for r in &mut e.panes {
@@ -366,7 +390,8 @@ impl Host {
         }
         let mut pixels = Vec::new();
         let mut panes = Vec::new();
-        let paint = self.undrawn < MAX_UNDRAWN;
+        let paint = self.undrawn < MAX_UNDRAWN
+            && (new_view || !self.lagging || paint_due(self.last_paint_ms, now_ms));
         for (r, state) in e.panes.iter().zip(&mut self.panes) {
             let map = if paint {
                 paint_pane(r, state, !report, clock)
@@ -394,6 +419,9 @@ impl Host {
         let timings = self.timings.due(now_ms, e);
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
+        if drew {
+            self.last_paint_ms = Some(now_ms);
+        }
         let panels = panes
             .iter()
             .any(|p| p.latches.is_some() || p.charts.is_some());
@@ -412,6 +440,12 @@ impl Host {
         };
         Some((frame, pixels))
     }
+}
+
+/// Whether a map last painted at `last_ms` is due again at `now_ms` while the
+/// engines lag ([`LAGGING_MAP_EVERY_MS`]).
+fn paint_due(last_ms: Option<f64>, now_ms: f64) -> bool {
+    last_ms.is_none_or(|t| now_ms - t >= LAGGING_MAP_EVERY_MS)
 }
 
 /// The answer to an ask that came before the first engine, if it is one.

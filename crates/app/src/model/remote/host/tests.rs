@@ -518,3 +518,65 @@ fn a_step_moves_the_clock_to_the_next_mark_and_back() {
     }
     assert!(at(&h) < stepped, "back from {stepped:?} to {:?}", at(&h));
 }
+
+/// Frames of 16 ms at 1000x with a clock that moves 1 ms at each read: the engines
+/// cannot keep up. Returns, per frame, whether it carried a map patch.
+fn lagging_frames(h: &mut Host, n: usize) -> Vec<bool> {
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    (0..n)
+        .map(|i| {
+            let out = h.frame(16.0, i as f64 * 16.0, &clock);
+            h.handle(Command::Drawn, &|| 0.0);
+            out.is_some_and(|(f, _)| f.panes[0].map.is_some())
+        })
+        .collect()
+}
+
+#[test]
+fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(
+        Command::View {
+            pane: 0,
+            width: 200,
+            dpr: 1.0,
+            dark: false,
+        },
+        &|| 0.0,
+    );
+    h.engines.as_mut().expect("opened").settle();
+    // At 1x with time standing still the engines keep up: a map every frame.
+    let kept_up = frames_until(&mut h, 5, |_, _| false);
+    assert!(kept_up.is_none() && !h.lagging);
+    h.handle(
+        Command::Clock {
+            playing: true,
+            speed: 1000.0,
+        },
+        &|| 0.0,
+    );
+    let painted = lagging_frames(&mut h, 50);
+    assert!(
+        h.lagging,
+        "16 s of a busy server a frame cannot be run in 45 ms"
+    );
+    let paints = painted.iter().filter(|p| **p).count();
+    // 50 frames of 16 ms: 800 ms, a repaint at most every 100 ms (and the first).
+    assert!(
+        (2..=9).contains(&paints),
+        "{paints} maps in 50 lagging frames"
+    );
+    // A lagging frame works LAGGING_WORK_MS, not WORK_MS: the clock read shows it.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    h.frame(16.0, 10_000.0, &clock);
+    assert!(t.get() > LAGGING_WORK_MS, "worked {} ms", t.get());
+}
