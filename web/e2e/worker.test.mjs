@@ -6,7 +6,9 @@
 // figures, its result the console's log, its band the charts, drawn from the frames'
 // data like the latch lanes), and a syntax error is refused with MySQL's code; and
 // a worker that fails before its first frame leaves the page on its own thread,
-// saying so in one line, never blank.
+// saying so in one line, never blank; the module is fetched once for the page and
+// its worker, and a server that sends it with another type than application/wasm
+// (which WebAssembly.compileStreaming refuses) still gets both started.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,5 +109,33 @@ test('a worker that fails before its first frame: the page runs on its own threa
     throw err;
   } finally {
     await close();
+  }
+});
+
+test('one fetch of the module for the page and its worker; a server without application/wasm still works', { timeout: 120_000 }, async () => {
+  for (const mislabelled of [false, true]) {
+    const { page, problems, close } = await openBrowser();
+    try {
+      const fetched = [];
+      page.on('request', (req) => { if (req.url().endsWith('.wasm')) fetched.push(req.url()); });
+      if (mislabelled) {
+        await page.route('**/*.wasm', async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+        });
+      }
+      await page.goto(BASE_URL);
+      await waitReady(page, { problems });
+      await expectCanvasDrawn(page, ids.bufpoolMap);
+      assert.equal(new URL(page.url()).search, '', 'still in its worker, not reloaded on the page\'s thread');
+      assert.ok(page.workers().length >= 1, 'a worker runs the engines');
+      if (!mislabelled) assert.equal(fetched.length, 1, `the module fetched once: ${fetched.join(', ')}`);
+      assert.deepEqual(problems, [], 'nothing went wrong');
+    } catch (err) {
+      await screenshot(page, `worker-module-once-${mislabelled}`).catch(() => {});
+      throw err;
+    } finally {
+      await close();
+    }
   }
 });

@@ -1,0 +1,14 @@
+import { openBrowser, BASE_URL } from './lib.mjs';
+import { writeFileSync } from 'node:fs';
+const { page, close } = await openBrowser();
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+await cdp.send('Profiler.start');
+await page.goto(BASE_URL + (process.env.Q ?? ''));
+await page.waitForTimeout(1500);
+const { profile } = await cdp.send('Profiler.stop');
+writeFileSync('/tmp/fm/prof.json', JSON.stringify(profile));
+const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]));
+console.log(JSON.stringify(marks));
+await close();

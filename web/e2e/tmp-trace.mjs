@@ -1,0 +1,13 @@
+import { openBrowser, BASE_URL } from './lib.mjs';
+import { writeFileSync } from 'node:fs';
+const { page, close } = await openBrowser();
+const cdp = await page.context().newCDPSession(page);
+const chunks = [];
+cdp.on('Tracing.dataCollected', (e) => chunks.push(...e.value));
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,toplevel,loading', transferMode: 'ReportEvents' });
+await page.goto(BASE_URL + (process.env.Q ?? ''));
+await page.waitForTimeout(2000);
+const done = new Promise((res) => cdp.once('Tracing.tracingComplete', res));
+await cdp.send('Tracing.end'); await done;
+writeFileSync('/tmp/fm/t.json', JSON.stringify({ traceEvents: chunks }));
+await close();
