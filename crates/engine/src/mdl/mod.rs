@@ -92,8 +92,8 @@ mod tests;
 pub use lock::{MdlBlocker, MdlLockStatus};
 pub use manager::MdlManager;
 pub use types::{
-    Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlNamespace, MdlRequest, MdlRequestId,
-    MdlTicketId, MdlType, Wakeups,
+    Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlLockId, MdlNamespace, MdlRequest,
+    MdlRequestId, MdlTicketId, MdlType, Wakeups,
 };
 pub use view::{MdlQueue, MdlQueueEntry, MdlRowId, MdlWait, MetadataLockRow};
 #[cfg(test)]
