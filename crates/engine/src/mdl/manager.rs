@@ -38,6 +38,7 @@
 //! unused object two empty lists.
 
 use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
+use super::id_map::IdMap;
 use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};
 use super::matrix::has_stronger_or_equal_type;
 #[cfg(test)]
@@ -78,7 +79,7 @@ pub struct MdlManager {
     /// The lock objects by [`MdlLockId`]: those with something granted or waiting, and
     /// the unused ones kept for their name's next use.
     pub(super) locks: Vec<MdlLock>,
-    pub(super) tickets: BTreeMap<MdlTicketId, MdlTicket>,
+    pub(super) tickets: IdMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
     contexts: BTreeMap<MdlContextId, MdlContext>,
     next_ticket: u64,
@@ -105,7 +106,7 @@ impl MdlManager {
             max_write_lock_count: u64::MAX,
             names: BTreeMap::new(),
             locks: Vec::new(),
-            tickets: BTreeMap::new(),
+            tickets: IdMap::default(),
             pending: BTreeMap::new(),
             contexts: BTreeMap::new(),
             next_ticket: 1,
@@ -993,7 +994,7 @@ impl WaitForGraph for MdlManager {
 /// (`MDL_context::find_ticket()`).
 fn find_ticket(
     contexts: &BTreeMap<MdlContextId, MdlContext>,
-    tickets: &BTreeMap<MdlTicketId, MdlTicket>,
+    tickets: &IdMap<MdlTicketId, MdlTicket>,
     ctx: MdlContextId,
     lock: MdlLockId,
     strategy: MdlLockStrategy,
