@@ -116,17 +116,21 @@ impl IndexLayout {
     }
 
     /// The pages a search for the record at `position` (0-based, in key order) visits,
-    /// root to leaf (`btr_cur_search_to_nth_level()`), appended to `out`.
-    pub fn search_path(&self, position: u64, out: &mut Vec<PageNo>) {
+    /// root to leaf (`btr_cur_search_to_nth_level()`).
+    pub fn search_path(&self, position: u64) -> impl ExactSizeIterator<Item = PageNo> + '_ {
         let leaf = (position / self.records_per_leaf).min(self.leaves() - 1);
         let levels = self.level_pages.len();
-        for (lvl, (&first, &n)) in self.level_first.iter().zip(&self.level_pages).enumerate() {
-            // A node on level `lvl` covers fanout^(levels-1-lvl) leaves.
-            let below = (levels - 1 - lvl) as u32;
-            let span = INTERNAL_FANOUT.saturating_pow(below);
-            let node = (leaf / span).min(n - 1);
-            out.push(first + node as PageNo);
-        }
+        self.level_first
+            .iter()
+            .zip(&self.level_pages)
+            .enumerate()
+            .map(move |(lvl, (&first, &n))| {
+                // A node on level `lvl` covers fanout^(levels-1-lvl) leaves.
+                let below = (levels - 1 - lvl) as u32;
+                let span = INTERNAL_FANOUT.saturating_pow(below);
+                let node = (leaf / span).min(n - 1);
+                first + node as PageNo
+            })
     }
 
     /// The leaf holding the record at `position`.
@@ -395,8 +399,7 @@ mod tests {
         let t = Table::new("t", SpaceId(1), 1_000_000, 210, 0, 0);
         let pk = t.primary();
         for pos in [0, 72, 73, 500_000, 999_999, 5_000_000] {
-            let mut path = Vec::new();
-            pk.search_path(pos, &mut path);
+            let path: Vec<PageNo> = pk.search_path(pos).collect();
             assert_eq!(path.len(), 3);
             assert_eq!(path[0], pk.root());
             assert_eq!(*path.last().unwrap(), pk.leaf_of(pos));

@@ -256,18 +256,14 @@ pub fn statement_ops(
     ops.clear();
     let pk = table.primary();
     let rows = table.rows.max(1);
-    let mut path = Vec::with_capacity(8);
-    let mut descend = |pos: u64, write_leaf: bool, ops: &mut Vec<PageOp>| {
-        path.clear();
-        pk.search_path(pos, &mut path);
+    let descend = |pos: u64, write_leaf: bool, ops: &mut Vec<PageOp>| {
+        let path = pk.search_path(pos);
         let last = path.len() - 1;
-        for (i, &p) in path.iter().enumerate() {
-            ops.push(PageOp {
-                page: p,
-                write: write_leaf && i == last,
-                create: false,
-            });
-        }
+        ops.extend(path.enumerate().map(|(i, page)| PageOp {
+            page,
+            write: write_leaf && i == last,
+            create: false,
+        }));
     };
     let secondary_leaf = |k: u64| table.indexes.get(1).map(|ix| ix.leaf_of(k));
     match kind {
@@ -316,16 +312,13 @@ pub fn statement_ops(
                 descend(pos, true, ops);
             } else {
                 let leaf_ix = pos / pk.records_per_leaf;
-                path.clear();
-                pk.search_path(rows - 1, &mut path);
+                let path = pk.search_path(rows - 1);
                 let last = path.len() - 1;
-                for &p in &path[..last] {
-                    ops.push(PageOp {
-                        page: p,
-                        write: false,
-                        create: false,
-                    });
-                }
+                ops.extend(path.take(last).map(|page| PageOp {
+                    page,
+                    write: false,
+                    create: false,
+                }));
                 // Leaves past the loaded ones are allocated at the end of the file.
                 let extra = leaf_ix - (pk.leaves() - 1);
                 let page = if extra == 0 {

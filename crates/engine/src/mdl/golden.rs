@@ -269,7 +269,10 @@ impl Harness {
         match a {
             Acquire::Granted(t) => writeln!(self.out, "  granted T{}", t.0),
             Acquire::Waiting(r) => {
-                let state = self.mdl.pending(r).unwrap().key.wait_state_name();
+                let state = self
+                    .mdl
+                    .key(self.mdl.pending(r).unwrap().lock)
+                    .wait_state_name();
                 writeln!(self.out, "  waiting R{} ({state})", r.0)
             }
             Acquire::Failed(e) => writeln!(self.out, "  failed {e}"),

@@ -8,7 +8,7 @@
 //! changes the cost, never the decision, so every ticket here takes the slow path.
 
 use super::matrix;
-use super::types::{MdlContextId, MdlLockStrategy, MdlRequestId, MdlTicketId, MdlType};
+use super::types::{MdlContextId, MdlKey, MdlLockStrategy, MdlRequestId, MdlTicketId, MdlType};
 use serde::{Deserialize, Serialize};
 
 /// `LOCK_STATUS` of a `performance_schema.metadata_locks` row.
@@ -57,10 +57,12 @@ pub(super) struct WaitingEntry {
     pub(super) mdl_type: MdlType,
 }
 
-/// One lock name's state (`MDL_lock`). It exists while anything is granted or waiting,
-/// and is kept a while once unused (see `UNUSED_LOCKS_LOW_WATER` in `manager.rs`).
+/// One lock name's state (`MDL_lock`). It is made when its name is first locked and
+/// kept once unused (see `MdlManager::lock_id` in `manager.rs`).
 #[derive(Clone, Debug)]
 pub(super) struct MdlLock {
+    /// The name (`MDL_lock::key`).
+    pub(super) key: MdlKey,
     pub(super) strategy: MdlLockStrategy,
     /// Granted tickets, oldest first (`m_granted`).
     pub(super) granted: Vec<GrantedEntry>,
@@ -75,9 +77,10 @@ pub(super) struct MdlLock {
 }
 
 impl MdlLock {
-    pub(super) fn new(strategy: MdlLockStrategy) -> MdlLock {
+    pub(super) fn new(key: MdlKey) -> MdlLock {
         MdlLock {
-            strategy,
+            strategy: key.namespace().strategy(),
+            key,
             granted: Vec::new(),
             waiting: Vec::new(),
             hog_lock_count: 0,

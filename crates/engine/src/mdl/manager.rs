@@ -6,11 +6,18 @@
 //!
 //! ```text
 //!   MdlManager
-//!     locks:    MdlKey -> MdlLock { granted: [..], waiting: [..] }   (lock.rs)
-//!     tickets:  MdlTicketId  -> MdlTicket                           (granted)
-//!     pending:  MdlRequestId -> MdlPending                          (waiting)
+//!     names:    MdlKey -> MdlLockId                                 (MDL_map)
+//!     locks:    MdlLockId -> MdlLock { key, granted: [..], waiting: [..] }  (lock.rs)
+//!     tickets:  MdlTicketId  -> MdlTicket { lock, .. }              (granted)
+//!     pending:  MdlRequestId -> MdlPending { lock, .. }             (waiting)
 //!     contexts: MdlContextId -> MdlContext { tickets per duration, waiting_for }
 //! ```
+//!
+//! A name is looked up once, when it is first locked ([`MdlManager::lock_id`]); its
+//! tickets and requests carry its [`MdlLockId`], so releasing a lock or granting its
+//! waiters compares no names, and a caller that keeps the id (a workload client, for
+//! its tables) acquires without looking the name up at all
+//! ([`MdlManager::acquire_lock`]).
 //!
 //! Every ticket is in exactly one lock's granted list and one context's duration list;
 //! every request in one lock's queue and its context's `waiting_for`
@@ -21,28 +28,31 @@
 //! storage-engine notifications (PRE_ACQUIRE_NOTIFY, POST_RELEASE_NOTIFY) never show.
 //! Timeouts fire when the scheduler calls [`MdlManager::expire`], at the deadline it got
 //! from [`MdlManager::next_deadline`].
+//!
+//! Simplification: the server keeps an `MDL_lock` whose last ticket went in its hash,
+//! so the next request on that name finds it instead of making one, and past
+//! `mdl_locks_unused_locks_low_water` (1,000 by default in 5.7 and 8.0) frees unused
+//! ones (`MDL_map::remove_random_unused()`). Here every name's lock object stays once
+//! made, reset as a new one when it becomes unused, so that a name's [`MdlLockId`]
+//! stays valid: the names are those of the tables and schemas a run has locked, an
+//! unused object two empty lists.
 
 use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
+use super::id_map::IdMap;
 use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};
 use super::matrix::has_stronger_or_equal_type;
+#[cfg(test)]
+use super::types::MdlRequest;
 use super::types::{
-    Acquire, MdlAborted, MdlContextId, MdlDuration, MdlError, MdlGranted, MdlKey, MdlPending,
-    MdlRequest, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
+    Acquire, MdlAborted, MdlContextId, MdlDuration, MdlError, MdlGranted, MdlKey, MdlLockId,
+    MdlLockStrategy, MdlPending, MdlRequestId, MdlTicket, MdlTicketId, MdlType, Wakeups,
 };
 use crate::time::Tick;
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// `lock_wait_timeout`'s default, one year (`LONG_TIMEOUT`, `sql/sql_const.h`).
 #[cfg(test)]
 pub const LOCK_WAIT_TIMEOUT_DEFAULT: Tick = Tick::from_secs(31_536_000);
-
-/// Unused lock objects kept before they are freed (`mdl_locks_unused_locks_low_water`,
-/// 1,000 by default in 5.7 and 8.0): the server leaves an `MDL_lock` whose last ticket
-/// went in its hash, so the next request on that name finds it instead of making one,
-/// and frees unused ones only past this many (`MDL_map::remove_random_unused()`).
-/// Simplification: past the mark every unused object goes at once, not a random few.
-const UNUSED_LOCKS_LOW_WATER: usize = 1_000;
 
 /// One session's locks (`MDL_context`).
 #[derive(Clone, Debug, Default)]
@@ -64,12 +74,12 @@ pub struct MdlManager {
     /// before a lock switches to a fairer priority matrix. Default `u64::MAX` (the
     /// server's `ULONG_MAX`), which keeps the default matrix.
     pub max_write_lock_count: u64,
-    /// Lock objects by name: every lock with something granted or waiting, and up to
-    /// [`UNUSED_LOCKS_LOW_WATER`] unused ones kept for their next use.
-    pub(super) locks: BTreeMap<MdlKey, MdlLock>,
-    /// How many of `locks` are unused.
-    unused_locks: usize,
-    pub(super) tickets: BTreeMap<MdlTicketId, MdlTicket>,
+    /// The `MDL_map`: every name ever locked, and its lock object's index in `locks`.
+    names: BTreeMap<MdlKey, MdlLockId>,
+    /// The lock objects by [`MdlLockId`]: those with something granted or waiting, and
+    /// the unused ones kept for their name's next use.
+    pub(super) locks: Vec<MdlLock>,
+    pub(super) tickets: IdMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
     contexts: BTreeMap<MdlContextId, MdlContext>,
     next_ticket: u64,
@@ -85,23 +95,31 @@ impl Default for MdlManager {
 }
 
 impl MdlManager {
+    /// The global read lock's object, made with the map (`MDL_map::m_global_lock`).
+    pub const GLOBAL: MdlLockId = MdlLockId(0);
+    /// The commit lock's object, made with the map (`MDL_map::m_commit_lock`).
+    pub const COMMIT: MdlLockId = MdlLockId(1);
+
     /// No locks, default `max_write_lock_count`.
     pub fn new() -> MdlManager {
-        MdlManager {
+        let mut mdl = MdlManager {
             max_write_lock_count: u64::MAX,
-            locks: BTreeMap::new(),
-            unused_locks: 0,
-            tickets: BTreeMap::new(),
+            names: BTreeMap::new(),
+            locks: Vec::new(),
+            tickets: IdMap::default(),
             pending: BTreeMap::new(),
             contexts: BTreeMap::new(),
             next_ticket: 1,
             next_request: 1,
             clock: Tick::ZERO,
-        }
+        };
+        assert_eq!(mdl.lock_id(&MdlKey::global()), MdlManager::GLOBAL);
+        assert_eq!(mdl.lock_id(&MdlKey::commit()), MdlManager::COMMIT);
+        mdl
     }
 
     /// Sets the virtual time that the next operations' grants are stamped with
-    /// ([`MdlTicket::granted_at`]). [`MdlManager::acquire`], [`MdlManager::upgrade`]
+    /// ([`MdlTicket::granted_at`]). [`MdlManager::acquire_lock`], [`MdlManager::upgrade`]
     /// and [`MdlManager::expire`] take the time as an argument and set it themselves;
     /// call this before a release, downgrade or cancel, whose wakeups grant waiting
     /// requests at that moment.
@@ -109,7 +127,54 @@ impl MdlManager {
         self.clock = now;
     }
 
-    /// Requests a lock and waits if it conflicts (`MDL_context::acquire_lock()`).
+    /// [`MdlManager::acquire_lock`] on the request's name, looked up first
+    /// ([`MdlManager::lock_id`]).
+    ///
+    /// # Panics
+    /// As [`MdlManager::acquire_lock`].
+    #[cfg(test)]
+    pub fn acquire(
+        &mut self,
+        ctx: MdlContextId,
+        request: MdlRequest,
+        now: Tick,
+        lock_wait_timeout: Tick,
+    ) -> (Acquire, Wakeups) {
+        let lock = self.lock_id(&request.key);
+        let MdlRequest {
+            mdl_type, duration, ..
+        } = request;
+        self.acquire_lock(ctx, lock, mdl_type, duration, now, lock_wait_timeout)
+    }
+
+    /// The lock object of `key`: found, or made if the name has none
+    /// (`MDL_map::find_or_insert()`). The id stays valid for the manager's life, so a
+    /// caller may keep it and pass it to [`MdlManager::acquire_lock`].
+    pub fn lock_id(&mut self, key: &MdlKey) -> MdlLockId {
+        if let Some(&id) = self.names.get(key) {
+            return id;
+        }
+        let id = MdlLockId(u32::try_from(self.locks.len()).expect("under 2^32 lock names"));
+        self.locks.push(MdlLock::new(key.clone()));
+        self.names.insert(key.clone(), id);
+        id
+    }
+
+    /// The name of a lock object.
+    pub fn key(&self, lock: MdlLockId) -> &MdlKey {
+        &self.locks[lock.index()].key
+    }
+
+    /// Every lock object with something granted or waiting, in name order.
+    pub(super) fn used_locks(&self) -> impl Iterator<Item = (&MdlKey, &MdlLock)> {
+        self.names
+            .iter()
+            .map(|(key, lock)| (key, &self.locks[lock.index()]))
+            .filter(|(_, lock)| !lock.is_unused())
+    }
+
+    /// Requests a lock on a name already looked up ([`MdlManager::lock_id`]) and waits
+    /// if it conflicts (`MDL_context::acquire_lock()`).
     ///
     /// A context that already holds an equal or stronger ticket on the name gets it
     /// back (the same ticket for the same non-explicit duration, else a clone of the
@@ -121,35 +186,32 @@ impl MdlManager {
     ///
     /// # Panics
     /// If `ctx` is already waiting, or the type does not exist in the key's namespace.
-    pub fn acquire(
+    pub fn acquire_lock(
         &mut self,
         ctx: MdlContextId,
-        request: MdlRequest,
+        lock_id: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
         now: Tick,
         lock_wait_timeout: Tick,
     ) -> (Acquire, Wakeups) {
-        let MdlRequest {
-            key,
-            mdl_type,
-            duration,
-        } = request;
-        let strategy = key.namespace().strategy();
+        let lock = &mut self.locks[lock_id.index()];
+        let strategy = lock.strategy;
         assert!(
             strategy.supports(mdl_type),
             "{mdl_type} does not exist in namespace {}",
-            key.namespace().object_type()
+            lock.key.namespace().object_type()
         );
         self.assert_not_waiting(ctx);
         self.clock = now;
         let mut wakeups = Wakeups::default();
 
-        // One lookup of the name for the common cases: this context's own ticket
-        // found in the lock's granted list, or a grant at once, the ticket joining
-        // the granted list and the hog and piglet counters while the lock is in hand
-        // (`find_ticket()`, `add_ticket()` then `after_grant()`, without finding the
-        // lock three times).
+        // The common cases with the lock in hand: this context's own ticket found in
+        // the lock's granted list, or a grant at once, the ticket joining the granted
+        // list and the hog and piglet counters (`find_ticket()`, `add_ticket()` then
+        // `after_grant()`).
         let max = self.max_write_lock_count;
-        let lock = lock_or_new(&mut self.locks, &mut self.unused_locks, &key);
+        let lock = &mut self.locks[lock_id.index()];
         let mut own = lock
             .granted
             .iter()
@@ -158,9 +220,15 @@ impl MdlManager {
             (None, _) => None,
             (Some(g), None) => Some((g.ticket, self.tickets[&g.ticket].duration)),
             // Several: which one find_ticket() meets first depends on the lists.
-            (Some(_), Some(_)) => {
-                find_ticket(&self.contexts, &self.tickets, ctx, &key, mdl_type, duration)
-            }
+            (Some(_), Some(_)) => find_ticket(
+                &self.contexts,
+                &self.tickets,
+                ctx,
+                lock_id,
+                strategy,
+                mdl_type,
+                duration,
+            ),
         };
         if let Some((found, found_duration)) = found {
             if found_duration == duration && duration != MdlDuration::Explicit {
@@ -169,7 +237,7 @@ impl MdlManager {
             // clone_ticket(): a ticket of the requested (weaker or equal) type, granted
             // without checks since this context's own stronger lock already excludes
             // every conflicting one.
-            let ticket = self.add_ticket(ctx, &key, mdl_type, duration);
+            let ticket = self.add_ticket(ctx, lock_id, mdl_type, duration);
             return (Acquire::Granted(ticket), wakeups);
         }
         if lock.can_grant_lock(mdl_type, ctx) {
@@ -182,16 +250,24 @@ impl MdlManager {
             });
             let switched = lock.strategy.affected_by_max_write_lock_count()
                 && lock.count_piglets_and_hogs(mdl_type, max);
-            self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+            self.record_ticket(ticket, ctx, lock_id, mdl_type, duration);
             if switched {
-                self.reschedule_waiters(&key, &mut wakeups);
+                self.reschedule_waiters(lock_id, &mut wakeups);
             }
             return (Acquire::Granted(ticket), wakeups);
         }
         if lock_wait_timeout == Tick::ZERO {
             return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
         }
-        let request = self.enqueue(ctx, key, mdl_type, duration, None, now, lock_wait_timeout);
+        let request = self.enqueue(
+            ctx,
+            lock_id,
+            mdl_type,
+            duration,
+            None,
+            now,
+            lock_wait_timeout,
+        );
         let acquire = self.wait_for(ctx, request, &mut wakeups);
         (acquire, wakeups)
     }
@@ -200,7 +276,7 @@ impl MdlManager {
     /// `None` means a conflict; nothing is queued.
     ///
     /// # Panics
-    /// As [`MdlManager::acquire`].
+    /// As [`MdlManager::acquire_lock`].
     #[cfg(test)]
     pub fn try_acquire(
         &mut self,
@@ -229,21 +305,25 @@ impl MdlManager {
         now: Tick,
         lock_wait_timeout: Tick,
     ) -> (Acquire, Wakeups) {
-        let (ctx, key, old_type) = {
+        let (ctx, lock, old_type) = {
             let t = self.ticket_or_panic(ticket);
-            (t.ctx, t.key.clone(), t.mdl_type)
+            (t.ctx, t.lock, t.mdl_type)
         };
         self.assert_not_waiting(ctx);
         self.clock = now;
         let mut wakeups = Wakeups::default();
-        let strategy = key.namespace().strategy();
-        assert!(strategy.supports(new_type), "{new_type} in {key}");
+        let strategy = self.locks[lock.index()].strategy;
+        assert!(
+            strategy.supports(new_type),
+            "{new_type} in {}",
+            self.key(lock)
+        );
         if has_stronger_or_equal_type(strategy, old_type, new_type) {
             return (Acquire::Granted(ticket), wakeups);
         }
-        if self.lock(&key).can_grant_lock(new_type, ctx) {
+        if self.locks[lock.index()].can_grant_lock(new_type, ctx) {
             self.set_ticket_type(ticket, new_type);
-            self.after_grant(&key, new_type, &mut wakeups);
+            self.after_grant(lock, new_type, &mut wakeups);
             return (Acquire::Granted(ticket), wakeups);
         }
         if lock_wait_timeout == Tick::ZERO {
@@ -251,7 +331,7 @@ impl MdlManager {
         }
         let request = self.enqueue(
             ctx,
-            key,
+            lock,
             new_type,
             MdlDuration::Transaction,
             Some(ticket),
@@ -270,11 +350,11 @@ impl MdlManager {
     /// If the ticket does not exist, or is stronger but neither X nor SNW.
     pub fn downgrade(&mut self, ticket: MdlTicketId, new_type: MdlType) -> Wakeups {
         let mut wakeups = Wakeups::default();
-        let (key, old_type) = {
+        let (lock, old_type) = {
             let t = self.ticket_or_panic(ticket);
-            (t.key.clone(), t.mdl_type)
+            (t.lock, t.mdl_type)
         };
-        let strategy = key.namespace().strategy();
+        let strategy = self.locks[lock.index()].strategy;
         if old_type == new_type || !has_stronger_or_equal_type(strategy, old_type, new_type) {
             return wakeups;
         }
@@ -283,7 +363,7 @@ impl MdlManager {
             "only X and SNW downgrade, not {old_type}"
         );
         self.set_ticket_type(ticket, new_type);
-        self.reschedule_waiters(&key, &mut wakeups);
+        self.reschedule_waiters(lock, &mut wakeups);
         wakeups
     }
 
@@ -321,8 +401,8 @@ impl MdlManager {
     pub fn release_all(&mut self, ctx: MdlContextId) -> Wakeups {
         let mut wakeups = Wakeups::default();
         if let Some(request) = self.waiting_request(ctx) {
-            let key = self.remove_waiting(request).key;
-            self.after_removal(&key, &mut wakeups);
+            let lock = self.remove_waiting(request).lock;
+            self.after_removal(lock, &mut wakeups);
         }
         for duration in MdlDuration::ALL {
             self.release_duration(ctx, duration, &mut wakeups);
@@ -345,7 +425,7 @@ impl MdlManager {
             ctx: pending.ctx,
             error,
         });
-        self.after_removal(&pending.key, &mut wakeups);
+        self.after_removal(pending.lock, &mut wakeups);
         wakeups
     }
 
@@ -363,7 +443,7 @@ impl MdlManager {
             .map(|(&id, p)| (p.deadline, id))
             .collect();
         expired.sort_unstable();
-        let mut keys = BTreeSet::new();
+        let mut left = Vec::new();
         for (_, request) in expired {
             let pending = self.remove_waiting(request);
             wakeups.aborted.push(MdlAborted {
@@ -371,10 +451,13 @@ impl MdlManager {
                 ctx: pending.ctx,
                 error: MdlError::LockWaitTimeout,
             });
-            keys.insert(pending.key);
+            left.push(pending.lock);
         }
-        for key in keys {
-            self.after_removal(&key, &mut wakeups);
+        // The locks they left, each once, in name order.
+        left.sort_unstable_by(|&a, &b| self.key(a).cmp(self.key(b)));
+        left.dedup();
+        for lock in left {
+            self.after_removal(lock, &mut wakeups);
         }
         wakeups
     }
@@ -436,7 +519,7 @@ impl MdlManager {
     /// The context's thread state if it waits: "Waiting for table metadata lock", ...
     pub fn wait_state(&self, ctx: MdlContextId) -> Option<&'static str> {
         let request = self.waiting_request(ctx)?;
-        Some(self.pending[&request].key.wait_state_name())
+        Some(self.key(self.pending[&request].lock).wait_state_name())
     }
 
     /// The context's tickets: statement, transaction, explicit, each oldest first.
@@ -459,23 +542,27 @@ impl MdlManager {
         key: &MdlKey,
         mdl_type: MdlType,
     ) -> bool {
-        find_ticket(
-            &self.contexts,
-            &self.tickets,
-            ctx,
-            key,
-            mdl_type,
-            MdlDuration::Transaction,
-        )
-        .is_some()
+        self.names.get(key).is_some_and(|&lock| {
+            find_ticket(
+                &self.contexts,
+                &self.tickets,
+                ctx,
+                lock,
+                key.namespace().strategy(),
+                mdl_type,
+                MdlDuration::Transaction,
+            )
+            .is_some()
+        })
     }
 
     /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
     /// nothing is granted or waiting on `key`.
     #[cfg(test)]
     pub fn priority_matrix(&self, key: &MdlKey) -> Option<u8> {
-        self.locks
+        self.names
             .get(key)
+            .map(|&lock| &self.locks[lock.index()])
             .filter(|l| !l.is_unused())
             .map(|l| l.waiting_incompatible_idx as u8)
     }
@@ -487,14 +574,14 @@ impl MdlManager {
     pub fn validate(&self) -> Result<(), String> {
         let mut granted_seen = 0usize;
         let mut waiting_seen = 0usize;
-        let unused = self.locks.values().filter(|l| l.is_unused()).count();
-        if unused != self.unused_locks || unused > UNUSED_LOCKS_LOW_WATER {
-            return Err(format!(
-                "{unused} unused lock objects, counted {}",
-                self.unused_locks
-            ));
+        if self.names.len() != self.locks.len() {
+            return Err("lock names and objects disagree".to_owned());
         }
-        for (key, lock) in &self.locks {
+        for (key, &id) in &self.names {
+            let lock = &self.locks[id.index()];
+            if &lock.key != key {
+                return Err(format!("{key}: its lock object is {}'s", lock.key));
+            }
             if lock.is_unused() {
                 if !lock.is_fresh() {
                     return Err(format!("{key}: unused lock object keeps its counters"));
@@ -510,7 +597,7 @@ impl MdlManager {
                     .tickets
                     .get(&g.ticket)
                     .ok_or(format!("{key}: lost ticket"))?;
-                if t.ctx != g.ctx || t.mdl_type != g.mdl_type || &t.key != key {
+                if t.ctx != g.ctx || t.mdl_type != g.mdl_type || t.lock != id {
                     return Err(format!("{key}: ticket {:?} disagrees", g.ticket));
                 }
                 let c = self
@@ -537,7 +624,7 @@ impl MdlManager {
                     .pending
                     .get(&w.request)
                     .ok_or(format!("{key}: lost request"))?;
-                if p.ctx != w.ctx || p.mdl_type != w.mdl_type || &p.key != key {
+                if p.ctx != w.ctx || p.mdl_type != w.mdl_type || p.lock != id {
                     return Err(format!("{key}: request {:?} disagrees", w.request));
                 }
                 if self.waiting_request(w.ctx) != Some(w.request) {
@@ -584,30 +671,22 @@ impl MdlManager {
             .unwrap_or_else(|| panic!("no ticket {ticket:?}"))
     }
 
-    fn lock(&self, key: &MdlKey) -> &MdlLock {
-        self.locks
-            .get(key)
-            .unwrap_or_else(|| panic!("no lock object for {key}"))
-    }
-
     /// Creates a granted ticket: lock list, ticket map, context list.
     fn add_ticket(
         &mut self,
         ctx: MdlContextId,
-        key: &MdlKey,
+        lock: MdlLockId,
         mdl_type: MdlType,
         duration: MdlDuration,
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        lock_or_new(&mut self.locks, &mut self.unused_locks, key)
-            .granted
-            .push(GrantedEntry {
-                ticket,
-                ctx,
-                mdl_type,
-            });
-        self.record_ticket(ticket, ctx, key.clone(), mdl_type, duration);
+        self.locks[lock.index()].granted.push(GrantedEntry {
+            ticket,
+            ctx,
+            mdl_type,
+        });
+        self.record_ticket(ticket, ctx, lock, mdl_type, duration);
         ticket
     }
 
@@ -617,7 +696,7 @@ impl MdlManager {
         &mut self,
         ticket: MdlTicketId,
         ctx: MdlContextId,
-        key: MdlKey,
+        lock: MdlLockId,
         mdl_type: MdlType,
         duration: MdlDuration,
     ) {
@@ -625,7 +704,7 @@ impl MdlManager {
             ticket,
             MdlTicket {
                 ctx,
-                key,
+                lock,
                 mdl_type,
                 duration,
                 granted_at: self.clock,
@@ -639,10 +718,7 @@ impl MdlManager {
     fn set_ticket_type(&mut self, ticket: MdlTicketId, mdl_type: MdlType) {
         let t = self.tickets.get_mut(&ticket).expect("ticket exists");
         t.mdl_type = mdl_type;
-        let lock = self
-            .locks
-            .get_mut(&t.key)
-            .expect("granted ticket has a lock");
+        let lock = &mut self.locks[t.lock.index()];
         let pos = lock
             .granted
             .iter()
@@ -655,13 +731,13 @@ impl MdlManager {
 
     /// After a grant outside `reschedule_waiters()`: count hogs and piglets, and if the
     /// priority matrix changed, re-examine the queue (`try_acquire_lock_impl()`).
-    fn after_grant(&mut self, key: &MdlKey, mdl_type: MdlType, wakeups: &mut Wakeups) {
+    fn after_grant(&mut self, lock_id: MdlLockId, mdl_type: MdlType, wakeups: &mut Wakeups) {
         let max = self.max_write_lock_count;
-        let lock = self.locks.get_mut(key).expect("lock of a granted ticket");
+        let lock = &mut self.locks[lock_id.index()];
         if lock.strategy.affected_by_max_write_lock_count()
             && lock.count_piglets_and_hogs(mdl_type, max)
         {
-            self.reschedule_waiters(key, wakeups);
+            self.reschedule_waiters(lock_id, wakeups);
         }
     }
 
@@ -669,7 +745,7 @@ impl MdlManager {
     fn enqueue(
         &mut self,
         ctx: MdlContextId,
-        key: MdlKey,
+        lock: MdlLockId,
         mdl_type: MdlType,
         duration: MdlDuration,
         upgrade_of: Option<MdlTicketId>,
@@ -678,18 +754,16 @@ impl MdlManager {
     ) -> MdlRequestId {
         let request = MdlRequestId(self.next_request);
         self.next_request += 1;
-        lock_or_new(&mut self.locks, &mut self.unused_locks, &key)
-            .waiting
-            .push(WaitingEntry {
-                request,
-                ctx,
-                mdl_type,
-            });
+        self.locks[lock.index()].waiting.push(WaitingEntry {
+            request,
+            ctx,
+            mdl_type,
+        });
         self.pending.insert(
             request,
             MdlPending {
                 ctx,
-                key,
+                lock,
                 mdl_type,
                 duration,
                 upgrade_of,
@@ -720,9 +794,9 @@ impl MdlManager {
                 break;
             };
             let victim_request = self.waiting_request(victim).expect("a victim waits");
-            let key = self.remove_waiting(victim_request).key;
+            let lock = self.remove_waiting(victim_request).lock;
             if victim == ctx {
-                self.after_removal(&key, wakeups);
+                self.after_removal(lock, wakeups);
                 return Acquire::Failed(MdlError::Deadlock);
             }
             wakeups.aborted.push(MdlAborted {
@@ -730,7 +804,7 @@ impl MdlManager {
                 ctx: victim,
                 error: MdlError::Deadlock,
             });
-            self.after_removal(&key, wakeups);
+            self.after_removal(lock, wakeups);
         }
         if self.pending.contains_key(&request) {
             return Acquire::Waiting(request);
@@ -750,10 +824,7 @@ impl MdlManager {
             .pending
             .remove(&request)
             .unwrap_or_else(|| panic!("{request:?} is not waiting"));
-        let lock = self
-            .locks
-            .get_mut(&pending.key)
-            .expect("waiting request has a lock");
+        let lock = &mut self.locks[pending.lock.index()];
         lock.waiting.retain(|w| w.request != request);
         self.contexts
             .get_mut(&pending.ctx)
@@ -772,21 +843,18 @@ impl MdlManager {
             .get_mut(&t.ctx)
             .expect("ticket owner has a context");
         c.tickets[t.duration as usize].retain(|&id| id != ticket);
-        let lock = self
-            .locks
-            .get_mut(&t.key)
-            .expect("granted ticket has a lock");
+        let lock = &mut self.locks[t.lock.index()];
         lock.granted.retain(|g| g.ticket != ticket);
         if lock.waiting.is_empty() {
-            // after_removal() without finding the lock again: nothing waits, so
+            // after_removal() without the rescheduling: nothing waits, so
             // reschedule_waiters() would grant nothing and only reset the counters.
             if lock.granted.is_empty() {
-                self.retire_lock(&t.key);
+                lock.reset_unused();
             } else if lock.strategy.affected_by_max_write_lock_count() {
                 lock.reset_priority_matrix();
             }
         } else {
-            self.after_removal(&t.key, wakeups);
+            self.after_removal(t.lock, wakeups);
         }
     }
 
@@ -806,37 +874,24 @@ impl MdlManager {
         }
     }
 
-    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): retire the
-    /// lock object if unused (which also resets its counters), else reschedule.
-    fn after_removal(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
-        if self.locks.get(key).is_some_and(MdlLock::is_unused) {
-            self.retire_lock(key);
+    /// After a ticket or request left a lock (`MDL_lock::remove_ticket()`): an unused
+    /// lock object stays, as fresh as a new one, for its name's next request; a used
+    /// one grants what it now can.
+    fn after_removal(&mut self, lock: MdlLockId, wakeups: &mut Wakeups) {
+        let object = &mut self.locks[lock.index()];
+        if object.is_unused() {
+            object.reset_unused();
         } else {
-            self.reschedule_waiters(key, wakeups);
-        }
-    }
-
-    /// The lock object of `key` has just become unused: it stays, as fresh as a new
-    /// one, for the name's next request; past [`UNUSED_LOCKS_LOW_WATER`] unused
-    /// objects, every unused one is freed.
-    fn retire_lock(&mut self, key: &MdlKey) {
-        let lock = self.locks.get_mut(key).expect("a lock just left");
-        lock.reset_unused();
-        self.unused_locks += 1;
-        if self.unused_locks > UNUSED_LOCKS_LOW_WATER {
-            self.locks.retain(|_, l| !l.is_unused());
-            self.unused_locks = 0;
+            self.reschedule_waiters(lock, wakeups);
         }
     }
 
     /// Grants, in queue order, every waiting request that can now be granted
     /// (`MDL_lock::reschedule_waiters()`). A switch of priority matrix restarts the
     /// scan; that happens at most twice, as the matrix index only grows here.
-    fn reschedule_waiters(&mut self, key: &MdlKey, wakeups: &mut Wakeups) {
+    fn reschedule_waiters(&mut self, lock_id: MdlLockId, wakeups: &mut Wakeups) {
         let max = self.max_write_lock_count;
-        let Some(lock) = self.locks.get_mut(key) else {
-            return;
-        };
+        let lock = &mut self.locks[lock_id.index()];
         let mut i = 0;
         let mut restarts = 0u32;
         while i < lock.waiting.len() {
@@ -863,7 +918,7 @@ impl MdlManager {
                         ticket,
                         MdlTicket {
                             ctx: w.ctx,
-                            key: key.clone(),
+                            lock: lock_id,
                             mdl_type: w.mdl_type,
                             duration: pending.duration,
                             granted_at: self.clock,
@@ -918,7 +973,7 @@ impl WaitForGraph for MdlManager {
 
     fn blockers(&self, ctx: MdlContextId, request: MdlRequestId) -> Vec<MdlBlocker> {
         let p = &self.pending[&request];
-        self.lock(&p.key).blockers(p.mdl_type, ctx)
+        self.locks[p.lock.index()].blockers(p.mdl_type, ctx)
     }
 
     /// What the context waits for, not what it holds (`MDL_context::
@@ -930,50 +985,29 @@ impl WaitForGraph for MdlManager {
         }
         let request = c.waiting_for.expect("only waiting contexts are weighed");
         let p = &self.pending[&request];
-        deadlock::ticket_deadlock_weight(&p.key, p.mdl_type)
+        deadlock::ticket_deadlock_weight(self.key(p.lock), p.mdl_type)
     }
 }
 
-/// The lock object of `key`: found (an unused one counts as used again), or made if
-/// the name has none (`MDL_map::find_or_insert()`); one search (the key's copy is two
-/// counts). The caller puts a ticket or a request in it at once.
-fn lock_or_new<'a>(
-    locks: &'a mut BTreeMap<MdlKey, MdlLock>,
-    unused_locks: &mut usize,
-    key: &MdlKey,
-) -> &'a mut MdlLock {
-    match locks.entry(key.clone()) {
-        Entry::Occupied(o) => {
-            let lock = o.into_mut();
-            if lock.is_unused() {
-                // A kept unused object is in use again.
-                *unused_locks -= 1;
-            }
-            lock
-        }
-        Entry::Vacant(v) => v.insert(MdlLock::new(key.namespace().strategy())),
-    }
-}
-
-/// A ticket of context `ctx` on `key` of `mdl_type` or stronger, looking first in
-/// `duration`'s list, then the next durations in turn, newest first
+/// A ticket of context `ctx` on `lock` (of `strategy`) of `mdl_type` or stronger,
+/// looking first in `duration`'s list, then the next durations in turn, newest first
 /// (`MDL_context::find_ticket()`).
 fn find_ticket(
     contexts: &BTreeMap<MdlContextId, MdlContext>,
-    tickets: &BTreeMap<MdlTicketId, MdlTicket>,
+    tickets: &IdMap<MdlTicketId, MdlTicket>,
     ctx: MdlContextId,
-    key: &MdlKey,
+    lock: MdlLockId,
+    strategy: MdlLockStrategy,
     mdl_type: MdlType,
     duration: MdlDuration,
 ) -> Option<(MdlTicketId, MdlDuration)> {
     let c = contexts.get(&ctx)?;
-    let strategy = key.namespace().strategy();
     (0..MdlDuration::ALL.len())
         .map(|i| MdlDuration::ALL[(duration as usize + i) % MdlDuration::ALL.len()])
         .find_map(|d| {
             c.tickets[d as usize].iter().rev().find_map(|id| {
                 let t = &tickets[id];
-                (&t.key == key && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
+                (t.lock == lock && has_stronger_or_equal_type(strategy, t.mdl_type, mdl_type))
                     .then_some((*id, d))
             })
         })

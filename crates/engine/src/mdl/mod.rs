@@ -69,6 +69,7 @@
 //!   matrix.rs    the compatibility and priority matrices (sql/mdl.cc's bitmaps)
 //!   lock.rs      one lock name: granted list, waiting queue, can_grant_lock()
 //!   deadlock.rs  the wait-for graph search and the victim's choice, over a trait
+//!   id_map.rs    the granted tickets by id, a sorted Vec
 //!   manager.rs   MdlManager: acquire, upgrade, downgrade, release, expire, validate
 //!   view.rs      performance_schema.metadata_locks rows, waits, queues()
 //!   golden.rs    the transcript tests, testdata/*.mdl (tests.rs: the other tests)
@@ -76,6 +77,7 @@
 //! ```
 
 mod deadlock;
+mod id_map;
 mod lock;
 mod manager;
 mod matrix;
@@ -92,8 +94,8 @@ mod tests;
 pub use lock::{MdlBlocker, MdlLockStatus};
 pub use manager::MdlManager;
 pub use types::{
-    Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlNamespace, MdlRequest, MdlRequestId,
-    MdlTicketId, MdlType, Wakeups,
+    Acquire, MdlContextId, MdlDuration, MdlError, MdlKey, MdlLockId, MdlNamespace, MdlRequest,
+    MdlRequestId, MdlTicketId, MdlType, Wakeups,
 };
 pub use view::{MdlQueue, MdlQueueEntry, MdlRowId, MdlWait, MetadataLockRow};
 #[cfg(test)]

@@ -53,7 +53,11 @@ fn pending_compatible(
     request: MdlType,
     pending: MdlType,
 ) -> bool {
-    let mut lock = MdlLock::new(strategy);
+    let key = match strategy {
+        MdlLockStrategy::Scoped => MdlKey::global(),
+        MdlLockStrategy::Object => MdlKey::table("db", "t"),
+    };
+    let mut lock = MdlLock::new(key);
     lock.waiting_incompatible_idx = idx;
     lock.waiting.push(WaitingEntry {
         request: MdlRequestId(1),
@@ -328,7 +332,7 @@ fn random_run(seed: u64) -> String {
                 }
                 4 if !tickets.is_empty() => {
                     let t = tickets[pick(&mut rng, tickets.len())];
-                    let scoped = mdl.ticket(t).unwrap().key.namespace().strategy()
+                    let scoped = mdl.key(mdl.ticket(t).unwrap().lock).namespace().strategy()
                         == MdlLockStrategy::Scoped;
                     let to = if scoped {
                         MdlType::Exclusive
@@ -340,7 +344,7 @@ fn random_run(seed: u64) -> String {
                         ][pick(&mut rng, 3)]
                     };
                     let stronger = has_stronger_or_equal_type(
-                        mdl.ticket(t).unwrap().key.namespace().strategy(),
+                        mdl.key(mdl.ticket(t).unwrap().lock).namespace().strategy(),
                         to,
                         mdl.ticket(t).unwrap().mdl_type,
                     );
@@ -357,7 +361,7 @@ fn random_run(seed: u64) -> String {
                     let t = tickets[pick(&mut rng, tickets.len())];
                     let held = mdl.ticket(t).unwrap().mdl_type;
                     if matches!(held, MdlType::Exclusive | MdlType::SharedNoWrite) {
-                        let strategy = mdl.ticket(t).unwrap().key.namespace().strategy();
+                        let strategy = mdl.key(mdl.ticket(t).unwrap().lock).namespace().strategy();
                         let to: Vec<MdlType> = MdlType::ALL
                             .into_iter()
                             .filter(|&x| {

@@ -33,6 +33,18 @@ pub struct MdlTicketId(pub u64);
 #[serde(transparent)]
 pub struct MdlRequestId(pub u64);
 
+/// A lock name's place in the lock manager's `MDL_map`
+/// ([`MdlManager::lock_id`](super::MdlManager::lock_id)): a caller that resolves a name
+/// once finds its lock object again without comparing names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MdlLockId(pub(super) u32);
+
+impl MdlLockId {
+    pub(super) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// Lock namespaces (`MDL_key::enum_mdl_namespace`), in the server's order, which is also
 /// the order keys sort in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -496,7 +508,7 @@ impl From<MdlError> for crate::sql::SqlError {
     }
 }
 
-/// The answer to [`MdlManager::acquire`](super::MdlManager::acquire) or
+/// The answer to [`MdlManager::acquire_lock`](super::MdlManager::acquire_lock) or
 /// [`MdlManager::upgrade`](super::MdlManager::upgrade).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Acquire {
@@ -553,8 +565,8 @@ impl Wakeups {
 pub struct MdlTicket {
     /// The owner.
     pub ctx: MdlContextId,
-    /// The lock name.
-    pub key: MdlKey,
+    /// The lock name ([`MdlManager::key`](super::MdlManager::key) reads it).
+    pub lock: MdlLockId,
     /// The current type (upgrades and downgrades change it).
     pub mdl_type: MdlType,
     /// When it is released.
@@ -570,8 +582,8 @@ pub struct MdlTicket {
 pub struct MdlPending {
     /// The owner.
     pub ctx: MdlContextId,
-    /// The lock name.
-    pub key: MdlKey,
+    /// The lock name ([`MdlManager::key`](super::MdlManager::key) reads it).
+    pub lock: MdlLockId,
     /// The type requested.
     pub mdl_type: MdlType,
     /// The duration it will have; upgrades request `TRANSACTION`, as the server does.

@@ -95,7 +95,7 @@ impl MdlManager {
     /// requests, each in list order.
     pub fn metadata_locks(&self) -> Vec<MetadataLockRow> {
         let mut rows = Vec::new();
-        for (key, lock) in self.locks.iter().filter(|(_, l)| !l.is_unused()) {
+        for (key, lock) in self.used_locks() {
             let row = |mdl_type, duration, status, owner, id| MetadataLockRow {
                 object_type: key.namespace().object_type(),
                 object_schema: key.object_schema().map(str::to_owned),
@@ -133,7 +133,7 @@ impl MdlManager {
     /// Every waiting request, by key then queue order, with what blocks it.
     pub fn waits(&self) -> Vec<MdlWait> {
         let mut waits = Vec::new();
-        for (key, lock) in self.locks.iter().filter(|(_, l)| !l.is_unused()) {
+        for (key, lock) in self.used_locks() {
             for w in &lock.waiting {
                 let pending = &self.pending[&w.request];
                 waits.push(MdlWait {
@@ -155,9 +155,7 @@ impl MdlManager {
     /// list and waiting queue: [`MdlManager::metadata_locks`] and [`MdlManager::waits`]
     /// in one picture, plus how long each ticket has been held.
     pub fn queues(&self) -> Vec<MdlQueue> {
-        self.locks
-            .iter()
-            .filter(|(_, l)| !l.is_unused())
+        self.used_locks()
             .map(|(key, lock)| MdlQueue {
                 key: key.clone(),
                 granted: lock

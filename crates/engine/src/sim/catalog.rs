@@ -23,7 +23,7 @@ use super::session::keys::KeySet;
 use super::session::table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
-use crate::mdl::{MdlKey, MdlNamespace};
+use crate::mdl::{MdlKey, MdlLockId, MdlManager, MdlNamespace};
 use crate::sql::TableName;
 use std::ops::{Index, IndexMut};
 
@@ -61,10 +61,11 @@ pub(crate) struct TableEntry {
     /// its metadata lock meanwhile plans them again once granted.
     pub(crate) layout: u32,
     /// The table's metadata-lock name as a workload statement last formed it (the
-    /// lower-cased schema and name, `open_table()`'s `MDL_key`), kept so a statement
-    /// copies it instead of forming it anew; [`TableEntry::mdl_key`] checks it
-    /// against the table's name now and forms it again after a RENAME or a swap.
-    mdl_key: MdlKey,
+    /// lower-cased schema and name, `open_table()`'s `MDL_key`) and its lock object,
+    /// kept so a statement neither forms the name anew nor looks it up;
+    /// [`TableEntry::mdl_lock`] checks it against the table's name now and forms it
+    /// again after a RENAME or a swap.
+    mdl_lock: Option<(MdlKey, MdlLockId)>,
 }
 
 impl TableEntry {
@@ -86,24 +87,28 @@ impl TableEntry {
             online_build: false,
             row_log_ops: 0,
             layout: 0,
-            mdl_key: MdlKey::global(),
+            mdl_lock: None,
         }
     }
 
-    /// The metadata-lock name of this table in `schema` (`MDL_key` of
-    /// `TABLE schema.name`, both lower-cased).
-    pub(crate) fn mdl_key(&mut self, schema: &str) -> MdlKey {
-        let key = &self.mdl_key;
-        let current = key.namespace() == MdlNamespace::Table
-            && key.db_name().eq_ignore_ascii_case(schema)
-            && key.name().eq_ignore_ascii_case(self.table.sql_name());
-        if !current {
-            self.mdl_key = MdlKey::table(
-                &schema.to_ascii_lowercase(),
-                &self.table.sql_name().to_ascii_lowercase(),
-            );
+    /// The lock object in `mdl` of this table's metadata-lock name in `schema`
+    /// (`MDL_key` of `TABLE schema.name`, both lower-cased).
+    pub(crate) fn mdl_lock(&mut self, schema: &str, mdl: &mut MdlManager) -> MdlLockId {
+        if let Some((key, lock)) = &self.mdl_lock {
+            let current = key.namespace() == MdlNamespace::Table
+                && key.db_name().eq_ignore_ascii_case(schema)
+                && key.name().eq_ignore_ascii_case(self.table.sql_name());
+            if current {
+                return *lock;
+            }
         }
-        self.mdl_key.clone()
+        let key = MdlKey::table(
+            &schema.to_ascii_lowercase(),
+            &self.table.sql_name().to_ascii_lowercase(),
+        );
+        let lock = mdl.lock_id(&key);
+        self.mdl_lock = Some((key, lock));
+        lock
     }
 }
 

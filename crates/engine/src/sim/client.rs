@@ -23,7 +23,7 @@ use crate::bufpool::{
 };
 use crate::device::IoOp;
 use crate::latch::LatchId;
-use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlRequest, MdlType};
+use crate::mdl::{MdlContextId, MdlDuration, MdlManager, MdlType};
 use crate::profile::TableOpenLock;
 use crate::rng::SimRng;
 use crate::sim::catalog::TableId;
@@ -545,32 +545,24 @@ impl Sim {
     ) -> Option<Result<(), ()>> {
         let ctx = MdlContextId(c.session);
         let table = c.walk.table;
-        let key = self.catalog[table].mdl_key(&self.scenario.schema);
-        let plan: [Option<MdlRequest>; 2] = if kind.is_write() {
+        let lock = self.catalog[table].mdl_lock(&self.scenario.schema, &mut self.sql.mdl);
+        let plan = if kind.is_write() {
             [
-                Some(MdlRequest::new(
-                    MdlKey::global(),
+                Some((
+                    MdlManager::GLOBAL,
                     MdlType::IntentionExclusive,
                     MdlDuration::Statement,
                 )),
-                Some(MdlRequest::new(
-                    key,
-                    MdlType::SharedWrite,
-                    MdlDuration::Transaction,
-                )),
+                Some((lock, MdlType::SharedWrite, MdlDuration::Transaction)),
             ]
         } else {
             [
-                Some(MdlRequest::new(
-                    key,
-                    MdlType::SharedRead,
-                    MdlDuration::Transaction,
-                )),
+                Some((lock, MdlType::SharedRead, MdlDuration::Transaction)),
                 None,
             ]
         };
-        while let Some(Some(req)) = plan.get(usize::from(c.mdl_taken)).cloned() {
-            match self.mdl_acquire(t, ctx, req) {
+        while let Some(&Some((lock, mdl_type, duration))) = plan.get(usize::from(c.mdl_taken)) {
+            match self.mdl_acquire_lock(t, ctx, lock, mdl_type, duration) {
                 MdlPoll::Granted(_) => c.mdl_taken += 1,
                 MdlPoll::Wait => return None,
                 MdlPoll::Failed(_) => return Some(Err(())),

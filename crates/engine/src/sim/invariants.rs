@@ -222,7 +222,10 @@ impl Sim {
                 let what: Vec<String> = held
                     .iter()
                     .filter_map(|t| self.sql.mdl.ticket(*t))
-                    .map(|k| format!("{} {} ({:?})", k.mdl_type, k.key, k.duration))
+                    .map(|k| {
+                        let key = self.sql.mdl.key(k.lock);
+                        format!("{} {key} ({:?})", k.mdl_type, k.duration)
+                    })
                     .collect();
                 return Err(format!("session {id}: metadata lock(s) left: {what:?}"));
             }

@@ -276,8 +276,7 @@ fn search_pages(table: &Table, r: &Reach, table_rows: u64, write_leaves: bool) -
     let last_pos = table_rows - 1;
     let first = r.lo.min(last_pos);
     let last = r.hi.min(last_pos);
-    let mut path = Vec::new();
-    pk.search_path(first, &mut path);
+    let path = pk.search_path(first);
     let leaf_first = pk.leaf_of(first);
     let leaf_last = pk.leaf_of(last);
     let n = path.len();

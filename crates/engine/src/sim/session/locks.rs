@@ -43,7 +43,10 @@
 //! milliseconds); they are counted as lock memory only.
 
 use crate::events::EventKind;
-use crate::mdl::{Acquire, MdlContextId, MdlError, MdlRequest, MdlTicketId, MdlType, Wakeups};
+use crate::mdl::{
+    Acquire, MdlContextId, MdlDuration, MdlError, MdlLockId, MdlRequest, MdlTicketId, MdlType,
+    Wakeups,
+};
 use crate::sim::catalog::TableId;
 use crate::sim::{Sim, Wake};
 use crate::sql::SqlError;
@@ -127,9 +130,29 @@ impl Sim {
         if let Some(outcome) = self.mdl_outcome(ctx) {
             return outcome;
         }
+        let lock = self.sql.mdl.lock_id(&req.key);
+        self.mdl_acquire_lock(t, ctx, lock, req.mdl_type, req.duration)
+    }
+
+    /// [`Sim::mdl_acquire`] on a lock name already looked up
+    /// ([`crate::mdl::MdlManager::lock_id`]).
+    pub(in crate::sim) fn mdl_acquire_lock(
+        &mut self,
+        t: ThreadId,
+        ctx: MdlContextId,
+        lock: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) -> MdlPoll {
+        if let Some(outcome) = self.mdl_outcome(ctx) {
+            return outcome;
+        }
         let timeout = self.lock_wait_timeout(ctx);
-        let mdl_type = req.mdl_type;
-        let (answer, wakeups) = self.sql.mdl.acquire(ctx, req, self.sched.now, timeout);
+        let now = self.sched.now;
+        let (answer, wakeups) = self
+            .sql
+            .mdl
+            .acquire_lock(ctx, lock, mdl_type, duration, now, timeout);
         self.mdl_wake(wakeups);
         self.mdl_answer(t, ctx, answer, mdl_type)
     }
@@ -245,7 +268,7 @@ impl Sim {
                     .mdl
                     .pending(request)
                     .map_or((self.sched.now, String::new()), |p| {
-                        (p.deadline, p.key.to_string())
+                        (p.deadline, self.sql.mdl.key(p.lock).to_string())
                     });
                 self.sched.schedule(deadline, Wake::MdlTimeout);
                 self.emit(EventKind::MdlWaitStarted {

@@ -59,7 +59,7 @@ impl Sim {
                 continue;
             }
             let is_grl = matches!(
-                k.key.namespace(),
+                self.sql.mdl.key(k.lock).namespace(),
                 crate::mdl::MdlNamespace::Global | crate::mdl::MdlNamespace::Commit
             ) && k.mdl_type == MdlType::Shared;
             if is_grl == grl || !grl {
