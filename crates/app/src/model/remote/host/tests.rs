@@ -580,38 +580,3 @@ fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
     h.frame(16.0, 10_000.0, &clock);
     assert!(t.get() > LAGGING_WORK_MS, "worked {} ms", t.get());
 }
-
-#[test]
-#[ignore]
-fn tmp_first_map_costs() {
-    let t0 = std::time::Instant::now();
-    let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
-    let mut h = Host::new();
-    let a = clock();
-    open(&mut h, "drop-table-demo", 1);
-    let b = clock();
-    let mut frames = 0;
-    while h.engines().unwrap().busy().is_some() {
-        h.frame(16.0, 0.0, &clock);
-        frames += 1;
-    }
-    let c = clock();
-    h.handle(
-        Command::View {
-            pane: 0,
-            width: 900,
-            dpr: 1.0,
-            dark: false,
-        },
-        &clock,
-    );
-    let f = h.frame(16.0, 100.0, &clock);
-    let d = clock();
-    eprintln!(
-        "open {:.1} ms, warm {:.1} ms in {frames} frames, first paint {:.1} ms (map {})",
-        b - a,
-        c - b,
-        d - c,
-        f.is_some_and(|(f, _)| f.panes[0].map.is_some())
-    );
-}
