@@ -437,6 +437,9 @@ pub struct BufPool {
     spaces: Spaces,
     ahi_pages: BTreeMap<(SpaceId, u8), u64>,
     lru_stat: zip::LruStat,
+    /// `buf_pool_get_oldest_modification()`: the least of the instances' oldest
+    /// modifications, kept as a flush list's old end changes (`flush.rs`).
+    oldest_modification: Option<Lsn>,
 }
 
 impl BufPool {
@@ -473,6 +476,7 @@ impl BufPool {
             spaces: Spaces::default(),
             ahi_pages: BTreeMap::new(),
             lru_stat: zip::LruStat::default(),
+            oldest_modification: None,
         }
     }
 
