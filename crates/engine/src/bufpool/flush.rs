@@ -177,6 +177,38 @@ impl BufPool {
         let b = &mut inst.blocks[local];
         b.set(F_DIRTY, true);
         b.access_or_flush = seq;
+        if inst.flush.entries.len() == 1 {
+            // The list was empty: this page is its old end now.
+            self.refresh_oldest_modification();
+        }
+    }
+
+    /// InnoDB: `buf_pool_get_oldest_modification()`: the oldest modification still
+    /// unwritten in any instance.
+    pub fn oldest_modification(&self) -> Option<Lsn> {
+        self.oldest_modification
+    }
+
+    /// Recomputes [`BufPool::oldest_modification`] after an instance's flush list
+    /// changed at its old end.
+    fn refresh_oldest_modification(&mut self) {
+        self.oldest_modification = self
+            .instances
+            .iter()
+            .filter_map(BufPoolInstance::oldest_modification)
+            .min();
+    }
+
+    /// [`BufPoolInstance::flush_remove`] in instance `i`, keeping the pool's oldest
+    /// modification.
+    pub(super) fn flush_remove_in(&mut self, i: usize, seq: u32) -> u32 {
+        let inst = &mut self.instances[i];
+        let front = inst.flush.front_seq;
+        let access_ms = inst.flush_remove(seq);
+        if self.instances[i].flush.front_seq != front {
+            self.refresh_oldest_modification();
+        }
+        access_ms
     }
 
     /// 5.7 `buf_flush_or_remove_pages()` in a flush mode, one pass from the tail: the
@@ -261,11 +293,12 @@ impl BufPool {
         debug_assert!(b.is(F_IO_WRITE));
         inst.blocks[local].set(F_IO_WRITE, false);
         if b.is(F_DIRTY) {
-            let access_ms = inst.flush_remove(b.access_or_flush);
+            let access_ms = self.flush_remove_in(i, b.access_or_flush);
+            let inst = &mut self.instances[i];
             inst.blocks[local].set(F_DIRTY, false);
             inst.blocks[local].access_or_flush = access_ms;
         }
-        inst.stats.flushed += 1;
+        self.instances[i].stats.flushed += 1;
         if evict && b.holds_page() {
             self.evict(frame);
         }

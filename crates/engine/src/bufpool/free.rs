@@ -148,10 +148,10 @@ impl BufPool {
             // buf_LRU_free_page() drops the page's hash entries before freeing it.
             self.ahi_forget(page.space, b.ahi_index);
         }
-        let inst = &mut self.instances[i];
         if b.is(F_DIRTY) {
-            inst.flush_remove(b.access_or_flush);
+            self.flush_remove_in(i, b.access_or_flush);
         }
+        let inst = &mut self.instances[i];
         inst.remove_block(local);
         if b.state() == STATE_ZIP {
             inst.zip_free_desc(local);

@@ -9,8 +9,8 @@
 //! instance's descriptor `Vec`.
 
 use super::{
-    BufBlock, BufPool, BufPoolInstance, FrameId, FreeBlock, Lookup, LruPolicy, PageId, SpaceId,
-    FRAME_NONE, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN, LRU_OLD_TOLERANCE,
+    BufBlock, BufPool, BufPoolInstance, FrameId, FreeBlock, Lookup, LruPolicy, PageId, PageLook,
+    SpaceId, FRAME_NONE, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN, LRU_OLD_TOLERANCE,
 };
 
 /// `LRU_old_ratio` from `innodb_old_blocks_pct` (`buf_LRU_old_ratio_update_instance()`).
@@ -181,11 +181,30 @@ impl BufPool {
     /// keeps an old page where it is. Under the exact policy every hit is made young.
     pub fn note_access(&mut self, frame: FrameId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
         let i = self.inst_of_frame(frame);
-        let inst = &mut self.instances[i];
+        let local = self.instances[i].local(frame);
+        self.instances[i].note_access(local, now_ms, old_blocks_time_ms)
+    }
+
+    /// [`BufPool::note_access`] on the frame a page-hash lookup found, with no
+    /// change to the pool since.
+    pub fn note_access_looked(
+        &mut self,
+        look: &PageLook,
+        now_ms: u32,
+        old_blocks_time_ms: u32,
+    ) -> bool {
+        debug_assert!(matches!(look.found, Lookup::Hit(_)));
+        self.instances[usize::from(look.inst)].note_access(look.local, now_ms, old_blocks_time_ms)
+    }
+}
+
+impl BufPoolInstance {
+    /// [`BufPool::note_access`] on `blocks[local]`.
+    fn note_access(&mut self, local: u32, now_ms: u32, old_blocks_time_ms: u32) -> bool {
+        let inst = self;
         if inst.policy == LruPolicy::Exact {
-            return inst.lru_head != inst.local(frame);
+            return inst.lru_head != local;
         }
-        let local = inst.local(frame);
         // buf_page_get_gen() stamps the first access before buf_page_make_young_if_needed().
         let mut access_ms = inst.access_ms(local);
         if access_ms == 0 {
@@ -207,7 +226,9 @@ impl BufPool {
         let window = (u64::from(inst.size()) * u64::from(1024 - inst.old_ratio) / 4096) as u32;
         inst.freed_page_clock >= b.freed_page_clock.saturating_add(window)
     }
+}
 
+impl BufPool {
     /// InnoDB: `buf_LRU_make_block_young()`. Caller holds the instance mutex.
     pub fn make_young(&mut self, frame: FrameId) {
         let i = self.inst_of_frame(frame);

@@ -299,6 +299,45 @@ pub enum Lookup {
     Stale(FrameId),
 }
 
+/// A page-hash lookup with the descriptor it found, as `buf_page_hash_get_low()`
+/// returns the `buf_page_t` whose state the caller reads next: the descriptor is
+/// decoded once, and the questions a step asks of the frame are answered from this copy
+/// (true until the pool changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageLook {
+    /// What the lookup found.
+    pub found: Lookup,
+    /// The instance and the descriptor's index in its `blocks` (on a miss: none).
+    inst: u16,
+    local: u32,
+    /// The descriptor's flags and AHI mark (on a miss: a free block's).
+    flags: u8,
+    ahi_index: u8,
+}
+
+impl PageLook {
+    const MISS: PageLook = PageLook {
+        found: Lookup::Miss,
+        inst: 0,
+        local: FRAME_NONE,
+        flags: STATE_FREE,
+        ahi_index: 0,
+    };
+    /// The page is compressed-only (`BUF_BLOCK_ZIP_PAGE`/`_DIRTY`), as
+    /// [`BufPool::is_zip_only`].
+    pub fn is_zip_only(&self) -> bool {
+        self.flags & STATE_MASK == STATE_ZIP
+    }
+    /// The page carries AHI entries, as [`BufPool::is_hashed`].
+    pub fn is_hashed(&self) -> bool {
+        self.ahi_index != 0
+    }
+    /// The page is modified and unwritten, as [`BufPool::is_dirty`].
+    pub fn is_dirty(&self) -> bool {
+        self.flags & F_DIRTY != 0
+    }
+}
+
 impl BufPoolInstance {
     fn new(
         id: u16,
@@ -398,6 +437,9 @@ pub struct BufPool {
     spaces: Spaces,
     ahi_pages: BTreeMap<(SpaceId, u8), u64>,
     lru_stat: zip::LruStat,
+    /// `buf_pool_get_oldest_modification()`: the least of the instances' oldest
+    /// modifications, kept as a flush list's old end changes (`flush.rs`).
+    oldest_modification: Option<Lsn>,
 }
 
 impl BufPool {
@@ -434,6 +476,7 @@ impl BufPool {
             spaces: Spaces::default(),
             ahi_pages: BTreeMap::new(),
             lru_stat: zip::LruStat::default(),
+            oldest_modification: None,
         }
     }
 
@@ -569,19 +612,33 @@ impl BufPool {
     /// InnoDB: the page-hash step of `buf_page_get_gen()`.
     #[inline]
     pub fn lookup(&self, page: PageId) -> Lookup {
+        self.page_hash_get(page).found
+    }
+
+    /// InnoDB: `buf_page_hash_get_low()`: the page-hash step of `buf_page_get_gen()`,
+    /// with the descriptor's state as found.
+    #[inline]
+    pub fn page_hash_get(&self, page: PageId) -> PageLook {
         let i = usize::from(self.instance_of(page));
         let Some(local) = self.hash_find(i, page) else {
-            return Lookup::Miss;
+            return PageLook::MISS;
         };
         let inst = &self.instances[i];
         let frame = inst.frame_id(local);
         let b = &inst.blocks[local as usize];
-        if !self.spaces.slot(b.slot).current {
+        let found = if !self.spaces.slot(b.slot).current {
             Lookup::Stale(frame)
         } else if b.is(F_IO_READ) {
             Lookup::IoFixed(frame)
         } else {
             Lookup::Hit(frame)
+        };
+        PageLook {
+            found,
+            inst: i as u16,
+            local,
+            flags: b.flags,
+            ahi_index: b.ahi_index,
         }
     }
 

@@ -139,6 +139,15 @@ impl BufPool {
                 );
             }
         }
+        let oldest = self
+            .instances
+            .iter()
+            .filter_map(|i| i.oldest_modification())
+            .min();
+        assert_eq!(
+            oldest, self.oldest_modification,
+            "the pool's oldest modification"
+        );
         self.spaces.validate(&slot_pages);
     }
 }

@@ -18,7 +18,7 @@
 use super::session::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{
-    FrameId, FreeBlock, Lookup, Lsn, PageId, SinglePageFlush, SpaceId, FRAME_NONE,
+    FrameId, FreeBlock, Lookup, Lsn, PageId, PageLook, SinglePageFlush, SpaceId, FRAME_NONE,
     LRU_SEARCH_SCAN_THRESHOLD,
 };
 use crate::device::IoOp;
@@ -261,8 +261,13 @@ fn after(d: Tick) -> WalkNext {
 impl Sim {
     /// `btr_search_build_page_hash_index()`: a hit on an unhashed leaf may hash it.
     /// Returns the page-hash look it made, if any (marking a page hashed moves no
-    /// page, so the caller may use it again at the same instant).
-    fn maybe_build_hash(&mut self, c: &mut PageWalk, rng: &mut SimRng) -> Option<(PageId, Lookup)> {
+    /// page, so the caller may use it again at the same instant; its AHI mark is the
+    /// one before any mark made here).
+    fn maybe_build_hash(
+        &mut self,
+        c: &mut PageWalk,
+        rng: &mut SimRng,
+    ) -> Option<(PageId, PageLook)> {
         if !self.scenario.innodb.adaptive_hash_index || c.frame == FRAME_NONE {
             return None;
         }
@@ -280,9 +285,9 @@ impl Sim {
             space: table.space,
             page_no: op.page,
         };
-        let found = self.pool.lookup(page);
-        if found == Lookup::Hit(c.frame)
-            && !self.pool.is_hashed(c.frame)
+        let found = self.pool.page_hash_get(page);
+        if found.found == Lookup::Hit(c.frame)
+            && !found.is_hashed()
             && rng.chance(1, AHI_BUILD_ODDS)
         {
             self.pool.ahi_mark(c.frame, index);
@@ -708,8 +713,9 @@ impl Sim {
             page_no: op.page,
         };
         self.rec.counters.read_requests += 1;
-        match self.pool.lookup(w.page) {
-            Lookup::Hit(f) if self.pool.is_zip_only(f) => {
+        let look = self.pool.page_hash_get(w.page);
+        match look.found {
+            Lookup::Hit(f) if look.is_zip_only() => {
                 w.frame = f;
                 w.step = WalkStep::Unzip;
                 after(page_get)
@@ -717,8 +723,8 @@ impl Sim {
             Lookup::Hit(f) => {
                 w.frame = f;
                 let now_ms = self.sched.now.as_ms() as u32;
-                w.step = if self.pool.note_access(
-                    f,
+                w.step = if self.pool.note_access_looked(
+                    &look,
                     now_ms,
                     self.scenario.buffer_pool.old_blocks_time_ms,
                 ) {
@@ -930,13 +936,13 @@ impl Sim {
             }
             // The page may have been evicted since it was fixed only if we let it go;
             // look again (the AHI build's look, if it was of this page: the same instant).
-            let found = match looked {
-                Some((page, found)) if page == w.page => found,
-                _ => self.pool.lookup(w.page),
+            let look = match looked {
+                Some((page, look)) if page == w.page => look,
+                _ => self.pool.page_hash_get(w.page),
             };
-            match found {
+            match look.found {
                 // Modified through the uncompressed frame only.
-                Lookup::Hit(f) if !self.pool.is_zip_only(f) => w.frame = f,
+                Lookup::Hit(f) if !look.is_zip_only() => w.frame = f,
                 _ => {
                     w.step = WalkStep::BufPageGet;
                     self.rec.counters.read_requests -= 1;
@@ -955,7 +961,7 @@ impl Sim {
                 w.step = WalkStep::FilNames;
                 return after(Tick::ZERO);
             }
-            return self.note_modification(w);
+            return self.note_modification_dirty(w, look.is_dirty());
         }
         Self::next_page_op(w)
     }
@@ -983,7 +989,14 @@ impl Sim {
     /// The change goes into the page: straight away if it is already dirty, else through
     /// the flush-list mutex.
     fn note_modification(&mut self, w: &mut PageWalk) -> WalkNext {
-        if !self.pool.is_dirty(w.frame) {
+        let dirty = self.pool.is_dirty(w.frame);
+        self.note_modification_dirty(w, dirty)
+    }
+
+    /// [`Sim::note_modification`], the frame's dirty flag read by the caller at this
+    /// instant.
+    fn note_modification_dirty(&mut self, w: &mut PageWalk, dirty: bool) -> WalkNext {
+        if !dirty {
             w.step = WalkStep::NoteModification;
             return WalkNext::Step(Next::After(Tick::ZERO));
         }

@@ -589,12 +589,7 @@ impl Sim {
 
     /// Redo bytes between the current LSN and the oldest unflushed modification.
     pub fn checkpoint_age(&self) -> u64 {
-        let oldest = self
-            .pool
-            .instances()
-            .iter()
-            .filter_map(|i| i.oldest_modification())
-            .min();
+        let oldest = self.pool.oldest_modification();
         oldest.map_or(0, |o| self.log.lsn.0.saturating_sub(o.0))
     }
 
