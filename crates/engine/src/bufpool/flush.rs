@@ -192,11 +192,15 @@ impl BufPool {
     /// Recomputes [`BufPool::oldest_modification`] after an instance's flush list
     /// changed at its old end.
     fn refresh_oldest_modification(&mut self) {
-        self.oldest_modification = self
-            .instances
+        self.oldest_modification = self.scan_oldest_modification();
+    }
+
+    /// The least of the instances' oldest modifications, read from every flush list.
+    pub(super) fn scan_oldest_modification(&self) -> Option<Lsn> {
+        self.instances
             .iter()
             .filter_map(BufPoolInstance::oldest_modification)
-            .min();
+            .min()
     }
 
     /// [`BufPoolInstance::flush_remove`] in instance `i`, keeping the pool's oldest

@@ -139,13 +139,9 @@ impl BufPool {
                 );
             }
         }
-        let oldest = self
-            .instances
-            .iter()
-            .filter_map(|i| i.oldest_modification())
-            .min();
         assert_eq!(
-            oldest, self.oldest_modification,
+            self.scan_oldest_modification(),
+            self.oldest_modification,
             "the pool's oldest modification"
         );
         self.spaces.validate(&slot_pages);

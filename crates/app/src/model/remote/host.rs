@@ -38,13 +38,13 @@ pub const BUSY_WORK_MS: f64 = 30.0;
 /// painted: the page asks for that map while the first pool builds, and its `View`
 /// waits for the slice under way. Only in the worker's first [`FIRST_MAP_WINDOW_MS`]
 /// (a page without a map asks for none).
-pub const FIRST_MAP_WORK_MS: f64 = 10.0;
+const FIRST_MAP_WORK_MS: f64 = 10.0;
 /// How long after the worker starts its first pool is built in short slices, ms.
 const FIRST_MAP_WINDOW_MS: f64 = 2000.0;
 /// Wall time a timer frame steps the engines while they fall behind the clock (a
 /// speed they cannot hold): the worker's frames go to the engines, not to frames
 /// the page could not tell apart. Commands wait at most this long.
-pub const LAGGING_WORK_MS: f64 = 45.0;
+const LAGGING_WORK_MS: f64 = 45.0;
 /// How often the map is repainted while the engines fall behind the clock.
 const LAGGING_MAP_EVERY_MS: f64 = 100.0;
 /// Wall time the map may spend repainting bands past the scanned ones.
@@ -341,17 +341,8 @@ impl Host {
                 (frame, Vec::new())
             });
         };
-        let budget = if e.busy().is_some() {
-            if self.last_paint_ms.is_none() && now_ms < FIRST_MAP_WINDOW_MS {
-                FIRST_MAP_WORK_MS
-            } else {
-                BUSY_WORK_MS
-            }
-        } else if self.lagging {
-            LAGGING_WORK_MS
-        } else {
-            WORK_MS
-        };
+        let first_map = self.last_paint_ms.is_none() && now_ms < FIRST_MAP_WINDOW_MS;
+        let budget = work_budget(e.busy().is_some(), self.lagging, first_map);
         let mut lap = Lap::new(clock);
         // A map the page has just asked for is painted before the engines work on:
         // the first map of a page (or a resized one) waits for no build slice.
@@ -439,6 +430,18 @@ impl Host {
             timings,
         };
         Some((frame, pixels))
+    }
+}
+
+/// The wall time a timer frame gives the engines: a build's or a replay's slice
+/// (short while the worker's `first_map` is still to paint), a lagging run's, or a
+/// playing one's.
+fn work_budget(busy: bool, lagging: bool, first_map: bool) -> f64 {
+    match (busy, lagging) {
+        (true, _) if first_map => FIRST_MAP_WORK_MS,
+        (true, _) => BUSY_WORK_MS,
+        (false, true) => LAGGING_WORK_MS,
+        (false, false) => WORK_MS,
     }
 }
 

@@ -14,6 +14,19 @@ fn open(h: &mut Host, scenario: &str, generation: u32) {
     );
 }
 
+/// Describes pane 0's map canvas: `width` device pixels at `dpr`, light.
+fn view(h: &mut Host, width: u32, dpr: f64) {
+    h.handle(
+        Command::View {
+            pane: 0,
+            width,
+            dpr,
+            dark: false,
+        },
+        &|| 0.0,
+    );
+}
+
 /// Runs timer frames of 16 ms (an unbounded budget: the test's clock stands still)
 /// until `want` says a frame is the one, at most `n` frames.
 fn frames_until(
@@ -39,15 +52,7 @@ fn snapshot(f: &Frame) -> Option<&Snapshot> {
 fn the_map_comes_as_rows_beside_the_frame() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
-    h.handle(
-        Command::View {
-            pane: 0,
-            width: 400,
-            dpr: 1.0,
-            dark: false,
-        },
-        &|| 0.0,
-    );
+    view(&mut h, 400, 1.0);
     // The height is the worker's: the map's layout for the pool's instances.
     let f = frames_until(&mut h, 50, |f, px| {
         f.panes[0].map.as_ref().is_some_and(|m| {
@@ -62,15 +67,7 @@ fn the_map_comes_as_rows_beside_the_frame() {
     assert_eq!((m.width, m.height), (400, css.round() as u32));
     // A wider, sharper view: painted whole again, at its own size.
     h.handle(Command::Drawn, &|| 0.0);
-    h.handle(
-        Command::View {
-            pane: 0,
-            width: 800,
-            dpr: 2.0,
-            dark: false,
-        },
-        &|| 0.0,
-    );
+    view(&mut h, 800, 2.0);
     let f = frames_until(&mut h, 50, |f, _| {
         f.panes[0]
             .map
@@ -519,14 +516,19 @@ fn a_step_moves_the_clock_to_the_next_mark_and_back() {
     assert!(at(&h) < stepped, "back from {stepped:?} to {:?}", at(&h));
 }
 
-/// Frames of 16 ms at 1000x with a clock that moves 1 ms at each read: the engines
-/// cannot keep up. Returns, per frame, whether it carried a map patch.
-fn lagging_frames(h: &mut Host, n: usize) -> Vec<bool> {
-    let t = std::cell::Cell::new(0.0);
-    let clock = || {
+/// A clock that moves 1 ms at each read of it, from `t`.
+fn moving_clock(t: &std::cell::Cell<f64>) -> impl Fn() -> f64 + '_ {
+    move || {
         t.set(t.get() + 1.0);
         t.get()
-    };
+    }
+}
+
+/// Frames of 16 ms at 1000x on a [`moving_clock`]: the engines cannot keep up.
+/// Returns, per frame, whether it carried a map patch.
+fn lagging_frames(h: &mut Host, n: usize) -> Vec<bool> {
+    let t = std::cell::Cell::new(0.0);
+    let clock = moving_clock(&t);
     (0..n)
         .map(|i| {
             let out = h.frame(16.0, i as f64 * 16.0, &clock);
@@ -540,15 +542,7 @@ fn lagging_frames(h: &mut Host, n: usize) -> Vec<bool> {
 fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
-    h.handle(
-        Command::View {
-            pane: 0,
-            width: 200,
-            dpr: 1.0,
-            dark: false,
-        },
-        &|| 0.0,
-    );
+    view(&mut h, 200, 1.0);
     h.engines.as_mut().expect("opened").settle();
     // At 1x with time standing still the engines keep up: a map every frame.
     let kept_up = frames_until(&mut h, 5, |_, _| false);
@@ -573,10 +567,6 @@ fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
     );
     // A lagging frame works LAGGING_WORK_MS, not WORK_MS: the clock read shows it.
     let t = std::cell::Cell::new(0.0);
-    let clock = || {
-        t.set(t.get() + 1.0);
-        t.get()
-    };
-    h.frame(16.0, 10_000.0, &clock);
+    h.frame(16.0, 10_000.0, &moving_clock(&t));
     assert!(t.get() > LAGGING_WORK_MS, "worked {} ms", t.get());
 }
