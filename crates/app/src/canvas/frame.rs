@@ -298,6 +298,9 @@ impl LoopInner {
                         dpr,
                         &mut phase,
                     );
+                    if drew_map {
+                        crate::worker::marks::once(crate::worker::marks::PAGE_FIRST_MAP);
+                    }
                 }
             }
             let drew = performance_now() - draw_started;

@@ -124,6 +124,11 @@ impl RemoteFrameLoop {
             }
         });
         *inner.closure.borrow_mut() = Some(closure);
+        // The first map is asked for now, in the effect after the page's first
+        // render (only the map's pane, see `ui::mount`: its layout is a few nodes'),
+        // not a frame later: the worker paints it while the page mounts the rest.
+        let dark = dark_theme(inner.dark_query.as_ref());
+        inner.describe_views(gloo::utils::window().device_pixel_ratio().max(1.0), dark);
         inner.arm();
         RemoteFrameLoop { inner }
     }

@@ -15,6 +15,7 @@ use crate::ui::hooks::{
     EnginesProxy,
 };
 use crate::ui::lesson::{EnginesRef, LessonPlayer};
+use crate::ui::mount::{use_mount_stage, Stage};
 use crate::ui::notice::Notice;
 use crate::ui::pane::Pane;
 use crate::ui::panels_menu::PanelsMenu;
@@ -115,6 +116,7 @@ pub fn app() -> Html {
     use_shortcuts(&engines, &state);
     use_restart(&engines, &state, heavy);
     use_compare(&engines, &state);
+    let stage = use_mount_stage();
     // The layout as the address bar's timer reads it.
     let layout = use_mut_ref(|| state.layout.clone());
     if *layout.borrow() != state.layout {
@@ -126,7 +128,12 @@ pub fn app() -> Html {
     let main_snapshot = state.snapshots[0].clone();
     let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
     let panes = panes(
-        &state, &engines, &canvases, &instances, comparing, &profiles,
+        &state,
+        &engines,
+        &canvases,
+        (&instances, comparing),
+        &profiles,
+        stage,
     );
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
@@ -145,18 +152,20 @@ pub fn app() -> Html {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
             <header class="toolbar" data-testid="toolbar">
                 <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
-                { controls(&state, &engines, &main_snapshot) }
-                <div class="group toolbar-end">
-                    <PanelsMenu
-                        layout={state.layout.clone()}
-                        on_toggle={dispatch(&state, Action::TogglePanel)}
-                        on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
-                    />
-                    <ShareButton {make_url} />
-                    <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
-                    <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
-                    <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
-                </div>
+                if stage >= Stage::Toolbar {
+                    { controls(&state, &engines, &main_snapshot) }
+                    <div class="group toolbar-end">
+                        <PanelsMenu
+                            layout={state.layout.clone()}
+                            on_toggle={dispatch(&state, Action::TogglePanel)}
+                            on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
+                        />
+                        <ShareButton {make_url} />
+                        <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
+                        <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
+                        <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
+                    </div>
+                }
             </header>
             if let Some(error) = state.error.clone() {
                 <div class="error-banner" role="alert" data-testid="settings-error">
@@ -170,22 +179,28 @@ pub fn app() -> Html {
             }
             <main class="grid">
                 <div class="main-col">
-                    { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                        <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                            generation={state.generation} now={main_snapshot.now} playing={state.playing}
-                            busy={main_snapshot.busy.clone()} />
-                    }) }
+                    if stage >= Stage::Card {
+                        { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
+                            <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
+                                generation={state.generation} now={main_snapshot.now} playing={state.playing}
+                                busy={main_snapshot.busy.clone()} />
+                        }) }
+                    }
                     <div class="panes">{ for panes }</div>
                 </div>
                 <aside class="panel side">
-                    { console(&state, &engines, suggested) }
-                    <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
-                        { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
-                    </div>
-                    { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
-                        let heading = comparing.then(|| title_of(&profiles, if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
-                        html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
-                    }) }
+                    if stage >= Stage::Console {
+                        { console(&state, &engines, suggested) }
+                        <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                            { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
+                        </div>
+                    }
+                    if stage >= Stage::Figures {
+                        { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
+                            let heading = comparing.then(|| title_of(&profiles, if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
+                            html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
+                        }) }
+                    }
                 </aside>
             </main>
             if let Some(debug) = (*debug).clone() {
@@ -364,14 +379,15 @@ fn script_toggle(state: &UseReducerHandle<AppState>) -> Html {
     }
 }
 
-/// One pane per engine shown (two in compare mode), each with its pool map's tooltip.
+/// One pane per engine shown (two in compare mode), each with its pool map's tooltip;
+/// before [`Stage::Full`], only the map.
 fn panes(
     state: &AppState,
     engines: &EnginesProxy,
     canvases: &[Canvases],
-    instances: &[u16],
-    comparing: bool,
+    (instances, comparing): (&[u16], bool),
     profiles: &Profiles,
+    stage: Stage,
 ) -> Vec<Html> {
     (0..if comparing { 2 } else { 1 })
         .map(|i| {
@@ -399,6 +415,7 @@ fn panes(
                     {title}
                     {inspect}
                     on_seek={seeker(engines)}
+                    map_only={stage < Stage::Full}
                 />
             }
         })

@@ -14,6 +14,7 @@ pub mod hooks;
 pub mod lesson;
 pub mod marks;
 pub mod mdl_panel;
+pub mod mount;
 pub mod notice;
 pub mod pane;
 pub mod panels_menu;

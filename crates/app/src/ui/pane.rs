@@ -38,6 +38,10 @@ pub struct PaneProps {
     /// Called with a band's start when a band on a chart is clicked.
     #[prop_or_default]
     pub on_seek: Callback<Tick>,
+    /// Only the pool map, in its place (the page's first stage, see
+    /// [`crate::ui::mount`]).
+    #[prop_or_default]
+    pub map_only: bool,
 }
 
 /// One panel of the pane, wrapped so the stylesheet and the tests can find it.
@@ -71,9 +75,12 @@ fn panel(props: &PaneProps, id: PanelId) -> Html {
 pub fn pane(props: &PaneProps) -> Html {
     let column = |c: Column| {
         let ids = props.layout.column(c);
+        let ids = ids
+            .into_iter()
+            .filter(|id| !props.map_only || *id == PanelId::Map);
         html! {
             <div class="pane-col" data-column={if c == Column::First { "1" } else { "2" }}>
-                { for ids.into_iter().map(|id| panel(props, id)) }
+                { for ids.map(|id| panel(props, id)) }
             </div>
         }
     };

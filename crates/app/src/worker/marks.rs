@@ -40,6 +40,12 @@ pub fn once(name: &'static str) {
     }
 }
 
+/// Whether `name` was marked on this thread (the page's stages wait for its first
+/// map, see `ui::mount`).
+pub fn seen(name: &'static str) -> bool {
+    SET.with(|s| s.borrow().contains(&name))
+}
+
 /// The global scope's `performance`, in a window or a worker.
 fn performance() -> Option<web_sys::Performance> {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())

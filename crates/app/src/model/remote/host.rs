@@ -41,6 +41,11 @@ pub const BUSY_WORK_MS: f64 = 30.0;
 const FIRST_MAP_WORK_MS: f64 = 10.0;
 /// How long after the worker starts its first pool is built in short slices, ms.
 const FIRST_MAP_WINDOW_MS: f64 = 2000.0;
+/// How long after the worker starts its first engines wait for the page's first
+/// view before they work, ms: the first slices of a build run code for the first
+/// time (compiled as it is called, a slice overruns its budget several times over),
+/// and the view would wait for them. A page without a map waits no longer than this.
+const FIRST_VIEW_WAIT_MS: f64 = 500.0;
 /// Wall time a timer frame steps the engines while they fall behind the clock (a
 /// speed they cannot hold): the worker's frames go to the engines, not to frames
 /// the page could not tell apart. Commands wait at most this long.
@@ -347,7 +352,9 @@ impl Host {
         // A map the page has just asked for is painted before the engines work on:
         // the first map of a page (or a resized one) waits for no build slice.
         let new_view = std::mem::take(&mut self.new_view);
-        if !new_view {
+        let viewless = self.panes.iter().all(|p| p.view.is_none());
+        let wait_for_view = first_map && viewless && now_ms < FIRST_VIEW_WAIT_MS;
+        if !new_view && !wait_for_view {
             self.lagging = e.advance(dt_ms, budget, clock);
         }
         lap.to(phase::ADVANCE);

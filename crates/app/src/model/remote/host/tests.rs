@@ -427,15 +427,13 @@ fn the_clock_stops_at_a_lesson_steps_pause() {
 fn the_worker_reports_its_frame_timings_four_times_a_second() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
-    // A clock that moves a millisecond each time it is read.
+    // A clock that moves a millisecond each time it is read, from each frame's start.
     let t = std::cell::Cell::new(0.0);
-    let clock = || {
-        t.set(t.get() + 1.0);
-        t.get()
-    };
+    let clock = moving_clock(&t);
     let mut heard = Vec::new();
     for i in 0..200 {
         let now = i as f64 * 16.0;
+        t.set(now);
         if let Some((f, _)) = h.frame(16.0, now, &clock) {
             heard.extend(f.timings.map(|x| (now, x)));
         }
@@ -569,4 +567,31 @@ fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
     let t = std::cell::Cell::new(0.0);
     h.frame(16.0, 10_000.0, &moving_clock(&t));
     assert!(t.get() > LAGGING_WORK_MS, "worked {} ms", t.get());
+}
+
+#[test]
+fn the_first_engines_wait_for_the_pages_view_then_paint_it_first() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let busy = |h: &Host| h.engines().unwrap().busy();
+    let before = busy(&h);
+    // No view yet, early in the worker's life: the build waits for it.
+    for i in 0..10 {
+        h.frame(16.0, i as f64 * 16.0, &|| 0.0);
+    }
+    assert_eq!(busy(&h), before, "no build slice before the page's view");
+    view(&mut h, 200, 1.0);
+    let (f, px) = h.frame(16.0, 176.0, &|| 0.0).expect("a frame");
+    assert!(
+        f.panes[0].map.is_some() && !px[0].is_empty(),
+        "the view's map at once"
+    );
+    h.frame(16.0, 192.0, &|| 0.0);
+    assert_ne!(busy(&h), before, "then the build goes on");
+    // A page without a map: the build starts when the wait is over.
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    let before = busy(&h);
+    h.frame(16.0, FIRST_VIEW_WAIT_MS, &|| 0.0);
+    assert_ne!(busy(&h), before, "no view: built after the wait");
 }

@@ -1,0 +1,141 @@
+//! The page mounted in stages: the pool map's pane first, then (once the first map
+//! is on its canvas) the toolbar, the scenario card, the console, the figures and
+//! the other panels, each stage in its own task a frame after the last.
+//!
+//! The whole page in one render is a task of 100–150 ms on a 2-core machine (Yew
+//! makes a few thousand DOM nodes, the module's functions are compiled as they are
+//! first called, and the first style and layout is of all of them), and the map
+//! could not be asked for until it ended. In stages, the map's canvas is laid out
+//! and its first view asked for after a render of a few nodes, and no stage is a
+//! long task. The grid's tracks do not depend on what is in them, so the map's
+//! width is the same at every stage (no second view).
+
+use crate::canvas::frame::performance_now;
+use crate::worker::marks;
+use gloo::timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// How much of the page is mounted, in the order the stages come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// The toolbar's title and the pool map's pane.
+    Map,
+    /// The toolbar's controls and menus.
+    Toolbar,
+    /// The scenario card.
+    Card,
+    /// The SQL console and the live log.
+    Console,
+    /// The figures under the console.
+    Figures,
+    /// Every panel.
+    Full,
+}
+
+impl Stage {
+    /// The stage after this one.
+    fn next(self) -> Option<Stage> {
+        match self {
+            Stage::Map => Some(Stage::Toolbar),
+            Stage::Toolbar => Some(Stage::Card),
+            Stage::Card => Some(Stage::Console),
+            Stage::Console => Some(Stage::Figures),
+            Stage::Figures => Some(Stage::Full),
+            Stage::Full => None,
+        }
+    }
+}
+
+/// How long after the first render the page's later stages wait for the first map,
+/// at most (a page whose map is hidden, or a worker slow to start), ms.
+const WAIT_FOR_MAP_MS: f64 = 600.0;
+
+/// The stage the page is at: [`Stage::Map`] until the first map is put on its canvas
+/// (the page's other work would hold its pixels back), each next one in a task of
+/// its own after the next animation frame.
+#[hook]
+pub fn use_mount_stage() -> Stage {
+    let stage = use_state_eq(|| Stage::Map);
+    {
+        let setter = stage.setter();
+        use_effect_with(*stage, move |s| {
+            let waiter = s.next().map(|next| {
+                let since = performance_now();
+                let waits = *s == Stage::Map;
+                Waiter::start(
+                    move || {
+                        !waits
+                            || marks::seen(marks::PAGE_FIRST_MAP)
+                            || performance_now() - since >= WAIT_FOR_MAP_MS
+                    },
+                    move || setter.set(next),
+                )
+            });
+            move || drop(waiter)
+        });
+    }
+    *stage
+}
+
+/// The closure `requestAnimationFrame` calls.
+type FrameClosure = Closure<dyn FnMut(f64)>;
+
+/// A wait for the first animation frame where a condition holds, then a task of its
+/// own; dropping it cancels what is pending.
+struct Waiter {
+    closure: Rc<RefCell<Option<FrameClosure>>>,
+    frame: Rc<Cell<Option<i32>>>,
+    timeout: Rc<RefCell<Option<Timeout>>>,
+}
+
+impl Waiter {
+    fn start(ready: impl Fn() -> bool + 'static, then: impl FnOnce() + 'static) -> Waiter {
+        let w = Waiter {
+            closure: Rc::default(),
+            frame: Rc::default(),
+            timeout: Rc::default(),
+        };
+        let (frame, timeout, me) = (
+            w.frame.clone(),
+            w.timeout.clone(),
+            Rc::downgrade(&w.closure),
+        );
+        let mut then = Some(then);
+        let closure = FrameClosure::new(move |_| {
+            frame.set(None);
+            if !ready() {
+                if let Some(c) = me.upgrade() {
+                    frame.set(arm(&c));
+                }
+            } else if let Some(then) = then.take() {
+                *timeout.borrow_mut() = Some(Timeout::new(0, then));
+            }
+        });
+        *w.closure.borrow_mut() = Some(closure);
+        w.frame.set(arm(&w.closure));
+        w
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        if let Some(id) = self.frame.take() {
+            let _ = gloo::utils::window().cancel_animation_frame(id);
+        }
+        self.timeout.borrow_mut().take();
+        self.closure.borrow_mut().take();
+    }
+}
+
+/// Asks for an animation frame for `closure`; its id.
+fn arm(closure: &RefCell<Option<FrameClosure>>) -> Option<i32> {
+    let c = closure.borrow();
+    let f = c.as_ref()?;
+    gloo::utils::window()
+        .request_animation_frame(f.as_ref().unchecked_ref())
+        .ok()
+}
