@@ -247,6 +247,16 @@ try {
       .map((m) => [m.name.slice('ddlscope:'.length), Math.round(m.startTime)]),
   ));
   console.log(`first map drawn ${report.first_map_ms} ms after navigation (${JSON.stringify(report.startup_marks_ms)})`);
+  // The load itself is a case too: every task from navigation to a second after
+  // the page said it was ready (the page mounts in stages, ui/mount.rs).
+  await page.waitForTimeout(1000);
+  const loading = await longTasksSince(page, 0);
+  report.cases.push({
+    case: 'page load (navigation to 1 s after ready)',
+    long_tasks: loading.length,
+    long_task_max_ms: Math.round(Math.max(0, ...loading.map((e) => e.ms))),
+  });
+  console.log(`page load: long tasks ${loading.length} (max ${report.cases.at(-1).long_task_max_ms} ms)`);
   await poolCases(page, cdp, report.cases);
   await compareCase(page, cdp, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);

@@ -398,7 +398,7 @@ impl Host {
             };
             pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
             lap.to(phase::MAP);
-            let (latches, flush) = panels_due(r, state, now_ms);
+            let (latches, flush) = panels_due(r, state, now_ms, self.lagging);
             lap.to(phase::PANELS);
             let charts = charts_due(r, state, now_ms);
             lap.to(phase::CHARTS);
@@ -481,20 +481,27 @@ fn unanswerable(c: Command) -> Option<Reply> {
 }
 
 /// The latch lanes and flush lists of `r`, when its clock moved and they were not
-/// sent in the last [`PANELS_EVERY_MS`].
+/// sent in the last [`PANELS_EVERY_MS`] (while the engines lag, as often as the map:
+/// [`LAGGING_MAP_EVERY_MS`]).
 fn panels_due(
     r: &Runner,
     state: &mut PaneState,
     now_ms: f64,
+    lagging: bool,
 ) -> (
     Option<crate::model::panels::LatchView>,
     Option<crate::model::panels::FlushView>,
 ) {
     let engine = (r.generation(), r.seeks());
     let now = r.sim().now();
+    let every = if lagging {
+        LAGGING_MAP_EVERY_MS
+    } else {
+        PANELS_EVERY_MS
+    };
     let due = state
         .panels
-        .is_none_or(|(at, e, t)| e != engine || (t != now && now_ms - at >= PANELS_EVERY_MS));
+        .is_none_or(|(at, e, t)| e != engine || (t != now && now_ms - at >= every));
     if !due {
         return (None, None);
     }
