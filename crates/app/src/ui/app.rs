@@ -379,8 +379,8 @@ fn script_toggle(state: &UseReducerHandle<AppState>) -> Html {
     }
 }
 
-/// One pane per engine shown (two in compare mode), each with its pool map's tooltip;
-/// before [`Stage::Full`], only the map.
+/// One pane per engine shown (two in compare mode), each with its pool map's tooltip
+/// and the panels mounted at `stage`.
 fn panes(
     state: &AppState,
     engines: &EnginesProxy,
@@ -415,7 +415,7 @@ fn panes(
                     {title}
                     {inspect}
                     on_seek={seeker(engines)}
-                    map_only={stage < Stage::Full}
+                    {stage}
                 />
             }
         })

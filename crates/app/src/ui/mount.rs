@@ -1,6 +1,7 @@
 //! The page mounted in stages: the pool map's pane first, then (once the first map
-//! is on its canvas) the toolbar, the scenario card, the console, the figures and
-//! the other panels, each stage in its own task a frame after the last.
+//! is on its canvas) the toolbar, the scenario card, the console, the figures, the
+//! other panels and the charts, each stage in its own task a frame after the last
+//! (and each new canvas first drawn in the frame after its stage).
 //!
 //! The whole page in one render is a task of 100–150 ms on a 2-core machine (Yew
 //! makes a few thousand DOM nodes, the module's functions are compiled as they are
@@ -11,6 +12,7 @@
 //! width is the same at every stage (no second view).
 
 use crate::canvas::frame::performance_now;
+use crate::model::layout::PanelId;
 use crate::worker::marks;
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
@@ -32,11 +34,22 @@ pub enum Stage {
     Console,
     /// The figures under the console.
     Figures,
+    /// The pane's panels but the charts.
+    Panels,
     /// Every panel.
     Full,
 }
 
 impl Stage {
+    /// Whether a pane's panel `id` is mounted at this stage.
+    pub fn shows(self, id: PanelId) -> bool {
+        match id {
+            PanelId::Map => true,
+            PanelId::Tps | PanelId::Bp | PanelId::Waits => self >= Stage::Full,
+            _ => self >= Stage::Panels,
+        }
+    }
+
     /// The stage after this one.
     fn next(self) -> Option<Stage> {
         match self {
@@ -44,7 +57,8 @@ impl Stage {
             Stage::Toolbar => Some(Stage::Card),
             Stage::Card => Some(Stage::Console),
             Stage::Console => Some(Stage::Figures),
-            Stage::Figures => Some(Stage::Full),
+            Stage::Figures => Some(Stage::Panels),
+            Stage::Panels => Some(Stage::Full),
             Stage::Full => None,
         }
     }
@@ -138,4 +152,34 @@ fn arm(closure: &RefCell<Option<FrameClosure>>) -> Option<i32> {
     gloo::utils::window()
         .request_animation_frame(f.as_ref().unchecked_ref())
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stages_come_in_order_the_map_first_and_every_panel_at_the_end() {
+        let mut seen = vec![Stage::Map];
+        while let Some(next) = seen.last().and_then(|s| s.next()) {
+            assert!(next > *seen.last().unwrap(), "{next:?} after {seen:?}");
+            seen.push(next);
+        }
+        assert_eq!(seen.last(), Some(&Stage::Full));
+        for s in &seen {
+            assert!(s.shows(PanelId::Map), "the map at {s:?}");
+        }
+        let all = [
+            PanelId::Latches,
+            PanelId::Flush,
+            PanelId::Tps,
+            PanelId::Bp,
+            PanelId::Waits,
+            PanelId::Mdl,
+            PanelId::Processlist,
+        ];
+        assert!(all.iter().all(|&p| Stage::Full.shows(p)));
+        assert!(all.iter().all(|&p| !Stage::Figures.shows(p)));
+        assert!(!Stage::Panels.shows(PanelId::Tps) && Stage::Panels.shows(PanelId::Flush));
+    }
 }

@@ -12,6 +12,7 @@ use crate::canvas::pool_map::PoolMap;
 use crate::model::layout::{Column, PanelId, PanelLayout};
 use crate::model::snapshot::Snapshot;
 use crate::ui::mdl_panel::MdlPanel;
+use crate::ui::mount::Stage;
 use crate::ui::processlist::Processlist;
 use ddlscope_engine::Tick;
 use yew::prelude::*;
@@ -38,10 +39,10 @@ pub struct PaneProps {
     /// Called with a band's start when a band on a chart is clicked.
     #[prop_or_default]
     pub on_seek: Callback<Tick>,
-    /// Only the pool map, in its place (the page's first stage, see
+    /// How much of the page is mounted: the panels it shows (see
     /// [`crate::ui::mount`]).
-    #[prop_or_default]
-    pub map_only: bool,
+    #[prop_or(Stage::Full)]
+    pub stage: Stage,
 }
 
 /// One panel of the pane, wrapped so the stylesheet and the tests can find it.
@@ -75,9 +76,7 @@ fn panel(props: &PaneProps, id: PanelId) -> Html {
 pub fn pane(props: &PaneProps) -> Html {
     let column = |c: Column| {
         let ids = props.layout.column(c);
-        let ids = ids
-            .into_iter()
-            .filter(|id| !props.map_only || *id == PanelId::Map);
+        let ids = ids.into_iter().filter(|id| props.stage.shows(*id));
         html! {
             <div class="pane-col" data-column={if c == Column::First { "1" } else { "2" }}>
                 { for ids.map(|id| panel(props, id)) }
