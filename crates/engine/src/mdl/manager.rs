@@ -37,6 +37,7 @@
 //! stays valid: the names are those of the tables and schemas a run has locked, an
 //! unused object two empty lists.
 
+use super::context_map::ContextMap;
 use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
 use super::id_map::IdMap;
 use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};
@@ -81,7 +82,7 @@ pub struct MdlManager {
     pub(super) locks: Vec<MdlLock>,
     pub(super) tickets: IdMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
-    contexts: BTreeMap<MdlContextId, MdlContext>,
+    contexts: ContextMap<MdlContext>,
     next_ticket: u64,
     next_request: u64,
     /// The virtual time new grants are stamped with.
@@ -108,7 +109,7 @@ impl MdlManager {
             locks: Vec::new(),
             tickets: IdMap::default(),
             pending: BTreeMap::new(),
-            contexts: BTreeMap::new(),
+            contexts: ContextMap::default(),
             next_ticket: 1,
             next_request: 1,
             clock: Tick::ZERO,
@@ -186,6 +187,7 @@ impl MdlManager {
     ///
     /// # Panics
     /// If `ctx` is already waiting, or the type does not exist in the key's namespace.
+    #[cfg(test)]
     pub fn acquire_lock(
         &mut self,
         ctx: MdlContextId,
@@ -194,6 +196,24 @@ impl MdlManager {
         duration: MdlDuration,
         now: Tick,
         lock_wait_timeout: Tick,
+    ) -> (Acquire, Wakeups) {
+        self.acquire_lock_with(ctx, lock_id, mdl_type, duration, now, || lock_wait_timeout)
+    }
+
+    /// [`MdlManager::acquire_lock`] with the `lock_wait_timeout` asked of the caller
+    /// only if the request cannot be granted at once (the server reads the session's
+    /// variable only in `MDL_context::acquire_lock()`'s wait path too).
+    ///
+    /// # Panics
+    /// As [`MdlManager::acquire_lock`].
+    pub fn acquire_lock_with(
+        &mut self,
+        ctx: MdlContextId,
+        lock_id: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+        now: Tick,
+        lock_wait_timeout: impl FnOnce() -> Tick,
     ) -> (Acquire, Wakeups) {
         let lock = &mut self.locks[lock_id.index()];
         let strategy = lock.strategy;
@@ -256,6 +276,7 @@ impl MdlManager {
             }
             return (Acquire::Granted(ticket), wakeups);
         }
+        let lock_wait_timeout = lock_wait_timeout();
         if lock_wait_timeout == Tick::ZERO {
             return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
         }
@@ -495,10 +516,7 @@ impl MdlManager {
     /// Weighs this context's waits as DML in deadlock victim choice
     /// (`MDL_context::set_force_dml_deadlock_weight()`, used by `LOCK TABLES`).
     pub fn set_force_dml_deadlock_weight(&mut self, ctx: MdlContextId, force: bool) {
-        self.contexts
-            .entry(ctx)
-            .or_default()
-            .force_dml_deadlock_weight = force;
+        self.contexts.or_default(ctx).force_dml_deadlock_weight = force;
     }
 
     /// A granted ticket.
@@ -710,7 +728,7 @@ impl MdlManager {
                 granted_at: self.clock,
             },
         );
-        self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
+        self.contexts.or_default(ctx).tickets[duration as usize].push(ticket);
     }
 
     /// Gives a granted ticket a new type; like the server, it moves to the back of the
@@ -771,7 +789,7 @@ impl MdlManager {
                 deadline: now + lock_wait_timeout,
             },
         );
-        self.contexts.entry(ctx).or_default().waiting_for = Some(request);
+        self.contexts.or_default(ctx).waiting_for = Some(request);
         request
     }
 
@@ -993,7 +1011,7 @@ impl WaitForGraph for MdlManager {
 /// looking first in `duration`'s list, then the next durations in turn, newest first
 /// (`MDL_context::find_ticket()`).
 fn find_ticket(
-    contexts: &BTreeMap<MdlContextId, MdlContext>,
+    contexts: &ContextMap<MdlContext>,
     tickets: &IdMap<MdlTicketId, MdlTicket>,
     ctx: MdlContextId,
     lock: MdlLockId,
