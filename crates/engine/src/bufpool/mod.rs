@@ -262,6 +262,10 @@ pub struct BufPoolInstance {
     free_head: u32,
     unused: u32,
     free_len: u32,
+    /// `free_len + lru_len` is under a quarter of `n_blocks` (see
+    /// [`BufPool::running_out`]): kept as the two lengths change, so the check each
+    /// write makes reads one flag an instance.
+    short_of_blocks: bool,
     lru_head: u32,
     lru_tail: u32,
     lru_len: u32,
@@ -355,6 +359,7 @@ impl BufPoolInstance {
             free_head: FRAME_NONE,
             unused: 0,
             free_len: frames,
+            short_of_blocks: false,
             lru_head: FRAME_NONE,
             lru_tail: FRAME_NONE,
             lru_len: 0,
