@@ -263,7 +263,7 @@ impl MdlManager {
         if lock.can_grant_lock(mdl_type, ctx) {
             let ticket = MdlTicketId(self.next_ticket);
             self.next_ticket += 1;
-            lock.granted.push(GrantedEntry {
+            lock.push_granted(GrantedEntry {
                 ticket,
                 ctx,
                 mdl_type,
@@ -600,6 +600,9 @@ impl MdlManager {
             if &lock.key != key {
                 return Err(format!("{key}: its lock object is {}'s", lock.key));
             }
+            if !lock.granted_counts_agree() {
+                return Err(format!("{key}: granted counts disagree with the list"));
+            }
             if lock.is_unused() {
                 if !lock.is_fresh() {
                     return Err(format!("{key}: unused lock object keeps its counters"));
@@ -699,7 +702,7 @@ impl MdlManager {
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        self.locks[lock.index()].granted.push(GrantedEntry {
+        self.locks[lock.index()].push_granted(GrantedEntry {
             ticket,
             ctx,
             mdl_type,
@@ -737,14 +740,11 @@ impl MdlManager {
         let t = self.tickets.get_mut(&ticket).expect("ticket exists");
         t.mdl_type = mdl_type;
         let lock = &mut self.locks[t.lock.index()];
-        let pos = lock
-            .granted
-            .iter()
-            .position(|g| g.ticket == ticket)
+        let mut entry = lock
+            .remove_granted(ticket)
             .expect("ticket in its lock's granted list");
-        let mut entry = lock.granted.remove(pos);
         entry.mdl_type = mdl_type;
-        lock.granted.push(entry);
+        lock.push_granted(entry);
     }
 
     /// After a grant outside `reschedule_waiters()`: count hogs and piglets, and if the
@@ -862,7 +862,7 @@ impl MdlManager {
             .expect("ticket owner has a context");
         c.tickets[t.duration as usize].retain(|&id| id != ticket);
         let lock = &mut self.locks[t.lock.index()];
-        lock.granted.retain(|g| g.ticket != ticket);
+        lock.remove_granted(ticket);
         if lock.waiting.is_empty() {
             // after_removal() without the rescheduling: nothing waits, so
             // reschedule_waiters() would grant nothing and only reset the counters.
@@ -926,7 +926,7 @@ impl MdlManager {
                 None => {
                     let ticket = MdlTicketId(self.next_ticket);
                     self.next_ticket += 1;
-                    lock.granted.push(GrantedEntry {
+                    lock.push_granted(GrantedEntry {
                         ticket,
                         ctx: w.ctx,
                         mdl_type: w.mdl_type,
@@ -946,8 +946,8 @@ impl MdlManager {
                 }
                 Some(ticket) => {
                     // Merge the upgrade into the old ticket, which moves to the back.
-                    lock.granted.retain(|g| g.ticket != ticket);
-                    lock.granted.push(GrantedEntry {
+                    lock.remove_granted(ticket);
+                    lock.push_granted(GrantedEntry {
                         ticket,
                         ctx: w.ctx,
                         mdl_type: w.mdl_type,
