@@ -43,12 +43,21 @@ impl BufPoolInstance {
                 self.blocks.push(BufBlock::FREE);
             }
             self.free_len -= 1;
+            self.note_lengths();
             return Some(b);
         } else {
             return None;
         }
         self.free_len -= 1;
+        self.note_lengths();
         Some(b)
+    }
+
+    /// Keeps `short_of_blocks` true exactly while the free and LRU lists together hold
+    /// under a quarter of the instance's blocks.
+    #[inline]
+    pub(super) fn note_lengths(&mut self) {
+        self.short_of_blocks = self.free_len + self.lru_len < self.n_blocks / 4;
     }
 
     /// Makes the descriptors of every pool block, so that descriptors can follow them.
@@ -71,6 +80,7 @@ impl BufPoolInstance {
         };
         self.free_head = b;
         self.free_len += 1;
+        self.note_lengths();
     }
 }
 
@@ -220,8 +230,6 @@ impl BufPool {
     /// InnoDB: `buf_LRU_buf_pool_running_out()`: some instance has less than a quarter
     /// of its frames free or holding pages, the rest lent to the AHI and lock heaps.
     pub fn running_out(&self) -> bool {
-        self.instances
-            .iter()
-            .any(|i| i.free_len + i.lru_len < i.size() / 4)
+        self.instances.iter().any(|i| i.short_of_blocks)
     }
 }

@@ -132,12 +132,16 @@ impl BufPool {
         })
     }
 
-    /// Checks that every page is in its chain once and the chains hold only pages.
+    /// Checks that every page is in its chain once, that no page is in the pool twice
+    /// (two versions of one page would share a chain; `page_hash_get_guess` relies on
+    /// it), and that the chains hold only pages.
     pub(super) fn validate_hash(&self) {
+        let mut pages_of_chain = Vec::new();
         for inst in &self.instances {
             let id = inst.id;
             let mut chained = 0usize;
             for c in 0..inst.page_hash.cells.len() {
+                pages_of_chain.clear();
                 let mut at = inst.page_hash.cells[c];
                 while at != 0 {
                     let b = &inst.blocks[at as usize - 1];
@@ -150,6 +154,11 @@ impl BufPool {
                         page_no: b.page_no,
                     };
                     assert_eq!(inst.page_hash.cell(page), c, "instance {id}: wrong cell");
+                    assert!(
+                        !pages_of_chain.contains(&page),
+                        "instance {id}: {page:?} is in the pool twice"
+                    );
+                    pages_of_chain.push(page);
                     chained += 1;
                     at = b.hash;
                 }

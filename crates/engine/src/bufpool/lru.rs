@@ -34,6 +34,7 @@ impl BufPoolInstance {
         self.blocks[b as usize].prev = FRAME_NONE;
         self.blocks[b as usize].next = FRAME_NONE;
         self.lru_len -= 1;
+        self.note_lengths();
     }
 
     fn link_first(&mut self, b: u32) {
@@ -47,6 +48,7 @@ impl BufPoolInstance {
         }
         self.lru_head = b;
         self.lru_len += 1;
+        self.note_lengths();
     }
 
     fn link_after(&mut self, after: u32, b: u32) {
@@ -60,6 +62,7 @@ impl BufPoolInstance {
             self.blocks[next as usize].prev = b;
         }
         self.lru_len += 1;
+        self.note_lengths();
     }
 
     /// InnoDB: `buf_LRU_old_adjust_len()`: move `LRU_old` until the old sublist is

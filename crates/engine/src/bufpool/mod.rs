@@ -262,6 +262,10 @@ pub struct BufPoolInstance {
     free_head: u32,
     unused: u32,
     free_len: u32,
+    /// `free_len + lru_len` is under a quarter of `n_blocks` (see
+    /// [`BufPool::running_out`]): kept as the two lengths change, so the check each
+    /// write makes reads one flag an instance.
+    short_of_blocks: bool,
     lru_head: u32,
     lru_tail: u32,
     lru_len: u32,
@@ -315,7 +319,36 @@ pub struct PageLook {
     ahi_index: u8,
 }
 
+/// A descriptor a caller remembers finding a page in, to try first the next time
+/// (`buf_page_get_gen()`'s `guess`): only a hint, checked before it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockGuess {
+    inst: u16,
+    local: u32,
+}
+
+impl BlockGuess {
+    /// No guess.
+    pub const NONE: BlockGuess = BlockGuess {
+        inst: u16::MAX,
+        local: u32::MAX,
+    };
+}
+
 impl PageLook {
+    /// The descriptor found, as a guess for the next lookup of the page
+    /// ([`BlockGuess::NONE`] on a miss).
+    #[inline]
+    pub fn guess(&self) -> BlockGuess {
+        match self.found {
+            Lookup::Miss => BlockGuess::NONE,
+            _ => BlockGuess {
+                inst: self.inst,
+                local: self.local,
+            },
+        }
+    }
+
     const MISS: PageLook = PageLook {
         found: Lookup::Miss,
         inst: 0,
@@ -355,6 +388,7 @@ impl BufPoolInstance {
             free_head: FRAME_NONE,
             unused: 0,
             free_len: frames,
+            short_of_blocks: false,
             lru_head: FRAME_NONE,
             lru_tail: FRAME_NONE,
             lru_len: 0,
@@ -623,6 +657,47 @@ impl BufPool {
         let Some(local) = self.hash_find(i, page) else {
             return PageLook::MISS;
         };
+        self.look_at(i, local)
+    }
+
+    /// InnoDB: `buf_page_get_gen()` given a `guess` block (`btr_cur_search_to_nth_level()`
+    /// passes the index's root guess, the AHI the block a record was hashed on): if the
+    /// guessed descriptor still holds `page`, the page hash is not searched. The answer
+    /// is [`BufPool::page_hash_get`]'s: a page is in the pool at most once (any
+    /// version), so the descriptor holding it is the one the hash chain leads to.
+    #[inline]
+    pub fn page_hash_get_guess(&self, page: PageId, guess: BlockGuess) -> PageLook {
+        if self.guess_holds(page, guess) {
+            let look = self.look_at(usize::from(guess.inst), guess.local);
+            debug_assert_eq!(look, self.page_hash_get(page), "guess for {page:?}");
+            return look;
+        }
+        self.page_hash_get(page)
+    }
+
+    /// [`BufPool::lookup`] given a `guess` block, as [`BufPool::page_hash_get_guess`].
+    #[inline]
+    pub fn lookup_guess(&self, page: PageId, guess: BlockGuess) -> Lookup {
+        self.page_hash_get_guess(page, guess).found
+    }
+
+    /// Whether the guessed descriptor holds `page` (`buf_block_get_state()` is a file
+    /// page and `block->page.id` is the page's: the check `buf_page_get_gen()` makes of
+    /// its guess).
+    #[inline]
+    fn guess_holds(&self, page: PageId, guess: BlockGuess) -> bool {
+        let Some(inst) = self.instances.get(usize::from(guess.inst)) else {
+            return false;
+        };
+        let Some(b) = inst.blocks.get(guess.local as usize) else {
+            return false;
+        };
+        b.page_no == page.page_no && b.holds_page() && self.spaces.slot(b.slot).space == page.space
+    }
+
+    /// The look of `blocks[local]` of instance `i`, a descriptor holding a page.
+    #[inline]
+    fn look_at(&self, i: usize, local: u32) -> PageLook {
         let inst = &self.instances[i];
         let frame = inst.frame_id(local);
         let b = &inst.blocks[local as usize];

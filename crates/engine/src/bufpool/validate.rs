@@ -33,6 +33,11 @@ impl BufPool {
                 free += 1;
             }
             assert_eq!(free, inst.free_len, "instance {id}: free length");
+            assert_eq!(
+                inst.short_of_blocks,
+                inst.free_len + inst.lru_len < inst.n_blocks / 4,
+                "instance {id}: short_of_blocks"
+            );
             let memory = inst
                 .blocks
                 .iter()

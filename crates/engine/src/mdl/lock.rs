@@ -64,8 +64,15 @@ pub(super) struct MdlLock {
     /// The name (`MDL_lock::key`).
     pub(super) key: MdlKey,
     pub(super) strategy: MdlLockStrategy,
-    /// Granted tickets, oldest first (`m_granted`).
+    /// Granted tickets, oldest first (`m_granted`). Changed only through
+    /// [`MdlLock::push_granted`] and [`MdlLock::remove_granted`], which keep the counts
+    /// below.
     pub(super) granted: Vec<GrantedEntry>,
+    /// Granted tickets of each type, and the bitmap of the types with any
+    /// (`MDL_lock::fast_path_granted_bitmap()` | the granted list's types): a request
+    /// no granted type conflicts with is granted without walking the list.
+    granted_count: [u32; 16],
+    granted_bitmap: u16,
     /// Waiting requests in arrival order (`m_waiting`).
     pub(super) waiting: Vec<WaitingEntry>,
     /// Hogs granted in a row while weaker requests waited (`m_hog_lock_count`).
@@ -82,11 +89,43 @@ impl MdlLock {
             strategy: key.namespace().strategy(),
             key,
             granted: Vec::new(),
+            granted_count: [0; 16],
+            granted_bitmap: 0,
             waiting: Vec::new(),
             hog_lock_count: 0,
             piglet_lock_count: 0,
             waiting_incompatible_idx: 0,
         }
+    }
+
+    /// Adds a ticket at the end of the granted list.
+    pub(super) fn push_granted(&mut self, entry: GrantedEntry) {
+        self.granted_count[entry.mdl_type as usize] += 1;
+        self.granted_bitmap |= entry.mdl_type.bit();
+        self.granted.push(entry);
+    }
+
+    /// Takes a ticket out of the granted list, the others keeping their order.
+    pub(super) fn remove_granted(&mut self, ticket: MdlTicketId) -> Option<GrantedEntry> {
+        let pos = self.granted.iter().position(|g| g.ticket == ticket)?;
+        let entry = self.granted.remove(pos);
+        let count = &mut self.granted_count[entry.mdl_type as usize];
+        *count -= 1;
+        if *count == 0 {
+            self.granted_bitmap &= !entry.mdl_type.bit();
+        }
+        Some(entry)
+    }
+
+    /// Whether the granted counts agree with the granted list.
+    #[cfg(test)]
+    pub(super) fn granted_counts_agree(&self) -> bool {
+        let mut count = [0u32; 16];
+        for g in &self.granted {
+            count[g.mdl_type as usize] += 1;
+        }
+        let bitmap = self.granted.iter().fold(0, |b, g| b | g.mdl_type.bit());
+        count == self.granted_count && bitmap == self.granted_bitmap
     }
 
     pub(super) fn is_unused(&self) -> bool {
@@ -131,6 +170,9 @@ impl MdlLock {
             return false;
         }
         let incompatible = self.granted_incompatible(mdl_type);
+        if self.granted_bitmap & incompatible == 0 {
+            return true;
+        }
         !self
             .granted
             .iter()

@@ -37,6 +37,7 @@
 //! stays valid: the names are those of the tables and schemas a run has locked, an
 //! unused object two empty lists.
 
+use super::context_map::ContextMap;
 use super::deadlock::{self, DeadlockSearch, WaitForGraph, DEADLOCK_WEIGHT_DML};
 use super::id_map::IdMap;
 use super::lock::{GrantedEntry, MdlBlocker, MdlLock, WaitingEntry};
@@ -81,7 +82,7 @@ pub struct MdlManager {
     pub(super) locks: Vec<MdlLock>,
     pub(super) tickets: IdMap<MdlTicketId, MdlTicket>,
     pub(super) pending: BTreeMap<MdlRequestId, MdlPending>,
-    contexts: BTreeMap<MdlContextId, MdlContext>,
+    contexts: ContextMap<MdlContext>,
     next_ticket: u64,
     next_request: u64,
     /// The virtual time new grants are stamped with.
@@ -108,7 +109,7 @@ impl MdlManager {
             locks: Vec::new(),
             tickets: IdMap::default(),
             pending: BTreeMap::new(),
-            contexts: BTreeMap::new(),
+            contexts: ContextMap::default(),
             next_ticket: 1,
             next_request: 1,
             clock: Tick::ZERO,
@@ -186,6 +187,7 @@ impl MdlManager {
     ///
     /// # Panics
     /// If `ctx` is already waiting, or the type does not exist in the key's namespace.
+    #[cfg(test)]
     pub fn acquire_lock(
         &mut self,
         ctx: MdlContextId,
@@ -194,6 +196,24 @@ impl MdlManager {
         duration: MdlDuration,
         now: Tick,
         lock_wait_timeout: Tick,
+    ) -> (Acquire, Wakeups) {
+        self.acquire_lock_with(ctx, lock_id, mdl_type, duration, now, || lock_wait_timeout)
+    }
+
+    /// [`MdlManager::acquire_lock`] with the `lock_wait_timeout` asked of the caller
+    /// only if the request cannot be granted at once (the server reads the session's
+    /// variable only in `MDL_context::acquire_lock()`'s wait path too).
+    ///
+    /// # Panics
+    /// As [`MdlManager::acquire_lock`].
+    pub fn acquire_lock_with(
+        &mut self,
+        ctx: MdlContextId,
+        lock_id: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+        now: Tick,
+        lock_wait_timeout: impl FnOnce() -> Tick,
     ) -> (Acquire, Wakeups) {
         let lock = &mut self.locks[lock_id.index()];
         let strategy = lock.strategy;
@@ -243,7 +263,7 @@ impl MdlManager {
         if lock.can_grant_lock(mdl_type, ctx) {
             let ticket = MdlTicketId(self.next_ticket);
             self.next_ticket += 1;
-            lock.granted.push(GrantedEntry {
+            lock.push_granted(GrantedEntry {
                 ticket,
                 ctx,
                 mdl_type,
@@ -256,6 +276,7 @@ impl MdlManager {
             }
             return (Acquire::Granted(ticket), wakeups);
         }
+        let lock_wait_timeout = lock_wait_timeout();
         if lock_wait_timeout == Tick::ZERO {
             return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
         }
@@ -495,10 +516,7 @@ impl MdlManager {
     /// Weighs this context's waits as DML in deadlock victim choice
     /// (`MDL_context::set_force_dml_deadlock_weight()`, used by `LOCK TABLES`).
     pub fn set_force_dml_deadlock_weight(&mut self, ctx: MdlContextId, force: bool) {
-        self.contexts
-            .entry(ctx)
-            .or_default()
-            .force_dml_deadlock_weight = force;
+        self.contexts.or_default(ctx).force_dml_deadlock_weight = force;
     }
 
     /// A granted ticket.
@@ -581,6 +599,9 @@ impl MdlManager {
             let lock = &self.locks[id.index()];
             if &lock.key != key {
                 return Err(format!("{key}: its lock object is {}'s", lock.key));
+            }
+            if !lock.granted_counts_agree() {
+                return Err(format!("{key}: granted counts disagree with the list"));
             }
             if lock.is_unused() {
                 if !lock.is_fresh() {
@@ -681,7 +702,7 @@ impl MdlManager {
     ) -> MdlTicketId {
         let ticket = MdlTicketId(self.next_ticket);
         self.next_ticket += 1;
-        self.locks[lock.index()].granted.push(GrantedEntry {
+        self.locks[lock.index()].push_granted(GrantedEntry {
             ticket,
             ctx,
             mdl_type,
@@ -710,7 +731,7 @@ impl MdlManager {
                 granted_at: self.clock,
             },
         );
-        self.contexts.entry(ctx).or_default().tickets[duration as usize].push(ticket);
+        self.contexts.or_default(ctx).tickets[duration as usize].push(ticket);
     }
 
     /// Gives a granted ticket a new type; like the server, it moves to the back of the
@@ -719,14 +740,11 @@ impl MdlManager {
         let t = self.tickets.get_mut(&ticket).expect("ticket exists");
         t.mdl_type = mdl_type;
         let lock = &mut self.locks[t.lock.index()];
-        let pos = lock
-            .granted
-            .iter()
-            .position(|g| g.ticket == ticket)
+        let mut entry = lock
+            .remove_granted(ticket)
             .expect("ticket in its lock's granted list");
-        let mut entry = lock.granted.remove(pos);
         entry.mdl_type = mdl_type;
-        lock.granted.push(entry);
+        lock.push_granted(entry);
     }
 
     /// After a grant outside `reschedule_waiters()`: count hogs and piglets, and if the
@@ -771,7 +789,7 @@ impl MdlManager {
                 deadline: now + lock_wait_timeout,
             },
         );
-        self.contexts.entry(ctx).or_default().waiting_for = Some(request);
+        self.contexts.or_default(ctx).waiting_for = Some(request);
         request
     }
 
@@ -844,7 +862,7 @@ impl MdlManager {
             .expect("ticket owner has a context");
         c.tickets[t.duration as usize].retain(|&id| id != ticket);
         let lock = &mut self.locks[t.lock.index()];
-        lock.granted.retain(|g| g.ticket != ticket);
+        lock.remove_granted(ticket);
         if lock.waiting.is_empty() {
             // after_removal() without the rescheduling: nothing waits, so
             // reschedule_waiters() would grant nothing and only reset the counters.
@@ -908,7 +926,7 @@ impl MdlManager {
                 None => {
                     let ticket = MdlTicketId(self.next_ticket);
                     self.next_ticket += 1;
-                    lock.granted.push(GrantedEntry {
+                    lock.push_granted(GrantedEntry {
                         ticket,
                         ctx: w.ctx,
                         mdl_type: w.mdl_type,
@@ -928,8 +946,8 @@ impl MdlManager {
                 }
                 Some(ticket) => {
                     // Merge the upgrade into the old ticket, which moves to the back.
-                    lock.granted.retain(|g| g.ticket != ticket);
-                    lock.granted.push(GrantedEntry {
+                    lock.remove_granted(ticket);
+                    lock.push_granted(GrantedEntry {
                         ticket,
                         ctx: w.ctx,
                         mdl_type: w.mdl_type,
@@ -993,7 +1011,7 @@ impl WaitForGraph for MdlManager {
 /// looking first in `duration`'s list, then the next durations in turn, newest first
 /// (`MDL_context::find_ticket()`).
 fn find_ticket(
-    contexts: &BTreeMap<MdlContextId, MdlContext>,
+    contexts: &ContextMap<MdlContext>,
     tickets: &IdMap<MdlTicketId, MdlTicket>,
     ctx: MdlContextId,
     lock: MdlLockId,

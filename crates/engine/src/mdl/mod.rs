@@ -76,6 +76,7 @@
 //!   session_props.rs  property runs: the manager's invariants under random sessions
 //! ```
 
+mod context_map;
 mod deadlock;
 mod id_map;
 mod lock;

@@ -95,9 +95,12 @@ impl TableEntry {
     /// (`MDL_key` of `TABLE schema.name`, both lower-cased).
     pub(crate) fn mdl_lock(&mut self, schema: &str, mdl: &mut MdlManager) -> MdlLockId {
         if let Some((key, lock)) = &self.mdl_lock {
+            // Names the key holds as they are (lower case, as a rule) compare
+            // bytewise first; only a name in another case needs the slower test.
+            let same = |a: &str, b: &str| a == b || a.eq_ignore_ascii_case(b);
             let current = key.namespace() == MdlNamespace::Table
-                && key.db_name().eq_ignore_ascii_case(schema)
-                && key.name().eq_ignore_ascii_case(self.table.sql_name());
+                && same(key.db_name(), schema)
+                && same(key.name(), self.table.sql_name());
             if current {
                 return *lock;
             }

@@ -18,8 +18,8 @@
 use super::session::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{
-    FrameId, FreeBlock, Lookup, Lsn, PageId, PageLook, SinglePageFlush, SpaceId, FRAME_NONE,
-    LRU_SEARCH_SCAN_THRESHOLD,
+    BlockGuess, FrameId, FreeBlock, Lookup, Lsn, PageId, PageLook, SinglePageFlush, SpaceId,
+    FRAME_NONE, LRU_SEARCH_SCAN_THRESHOLD,
 };
 use crate::device::IoOp;
 use crate::latch::LatchId;
@@ -68,6 +68,8 @@ pub(super) struct PageWalk {
     op_idx: usize,
     page: PageId,
     frame: FrameId,
+    /// The descriptor the page was last found in, for this walk's next looks at it.
+    guess: BlockGuess,
     pub(super) last_lsn: Lsn,
     /// The transaction has modified a page (its commit must flush the redo log).
     pub(super) wrote: bool,
@@ -90,6 +92,7 @@ impl PageWalk {
                 page_no: 0,
             },
             frame: FRAME_NONE,
+            guess: BlockGuess::NONE,
             last_lsn: Lsn(0),
             wrote: false,
             free_block_attempt: 0,
@@ -285,7 +288,7 @@ impl Sim {
             space: table.space,
             page_no: op.page,
         };
-        let found = self.pool.page_hash_get(page);
+        let found = self.pool.page_hash_get_guess(page, c.guess);
         if found.found == Lookup::Hit(c.frame)
             && !found.is_hashed()
             && rng.chance(1, AHI_BUILD_ODDS)
@@ -713,7 +716,11 @@ impl Sim {
             page_no: op.page,
         };
         self.rec.counters.read_requests += 1;
-        let look = self.pool.page_hash_get(w.page);
+        let look = self
+            .pool
+            .page_hash_get_guess(w.page, self.guesses.get(w.page));
+        self.guesses.note(w.page, &look);
+        w.guess = look.guess();
         match look.found {
             Lookup::Hit(f) if look.is_zip_only() => {
                 w.frame = f;
@@ -760,7 +767,7 @@ impl Sim {
             return PARKED;
         }
         // The page may have been evicted while we waited.
-        if self.pool.lookup(w.page) == Lookup::Hit(w.frame) {
+        if self.pool.lookup_guess(w.page, w.guess) == Lookup::Hit(w.frame) {
             self.pool.make_young(w.frame);
         }
         w.step = WalkStep::MakeYoungDone;
@@ -810,7 +817,7 @@ impl Sim {
         if !self.acquire(latch, t) {
             return PARKED;
         }
-        if self.pool.lookup(w.page) == Lookup::Stale(w.frame) {
+        if self.pool.lookup_guess(w.page, w.guess) == Lookup::Stale(w.frame) {
             self.pool.free_stale(w.frame);
         }
         w.step = WalkStep::FreeStaleDone;
@@ -938,7 +945,7 @@ impl Sim {
             // look again (the AHI build's look, if it was of this page: the same instant).
             let look = match looked {
                 Some((page, look)) if page == w.page => look,
-                _ => self.pool.page_hash_get(w.page),
+                _ => self.pool.page_hash_get_guess(w.page, w.guess),
             };
             match look.found {
                 // Modified through the uncompressed frame only.
@@ -974,7 +981,7 @@ impl Sim {
         if !self.acquire(latch, t) {
             return PARKED;
         }
-        if self.pool.lookup(w.page) != Lookup::Hit(w.frame) {
+        if self.pool.lookup_guess(w.page, w.guess) != Lookup::Hit(w.frame) {
             // Evicted while we waited: fetch it again.
             self.release(latch, t, false);
             w.step = WalkStep::BufPageGet;

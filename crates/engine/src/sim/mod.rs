@@ -24,6 +24,7 @@ mod cleaner;
 mod client;
 mod cpu;
 mod ddl;
+mod guess;
 #[cfg(test)]
 mod invariants;
 pub mod log;
@@ -133,6 +134,8 @@ pub struct Sim {
     /// Events, trace hash, counters, samples, wait gauges, the HA probe (sim/recorder.rs).
     rec: Recorder,
     pool: BufPool,
+    /// Where sessions last found pages, tried before the page hash (sim/guess.rs).
+    guesses: guess::BlockGuesses,
     device: Device,
     /// The file system holding the data files.
     fs: FileSystem,
@@ -220,6 +223,7 @@ impl Sim {
             catalog,
             rec: Recorder::default(),
             pool,
+            guesses: guess::BlockGuesses::new(),
             device,
             fs,
             cpu: Cpu::new(scenario.server.cpus),

@@ -42,16 +42,19 @@
 //! Workload clients' own row locks are not recorded (their transactions last
 //! milliseconds); they are counted as lock memory only.
 
+use super::Session;
 use crate::events::EventKind;
 use crate::mdl::{
     Acquire, MdlContextId, MdlDuration, MdlError, MdlLockId, MdlRequest, MdlTicketId, MdlType,
     Wakeups,
 };
+use crate::profile::Profile;
 use crate::sim::catalog::TableId;
 use crate::sim::{Sim, Wake};
 use crate::sql::SqlError;
 use crate::time::Tick;
 use crate::ThreadId;
+use std::collections::BTreeMap;
 
 /// The answer to a metadata-lock request made by a simulated thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,16 +110,25 @@ pub(in crate::sim) enum RowPoll {
     Failed(SqlError),
 }
 
+/// The `lock_wait_timeout` of the context's session (the server default for workload
+/// clients and DDL threads of sessions that never set it).
+fn session_lock_wait_timeout(
+    sessions: &BTreeMap<u32, Session>,
+    profile: &Profile,
+    ctx: MdlContextId,
+) -> Tick {
+    sessions
+        .get(&ctx.0)
+        .map_or(Tick::from_secs(profile.sql.lock_wait_timeout_s), |s| {
+            Tick::from_secs(s.vars.lock_wait_timeout_s)
+        })
+}
+
 impl Sim {
     /// The `lock_wait_timeout` of the context's session (the server default for
     /// workload clients and DDL threads of sessions that never set it).
     pub(in crate::sim) fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
-        self.sql
-            .sessions
-            .get(&ctx.0)
-            .map_or(Tick::from_secs(self.profile.sql.lock_wait_timeout_s), |s| {
-                Tick::from_secs(s.vars.lock_wait_timeout_s)
-            })
+        session_lock_wait_timeout(&self.sql.sessions, &self.profile, ctx)
     }
 
     /// Asks for a metadata lock for context `ctx` on behalf of thread `t`
@@ -147,12 +159,14 @@ impl Sim {
         if let Some(outcome) = self.mdl_outcome(ctx) {
             return outcome;
         }
-        let timeout = self.lock_wait_timeout(ctx);
         let now = self.sched.now;
-        let (answer, wakeups) = self
-            .sql
-            .mdl
-            .acquire_lock(ctx, lock, mdl_type, duration, now, timeout);
+        let (sessions, profile) = (&self.sql.sessions, &self.profile);
+        let (answer, wakeups) =
+            self.sql
+                .mdl
+                .acquire_lock_with(ctx, lock, mdl_type, duration, now, || {
+                    session_lock_wait_timeout(sessions, profile, ctx)
+                });
         self.mdl_wake(wakeups);
         self.mdl_answer(t, ctx, answer, mdl_type)
     }
