@@ -42,7 +42,6 @@
 //! Workload clients' own row locks are not recorded (their transactions last
 //! milliseconds); they are counted as lock memory only.
 
-use super::Session;
 use crate::events::EventKind;
 use crate::mdl::{
     Acquire, MdlContextId, MdlDuration, MdlError, MdlLockId, MdlRequest, MdlTicketId, MdlType,
@@ -54,7 +53,6 @@ use crate::sim::{Sim, Wake};
 use crate::sql::SqlError;
 use crate::time::Tick;
 use crate::ThreadId;
-use std::collections::BTreeMap;
 
 /// The answer to a metadata-lock request made by a simulated thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,25 +108,22 @@ pub(in crate::sim) enum RowPoll {
     Failed(SqlError),
 }
 
-/// The `lock_wait_timeout` of the context's session (the server default for workload
-/// clients and DDL threads of sessions that never set it).
-fn session_lock_wait_timeout(
-    sessions: &BTreeMap<u32, Session>,
-    profile: &Profile,
-    ctx: MdlContextId,
-) -> Tick {
-    sessions
-        .get(&ctx.0)
-        .map_or(Tick::from_secs(profile.sql.lock_wait_timeout_s), |s| {
-            Tick::from_secs(s.vars.lock_wait_timeout_s)
-        })
+/// A session's `lock_wait_timeout` (seconds, `None` for a context that is not a
+/// session's), or the server default for workload clients and DDL threads.
+fn lock_wait_timeout_or_default(session_s: Option<u64>, profile: &Profile) -> Tick {
+    Tick::from_secs(session_s.unwrap_or(profile.sql.lock_wait_timeout_s))
 }
 
 impl Sim {
     /// The `lock_wait_timeout` of the context's session (the server default for
     /// workload clients and DDL threads of sessions that never set it).
     pub(in crate::sim) fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
-        session_lock_wait_timeout(&self.sql.sessions, &self.profile, ctx)
+        let session_s = self
+            .sql
+            .sessions
+            .get(&ctx.0)
+            .map(|s| s.vars.lock_wait_timeout_s);
+        lock_wait_timeout_or_default(session_s, &self.profile)
     }
 
     /// Asks for a metadata lock for context `ctx` on behalf of thread `t`
@@ -165,7 +160,8 @@ impl Sim {
             self.sql
                 .mdl
                 .acquire_lock_with(ctx, lock, mdl_type, duration, now, || {
-                    session_lock_wait_timeout(sessions, profile, ctx)
+                    let session_s = sessions.get(&ctx.0).map(|s| s.vars.lock_wait_timeout_s);
+                    lock_wait_timeout_or_default(session_s, profile)
                 });
         self.mdl_wake(wakeups);
         self.mdl_answer(t, ctx, answer, mdl_type)
