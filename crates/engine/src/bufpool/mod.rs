@@ -692,7 +692,7 @@ impl BufPool {
         let Some(b) = inst.blocks.get(guess.local as usize) else {
             return false;
         };
-        b.page_no == page.page_no && b.holds_page() && self.spaces.slot(b.slot).space == page.space
+        b.page_no == page.page_no && b.holds_page() && self.block_space(b) == page.space
     }
 
     /// The look of `blocks[local]` of instance `i`, a descriptor holding a page.
