@@ -188,25 +188,39 @@ pub fn app() -> Html {
                     }
                     <div class="panes">{ for panes }</div>
                 </div>
-                <aside class="panel side">
-                    if stage >= Stage::Console {
-                        { console(&state, &engines, suggested) }
-                        <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
-                            { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
-                        </div>
-                    }
-                    if stage >= Stage::Figures {
-                        { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
-                            let heading = comparing.then(|| title_of(&profiles, if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
-                            html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
-                        }) }
-                    }
-                </aside>
+                { side_panel(&state, &engines, suggested, (&profiles, comparing), stage) }
             </main>
             if let Some(debug) = (*debug).clone() {
                 <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
             }
         </div>
+    }
+}
+
+/// The side panel: the console and the live log, then each engine's figures (once
+/// their stages are mounted).
+fn side_panel(
+    state: &UseReducerHandle<AppState>,
+    engines: &EnginesProxy,
+    suggested: Vec<String>,
+    (profiles, comparing): (&Profiles, bool),
+    stage: Stage,
+) -> Html {
+    html! {
+        <aside class="panel side">
+            if stage >= Stage::Console {
+                { console(state, engines, suggested) }
+                <div class={classes!("narration", state.narration.is_empty().then_some("empty"))} data-testid="live-log" role="log" aria-live="polite" aria-label="What the server is doing">
+                    { for state.narration.iter().map(|l| html! { <p>{ l }</p> }) }
+                </div>
+            }
+            if stage >= Stage::Figures {
+                { for state.snapshots.iter().enumerate().filter(|(i, _)| *i == 0 || comparing).map(|(i, s)| {
+                    let heading = comparing.then(|| title_of(profiles, if i == 0 { &state.profile } else { state.compare.as_deref().unwrap_or_default() }).0);
+                    html! { <Stats snapshot={s.clone()} heading={heading.map(AttrValue::from)} /> }
+                }) }
+            }
+        </aside>
     }
 }
 
