@@ -3,7 +3,6 @@
 //! ```text
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
-//!             ──wasm-opt -Oz (binaryen, if any)─▶ ddlscope_app_bg.wasm, smaller (wasm_opt.rs)
 //!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
 //!   crates/cli ──cargo build (native, test profile)──▶ ddlscope poster --all ──▶ target/dist/posters/
 //! ```
@@ -20,7 +19,6 @@ use std::process::Command;
 
 use crate::toolchain::{self, WASM_TARGET};
 use crate::util::{self, human_size, note, run, say, Result};
-use crate::wasm_opt;
 
 /// The app package and the file name cargo gives its cdylib.
 const APP_PACKAGE: &str = "ddlscope-app";
@@ -71,10 +69,9 @@ pub fn dist() -> Result<PathBuf> {
         ])
         .arg(&dist)
         .arg(&wasm))?;
+    // No wasm-opt pass: binaryen's -Oz (and -O3) made the engine 30-40% slower in
+    // Chromium and the gzipped module larger (README, "Shipping small").
     let shipped = dist.join(SHIPPED_WASM);
-    if let Some(wasm_opt) = wasm_opt::find() {
-        wasm_opt::optimise(&wasm_opt, &shipped)?;
-    }
 
     say(
         "copying web/ pages and assets/ into the site",

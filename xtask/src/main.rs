@@ -39,7 +39,6 @@ mod size;
 mod soak;
 mod toolchain;
 mod util;
-mod wasm_opt;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!   dist's wasm build ──wasm-bindgen (names kept)──▶ target/size/ddlscope_app_bg.wasm
-//!        ──wasm-opt -g (as dist, names kept)──▶ twiggy top --format csv
+//!        ──▶ twiggy top --format csv
 //!        ──▶ per-crate totals + the largest items ──▶ stdout and target/size.md
 //! ```
 //!
@@ -22,7 +22,6 @@ use std::process::Command;
 use crate::dist;
 use crate::toolchain::{self, JOBS};
 use crate::util::{self, capture, host_cargo, run, say, which, Result};
-use crate::wasm_opt;
 
 /// Crates whose generic code is charged to the crate of its type parameters.
 const GENERIC: [&str; 8] = [
@@ -104,11 +103,7 @@ fn named_module() -> Result<PathBuf> {
         .args(["--target", "web", "--no-typescript", "--out-dir"])
         .arg(&dir)
         .arg(&wasm))?;
-    let module = dir.join("ddlscope_app_bg.wasm");
-    if let Some(wasm_opt) = wasm_opt::find() {
-        wasm_opt::optimise_keeping_names(&wasm_opt, &module)?;
-    }
-    Ok(module)
+    Ok(dir.join("ddlscope_app_bg.wasm"))
 }
 
 /// `(raw, gzip -9)` bytes of `target/dist/ddlscope_app_bg.wasm`, if it is there.
