@@ -38,6 +38,12 @@ type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
 /// How long the page's first news may wait for the first map, ms from the loop's start.
 const HOLD_FIRST_MS: f64 = 1500.0;
 
+/// Work a frame may have done (map patches put, a layout a newly mounted part of
+/// the page forced) before its panels wait for the next frame, ms: a panel drawn
+/// for the first time (its code compiled as it is called) would make one long
+/// task of the two.
+const PANELS_ROOM_MS: f64 = 12.0;
+
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
 
@@ -68,6 +74,8 @@ struct RemoteLoop {
     busy: Cell<bool>,
     drawn_any: Cell<bool>,
     held: RefCell<Held>,
+    /// The last frame left its panels to this one (never two frames running).
+    panels_waited: Cell<bool>,
     started_ms: f64,
     dark_query: Option<web_sys::MediaQueryList>,
 }
@@ -114,6 +122,7 @@ impl RemoteFrameLoop {
             busy: Cell::new(false),
             drawn_any: Cell::new(false),
             held: RefCell::default(),
+            panels_waited: Cell::new(false),
             started_ms: performance_now(),
             dark_query,
         });
@@ -231,8 +240,15 @@ impl RemoteLoop {
             return;
         }
         let panels_started = performance_now();
-        for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
-            self.draw_panels(pane, lanes, charts, &theme, dpr);
+        let any_panels = fresh_panels.iter().any(|&(lanes, charts)| lanes || charts);
+        let busy_frame = panels_started - started > PANELS_ROOM_MS;
+        if any_panels && busy_frame && !self.panels_waited.replace(true) {
+            self.held.borrow_mut().panels = fresh_panels;
+        } else {
+            self.panels_waited.set(false);
+            for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
+                self.draw_panels(pane, lanes, charts, &theme, dpr);
+            }
         }
         phase[1] = performance_now() - panels_started;
         let (heard, busy) = {

@@ -1,6 +1,6 @@
 //! The page mounted in stages: the pool map's pane first, then (once the first map
 //! is on its canvas) the toolbar, the scenario card, the console, the figures, the
-//! other panels and the charts, each stage in its own task a frame after the last
+//! other panels and the charts one by one, each stage in its own task a frame after the last
 //! (and each new canvas first drawn in the frame after its stage).
 //!
 //! The whole page in one render is a task of 100–150 ms on a 2-core machine (Yew
@@ -36,6 +36,11 @@ pub enum Stage {
     Figures,
     /// The pane's panels but the charts.
     Panels,
+    /// The transactions chart too (each chart a stage: a chart's first render and
+    /// first drawing are each a task of tens of ms on a 2-core machine).
+    Tps,
+    /// The buffer-pool chart too.
+    Bp,
     /// Every panel.
     Full,
 }
@@ -45,8 +50,25 @@ impl Stage {
     pub fn shows(self, id: PanelId) -> bool {
         match id {
             PanelId::Map => true,
-            PanelId::Tps | PanelId::Bp | PanelId::Waits => self >= Stage::Full,
+            PanelId::Tps => self >= Stage::Tps,
+            PanelId::Bp => self >= Stage::Bp,
+            PanelId::Waits => self >= Stage::Full,
             _ => self >= Stage::Panels,
+        }
+    }
+
+    /// The User Timing mark set once this stage is rendered (see `worker::marks`).
+    fn mark(self) -> &'static str {
+        match self {
+            Stage::Map => "ddlscope:stage-map",
+            Stage::Toolbar => "ddlscope:stage-toolbar",
+            Stage::Card => "ddlscope:stage-card",
+            Stage::Console => "ddlscope:stage-console",
+            Stage::Figures => "ddlscope:stage-figures",
+            Stage::Panels => "ddlscope:stage-panels",
+            Stage::Tps => "ddlscope:stage-tps",
+            Stage::Bp => "ddlscope:stage-bp",
+            Stage::Full => "ddlscope:stage-full",
         }
     }
 
@@ -58,7 +80,9 @@ impl Stage {
             Stage::Card => Some(Stage::Console),
             Stage::Console => Some(Stage::Figures),
             Stage::Figures => Some(Stage::Panels),
-            Stage::Panels => Some(Stage::Full),
+            Stage::Panels => Some(Stage::Tps),
+            Stage::Tps => Some(Stage::Bp),
+            Stage::Bp => Some(Stage::Full),
             Stage::Full => None,
         }
     }
@@ -77,6 +101,7 @@ pub fn use_mount_stage() -> Stage {
     {
         let setter = stage.setter();
         use_effect_with(*stage, move |s| {
+            marks::once(s.mark());
             let waiter = s.next().map(|next| {
                 let since = performance_now();
                 let waits = *s == Stage::Map;
@@ -181,5 +206,8 @@ mod tests {
         assert!(all.iter().all(|&p| Stage::Full.shows(p)));
         assert!(all.iter().all(|&p| !Stage::Figures.shows(p)));
         assert!(!Stage::Panels.shows(PanelId::Tps) && Stage::Panels.shows(PanelId::Flush));
+        // The charts one a stage.
+        assert!(Stage::Tps.shows(PanelId::Tps) && !Stage::Tps.shows(PanelId::Bp));
+        assert!(Stage::Bp.shows(PanelId::Bp) && !Stage::Bp.shows(PanelId::Waits));
     }
 }

@@ -1,6 +1,7 @@
 //! The page's start as User Timing marks (`performance.mark`), each set once: the
 //! module's start on the page and in the worker, the first view asked for, the first
-//! pixels posted and the first map put on the canvas. DevTools' performance panel
+//! pixels posted and the first map put on the canvas; on the page, each mount stage
+//! once rendered (`ui::mount`, `ddlscope:stage-…`). DevTools' performance panel
 //! shows them on each thread's track; `cargo xtask bench-web` prints them beside
 //! its first-map figure.
 
