@@ -72,7 +72,7 @@ const MARK_HORIZON: Tick = Tick::from_secs(10);
 
 /// What the user did to the simulation, at a virtual time. With the scenario, the
 /// profile and the seed, the list of inputs is the whole run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Input {
     /// When.
     pub at: Tick,
@@ -81,7 +81,7 @@ pub struct Input {
 }
 
 /// One input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InputKind {
     /// A new console session.
     Connect,
@@ -379,6 +379,43 @@ impl Runner {
         self.inputs.extend(later.into_iter().filter(|i| i.at > now));
         let last = self.inputs.last().map_or(now, |i| i.at);
         self.horizon = self.horizon.max(last);
+    }
+
+    /// Takes the main engine's `inputs` as this engine's own (a compare engine in a
+    /// worker of its own follows the main engine's, `remote/host/partner.rs`). What
+    /// it applied that the main engine no longer has (history branched there) is
+    /// undone by a replay to the first input that differs; the checkpoints taken
+    /// after it are dropped.
+    pub fn adopt_inputs(&mut self, inputs: Vec<Input>) {
+        let same = self
+            .inputs
+            .iter()
+            .zip(&inputs)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if same == self.inputs.len() && same == inputs.len() {
+            return;
+        }
+        let changed_at = [self.inputs.get(same), inputs.get(same)]
+            .into_iter()
+            .flatten()
+            .map(|i| i.at)
+            .min();
+        let undo = self.applied > same;
+        self.checkpoints.retain(|c| c.applied <= same);
+        self.inputs = inputs;
+        let last = self.inputs.last().map_or(Tick::ZERO, |i| i.at);
+        self.horizon = self.horizon.max(last);
+        if undo {
+            let now = self.sim.now();
+            self.go_to(changed_at.unwrap_or(now).min(now));
+        }
+    }
+
+    /// Where the engine is headed: the moment a build, a replay or a seek is on its
+    /// way to, or now.
+    pub fn destination(&self) -> Tick {
+        self.catch_up.unwrap_or(self.sim.now())
     }
 
     /// The furthest virtual time reached.
@@ -880,6 +917,9 @@ pub struct Engines {
     pub panes: Vec<Runner>,
     /// A moment playing stops at (a lesson step's pause), once.
     pub pause_at: Option<Tick>,
+    /// The furthest the clock may run (the compare engine's time in its own
+    /// worker, plus a margin: `remote/host/partner.rs`).
+    pub bound: Option<Tick>,
     /// What to do once no engine is busy, in order (see [`Engines::when_settled`]).
     settled: Vec<Settled>,
 }
@@ -899,6 +939,7 @@ impl Engines {
         Engines {
             panes: vec![main],
             pause_at: None,
+            bound: None,
             settled: Vec::new(),
         }
     }
@@ -988,6 +1029,9 @@ impl Engines {
         if let Some(p) = self.pause_at.filter(|p| *p > behind) {
             goal = goal.min(p);
         }
+        if let Some(b) = self.bound {
+            goal = goal.min(b.max(behind));
+        }
         let budget = budget_ms / self.panes.len() as f64;
         let mut lagging = false;
         for r in &mut self.panes {
@@ -996,6 +1040,30 @@ impl Engines {
             lagging |= r.sim().now() < goal;
         }
         lagging
+    }
+
+    /// Runs the one engine towards `to` (a compare engine in a worker of its own,
+    /// following the main engine's moment: `remote/host/partner.rs`), back to it
+    /// by a replay when past it, in `budget_ms`. Returns whether it fell behind.
+    pub fn follow(
+        &mut self,
+        to: Tick,
+        dt_ms: f64,
+        budget_ms: f64,
+        clock: &dyn Fn() -> f64,
+    ) -> bool {
+        if !self.work(budget_ms, clock) {
+            return false;
+        }
+        let r = &mut self.panes[0];
+        if to < r.sim().now() {
+            r.go_to(to);
+            self.work(budget_ms, clock);
+            return false;
+        }
+        let done = r.run_to(to, budget_ms, clock);
+        r.count_speed(dt_ms, done);
+        r.sim().now() < to
     }
 
     /// Gives `sql` to console session `session` of every engine; the main engine's

@@ -2,7 +2,11 @@
 //! instantiated in the worker. Each message is an encoded `Command`; a timer frame
 //! every ~16 ms (at once after a frame that worked longer) runs `Host::frame` and
 //! posts `[frame, pixels of pane 0, pixels of pane 1…]`, the buffers transferred.
+//! In compare mode it starts the compare engine's worker (`partner.rs`) and
+//! forwards its frames.
 
+use super::partner::PartnerWorker;
+use super::post::{post, scope};
 use crate::model::remote::host::Host;
 use crate::model::remote::protocol::{decode_command, encode_frame};
 use js_sys::{Array, Uint8Array};
@@ -10,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+use web_sys::{MessageChannel, MessageEvent};
 
 /// Wall time between timer frames, ms (a display's frame).
 const FRAME_MS: f64 = 16.0;
@@ -20,10 +24,6 @@ const MAX_DT_MS: f64 = 100.0;
 
 /// The timer's callback, which re-arms itself.
 type Timer = Closure<dyn FnMut()>;
-
-fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
 
 fn now_ms() -> f64 {
     scope().performance().map_or(0.0, |p| p.now())
@@ -50,12 +50,20 @@ pub fn worker_main(early: Array) {
     console_error_panic_hook::set_once();
     super::marks::once(super::marks::WORKER_MAIN);
     let host = Rc::new(RefCell::new(Host::new()));
+    if super::partner::possible() {
+        host.borrow_mut().allow_partner();
+    }
+    // The compare engine's worker, when compare mode runs there.
+    let partner: Rc<RefCell<Option<PartnerWorker>>> = Rc::default();
     for m in early.iter() {
         take(&host, &m);
     }
     let on_message = {
-        let host = host.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| take(&host, &e.data()))
+        let (host, partner) = (host.clone(), partner.clone());
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            take(&host, &e.data());
+            super::partner::sync(&host, &partner);
+        })
     };
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -77,6 +85,7 @@ pub fn worker_main(early: Array) {
             }
             post(&encode_frame(&frame), &pixels);
         }
+        super::partner::sync(&host, &partner);
         let spent = now_ms() - started;
         if let Some(f) = again.borrow().as_ref() {
             let wait = FRAME_MS - spent;
@@ -102,18 +111,4 @@ pub fn worker_main(early: Array) {
     }
     // The timer closure lives as long as the worker.
     std::mem::forget(tick);
-}
-
-/// Posts the encoded frame and the panes' pixel rows, every buffer transferred.
-fn post(frame: &[u8], pixels: &[Vec<u8>]) {
-    let message = Array::new();
-    let transfer = Array::new();
-    for bytes in std::iter::once(frame).chain(pixels.iter().map(Vec::as_slice)) {
-        let a = Uint8Array::from(bytes);
-        transfer.push(&a.buffer());
-        message.push(&a);
-    }
-    if let Err(e) = scope().post_message_with_transfer(&message, &transfer) {
-        web_sys::console::error_2(&"ddlscope worker: post failed".into(), &e);
-    }
 }

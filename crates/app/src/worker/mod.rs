@@ -12,4 +12,6 @@ pub mod client;
 pub mod entry;
 pub mod fallback;
 pub mod marks;
+pub mod partner;
+pub mod post;
 pub mod proxy;

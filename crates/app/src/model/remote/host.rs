@@ -27,6 +27,7 @@ use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use ddlscope_engine::Tick;
 use ddlscope_map::Theme;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Wall time a timer frame steps the engines while they play.
@@ -122,6 +123,22 @@ pub struct Host {
     /// The open lesson step's session names with their processlist ids.
     lesson_sessions: Rc<RefCell<Sessions>>,
     timings: HostTimings,
+    /// The compare engine's worker, when compare mode runs there (`partner.rs`).
+    partner: Option<Partner>,
+    /// Whether this worker can start another for the compare engine.
+    partner_ok: bool,
+    /// Compare engines started in a worker of their own so far: each gets a fresh
+    /// worker (a late frame of the one before cannot be taken for its).
+    partner_epoch: u32,
+    /// In the compare engine's worker: the main engine's moment it follows.
+    follow: Option<Tick>,
+    /// An engine opened since the last `Follow`: it goes to that moment by replay.
+    fresh: bool,
+    /// The frames posted with a map patch, in order: the compare engine's worker's
+    /// (true) or this worker's own; the page's `Drawn`s answer them in that order.
+    drawn_fifo: VecDeque<bool>,
+    /// The main engine's time in the last frame posted.
+    last_now: Option<Tick>,
 }
 
 impl Host {
@@ -147,7 +164,31 @@ impl Host {
                 profile,
                 knobs,
                 generation,
-            } => self.open(&scenario, &profile, &knobs, generation),
+            } => {
+                if self.follow.is_some() {
+                    // The compare engine's worker: a fresh engine, the inputs follow.
+                    self.engines = None;
+                }
+                self.fresh = true;
+                let before = self.engines.as_ref().map(|e| e.main().generation());
+                self.open(&scenario, &profile, &knobs, generation);
+                let after = self.engines.as_ref().map(|e| e.main().generation());
+                if after != before {
+                    self.restart_partner();
+                }
+            }
+            Command::View {
+                pane,
+                width,
+                dpr,
+                dark,
+            } if self.partner_view(pane, width, dpr, dark) => {
+                let i = usize::from(pane);
+                if self.panes.len() <= i {
+                    self.panes.resize_with(i + 1, PaneState::default);
+                }
+                self.panes[i].view = Some(View { width, dpr, dark });
+            }
             Command::View {
                 pane,
                 width,
@@ -164,8 +205,21 @@ impl Host {
                 self.panes[i].painted = None;
                 self.new_view = true;
             }
-            Command::Drawn => self.undrawn = self.undrawn.saturating_sub(1),
-            Command::OpenLink { link, generation } => self.open_link(&link.0, generation),
+            Command::Drawn => match self.drawn_fifo.pop_front() {
+                Some(true) => self.tell_partner(Command::Drawn),
+                _ => self.undrawn = self.undrawn.saturating_sub(1),
+            },
+            Command::OpenLink { link, generation } => {
+                self.open_link(&link.0, generation);
+                self.partner = None;
+                let compare = self
+                    .engines
+                    .as_mut()
+                    .filter(|e| e.panes.len() > 1 && self.partner_ok);
+                if let Some(other) = compare.and_then(|e| e.panes.pop()) {
+                    self.start_partner(other.profile());
+                }
+            }
             Command::OpenLesson {
                 ask,
                 lesson,
@@ -175,6 +229,9 @@ impl Host {
                 generation,
             } => {
                 let place = (step as usize, variant as usize, seed as usize);
+                // A lesson's question reads both engines: its compare engine runs
+                // beside the main one.
+                self.partner = None;
                 self.open_lesson(ask, &lesson, place, generation);
             }
             Command::Clock { playing, speed } => {
@@ -182,7 +239,17 @@ impl Host {
                 if let Some(e) = self.engines.as_mut() {
                     e.set_clock(playing, speed);
                 }
+                self.tell_partner(Command::Clock { playing, speed });
             }
+            Command::Follow { to, inputs } => self.follow(to, inputs),
+            Command::Compare(profile) if self.partner_ok => self.compare_in_partner(profile),
+            Command::Inspect {
+                ask,
+                pane,
+                x,
+                y,
+                width,
+            } if self.partner_inspect(ask, pane, (x, y, width)) => {}
             other => self.on_engines(other, clock),
         }
     }
@@ -231,7 +298,10 @@ impl Host {
                 }
             }
             Command::Link { ask } => {
-                let state = replay::capture(e, &PanelLayout::default());
+                let mut state = replay::capture(e, &PanelLayout::default());
+                if let Some(p) = &self.partner {
+                    state.compare = Some(p.profile.clone());
+                }
                 self.replies.push(Reply::Link {
                     ask,
                     state: Some(LinkJson(state)),
@@ -260,7 +330,8 @@ impl Host {
             | Command::OpenLesson { .. }
             | Command::View { .. }
             | Command::Drawn
-            | Command::Clock { .. } => {}
+            | Command::Clock { .. }
+            | Command::Follow { .. } => {}
         }
     }
 
@@ -336,6 +407,7 @@ impl Host {
         clock: &dyn Fn() -> f64,
     ) -> Option<(Frame, Vec<Vec<u8>>)> {
         let mut replies = std::mem::take(&mut self.replies);
+        self.bound_by_partner();
         let Some(e) = self.engines.as_mut() else {
             return (!replies.is_empty()).then(|| {
                 let frame = Frame {
@@ -355,7 +427,10 @@ impl Host {
         let viewless = self.panes.iter().all(|p| p.view.is_none());
         let wait_for_view = first_map && viewless && now_ms < FIRST_VIEW_WAIT_MS;
         if !new_view && !wait_for_view {
-            self.lagging = e.advance(dt_ms, budget, clock);
+            self.lagging = match self.follow {
+                Some(to) => e.follow(to, dt_ms, budget, clock),
+                None => e.advance(dt_ms, budget, clock),
+            };
         }
         lap.to(phase::ADVANCE);
         for r in &mut e.panes {
@@ -364,9 +439,12 @@ impl Host {
         lap.to(phase::DIGEST);
         replies.append(&mut self.late.borrow_mut());
         self.pause_at_mark(&mut replies);
+        self.lead_partner();
+        let partner_busy = self.partner_busy();
+        let partner_pane = self.partner_pane();
         // Still there: nothing above drops the engines.
         let e = self.engines.as_mut()?;
-        let busy = e.busy().is_some();
+        let busy = e.busy().is_some() || partner_busy;
         let report = self
             .last_report_ms
             .is_none_or(|t| now_ms - t >= REPORT_EVERY_MS);
@@ -413,17 +491,26 @@ impl Host {
                 charts,
             });
         }
+        if let Some(p) = partner_pane {
+            pixels.push(Vec::new());
+            panes.push(p);
+        }
         self.timings.record(now_ms, clock() - now_ms, &lap.phase);
         let timings = self.timings.due(now_ms, e);
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
         if drew {
             self.last_paint_ms = Some(now_ms);
+            self.drawn_fifo.push_back(false);
         }
+        let now = e.main().sim().now();
+        let moved = self.last_now.replace(now) != Some(now);
         let panels = panes
             .iter()
             .any(|p| p.latches.is_some() || p.charts.is_some());
-        let quiet = !report && !drew && !panels && !busy_changed && timings.is_none();
+        // The compare engine's worker tells the main engine's every moment it reaches.
+        let moved = moved && self.follow.is_some();
+        let quiet = !report && !drew && !panels && !busy_changed && !moved && timings.is_none();
         if quiet && replies.is_empty() {
             return None;
         }
@@ -431,6 +518,7 @@ impl Host {
             generation: e.main().generation(),
             busy,
             handled: self.handled,
+            now,
             panes,
             log,
             replies,
@@ -599,7 +687,10 @@ fn paint_pane(
 }
 
 mod lesson;
+mod partner;
 mod timings;
+
+use partner::Partner;
 
 use timings::{phase, HostTimings, Lap};
 

@@ -21,6 +21,7 @@ use crate::model::knobs::Knobs;
 use crate::model::link::LinkState;
 use crate::model::map_pixels::BandInfo;
 use crate::model::panels::{ChartData, FlushView, LatchView};
+use crate::model::runner::Input;
 use crate::model::snapshot::{LogEntry, Snapshot};
 use crate::model::spans::ScanSpan;
 use bincode::Options;
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
 /// changes shape.
-pub const PROTOCOL_VERSION: u16 = 3;
+pub const PROTOCOL_VERSION: u16 = 4;
 /// The longest message read, bytes (a frame is a few kB; a link's journal at most
 /// a few hundred).
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -150,6 +151,16 @@ pub enum Command {
         seed: u32,
         /// The restart's number.
         generation: u32,
+    },
+    /// From the worker running the main engine to the one it started for the
+    /// compare engine (`host/partner.rs`): run to `to`, the main engine's moment
+    /// (back to it by a replay when past it), with the main engine's inputs, when
+    /// they changed since the last.
+    Follow {
+        /// The main engine's moment, or where it is headed (a seek, a replay).
+        to: Tick,
+        /// The main engine's inputs, all of them, when they changed.
+        inputs: Option<Vec<Input>>,
     },
     /// Run on to the question of step `step` of lesson `lesson` and measure what it
     /// asks about (`model::lesson::reveal`): answered with [`Reply::Revealed`].
@@ -297,6 +308,9 @@ pub struct Frame {
     /// Commands the worker has taken so far: the page knows a seek it sent is not
     /// in a frame's `busy` until this counts it.
     pub handled: u32,
+    /// The main engine's virtual time (a compare engine's worker tells the main
+    /// engine's how far it has got).
+    pub now: Tick,
     /// Per engine.
     pub panes: Vec<PaneFrame>,
     /// The main engine's console log, when it changed.

@@ -31,6 +31,7 @@ fn a_frame_comes_back_as_it_went() {
         generation: 3,
         busy: false,
         handled: 12,
+        now: r.sim().now(),
         panes: vec![PaneFrame {
             instances: r.sim().pool().n_instances(),
             snapshot: Some(snapshot),
@@ -142,6 +143,26 @@ fn every_command_comes_back_as_it_went() {
             ask: 12,
             lesson: "mdl-queue".into(),
             step: 3,
+        },
+        Command::Follow {
+            to: Tick::from_ms(2500),
+            inputs: Some(vec![
+                crate::model::runner::Input {
+                    at: Tick::from_ms(900),
+                    kind: crate::model::runner::InputKind::Connect,
+                },
+                crate::model::runner::Input {
+                    at: Tick::from_ms(1200),
+                    kind: crate::model::runner::InputKind::Submit {
+                        session: 7,
+                        sql: "DROP TABLE t1".into(),
+                    },
+                },
+            ]),
+        },
+        Command::Follow {
+            to: Tick::from_ms(2600),
+            inputs: None,
         },
     ];
     for c in commands {
