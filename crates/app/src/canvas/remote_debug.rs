@@ -69,12 +69,13 @@ impl PageTimings {
         );
         match worker {
             Some(w) => text.push_str(&format!(
-                "speed {} asked, {} achieved{}\npool {} pages · {} engine(s) in the worker\npage ms: {}\nworker frame p50 {:.1} ms · p95 {:.1} ms · work p50 {:.1} ms · p95 {:.1} ms\nworker ms: {}",
+                "speed {} asked, {} achieved{}\npool {} pages · {} engine(s) in {} worker(s)\npage ms: {}\nworker frame p50 {:.1} ms · p95 {:.1} ms · work p50 {:.1} ms · p95 {:.1} ms\nworker ms: {}",
                 format::speed(w.speed),
                 format::speed(w.achieved),
                 if w.playing { "" } else { " (paused)" },
                 format::int(w.pages),
                 w.engines,
+                w.workers,
                 self.phases.named(&PAGE_PHASES),
                 w.frame_ms.0,
                 w.frame_ms.1,
@@ -110,7 +111,8 @@ mod tests {
             speed: 1000.0,
             achieved: 30.0,
             pages: 8_388_608,
-            engines: 1,
+            engines: 2,
+            workers: 2,
         };
         let text = p.text(Some(&w));
         let lines: Vec<&str> = text.lines().collect();
@@ -118,6 +120,11 @@ mod tests {
         assert!(lines[2].starts_with("speed "), "{}", lines[2]);
         assert!(lines[2].contains("asked") && lines[2].contains("achieved"));
         assert!(lines[3].starts_with("pool 8"), "{}", lines[3]);
+        assert!(
+            lines[3].ends_with("2 engine(s) in 2 worker(s)"),
+            "{}",
+            lines[3]
+        );
         assert!(lines[5].contains("p95 17.0 ms") && lines[5].contains("p95 12.0 ms"));
         assert!(
             lines[6].starts_with("worker ms: advance 8.0 digest 0.5"),

@@ -491,12 +491,19 @@ impl Host {
                 charts,
             });
         }
+        let apart = partner_pane.is_some();
         if let Some(p) = partner_pane {
             pixels.push(Vec::new());
             panes.push(p);
         }
         self.timings.record(now_ms, clock() - now_ms, &lap.phase);
-        let timings = self.timings.due(now_ms, e);
+        let timings = self.timings.due(now_ms, e).map(|mut t| {
+            if apart {
+                t.engines += 1;
+                t.workers += 1;
+            }
+            t
+        });
         let drew = panes.iter().any(|p| p.map.is_some());
         self.undrawn += u32::from(drew);
         if drew {

@@ -348,6 +348,8 @@ pub struct Timings {
     pub pages: u64,
     /// Engines running.
     pub engines: u8,
+    /// Workers they run in (compare mode: one each, where the browser can).
+    pub workers: u8,
 }
 
 /// One engine's part of a [`Frame`].

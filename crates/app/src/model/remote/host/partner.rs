@@ -32,7 +32,7 @@ use ddlscope_engine::Tick;
 /// How far ahead of the compare engine's last reported moment the main engine may
 /// run, in wall time at the speed asked, ms: a few of the two workers' frames, so
 /// neither waits for the other's next report.
-pub const FOLLOW_SLACK_MS: f64 = 100.0;
+pub const FOLLOW_SLACK_MS: f64 = 50.0;
 
 /// The compare engine's worker, as the main engine's worker knows it.
 #[derive(Debug)]

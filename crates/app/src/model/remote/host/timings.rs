@@ -62,6 +62,7 @@ impl HostTimings {
             achieved: e.main().actual_speed(),
             pages: e.panes.iter().map(|r| r.sim().pool().pages_total()).sum(),
             engines: u8::try_from(e.panes.len()).unwrap_or(u8::MAX),
+            workers: 1,
         })
     }
 }

@@ -84,7 +84,8 @@ fn a_frame_comes_back_as_it_went() {
             speed: 1000.0,
             achieved: 31.5,
             pages: 8 << 20,
-            engines: 1,
+            engines: 2,
+            workers: 2,
         }),
     };
     let bytes = encode_frame(&frame);
