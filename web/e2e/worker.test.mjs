@@ -5,7 +5,8 @@
 // statement typed in the console runs in the worker (its effect reaches the page's
 // figures, its result the console's log, its band the charts, drawn from the frames'
 // data like the latch lanes), and a syntax error is refused with MySQL's code; and
-// a worker that fails before its first frame leaves the page on its own thread,
+// compare mode runs the compare engine in a worker of its own, at the main engine's
+// moment and with its statements; a worker that fails before its first frame leaves the page on its own thread,
 // saying so in one line, never blank; the module is fetched once for the page and
 // its worker, and a server that sends it with another type than application/wasm
 // (which WebAssembly.compileStreaming refuses) still gets both started.
@@ -15,14 +16,17 @@ import assert from 'node:assert/strict';
 import {
   BASE_URL,
   chartBands,
+  ensurePaused,
   ensurePlaying,
   expectCanvasDrawn,
   ids,
   openBrowser,
+  parseFigure,
   pollUntil,
   readFigure,
   runSql,
   screenshot,
+  settled,
   waitReady,
 } from './lib.mjs';
 
@@ -81,6 +85,49 @@ test('the worker draws the map and runs a statement', { timeout: 240_000 }, asyn
     assert.deepEqual(problems, [], 'the page reported errors');
   } catch (err) {
     await screenshot(page, 'worker-failure').catch(() => {});
+    if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
+    throw err;
+  } finally {
+    await close();
+  }
+});
+
+test('compare mode runs the compare engine in a worker of its own, at the same moment, with the same statements', { timeout: 240_000 }, async () => {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.goto(`${BASE_URL}?debug=1`);
+    await waitReady(page, { problems });
+    await page.locator(ids.compareToggle).click();
+    await settled(page);
+    await pollUntil(
+      'the overlay to count two engines in two workers',
+      () => page.locator(ids.debugOverlay).textContent(),
+      (t) => /2 engine\(s\) in 2 worker\(s\)/.test(t ?? ''),
+      { timeoutMs: 20_000 },
+    );
+    const ticks = () => page.locator(ids.bufpoolMap).evaluateAll((cs) => cs.map((c) => Number(c.dataset.tick ?? -1)));
+    const start = await pollUntil('two maps', ticks, (t) => t.length === 2 && t.every((x) => x >= 0), { timeoutMs: 20_000 });
+    await ensurePlaying(page);
+    await pollUntil('both maps to move on', ticks, (t) => t.every((x, i) => x > start[i]), { timeoutMs: 20_000 });
+    // Paused, the compare engine catches up with the main one: the same tick.
+    await ensurePaused(page);
+    await pollUntil('both panes at the same tick', ticks, (t) => t[0] > 0 && t[0] === t[1], { timeoutMs: 20_000 });
+    const free = () => page.locator(ids.freePages).evaluateAll((es) => es.map((e) => e.textContent));
+    const before = (await pollUntil('two free-pages figures', free, (f) => f.length === 2)).map(parseFigure);
+    await ensurePlaying(page);
+    await runSql(page, 'DROP TABLE t1');
+    await pollUntil(
+      `free pages to rise by ${MIN_FREE_PAGES_RISE} in both engines`,
+      async () => (await free()).map(parseFigure),
+      (f) => f.every((v, i) => v - before[i] >= MIN_FREE_PAGES_RISE),
+      { timeoutMs: 120_000 },
+    );
+    await ensurePaused(page);
+    await pollUntil('both panes at the same tick again', ticks, (t) => t[0] === t[1], { timeoutMs: 20_000 });
+    await screenshot(page, 'worker-compare-apart');
+    assert.deepEqual(problems, [], 'the page reported errors');
+  } catch (err) {
+    await screenshot(page, 'worker-compare-failure').catch(() => {});
     if (problems.length > 0) err.message += `\nproblems reported by the page:\n  ${problems.join('\n  ')}`;
     throw err;
   } finally {
