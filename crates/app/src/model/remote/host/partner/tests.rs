@@ -239,3 +239,25 @@ fn a_compare_engine_that_cannot_start_ends_compare_mode_with_why() {
     );
     assert!(p.a.partner_wanted().is_none());
 }
+
+#[test]
+fn the_main_engine_waits_for_a_compare_engine_that_falls_behind() {
+    let mut p = Pair::new();
+    p.page(Command::Compare(Some(COMPARED.into())));
+    p.frames(40);
+    let behind = p.main(&p.b).sim().now();
+    assert!(behind > Tick::ZERO, "the compare engine runs");
+    // Its worker stalls: only the main engine's frames run.
+    for _ in 0..30 {
+        p.t += 16.0;
+        let _ = p.a.frame(16.0, p.t, &|| 0.0);
+        p.post();
+    }
+    let ahead = p.main(&p.a).sim().now();
+    let slack = Tick::from_ms(FOLLOW_SLACK_MS as u64);
+    assert!(ahead <= behind + slack, "{ahead} against {behind}");
+    // It resumes: both move on.
+    p.frames(10);
+    assert!(p.main(&p.a).sim().now() > ahead);
+    assert!(p.main(&p.b).sim().now() > behind);
+}
