@@ -16,9 +16,10 @@
 //! a replay when A went back. A runs at most [`FOLLOW_SLACK_MS`] of wall time (at
 //! the speed asked) ahead of B's last reported moment (`Engines::bound`), so the
 //! two panes show the same moment within a frame or two and a slower engine holds
-//! the other back, as on one thread. Without nested workers, in a lesson step (its
-//! question reads both engines) and on the page's thread, compare mode keeps both
-//! engines in one `Engines`.
+//! the other back, as on one thread. Without nested workers, after B could not
+//! start or stopped (a notice says why), in a lesson step (its question reads both
+//! engines) and on the page's thread, compare mode keeps both engines in one
+//! `Engines`.
 //!
 //! Nothing here knows the worker: `worker::partner` starts B when
 //! [`Host::partner_wanted`] (a new B for each start), posts [`Host::take_partner_commands`] to it, and hands
@@ -92,11 +93,24 @@ impl Host {
             .unwrap_or_default()
     }
 
-    /// The compare engine's worker stopped or could not start: compare mode ends,
-    /// and the page hears why.
+    /// The compare engine's worker stopped or could not start: the compare engine
+    /// runs beside the main one in this worker from now on (caught up to its
+    /// moment), and the page hears why in a notice.
     pub fn partner_failed(&mut self, why: String) {
-        if self.partner.take().is_some() {
-            self.replies.push(Reply::CompareFailed(why));
+        let Some(p) = self.partner.take() else {
+            return;
+        };
+        self.partner_ok = false;
+        let Some(e) = self.engines.as_mut() else {
+            return;
+        };
+        e.bound = None;
+        let knobs = e.main().knobs().clone();
+        match e.compare(Some(&p.profile), &knobs) {
+            Ok(()) => self.replies.push(Reply::Notice(format!(
+                "{why}; both engines now run in one worker."
+            ))),
+            Err(e) => self.replies.push(Reply::CompareFailed(e)),
         }
     }
 

@@ -261,3 +261,27 @@ fn the_main_engine_waits_for_a_compare_engine_that_falls_behind() {
     assert!(p.main(&p.a).sim().now() > ahead);
     assert!(p.main(&p.b).sim().now() > behind);
 }
+
+#[test]
+fn a_compare_engines_worker_that_stops_leaves_both_engines_in_one_with_a_notice() {
+    let mut p = Pair::new();
+    p.page(Command::Compare(Some(COMPARED.into())));
+    p.frames(20);
+    p.a.partner_failed("the compare engine's worker stopped: out of memory".into());
+    assert!(p.a.partner_wanted().is_none());
+    let engines = p.a.engines().expect("engines");
+    assert_eq!(
+        engines.panes.len(),
+        2,
+        "the compare engine beside the main one"
+    );
+    assert_eq!(engines.panes[1].profile(), COMPARED);
+    let replies: Vec<Reply> = p.frames(3).into_iter().flat_map(|f| f.replies).collect();
+    assert!(
+        replies.iter().any(|r| matches!(r, Reply::Notice(n) if n.contains("out of memory") && n.contains("one worker"))),
+        "{replies:?}"
+    );
+    // Compare mode asked again stays in this worker.
+    p.page(Command::Compare(Some("mysql-8.4".into())));
+    assert!(p.a.partner_wanted().is_none());
+}
