@@ -43,16 +43,21 @@ pub fn exp(x: f64) -> f64 {
         term *= r / f64::from(k);
         sum += term;
     }
-    let mut scale = 1.0;
-    let (base, steps) = if n >= 0.0 {
-        (2.0, n as i32)
+    sum * pow2(n as i32)
+}
+
+/// `2^n`, as exactly as repeated doubling or halving from 1 gives it (every step of
+/// which is exact down to the least subnormal, 2^-1074): built from its bits.
+fn pow2(n: i32) -> f64 {
+    if (-1022..=1023).contains(&n) {
+        f64::from_bits(((n + 1023) as u64) << 52)
+    } else if (-1074..-1022).contains(&n) {
+        f64::from_bits(1u64 << (n + 1074))
+    } else if n > 0 {
+        f64::INFINITY
     } else {
-        (0.5, -n as i32)
-    };
-    for _ in 0..steps {
-        scale *= base;
+        0.0
     }
-    sum * scale
 }
 
 /// `x^y` for `x > 0`.
@@ -76,5 +81,22 @@ mod tests {
             assert!((exp(x) - x.exp()).abs() <= 1e-12 * x.exp(), "exp {x}");
         }
         assert!((pow(0.5, 7.2126) - 0.5f64.powf(7.2126)).abs() < 1e-14);
+    }
+
+    /// The scaling loop `exp` had: `pow2` must give the same bits for every exponent.
+    fn pow2_by_steps(n: i32) -> f64 {
+        let mut scale = 1.0;
+        let (base, steps) = if n >= 0 { (2.0, n) } else { (0.5, -n) };
+        for _ in 0..steps {
+            scale *= base;
+        }
+        scale
+    }
+
+    #[test]
+    fn pow2_is_the_doubling_loop_bit_for_bit() {
+        for n in -1200..=1200 {
+            assert_eq!(pow2(n).to_bits(), pow2_by_steps(n).to_bits(), "2^{n}");
+        }
     }
 }

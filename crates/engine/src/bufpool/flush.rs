@@ -148,6 +148,7 @@ impl BufPoolInstance {
         let b = self.blocks[local as usize];
         if b.is(F_DIRTY) {
             self.flush.entry_mut(b.access_or_flush).access_ms = ms;
+            self.blocks[local as usize].set_dirty_accessed(ms != 0);
         } else {
             self.blocks[local as usize].access_or_flush = ms;
         }
@@ -176,6 +177,7 @@ impl BufPool {
             .push(lsn, local as u32, inst.blocks[local].access_or_flush);
         let b = &mut inst.blocks[local];
         b.set(F_DIRTY, true);
+        b.set_dirty_accessed(b.access_or_flush != 0);
         b.access_or_flush = seq;
         if inst.flush.entries.len() == 1 {
             // The list was empty: this page is its old end now.

@@ -10,7 +10,8 @@
 
 use super::{
     BufBlock, BufPool, BufPoolInstance, FrameId, FreeBlock, Lookup, LruPolicy, PageId, PageLook,
-    SpaceId, FRAME_NONE, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN, LRU_OLD_TOLERANCE,
+    SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN,
+    LRU_OLD_TOLERANCE, PAGE_CLOCK_MASK,
 };
 
 /// `LRU_old_ratio` from `innodb_old_blocks_pct` (`buf_LRU_old_ratio_update_instance()`).
@@ -112,7 +113,8 @@ impl BufPoolInstance {
         if !old || self.lru_len < LRU_OLD_MIN_LEN {
             self.link_first(b);
             self.blocks[b as usize].set(F_OLD, false);
-            self.blocks[b as usize].freed_page_clock = self.freed_page_clock;
+            let clock = self.freed_page_clock;
+            self.blocks[b as usize].set_page_clock(clock);
         } else {
             self.link_after(self.lru_old, b);
             self.blocks[b as usize].set(F_OLD, true);
@@ -209,16 +211,27 @@ impl BufPoolInstance {
             return inst.lru_head != local;
         }
         // buf_page_get_gen() stamps the first access before buf_page_make_young_if_needed().
-        let mut access_ms = inst.access_ms(local);
-        if access_ms == 0 {
-            access_ms = now_ms.max(1);
-            inst.set_access_ms(local, access_ms);
-        }
+        // A dirty page keeps its access time on its flush-list entry; the descriptor's
+        // bit says whether it is stamped, so the entry is read only when the old-blocks
+        // time needs the time itself.
         let b = inst.blocks[local as usize];
+        let accessed = if b.is(F_DIRTY) {
+            b.dirty_accessed()
+        } else {
+            b.access_or_flush != 0
+        };
+        if !accessed {
+            inst.set_access_ms(local, now_ms.max(1));
+        }
         if inst.freed_page_clock == 0 {
             return false;
         }
         if old_blocks_time_ms != 0 && b.is(F_OLD) {
+            let access_ms = if accessed {
+                inst.access_ms(local)
+            } else {
+                now_ms.max(1)
+            };
             if now_ms.saturating_sub(access_ms) >= old_blocks_time_ms {
                 return true;
             }
@@ -227,7 +240,8 @@ impl BufPoolInstance {
         }
         // buf_page_peek_if_young(): young enough if not too far behind the clock.
         let window = (u64::from(inst.size()) * u64::from(1024 - inst.old_ratio) / 4096) as u32;
-        inst.freed_page_clock >= b.freed_page_clock.saturating_add(window)
+        // The pool's clock is compared in 31 bits, as the block keeps it.
+        (inst.freed_page_clock & PAGE_CLOCK_MASK) >= b.page_clock().saturating_add(window)
     }
 }
 

@@ -183,7 +183,10 @@ struct BufBlock {
     prev: u32,
     /// LRU successor, or the next free block while on the free list.
     next: u32,
-    /// `freed_page_clock` of the instance when the block was last put at the head.
+    /// Low 31 bits: `freed_page_clock` of the instance when the block was last put at
+    /// the head (31 bits, as `buf_page_t::freed_page_clock:31`). Top bit
+    /// ([`DIRTY_ACCESSED`]): the page is dirty and its flush-list entry holds a first
+    /// access time, so `buf_page_is_accessed()` needs no look at the entry.
     freed_page_clock: u32,
     /// Clean: virtual ms of the first access since the page was read, 0 = not yet
     /// accessed. Dirty: the sequence number of its flush-list entry, which keeps the
@@ -192,6 +195,11 @@ struct BufBlock {
 }
 
 const _: () = assert!(std::mem::size_of::<BufBlock>() == 28);
+
+/// The bits of [`BufBlock::freed_page_clock`] that keep the clock.
+const PAGE_CLOCK_MASK: u32 = (1 << 31) - 1;
+/// The bit of [`BufBlock::freed_page_clock`] that says a dirty page was accessed.
+const DIRTY_ACCESSED: u32 = 1 << 31;
 
 impl BufBlock {
     const FREE: BufBlock = BufBlock {
@@ -214,6 +222,26 @@ impl BufBlock {
     /// Holds a page: a file page (uncompressed frame) or a compressed-only page.
     fn holds_page(&self) -> bool {
         matches!(self.state(), STATE_FILE | STATE_ZIP)
+    }
+    /// The pool's `freed_page_clock` (31 bits) when the block was last made young.
+    fn page_clock(&self) -> u32 {
+        self.freed_page_clock & PAGE_CLOCK_MASK
+    }
+    fn set_page_clock(&mut self, clock: u32) {
+        self.freed_page_clock =
+            (self.freed_page_clock & DIRTY_ACCESSED) | (clock & PAGE_CLOCK_MASK);
+    }
+    /// Dirty, with a first access time on its flush-list entry
+    /// (`buf_page_is_accessed()` of a dirty page). Meaningless while clean.
+    fn dirty_accessed(&self) -> bool {
+        self.freed_page_clock & DIRTY_ACCESSED != 0
+    }
+    fn set_dirty_accessed(&mut self, on: bool) {
+        if on {
+            self.freed_page_clock |= DIRTY_ACCESSED;
+        } else {
+            self.freed_page_clock &= !DIRTY_ACCESSED;
+        }
     }
     fn set(&mut self, flag: u8, on: bool) {
         if on {

@@ -130,6 +130,11 @@ impl BufPool {
                     inst.flush.front_seq.wrapping_add(k as u32),
                     "instance {id}: flush seq"
                 );
+                assert_eq!(
+                    blk.dirty_accessed(),
+                    e.access_ms != 0,
+                    "instance {id}: a dirty page's accessed bit"
+                );
             }
             let dirty = inst.blocks.iter().filter(|b| b.is(F_DIRTY)).count() as u32;
             assert_eq!(live, inst.flush.live, "instance {id}: flush list length");

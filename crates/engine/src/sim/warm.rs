@@ -32,15 +32,114 @@ fn unit(rng: &mut SimRng) -> f64 {
     ((rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
 }
 
-/// The least `u` whose exponential `-ln(u) / chance` is within `horizon`: a leaf with
-/// a smaller one is not drawn in time, which is known without its logarithm.
-fn least_unit(chance: f64, horizon: f64) -> f64 {
-    let x = chance * horizon;
+/// The least `u` whose exponential `-ln(u) / chance` is within `horizon`, from
+/// `x = chance * horizon`: a leaf with a smaller one is not drawn in time, which is
+/// known without its logarithm.
+fn least_unit(x: f64) -> f64 {
     if x > 700.0 {
         0.0
     } else {
         detmath::exp(-x)
     }
+}
+
+/// The last least unit computed, `least_unit(x)`, which answers for a nearby `x`
+/// too whenever `u` is far enough from it: `e^-x` moves by a factor within
+/// `1 ± 1.01 |dx|` for `|dx| < 0.01`, and `detmath::exp` is within 1e-12 of it, so a
+/// `u` outside `least · (1 ± (2 |dx| + 1e-9))` is on the same side of either. Only
+/// when it is not is `least_unit(x)` computed: the answer is always the exact one.
+#[derive(Clone, Copy, Debug)]
+struct LeastUnit {
+    x: f64,
+    least: f64,
+}
+
+impl LeastUnit {
+    const NONE: LeastUnit = LeastUnit {
+        x: f64::NAN,
+        least: 0.0,
+    };
+
+    /// Whether `u >= least_unit(x)`.
+    fn reaches(&mut self, u: f64, x: f64) -> bool {
+        if x != self.x {
+            let dx = (x - self.x).abs();
+            if x <= 700.0 && self.x <= 700.0 && dx < 0.01 {
+                let margin = 2.0 * dx + 1e-9;
+                if u >= self.least * (1.0 + margin) {
+                    return true;
+                }
+                if u < self.least * (1.0 - margin) {
+                    return false;
+                }
+            }
+            *self = LeastUnit {
+                x,
+                least: least_unit(x),
+            };
+        }
+        u >= self.least
+    }
+}
+
+/// Sorts the arrivals as `sort_unstable` would (by time, then table, then page):
+/// a least-significant-digit radix sort on that key, 11 bits a pass, skipping the
+/// digits every arrival shares. Drawn table by table and page by page, the arrivals
+/// are most often in (table, page) order already, and then only the time is sorted
+/// on (a stable sort keeps that order among equal times).
+fn sort_arrivals(v: &mut Vec<Arrival>) {
+    if v.len() < 2 {
+        return;
+    }
+    let mut from = std::mem::take(v);
+    let mut to = from.clone();
+    let presorted = from
+        .windows(2)
+        .all(|p| (p[0].table, p[0].page) <= (p[1].table, p[1].page));
+    if !presorted {
+        for shift in [0, RADIX_BITS, 2 * RADIX_BITS] {
+            radix_pass(&mut from, &mut to, shift, |a| u64::from(a.page));
+        }
+        for shift in [0, RADIX_BITS, 2 * RADIX_BITS] {
+            radix_pass(&mut from, &mut to, shift, |a| u64::from(a.table));
+        }
+    }
+    for k in 0..64u32.div_ceil(RADIX_BITS) {
+        radix_pass(&mut from, &mut to, k * RADIX_BITS, |a| a.at);
+    }
+    *v = from;
+}
+
+/// Bits of a radix-sort digit.
+const RADIX_BITS: u32 = 11;
+
+/// One stable pass of `sort_arrivals` on the digit of `key` at `shift`, from `from`
+/// into `to`, then swapped; nothing when every arrival has the same digit.
+fn radix_pass(
+    from: &mut Vec<Arrival>,
+    to: &mut Vec<Arrival>,
+    shift: u32,
+    key: impl Fn(&Arrival) -> u64,
+) {
+    const MASK: u64 = (1 << RADIX_BITS) - 1;
+    let digit = |a: &Arrival| ((key(a) >> shift) & MASK) as usize;
+    let mut count = [0u32; 1 << RADIX_BITS];
+    for a in from.iter() {
+        count[digit(a)] += 1;
+    }
+    if count[digit(&from[0])] as usize == from.len() {
+        return;
+    }
+    let mut sum = 0;
+    for c in count.iter_mut() {
+        (*c, sum) = (sum, sum + *c);
+    }
+    for a in from.iter() {
+        let slot = &mut count[digit(a)];
+        to[*slot as usize] = *a;
+        *slot += 1;
+    }
+    std::mem::swap(from, to);
 }
 
 /// A leaf's first draw in the warm-up: after `at` draws, of `tables[table]`'s page
@@ -335,12 +434,13 @@ impl Sim {
         };
         let table_chance = 1.0 / w.tables.len() as f64;
         // Runs of leaves share a chance (a uniform index, the hot and cold keys of
-        // sysbench's special distribution): their least unit is computed once a run.
-        let mut least = (f64::NAN, 0.0);
+        // sysbench's special distribution), to within rounding: their least unit is
+        // computed once a run.
+        let mut least = LeastUnit::NONE;
         let mut spent = 0;
         while spent < budget {
             let Some(&t) = w.tables.get(table) else {
-                w.arrivals.sort_unstable();
+                sort_arrivals(&mut w.arrivals);
                 w.stage = Stage::Leaves { next: 0 };
                 return spent + w.arrivals.len() as u64 / 8;
             };
@@ -355,11 +455,8 @@ impl Sim {
                 continue;
             }
             let chance = table_chance * self.leaf_chance(t, plan, index, leaf);
-            if chance != least.0 {
-                least = (chance, least_unit(chance, w.horizon));
-            }
             let u = unit(&mut w.rng);
-            if chance > 0.0 && u >= least.1 {
+            if chance > 0.0 && least.reaches(u, chance * w.horizon) {
                 w.arrivals.push(Arrival {
                     at: (-detmath::ln(u) / chance).to_bits(),
                     table: table as u32,
@@ -557,6 +654,59 @@ mod tests {
                         "{scenario}, table {k}, {draws} draws: bulk {b}, one by one {r}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_radix_sort_orders_arrivals_as_sort_unstable() {
+        let mut rng = SimRng::stream(9, "arrivals");
+        for (len, tables, pages) in [(0, 1, 1), (1, 1, 1), (5, 2, 3), (3000, 3, 5000)] {
+            for spread in [1u64, 1 << 20, u64::MAX] {
+                let mut v: Vec<Arrival> = (0..len)
+                    .map(|_| Arrival {
+                        // Times of exponentials, and ties (a narrow spread).
+                        at: if spread == u64::MAX {
+                            (-detmath::ln(unit(&mut rng)) * 1e6).to_bits()
+                        } else {
+                            rng.below(spread)
+                        },
+                        table: rng.below(tables) as u32,
+                        page: rng.below(pages) as u32 * 4099,
+                    })
+                    .collect();
+                let mut want = v.clone();
+                want.sort_unstable();
+                let mut drawn = v.clone();
+                sort_arrivals(&mut v);
+                assert_eq!(v, want, "{len} arrivals, spread {spread}");
+                // As drawn: in (table, page) order already.
+                drawn.sort_unstable_by_key(|a| (a.table, a.page));
+                sort_arrivals(&mut drawn);
+                assert_eq!(
+                    drawn, want,
+                    "{len} arrivals drawn in order, spread {spread}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_nearby_least_unit_answers_as_the_exact_one() {
+        let mut rng = SimRng::stream(9, "least");
+        let mut memo = LeastUnit::NONE;
+        for x0 in [1e-6, 0.003, 0.5, 1.0, 7.0, 40.0, 699.99, 700.0, 750.0] {
+            for _ in 0..20_000 {
+                // x a few ulps to a few thousandths off, u near the least unit or not.
+                let x = x0 * (1.0 + (rng.below(2001) as f64 - 1000.0) * 1e-15)
+                    + rng.below(3) as f64 * 1e-3;
+                let exact = least_unit(x);
+                let u = match rng.below(3) {
+                    0 => unit(&mut rng),
+                    1 => exact * (1.0 + (rng.below(2001) as f64 - 1000.0) * 1e-12),
+                    _ => exact,
+                };
+                assert_eq!(memo.reaches(u, x), u >= exact, "x {x}, u {u}");
             }
         }
     }

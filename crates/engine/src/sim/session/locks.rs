@@ -250,6 +250,10 @@ impl Sim {
     }
 
     pub(in crate::sim) fn mdl_outcome(&mut self, ctx: MdlContextId) -> Option<MdlPoll> {
+        // Most often no wait has ended anywhere: the map is empty.
+        if self.sql.mdl_outcomes.is_empty() {
+            return self.sql.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait);
+        }
         if let Some(o) = self.sql.mdl_outcomes.remove(&ctx.0) {
             return Some(match o {
                 Ok(ticket) => MdlPoll::Granted(ticket),
