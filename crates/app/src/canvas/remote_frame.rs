@@ -7,7 +7,7 @@
 //! The flush lists, latch lanes and charts are drawn from the data the frames carry
 //! (`model::panels`), with the same painters as on the page's thread.
 
-use crate::canvas::chart;
+use crate::canvas::chart::{self, ChartSlot};
 use crate::canvas::flush_list;
 use crate::canvas::frame::{dark_theme, performance_now, Canvases};
 use crate::canvas::latch_lanes;
@@ -31,9 +31,11 @@ use yew::{Callback, NodeRef};
 /// What a map canvas was last described to the worker as: width, dpr, theme.
 type ViewKey = (u32, u64, bool);
 
-/// What a pane's other canvases were last drawn at: flush list, latch lanes, the
-/// charts (sizes), and the theme.
-type PanelKey = ((u32, u32), (u32, u32), [(u32, u32); 3], bool);
+/// What one of a pane's other canvases was last drawn at: its size and the theme.
+type PanelKey = ((u32, u32), bool);
+
+/// A pane's canvases other than the map, in [`PanelKey`]s' order.
+const PANEL_CANVASES: usize = 5;
 
 /// How long the page's first news may wait for the first map, ms from the loop's start.
 const HOLD_FIRST_MS: f64 = 1500.0;
@@ -66,7 +68,7 @@ struct RemoteLoop {
     debug: Option<NodeRef>,
     timings: RefCell<PageTimings>,
     views: RefCell<Vec<Option<ViewKey>>>,
-    panel_keys: RefCell<Vec<Option<PanelKey>>>,
+    panel_keys: RefCell<Vec<[Option<PanelKey>; PANEL_CANVASES]>>,
     closure: RefCell<Option<FrameClosure>>,
     frame_id: Cell<Option<i32>>,
     stopped: Cell<bool>,
@@ -296,8 +298,11 @@ impl RemoteLoop {
     }
 
     /// Draws pane `pane`'s flush lists and latch lanes (when `lanes` came new) and
-    /// charts (when `charts` did) from the latest frames, and all of them when a
-    /// canvas is new or resized.
+    /// charts (when `charts` did) from the latest frames, and a canvas whole when it
+    /// is resized or re-themed. Of the canvases never drawn, one a frame: a canvas's
+    /// first draw runs its code for the first time (compiled as it is called) and
+    /// reads its layout, tens of ms on a 2-core machine; the others wait for the
+    /// next frames.
     fn draw_panels(&self, pane: usize, lanes: bool, charts: bool, theme: &Theme, dpr: f64) {
         let Some(c) = self.canvases.get(pane) else {
             return;
@@ -315,41 +320,36 @@ impl RemoteLoop {
         let latch_size = latch
             .as_ref()
             .map_or((0, 0), |cv| latch_lanes::fit_canvas(cv, lane_count, dpr));
-        let key = (flush_size, latch_size, c.charts.fit(dpr), theme.dark);
+        let [tps, bp, waits] = c.charts.fit(dpr);
+        let chart = |s: &ChartSlot| s.canvas.cast::<HtmlCanvasElement>();
+        let elements = [
+            flush,
+            latch,
+            chart(&c.charts.tps),
+            chart(&c.charts.bp),
+            chart(&c.charts.waits),
+        ];
+        let sizes = [flush_size, latch_size, tps, bp, waits];
+        let came = [lanes, lanes, charts, charts, charts];
         let mut keys = self.panel_keys.borrow_mut();
-        keys.resize(self.canvases.len(), None);
-        let fresh_canvas = |cv: &HtmlCanvasElement| cv.dataset().get("drawn").is_none();
-        let all = keys[pane] != Some(key)
-            || flush.as_ref().is_some_and(fresh_canvas)
-            || latch.as_ref().is_some_and(fresh_canvas)
-            || [&c.charts.tps, &c.charts.bp, &c.charts.waits]
-                .iter()
-                .any(|s| {
-                    s.canvas
-                        .cast::<HtmlCanvasElement>()
-                        .is_some_and(|cv| fresh_canvas(&cv))
-                });
-        keys[pane] = Some(key);
-        if lanes || all {
-            if let (Some(cv), Some(v)) = (flush.as_ref().filter(|_| flush_size.0 > 0), &m.flush) {
+        keys.resize(self.canvases.len(), [None; PANEL_CANVASES]);
+        let draw = which_to_draw(&elements, sizes, came, &mut keys[pane], theme.dark);
+        for (i, cv) in elements.iter().enumerate() {
+            if let Some(cv) = cv.as_ref().filter(|_| draw[i]) {
                 let _ = cv.dataset().set("drawn", "1");
-                if let Err(e) = flush_list::draw(cv, v, theme, dpr) {
-                    gloo::console::error!(format!("flush list: {e}"));
-                }
-            }
-            if let (Some(cv), Some(v)) = (latch.as_ref().filter(|_| latch_size.0 > 0), &m.latches) {
-                let _ = cv.dataset().set("drawn", "1");
-                if let Err(e) = latch_lanes::draw(cv, v, theme, dpr) {
-                    gloo::console::error!(format!("latch lanes: {e}"));
-                }
             }
         }
-        if let Some(d) = m.charts.as_ref().filter(|_| charts || all) {
-            for s in [&c.charts.tps, &c.charts.bp, &c.charts.waits] {
-                if let Some(cv) = s.canvas.cast::<HtmlCanvasElement>() {
-                    let _ = cv.dataset().set("drawn", "1");
-                }
+        if let (true, Some(cv), Some(v)) = (draw[0], elements[0].as_ref(), &m.flush) {
+            if let Err(e) = flush_list::draw(cv, v, theme, dpr) {
+                gloo::console::error!(format!("flush list: {e}"));
             }
+        }
+        if let (true, Some(cv), Some(v)) = (draw[1], elements[1].as_ref(), &m.latches) {
+            if let Err(e) = latch_lanes::draw(cv, v, theme, dpr) {
+                gloo::console::error!(format!("latch lanes: {e}"));
+            }
+        }
+        if let Some(d) = m.charts.as_ref().filter(|_| draw[2] || draw[3] || draw[4]) {
             let input = chart::Input {
                 samples: &d.samples,
                 spans: &d.spans,
@@ -357,7 +357,7 @@ impl RemoteLoop {
                 now: d.now,
                 pages_total: d.pages_total,
             };
-            c.charts.draw(&input, theme, dpr);
+            c.charts.draw(&input, theme, dpr, |w| draw[2 + w as usize]);
         }
     }
 
@@ -468,4 +468,112 @@ fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &
     let _ = dataset.set("scans", &active.to_string());
     let _ = dataset.set("tick", &patch.now.as_ns().to_string());
     true
+}
+
+/// Which of a pane's other canvases (`elements`, mounted or not, at `sizes`) this
+/// frame draws: those whose data `came` new, those resized or re-themed since
+/// `keys` (updated for those drawn), and the first never drawn (`data-drawn`
+/// unset); a canvas not laid out yet (width 0) waits.
+fn which_to_draw(
+    elements: &[Option<HtmlCanvasElement>; PANEL_CANVASES],
+    sizes: [(u32, u32); PANEL_CANVASES],
+    came: [bool; PANEL_CANVASES],
+    keys: &mut [Option<PanelKey>; PANEL_CANVASES],
+    dark: bool,
+) -> [bool; PANEL_CANVASES] {
+    let fresh = elements.each_ref().map(|cv| {
+        cv.as_ref()
+            .is_some_and(|cv| cv.dataset().get("drawn").is_none())
+    });
+    let mounted = elements.each_ref().map(Option::is_some);
+    plan_panel_draws(mounted, fresh, sizes, came, keys, dark)
+}
+
+/// [`which_to_draw`] without the DOM: `mounted` and `fresh` (never drawn) for each
+/// canvas.
+fn plan_panel_draws(
+    mounted: [bool; PANEL_CANVASES],
+    fresh: [bool; PANEL_CANVASES],
+    sizes: [(u32, u32); PANEL_CANVASES],
+    came: [bool; PANEL_CANVASES],
+    keys: &mut [Option<PanelKey>; PANEL_CANVASES],
+    dark: bool,
+) -> [bool; PANEL_CANVASES] {
+    let mut first_draw_taken = false;
+    std::array::from_fn(|i| {
+        if !mounted[i] || sizes[i].0 == 0 {
+            return false;
+        }
+        if fresh[i] {
+            if first_draw_taken {
+                return false;
+            }
+            first_draw_taken = true;
+        }
+        let key = (sizes[i], dark);
+        let renew = fresh[i] || keys[i] != Some(key);
+        keys[i] = Some(key);
+        renew || came[i]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: (u32, u32) = (600, 220);
+
+    #[test]
+    fn one_canvas_is_drawn_first_a_frame_and_the_others_come_the_next_frames() {
+        let mut keys = [None; PANEL_CANVASES];
+        let mounted = [true; PANEL_CANVASES];
+        let mut fresh = [true; PANEL_CANVASES];
+        let sizes = [SIZE; PANEL_CANVASES];
+        let came = [false; PANEL_CANVASES];
+        for frame in 0..PANEL_CANVASES {
+            let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, false);
+            let expected: [bool; PANEL_CANVASES] = std::array::from_fn(|i| i == frame);
+            assert_eq!(draw, expected, "frame {frame}");
+            fresh[frame] = false;
+        }
+        let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, false);
+        assert_eq!(draw, [false; PANEL_CANVASES], "nothing new, nothing drawn");
+    }
+
+    #[test]
+    fn new_data_a_resize_and_a_theme_redraw_the_canvases_they_touch() {
+        let mut keys = [Some((SIZE, false)); PANEL_CANVASES];
+        let mounted = [true; PANEL_CANVASES];
+        let fresh = [false; PANEL_CANVASES];
+        let mut sizes = [SIZE; PANEL_CANVASES];
+        let lanes = [true, true, false, false, false];
+        let draw = plan_panel_draws(mounted, fresh, sizes, lanes, &mut keys, false);
+        assert_eq!(
+            draw, lanes,
+            "the lanes' data came: the flush list and latch lanes"
+        );
+        sizes[3] = (800, 300);
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, false);
+        assert_eq!(
+            draw,
+            [false, false, false, true, false],
+            "the resized chart"
+        );
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, true);
+        assert_eq!(
+            draw, [true; PANEL_CANVASES],
+            "a new theme redraws them all at once"
+        );
+    }
+
+    #[test]
+    fn a_canvas_not_mounted_or_not_laid_out_waits_and_leaves_its_turn() {
+        let mut keys = [None; PANEL_CANVASES];
+        let mounted = [false, true, true, true, true];
+        let mut sizes = [SIZE; PANEL_CANVASES];
+        sizes[1] = (0, 0);
+        let draw = plan_panel_draws(mounted, [true; 5], sizes, [true; 5], &mut keys, false);
+        assert_eq!(draw, [false, false, true, false, false]);
+        assert_eq!(keys[1], None, "drawn once laid out");
+    }
 }

@@ -127,14 +127,19 @@ pub fn app() -> Html {
     let instances: Vec<u16> = engines.instances();
     let main_snapshot = state.snapshots[0].clone();
     let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
-    let panes = panes(
-        &state,
-        &engines,
-        &canvases,
-        (&instances, comparing),
-        &profiles,
-        stage,
-    );
+    // The shell's first render leaves the panes to the next task (`ui::mount`).
+    let panes = if stage >= Stage::Map {
+        panes(
+            &state,
+            &engines,
+            &canvases,
+            (&instances, comparing),
+            &profiles,
+            stage,
+        )
+    } else {
+        Vec::new()
+    };
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
@@ -151,7 +156,7 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
             <header class="toolbar" data-testid="toolbar">
-                <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
+                { brand() }
                 if stage >= Stage::Toolbar {
                     { controls(&state, &engines, &main_snapshot) }
                     <div class="group toolbar-end">
@@ -194,6 +199,13 @@ pub fn app() -> Html {
                 <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
             }
         </div>
+    }
+}
+
+/// The toolbar's title.
+pub fn brand() -> Html {
+    html! {
+        <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
     }
 }
 

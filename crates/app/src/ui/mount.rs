@@ -1,5 +1,6 @@
-//! The page mounted in stages: the pool map's pane first, then (once the first map
-//! is on its canvas) the toolbar, the scenario card, the console, the figures, the
+//! The page mounted in stages: [`Boot`]'s few nodes in the module's first task, a shell (the toolbar's title and the empty grid: the
+//! app's state and the engines' worker set up), the pool map's pane in the next task,
+//! then (once the first map is on its canvas) the toolbar, the scenario card, the console, the figures, the
 //! other panels and the charts one by one, each stage in its own task a frame after the last
 //! (and each new canvas first drawn in the frame after its stage).
 //!
@@ -10,9 +11,14 @@
 //! and its first view asked for after a render of a few nodes, and no stage is a
 //! long task. The grid's tracks do not depend on what is in them, so the map's
 //! width is the same at every stage (no second view).
+//!
+//! The first render is the module's first run of most of Yew's code, which the
+//! browser compiles as it is first called: the shell and the map's pane in one task
+//! were 50–100 ms; apart, each is about half.
 
 use crate::canvas::frame::performance_now;
 use crate::model::layout::PanelId;
+use crate::ui::app::{brand, App};
 use crate::worker::marks;
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
@@ -21,10 +27,36 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// The page's root: the toolbar's title alone in the module's first task (Yew's own
+/// code compiled and run for the first time), [`App`] in the next.
+#[function_component(Boot)]
+pub fn boot() -> Html {
+    let ready = use_state_eq(|| false);
+    {
+        let ready = ready.setter();
+        use_effect_with((), move |_| {
+            let waiter = Waiter::soon(move || ready.set(true));
+            move || drop(waiter)
+        });
+    }
+    if *ready {
+        return html! { <App /> };
+    }
+    html! {
+        <div class="app">
+            <header class="toolbar">
+                { brand() }
+            </header>
+        </div>
+    }
+}
+
 /// How much of the page is mounted, in the order the stages come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
-    /// The toolbar's title and the pool map's pane.
+    /// The toolbar's title and the grid, empty.
+    Shell,
+    /// The pool map's pane too.
     Map,
     /// The toolbar's controls and menus.
     Toolbar,
@@ -49,7 +81,7 @@ impl Stage {
     /// Whether a pane's panel `id` is mounted at this stage.
     pub fn shows(self, id: PanelId) -> bool {
         match id {
-            PanelId::Map => true,
+            PanelId::Map => self >= Stage::Map,
             PanelId::Tps => self >= Stage::Tps,
             PanelId::Bp => self >= Stage::Bp,
             PanelId::Waits => self >= Stage::Full,
@@ -60,6 +92,7 @@ impl Stage {
     /// The User Timing mark set once this stage is rendered (see `worker::marks`).
     fn mark(self) -> &'static str {
         match self {
+            Stage::Shell => "ddlscope:stage-shell",
             Stage::Map => "ddlscope:stage-map",
             Stage::Toolbar => "ddlscope:stage-toolbar",
             Stage::Card => "ddlscope:stage-card",
@@ -75,6 +108,7 @@ impl Stage {
     /// The stage after this one.
     fn next(self) -> Option<Stage> {
         match self {
+            Stage::Shell => Some(Stage::Map),
             Stage::Map => Some(Stage::Toolbar),
             Stage::Toolbar => Some(Stage::Card),
             Stage::Card => Some(Stage::Console),
@@ -92,17 +126,21 @@ impl Stage {
 /// at most (a page whose map is hidden, or a worker slow to start), ms.
 const WAIT_FOR_MAP_MS: f64 = 600.0;
 
-/// The stage the page is at: [`Stage::Map`] until the first map is put on its canvas
-/// (the page's other work would hold its pixels back), each next one in a task of
-/// its own after the next animation frame.
+/// The stage the page is at: [`Stage::Shell`] for one task, [`Stage::Map`] until the
+/// first map is put on its canvas (the page's other work would hold its pixels
+/// back), each next one in a task of its own after the next animation frame.
 #[hook]
 pub fn use_mount_stage() -> Stage {
-    let stage = use_state_eq(|| Stage::Map);
+    let stage = use_state_eq(|| Stage::Shell);
     {
         let setter = stage.setter();
         use_effect_with(*stage, move |s| {
             marks::once(s.mark());
             let waiter = s.next().map(|next| {
+                if *s == Stage::Shell {
+                    // The map's pane in the very next task: no frame to wait for.
+                    return Waiter::soon(move || setter.set(next));
+                }
                 let since = performance_now();
                 let waits = *s == Stage::Map;
                 Waiter::start(
@@ -132,6 +170,15 @@ struct Waiter {
 }
 
 impl Waiter {
+    /// A task of its own, as soon as the browser runs one.
+    fn soon(then: impl FnOnce() + 'static) -> Waiter {
+        Waiter {
+            closure: Rc::default(),
+            frame: Rc::default(),
+            timeout: Rc::new(RefCell::new(Some(Timeout::new(0, then)))),
+        }
+    }
+
     fn start(ready: impl Fn() -> bool + 'static, then: impl FnOnce() + 'static) -> Waiter {
         let w = Waiter {
             closure: Rc::default(),
@@ -185,13 +232,14 @@ mod tests {
 
     #[test]
     fn the_stages_come_in_order_the_map_first_and_every_panel_at_the_end() {
-        let mut seen = vec![Stage::Map];
+        let mut seen = vec![Stage::Shell];
         while let Some(next) = seen.last().and_then(|s| s.next()) {
             assert!(next > *seen.last().unwrap(), "{next:?} after {seen:?}");
             seen.push(next);
         }
         assert_eq!(seen.last(), Some(&Stage::Full));
-        for s in &seen {
+        assert!(!Stage::Shell.shows(PanelId::Map), "the shell is empty");
+        for s in &seen[1..] {
             assert!(s.shows(PanelId::Map), "the map at {s:?}");
         }
         let all = [

@@ -107,11 +107,11 @@ impl ChartCanvases {
         })
     }
 
-    /// Draws every mounted chart, keeps what each drew for its pointer handlers, and
+    /// Draws the mounted charts `pick` picks, keeps what each drew for its pointer handlers, and
     /// lists the bands on the canvas (`data-bands`: how many; `data-band-hits`: where)
     /// for the browser tests. Errors go to the console: a chart that fails to draw
     /// must not stop the simulation.
-    pub fn draw(&self, input: &Input<'_>, theme: &Theme, dpr: f64) {
+    pub fn draw(&self, input: &Input<'_>, theme: &Theme, dpr: f64, pick: impl Fn(Which) -> bool) {
         let last_s = input
             .samples
             .last()
@@ -127,7 +127,7 @@ impl ChartCanvases {
             dpr,
             pages_total: input.pages_total,
         };
-        for (which, slot) in self.slots() {
+        for (which, slot) in self.slots().into_iter().filter(|(w, _)| pick(*w)) {
             let Some(canvas) = slot.canvas.cast::<HtmlCanvasElement>() else {
                 continue;
             };
