@@ -125,11 +125,14 @@ impl IndexLayout {
             .zip(&self.level_pages)
             .enumerate()
             .map(move |(lvl, (&first, &n))| {
-                // A node on level `lvl` covers fanout^(levels-1-lvl) leaves.
-                let below = (levels - 1 - lvl) as u32;
-                let span = INTERNAL_FANOUT.saturating_pow(below);
-                let node = (leaf / span).min(n - 1);
-                first + node as PageNo
+                // A node on level `lvl` covers fanout^(levels-1-lvl) leaves: the leaf
+                // number divided by the fanout once per level below (floor divisions
+                // compose), each a division by a constant.
+                let mut node = leaf;
+                for _ in lvl + 1..levels {
+                    node /= INTERNAL_FANOUT;
+                }
+                first + node.min(n - 1) as PageNo
             })
     }
 

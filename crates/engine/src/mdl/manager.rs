@@ -215,62 +215,16 @@ impl MdlManager {
         now: Tick,
         lock_wait_timeout: impl FnOnce() -> Tick,
     ) -> (Acquire, Wakeups) {
-        let lock = &mut self.locks[lock_id.index()];
-        let strategy = lock.strategy;
+        let lock = &self.locks[lock_id.index()];
         assert!(
-            strategy.supports(mdl_type),
+            lock.strategy.supports(mdl_type),
             "{mdl_type} does not exist in namespace {}",
             lock.key.namespace().object_type()
         );
         self.assert_not_waiting(ctx);
         self.clock = now;
         let mut wakeups = Wakeups::default();
-
-        // The common cases with the lock in hand: this context's own ticket found in
-        // the lock's granted list, or a grant at once, the ticket joining the granted
-        // list and the hog and piglet counters (`find_ticket()`, `add_ticket()` then
-        // `after_grant()`).
-        let max = self.max_write_lock_count;
-        let lock = &mut self.locks[lock_id.index()];
-        let mut own = lock
-            .granted
-            .iter()
-            .filter(|g| g.ctx == ctx && has_stronger_or_equal_type(strategy, g.mdl_type, mdl_type));
-        let found = match (own.next(), own.next()) {
-            (None, _) => None,
-            (Some(g), None) => Some((g.ticket, self.tickets[&g.ticket].duration)),
-            // Several: which one find_ticket() meets first depends on the lists.
-            (Some(_), Some(_)) => find_ticket(
-                &self.contexts,
-                &self.tickets,
-                ctx,
-                lock_id,
-                strategy,
-                mdl_type,
-                duration,
-            ),
-        };
-        if let Some((found, found_duration)) = found {
-            if found_duration == duration && duration != MdlDuration::Explicit {
-                return (Acquire::Granted(found), wakeups);
-            }
-            // clone_ticket(): a ticket of the requested (weaker or equal) type, granted
-            // without checks since this context's own stronger lock already excludes
-            // every conflicting one.
-            let ticket = self.add_ticket(ctx, lock_id, mdl_type, duration);
-            return (Acquire::Granted(ticket), wakeups);
-        }
-        if lock.can_grant_lock(mdl_type, ctx) {
-            let ticket = MdlTicketId(self.next_ticket);
-            self.next_ticket += 1;
-            lock.push_granted(GrantedEntry {
-                ticket,
-                ctx,
-                mdl_type,
-            });
-            let switched = lock.strategy.affected_by_max_write_lock_count()
-                && lock.count_piglets_and_hogs(mdl_type, max);
-            self.record_ticket(ticket, ctx, lock_id, mdl_type, duration);
+        if let Some((ticket, switched)) = self.grant_at_once(ctx, lock_id, mdl_type, duration) {
             if switched {
                 self.reschedule_waiters(lock_id, &mut wakeups);
             }
@@ -291,6 +245,92 @@ impl MdlManager {
         );
         let acquire = self.wait_for(ctx, request, &mut wakeups);
         (acquire, wakeups)
+    }
+
+    /// [`MdlManager::acquire_lock_with`] when nothing waits for the lock and the
+    /// request is granted at once, as a workload's DML mostly is: the same grant,
+    /// without the wake-up list or the wait path (with the queue empty no priority
+    /// matrix switches and nobody is woken). `None`: the request conflicts, or the
+    /// lock has a queue; ask [`MdlManager::acquire_lock_with`], which decides it from
+    /// the start (this changed nothing but the clock).
+    pub fn acquire_uncontended(
+        &mut self,
+        ctx: MdlContextId,
+        lock_id: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+        now: Tick,
+    ) -> Option<MdlTicketId> {
+        let lock = &self.locks[lock_id.index()];
+        if !lock.waiting.is_empty()
+            || !lock.strategy.supports(mdl_type)
+            || self.waiting_request(ctx).is_some()
+        {
+            return None;
+        }
+        self.clock = now;
+        let (ticket, switched) = self.grant_at_once(ctx, lock_id, mdl_type, duration)?;
+        debug_assert!(!switched, "a priority matrix switch with nothing waiting");
+        Some(ticket)
+    }
+
+    /// The common cases with the lock in hand: this context's own ticket found in the
+    /// lock's granted list, or a grant at once, the ticket joining the granted list and
+    /// the hog and piglet counters (`find_ticket()`, `add_ticket()` then
+    /// `after_grant()`). The ticket, and whether the priority matrix switched (the
+    /// caller reschedules the waiters); `None` if the request must wait.
+    fn grant_at_once(
+        &mut self,
+        ctx: MdlContextId,
+        lock_id: MdlLockId,
+        mdl_type: MdlType,
+        duration: MdlDuration,
+    ) -> Option<(MdlTicketId, bool)> {
+        let max = self.max_write_lock_count;
+        let lock = &mut self.locks[lock_id.index()];
+        let strategy = lock.strategy;
+        let mut own = lock
+            .granted
+            .iter()
+            .filter(|g| g.ctx == ctx && has_stronger_or_equal_type(strategy, g.mdl_type, mdl_type));
+        let found = match (own.next(), own.next()) {
+            (None, _) => None,
+            (Some(g), None) => Some((g.ticket, self.tickets[&g.ticket].duration)),
+            // Several: which one find_ticket() meets first depends on the lists.
+            (Some(_), Some(_)) => find_ticket(
+                &self.contexts,
+                &self.tickets,
+                ctx,
+                lock_id,
+                strategy,
+                mdl_type,
+                duration,
+            ),
+        };
+        if let Some((found, found_duration)) = found {
+            if found_duration == duration && duration != MdlDuration::Explicit {
+                return Some((found, false));
+            }
+            // clone_ticket(): a ticket of the requested (weaker or equal) type, granted
+            // without checks since this context's own stronger lock already excludes
+            // every conflicting one.
+            let ticket = self.add_ticket(ctx, lock_id, mdl_type, duration);
+            return Some((ticket, false));
+        }
+        if !lock.can_grant_lock(mdl_type, ctx) {
+            return None;
+        }
+        let ticket = MdlTicketId(self.next_ticket);
+        self.next_ticket += 1;
+        lock.push_granted(GrantedEntry {
+            ticket,
+            ctx,
+            mdl_type,
+        });
+        let switched = lock.strategy.affected_by_max_write_lock_count()
+            && lock.count_piglets_and_hogs(mdl_type, max);
+        self.record_ticket(ticket, ctx, lock_id, mdl_type, duration);
+        Some((ticket, switched))
     }
 
     /// Grants a lock only if that needs no wait (`MDL_context::try_acquire_lock()`).

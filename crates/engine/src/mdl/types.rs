@@ -554,7 +554,7 @@ pub struct Wakeups {
 
 impl Wakeups {
     /// Nobody to wake.
-    #[cfg(test)]
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.granted.is_empty() && self.aborted.is_empty()
     }

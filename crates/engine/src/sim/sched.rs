@@ -15,7 +15,7 @@
 use super::Thread;
 use crate::time::Tick;
 use crate::ThreadId;
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// What wakes next.
@@ -43,13 +43,57 @@ pub(super) enum Next {
     Exit,
 }
 
+/// A queued wake: `(at, seq)` packed into one `u128` (`at` in the high half), so that
+/// the heap orders its entries with one comparison; `seq` is unique, so the wake itself
+/// never breaks a tie.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    key: u128,
+    wake: Wake,
+}
+
+impl Queued {
+    fn new(at: Tick, seq: u64, wake: Wake) -> Queued {
+        Queued {
+            key: (u128::from(at.0) << 64) | u128::from(seq),
+            wake,
+        }
+    }
+
+    /// When it is due.
+    fn at(&self) -> Tick {
+        Tick((self.key >> 64) as u64)
+    }
+}
+
+/// Reversed, so that the max-heap pops the earliest `(at, seq)` first.
+impl Ord for Queued {
+    fn cmp(&self, other: &Queued) -> Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Queued) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Queued) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Queued {}
+
 /// The clock, the queue of wake-ups and the threads they wake.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scheduler {
     /// Virtual now.
     pub(super) now: Tick,
     seq: u64,
-    queue: BinaryHeap<Reverse<(Tick, u64, Wake)>>,
+    queue: BinaryHeap<Queued>,
     /// Every thread ever spawned, by id (`Thread::Exited` once done).
     pub(super) threads: Vec<Thread>,
     thread_gen: Vec<u32>,
@@ -66,7 +110,7 @@ impl Scheduler {
     /// Queues `wake` at `at`.
     pub(super) fn schedule(&mut self, at: Tick, wake: Wake) {
         self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, wake)));
+        self.queue.push(Queued::new(at, self.seq, wake));
     }
 
     /// Queues thread `t`'s next step at `at`.
@@ -85,12 +129,13 @@ impl Scheduler {
     /// The next wake due at or before `until`, taken off the queue, with the clock set
     /// to it; a thread's stale wake is passed over.
     pub(super) fn pop_due(&mut self, until: Tick) -> Option<Wake> {
-        while let Some(&Reverse((at, _, _))) = self.queue.peek() {
-            if at > until {
+        while let Some(first) = self.queue.peek() {
+            if first.at() > until {
                 return None;
             }
-            let Reverse((at, _, wake)) = self.queue.pop()?;
-            self.now = at;
+            let q = self.queue.pop()?;
+            self.now = q.at();
+            let wake = q.wake;
             match wake {
                 Wake::Thread(t, gen) if self.thread_gen[t.0 as usize] != gen => continue,
                 _ => return Some(wake),
@@ -105,11 +150,7 @@ impl Scheduler {
     /// caller may then run it at once instead of queueing it: the order of every step
     /// is the same, and `seq` only orders wakes against each other.
     pub(super) fn runs_next(&self, at: Tick, until: Tick) -> bool {
-        at <= until
-            && self
-                .queue
-                .peek()
-                .is_none_or(|Reverse((first, _, _))| *first > at)
+        at <= until && self.queue.peek().is_none_or(|first| first.at() > at)
     }
 
     /// Every live wake still queued (stale thread wakes left out), in no order: what
@@ -118,7 +159,7 @@ impl Scheduler {
     pub(super) fn pending(&self) -> impl Iterator<Item = (Tick, Wake)> + '_ {
         self.queue
             .iter()
-            .map(|Reverse((at, _, wake))| (*at, *wake))
+            .map(|q| (q.at(), q.wake))
             .filter(|(_, wake)| match wake {
                 Wake::Thread(t, gen) => self.thread_gen[t.0 as usize] == *gen,
                 _ => true,
@@ -127,6 +168,6 @@ impl Scheduler {
 
     /// When the next wake is due, if any.
     pub(super) fn next_wake(&self) -> Option<Tick> {
-        self.queue.peek().map(|Reverse((at, _, _))| *at)
+        self.queue.peek().map(Queued::at)
     }
 }

@@ -155,6 +155,13 @@ impl Sim {
             return outcome;
         }
         let now = self.sched.now;
+        if let Some(ticket) = self
+            .sql
+            .mdl
+            .acquire_uncontended(ctx, lock, mdl_type, duration, now)
+        {
+            return MdlPoll::Granted(ticket);
+        }
         let (sessions, profile) = (&self.sql.sessions, &self.profile);
         let (answer, wakeups) =
             self.sql
@@ -296,7 +303,17 @@ impl Sim {
     }
 
     /// Hands granted and failed requests to their threads and wakes them.
+    #[inline]
     pub(in crate::sim) fn mdl_wake(&mut self, w: Wakeups) {
+        // Most grants and releases wake nobody.
+        if !w.is_empty() {
+            self.mdl_wake_some(w);
+        }
+    }
+
+    /// [`Sim::mdl_wake`] with someone to wake.
+    #[inline(never)]
+    fn mdl_wake_some(&mut self, w: Wakeups) {
         for g in w.granted {
             self.sql.mdl_outcomes.insert(g.ctx.0, Ok(g.ticket));
             self.emit(EventKind::MdlWaitEnded {
