@@ -25,8 +25,14 @@ const MAX_DT_MS: f64 = 100.0;
 /// The timer's callback, which re-arms itself.
 type Timer = Closure<dyn FnMut()>;
 
+thread_local! {
+    /// The worker's `performance`, looked up once: the engines' slices read the
+    /// clock thousands of times a second.
+    static PERFORMANCE: Option<web_sys::Performance> = scope().performance();
+}
+
 fn now_ms() -> f64 {
-    scope().performance().map_or(0.0, |p| p.now())
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
 /// Takes one message: an encoded command (one that is not is refused: the page

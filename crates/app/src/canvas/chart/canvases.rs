@@ -4,6 +4,7 @@
 use super::bands;
 use super::draw::{self, Frame};
 use super::geometry::{self, Drawn};
+use crate::canvas::frame::performance_now;
 use crate::canvas::theme::Theme;
 use crate::model::spans::{DdlSpan, FailoverMark};
 use ddlscope_engine::{Sample, Tick};
@@ -134,7 +135,7 @@ impl ChartCanvases {
             if canvas.width() == 0 {
                 continue;
             }
-            let started = now_ms();
+            let started = performance_now();
             let result = match which {
                 Which::Tps => draw::draw_tps(&canvas, &frame),
                 Which::Bp => draw::draw_bp(&canvas, &frame),
@@ -142,7 +143,7 @@ impl ChartCanvases {
             };
             match result {
                 Ok(drawn) => {
-                    let took = now_ms() - started;
+                    let took = performance_now() - started;
                     let count = drawn.describe();
                     let _ = canvas.set_attribute("data-bands", &drawn_count(&count).to_string());
                     let _ = canvas.set_attribute("data-band-hits", &count);
@@ -158,10 +159,6 @@ impl ChartCanvases {
 /// How many bands a [`Drawn::describe`] list names.
 fn drawn_count(described: &str) -> usize {
     described.split_whitespace().count()
-}
-
-fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
 #[cfg(test)]
