@@ -55,7 +55,7 @@ pub fn start() {
     if embedded {
         yew::Renderer::<ui::embed::EmbedApp>::with_root(root).render();
     } else {
-        yew::Renderer::<ui::mount::Boot>::with_root(root).render();
+        yew::Renderer::<ui::boot::Boot>::with_root(root).render();
     }
 }
 

@@ -5,6 +5,7 @@
 //! dispatch its actions, and mount the canvases that `canvas` draws.
 
 pub mod app;
+pub mod boot;
 pub mod choices;
 pub mod controls;
 pub mod embed;

@@ -1,4 +1,4 @@
-//! The page mounted in stages: [`Boot`]'s few nodes in the module's first task, a shell (the toolbar's title and the empty grid: the
+//! The page mounted in stages: `ui::boot`'s few nodes in the module's first task, a shell (the toolbar's title and the empty grid: the
 //! app's state and the engines' worker set up), the pool map's pane in the next task,
 //! then (once the first map is on its canvas) the toolbar, the scenario card, the console, the figures, the
 //! other panels and the charts one by one, each stage in its own task a frame after the last
@@ -18,7 +18,6 @@
 
 use crate::canvas::frame::performance_now;
 use crate::model::layout::PanelId;
-use crate::ui::app::{brand, App};
 use crate::worker::marks;
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
@@ -26,30 +25,6 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// The page's root: the toolbar's title alone in the module's first task (Yew's own
-/// code compiled and run for the first time), [`App`] in the next.
-#[function_component(Boot)]
-pub fn boot() -> Html {
-    let ready = use_state_eq(|| false);
-    {
-        let ready = ready.setter();
-        use_effect_with((), move |_| {
-            let waiter = Waiter::soon(move || ready.set(true));
-            move || drop(waiter)
-        });
-    }
-    if *ready {
-        return html! { <App /> };
-    }
-    html! {
-        <div class="app">
-            <header class="toolbar">
-                { brand() }
-            </header>
-        </div>
-    }
-}
 
 /// How much of the page is mounted, in the order the stages come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -163,7 +138,7 @@ type FrameClosure = Closure<dyn FnMut(f64)>;
 
 /// A wait for the first animation frame where a condition holds, then a task of its
 /// own; dropping it cancels what is pending.
-struct Waiter {
+pub struct Waiter {
     closure: Rc<RefCell<Option<FrameClosure>>>,
     frame: Rc<Cell<Option<i32>>>,
     timeout: Rc<RefCell<Option<Timeout>>>,
@@ -171,7 +146,7 @@ struct Waiter {
 
 impl Waiter {
     /// A task of its own, as soon as the browser runs one.
-    fn soon(then: impl FnOnce() + 'static) -> Waiter {
+    pub fn soon(then: impl FnOnce() + 'static) -> Waiter {
         Waiter {
             closure: Rc::default(),
             frame: Rc::default(),
@@ -204,6 +179,15 @@ impl Waiter {
         *w.closure.borrow_mut() = Some(closure);
         w.frame.set(arm(&w.closure));
         w
+    }
+}
+
+impl std::fmt::Debug for Waiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiter")
+            .field("frame", &self.frame.get())
+            .field("timeout_pending", &self.timeout.borrow().is_some())
+            .finish()
     }
 }
 
