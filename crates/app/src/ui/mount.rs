@@ -10,8 +10,8 @@
 //! first called, and the first style and layout is of all of them), and the map
 //! could not be asked for until it ended. In stages, the map's canvas is laid out
 //! and its first view asked for after a render of a few nodes, and each stage is a
-//! short task on a quiet machine. The grid's tracks do not depend on what is in them, so the map's
-//! width is the same at every stage (no second view).
+//! short task on a quiet machine. The grid's tracks do not depend on what is in
+//! them, so the map's width is the same at every stage (no second view).
 //!
 //! The first render is the module's first run of most of Yew's code, which the
 //! browser compiles as it is first called: the module's start, the app's state and
