@@ -95,6 +95,16 @@ impl Default for MdlManager {
     }
 }
 
+/// What a request that must wait asks for: the lock, the type and duration, and the
+/// ticket it upgrades, if it is an upgrade.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    lock: MdlLockId,
+    mdl_type: MdlType,
+    duration: MdlDuration,
+    upgrade: Option<MdlTicketId>,
+}
+
 impl MdlManager {
     /// The global read lock's object, made with the map (`MDL_map::m_global_lock`).
     pub const GLOBAL: MdlLockId = MdlLockId(0);
@@ -230,48 +240,14 @@ impl MdlManager {
             }
             return (Acquire::Granted(ticket), wakeups);
         }
-        let lock_wait_timeout = lock_wait_timeout();
-        if lock_wait_timeout == Tick::ZERO {
-            return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
-        }
-        let request = self.enqueue(
-            ctx,
-            lock_id,
+        let waiting = Waiting {
+            lock: lock_id,
             mdl_type,
             duration,
-            None,
-            now,
-            lock_wait_timeout,
-        );
-        let acquire = self.wait_for(ctx, request, &mut wakeups);
+            upgrade: None,
+        };
+        let acquire = self.wait_or_fail(ctx, waiting, now, lock_wait_timeout(), &mut wakeups);
         (acquire, wakeups)
-    }
-
-    /// [`MdlManager::acquire_lock_with`] when nothing waits for the lock and the
-    /// request is granted at once, as a workload's DML mostly is: the same grant,
-    /// without the wake-up list or the wait path (with the queue empty no priority
-    /// matrix switches and nobody is woken). `None`: the request conflicts, or the
-    /// lock has a queue; ask [`MdlManager::acquire_lock_with`], which decides it from
-    /// the start (this changed nothing but the clock).
-    pub fn acquire_uncontended(
-        &mut self,
-        ctx: MdlContextId,
-        lock_id: MdlLockId,
-        mdl_type: MdlType,
-        duration: MdlDuration,
-        now: Tick,
-    ) -> Option<MdlTicketId> {
-        let lock = &self.locks[lock_id.index()];
-        if !lock.waiting.is_empty()
-            || !lock.strategy.supports(mdl_type)
-            || self.waiting_request(ctx).is_some()
-        {
-            return None;
-        }
-        self.clock = now;
-        let (ticket, switched) = self.grant_at_once(ctx, lock_id, mdl_type, duration)?;
-        debug_assert!(!switched, "a priority matrix switch with nothing waiting");
-        Some(ticket)
     }
 
     /// The common cases with the lock in hand: this context's own ticket found in the
@@ -387,20 +363,32 @@ impl MdlManager {
             self.after_grant(lock, new_type, &mut wakeups);
             return (Acquire::Granted(ticket), wakeups);
         }
-        if lock_wait_timeout == Tick::ZERO {
-            return (Acquire::Failed(MdlError::LockWaitTimeout), wakeups);
-        }
-        let request = self.enqueue(
-            ctx,
+        let waiting = Waiting {
             lock,
-            new_type,
-            MdlDuration::Transaction,
-            Some(ticket),
-            now,
-            lock_wait_timeout,
-        );
-        let acquire = self.wait_for(ctx, request, &mut wakeups);
+            mdl_type: new_type,
+            duration: MdlDuration::Transaction,
+            upgrade: Some(ticket),
+        };
+        let acquire = self.wait_or_fail(ctx, waiting, now, lock_wait_timeout, &mut wakeups);
         (acquire, wakeups)
+    }
+
+    /// A request that cannot be granted at once: refused at once with a zero
+    /// `lock_wait_timeout` (ER_LOCK_WAIT_TIMEOUT), otherwise queued and waited for
+    /// (`MDL_context::acquire_lock()`'s wait, an upgrade's too).
+    fn wait_or_fail(
+        &mut self,
+        ctx: MdlContextId,
+        w: Waiting,
+        now: Tick,
+        lock_wait_timeout: Tick,
+        wakeups: &mut Wakeups,
+    ) -> Acquire {
+        if lock_wait_timeout == Tick::ZERO {
+            return Acquire::Failed(MdlError::LockWaitTimeout);
+        }
+        let request = self.enqueue(ctx, w, now, lock_wait_timeout);
+        self.wait_for(ctx, request, wakeups)
     }
 
     /// Downgrades an X or SNW ticket, as the online `ALTER` does after its prepare
@@ -799,17 +787,21 @@ impl MdlManager {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Queues `w` for `ctx` (`MDL_lock::m_waiting`), its deadline `lock_wait_timeout`
+    /// from `now`.
     fn enqueue(
         &mut self,
         ctx: MdlContextId,
-        lock: MdlLockId,
-        mdl_type: MdlType,
-        duration: MdlDuration,
-        upgrade_of: Option<MdlTicketId>,
+        w: Waiting,
         now: Tick,
         lock_wait_timeout: Tick,
     ) -> MdlRequestId {
+        let Waiting {
+            lock,
+            mdl_type,
+            duration,
+            upgrade: upgrade_of,
+        } = w;
         let request = MdlRequestId(self.next_request);
         self.next_request += 1;
         self.locks[lock.index()].waiting.push(WaitingEntry {

@@ -155,13 +155,6 @@ impl Sim {
             return outcome;
         }
         let now = self.sched.now;
-        if let Some(ticket) = self
-            .sql
-            .mdl
-            .acquire_uncontended(ctx, lock, mdl_type, duration, now)
-        {
-            return MdlPoll::Granted(ticket);
-        }
         let (sessions, profile) = (&self.sql.sessions, &self.profile);
         let (answer, wakeups) =
             self.sql
