@@ -216,13 +216,7 @@ impl Drop for FrameLoop {
 
 /// The page's clock, in ms: what a frame budget is measured with.
 pub fn performance_now() -> f64 {
-    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
-}
-
-thread_local! {
-    /// The page's `performance`, looked up once (engines on the page's thread read
-    /// the clock thousands of times a second).
-    static PERFORMANCE: Option<web_sys::Performance> = gloo::utils::window().performance();
+    crate::worker::marks::now_ms()
 }
 
 /// The theme the page shows: the `data-theme` attribute on `<html>` when the user

@@ -5,6 +5,7 @@
 //! In compare mode it starts the compare engine's worker (`partner.rs`) and
 //! forwards its frames.
 
+use super::marks::now_ms;
 use super::partner::PartnerWorker;
 use super::post::{post, scope};
 use crate::model::remote::host::Host;
@@ -24,16 +25,6 @@ const MAX_DT_MS: f64 = 100.0;
 
 /// The timer's callback, which re-arms itself.
 type Timer = Closure<dyn FnMut()>;
-
-thread_local! {
-    /// The worker's `performance`, looked up once: the engines' slices read the
-    /// clock thousands of times a second.
-    static PERFORMANCE: Option<web_sys::Performance> = scope().performance();
-}
-
-fn now_ms() -> f64 {
-    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
-}
 
 /// Takes one message: an encoded command (one that is not is refused: the page
 /// hears why with the next frame).

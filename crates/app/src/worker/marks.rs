@@ -3,7 +3,8 @@
 //! pixels posted and the first map put on the canvas; on the page, each mount stage
 //! once rendered (`ui::mount`, `ddlscope:stage-…`). DevTools' performance panel
 //! shows them on each thread's track; `cargo xtask bench-web` prints them beside
-//! its first-map figure.
+//! its first-map figure. And the thread's clock, `performance.now()`, which the
+//! engines' slices and the frame budgets read.
 
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -21,6 +22,14 @@ pub const WORKER_FIRST_PIXELS: &str = "ddlscope:worker-first-pixels";
 
 thread_local! {
     static SET: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    /// This thread's `performance`, looked up once: the engines' slices read the
+    /// clock thousands of times a second.
+    static PERFORMANCE: Option<web_sys::Performance> = performance();
+}
+
+/// This thread's clock (`performance.now()`), ms; 0 where there is none.
+pub fn now_ms() -> f64 {
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
 /// Marks `name` now, the first time only (on this thread: the page and the worker
@@ -35,9 +44,11 @@ pub fn once(name: &'static str) {
         first
     });
     if first {
-        if let Some(p) = performance() {
-            let _ = p.mark(name);
-        }
+        PERFORMANCE.with(|p| {
+            if let Some(p) = p {
+                let _ = p.mark(name);
+            }
+        });
     }
 }
 
