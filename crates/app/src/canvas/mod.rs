@@ -4,6 +4,7 @@
 //! them knows the Yew components around it beyond its own panel.
 
 pub mod chart;
+pub mod css_width;
 pub mod flush_list;
 pub mod frame;
 pub mod latch_lanes;

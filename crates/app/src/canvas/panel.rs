@@ -4,11 +4,15 @@
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Sizes the canvas's pixel buffer to its CSS width and `css_height` × device pixel
-/// ratio, only when that changed (resizing clears the canvas). Returns the size in
-/// device pixels.
+/// Sizes the canvas's pixel buffer to its CSS width (as last laid out: see
+/// [`super::css_width`]) and `css_height` × device pixel ratio, only when that changed
+/// (resizing clears the canvas). Returns the size in device pixels: (0, 0), the
+/// canvas untouched, until its width is known.
 pub fn fit(canvas: &HtmlCanvasElement, css_height: f64, dpr: f64) -> (u32, u32) {
-    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
+    let Some(css_width) = super::css_width::css_width(canvas) else {
+        return (0, 0);
+    };
+    let w = (css_width * dpr).round() as u32;
     let h = (css_height * dpr).round() as u32;
     if canvas.width() != w {
         canvas.set_width(w);

@@ -8,6 +8,7 @@
 //! (`model::panels`), with the same painters as on the page's thread.
 
 use crate::canvas::chart::{self, ChartSlot};
+use crate::canvas::css_width::css_width_now;
 use crate::canvas::flush_list;
 use crate::canvas::frame::{dark_theme, performance_now, Canvases};
 use crate::canvas::latch_lanes;
@@ -387,7 +388,7 @@ impl RemoteLoop {
             let w = match instances.get(pane).copied() {
                 Some(n) => pool_map::fit_canvas(&canvas, n, dpr).0,
                 None if pane == 0 => {
-                    let w = (f64::from(canvas.client_width()) * dpr).round() as u32;
+                    let w = (css_width_now(&canvas) * dpr).round() as u32;
                     if canvas.width() != w {
                         canvas.set_width(w);
                     }

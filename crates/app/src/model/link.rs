@@ -428,7 +428,12 @@ pub fn parse_flag(key: &str, v: &str) -> Result<bool, LinkError> {
 
 /// The fragment for `state` with `params` after it (without the `#`).
 pub fn to_fragment(state: &LinkState, params: &[(String, String)]) -> String {
-    let mut out = state.encode();
+    with_params(state.encode(), params)
+}
+
+/// The fragment for an encoded state ([`LinkState::encode`]) with `params` after it.
+pub fn with_params(encoded: String, params: &[(String, String)]) -> String {
+    let mut out = encoded;
     for (k, v) in params {
         out.push('&');
         out.push_str(&percent_encode(k));

@@ -159,6 +159,8 @@ pub fn app() -> Html {
                 { brand() }
                 if stage >= Stage::Toolbar {
                     { controls(&state, &engines, &main_snapshot) }
+                }
+                if stage >= Stage::Menus {
                     <div class="group toolbar-end">
                         <PanelsMenu
                             layout={state.layout.clone()}

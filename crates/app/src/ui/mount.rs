@@ -1,9 +1,10 @@
 //! The page mounted in stages: `ui::boot`'s few nodes in the module's first task, a
 //! shell (the toolbar's title and the empty grid: the app's state and the engines'
 //! worker set up), the pool map's pane in the next task, then (once the first map is
-//! on its canvas) the toolbar, the scenario card, the console, the figures, the other
-//! panels and the charts one by one, each stage in its own task a frame after the
-//! last (and each new canvas first drawn in the frame after its stage).
+//! on its canvas) the toolbar's controls, its menus, the scenario card, the console,
+//! the figures, the other panels (two stages) and the charts one by one, each stage
+//! in its own task a frame after the last (and each new canvas first drawn in the
+//! frame after its stage).
 //!
 //! The whole page in one render is a task of 100–150 ms on a 2-core machine (Yew
 //! makes a few thousand DOM nodes, the module's functions are compiled as they are
@@ -35,16 +36,21 @@ pub enum Stage {
     Shell,
     /// The pool map's pane too.
     Map,
-    /// The toolbar's controls and menus.
+    /// The toolbar's controls.
     Toolbar,
+    /// The toolbar's menus and buttons (panels, share, export, theme, help): a stage
+    /// of their own, their components' code being the first run of much of it.
+    Menus,
     /// The scenario card.
     Card,
     /// The SQL console and the live log.
     Console,
     /// The figures under the console.
     Figures,
-    /// The pane's panels but the charts.
+    /// The latch lanes and the flush lists.
     Panels,
+    /// The metadata locks and the process list (a few hundred nodes between them).
+    Sessions,
     /// The transactions chart too (each chart a stage: a chart's first render and
     /// first drawing are each a task of tens of ms on a 2-core machine).
     Tps,
@@ -62,7 +68,8 @@ impl Stage {
             PanelId::Tps => self >= Stage::Tps,
             PanelId::Bp => self >= Stage::Bp,
             PanelId::Waits => self >= Stage::Full,
-            _ => self >= Stage::Panels,
+            PanelId::Mdl | PanelId::Processlist => self >= Stage::Sessions,
+            PanelId::Latches | PanelId::Flush => self >= Stage::Panels,
         }
     }
 
@@ -72,10 +79,12 @@ impl Stage {
             Stage::Shell => "ddlscope:stage-shell",
             Stage::Map => "ddlscope:stage-map",
             Stage::Toolbar => "ddlscope:stage-toolbar",
+            Stage::Menus => "ddlscope:stage-menus",
             Stage::Card => "ddlscope:stage-card",
             Stage::Console => "ddlscope:stage-console",
             Stage::Figures => "ddlscope:stage-figures",
             Stage::Panels => "ddlscope:stage-panels",
+            Stage::Sessions => "ddlscope:stage-sessions",
             Stage::Tps => "ddlscope:stage-tps",
             Stage::Bp => "ddlscope:stage-bp",
             Stage::Full => "ddlscope:stage-full",
@@ -87,11 +96,13 @@ impl Stage {
         match self {
             Stage::Shell => Some(Stage::Map),
             Stage::Map => Some(Stage::Toolbar),
-            Stage::Toolbar => Some(Stage::Card),
+            Stage::Toolbar => Some(Stage::Menus),
+            Stage::Menus => Some(Stage::Card),
             Stage::Card => Some(Stage::Console),
             Stage::Console => Some(Stage::Figures),
             Stage::Figures => Some(Stage::Panels),
-            Stage::Panels => Some(Stage::Tps),
+            Stage::Panels => Some(Stage::Sessions),
+            Stage::Sessions => Some(Stage::Tps),
             Stage::Tps => Some(Stage::Bp),
             Stage::Bp => Some(Stage::Full),
             Stage::Full => None,
@@ -240,6 +251,8 @@ mod tests {
         assert!(all.iter().all(|&p| Stage::Full.shows(p)));
         assert!(all.iter().all(|&p| !Stage::Figures.shows(p)));
         assert!(!Stage::Panels.shows(PanelId::Tps) && Stage::Panels.shows(PanelId::Flush));
+        assert!(!Stage::Panels.shows(PanelId::Processlist));
+        assert!(Stage::Sessions.shows(PanelId::Mdl) && !Stage::Sessions.shows(PanelId::Tps));
         // The charts one a stage.
         assert!(Stage::Tps.shows(PanelId::Tps) && !Stage::Tps.shows(PanelId::Bp));
         assert!(Stage::Bp.shows(PanelId::Bp) && !Stage::Bp.shows(PanelId::Waits));

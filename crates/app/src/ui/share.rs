@@ -5,7 +5,7 @@
 //! and the clipboard.
 
 use crate::model::layout::PanelLayout;
-use crate::model::link::{parse_fragment, to_fragment, unopenable, unreadable, LinkState};
+use crate::model::link::{parse_fragment, unopenable, unreadable, with_params, LinkState};
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use crate::model::state::AppState;
@@ -114,9 +114,9 @@ pub fn fragment_now(
     params: Vec<(String, String)>,
     done: impl FnOnce(String) + 'static,
 ) {
-    engines.link(layout, move |state| {
-        if let Some(state) = state {
-            done(to_fragment(&state, &params));
+    engines.link(layout, move |encoded| {
+        if let Some(encoded) = encoded {
+            done(with_params(encoded, &params));
         }
     });
 }

@@ -186,23 +186,23 @@ impl EnginesProxy {
         }
     }
 
-    /// The link state of the engines now (`None` before the first engine), with its
-    /// panels laid out as `layout`, to `done`.
-    pub fn link(&self, layout: &PanelLayout, done: impl FnOnce(Option<LinkState>) + 'static) {
-        let param = LinkState::layout_param(layout);
-        let with_layout =
-            move |s: Option<LinkState>| done(s.map(|s| LinkState { layout: param, ..s }));
+    /// The link state of the engines now, with its panels laid out as `layout`,
+    /// encoded as the fragment carries it ([`LinkState::encode`]; `None` before the
+    /// first engine), to `done`.
+    pub fn link(&self, layout: &PanelLayout, done: impl FnOnce(Option<String>) + 'static) {
+        let layout = LinkState::layout_param(layout);
         match self {
             EnginesProxy::Local(e) => {
-                with_layout(Some(replay::capture(&e.borrow(), &PanelLayout::default())))
+                let state = replay::capture(&e.borrow(), &PanelLayout::default());
+                done(Some(LinkState { layout, ..state }.encode()));
             }
             EnginesProxy::Remote(r) => r.ask(
                 Box::new(move |reply| {
-                    if let Reply::Link { state, .. } = reply {
-                        with_layout(state.map(|s| s.0));
+                    if let Reply::Link { encoded, .. } = reply {
+                        done(encoded);
                     }
                 }),
-                |ask| Command::Link { ask },
+                |ask| Command::Link { ask, layout },
             ),
         }
     }

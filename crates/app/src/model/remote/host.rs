@@ -12,7 +12,7 @@
 //! each message and [`Host::frame`] on its timer, and posts what comes back. Native
 //! tests drive it the same way.
 
-use super::protocol::{Command, Frame, LinkJson, MapPatch, PaneFrame, Reply};
+use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
@@ -297,14 +297,15 @@ impl Host {
                     e.step_back_within(BUSY_WORK_MS, clock);
                 }
             }
-            Command::Link { ask } => {
+            Command::Link { ask, layout } => {
                 let mut state = replay::capture(e, &PanelLayout::default());
                 if let Some(p) = &self.partner {
                     state.compare = Some(p.profile.clone());
                 }
+                state.layout = layout;
                 self.replies.push(Reply::Link {
                     ask,
-                    state: Some(LinkJson(state)),
+                    encoded: Some(state.encode()),
                 });
             }
             Command::Export { ask, kind } => self.replies.push(Reply::Exported {
@@ -561,7 +562,7 @@ fn unanswerable(c: Command) -> Option<Reply> {
             ask,
             result: Err("Not sent: no server is running yet.".to_string()),
         }),
-        Command::Link { ask } => Some(Reply::Link { ask, state: None }),
+        Command::Link { ask, .. } => Some(Reply::Link { ask, encoded: None }),
         Command::Export { ask, .. } => Some(Reply::Exported {
             ask,
             result: Err(none.to_string()),

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
 /// changes shape.
-pub const PROTOCOL_VERSION: u16 = 4;
+pub const PROTOCOL_VERSION: u16 = 5;
 /// The longest message read, bytes (a frame is a few kB; a link's journal at most
 /// a few hundred).
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -112,6 +112,8 @@ pub enum Command {
     Link {
         /// The ask's number.
         ask: u32,
+        /// The page's panel layout, as the link writes it ([`LinkState::layout_param`]).
+        layout: Option<String>,
     },
     /// A text export of the main engine: answered with [`Reply::Exported`].
     Export {
@@ -208,13 +210,15 @@ pub enum Reply {
     },
     /// Compare mode could not start.
     CompareFailed(String),
-    /// [`Command::Link`]'s answer: the link state of the engines (`None` before
-    /// the first engine), its panels left for the page to fill in.
+    /// [`Command::Link`]'s answer: the link state of the engines with the page's
+    /// panels, encoded as the fragment carries it ([`LinkState::encode`], done here
+    /// so that the page's thread neither parses nor deflates it every second), or
+    /// `None` before the first engine.
     Link {
         /// The ask's number.
         ask: u32,
-        /// The state.
-        state: Option<LinkJson>,
+        /// The encoded state.
+        encoded: Option<String>,
     },
     /// [`Command::Export`]'s answer: the file's name and text, or why not.
     Exported {

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::model::export::TextExport;
-use crate::model::remote::protocol::{decode_command, encode_command, PROTOCOL_VERSION};
+use crate::model::remote::protocol::{decode_command, encode_command, LinkJson, PROTOCOL_VERSION};
 
 /// A run on the page's thread with something typed: a DROP at 0.5 s, paused at 2 s.
 fn reference() -> Engines {
@@ -72,8 +72,38 @@ fn a_link_opens_in_the_worker_at_its_tick_and_comes_back_the_same() {
     let main = h.engines().expect("engines").main();
     assert_eq!(main.sim().now(), Tick::from_secs(2));
     assert_eq!(main.sim().samples(), page.main().sim().samples());
-    match ask(&mut h, Command::Link { ask: 3 }).as_slice() {
-        [Reply::Link { ask: 3, state }] => assert_eq!(state.as_ref().map(|s| &s.0), Some(&link)),
+    match ask(
+        &mut h,
+        Command::Link {
+            ask: 3,
+            layout: None,
+        },
+    )
+    .as_slice()
+    {
+        [Reply::Link { ask: 3, encoded }] => {
+            assert_eq!(encoded.as_deref(), Some(link.encode().as_str()));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The page's panels go into the link the worker encodes.
+    let layout = Some("map,tps".to_string());
+    match ask(
+        &mut h,
+        Command::Link {
+            ask: 4,
+            layout: layout.clone(),
+        },
+    )
+    .as_slice()
+    {
+        [Reply::Link {
+            ask: 4,
+            encoded: Some(e),
+        }] => {
+            let back = LinkState::decode(e).expect("decodes");
+            assert_eq!(back, LinkState { layout, ..link });
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -181,7 +211,10 @@ fn asks_before_the_first_engine_are_answered() {
     let mut h = Host::new();
     let mut replies = Vec::new();
     for c in [
-        Command::Link { ask: 1 },
+        Command::Link {
+            ask: 1,
+            layout: None,
+        },
         Command::Export {
             ask: 2,
             kind: TextExport::Script,
@@ -204,7 +237,7 @@ fn asks_before_the_first_engine_are_answered() {
         replies[0],
         Reply::Link {
             ask: 1,
-            state: None
+            encoded: None
         }
     ));
     assert!(
@@ -218,7 +251,10 @@ fn asks_before_the_first_engine_are_answered() {
 
 #[test]
 fn a_message_from_another_build_is_refused_with_the_reason() {
-    let mut bytes = encode_command(&Command::Link { ask: 1 });
+    let mut bytes = encode_command(&Command::Link {
+        ask: 1,
+        layout: None,
+    });
     assert_eq!(bytes[..2], PROTOCOL_VERSION.to_le_bytes());
     bytes[..2].copy_from_slice(&(PROTOCOL_VERSION + 1).to_le_bytes());
     let err = decode_command(&bytes).expect_err("another version");

@@ -1,5 +1,6 @@
 use super::*;
 use crate::model::knobs::Knobs;
+use crate::model::link::LinkState;
 use crate::model::remote::protocol::MapPatch;
 use crate::model::runner::{Engines, Runner};
 
@@ -205,7 +206,10 @@ fn pane_1s_tooltip_comes_from_the_compare_engines_worker_and_the_link_names_it()
         y: 30.0,
         width: 300.0,
     });
-    p.page(Command::Link { ask: 8 });
+    p.page(Command::Link {
+        ask: 8,
+        layout: None,
+    });
     let replies: Vec<Reply> = p.frames(5).into_iter().flat_map(|f| f.replies).collect();
     let tooltip = replies.iter().find_map(|r| match r {
         Reply::Inspected { ask: 7, text } => Some(text.clone()),
@@ -213,10 +217,11 @@ fn pane_1s_tooltip_comes_from_the_compare_engines_worker_and_the_link_names_it()
     });
     assert!(tooltip.expect("answered").is_some_and(|t| !t.is_empty()));
     let link = replies.iter().find_map(|r| match r {
-        Reply::Link { ask: 8, state } => state.clone(),
+        Reply::Link { ask: 8, encoded } => encoded.clone(),
         _ => None,
     });
-    assert_eq!(link.expect("linked").0.compare.as_deref(), Some(COMPARED));
+    let link = LinkState::decode(&link.expect("linked")).expect("decodes");
+    assert_eq!(link.compare.as_deref(), Some(COMPARED));
     // Compare mode off: the worker is no longer wanted, its late frames dropped.
     p.page(Command::Compare(None));
     assert!(p.a.partner_wanted().is_none());
