@@ -11,12 +11,14 @@
 // drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
 // i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
 // drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
-// (the engine alone in wasm on `ddlscope bench`'s 128 GB run).
+// (the engine alone in wasm on `ddlscope bench`'s 128 GB run). Steps that are not frame
+// loops (the I1 switch, a seek back through a replay, an engine switch, a lesson step
+// opened from its link) give ready_ms and their long tasks.
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, setPool, settled, virtualMs, waitReady } from './lib.mjs';
+import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, scrubTo, selectProfile, setPool, settled, virtualMs, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
@@ -186,6 +188,37 @@ async function poolCases(page, cdp, cases) {
   }
 }
 
+/** Long tasks and time taken by one step that is not a frame loop (a seek, a switch),
+ * from just before `step` until the engines have settled. */
+async function timedStep(page, cases, name, step) {
+  const since = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  await step();
+  await settled(page, { timeoutMs: 240_000 });
+  const readyMs = Date.now() - t0;
+  const tasks = await longTasksSince(page, since);
+  cases.push({
+    case: name,
+    ready_ms: readyMs,
+    long_tasks: tasks.length,
+    long_task_max_ms: Math.round(Math.max(0, ...tasks.map((e) => e.ms))),
+  });
+  console.log(`${name}: ${readyMs} ms, long tasks ${tasks.length} (max ${cases.at(-1).long_task_max_ms} ms)`);
+}
+
+/** A 1 M-page pool run to two minutes of virtual time with a DROP in it, then sought
+ * back to 10 s (replayed from a checkpoint) and switched to another engine. */
+async function seekCase(page, cases) {
+  await open(page);
+  await setPool(page, 16384);
+  await runSql(page, 'DROP TABLE t1');
+  await page.selectOption(ids.speedSelect, '100');
+  await pollUntil('two minutes of virtual time', () => virtualMs(page), (ms) => ms >= 120_000, { timeoutMs: 240_000, intervalMs: 200 });
+  await page.selectOption(ids.speedSelect, '1');
+  await timedStep(page, cases, 'seek back from 120 s to 10 s (1M pages)', () => scrubTo(page, 10_000));
+  await timedStep(page, cases, 'switch engine to MySQL 8.0.23 (1M pages)', () => selectProfile(page, 'mysql-8.0.23'));
+}
+
 async function compareCase(page, cdp, cases) {
   await open(page);
   await setPool(page, 16384);
@@ -263,6 +296,7 @@ try {
   console.log(`page load: long tasks ${loading.length} (max ${report.cases.at(-1).long_task_max_ms} ms)`);
   await poolCases(page, cdp, report.cases);
   await compareCase(page, cdp, report.cases);
+  await seekCase(page, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
   await lessonCase(page, report.cases);
   report.wasm_realtime_factor = await wasmSpeed(page);
