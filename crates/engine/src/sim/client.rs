@@ -331,7 +331,21 @@ impl Sim {
             .nth(pick)
     }
 
+    /// A client's step, and the steps after it of the same instant while nothing else
+    /// is due now: those are the ones the scheduler would run next anyway
+    /// ([`super::sched::Scheduler::runs_now`]), so they run here, in the same order,
+    /// without going back through the thread table.
     pub(super) fn step_client(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        loop {
+            let next = self.client_step(t, c);
+            if next != Next::After(Tick::ZERO) || !self.sched.runs_now() {
+                return next;
+            }
+        }
+    }
+
+    /// One step of a client's state machine.
+    fn client_step(&mut self, t: ThreadId, c: &mut Client) -> Next {
         match c.step {
             ClientStep::NextEvent => {
                 c.stmts = event_statements(self.scenario.workload.kind);
@@ -350,10 +364,7 @@ impl Sim {
             }
             ClientStep::OpenTable => self.client_open_table(t, c),
             ClientStep::BeforeDml => self.client_before_dml(t, c),
-            ClientStep::Walk => match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
-                WalkNext::Step(next) => next,
-                WalkNext::Done => self.client_walk_done(c),
-            },
+            ClientStep::Walk => self.client_walk(t, c),
             ClientStep::LogFlush => {
                 // Simplification: the redo log has its own device queue (it usually sits on
                 // the same disk, but its sequential writes barely interact with page I/O).
@@ -498,6 +509,18 @@ impl Sim {
             ClientStep::Walk
         };
         Next::After(Tick::ZERO)
+    }
+
+    /// `Walk`: the statement's page work, its steps of the same instant run at once as
+    /// in [`Sim::step_client`].
+    fn client_walk(&mut self, t: ThreadId, c: &mut Client) -> Next {
+        loop {
+            match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
+                WalkNext::Step(Next::After(Tick::ZERO)) if self.sched.runs_now() => {}
+                WalkNext::Step(next) => return next,
+                WalkNext::Done => return self.client_walk_done(c),
+            }
+        }
     }
 
     /// `Walk` is done: an autocommit write flushes the log.

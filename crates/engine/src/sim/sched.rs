@@ -153,6 +153,13 @@ impl Scheduler {
         at <= until && self.queue.peek().is_none_or(|first| first.at() > at)
     }
 
+    /// Whether a step that continues at once ([`Next::After`] zero) runs before anything
+    /// else: nothing else is queued for now ([`Scheduler::runs_next`] at `now`, which is
+    /// never past `until` while a step runs).
+    pub(super) fn runs_now(&self) -> bool {
+        self.queue.peek().is_none_or(|first| first.at() > self.now)
+    }
+
     /// Every live wake still queued (stale thread wakes left out), in no order: what
     /// the invariant checks look through for a waiter's wake-up or deadline.
     #[cfg(test)]
