@@ -278,9 +278,8 @@ impl Sim {
         let table = &self.catalog[c.table].table;
         // Only leaves are hashed: an internal page (most of a descent) needs no look
         // at the pool.
-        let index = table.index_of_page(op.page);
-        let is_leaf = index != 0 && op.page >= table.indexes[usize::from(index) - 1].first_leaf();
-        if !is_leaf {
+        let index = table.leaf_index_of(op.page);
+        if index == 0 {
             return None;
         }
         // Sessions hold no buffer fix between steps: make sure the frame still holds the page.
@@ -312,19 +311,20 @@ impl Sim {
         Tick(mean - j + rng.below(2 * j + 1))
     }
 
+    /// sysbench's `sysbench.rand.uniform(1, sysbench.opt.tables)`, over the tables that
+    /// still exist.
     fn pick_table(&self, rng: &mut SimRng) -> Option<TableId> {
-        let live = self
-            .catalog
-            .workload_tables
-            .iter()
-            .filter(|&&t| self.table_open(t))
-            .count() as u64;
+        let tables = &self.catalog.workload_tables;
+        let live = tables.iter().filter(|&&t| self.table_open(t)).count();
         if live == 0 {
             return None;
         }
-        let pick = rng.below(live) as usize;
-        self.catalog
-            .workload_tables
+        let pick = rng.below(live as u64) as usize;
+        if live == tables.len() {
+            // All there (as a rule): the pick is the table itself.
+            return Some(tables[pick]);
+        }
+        tables
             .iter()
             .copied()
             .filter(|&t| self.table_open(t))
