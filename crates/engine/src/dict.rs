@@ -100,6 +100,12 @@ impl IndexLayout {
         self.level_pages.iter().sum()
     }
 
+    /// Whether `page` is one of the index's pages: its levels lie one after another from
+    /// the root, so they end where the leaves do.
+    fn holds(&self, page: PageNo) -> bool {
+        page >= self.root() && u64::from(page) < u64::from(self.first_leaf()) + self.leaves()
+    }
+
     /// Leaf pages.
     pub fn leaves(&self) -> u64 {
         self.level_pages.last().copied().unwrap_or(1)
@@ -366,7 +372,17 @@ impl Table {
     pub fn index_of_page(&self, page: PageNo) -> u8 {
         self.indexes
             .iter()
-            .find(|ix| page >= ix.root() && u64::from(page) < u64::from(ix.root()) + ix.pages())
+            .find(|ix| ix.holds(page))
+            .map_or(0, |ix| ix.number)
+    }
+
+    /// The index whose leaf `page` is (1-based), 0 if it is no index's leaf
+    /// (`page_is_leaf()`, told from where the page lies).
+    pub fn leaf_index_of(&self, page: PageNo) -> u8 {
+        self.indexes
+            .iter()
+            .find(|ix| ix.holds(page))
+            .filter(|ix| page >= ix.first_leaf())
             .map_or(0, |ix| ix.number)
     }
 }
@@ -431,5 +447,9 @@ mod tests {
         assert_eq!(t.index_of_page(t.primary().root()), 1);
         assert_eq!(t.index_of_page(t.indexes[1].first_leaf()), 2);
         assert_eq!(t.index_of_page(0), 0);
+        assert_eq!(t.leaf_index_of(t.primary().root()), 0);
+        assert_eq!(t.leaf_index_of(t.primary().first_leaf()), 1);
+        assert_eq!(t.leaf_index_of(t.indexes[1].first_leaf()), 2);
+        assert_eq!(t.leaf_index_of(0), 0);
     }
 }

@@ -3,22 +3,28 @@
 //! Ticket ids are handed out in increasing order, so a new ticket always goes at the
 //! end (a push), and the few dozen live at once are found by a binary search over
 //! contiguous memory. A workload grants and releases a ticket or two a statement; a
-//! `BTreeMap` spent more on its nodes than the rest of the grant. The order of
-//! iteration is the ids' order, as a `BTreeMap`'s would be.
+//! `BTreeMap` spent more on its nodes than the rest of the grant. A released ticket
+//! leaves a hole where it was (closing it would move every later entry, most of the
+//! release's cost); the holes are squeezed out once they are half the entries. The
+//! order of iteration is the ids' order, as a `BTreeMap`'s would be.
 
 use std::ops::Index;
 
-/// A map from ids to values, kept as a `Vec` sorted by id: an insert of a new largest
-/// id is a push, a removal shifts the younger entries down.
+/// Holes tolerated whatever the number of entries: a few dozen tickets live at once.
+const MIN_HOLES_TO_COMPACT: usize = 32;
+
 #[derive(Clone, Debug)]
 pub(super) struct IdMap<K, V> {
-    entries: Vec<(K, V)>,
+    /// Sorted by id; `None` is a released entry's hole.
+    entries: Vec<(K, Option<V>)>,
+    holes: usize,
 }
 
 impl<K, V> Default for IdMap<K, V> {
     fn default() -> IdMap<K, V> {
         IdMap {
             entries: Vec::new(),
+            holes: 0,
         }
     }
 }
@@ -28,43 +34,59 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.cmp(&id))
     }
 
-    /// Inserts `value` under `id`, returning the value it replaces.
     pub(super) fn insert(&mut self, id: K, value: V) -> Option<V> {
         if self.entries.last().is_none_or(|(last, _)| *last < id) {
-            self.entries.push((id, value));
+            self.entries.push((id, Some(value)));
             return None;
         }
         match self.position(id) {
-            Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            Ok(i) => {
+                let old = self.entries[i].1.replace(value);
+                if old.is_none() {
+                    self.holes -= 1;
+                }
+                old
+            }
             Err(i) => {
-                self.entries.insert(i, (id, value));
+                self.entries.insert(i, (id, Some(value)));
                 None
             }
         }
     }
 
-    /// Takes the value under `id` out.
     pub(super) fn remove(&mut self, id: &K) -> Option<V> {
         let i = self.position(*id).ok()?;
-        Some(self.entries.remove(i).1)
+        let value = self.entries[i].1.take()?;
+        self.holes += 1;
+        self.trim_holes();
+        Some(value)
     }
 
-    /// The value under `id`.
+    /// Drops the holes at the end, and all of them once they are half the entries.
+    fn trim_holes(&mut self) {
+        while self.entries.last().is_some_and(|(_, v)| v.is_none()) {
+            self.entries.pop();
+            self.holes -= 1;
+        }
+        if self.holes >= MIN_HOLES_TO_COMPACT && self.holes * 2 >= self.entries.len() {
+            self.entries.retain(|(_, v)| v.is_some());
+            self.holes = 0;
+        }
+    }
+
     pub(super) fn get(&self, id: &K) -> Option<&V> {
         let i = self.position(*id).ok()?;
-        Some(&self.entries[i].1)
+        self.entries[i].1.as_ref()
     }
 
-    /// The value under `id`, to change.
     pub(super) fn get_mut(&mut self, id: &K) -> Option<&mut V> {
         let i = self.position(*id).ok()?;
-        Some(&mut self.entries[i].1)
+        self.entries[i].1.as_mut()
     }
 
-    /// How many ids have a value.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() - self.holes
     }
 }
 
@@ -95,6 +117,34 @@ mod tests {
         *m.get_mut(&8).unwrap() += 1;
         assert_eq!(m[&8], 81);
         assert_eq!(m.len(), 3);
-        assert_eq!(m.entries, vec![(4, 40), (5, 51), (8, 81)]);
+        assert_eq!(
+            m.entries,
+            vec![(3, None), (4, Some(40)), (5, Some(51)), (8, Some(81))]
+        );
+    }
+
+    #[test]
+    fn holes_are_squeezed_out_and_a_hole_takes_its_id_back() {
+        let mut m = IdMap::default();
+        for id in 0u64..100 {
+            m.insert(id, id);
+        }
+        for id in 0u64..60 {
+            assert_eq!(m.remove(&id), Some(id));
+        }
+        assert_eq!(m.len(), 40);
+        assert!(m.entries.len() < 100, "compacted");
+        assert_eq!(m.remove(&99), Some(99));
+        assert_eq!(
+            m.entries.last().map(|e| e.0),
+            Some(98),
+            "a hole at the end goes"
+        );
+        assert_eq!(m.insert(70, 7), Some(70));
+        assert_eq!(m.remove(&70), Some(7));
+        assert_eq!(m.get(&70), None);
+        assert_eq!(m.insert(70, 8), None);
+        assert_eq!(m[&70], 8);
+        assert_eq!(m.len(), 39);
     }
 }

@@ -883,16 +883,28 @@ impl MdlManager {
         pending
     }
 
+    /// Releases one ticket wherever it is in its context's lists (`MDL_context::release_lock()`).
     fn release_ticket(&mut self, ticket: MdlTicketId, wakeups: &mut Wakeups) {
+        let (ctx, duration) = {
+            let t = self.ticket_or_panic(ticket);
+            (t.ctx, t.duration)
+        };
+        self.contexts
+            .get_mut(&ctx)
+            .expect("ticket owner has a context")
+            .tickets[duration as usize]
+            .retain(|&id| id != ticket);
+        self.release_granted(ticket, wakeups);
+    }
+
+    /// The rest of a release once the ticket has left its context's list
+    /// (`MDL_context::release_lock()` → `MDL_lock::remove_ticket()`): the ticket goes,
+    /// and its lock grants what it now can.
+    fn release_granted(&mut self, ticket: MdlTicketId, wakeups: &mut Wakeups) {
         let t = self
             .tickets
             .remove(&ticket)
             .unwrap_or_else(|| panic!("no ticket {ticket:?}"));
-        let c = self
-            .contexts
-            .get_mut(&t.ctx)
-            .expect("ticket owner has a context");
-        c.tickets[t.duration as usize].retain(|&id| id != ticket);
         let lock = &mut self.locks[t.lock.index()];
         lock.remove_granted(ticket);
         if lock.waiting.is_empty() {
@@ -917,10 +929,10 @@ impl MdlManager {
     ) {
         while let Some(ticket) = self
             .contexts
-            .get(&ctx)
-            .and_then(|c| c.tickets[duration as usize].last().copied())
+            .get_mut(&ctx)
+            .and_then(|c| c.tickets[duration as usize].pop())
         {
-            self.release_ticket(ticket, wakeups);
+            self.release_granted(ticket, wakeups);
         }
     }
 

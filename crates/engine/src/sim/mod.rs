@@ -374,14 +374,28 @@ impl Sim {
 
     /// Runs every step due up to and including `until`, then sets the clock to `until`.
     pub fn run_until(&mut self, until: Tick) {
-        while let Some(wake) = self.sched.pop_due(until) {
-            match wake {
-                Wake::Sample => self.take_sample(),
-                Wake::MdlTimeout => self.mdl_expire(),
-                Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
-                Wake::Script(i) => self.run_script_line(i as usize),
+        let mut due = self.sched.pop_due(until);
+        while let Some(wake) = due {
+            due = match wake {
+                // A thread's steps end by taking the next wake off the queue.
                 Wake::Thread(t, _) => self.step_thread(t, until),
-            }
+                Wake::Sample => {
+                    self.take_sample();
+                    self.sched.pop_due(until)
+                }
+                Wake::MdlTimeout => {
+                    self.mdl_expire();
+                    self.sched.pop_due(until)
+                }
+                Wake::RowLockTimeout(s) => {
+                    self.row_lock_timeout(s);
+                    self.sched.pop_due(until)
+                }
+                Wake::Script(i) => {
+                    self.run_script_line(i as usize);
+                    self.sched.pop_due(until)
+                }
+            };
         }
         self.sched.now = self.sched.now.max(until);
     }
@@ -439,8 +453,10 @@ impl Sim {
     /// Runs thread `t`'s steps due now, and its next ones as long as each would be the
     /// next wake anyway (see [`Scheduler::runs_next`]): a step that continues after a
     /// zero or short delay with nothing else due before it runs at once, without a trip
-    /// through the queue, in exactly the order the queue would have given.
-    fn step_thread(&mut self, t: ThreadId, until: Tick) {
+    /// through the queue, in exactly the order the queue would have given. Returns the
+    /// next wake due by `until`, taken off the queue ([`Scheduler::pop_due`]; a thread
+    /// that sleeps goes on the queue as it comes off, [`Scheduler::reschedule_then_pop`]).
+    fn step_thread(&mut self, t: ThreadId, until: Tick) -> Option<Wake> {
         let mut th = std::mem::replace(&mut self.sched.threads[t.0 as usize], Thread::Exited);
         loop {
             let next = match &mut th {
@@ -463,12 +479,12 @@ impl Sim {
                         continue;
                     }
                     self.sched.threads[t.0 as usize] = th;
-                    self.sched.schedule_thread(at, t);
+                    return self.sched.reschedule_then_pop(at, t, until);
                 }
                 Next::Parked => self.sched.threads[t.0 as usize] = th,
                 Next::Exit => {}
             }
-            return;
+            return self.sched.pop_due(until);
         }
     }
 

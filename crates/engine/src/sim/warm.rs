@@ -586,10 +586,8 @@ impl Sim {
             self.pool.complete_read(f);
             let pct = u64::from(self.scenario.buffer_pool.warm_ahi_pct);
             let table = &self.catalog[table].table;
-            let index = table.index_of_page(page_no);
-            let is_leaf =
-                index != 0 && page_no >= table.indexes[usize::from(index) - 1].first_leaf();
-            if is_leaf && pct > 0 && self.warm_rng.chance(pct, 100) {
+            let index = table.leaf_index_of(page_no);
+            if index != 0 && pct > 0 && self.warm_rng.chance(pct, 100) {
                 self.pool.ahi_mark(f, index);
             }
         }

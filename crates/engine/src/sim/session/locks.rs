@@ -44,8 +44,8 @@
 
 use crate::events::EventKind;
 use crate::mdl::{
-    Acquire, MdlContextId, MdlDuration, MdlError, MdlLockId, MdlRequest, MdlTicketId, MdlType,
-    Wakeups,
+    Acquire, MdlContextId, MdlDuration, MdlError, MdlLockId, MdlRequest, MdlRequestId, MdlTicketId,
+    MdlType, Wakeups,
 };
 use crate::profile::Profile;
 use crate::sim::catalog::TableId;
@@ -263,6 +263,7 @@ impl Sim {
         self.sql.mdl.waiting_request(ctx).map(|_| MdlPoll::Wait)
     }
 
+    #[inline]
     pub(in crate::sim) fn mdl_answer(
         &mut self,
         t: ThreadId,
@@ -270,29 +271,41 @@ impl Sim {
         answer: Acquire,
         mdl_type: MdlType,
     ) -> MdlPoll {
+        // Most requests are granted at once.
         match answer {
             Acquire::Granted(ticket) => MdlPoll::Granted(ticket),
             Acquire::Failed(e) => MdlPoll::Failed(e),
-            Acquire::Waiting(request) => {
-                self.sql.mdl_waiters.insert(ctx.0, t);
-                self.note_wait();
-                // The queued request names the lock (an upgrade's, its ticket's).
-                let (deadline, key) = self
-                    .sql
-                    .mdl
-                    .pending(request)
-                    .map_or((self.sched.now, String::new()), |p| {
-                        (p.deadline, self.sql.mdl.key(p.lock).to_string())
-                    });
-                self.sched.schedule(deadline, Wake::MdlTimeout);
-                self.emit(EventKind::MdlWaitStarted {
-                    session: ctx.0,
-                    lock: key,
-                    lock_type: mdl_type.pfs_name().to_owned(),
-                });
-                MdlPoll::Wait
-            }
+            Acquire::Waiting(request) => self.mdl_wait_started(t, ctx, request, mdl_type),
         }
+    }
+
+    /// [`Sim::mdl_answer`] for a queued request: the thread waits for the grant, or for
+    /// the request's `lock_wait_timeout` deadline.
+    #[inline(never)]
+    fn mdl_wait_started(
+        &mut self,
+        t: ThreadId,
+        ctx: MdlContextId,
+        request: MdlRequestId,
+        mdl_type: MdlType,
+    ) -> MdlPoll {
+        self.sql.mdl_waiters.insert(ctx.0, t);
+        self.note_wait();
+        // The queued request names the lock (an upgrade's, its ticket's).
+        let (deadline, key) = self
+            .sql
+            .mdl
+            .pending(request)
+            .map_or((self.sched.now, String::new()), |p| {
+                (p.deadline, self.sql.mdl.key(p.lock).to_string())
+            });
+        self.sched.schedule(deadline, Wake::MdlTimeout);
+        self.emit(EventKind::MdlWaitStarted {
+            session: ctx.0,
+            lock: key,
+            lock_type: mdl_type.pfs_name().to_owned(),
+        });
+        MdlPoll::Wait
     }
 
     /// Hands granted and failed requests to their threads and wakes them.
