@@ -13,6 +13,8 @@ use std::ops::Index;
 /// Holes tolerated whatever the number of entries: a few dozen tickets live at once.
 const MIN_HOLES_TO_COMPACT: usize = 32;
 
+/// A map from ids to values, kept as a `Vec` sorted by id: an insert of a new largest
+/// id is a push, a removal leaves a hole.
 #[derive(Clone, Debug)]
 pub(super) struct IdMap<K, V> {
     /// Sorted by id; `None` is a released entry's hole.
@@ -34,6 +36,8 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.cmp(&id))
     }
 
+    /// Inserts `value` under `id` (into its hole, if it had one), returning the value
+    /// it replaces.
     pub(super) fn insert(&mut self, id: K, value: V) -> Option<V> {
         if self.entries.last().is_none_or(|(last, _)| *last < id) {
             self.entries.push((id, Some(value)));
@@ -54,6 +58,7 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
         }
     }
 
+    /// Takes the value under `id` out, leaving a hole.
     pub(super) fn remove(&mut self, id: &K) -> Option<V> {
         let i = self.position(*id).ok()?;
         let value = self.entries[i].1.take()?;
@@ -74,16 +79,19 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
         }
     }
 
+    /// The value under `id`.
     pub(super) fn get(&self, id: &K) -> Option<&V> {
         let i = self.position(*id).ok()?;
         self.entries[i].1.as_ref()
     }
 
+    /// The value under `id`, to change.
     pub(super) fn get_mut(&mut self, id: &K) -> Option<&mut V> {
         let i = self.position(*id).ok()?;
         self.entries[i].1.as_mut()
     }
 
+    /// How many ids have a value.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.entries.len() - self.holes

@@ -379,25 +379,24 @@ impl Sim {
             due = match wake {
                 // A thread's steps end by taking the next wake off the queue.
                 Wake::Thread(t, _) => self.step_thread(t, until),
-                Wake::Sample => {
-                    self.take_sample();
-                    self.sched.pop_due(until)
-                }
-                Wake::MdlTimeout => {
-                    self.mdl_expire();
-                    self.sched.pop_due(until)
-                }
-                Wake::RowLockTimeout(s) => {
-                    self.row_lock_timeout(s);
-                    self.sched.pop_due(until)
-                }
-                Wake::Script(i) => {
-                    self.run_script_line(i as usize);
+                other => {
+                    self.run_wake(other);
                     self.sched.pop_due(until)
                 }
             };
         }
         self.sched.now = self.sched.now.max(until);
+    }
+
+    /// A wake that is not a thread's: a sample, a timeout, a script line.
+    fn run_wake(&mut self, wake: Wake) {
+        match wake {
+            Wake::Sample => self.take_sample(),
+            Wake::MdlTimeout => self.mdl_expire(),
+            Wake::RowLockTimeout(s) => self.row_lock_timeout(s),
+            Wake::Script(i) => self.run_script_line(i as usize),
+            Wake::Thread(..) => unreachable!("a thread's wake runs through step_thread"),
+        }
     }
 
     /// A scenario script line comes due: a shell command, or SQL for the console
