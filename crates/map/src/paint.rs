@@ -6,7 +6,8 @@
 
 use crate::layout::Layout;
 use crate::scan::ScanSpan;
-use crate::shade::{majority, swept, Mark};
+use crate::shade::{majority, swept, Mark, Shade};
+use crate::theme::Rgb;
 use crate::theme::Theme;
 use ddlscope_engine::{Cell, Sim};
 
@@ -49,24 +50,111 @@ pub fn paint_band(
     let pitch = pattern_px.max(1);
     // A dot a third of the pitch wide, at least one pixel.
     let dot = (pitch / 3).max(1);
-    let total = (w * h) as u64;
+    let mut frames = Spread::new(n, w * h);
+    let mut colours = ColourMemo::new(theme);
     for x in 0..w {
         for y in 0..h {
-            let p = (x * h + y) as u64;
-            let lo = (p * n as u64 / total) as usize;
-            let hi = (((p + 1) * n as u64 / total) as usize).max(lo + 1).min(n);
-            // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of them
-            // gives the same majority for a fraction of the work.
-            let step = (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL);
-            let m = majority((lo..hi).step_by(step).map(&mark_at));
+            let (lo, hi) = frames.next_pixel();
+            let m = if hi - lo == 1 {
+                single(mark_at(lo))
+            } else {
+                // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of
+                // them gives the same majority for a fraction of the work.
+                majority(spread_sample(lo, hi).map(&mark_at))
+            };
             let stripe = ((x + y) / pitch) & 1 == 0;
-            let mut c = m.shade.colour(theme, stripe);
-            if m.ahi && x % pitch < dot && y % pitch < dot {
-                c = theme.ahi_dot(c);
-            }
+            let dotted = m.ahi && x % pitch < dot && y % pitch < dot;
+            let c = colours.get(m.shade, stripe, dotted);
             let at = ((y0 + y) * img_w + x) * 4;
             img[at..at + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
         }
+    }
+}
+
+/// The frames of each pixel in turn, pixel `p` of `pixels` taking frames
+/// `p·n/pixels .. (p+1)·n/pixels` (at least one): kept as a quotient and a remainder,
+/// so a pixel costs no division.
+struct Spread {
+    n: usize,
+    pixels: u64,
+    /// Whole frames per pixel, and the fraction left over, in `pixels`ths.
+    per: (u64, u64),
+    /// Where the next pixel starts: `p·n = start·pixels + rest`.
+    start: u64,
+    rest: u64,
+}
+
+impl Spread {
+    fn new(n: usize, pixels: usize) -> Spread {
+        let pixels = pixels as u64;
+        Spread {
+            n,
+            pixels,
+            per: (n as u64 / pixels, n as u64 % pixels),
+            start: 0,
+            rest: 0,
+        }
+    }
+
+    /// The next pixel's frames, `lo..hi`.
+    fn next_pixel(&mut self) -> (usize, usize) {
+        let lo = self.start as usize;
+        self.start += self.per.0;
+        self.rest += self.per.1;
+        if self.rest >= self.pixels {
+            self.start += 1;
+            self.rest -= self.pixels;
+        }
+        let hi = (self.start as usize).max(lo + 1).min(self.n);
+        (lo, hi)
+    }
+}
+
+/// Frames `lo..hi`, or at most [`MAX_CELLS_PER_PIXEL`] of them evenly spaced (an
+/// iterator of its own: `step_by`'s costs a division to set up, in every pixel).
+fn spread_sample(lo: usize, hi: usize) -> impl Iterator<Item = usize> {
+    let step = if hi - lo <= MAX_CELLS_PER_PIXEL {
+        1
+    } else {
+        (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL)
+    };
+    std::iter::successors(Some(lo), move |&j| Some(j + step)).take_while(move |&j| j < hi)
+}
+
+/// A pixel of one frame: [`majority`] of that one mark.
+fn single(m: Mark) -> Mark {
+    Mark {
+        shade: m.shade,
+        ahi: m.ahi && m.shade.hashable(),
+    }
+}
+
+/// The last colour worked out, kept for the next pixel: neighbours mostly share a
+/// shade, and a dirty, stale or dotted colour is a blend worked out in floating point.
+struct ColourMemo<'t> {
+    theme: &'t Theme,
+    last: Option<((Shade, bool, bool), Rgb)>,
+}
+
+impl<'t> ColourMemo<'t> {
+    fn new(theme: &'t Theme) -> ColourMemo<'t> {
+        ColourMemo { theme, last: None }
+    }
+
+    /// The colour of `shade` on a `stripe` pixel, `dotted` for an AHI dot.
+    fn get(&mut self, shade: Shade, stripe: bool, dotted: bool) -> Rgb {
+        let key = (shade, stripe, dotted);
+        if let Some((k, c)) = self.last {
+            if k == key {
+                return c;
+            }
+        }
+        let mut c = shade.colour(self.theme, stripe);
+        if dotted {
+            c = self.theme.ahi_dot(c);
+        }
+        self.last = Some((key, c));
+        c
     }
 }
 
@@ -152,5 +240,55 @@ pub fn fill(rgba: &mut [u8], theme: &Theme) {
     let bg = theme.background;
     for px in rgba.chunks_exact_mut(4) {
         px.copy_from_slice(&[bg[0], bg[1], bg[2], 255]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spread_gives_each_pixel_the_frames_the_division_gives() {
+        for (n, pixels) in [
+            (1, 7),
+            (7, 7),
+            (258_048, 136_000),
+            (8_388_608, 123_457),
+            (5, 64),
+        ] {
+            let mut s = Spread::new(n, pixels);
+            for p in 0..pixels as u64 {
+                let lo = (p * n as u64 / pixels as u64) as usize;
+                let hi = (((p + 1) * n as u64 / pixels as u64) as usize)
+                    .max(lo + 1)
+                    .min(n);
+                assert_eq!(
+                    s.next_pixel(),
+                    (lo, hi),
+                    "pixel {p} of {pixels}, {n} frames"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_sample_is_step_by_s() {
+        for (lo, hi) in [
+            (0usize, 1usize),
+            (3, 19),
+            (3, 20),
+            (10, 51),
+            (0, 16),
+            (0, 17),
+            (100, 1000),
+        ] {
+            let step = (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL);
+            let want: Vec<usize> = (lo..hi).step_by(step).collect();
+            assert_eq!(
+                spread_sample(lo, hi).collect::<Vec<_>>(),
+                want,
+                "{lo}..{hi}"
+            );
+        }
     }
 }

@@ -134,12 +134,35 @@ impl Mark {
 
 /// A pixel's summary of `marks`: the most common shade (ties to the higher priority),
 /// and whether at least half the frames carry AHI entries.
-pub fn majority(marks: impl Iterator<Item = Mark>) -> Mark {
+pub fn majority(mut marks: impl Iterator<Item = Mark>) -> Mark {
+    let Some(first) = marks.next() else {
+        return Mark::from(Shade::Free);
+    };
+    // Most pixels are one shade throughout: counted without the tally.
+    let (mut n, mut hashed) = (1u32, u32::from(first.ahi));
+    for m in marks.by_ref() {
+        if m.shade != first.shade {
+            return tally(first.shade, (n, hashed), m, marks);
+        }
+        n += 1;
+        hashed += u32::from(m.ahi);
+    }
+    summary(first.shade, n, hashed)
+}
+
+/// [`majority`] once a second shade shows: `first` seen `n` times so far (`hashed` of
+/// them with AHI entries), then `other`, then the rest of `marks`.
+fn tally(
+    first: Shade,
+    (mut n, mut hashed): (u32, u32),
+    other: Mark,
+    marks: impl Iterator<Item = Mark>,
+) -> Mark {
     // A pixel covers a handful of frames and at most a few distinct shades.
     let mut seen: [(Shade, u32); 8] = [(Shade::Free, 0); 8];
-    let mut distinct = 0;
-    let (mut n, mut hashed) = (0u32, 0u32);
-    for m in marks {
+    seen[0] = (first, n);
+    let mut distinct = 1;
+    for m in std::iter::once(other).chain(marks) {
         n += 1;
         hashed += u32::from(m.ahi);
         if let Some(slot) = seen[..distinct].iter_mut().find(|(k, _)| *k == m.shade) {
@@ -153,6 +176,11 @@ pub fn majority(marks: impl Iterator<Item = Mark>) -> Mark {
         .iter()
         .max_by_key(|(s, n)| (*n, s.priority()))
         .map_or(Shade::Free, |(s, _)| *s);
+    summary(shade, n, hashed)
+}
+
+/// A pixel of `n` frames, `hashed` of them with AHI entries, drawn as `shade`.
+fn summary(shade: Shade, n: u32, hashed: u32) -> Mark {
     Mark {
         shade,
         ahi: shade.hashable() && 2 * hashed >= n.max(1),

@@ -77,3 +77,64 @@ fn mid_sweep_the_dropped_table_is_freed_behind_the_cursor() {
     assert!(count(&with, Theme::LIGHT.freed) > 0);
     assert_eq!(count(&without, Theme::LIGHT.freed), 0);
 }
+
+/// `majority` as a plain tally of every shade, to check the one-shade path against.
+fn tally_of(marks: &[Mark]) -> Mark {
+    let mut seen: Vec<(Shade, u32)> = Vec::new();
+    for m in marks {
+        if let Some(slot) = seen.iter_mut().find(|(s, _)| *s == m.shade) {
+            slot.1 += 1;
+        } else if seen.len() < 8 {
+            seen.push((m.shade, 1));
+        }
+    }
+    let shade = seen
+        .iter()
+        .max_by_key(|(s, n)| (*n, s.priority()))
+        .map_or(Shade::Free, |(s, _)| *s);
+    let hashed = marks.iter().filter(|m| m.ahi).count() as u32;
+    Mark {
+        shade,
+        ahi: shade.hashable() && 2 * hashed >= (marks.len() as u32).max(1),
+    }
+}
+
+#[test]
+fn a_pixel_s_majority_is_the_tally_s() {
+    use ddlscope_engine::SpaceId;
+    let kinds = [
+        Shade::Free,
+        Shade::Clean(SpaceId(1)),
+        Shade::Clean(SpaceId(2)),
+        Shade::Dirty(SpaceId(1)),
+        Shade::Memory,
+        Shade::Stale(SpaceId(3)),
+        Shade::Freed,
+        Shade::Io,
+        Shade::Clean(SpaceId(4)),
+        Shade::Dirty(SpaceId(5)),
+    ];
+    // A small deterministic generator: runs of one shade, mixes, ties.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..20_000 {
+        let len = (next() % 17) as usize;
+        let spread = 1 + (next() % kinds.len() as u64) as usize;
+        let marks: Vec<Mark> = (0..len)
+            .map(|_| Mark {
+                shade: kinds[(next() % spread as u64) as usize],
+                ahi: next() % 3 == 0,
+            })
+            .collect();
+        assert_eq!(
+            shade::majority(marks.iter().copied()),
+            tally_of(&marks),
+            "{marks:?}"
+        );
+    }
+}

@@ -77,6 +77,10 @@ struct RemoteLoop {
     busy: Cell<bool>,
     drawn_any: Cell<bool>,
     held: RefCell<Held>,
+    /// The first map's labels and cursors, drawn the frame after its pixels (their
+    /// text is the page's first, and finding its font takes the browser a while):
+    /// the pane and its patch.
+    owed_labels: RefCell<Vec<(usize, MapPatch)>>,
     /// The last frame left its panels to this one (never two frames running).
     panels_waited: Cell<bool>,
     started_ms: f64,
@@ -125,6 +129,7 @@ impl RemoteFrameLoop {
             busy: Cell::new(false),
             drawn_any: Cell::new(false),
             held: RefCell::default(),
+            owed_labels: RefCell::default(),
             panels_waited: Cell::new(false),
             started_ms: performance_now(),
             dark_query,
@@ -187,13 +192,21 @@ impl RemoteLoop {
         let mut fresh_panels = held.panels;
         fresh_panels.resize(self.canvases.len(), (false, false));
         let before_map = !self.drawn_any.get();
+        self.draw_owed_labels(&theme);
         for arrived in self.remote.take_arrived() {
             let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
             let mut drew = false;
+            let first_map = !self.drawn_any.get();
             for (pane, patch) in &got.patches {
                 if let (Some(c), Some(px)) = (self.canvases.get(*pane), arrived.pixels.get(*pane)) {
-                    drew |= put_patch(&c.map, patch, px, &theme);
+                    let put = put_patch(&c.map, patch, px);
+                    if put && first_map {
+                        self.owed_labels.borrow_mut().push((*pane, patch.clone()));
+                    } else if put {
+                        draw_labels(&c.map, patch, &theme);
+                    }
+                    drew |= put;
                 }
             }
             if !got.patches.is_empty() {
@@ -285,6 +298,16 @@ impl RemoteLoop {
         phase[2] = done - yew_started;
         self.show_debug(started, done - started, &phase);
         self.arm();
+    }
+
+    /// Draws the first map's labels and cursors, left by the frame that put its
+    /// pixels; before this frame's patches, which draw their own over them.
+    fn draw_owed_labels(&self, theme: &Theme) {
+        for (pane, patch) in self.owed_labels.take() {
+            if let Some(c) = self.canvases.get(pane) {
+                draw_labels(&c.map, &patch, theme);
+            }
+        }
     }
 
     /// Counts the frame and rewrites the `?debug=1` overlay, if there is one.
@@ -415,13 +438,13 @@ impl RemoteLoop {
     }
 }
 
-/// Puts `patch`'s rows (`pixels`, region after region) on the map canvas and draws
-/// the labels and cursors of its bands. False when the canvas is not there or has
-/// another width now (the worker repaints for the new one). A patch of another
+/// Puts `patch`'s rows (`pixels`, region after region) on the map canvas (its
+/// labels and cursors are [`draw_labels`]'). False when the canvas is not there or
+/// has another width now (the worker repaints for the new one). A patch of another
 /// height (the first of an engine the page had not heard of) sizes the canvas;
 /// resizing clears it, so the canvas is marked undrawn and the page asks for a
 /// whole map again (`describe_views`).
-fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &Theme) -> bool {
+fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array) -> bool {
     let Some(canvas) = map.cast::<HtmlCanvasElement>() else {
         return false;
     };
@@ -455,6 +478,25 @@ fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &
             Err(_) => return false,
         }
     }
+    let active = patch.scans.iter().filter(|s| s.active(patch.now)).count();
+    let dataset = canvas.dataset();
+    let _ = dataset.set("scans", &active.to_string());
+    let _ = dataset.set("tick", &patch.now.as_ns().to_string());
+    true
+}
+
+/// Draws the labels, midpoints and cursors of `patch`'s bands over their pixels,
+/// if the canvas is still the size they were painted for.
+fn draw_labels(map: &yew::NodeRef, patch: &MapPatch, theme: &Theme) {
+    let Some(canvas) = map.cast::<HtmlCanvasElement>() else {
+        return;
+    };
+    if (canvas.width(), canvas.height()) != (patch.width, patch.height) {
+        return;
+    }
+    let Ok(ctx) = crate::canvas::panel::context_2d(&canvas) else {
+        return;
+    };
     let layout = Layout::new(patch.infos.len() as u16, patch.width, patch.dpr);
     let overlay = Overlay {
         bands: &patch.infos,
@@ -464,11 +506,6 @@ fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array, theme: &
         dpr: patch.dpr,
     };
     draw_overlays(&ctx, &overlay, &layout, &patch.bands);
-    let active = patch.scans.iter().filter(|s| s.active(patch.now)).count();
-    let dataset = canvas.dataset();
-    let _ = dataset.set("scans", &active.to_string());
-    let _ = dataset.set("tick", &patch.now.as_ns().to_string());
-    true
 }
 
 /// Which of a pane's other canvases (`elements`, mounted or not, at `sizes`) this

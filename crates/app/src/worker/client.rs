@@ -1,6 +1,10 @@
 //! The page's side of the worker: starts it, posts commands, and keeps the frames
 //! that arrive until the page's animation frame takes them (every frame's map patch
-//! is drawn, in order: each repaints only some bands).
+//! is drawn, in order: each repaints only some bands). A frame is decoded when the
+//! animation frame takes it, not as it arrives: the worker's first figures come
+//! while the page mounts, and decoding them then (their code compiled as it is
+//! called) would hold back the page's first view, which the worker's first map
+//! waits for.
 
 use crate::model::remote::mirror::Mirror;
 use crate::model::remote::protocol::{decode_frame, encode_command, Command, Frame, Reply};
@@ -29,7 +33,8 @@ pub struct Remote {
     worker: Worker,
     /// The latest frames' state and the asks in flight.
     pub mirror: RefCell<Mirror<Answer>>,
-    inbox: Rc<RefCell<Vec<Arrived>>>,
+    /// Messages arrived, not decoded yet.
+    inbox: Rc<RefCell<Vec<JsValue>>>,
     failed: Rc<RefCell<Option<String>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
@@ -58,15 +63,12 @@ impl Remote {
                 (worker, None)
             }
         };
-        let inbox: Rc<RefCell<Vec<Arrived>>> = Rc::default();
+        let inbox: Rc<RefCell<Vec<JsValue>>> = Rc::default();
         let failed: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(early_error));
         let on_message = {
-            let (inbox, failed) = (inbox.clone(), failed.clone());
+            let inbox = inbox.clone();
             Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-                match arrived(&e.data()) {
-                    Ok(a) => inbox.borrow_mut().push(a),
-                    Err(err) => *failed.borrow_mut() = Some(err),
-                }
+                inbox.borrow_mut().push(e.data());
             })
         };
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -103,9 +105,22 @@ impl Remote {
         self.send(&make(n));
     }
 
-    /// The frames arrived since the last call, oldest first.
+    /// The frames arrived since the last call, oldest first, decoded. A message
+    /// that is not a frame stops the worker's use: [`Remote::failure`] says why, and
+    /// what came after it is dropped.
     pub fn take_arrived(&self) -> Vec<Arrived> {
-        std::mem::take(&mut *self.inbox.borrow_mut())
+        let messages = std::mem::take(&mut *self.inbox.borrow_mut());
+        let mut frames = Vec::with_capacity(messages.len());
+        for m in &messages {
+            match arrived(m) {
+                Ok(a) => frames.push(a),
+                Err(err) => {
+                    *self.failed.borrow_mut() = Some(err);
+                    break;
+                }
+            }
+        }
+        frames
     }
 
     /// Why the worker stopped, if it did.

@@ -476,10 +476,21 @@ impl Host {
                 None
             };
             pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
+            // The page's first map goes alone: the panels and charts (due still)
+            // come with the next frame, a timer's tick later.
+            let map_alone = map.is_some() && self.last_paint_ms.is_none();
             lap.to(phase::MAP);
-            let (latches, flush) = panels_due(r, state, now_ms, self.lagging);
+            let (latches, flush) = if map_alone {
+                (None, None)
+            } else {
+                panels_due(r, state, now_ms, self.lagging)
+            };
             lap.to(phase::PANELS);
-            let charts = charts_due(r, state, now_ms);
+            let charts = if map_alone {
+                None
+            } else {
+                charts_due(r, state, now_ms)
+            };
             lap.to(phase::CHARTS);
             let snapshot = report.then(|| r.snapshot());
             lap.to(phase::SNAPSHOT);

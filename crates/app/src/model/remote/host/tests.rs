@@ -246,6 +246,19 @@ fn compare_mode_adds_a_pane() {
 }
 
 #[test]
+fn the_first_map_comes_alone_and_the_panels_in_the_next_frame() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    view(&mut h, 400, 1.0);
+    let f = frames_until(&mut h, 50, |f, _| f.panes[0].map.is_some()).expect("a first map");
+    let pane = &f.panes[0];
+    assert!(pane.latches.is_none() && pane.flush.is_none() && pane.charts.is_none());
+    let next = frames_until(&mut h, 1, |_, _| true).expect("the next frame");
+    let pane = &next.panes[0];
+    assert!(pane.latches.is_some() && pane.flush.is_some() && pane.charts.is_some());
+}
+
+#[test]
 fn the_panels_data_comes_while_the_clock_moves_and_stops_when_it_stops() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
