@@ -199,12 +199,17 @@ for (const size of SIZES) {
         (v) => /^blocker:\d+ waiting:\d+$/.test(v),
         { timeoutMs: 30_000 },
       );
-      const shown = await plist.locator('tbody tr').count();
-      const total = Number(/^(\d+) sessions/.exec(await page.locator(ids.processlistSummary).innerText())[1]);
-      const hidden = Number(await page.locator(ids.processlistHidden).getAttribute('data-hidden'));
+      // The rows, the count and the summary of one render (read in one go: the
+      // simulation runs on, and a session may come or go between two reads).
+      const { shown, total, hidden, note } = await page.evaluate(([list, summary, more]) => ({
+        shown: document.querySelectorAll(`${list} tbody tr`).length,
+        total: Number(/^(\d+) sessions/.exec(document.querySelector(summary).innerText)[1]),
+        hidden: Number(document.querySelector(more).getAttribute('data-hidden')),
+        note: document.querySelector(more).innerText,
+      }), [ids.processlist, ids.processlistSummary, ids.processlistHidden]);
       assert.equal(shown, 10, 'ten rows');
       assert.equal(shown + hidden, total, `${shown} shown + ${hidden} counted = ${total} sessions`);
-      assert.match(await page.locator(ids.processlistHidden).innerText(), new RegExp(`^${hidden} more rows not shown`));
+      assert.match(note, new RegExp(`^${hidden} more rows not shown`));
       // Both rows inside the panel's box, without scrolling it.
       // Measured together: the metadata-lock panel above changes height as it runs.
       const seen = await plist.evaluate((el) => {

@@ -47,13 +47,19 @@ const HOLD_FIRST_MS: f64 = 1500.0;
 /// task of the two.
 const PANELS_ROOM_MS: f64 = 12.0;
 
+/// Work a frame may have done (patches put, panels drawn) before its news wait for
+/// the next frame, ms: Yew's render of them, in the same task, is tens of ms after
+/// a stage mounts (its code compiled as it is first called).
+const NEWS_ROOM_MS: f64 = 16.0;
+
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
 
 /// What the page's first frames leave for later: the news for Yew, the answers and
-/// the panels to draw, held until the frame after the one that put the first map
-/// (not at all on a page without a map, [`HOLD_FIRST_MS`] at most). The first
-/// map is shown in the frame it came, and the page's first big render after it.
+/// the panels to draw, held until the frame after the one that drew the first map's
+/// labels, itself the frame after its pixels (not at all on a page without a map,
+/// [`HOLD_FIRST_MS`] at most). The first map is shown in the frame it came, its
+/// text in the next, and the page's first big render after them.
 #[derive(Default)]
 struct Held {
     news: Vec<(u32, News)>,
@@ -83,6 +89,8 @@ struct RemoteLoop {
     owed_labels: RefCell<Vec<(usize, MapPatch)>>,
     /// The last frame left its panels to this one (never two frames running).
     panels_waited: Cell<bool>,
+    /// The last frame left its news and answers to this one (never two running).
+    news_waited: Cell<bool>,
     started_ms: f64,
     dark_query: Option<web_sys::MediaQueryList>,
 }
@@ -131,6 +139,7 @@ impl RemoteFrameLoop {
             held: RefCell::default(),
             owed_labels: RefCell::default(),
             panels_waited: Cell::new(false),
+            news_waited: Cell::new(false),
             started_ms: performance_now(),
             dark_query,
         });
@@ -192,7 +201,7 @@ impl RemoteLoop {
         let mut fresh_panels = held.panels;
         fresh_panels.resize(self.canvases.len(), (false, false));
         let before_map = !self.drawn_any.get();
-        self.draw_owed_labels(&theme);
+        let labels_frame = self.draw_owed_labels(&theme);
         for arrived in self.remote.take_arrived() {
             let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
@@ -246,7 +255,8 @@ impl RemoteLoop {
             .canvases
             .iter()
             .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
-        if before_map && map_shown && started - self.started_ms < HOLD_FIRST_MS {
+        let first_frames = (before_map && map_shown) || labels_frame;
+        if first_frames && started - self.started_ms < HOLD_FIRST_MS {
             *self.held.borrow_mut() = Held {
                 news,
                 answered,
@@ -267,6 +277,21 @@ impl RemoteLoop {
             }
         }
         phase[1] = performance_now() - panels_started;
+        // A frame that already drew a canvas for the first time (or a big patch)
+        // leaves Yew's render to the next, the page's ready and busy flags with it
+        // (the figures they promise are the news'): the two together would be one
+        // long task.
+        let any_news = !news.is_empty() || !answered.is_empty();
+        let busy_frame = performance_now() - started > NEWS_ROOM_MS;
+        if any_news && busy_frame && !self.news_waited.replace(true) {
+            let mut held = self.held.borrow_mut();
+            held.news = news;
+            held.answered = answered;
+            self.show_debug(started, performance_now() - started, &phase);
+            self.arm();
+            return;
+        }
+        self.news_waited.set(false);
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();
             (m.heard, m.busy)
@@ -301,13 +326,16 @@ impl RemoteLoop {
     }
 
     /// Draws the first map's labels and cursors, left by the frame that put its
-    /// pixels; before this frame's patches, which draw their own over them.
-    fn draw_owed_labels(&self, theme: &Theme) {
-        for (pane, patch) in self.owed_labels.take() {
-            if let Some(c) = self.canvases.get(pane) {
-                draw_labels(&c.map, &patch, theme);
+    /// pixels; before this frame's patches, which draw their own over them. Whether
+    /// there were any.
+    fn draw_owed_labels(&self, theme: &Theme) -> bool {
+        let owed = self.owed_labels.take();
+        for (pane, patch) in &owed {
+            if let Some(c) = self.canvases.get(*pane) {
+                draw_labels(&c.map, patch, theme);
             }
         }
+        !owed.is_empty()
     }
 
     /// Counts the frame and rewrites the `?debug=1` overlay, if there is one.

@@ -1,6 +1,6 @@
 //! The page mounted in stages: `ui::boot`'s few nodes in the module's first task, a
 //! shell (the toolbar's title and the empty grid: the app's state and the engines'
-//! worker set up), the pool map's pane in the next task, then (once the first map is
+//! worker set up), the pool map's pane in the next task, then (a frame after the first map is
 //! on its canvas) the toolbar's controls, its menus, the scenario card, the console,
 //! the figures, the other panels (two stages) and the charts one by one, each stage
 //! in its own task a frame after the last (and each new canvas first drawn in the
@@ -115,8 +115,9 @@ impl Stage {
 const WAIT_FOR_MAP_MS: f64 = 600.0;
 
 /// The stage the page is at: [`Stage::Shell`] for one task, [`Stage::Map`] until the
-/// first map is put on its canvas (the page's other work would hold its pixels
-/// back), each next one in a task of its own after the next animation frame.
+/// frame after the one that put the first map on its canvas (the page's other work
+/// would hold its pixels back), each next one in a task of its own after the next
+/// animation frame.
 #[hook]
 pub fn use_mount_stage() -> Stage {
     let stage = use_state_eq(|| Stage::Shell);
@@ -131,11 +132,14 @@ pub fn use_mount_stage() -> Stage {
                 }
                 let since = performance_now();
                 let waits = *s == Stage::Map;
+                // The first map seen in an earlier frame: the frame after the one
+                // that put its pixels (its labels, the news held for it) comes
+                // before the next stage's task.
+                let map_seen = Cell::new(false);
                 Waiter::start(
                     move || {
-                        !waits
-                            || marks::seen(marks::PAGE_FIRST_MAP)
-                            || performance_now() - since >= WAIT_FOR_MAP_MS
+                        let shown = map_seen.replace(marks::seen(marks::PAGE_FIRST_MAP));
+                        !waits || shown || performance_now() - since >= WAIT_FOR_MAP_MS
                     },
                     move || setter.set(next),
                 )
