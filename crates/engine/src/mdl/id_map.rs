@@ -7,11 +7,31 @@
 //! leaves a hole where it was (closing it would move every later entry, most of the
 //! release's cost); the holes are squeezed out once they are half the entries. The
 //! order of iteration is the ids' order, as a `BTreeMap`'s would be.
+//!
+//! Entries pushed since the last squeeze are consecutive ids (a removal leaves its
+//! hole in place), so a lookup first tries the place an id would have counting back
+//! from the last one: the tickets a statement looks up are its own, the newest. Only
+//! an id from before the last squeeze needs the binary search.
 
+use super::types::MdlTicketId;
 use std::ops::Index;
 
 /// Holes tolerated whatever the number of entries: a few dozen tickets live at once.
 const MIN_HOLES_TO_COMPACT: usize = 32;
+
+/// An id handed out in increasing order: its number, for [`IdMap`]'s guess of where
+/// it is.
+pub(super) trait SeqId: Ord + Copy {
+    /// The id as a number; ids compare as their numbers do.
+    fn seq(self) -> u64;
+}
+
+impl SeqId for MdlTicketId {
+    #[inline]
+    fn seq(self) -> u64 {
+        self.0
+    }
+}
 
 /// A map from ids to values, kept as a `Vec` sorted by id: an insert of a new largest
 /// id is a push, a removal leaves a hole.
@@ -31,8 +51,20 @@ impl<K, V> Default for IdMap<K, V> {
     }
 }
 
-impl<K: Ord + Copy, V> IdMap<K, V> {
+impl<K: SeqId, V> IdMap<K, V> {
+    #[inline]
     fn position(&self, id: K) -> Result<usize, usize> {
+        let n = self.entries.len();
+        if let Some(&(last, _)) = self.entries.last() {
+            // Where `id` is if nothing was squeezed out since it was pushed.
+            let back = last.seq().wrapping_sub(id.seq());
+            if back < n as u64 {
+                let i = n - 1 - back as usize;
+                if self.entries[i].0 == id {
+                    return Ok(i);
+                }
+            }
+        }
         self.entries.binary_search_by(|(k, _)| k.cmp(&id))
     }
 
@@ -98,7 +130,7 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
     }
 }
 
-impl<K: Ord + Copy + std::fmt::Debug, V> Index<&K> for IdMap<K, V> {
+impl<K: SeqId + std::fmt::Debug, V> Index<&K> for IdMap<K, V> {
     type Output = V;
 
     fn index(&self, id: &K) -> &V {
@@ -109,7 +141,13 @@ impl<K: Ord + Copy + std::fmt::Debug, V> Index<&K> for IdMap<K, V> {
 
 #[cfg(test)]
 mod tests {
-    use super::IdMap;
+    use super::{IdMap, SeqId};
+
+    impl SeqId for u64 {
+        fn seq(self) -> u64 {
+            self
+        }
+    }
 
     #[test]
     fn keeps_ids_in_order_whatever_the_order_of_inserts() {

@@ -461,10 +461,9 @@ impl Sim {
                 StatementKind::Begin | StatementKind::Commit
             )
         {
-            if !self.acquire(LatchId::LockOpen, t) {
+            if !self.pass_latch(LatchId::LockOpen, t) {
                 return Next::Parked;
             }
-            self.release(LatchId::LockOpen, t, false);
         }
         c.step = ClientStep::BeforeDml;
         Next::After(Tick::ZERO)
@@ -479,10 +478,9 @@ impl Sim {
             && self.scenario.server.replication_plugin
             && self.profile.mechanisms.before_dml_takes_dict_sys
         {
-            if !self.acquire(LatchId::DictSys, t) {
+            if !self.pass_latch(LatchId::DictSys, t) {
                 return Next::Parked;
             }
-            self.release(LatchId::DictSys, t, false);
         }
         // A row a console session's transaction has locked: wait for it. A waiter
         // woken by the last lock's release looks again too, which ends its wait
