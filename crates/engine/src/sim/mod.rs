@@ -764,10 +764,10 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             ProbeStep::OpenTable => {
-                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop {
-                    if !self.pass_latch(LatchId::LockOpen, t) {
-                        return Next::Parked;
-                    }
+                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
+                    && !self.pass_latch(LatchId::LockOpen, t)
+                {
+                    return Next::Parked;
                 }
                 p.step = ProbeStep::BeforeDml;
                 Next::After(Tick(self.profile.costs.lru_op_ns))
@@ -775,10 +775,9 @@ impl Sim {
             ProbeStep::BeforeDml => {
                 if self.profile.mechanisms.before_dml_takes_dict_sys
                     && self.scenario.server.replication_plugin
+                    && !self.pass_latch(LatchId::DictSys, t)
                 {
-                    if !self.pass_latch(LatchId::DictSys, t) {
-                        return Next::Parked;
-                    }
+                    return Next::Parked;
                 }
                 p.step = ProbeStep::Done;
                 // The write itself and its commit.
