@@ -34,6 +34,9 @@ use crate::units::PAGE_SIZE;
 /// Node pointers per internal page: a 4-byte key, a 4-byte child page number and the
 /// 5-byte record header, in 15/16 of a 16 KiB page.
 pub const INTERNAL_FANOUT: u64 = 1_180;
+/// Levels a B-tree can have: a level above holds INTERNAL_FANOUT (over 2^10) nodes
+/// of the one below, so even 2^64 leaves need no more than 7 levels above them.
+const MAX_HEIGHT: usize = 8;
 /// Pages before the first index: FSP header, insert-buffer bitmap, inode page.
 const FIRST_INDEX_PAGE: u64 = 3;
 /// Usable bytes of a page at InnoDB's 15/16 fill factor.
@@ -125,21 +128,20 @@ impl IndexLayout {
     /// root to leaf (`btr_cur_search_to_nth_level()`).
     pub fn search_path(&self, position: u64) -> impl ExactSizeIterator<Item = PageNo> + '_ {
         let leaf = (position / self.records_per_leaf).min(self.leaves() - 1);
-        let levels = self.level_pages.len();
+        // The node on each level, from the leaf up: a node on a level covers
+        // INTERNAL_FANOUT nodes of the level below (floor divisions compose), each a
+        // division by a constant.
+        let mut nodes = [0u64; MAX_HEIGHT];
+        let mut node = leaf;
+        for slot in nodes[..self.level_pages.len()].iter_mut().rev() {
+            *slot = node;
+            node /= INTERNAL_FANOUT;
+        }
         self.level_first
             .iter()
             .zip(&self.level_pages)
-            .enumerate()
-            .map(move |(lvl, (&first, &n))| {
-                // A node on level `lvl` covers fanout^(levels-1-lvl) leaves: the leaf
-                // number divided by the fanout once per level below (floor divisions
-                // compose), each a division by a constant.
-                let mut node = leaf;
-                for _ in lvl + 1..levels {
-                    node /= INTERNAL_FANOUT;
-                }
-                first + node.min(n - 1) as PageNo
-            })
+            .zip(nodes)
+            .map(|((&first, &n), node)| first + node.min(n - 1) as PageNo)
     }
 
     /// The leaf holding the record at `position`.

@@ -100,6 +100,19 @@ impl Latch {
         }
     }
 
+    /// Takes a free latch and lets it go at the same instant, as [`Latch::try_acquire`]
+    /// then [`Latch::release`] would: true if it was free (nobody holds a latch that
+    /// has waiters, so none is handed over); false, changing nothing, if it is held.
+    #[inline]
+    pub fn pass_if_free(&mut self, now: Tick) -> bool {
+        if self.holder.is_some() {
+            return false;
+        }
+        debug_assert!(self.waiters.is_empty(), "{} free with waiters", self.id);
+        self.held_since = now;
+        true
+    }
+
     /// Releases the latch held by `thread` and hands it to the first waiter.
     pub fn release(&mut self, thread: ThreadId, now: Tick) -> Released {
         assert_eq!(

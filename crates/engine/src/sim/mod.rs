@@ -323,6 +323,23 @@ impl Sim {
         got
     }
 
+    /// Takes `latch` and lets it go at once, for a step that needs it only for a moment
+    /// (a hook's look under `dict_sys`, a name under `fil_system`): [`Sim::acquire`]
+    /// then an unreported [`Sim::release`], without the hand-over work when the latch
+    /// is free. False, queued, if another thread holds it.
+    #[inline]
+    fn pass_latch(&mut self, latch: LatchId, t: ThreadId) -> bool {
+        let now = self.sched.now;
+        if self.latches[Self::latch_index(latch)].pass_if_free(now) {
+            return true;
+        }
+        if !self.acquire(latch, t) {
+            return false;
+        }
+        self.release(latch, t, false);
+        true
+    }
+
     /// Sessions and threads waiting right now, by kind of lock.
     pub fn waiting_now(&self) -> WaitGauge {
         WaitGauge {
@@ -747,11 +764,10 @@ impl Sim {
                 Next::After(Tick::ZERO)
             }
             ProbeStep::OpenTable => {
-                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop {
-                    if !self.acquire(LatchId::LockOpen, t) {
-                        return Next::Parked;
-                    }
-                    self.release(LatchId::LockOpen, t, false);
+                if self.profile.mechanisms.table_open_lock == TableOpenLock::LockOpenHeldByDrop
+                    && !self.pass_latch(LatchId::LockOpen, t)
+                {
+                    return Next::Parked;
                 }
                 p.step = ProbeStep::BeforeDml;
                 Next::After(Tick(self.profile.costs.lru_op_ns))
@@ -759,11 +775,9 @@ impl Sim {
             ProbeStep::BeforeDml => {
                 if self.profile.mechanisms.before_dml_takes_dict_sys
                     && self.scenario.server.replication_plugin
+                    && !self.pass_latch(LatchId::DictSys, t)
                 {
-                    if !self.acquire(LatchId::DictSys, t) {
-                        return Next::Parked;
-                    }
-                    self.release(LatchId::DictSys, t, false);
+                    return Next::Parked;
                 }
                 p.step = ProbeStep::Done;
                 // The write itself and its commit.

@@ -460,11 +460,9 @@ impl Sim {
                 c.stmts[c.stmt_idx],
                 StatementKind::Begin | StatementKind::Commit
             )
+            && !self.pass_latch(LatchId::LockOpen, t)
         {
-            if !self.acquire(LatchId::LockOpen, t) {
-                return Next::Parked;
-            }
-            self.release(LatchId::LockOpen, t, false);
+            return Next::Parked;
         }
         c.step = ClientStep::BeforeDml;
         Next::After(Tick::ZERO)
@@ -478,11 +476,9 @@ impl Sim {
         if kind.is_write()
             && self.scenario.server.replication_plugin
             && self.profile.mechanisms.before_dml_takes_dict_sys
+            && !self.pass_latch(LatchId::DictSys, t)
         {
-            if !self.acquire(LatchId::DictSys, t) {
-                return Next::Parked;
-            }
-            self.release(LatchId::DictSys, t, false);
+            return Next::Parked;
         }
         // A row a console session's transaction has locked: wait for it. A waiter
         // woken by the last lock's release looks again too, which ends its wait

@@ -97,10 +97,9 @@ impl Sim {
             WalkStep::FilNames => {
                 // fil_names_write_if_was_clean(): the tablespace is named for redo under
                 // the global fil_system mutex (5.7).
-                if !self.acquire(LatchId::FilSys, t) {
+                if !self.pass_latch(LatchId::FilSys, t) {
                     return PARKED;
                 }
-                self.release(LatchId::FilSys, t, false);
                 self.note_modification(w)
             }
             WalkStep::NoteModification => self.page_walk_note_modification(t, w),
