@@ -201,7 +201,7 @@ impl RemoteLoop {
         let mut fresh_panels = held.panels;
         fresh_panels.resize(self.canvases.len(), (false, false));
         let before_map = !self.drawn_any.get();
-        let labels_frame = self.draw_owed_labels(&theme);
+        let labels_frame = self.draw_owed_labels(None, &theme);
         for arrived in self.remote.take_arrived() {
             let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
@@ -209,6 +209,11 @@ impl RemoteLoop {
             let first_map = !self.drawn_any.get();
             for (pane, patch) in &got.patches {
                 if let (Some(c), Some(px)) = (self.canvases.get(*pane), arrived.pixels.get(*pane)) {
+                    if !first_map {
+                        // A second patch in the first map's frame: the first's
+                        // labels go under it, not over its own a frame later.
+                        self.draw_owed_labels(Some(*pane), &theme);
+                    }
                     let put = put_patch(&c.map, patch, px);
                     if put && first_map {
                         self.owed_labels.borrow_mut().push((*pane, patch.clone()));
@@ -326,16 +331,21 @@ impl RemoteLoop {
     }
 
     /// Draws the first map's labels and cursors, left by the frame that put its
-    /// pixels; before this frame's patches, which draw their own over them. Whether
-    /// there were any.
-    fn draw_owed_labels(&self, theme: &Theme) -> bool {
-        let owed = self.owed_labels.take();
-        for (pane, patch) in &owed {
+    /// pixels (those of pane `only`, or every pane's); before any later patch of
+    /// theirs, which draws its own over them. Whether there were any.
+    fn draw_owed_labels(&self, only: Option<usize>, theme: &Theme) -> bool {
+        let (due, kept): (Vec<_>, Vec<_>) = self
+            .owed_labels
+            .take()
+            .into_iter()
+            .partition(|(pane, _)| only.is_none_or(|p| p == *pane));
+        *self.owed_labels.borrow_mut() = kept;
+        for (pane, patch) in &due {
             if let Some(c) = self.canvases.get(*pane) {
                 draw_labels(&c.map, patch, theme);
             }
         }
-        !owed.is_empty()
+        !due.is_empty()
     }
 
     /// Counts the frame and rewrites the `?debug=1` overlay, if there is one.
