@@ -55,13 +55,9 @@ pub fn paint_band(
     for x in 0..w {
         for y in 0..h {
             let (lo, hi) = frames.next_pixel();
-            let m = if hi - lo == 1 {
-                single(mark_at(lo))
-            } else {
-                // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of
-                // them gives the same majority for a fraction of the work.
-                majority(spread_sample(lo, hi).map(&mark_at))
-            };
+            // An 8 M-page pool puts ~40 frames in a pixel: a spread sample of them
+            // gives the same majority for a fraction of the work.
+            let m = majority(spread_sample(lo, hi).map(&mark_at));
             let stripe = ((x + y) / pitch) & 1 == 0;
             let dotted = m.ahi && x % pitch < dot && y % pitch < dot;
             let c = colours.get(m.shade, stripe, dotted);
@@ -119,14 +115,6 @@ fn spread_sample(lo: usize, hi: usize) -> impl Iterator<Item = usize> {
         (hi - lo).div_ceil(MAX_CELLS_PER_PIXEL)
     };
     std::iter::successors(Some(lo), move |&j| Some(j + step)).take_while(move |&j| j < hi)
-}
-
-/// A pixel of one frame: [`majority`] of that one mark.
-fn single(m: Mark) -> Mark {
-    Mark {
-        shade: m.shade,
-        ahi: m.ahi && m.shade.hashable(),
-    }
 }
 
 /// The last colour worked out, kept for the next pixel: neighbours mostly share a

@@ -287,8 +287,8 @@ impl RemoteLoop {
         // (the figures they promise are the news'): the two together would be one
         // long task.
         let any_news = !news.is_empty() || !answered.is_empty();
-        let busy_frame = performance_now() - started > NEWS_ROOM_MS;
-        if any_news && busy_frame && !self.news_waited.replace(true) {
+        let worked = performance_now() - started > NEWS_ROOM_MS;
+        if any_news && worked && !self.news_waited.replace(true) {
             let mut held = self.held.borrow_mut();
             held.news = news;
             held.answered = answered;
