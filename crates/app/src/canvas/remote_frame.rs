@@ -205,24 +205,7 @@ impl RemoteLoop {
         for arrived in self.remote.take_arrived() {
             let put_started = performance_now();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
-            let mut drew = false;
-            let first_map = !self.drawn_any.get();
-            for (pane, patch) in &got.patches {
-                if let (Some(c), Some(px)) = (self.canvases.get(*pane), arrived.pixels.get(*pane)) {
-                    if !first_map {
-                        // A second patch in the first map's frame: the first's
-                        // labels go under it, not over its own a frame later.
-                        self.draw_owed_labels(Some(*pane), &theme);
-                    }
-                    let put = put_patch(&c.map, patch, px);
-                    if put && first_map {
-                        self.owed_labels.borrow_mut().push((*pane, patch.clone()));
-                    } else if put {
-                        draw_labels(&c.map, patch, &theme);
-                    }
-                    drew |= put;
-                }
-            }
+            let drew = self.put_patches(&got.patches, &arrived.pixels, &theme);
             if !got.patches.is_empty() {
                 self.remote.send(&Command::Drawn);
             }
@@ -297,6 +280,54 @@ impl RemoteLoop {
             return;
         }
         self.news_waited.set(false);
+        self.set_page_flags();
+        let yew_started = performance_now();
+        for n in news {
+            self.on_news.emit(n);
+        }
+        for (answer, reply) in answered {
+            answer(reply);
+        }
+        let done = performance_now();
+        phase[2] = done - yew_started;
+        self.show_debug(started, done - started, &phase);
+        self.arm();
+    }
+
+    /// Puts a frame's map `patches` (pane, patch) from its `pixels` and draws their
+    /// labels, the first map's a frame later ([`RemoteLoop::draw_owed_labels`]).
+    /// Whether any was put.
+    fn put_patches(
+        &self,
+        patches: &[(usize, MapPatch)],
+        pixels: &[Uint8Array],
+        theme: &Theme,
+    ) -> bool {
+        let first_map = !self.drawn_any.get();
+        let mut drew = false;
+        for (pane, patch) in patches {
+            let (Some(c), Some(px)) = (self.canvases.get(*pane), pixels.get(*pane)) else {
+                continue;
+            };
+            if !first_map {
+                // A second patch in the first map's frame: the first's labels go
+                // under it, not over its own a frame later.
+                self.draw_owed_labels(Some(*pane), theme);
+            }
+            let put = put_patch(&c.map, patch, px);
+            if put && first_map {
+                self.owed_labels.borrow_mut().push((*pane, patch.clone()));
+            } else if put {
+                draw_labels(&c.map, patch, theme);
+            }
+            drew |= put;
+        }
+        drew
+    }
+
+    /// The page's `data-ready` (once: the first map drawn, the engines settled) and
+    /// `data-busy` (while the engines build, replay or catch up) on its body.
+    fn set_page_flags(&self) {
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();
             (m.heard, m.busy)
@@ -317,17 +348,6 @@ impl RemoteLoop {
                 }
             }
         }
-        let yew_started = performance_now();
-        for n in news {
-            self.on_news.emit(n);
-        }
-        for (answer, reply) in answered {
-            answer(reply);
-        }
-        let done = performance_now();
-        phase[2] = done - yew_started;
-        self.show_debug(started, done - started, &phase);
-        self.arm();
     }
 
     /// Draws the first map's labels and cursors, left by the frame that put its

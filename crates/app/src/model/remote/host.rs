@@ -469,39 +469,17 @@ impl Host {
         let mut panes = Vec::new();
         let paint = self.undrawn < MAX_UNDRAWN
             && (new_view || !self.lagging || paint_due(self.last_paint_ms, now_ms));
+        let due = Due {
+            paint,
+            report,
+            lagging: self.lagging,
+            first_paint: self.last_paint_ms.is_none(),
+            now_ms,
+        };
         for (r, state) in e.panes.iter().zip(&mut self.panes) {
-            let map = if paint {
-                paint_pane(r, state, !report, clock)
-            } else {
-                None
-            };
-            pixels.push(map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone()));
-            // The page's first map goes alone: the panels and charts (due still)
-            // come with the next frame, a timer's tick later.
-            let map_alone = map.is_some() && self.last_paint_ms.is_none();
-            lap.to(phase::MAP);
-            let (latches, flush) = if map_alone {
-                (None, None)
-            } else {
-                panels_due(r, state, now_ms, self.lagging)
-            };
-            lap.to(phase::PANELS);
-            let charts = if map_alone {
-                None
-            } else {
-                charts_due(r, state, now_ms)
-            };
-            lap.to(phase::CHARTS);
-            let snapshot = report.then(|| r.snapshot());
-            lap.to(phase::SNAPSHOT);
-            panes.push(PaneFrame {
-                instances: r.sim().pool().n_instances(),
-                snapshot,
-                map: map.map(|(patch, _)| patch),
-                latches,
-                flush,
-                charts,
-            });
+            let (pane, rows) = pane_frame(r, state, &due, &mut lap, clock);
+            panes.push(pane);
+            pixels.push(rows);
         }
         let apart = partner_pane.is_some();
         if let Some(p) = partner_pane {
@@ -545,6 +523,65 @@ impl Host {
         };
         Some((frame, pixels))
     }
+}
+
+/// What a timer frame sends of each pane.
+struct Due {
+    /// The map, repainted where it changed.
+    paint: bool,
+    /// The figures (a snapshot).
+    report: bool,
+    /// The engines fall behind the clock: the panels go less often.
+    lagging: bool,
+    /// No map painted yet: the first goes alone.
+    first_paint: bool,
+    /// The frame's wall time, ms.
+    now_ms: f64,
+}
+
+/// Runner `r`'s pane in this frame: its map patch (and the patch's rows, RGBA),
+/// panels, charts and snapshot, as `due` asks and as they fall due, each phase
+/// timed on `lap`.
+fn pane_frame(
+    r: &Runner,
+    state: &mut PaneState,
+    due: &Due,
+    lap: &mut Lap<'_>,
+    clock: &dyn Fn() -> f64,
+) -> (PaneFrame, Vec<u8>) {
+    let map = if due.paint {
+        paint_pane(r, state, !due.report, clock)
+    } else {
+        None
+    };
+    let rows = map.as_ref().map_or_else(Vec::new, |(_, rows)| rows.clone());
+    // The page's first map goes alone: the panels and charts (due still) come with
+    // the next frame, a timer's tick later.
+    let map_alone = map.is_some() && due.first_paint;
+    lap.to(phase::MAP);
+    let (latches, flush) = if map_alone {
+        (None, None)
+    } else {
+        panels_due(r, state, due.now_ms, due.lagging)
+    };
+    lap.to(phase::PANELS);
+    let charts = if map_alone {
+        None
+    } else {
+        charts_due(r, state, due.now_ms)
+    };
+    lap.to(phase::CHARTS);
+    let snapshot = due.report.then(|| r.snapshot());
+    lap.to(phase::SNAPSHOT);
+    let pane = PaneFrame {
+        instances: r.sim().pool().n_instances(),
+        snapshot,
+        map: map.map(|(patch, _)| patch),
+        latches,
+        flush,
+        charts,
+    };
+    (pane, rows)
 }
 
 /// The wall time a timer frame gives the engines: a build's or a replay's slice
