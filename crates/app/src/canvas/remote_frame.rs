@@ -91,6 +91,8 @@ struct RemoteLoop {
     panels_waited: Cell<bool>,
     /// The last frame left its news and answers to this one (never two running).
     news_waited: Cell<bool>,
+    /// The last frame left a canvas's first draw to this one (never two running).
+    first_draw_waited: Cell<bool>,
     started_ms: f64,
     dark_query: Option<web_sys::MediaQueryList>,
 }
@@ -140,6 +142,7 @@ impl RemoteFrameLoop {
             owed_labels: RefCell::default(),
             panels_waited: Cell::new(false),
             news_waited: Cell::new(false),
+            first_draw_waited: Cell::new(false),
             started_ms: performance_now(),
             dark_query,
         });
@@ -260,9 +263,11 @@ impl RemoteLoop {
             self.held.borrow_mut().panels = fresh_panels;
         } else {
             self.panels_waited.set(false);
+            let mut first_draw_waited = false;
             for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
-                self.draw_panels(pane, lanes, charts, &theme, dpr);
+                first_draw_waited |= self.draw_panels(pane, (lanes, charts), &theme, dpr, started);
             }
+            self.first_draw_waited.set(first_draw_waited);
         }
         phase[1] = performance_now() - panels_started;
         // A frame that already drew a canvas for the first time (or a big patch)
@@ -384,14 +389,23 @@ impl RemoteLoop {
     /// is resized or re-themed. Of the canvases never drawn, one a frame: a canvas's
     /// first draw runs its code for the first time (compiled as it is called) and
     /// reads its layout, tens of ms on a 2-core machine; the others wait for the
-    /// next frames.
-    fn draw_panels(&self, pane: usize, lanes: bool, charts: bool, theme: &Theme, dpr: f64) {
+    /// next frames. A first draw also waits when sizing the canvases forced a layout
+    /// that left the frame (begun at `started`) no room ([`PANELS_ROOM_MS`]: a stage
+    /// just mounted), but never two frames running. Whether one waited.
+    fn draw_panels(
+        &self,
+        pane: usize,
+        (lanes, charts): (bool, bool),
+        theme: &Theme,
+        dpr: f64,
+        started: f64,
+    ) -> bool {
         let Some(c) = self.canvases.get(pane) else {
-            return;
+            return false;
         };
         let mirror = self.remote.mirror.borrow();
         let Some(m) = mirror.panes.get(pane) else {
-            return;
+            return false;
         };
         let flush = c.flush.cast::<HtmlCanvasElement>();
         let latch = c.latches.cast::<HtmlCanvasElement>();
@@ -415,7 +429,9 @@ impl RemoteLoop {
         let came = [lanes, lanes, charts, charts, charts];
         let mut keys = self.panel_keys.borrow_mut();
         keys.resize(self.canvases.len(), [None; PANEL_CANVASES]);
-        let draw = which_to_draw(&elements, sizes, came, &mut keys[pane], theme.dark);
+        let room = performance_now() - started <= PANELS_ROOM_MS || self.first_draw_waited.get();
+        let (draw, waited) =
+            which_to_draw(&elements, sizes, came, &mut keys[pane], (theme.dark, room));
         for (i, cv) in elements.iter().enumerate() {
             if let Some(cv) = cv.as_ref().filter(|_| draw[i]) {
                 let _ = cv.dataset().set("drawn", "1");
@@ -441,6 +457,7 @@ impl RemoteLoop {
             };
             c.charts.draw(&input, theme, dpr, |w| draw[2 + w as usize]);
         }
+        waited
     }
 
     /// Tells the worker each map canvas's width and theme when they change (or the
@@ -569,20 +586,21 @@ fn draw_labels(map: &yew::NodeRef, patch: &MapPatch, theme: &Theme) {
 /// Which of a pane's other canvases (`elements`, mounted or not, at `sizes`) this
 /// frame draws: those whose data `came` new, those resized or re-themed since
 /// `keys` (updated for those drawn), and the first never drawn (`data-drawn`
-/// unset); a canvas not laid out yet (width 0) waits.
+/// unset) when the frame has `room`; a canvas not laid out yet (width 0) waits. And
+/// whether a first draw waited for want of room.
 fn which_to_draw(
     elements: &[Option<HtmlCanvasElement>; PANEL_CANVASES],
     sizes: [(u32, u32); PANEL_CANVASES],
     came: [bool; PANEL_CANVASES],
     keys: &mut [Option<PanelKey>; PANEL_CANVASES],
-    dark: bool,
-) -> [bool; PANEL_CANVASES] {
+    (dark, room): (bool, bool),
+) -> ([bool; PANEL_CANVASES], bool) {
     let fresh = elements.each_ref().map(|cv| {
         cv.as_ref()
             .is_some_and(|cv| cv.dataset().get("drawn").is_none())
     });
     let mounted = elements.each_ref().map(Option::is_some);
-    plan_panel_draws(mounted, fresh, sizes, came, keys, dark)
+    plan_panel_draws(mounted, fresh, sizes, came, keys, (dark, room))
 }
 
 /// [`which_to_draw`] without the DOM: `mounted` and `fresh` (never drawn) for each
@@ -593,15 +611,17 @@ fn plan_panel_draws(
     sizes: [(u32, u32); PANEL_CANVASES],
     came: [bool; PANEL_CANVASES],
     keys: &mut [Option<PanelKey>; PANEL_CANVASES],
-    dark: bool,
-) -> [bool; PANEL_CANVASES] {
-    let mut first_draw_taken = false;
-    std::array::from_fn(|i| {
+    (dark, room): (bool, bool),
+) -> ([bool; PANEL_CANVASES], bool) {
+    let mut first_draw_taken = !room;
+    let mut waited = false;
+    let draw = std::array::from_fn(|i| {
         if !mounted[i] || sizes[i].0 == 0 {
             return false;
         }
         if fresh[i] {
             if first_draw_taken {
+                waited |= !room;
                 return false;
             }
             first_draw_taken = true;
@@ -610,7 +630,8 @@ fn plan_panel_draws(
         let renew = fresh[i] || keys[i] != Some(key);
         keys[i] = Some(key);
         renew || came[i]
-    })
+    });
+    (draw, waited)
 }
 
 #[cfg(test)]
@@ -627,12 +648,12 @@ mod tests {
         let sizes = [SIZE; PANEL_CANVASES];
         let came = [false; PANEL_CANVASES];
         for frame in 0..PANEL_CANVASES {
-            let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, false);
+            let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, true)).0;
             let expected: [bool; PANEL_CANVASES] = std::array::from_fn(|i| i == frame);
             assert_eq!(draw, expected, "frame {frame}");
             fresh[frame] = false;
         }
-        let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, false);
+        let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, true)).0;
         assert_eq!(draw, [false; PANEL_CANVASES], "nothing new, nothing drawn");
     }
 
@@ -643,19 +664,19 @@ mod tests {
         let fresh = [false; PANEL_CANVASES];
         let mut sizes = [SIZE; PANEL_CANVASES];
         let lanes = [true, true, false, false, false];
-        let draw = plan_panel_draws(mounted, fresh, sizes, lanes, &mut keys, false);
+        let draw = plan_panel_draws(mounted, fresh, sizes, lanes, &mut keys, (false, true)).0;
         assert_eq!(
             draw, lanes,
             "the lanes' data came: the flush list and latch lanes"
         );
         sizes[3] = (800, 300);
-        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, false);
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (false, true)).0;
         assert_eq!(
             draw,
             [false, false, false, true, false],
             "the resized chart"
         );
-        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, true);
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (true, true)).0;
         assert_eq!(
             draw, [true; PANEL_CANVASES],
             "a new theme redraws them all at once"
@@ -668,8 +689,42 @@ mod tests {
         let mounted = [false, true, true, true, true];
         let mut sizes = [SIZE; PANEL_CANVASES];
         sizes[1] = (0, 0);
-        let draw = plan_panel_draws(mounted, [true; 5], sizes, [true; 5], &mut keys, false);
+        let draw = plan_panel_draws(
+            mounted,
+            [true; 5],
+            sizes,
+            [true; 5],
+            &mut keys,
+            (false, true),
+        )
+        .0;
         assert_eq!(draw, [false, false, true, false, false]);
         assert_eq!(keys[1], None, "drawn once laid out");
+    }
+
+    #[test]
+    fn a_first_draw_waits_for_a_frame_with_room_and_the_others_are_drawn_meanwhile() {
+        let mut keys = [Some((SIZE, false)); PANEL_CANVASES];
+        keys[2] = None;
+        let mounted = [true; PANEL_CANVASES];
+        let fresh = [false, false, true, false, false];
+        let sizes = [SIZE; PANEL_CANVASES];
+        let came = [true; PANEL_CANVASES];
+        let (draw, waited) =
+            plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, false));
+        assert_eq!(draw, [true, true, false, true, true], "the new chart waits");
+        assert!(waited);
+        assert_eq!(keys[2], None, "not drawn, so not keyed");
+        let (draw, waited) =
+            plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (false, true));
+        assert_eq!(
+            draw,
+            [false, false, true, false, false],
+            "drawn in a frame with room"
+        );
+        assert!(!waited);
+        let (_, waited) =
+            plan_panel_draws(mounted, [false; 5], sizes, came, &mut keys, (false, false));
+        assert!(!waited, "nothing new to wait for");
     }
 }
