@@ -11,13 +11,16 @@
 // drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
 // i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
 // drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
-// (the engine alone in wasm on `ddlscope bench`'s 128 GB run). Steps that are not frame
+// (the engine alone in wasm on `ddlscope bench`'s 128 GB run, median of three) and,
+// with BENCH_NATIVE, native_realtime_factor (the same run natively, between them) and
+// wasm_speed_ratio. Steps that are not frame
 // loops (the I1 switch, a seek back through a replay, an engine switch, a lesson step
 // opened from its link) give ready_ms and their long tasks.
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
 import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, scrubTo, selectProfile, setPool, settled, virtualMs, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
@@ -25,6 +28,9 @@ const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
 const DIST = process.env.BENCH_DIST;
 /** The page's query: `?worker=0` runs the engines on the page's thread (xtask's --page-thread). */
 const QUERY = process.env.BENCH_QUERY ?? '';
+/** The native CLI (release) whose real-time run is timed between the wasm ones. */
+const NATIVE = process.env.BENCH_NATIVE;
+const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
 
 // Installed before any page script runs: a long-task observer, a hook that keeps the
 // wasm module's memory (for heap_mb), and a watcher that stamps the first frame in
@@ -163,17 +169,55 @@ async function lessonCase(page, cases) {
 
 /** The engine alone in this wasm: the module's `realtime_factor` export builds and runs
  * the same server `ddlscope bench` times natively (128 GB, 16 threads of
- * oltp_read_write, 60 virtual seconds) on a page whose own engine is small and paused,
- * so `ddlscope bench --web` can divide the two (`wasm_speed_ratio`). */
+ * oltp_read_write, 60 virtual seconds) on a page whose own engine is small and paused.
+ * WASM_ROUNDS runs, each followed by the native run (`ddlscope bench --realtime-only`,
+ * the binary in BENCH_NATIVE) when there is one: the two speeds are taken in the same
+ * minute, on a machine whose speed drifts by half over minutes, and their medians
+ * divided (`wasm_speed_ratio`). */
 async function wasmSpeed(page) {
   await page.goto('about:blank');
   await open(page, '?autoplay=0');
-  const factor = await page.evaluate(async () => {
-    const m = await import('/ddlscope_app.js');
-    return m.realtime_factor(60);
-  });
-  console.log(`engine in wasm: ${factor.toFixed(1)}x real time (8 M pages, 16 threads, 60 s)`);
-  return Math.round(factor * 100) / 100;
+  const wasm = [];
+  const native = [];
+  for (let round = 0; round < WASM_ROUNDS; round++) {
+    wasm.push(await page.evaluate(async () => {
+      const m = await import('/ddlscope_app.js');
+      return m.realtime_factor(60);
+    }));
+    if (NATIVE) native.push(nativeFactor());
+  }
+  const two = (x) => Math.round(x * 100) / 100;
+  const speed = {
+    wasm_realtime_factor: two(median(wasm)),
+    wasm_realtime_factors: wasm.map(two),
+  };
+  if (native.length > 0) {
+    Object.assign(speed, {
+      native_realtime_factor: two(median(native)),
+      native_realtime_factors: native.map(two),
+      wasm_speed_ratio: Math.round((median(wasm) / median(native)) * 1000) / 1000,
+    });
+  }
+  console.log(
+    `engine in wasm: ${speed.wasm_realtime_factor}x real time (8 M pages, 16 threads, 60 s; runs ${speed.wasm_realtime_factors.join(', ')})` +
+      (native.length > 0 ? `; natively between them ${speed.native_realtime_factor}x (${speed.native_realtime_factors.join(', ')}); ratio ${speed.wasm_speed_ratio}` : ''),
+  );
+  return speed;
+}
+
+/** `ddlscope bench --realtime-only --json`'s factor. */
+function nativeFactor() {
+  const run = spawnSync(NATIVE, ['bench', '--realtime-only', '--json'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${NATIVE} bench --realtime-only failed: ${run.stderr || run.error}`);
+  const factor = JSON.parse(run.stdout).realtime_factor;
+  if (!(factor > 0)) throw new Error(`${NATIVE} bench --realtime-only printed no factor: ${run.stdout}`);
+  return factor;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** The default scenario (drop-table-demo, MySQL 5.7) at three pool sizes. */
@@ -299,7 +343,7 @@ try {
   await seekCase(page, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
   await lessonCase(page, report.cases);
-  report.wasm_realtime_factor = await wasmSpeed(page);
+  Object.assign(report, await wasmSpeed(page));
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);
   if (problems.length > 0) report.page_problems = problems;

@@ -7,14 +7,16 @@
 //!                                            └──▶ ddlscope bench --web (release) ──▶ target/bench.json
 //! ```
 //!
-//! The native bench runs last, on the report's `wasm_realtime_factor`, so the wasm and
-//! native speeds of the same run are measured in one session and divided
-//! (`wasm_speed_ratio`).
+//! The native CLI is built first: bench-web.mjs times its real-time run between its
+//! own wasm runs of the same server (`ddlscope bench --realtime-only`), so the two
+//! speeds are taken in the same minute (this machine's speed drifts by half over
+//! minutes) and divided (`wasm_speed_ratio`). The whole native bench runs last, on
+//! the report.
 //!
 //! It prints figures and never judges them: the README's performance table is read
 //! from its output. It is not part of `cargo xtask test`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::browser;
@@ -37,6 +39,7 @@ pub fn bench_web(site: &Path, page_thread: bool) -> Result {
         .canonicalize()
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
+    let cli = native_cli()?;
     let addr = serve::spawn(site.to_path_buf())?;
     let out = util::target_dir().join(if page_thread {
         "bench-web-page-thread.json"
@@ -57,22 +60,30 @@ pub fn bench_web(site: &Path, page_thread: bool) -> Result {
         .env("BENCH_OUT", &out)
         .env("BENCH_DIST", site)
         .env("BENCH_QUERY", if page_thread { "?worker=0" } else { "" })
+        .env("BENCH_NATIVE", &cli)
         .current_dir(browser::e2e_dir()))?;
-    native_bench(&out)?;
+    native_bench(&cli, &out)?;
     println!("==> figures in {}", out.display());
     Ok(())
 }
 
-/// `ddlscope bench --json --web REPORT`, built with the release profile (the engine's
-/// fastest native build), into `target/bench.json`, and prints it.
-fn native_bench(report: &Path) -> Result {
+/// The CLI built with the release profile (the engine's fastest native build).
+fn native_cli() -> Result<PathBuf> {
     say(
-        "timing the same engine natively",
-        "ddlscope bench --web reads the wasm real-time factor just measured and divides",
+        "building the CLI natively (release)",
+        "its real-time run is timed between the wasm ones, and its bench reads the report",
     );
     run(Command::new(util::host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
-    let cli = util::target_dir().join("release").join("ddlscope");
-    let out = Command::new(&cli)
+    Ok(util::target_dir().join("release").join("ddlscope"))
+}
+
+/// `ddlscope bench --json --web REPORT` into `target/bench.json`, and prints it.
+fn native_bench(cli: &Path, report: &Path) -> Result {
+    say(
+        "the native bench",
+        "ddlscope bench --web reads the wasm and native real-time factors just measured and divides",
+    );
+    let out = Command::new(cli)
         .args(["bench", "--json", "--web"])
         .arg(report)
         .output()
@@ -87,7 +98,7 @@ fn native_bench(report: &Path) -> Result {
     std::fs::write(&json, &out.stdout).map_err(|e| format!("{}: {e}", json.display()))?;
     println!("{}", String::from_utf8_lossy(&out.stdout).trim());
     println!(
-        "==> native figures in {} (wasm_speed_ratio: the wasm real-time factor over the native one)",
+        "==> native figures in {} (wasm_speed_ratio: the wasm real-time factor over the native one timed between its runs)",
         json.display()
     );
     Ok(())

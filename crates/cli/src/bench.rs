@@ -14,7 +14,10 @@
 //!     does when the scenario is chosen.
 //! (f) With `--web FILE` (the `target/bench-web.json` that `cargo xtask bench-web`
 //!     writes): the real-time factor of (c) measured in Chromium's wasm, and its ratio
-//!     to this process's.
+//!     to the native one bench-web measured between its wasm runs (this process's
+//!     when the report has none: minutes apart, on a machine whose speed drifts).
+//!
+//! `--realtime-only` runs (c) alone, for bench-web to interleave with its wasm runs.
 //!
 //! Wall-clock times vary with the machine and its load; the ratios are what compare.
 
@@ -57,25 +60,49 @@ pub struct BenchReport {
     /// report; absent unless measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wasm_realtime_factor: Option<f64>,
-    /// `wasm_realtime_factor / realtime_factor`; absent unless measured.
+    /// The native real-time factor bench-web measured between its wasm runs (read
+    /// from its report); absent when it measured none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interleaved_native_realtime_factor: Option<f64>,
+    /// `wasm_realtime_factor` over the native factor measured in the same minute:
+    /// `interleaved_native_realtime_factor` when the report has it, else this
+    /// process's `realtime_factor`; absent unless measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wasm_speed_ratio: Option<f64>,
 }
 
-/// The wasm real-time factor in bench-web's report (`wasm_realtime_factor`).
-pub fn read_web_factor(path: &str) -> Result<f64, String> {
+/// What bench-web's report says of the engine's speed: the wasm real-time factor, and
+/// the native one when it measured it between its wasm runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WebFactors {
+    pub wasm: f64,
+    pub native: Option<f64>,
+}
+
+/// The real-time factors in bench-web's report (`wasm_realtime_factor`, required;
+/// `native_realtime_factor`, when present).
+pub fn read_web_factors(path: &str) -> Result<WebFactors, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the bench-web report {path}: {e}"))?;
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("{path} is not a bench-web report (JSON): {e}"))?;
-    v.get("wasm_realtime_factor")
-        .and_then(serde_json::Value::as_f64)
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| {
-            format!(
-                "{path} has no positive wasm_realtime_factor; `cargo xtask bench-web` measures it"
-            )
-        })
+    let factor = |key: &str| -> Result<Option<f64>, String> {
+        match v.get(key) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(x) => x
+                .as_f64()
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .map(Some)
+                .ok_or_else(|| format!("{path}: {key} is not a positive number")),
+        }
+    };
+    let wasm = factor("wasm_realtime_factor")?.ok_or_else(|| {
+        format!("{path} has no positive wasm_realtime_factor; `cargo xtask bench-web` measures it")
+    })?;
+    Ok(WebFactors {
+        wasm,
+        native: factor("native_realtime_factor")?,
+    })
 }
 
 #[allow(clippy::disallowed_methods)] // a benchmark measures wall time
@@ -167,7 +194,7 @@ fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
 }
 
 /// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
-fn realtime_factor() -> Result<f64, String> {
+pub fn realtime_factor() -> Result<f64, String> {
     let s = Scenario::speed_benchmark();
     let profile = Profile::builtin(&s.profile)?;
     let (sim, wall) = timed(|| {
@@ -236,7 +263,7 @@ pub fn run(
     web_path: Option<&str>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
-    let wasm_realtime_factor = web_path.map(read_web_factor).transpose()?;
+    let web = web_path.map(read_web_factors).transpose()?;
     progress("reading the trace");
     let (trace, source) = match trace_path {
         Some(p) => (read_trace(p)?, p.to_string()),
@@ -269,8 +296,9 @@ pub fn run(
         evict_pass_vs_sweep_ratio,
         i1_build_ms,
         i1_assemble_ms,
-        wasm_realtime_factor,
-        wasm_speed_ratio: wasm_realtime_factor.map(|w| w / realtime_factor),
+        wasm_realtime_factor: web.map(|w| w.wasm),
+        interleaved_native_realtime_factor: web.and_then(|w| w.native),
+        wasm_speed_ratio: web.map(|w| w.wasm / w.native.unwrap_or(realtime_factor)),
     })
 }
 
@@ -304,19 +332,41 @@ mod tests {
         let f = dir.join("bench-web.json");
         let path = f.to_str().unwrap();
         std::fs::write(&f, r#"{"cases": [], "wasm_realtime_factor": 41.5}"#).unwrap();
-        assert_eq!(read_web_factor(path), Ok(41.5));
+        let alone = WebFactors {
+            wasm: 41.5,
+            native: None,
+        };
+        assert_eq!(read_web_factors(path), Ok(alone));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "native_realtime_factor": 83}"#,
+        )
+        .unwrap();
+        let both = WebFactors {
+            native: Some(83.0),
+            ..alone
+        };
+        assert_eq!(read_web_factors(path), Ok(both));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "native_realtime_factor": "fast"}"#,
+        )
+        .unwrap();
+        assert!(read_web_factors(path)
+            .unwrap_err()
+            .contains("native_realtime_factor is not a positive number"));
         std::fs::write(&f, r#"{"cases": []}"#).unwrap();
-        assert!(read_web_factor(path)
+        assert!(read_web_factors(path)
             .unwrap_err()
             .contains("no positive wasm_realtime_factor"));
         std::fs::write(&f, r#"{"wasm_realtime_factor": -3}"#).unwrap();
-        assert!(read_web_factor(path).is_err());
+        assert!(read_web_factors(path).is_err());
         std::fs::write(&f, "not json").unwrap();
-        assert!(read_web_factor(path)
+        assert!(read_web_factors(path)
             .unwrap_err()
             .contains("not a bench-web report"));
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(read_web_factor(path).unwrap_err().contains("cannot read"));
+        assert!(read_web_factors(path).unwrap_err().contains("cannot read"));
     }
 
     #[test]

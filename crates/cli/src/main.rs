@@ -133,6 +133,10 @@ struct BenchArgs {
     /// measured in Chromium and its ratio to this machine's native one.
     #[arg(long, value_name = "FILE")]
     web: Option<String>,
+    /// Only the real-time factor run (8 M pages, 16 threads oltp_read_write, 60
+    /// virtual seconds): what `cargo xtask bench-web` times between its wasm runs.
+    #[arg(long, conflicts_with_all = ["trace", "web"])]
+    realtime_only: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -331,6 +335,18 @@ fn reproduce_cmd(json: bool) -> Result<(), CliError> {
 
 fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
+    if args.realtime_only {
+        let factor = bench::realtime_factor()?;
+        if args.json {
+            writeln!(out, "{}", serde_json::json!({ "realtime_factor": factor }))?;
+        } else {
+            writeln!(
+                out,
+                "real time:   {factor:.0}x (8 M pages, 16 threads oltp_read_write)"
+            )?;
+        }
+        return Ok(());
+    }
     let report = bench::run(args.trace.as_deref(), args.web.as_deref(), &mut |what| {
         eprintln!("# {what}…")
     })?;

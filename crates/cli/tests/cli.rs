@@ -154,6 +154,22 @@ fn bench_reports_the_four_figures_as_json() {
     assert!(err.contains("cannot read trace"), "{err}");
 }
 
+#[test]
+fn bench_times_the_real_time_run_alone_for_bench_web() {
+    let (code, out, err) = ddlscope(&["bench", "--realtime-only", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["realtime_factor"], "{out}");
+    assert!(
+        v["realtime_factor"].as_f64().is_some_and(|x| x > 0.0),
+        "{out}"
+    );
+    let (code, _, err) = ddlscope(&["bench", "--realtime-only", "--web", "r.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
 fn script_path(name: &str) -> String {
     format!(
         "{}/../../assets/scripts/{name}.script",
