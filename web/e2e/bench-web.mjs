@@ -6,7 +6,9 @@
 //
 // Per case: frame_p50_ms, frame_p95_ms, frame_p99_ms (requestAnimationFrame intervals),
 // long_tasks and long_task_max_ms (main-thread tasks over 50 ms, from the Long Tasks
-// API), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
+// API: wall time, which includes waiting for a core), task_cpu_max_ms and
+// long_tasks_cpu (the longest CPU time the page's thread spent in one task, and how
+// many spent over 50 ms, from Chromium's trace: task-trace.mjs), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
 // JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
 // drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
 // i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
@@ -21,6 +23,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
+import { TaskTrace } from './task-trace.mjs';
 import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, scrubTo, selectProfile, setPool, settled, virtualMs, waitReady } from './lib.mjs';
 
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
@@ -31,6 +34,9 @@ const QUERY = process.env.BENCH_QUERY ?? '';
 /** The native CLI (release) whose real-time run is timed between the wasm ones. */
 const NATIVE = process.env.BENCH_NATIVE;
 const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
+/** Chromium's trace of the page's tasks (task-trace.mjs), from the first load to the
+ * lesson case: each case's window is marked on the page's thread. */
+let trace = null;
 
 // Installed before any page script runs: a long-task observer, a hook that keeps the
 // wasm module's memory (for heap_mb), and a watcher that stamps the first frame in
@@ -93,6 +99,7 @@ async function heapMb(page, cdp) {
 /** Frame intervals, long tasks and virtual-time progress over MEASURE_MS of wall time. */
 async function measure(page, cdp, name) {
   const v0 = await virtualSeconds(page);
+  await trace.begin(page, name);
   const started = Date.now();
   const { frames, longTasks } = await page.evaluate(async (ms) => {
     const t0 = performance.now();
@@ -111,6 +118,7 @@ async function measure(page, cdp, name) {
     return { frames, longTasks };
   }, MEASURE_MS);
   const wall = (Date.now() - started) / 1000;
+  await trace.end(page, name);
   const v1 = await virtualSeconds(page);
   const sorted = frames.slice(1).sort((a, b) => a - b);
   const result = {
@@ -158,8 +166,10 @@ async function lessonCase(page, cases) {
   );
   const readyMs = Date.now() - t0;
   const tasks = await longTasksSince(page, 0);
+  const name = 'I1 lesson step 4 from its link (128 GB built, replayed to 60 s)';
+  await trace.end(page, name, { fromNavigation: true });
   cases.push({
-    case: 'I1 lesson step 4 from its link (128 GB built, replayed to 60 s)',
+    case: name,
     ready_ms: readyMs,
     long_tasks: tasks.length,
     long_task_max_ms: Math.round(Math.max(0, ...tasks.map((e) => e.ms))),
@@ -236,10 +246,12 @@ async function poolCases(page, cdp, cases) {
  * from just before `step` until the engines have settled. */
 async function timedStep(page, cases, name, step) {
   const since = await page.evaluate(() => performance.now());
+  await trace.begin(page, name);
   const t0 = Date.now();
   await step();
   await settled(page, { timeoutMs: 240_000 });
   const readyMs = Date.now() - t0;
+  await trace.end(page, name);
   const tasks = await longTasksSince(page, since);
   cases.push({
     case: name,
@@ -279,7 +291,9 @@ async function compareCase(page, cdp, cases) {
 /** Chooses I1 (a 128 GB pool) and times it until the 8 M-page map is drawn. */
 async function i1Case(page, cdp, cases) {
   await open(page);
+  const name = 'I1 switch (choose to 8M pages ready)';
   const since = await page.evaluate(() => performance.now());
+  await trace.begin(page, name);
   const t0 = Date.now();
   await page.selectOption(ids.scenarioSelect, 'i1-ahi-drop');
   // Ready: the 8 M-page pool is warm (the card's "building…" note gone).
@@ -290,9 +304,10 @@ async function i1Case(page, cdp, cases) {
     { timeoutMs: 240_000, intervalMs: 50 },
   );
   const readyMs = Date.now() - t0;
+  await trace.end(page, name);
   const switching = await longTasksSince(page, since);
   cases.push({
-    case: 'I1 switch (choose to 8M pages ready)',
+    case: name,
     long_tasks: switching.length,
     long_task_max_ms: Math.round(Math.max(0, ...switching.map((e) => e.ms))),
   });
@@ -300,6 +315,18 @@ async function i1Case(page, cdp, cases) {
   await page.selectOption(ids.speedSelect, '1000');
   cases.push(await measure(page, cdp, 'I1 at 1000x (8M pages, 16 threads)'));
   return readyMs;
+}
+
+/** Each case's main-thread task CPU times from the trace (task-trace.mjs), printed:
+ * a task over 50 ms of wall time whose CPU time is far less waited for a core. */
+function taskCpu(cases) {
+  console.log('main-thread tasks, CPU time (the trace):');
+  for (const c of cases) {
+    const f = trace.figures(c.case);
+    if (!f) continue;
+    Object.assign(c, f);
+    console.log(`  ${c.case.padEnd(64)} longest ${f.task_cpu_max_ms} ms; over 50 ms: ${f.long_tasks_cpu} (wall: ${c.long_tasks})`);
+  }
 }
 
 function wasmSizes() {
@@ -314,6 +341,8 @@ try {
   await page.addInitScript(PROBES);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
+  trace = new TaskTrace(cdp);
+  await trace.start();
   await open(page);
   report.first_map_ms = await pollUntil(
     'the first drawn map',
@@ -332,6 +361,7 @@ try {
   // the page said it was ready (the page mounts in stages, ui/mount.rs).
   await page.waitForTimeout(1000);
   const loading = await longTasksSince(page, 0);
+  await trace.end(page, 'page load (navigation to 1 s after ready)', { fromNavigation: true });
   report.cases.push({
     case: 'page load (navigation to 1 s after ready)',
     long_tasks: loading.length,
@@ -343,6 +373,8 @@ try {
   await seekCase(page, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
   await lessonCase(page, report.cases);
+  await trace.stop();
+  taskCpu(report.cases);
   Object.assign(report, await wasmSpeed(page));
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);

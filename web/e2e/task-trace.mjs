@@ -1,0 +1,77 @@
+// The page's main-thread tasks as Chromium's own tracing sees them (category
+// `toplevel`): for each task its wall time and the CPU time its thread spent in it.
+// The Long Tasks API counts wall time, which on a 2-core machine includes the time
+// the page's thread waited for a core (the engines' worker, the compositor, the
+// browser's compiler threads and any other process share two); the CPU time is the
+// page's own work. bench-web reports both per case.
+
+/** Tasks shorter than this (wall) are not kept: their CPU time is shorter still. */
+const KEEP_US = 10_000;
+
+export class TaskTrace {
+  constructor(cdp) {
+    this.cdp = cdp;
+    this.tasks = [];
+    this.marks = new Map();
+    this.starts = new Map();
+  }
+
+  async start() {
+    this.cdp.on('Tracing.dataCollected', (e) => {
+      for (const ev of e.value) this.keep(ev);
+    });
+    await this.cdp.send('Tracing.start', {
+      categories: 'toplevel,blink.user_timing',
+      transferMode: 'ReportEvents',
+    });
+  }
+
+  keep(ev) {
+    if (ev.ph === 'X' && ev.name === 'ThreadControllerImpl::RunTask' && ev.dur >= KEEP_US) {
+      this.tasks.push({ thread: `${ev.pid}:${ev.tid}`, ts: ev.ts, dur: ev.dur, tdur: ev.tdur });
+    } else if (typeof ev.name === 'string' && ev.name.startsWith('bench:') && !this.marks.has(ev.name)) {
+      this.marks.set(ev.name, { thread: `${ev.pid}:${ev.tid}`, ts: ev.ts });
+    }
+  }
+
+  /** Marks the start of case `name` on the page's thread. */
+  async begin(page, name) {
+    await page.evaluate((n) => performance.mark(`bench:start:${n}`), name);
+  }
+
+  /** Marks the end of case `name`; with `fromNavigation`, the case began with the
+   * page's navigation (its start is the mark's time less the page's clock). */
+  async end(page, name, { fromNavigation = false } = {}) {
+    const since = await page.evaluate((n) => {
+      performance.mark(`bench:end:${n}`);
+      return performance.now();
+    }, name);
+    if (fromNavigation) this.starts.set(name, since);
+  }
+
+  async stop() {
+    const done = new Promise((resolve) => this.cdp.once('Tracing.tracingComplete', resolve));
+    await this.cdp.send('Tracing.end');
+    await done;
+  }
+
+  /** Case `name`'s figures: the longest CPU time of a task on the page's main thread
+   * between its marks, and how many tasks spent over 50 ms of CPU; null when its
+   * marks are not in the trace. */
+  figures(name) {
+    const end = this.marks.get(`bench:end:${name}`);
+    if (!end) return null;
+    const begin = this.marks.get(`bench:start:${name}`);
+    const since = this.starts.get(name);
+    const from = begin ? begin.ts : since !== undefined ? end.ts - since * 1000 : null;
+    if (from === null) return null;
+    const inside = this.tasks.filter(
+      (t) => t.thread === end.thread && t.ts + t.dur >= from && t.ts <= end.ts && Number.isFinite(t.tdur),
+    );
+    const cpu = inside.map((t) => t.tdur / 1000);
+    return {
+      task_cpu_max_ms: Math.round(Math.max(0, ...cpu) * 10) / 10,
+      long_tasks_cpu: cpu.filter((ms) => ms > 50).length,
+    };
+  }
+}
