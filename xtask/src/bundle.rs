@@ -8,6 +8,9 @@
 //! ```
 //!
 //! The file opens from disk (`file://`): nothing is fetched, so no server is needed.
+//! The engines run in a Web Worker there too: a classic one started from a blob (a
+//! file's page can start no module worker) whose script, carried in the page, is
+//! the glue made a classic script and `web/bundle-worker.js`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -52,7 +55,12 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
 }
 
 /// The page's module script, run from inline text: the glue (an inline module may
-/// keep its exports), then init() with the module's bytes instead of a fetch.
+/// keep its exports), the module compiled from a `data:` URL of its bytes (decoded
+/// and compiled off the page's thread as they stream; decoding the base64 in script
+/// was a task of about 230 ms), the
+/// engines' worker started from the blob of `#ddlscope-worker` ([`worker_source`])
+/// and given that module, then init() with it. When no worker starts, the page runs
+/// the engines itself and says why (`worker::fallback`).
 fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
     if !glue.contains("function __wbg_init(") {
         return Err(
@@ -60,11 +68,65 @@ fn boot_script(glue: &str, wasm: &[u8]) -> Result<String> {
         );
     }
     Ok(format!(
-        "{glue}\nconst ddlscopeWasmBytes = Uint8Array.from(atob(\"{}\"), (c) => c.charCodeAt(0));\n\
-         __wbg_init({{ module_or_path: ddlscopeWasmBytes }}).catch((err) => {{\n  console.error(err);\n  \
+        "{glue}\nconst ddlscopeWasmUrl = \"data:application/wasm;base64,{}\";\n\
+         const ddlscopeCompiled = fetch(ddlscopeWasmUrl).then((r) => WebAssembly.compileStreaming(r))\n  \
+         .catch(() => fetch(ddlscopeWasmUrl).then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b)));\n\
+         try {{\n  const source = document.getElementById('ddlscope-worker').textContent;\n  \
+         const worker = new Worker(URL.createObjectURL(new Blob([source], {{ type: 'text/javascript' }})));\n  \
+         worker.addEventListener('error', (e) => {{ worker.earlyError = e.message || 'the worker script did not run'; }});\n  \
+         ddlscopeCompiled.then((m) => worker.postMessage(m), () => {{}});\n  \
+         window.__ddlscopeWorker = worker;\n}} catch (e) {{\n  console.warn(`the engines' worker did not start: ${{e}}`);\n}}\n\
+         ddlscopeCompiled.then((module) => __wbg_init({{ module_or_path: module }})).catch((err) => {{\n  console.error(err);\n  \
          document.getElementById('app').textContent = `The simulator failed to start: ${{err}}`;\n}});\n",
         base64(wasm)
     ))
+}
+
+/// The engines' worker as one classic script: the glue made a classic script (a
+/// page opened from a file can start no module worker) in `ddlscopeGlue`, then
+/// `web/bundle-worker.js`. Carried in a `<script type="text/plain">`, so it must not
+/// close one.
+fn worker_source(glue: &str, boot: &str) -> Result<String> {
+    let mut body = String::with_capacity(glue.len());
+    let mut exported = Vec::new();
+    for line in glue.lines() {
+        if let Some(rest) = line.strip_prefix("export function ") {
+            exported.push(
+                rest.split('(')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+            );
+            body.push_str(&line["export ".len()..]);
+        } else if line.starts_with("export {") {
+            // The module's export list (initSync, the default init): not needed.
+            continue;
+        } else if line.starts_with("export ") || line.starts_with("import ") {
+            return Err(format!(
+                "ddlscope_app.js has `{line}`: wasm-bindgen changed, update bundle.rs"
+            ));
+        } else {
+            body.push_str(&line.replace("import.meta.url", "self.location.href"));
+        }
+        body.push('\n');
+    }
+    for needed in ["worker_main"] {
+        if !exported.iter().any(|e| e == needed) {
+            return Err(format!(
+                "ddlscope_app.js exports no {needed}(): update bundle.rs"
+            ));
+        }
+    }
+    exported.push("initSync".to_string());
+    let source = format!(
+        "const ddlscopeGlue = (function () {{\n'use strict';\n{body}return {{ {} }};\n}})();\n{boot}",
+        exported.join(", ")
+    );
+    if source.contains("</script") {
+        return Err("the worker's script contains </script>: it cannot ride in the page".into());
+    }
+    Ok(source)
 }
 
 /// `html` with the speaker-notes page carried in a `<meta name="ddlscope-notes">`
@@ -101,8 +163,12 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
     let wasm = read(dist, "ddlscope_app_bg.wasm")?;
     let (start, end) = module_script(&index)
         .ok_or("index.html no longer has the module script bundle.rs replaces")?;
+    let worker_boot =
+        String::from_utf8(read(dist, "bundle-worker.js")?).map_err(|e| e.to_string())?;
     let script = format!(
-        "<script type=\"module\">\n{}</script>",
+        "<script type=\"text/plain\" id=\"ddlscope-worker\">\n{}</script>\n\
+         <script type=\"module\">\n{}</script>",
+        worker_source(&glue, &worker_boot)?,
         boot_script(&glue, &wasm)?
     );
     let mut html = format!("{}{}{}", &index[..start], script, &index[end..]);
@@ -139,7 +205,29 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{base64, carry_notes, module_script};
+    use super::{base64, carry_notes, module_script, worker_source};
+
+    #[test]
+    fn the_worker_gets_the_glue_as_a_classic_script() {
+        let glue = "let wasm;\nexport function start() {}\nexport function worker_main(early) {\n  wasm.go(early);\n}\nfunction initSync(m) {}\nconst u = new URL('x.wasm', import.meta.url);\nexport { initSync, __wbg_init as default };\n";
+        let source = worker_source(glue, "ddlscopeGlue.worker_main([]);\n").unwrap();
+        assert!(source.starts_with("const ddlscopeGlue = (function () {\n'use strict';\nlet wasm;\nfunction start() {}\nfunction worker_main(early) {"), "{source}");
+        assert!(source.contains("new URL('x.wasm', self.location.href)"));
+        assert!(
+            source.contains(
+                "return { start, worker_main, initSync };\n})();\nddlscopeGlue.worker_main([]);"
+            ),
+            "{source}"
+        );
+        assert!(!source.contains("export"), "{source}");
+        assert!(worker_source("export function start() {}\n", "")
+            .unwrap_err()
+            .contains("worker_main"));
+        assert!(
+            worker_source("import x from 'y';\nexport function worker_main() {}\n", "").is_err()
+        );
+        assert!(worker_source("export function worker_main() { '</script>' }\n", "").is_err());
+    }
 
     #[test]
     fn the_module_script_is_found_after_the_early_workers_script() {

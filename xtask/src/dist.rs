@@ -28,9 +28,10 @@ const APP_WASM: &str = "ddlscope_app.wasm";
 pub const SHIPPED_WASM: &str = "ddlscope_app_bg.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 7] = [
+const WEB_FILES: [&str; 8] = [
     "index.html",
     "worker.js",
+    "bundle-worker.js",
     "embed.html",
     "styles.css",
     "notes.html",

@@ -21,7 +21,8 @@ pub fn first_engines(opening: &share::Opening, still: bool) -> (AppState, Engine
         location.search().unwrap_or_default(),
         location.protocol().unwrap_or_default(),
     );
-    let notice = match fallback::start(&search, &protocol) {
+    let early = crate::worker::client::has_early_worker();
+    let notice = match fallback::start(&search, &protocol, early) {
         Start::Worker => match Remote::start("./worker.js") {
             Ok(remote) => return in_worker(remote, opening, still),
             Err(e) => {

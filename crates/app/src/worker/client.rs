@@ -58,8 +58,12 @@ impl Remote {
             None => {
                 let options = WorkerOptions::new();
                 options.set_type(WorkerType::Module);
-                let worker = Worker::new_with_options(url, &options)
-                    .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
+                let worker = Worker::new_with_options(url, &options).map_err(|e| {
+                    format!(
+                        "the engine's worker did not start: {}",
+                        super::js_error_text(&e)
+                    )
+                })?;
                 (worker, None)
             }
         };
@@ -135,8 +139,17 @@ impl Drop for Remote {
     }
 }
 
-/// The window property `index.html` leaves its early worker in.
+/// The window property `index.html` (or the workshop bundle's script) leaves its
+/// early worker in.
 const EARLY_WORKER: &str = "__ddlscopeWorker";
+
+/// Whether the page's script started the engines' worker (left for [`Remote::start`]
+/// to adopt).
+pub fn has_early_worker() -> bool {
+    web_sys::window().is_some_and(|w| {
+        js_sys::Reflect::has(&w, &JsValue::from_str(EARLY_WORKER)).unwrap_or(false)
+    })
+}
 
 /// Takes the worker `index.html` started as the page began to load, with the error
 /// it reported before anyone listened (`earlyError`, set by its own listener), if

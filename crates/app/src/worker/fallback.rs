@@ -1,8 +1,8 @@
 //! Where the engines start: in the worker by default, on the page's thread with
 //! `?worker=0`, and on the page's thread by themselves when no worker can run (a
-//! page opened from a file, as the workshop bundle is; a browser without module
-//! workers; a worker that stops before its first frame). The page says so in one
-//! line; it never stays blank.
+//! page opened from a file that did not start one itself, as the workshop bundle
+//! does from a blob; a browser without module workers; a worker that stops before
+//! its first frame). The page says so in one line; it never stays blank.
 
 /// The query item that keeps the engines on the page's thread.
 pub const PAGE_THREAD: &str = "worker=0";
@@ -19,8 +19,10 @@ pub enum Start {
 }
 
 /// Where the engines start for a page at `search` (`?a=1&b`) over `protocol`
-/// (`http:`, `file:`).
-pub fn start(search: &str, protocol: &str) -> Start {
+/// (`http:`, `file:`); `early`: the page's own script started the worker (a page
+/// opened from a file can start one only that way, from a blob: the workshop
+/// bundle).
+pub fn start(search: &str, protocol: &str, early: bool) -> Start {
     let items: Vec<&str> = search.trim_start_matches('?').split('&').collect();
     if items.contains(&FAILED) {
         return Start::PageThread(Some(not_started(
@@ -30,7 +32,7 @@ pub fn start(search: &str, protocol: &str) -> Start {
     if items.contains(&PAGE_THREAD) {
         return Start::PageThread(None);
     }
-    if protocol == "file:" {
+    if protocol == "file:" && !early {
         return Start::PageThread(Some(not_started(
             "a page opened from a file cannot start one",
         )));
@@ -74,15 +76,28 @@ mod tests {
 
     #[test]
     fn the_worker_is_the_default_and_worker_0_keeps_the_pages_thread() {
-        assert_eq!(start("", "http:"), Start::Worker);
-        assert_eq!(start("?debug=1", "https:"), Start::Worker);
-        assert_eq!(start("?worker=1", "http:"), Start::Worker);
-        assert_eq!(start("?debug=1&worker=0", "http:"), Start::PageThread(None));
-        let Start::PageThread(Some(said)) = start("", "file:") else {
+        assert_eq!(start("", "http:", true), Start::Worker);
+        assert_eq!(start("?debug=1", "https:", false), Start::Worker);
+        assert_eq!(start("?worker=1", "http:", true), Start::Worker);
+        assert_eq!(
+            start("?debug=1&worker=0", "http:", true),
+            Start::PageThread(None)
+        );
+        let Start::PageThread(Some(said)) = start("", "file:", false) else {
             panic!("a file falls back with a notice");
         };
         assert!(said.contains("opened from a file"), "{said}");
-        let Start::PageThread(Some(said)) = start(&failed_query("?debug=1"), "http:") else {
+        assert_eq!(
+            start("#lesson=x", "file:", true),
+            Start::Worker,
+            "the bundle's own worker, from a blob"
+        );
+        assert_eq!(start("?worker=0", "file:", true), Start::PageThread(None));
+        let Start::PageThread(Some(said)) = start(&failed_query("?debug=1"), "file:", true) else {
+            panic!("a failed worker falls back with a notice, from a file too");
+        };
+        assert!(said.contains("stopped before its first frame"), "{said}");
+        let Start::PageThread(Some(said)) = start(&failed_query("?debug=1"), "http:", true) else {
             panic!("a failed worker falls back with a notice");
         };
         assert!(said.contains("stopped before its first frame"), "{said}");

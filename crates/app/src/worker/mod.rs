@@ -15,3 +15,18 @@ pub mod marks;
 pub mod partner;
 pub mod post;
 pub mod proxy;
+
+/// What a thrown JS value says, in one line: an `Error`'s name and message (a
+/// `SecurityError: …`), a string as it is, anything else as the console would
+/// print it.
+pub fn js_error_text(e: &wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return format!(
+            "{}: {}",
+            String::from(err.name()),
+            String::from(err.message())
+        );
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}

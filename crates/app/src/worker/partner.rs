@@ -37,9 +37,13 @@ impl Drop for PartnerWorker {
 }
 
 /// Whether this worker can start another (Chromium, Firefox and Safari can; a
-/// browser that cannot keeps both engines in this one).
+/// browser that cannot keeps both engines in this one). A worker started from a
+/// blob by a page opened from a file (the workshop bundle) cannot: its origin is
+/// opaque, and no script, its own blob's included, may be loaded from it.
 pub fn possible() -> bool {
-    js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("Worker")).unwrap_or(false)
+    let has_workers =
+        js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("Worker")).unwrap_or(false);
+    has_workers && !scope().location().href().starts_with("blob:")
 }
 
 /// Starts, ends or replaces the compare engine's worker as `host` wants it, then
@@ -67,18 +71,30 @@ pub fn sync(host: &Rc<RefCell<Host>>, slot: &Rc<RefCell<Option<PartnerWorker>>>)
     }
 }
 
-/// A new worker for the compare engine, given this module.
+/// A new worker for the compare engine (`worker.js` beside this one), given this
+/// module.
 fn start(host: &Rc<RefCell<Host>>, epoch: u32) -> Result<PartnerWorker, String> {
     let location = scope().location().href();
-    let url = web_sys::Url::new_with_base("worker.js?module=posted", &location)
-        .map_err(|e| format!("the compare engine's worker has no address: {e:?}"))?;
+    let url = web_sys::Url::new_with_base("worker.js?module=posted", &location).map_err(|e| {
+        format!(
+            "the compare engine's worker has no address: {}",
+            super::js_error_text(&e)
+        )
+    })?;
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(&url.href(), &options)
-        .map_err(|e| format!("the compare engine's worker did not start: {e:?}"))?;
-    worker
-        .post_message(&wasm_bindgen::module())
-        .map_err(|e| format!("the compare engine's worker did not get the module: {e:?}"))?;
+    let worker = Worker::new_with_options(&url.href(), &options).map_err(|e| {
+        format!(
+            "the compare engine's worker did not start: {}",
+            super::js_error_text(&e)
+        )
+    })?;
+    worker.post_message(&wasm_bindgen::module()).map_err(|e| {
+        format!(
+            "the compare engine's worker did not get the module: {}",
+            super::js_error_text(&e)
+        )
+    })?;
     let on_message = {
         let host = host.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
