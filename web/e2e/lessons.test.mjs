@@ -54,6 +54,8 @@ test('a lesson walks from the first step to the last with the remote keys', asyn
     await expectStep(page, STEPS);
     // The help lists the keys just used.
     await page.keyboard.press('?');
+    // The help renders in the page's next frame, which may come late on a busy machine.
+    await page.locator('[data-testid=help-lesson] dt').first().waitFor({ timeout: 10_000 });
     const listed = await page.locator('[data-testid=help-lesson] dt').allInnerTexts();
     assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B']);
   });
