@@ -11,6 +11,8 @@
 // many spent over 50 ms, from Chromium's trace: task-trace.mjs), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
 // JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
 // drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
+// first_map_loads_ms and first_map_median_ms (five more cold loads, each in a fresh
+// browser),
 // i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
 // drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
 // (the engine alone in wasm on `ddlscope bench`'s 128 GB run, median of three) and,
@@ -34,6 +36,7 @@ const QUERY = process.env.BENCH_QUERY ?? '';
 /** The native CLI (release) whose real-time run is timed between the wasm ones. */
 const NATIVE = process.env.BENCH_NATIVE;
 const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
+const COLD_LOADS = Number(process.env.BENCH_COLD_LOADS ?? 5);
 /** Chromium's trace of the page's tasks (task-trace.mjs), from the first load to the
  * lesson case: each case's window is marked on the page's thread. */
 let trace = null;
@@ -329,6 +332,32 @@ function taskCpu(cases) {
   }
 }
 
+/** The first map of COLD_LOADS more loads, each in a browser of its own (a fresh
+ * profile: nothing cached, as a first visit), one after another: the first load of
+ * the run is one sample of a figure that moves by 100 ms between loads (the module's
+ * start). */
+async function coldLoads() {
+  const loads = [];
+  for (let i = 0; i < COLD_LOADS; i++) {
+    const { page, close } = await openBrowser();
+    try {
+      await page.addInitScript(PROBES);
+      await page.goto(new URL(`/${QUERY}`, BASE_URL).href);
+      const ms = await pollUntil(
+        'the first drawn map',
+        () => page.evaluate(() => window.__bench.firstMapMs),
+        (v) => v !== null,
+        { timeoutMs: 60_000, intervalMs: 25 },
+      );
+      loads.push(Math.round(ms));
+    } finally {
+      await close();
+    }
+  }
+  console.log(`first map over ${COLD_LOADS} more cold loads: ${loads.join(', ')} ms (median ${median(loads)})`);
+  return { first_map_loads_ms: loads, first_map_median_ms: median(loads) };
+}
+
 function wasmSizes() {
   if (!DIST) return {};
   const wasm = readFileSync(join(DIST, 'ddlscope_app_bg.wasm'));
@@ -376,6 +405,8 @@ try {
   await trace.stop();
   taskCpu(report.cases);
   Object.assign(report, await wasmSpeed(page));
+  await page.goto('about:blank');
+  Object.assign(report, await coldLoads());
   Object.assign(report, wasmSizes());
   console.log(`wasm ${report.wasm_bytes} bytes, ${report.wasm_gzip_bytes} gzipped`);
   if (problems.length > 0) report.page_problems = problems;
