@@ -179,6 +179,18 @@ impl MdlLock {
             .any(|g| g.ctx != ctx && g.mdl_type.bit() & incompatible != 0)
     }
 
+    /// Whether a request of `mdl_type` is granted with nothing more to decide: nothing
+    /// waits, no granted type conflicts with it, and `ctx` holds nothing on this name
+    /// (its own ticket would be found instead). Then [`MdlLock::can_grant_lock`] is
+    /// true and [`MdlLock::count_piglets_and_hogs`] counts nothing (it counts only
+    /// jumps over waiters): `MdlManager::acquire_fast`'s test.
+    #[inline]
+    pub(super) fn grants_at_once(&self, mdl_type: MdlType, ctx: MdlContextId) -> bool {
+        self.waiting.is_empty()
+            && self.granted_bitmap & self.granted_incompatible(mdl_type) == 0
+            && !self.granted.iter().any(|g| g.ctx == ctx)
+    }
+
     /// The wait-for edges of a request of `mdl_type` by `ctx`: granted tickets, then
     /// waiting requests, of other contexts that block it (`MDL_lock::visit_subgraph()`).
     pub(super) fn blockers(&self, mdl_type: MdlType, ctx: MdlContextId) -> Vec<MdlBlocker> {

@@ -469,10 +469,25 @@ impl Sim {
     /// Runs thread `t`'s steps due now, and its next ones as long as each would be the
     /// next wake anyway (see [`Scheduler::runs_next`]): a step that continues after a
     /// zero or short delay with nothing else due before it runs at once, without a trip
-    /// through the queue, in exactly the order the queue would have given. Returns the
-    /// next wake due by `until`, taken off the queue ([`Scheduler::pop_due`]; a thread
-    /// that sleeps goes on the queue as it comes off, [`Scheduler::reschedule_then_pop`]).
-    fn step_thread(&mut self, t: ThreadId, until: Tick) -> Option<Wake> {
+    /// through the queue, in exactly the order the queue would have given. Then the next
+    /// wake due by `until` comes off the queue ([`Scheduler::pop_due`]; a thread that
+    /// sleeps goes on the queue as it comes off, [`Scheduler::reschedule_then_pop`]): a
+    /// thread's is run here the same way, and the first that is not a thread's is
+    /// returned, so that a run's thread steps go through one call of this function (its
+    /// set-up once, not once a step).
+    fn step_thread(&mut self, mut t: ThreadId, until: Tick) -> Option<Wake> {
+        loop {
+            match self.step_thread_until_it_waits(t, until) {
+                Some(Wake::Thread(next, _)) => t = next,
+                other => return other,
+            }
+        }
+    }
+
+    /// One thread's part of [`Sim::step_thread`]: its steps until it sleeps, parks or
+    /// exits; returns the next wake due, taken off the queue.
+    #[inline(always)]
+    fn step_thread_until_it_waits(&mut self, t: ThreadId, until: Tick) -> Option<Wake> {
         let mut th = std::mem::replace(&mut self.sched.threads[t.0 as usize], Thread::Exited);
         loop {
             let next = match &mut th {

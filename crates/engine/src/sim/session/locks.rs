@@ -151,10 +151,20 @@ impl Sim {
         mdl_type: MdlType,
         duration: MdlDuration,
     ) -> MdlPoll {
+        let now = self.sched.now;
+        // Most requests: no wait has ended anywhere, and this one is granted at once.
+        if self.sql.mdl_outcomes.is_empty() {
+            if let Some(ticket) = self
+                .sql
+                .mdl
+                .acquire_fast(ctx, lock, mdl_type, duration, now)
+            {
+                return MdlPoll::Granted(ticket);
+            }
+        }
         if let Some(outcome) = self.mdl_outcome(ctx) {
             return outcome;
         }
-        let now = self.sched.now;
         let (sessions, profile) = (&self.sql.sessions, &self.profile);
         let (answer, wakeups) =
             self.sql
