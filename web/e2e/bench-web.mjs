@@ -37,8 +37,8 @@ const QUERY = process.env.BENCH_QUERY ?? '';
 const NATIVE = process.env.BENCH_NATIVE;
 const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
 const COLD_LOADS = Number(process.env.BENCH_COLD_LOADS ?? 5);
-/** Chromium's trace of the page's tasks (task-trace.mjs), from the first load to the
- * lesson case: each case's window is marked on the page's thread. */
+/** Chromium's trace of the page's tasks (task-trace.mjs), one a case: each case's
+ * window is marked on the page's thread. */
 let trace = null;
 
 // Installed before any page script runs: a long-task observer, a hook that keeps the
@@ -156,6 +156,7 @@ async function open(page) {
 async function lessonCase(page, cases) {
   // A fresh page (a fragment alone would not load one).
   await page.goto('about:blank');
+  await trace.start();
   const t0 = Date.now();
   await page.goto(new URL(`/${QUERY}#lesson=ahi-dict-sys-stall&step=4`, BASE_URL).href);
   await pollUntil(
@@ -402,7 +403,6 @@ try {
   await seekCase(page, report.cases);
   report.i1_ready_ms = await i1Case(page, cdp, report.cases);
   await lessonCase(page, report.cases);
-  await trace.stop();
   taskCpu(report.cases);
   Object.assign(report, await wasmSpeed(page));
   await page.goto('about:blank');

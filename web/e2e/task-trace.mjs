@@ -4,6 +4,10 @@
 // the page's thread waited for a core (the engines' worker, the compositor, the
 // browser's compiler threads and any other process share two); the CPU time is the
 // page's own work. bench-web reports both per case.
+//
+// One trace a case (a trace of every thread for the whole run fills Chromium's
+// buffer and loses the rest): started before the case (before its navigation for a
+// case that begins with one), its window marked on the page's thread, stopped after.
 
 /** Tasks shorter than this (wall) are not kept: their CPU time is shorter still. */
 const KEEP_US = 10_000;
@@ -11,19 +15,25 @@ const KEEP_US = 10_000;
 export class TaskTrace {
   constructor(cdp) {
     this.cdp = cdp;
+    this.tracing = false;
     this.tasks = [];
     this.marks = new Map();
-    this.starts = new Map();
-  }
-
-  async start() {
-    this.cdp.on('Tracing.dataCollected', (e) => {
+    this.results = new Map();
+    cdp.on('Tracing.dataCollected', (e) => {
       for (const ev of e.value) this.keep(ev);
     });
+  }
+
+  /** Starts a trace for the next case (nothing if one is under way). */
+  async start() {
+    if (this.tracing) return;
+    this.tasks = [];
+    this.marks = new Map();
     await this.cdp.send('Tracing.start', {
-      categories: 'toplevel,blink.user_timing',
+      traceConfig: { includedCategories: ['toplevel', 'blink.user_timing'], recordMode: 'recordUntilFull' },
       transferMode: 'ReportEvents',
     });
+    this.tracing = true;
   }
 
   keep(ev) {
@@ -34,35 +44,38 @@ export class TaskTrace {
     }
   }
 
-  /** Marks the start of case `name` on the page's thread. */
+  /** Starts a trace and marks the start of case `name` on the page's thread. */
   async begin(page, name) {
+    await this.start();
     await page.evaluate((n) => performance.mark(`bench:start:${n}`), name);
   }
 
-  /** Marks the end of case `name`; with `fromNavigation`, the case began with the
-   * page's navigation (its start is the mark's time less the page's clock). */
+  /** Marks the end of case `name`, stops the trace and keeps the case's figures;
+   * with `fromNavigation`, the case began with the page's navigation (its start is
+   * the mark's time less the page's clock). */
   async end(page, name, { fromNavigation = false } = {}) {
     const since = await page.evaluate((n) => {
       performance.mark(`bench:end:${n}`);
       return performance.now();
     }, name);
-    if (fromNavigation) this.starts.set(name, since);
-  }
-
-  async stop() {
     const done = new Promise((resolve) => this.cdp.once('Tracing.tracingComplete', resolve));
     await this.cdp.send('Tracing.end');
-    await done;
+    const { dataLossOccurred } = await done;
+    this.tracing = false;
+    this.results.set(name, dataLossOccurred ? null : this.window(name, fromNavigation ? since : undefined));
   }
 
   /** Case `name`'s figures: the longest CPU time of a task on the page's main thread
-   * between its marks, and how many tasks spent over 50 ms of CPU; null when its
-   * marks are not in the trace. */
+   * between its marks, and how many tasks spent over 50 ms of CPU; null when the
+   * trace lost events or its marks are not in it. */
   figures(name) {
+    return this.results.get(name) ?? null;
+  }
+
+  window(name, since) {
     const end = this.marks.get(`bench:end:${name}`);
     if (!end) return null;
     const begin = this.marks.get(`bench:start:${name}`);
-    const since = this.starts.get(name);
     const from = begin ? begin.ts : since !== undefined ? end.ts - since * 1000 : null;
     if (from === null) return null;
     const inside = this.tasks.filter(
