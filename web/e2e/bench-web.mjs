@@ -37,6 +37,18 @@ const QUERY = process.env.BENCH_QUERY ?? '';
 const NATIVE = process.env.BENCH_NATIVE;
 const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
 const COLD_LOADS = Number(process.env.BENCH_COLD_LOADS ?? 5);
+/** How long a browser just launched is left before the page is loaded: its own
+ * start-up work (the omnibox popup's WebUI page, preloaded in about one launch of
+ * four, about 390 ms of CPU) would otherwise fall in the page's load. A visitor's
+ * browser is running before they open a link. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2000);
+
+/** A browser of its own, settled (SETTLE_MS). */
+async function settledBrowser() {
+  const opened = await openBrowser();
+  await opened.page.waitForTimeout(SETTLE_MS);
+  return opened;
+}
 /** Chromium's trace of the page's tasks (task-trace.mjs), one a case: each case's
  * window is marked on the page's thread. */
 let trace = null;
@@ -343,7 +355,7 @@ function taskCpu(cases) {
 async function coldLoads() {
   const loads = [];
   for (let i = 0; i < COLD_LOADS; i++) {
-    const { page, close } = await openBrowser();
+    const { page, close } = await settledBrowser();
     try {
       await page.addInitScript(PROBES);
       await page.goto(new URL(`/${QUERY}`, BASE_URL).href);
@@ -365,7 +377,7 @@ async function coldLoads() {
 /** One more cold load, in a browser of its own, traced from its navigation to a second
  * after ready: the page load's tasks' CPU time (task-trace.mjs). */
 async function tracedLoad() {
-  const { page, close } = await openBrowser();
+  const { page, close } = await settledBrowser();
   try {
     const own = new TaskTrace(await page.context().newCDPSession(page));
     await own.start();
@@ -387,7 +399,7 @@ function wasmSizes() {
   return { wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length };
 }
 
-const { page, problems, close } = await openBrowser();
+const { page, problems, close } = await settledBrowser();
 const report = { measure_ms: MEASURE_MS, query: QUERY, cases: [] };
 try {
   await page.addInitScript(PROBES);
