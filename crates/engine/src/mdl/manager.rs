@@ -266,20 +266,12 @@ impl MdlManager {
         if self.waiting_request(ctx).is_some() {
             return None;
         }
-        let lock = &mut self.locks[lock_id.index()];
+        let lock = &self.locks[lock_id.index()];
         if !lock.strategy.supports(mdl_type) || !lock.grants_at_once(mdl_type, ctx) {
             return None;
         }
         self.clock = now;
-        let ticket = MdlTicketId(self.next_ticket);
-        self.next_ticket += 1;
-        lock.push_granted(GrantedEntry {
-            ticket,
-            ctx,
-            mdl_type,
-        });
-        self.record_ticket(ticket, ctx, lock_id, mdl_type, duration);
-        Some(ticket)
+        Some(self.add_ticket(ctx, lock_id, mdl_type, duration))
     }
 
     /// The common cases with the lock in hand: this context's own ticket found in the
