@@ -8,18 +8,18 @@
 // long_tasks and long_task_max_ms (main-thread tasks over 50 ms, from the Long Tasks
 // API: wall time, which includes waiting for a core), task_cpu_max_ms and
 // long_tasks_cpu (the longest CPU time the page's thread spent in one task, and how
-// many spent over 50 ms, from Chromium's trace: task-trace.mjs), speed_achieved (virtual seconds per wall second while measured), heap_mb (the
-// JS heap plus the wasm linear memory). Overall: first_map_ms (navigation to the first
-// drawn pool-map pixels), startup_marks_ms (the page's own marks on the way there),
+// many spent over 50 ms, from Chromium's trace: task-trace.mjs), speed_achieved
+// (virtual seconds per wall second while measured), heap_mb (the JS heap plus the
+// wasm linear memory). Overall: first_map_ms (navigation to the first drawn pool-map
+// pixels), startup_marks_ms (the page's own marks on the way there),
 // first_map_loads_ms and first_map_median_ms (five more cold loads, each in a fresh
-// browser),
-// i1_ready_ms (choosing the I1 scenario to its 8 M-page pool
-// drawn), wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor
-// (the engine alone in wasm on `ddlscope bench`'s 128 GB run, median of three) and,
-// with BENCH_NATIVE, native_realtime_factor (the same run natively, between them) and
-// wasm_speed_ratio. Steps that are not frame
-// loops (the I1 switch, a seek back through a replay, an engine switch, a lesson step
-// opened from its link) give ready_ms and their long tasks.
+// browser), i1_ready_ms (choosing the I1 scenario to its 8 M-page pool drawn),
+// wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor (the
+// engine alone in wasm on `ddlscope bench`'s 128 GB run, median of three) and, with
+// BENCH_NATIVE, native_realtime_factor (the same run natively, between them) and
+// wasm_speed_ratio. Steps that are not frame loops (the I1 switch, a seek back
+// through a replay, an engine switch, a lesson step opened from its link) give
+// ready_ms and their long tasks.
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -348,6 +348,17 @@ function taskCpu(cases) {
   }
 }
 
+/** When the page (loading, PROBES installed) drew its first map, ms after navigation. */
+async function firstMap(page) {
+  const ms = await pollUntil(
+    'the first drawn map',
+    () => page.evaluate(() => window.__bench.firstMapMs),
+    (v) => v !== null,
+    { timeoutMs: 60_000, intervalMs: 25 },
+  );
+  return Math.round(ms);
+}
+
 /** The first map of COLD_LOADS more loads, each in a browser of its own (a fresh
  * profile: nothing cached, as a first visit), one after another: the first load of
  * the run is one sample of a figure that moves by 100 ms between loads (the module's
@@ -359,13 +370,7 @@ async function coldLoads() {
     try {
       await page.addInitScript(PROBES);
       await page.goto(new URL(`/${QUERY}`, BASE_URL).href);
-      const ms = await pollUntil(
-        'the first drawn map',
-        () => page.evaluate(() => window.__bench.firstMapMs),
-        (v) => v !== null,
-        { timeoutMs: 60_000, intervalMs: 25 },
-      );
-      loads.push(Math.round(ms));
+      loads.push(await firstMap(page));
     } finally {
       await close();
     }
@@ -410,12 +415,7 @@ try {
   // browser's first navigation slows it); its tasks' CPU time comes from a traced
   // cold load of its own (tracedLoad).
   await open(page);
-  report.first_map_ms = await pollUntil(
-    'the first drawn map',
-    () => page.evaluate(() => window.__bench.firstMapMs),
-    (ms) => ms !== null,
-    { timeoutMs: 60_000, intervalMs: 50 },
-  ).then(Math.round);
+  report.first_map_ms = await firstMap(page);
   // The page's own marks on the way (crates/app/src/worker/marks.rs).
   report.startup_marks_ms = await page.evaluate(() => Object.fromEntries(
     performance.getEntriesByType('mark')
