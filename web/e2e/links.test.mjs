@@ -16,6 +16,7 @@ import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import {
   ARTIFACTS,
   BASE_URL,
@@ -180,6 +181,30 @@ async function exportAll(page) {
   }
   return out;
 }
+
+/** The virtual time (ms) a `#v1.` address carries: base64url, raw deflate, JSON. */
+function addressMs(hash) {
+  const payload = hash.replace(/^#/, '').split('&').find((i) => i.startsWith('v1.'));
+  const json = inflateRawSync(Buffer.from(payload.slice(3), 'base64url')).toString();
+  const { t } = JSON.parse(json);
+  return Number(t ?? 0) / 1e6;
+}
+
+test('the running clock moves the address every ten seconds, and at once when the page loses the focus', { timeout: 180_000 }, async (t) => {
+  await withPage(t, 'address-follows', pageUrl(''), async (page) => {
+    const hash = () => page.evaluate(() => location.hash);
+    const first = await pollUntil('the address bar to carry the run', hash, (h) => h.includes('v1.'), { timeoutMs: 5_000 });
+    // Playing: a second's clock is not worth a navigation the browser records.
+    await page.waitForTimeout(3_000);
+    assert.equal(await hash(), first, 'the address stays while only the clock runs');
+    const shown = await virtualMs(page);
+    // The reader goes to the address bar: the page loses the focus.
+    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+    const moved = await pollUntil('the address to take the moment', hash, (h) => h !== first, { timeoutMs: 3_000 });
+    assert.ok(addressMs(moved) >= shown, `the address is at ${addressMs(moved)} ms, the clock was at ${shown} ms`);
+    assert.ok(addressMs(moved) > addressMs(first), 'a later moment');
+  });
+});
 
 test('the Export menu and the map\'s tooltip through the worker give the page\'s bytes and words', { timeout: 300_000 }, async (t) => {
   let link;

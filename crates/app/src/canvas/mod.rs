@@ -7,6 +7,7 @@ pub mod chart;
 pub mod css_width;
 pub mod flush_list;
 pub mod frame;
+pub mod frame_stages;
 pub mod latch_lanes;
 pub mod panel;
 pub mod pool_map;

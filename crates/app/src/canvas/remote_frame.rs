@@ -11,6 +11,7 @@ use crate::canvas::chart::{self, ChartSlot};
 use crate::canvas::css_width::css_width_now;
 use crate::canvas::flush_list;
 use crate::canvas::frame::{dark_theme, performance_now, Canvases};
+use crate::canvas::frame_stages::{FrameStages, Stage, Stages};
 use crate::canvas::latch_lanes;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
 use crate::canvas::remote_debug::PageTimings;
@@ -47,11 +48,6 @@ const HOLD_FIRST_MS: f64 = 1500.0;
 /// task of the two.
 const PANELS_ROOM_MS: f64 = 12.0;
 
-/// Work a frame may have done (patches put, panels drawn) before its news wait for
-/// the next frame, ms: Yew's render of them, in the same task, is tens of ms after
-/// a stage mounts (its code compiled as it is first called).
-const NEWS_ROOM_MS: f64 = 16.0;
-
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
 
@@ -87,10 +83,8 @@ struct RemoteLoop {
     /// text is the page's first, and finding its font takes the browser a while):
     /// the pane and its patch.
     owed_labels: RefCell<Vec<(usize, MapPatch)>>,
-    /// The last frame left its panels to this one (never two frames running).
-    panels_waited: Cell<bool>,
-    /// The last frame left its news and answers to this one (never two running).
-    news_waited: Cell<bool>,
+    /// How long the panels' and news' stages have waited (`frame_stages`).
+    stages: Cell<Stages>,
     /// The last frame left a canvas's first draw to this one (never two running).
     first_draw_waited: Cell<bool>,
     started_ms: f64,
@@ -140,8 +134,7 @@ impl RemoteFrameLoop {
             drawn_any: Cell::new(false),
             held: RefCell::default(),
             owed_labels: RefCell::default(),
-            panels_waited: Cell::new(false),
-            news_waited: Cell::new(false),
+            stages: Cell::default(),
             first_draw_waited: Cell::new(false),
             started_ms: performance_now(),
             dark_query,
@@ -257,26 +250,18 @@ impl RemoteLoop {
             return;
         }
         let panels_started = performance_now();
-        let any_panels = fresh_panels.iter().any(|&(lanes, charts)| lanes || charts);
-        let busy_frame = panels_started - started > PANELS_ROOM_MS;
-        if any_panels && busy_frame && !self.panels_waited.replace(true) {
-            self.held.borrow_mut().panels = fresh_panels;
-        } else {
-            self.panels_waited.set(false);
-            let mut first_draw_waited = false;
-            for (pane, (lanes, charts)) in fresh_panels.into_iter().enumerate() {
-                first_draw_waited |= self.draw_panels(pane, (lanes, charts), &theme, dpr, started);
-            }
-            self.first_draw_waited.set(first_draw_waited);
-        }
+        let mut stages = self.stages.get();
+        let mut this_frame = stages.frame();
+        let first_draw_waited =
+            self.draw_panel_stages(&mut this_frame, &fresh_panels, (&theme, dpr), started);
+        self.first_draw_waited.set(first_draw_waited);
         phase[1] = performance_now() - panels_started;
-        // A frame that already drew a canvas for the first time (or a big patch)
-        // leaves Yew's render to the next, the page's ready and busy flags with it
-        // (the figures they promise are the news'): the two together would be one
-        // long task.
+        // The news, the page's ready and busy flags with them (the figures they
+        // promise are the news').
         let any_news = !news.is_empty() || !answered.is_empty();
-        let worked = performance_now() - started > NEWS_ROOM_MS;
-        if any_news && worked && !self.news_waited.replace(true) {
+        let news_go = this_frame.runs(Stage::News, any_news, performance_now() - started);
+        self.stages.set(stages);
+        if !news_go {
             let mut held = self.held.borrow_mut();
             held.news = news;
             held.answered = answered;
@@ -284,7 +269,6 @@ impl RemoteLoop {
             self.arm();
             return;
         }
-        self.news_waited.set(false);
         self.set_page_flags();
         let yew_started = performance_now();
         for n in news {
@@ -297,6 +281,51 @@ impl RemoteLoop {
         phase[2] = done - yew_started;
         self.show_debug(started, done - started, &phase);
         self.arm();
+    }
+
+    /// The flush lists and latch lanes, then the charts, of every pane whose data
+    /// came (`fresh_panels`: lanes, charts), each stage in this frame (begun at
+    /// `started`) or held for a later one as `this_frame` decides. Whether a
+    /// canvas's first draw waited.
+    fn draw_panel_stages(
+        &self,
+        this_frame: &mut FrameStages<'_>,
+        fresh_panels: &[(bool, bool)],
+        (theme, dpr): (&Theme, f64),
+        started: f64,
+    ) -> bool {
+        let mut first_draw_waited = false;
+        for stage in [Stage::Lanes, Stage::Charts] {
+            let came = |&(lanes, charts): &(bool, bool)| match stage {
+                Stage::Lanes => lanes,
+                _ => charts,
+            };
+            let pending = fresh_panels.iter().any(came);
+            let runs = this_frame.runs(stage, pending, performance_now() - started);
+            let mut held = self.held.borrow_mut();
+            held.panels.resize(self.canvases.len(), (false, false));
+            for (pane, flags) in fresh_panels.iter().enumerate() {
+                let now = runs && came(flags);
+                // The canvases resized, re-themed or never drawn are drawn with the
+                // lanes' stage (a first draw only when the frame has room).
+                if stage == Stage::Lanes {
+                    let room = performance_now() - started <= PANELS_ROOM_MS
+                        || self.first_draw_waited.get();
+                    first_draw_waited |= self.draw_panels(pane, (now, false), theme, dpr, room);
+                } else if now {
+                    first_draw_waited |= self.draw_panels(pane, (false, true), theme, dpr, false);
+                }
+                if came(flags) && !runs {
+                    let h = &mut held.panels[pane];
+                    *h = if stage == Stage::Lanes {
+                        (true, h.1)
+                    } else {
+                        (h.0, true)
+                    };
+                }
+            }
+        }
+        first_draw_waited
     }
 
     /// Puts a frame's map `patches` (pane, patch) from its `pixels` and draws their
@@ -389,16 +418,16 @@ impl RemoteLoop {
     /// is resized or re-themed. Of the canvases never drawn, one a frame: a canvas's
     /// first draw runs its code for the first time (compiled as it is called) and
     /// reads its layout, tens of ms on a 2-core machine; the others wait for the
-    /// next frames. A first draw also waits when sizing the canvases forced a layout
-    /// that left the frame (begun at `started`) no room ([`PANELS_ROOM_MS`]: a stage
-    /// just mounted), but never two frames running. Whether one waited.
+    /// next frames. A first draw also waits when the frame has no `room` (sizing the
+    /// canvases forced a layout that took [`PANELS_ROOM_MS`]: a stage just mounted),
+    /// but never two frames running. Whether one waited.
     fn draw_panels(
         &self,
         pane: usize,
         (lanes, charts): (bool, bool),
         theme: &Theme,
         dpr: f64,
-        started: f64,
+        room: bool,
     ) -> bool {
         let Some(c) = self.canvases.get(pane) else {
             return false;
@@ -429,7 +458,6 @@ impl RemoteLoop {
         let came = [lanes, lanes, charts, charts, charts];
         let mut keys = self.panel_keys.borrow_mut();
         keys.resize(self.canvases.len(), [None; PANEL_CANVASES]);
-        let room = performance_now() - started <= PANELS_ROOM_MS || self.first_draw_waited.get();
         let (draw, waited) =
             which_to_draw(&elements, sizes, came, &mut keys[pane], (theme.dark, room));
         for (i, cv) in elements.iter().enumerate() {

@@ -371,6 +371,36 @@ pub fn parse_fragment(hash: &str) -> Result<Fragment, LinkError> {
     Ok(fragment)
 }
 
+/// How often the address bar takes a new moment when nothing but the clock moved,
+/// wall ms. Each address change is a same-document navigation the browser records
+/// (its session history, the address bar, observers such as DevTools): about 15 ms
+/// of the browser's CPU each, taken from the page's core on a 2-core machine.
+pub const MOMENT_EVERY_MS: f64 = 10_000.0;
+
+/// Whether the address bar, showing `shown` for `shown_ms`, should take `next`:
+/// at once when the run's inputs or the page's parameters changed (a statement, a
+/// setting, a pause, the panels) or the clock is stopped (a step or a seek moved
+/// it), but when only the running clock moved, once [`MOMENT_EVERY_MS`] has
+/// passed. Fragments that do not read are taken when they differ.
+pub fn address_due(shown: &str, next: &str, shown_ms: f64) -> bool {
+    if shown == next {
+        return false;
+    }
+    let running_without_time = |f: &str| {
+        let mut f = parse_fragment(f).ok()?;
+        let s = f.state.as_mut()?;
+        if s.paused {
+            return None;
+        }
+        s.t = Tick::ZERO;
+        Some(f)
+    };
+    match (running_without_time(shown), running_without_time(next)) {
+        (Some(a), Some(b)) if a == b => shown_ms >= MOMENT_EVERY_MS,
+        _ => true,
+    }
+}
+
 /// What the page says when its fragment cannot be read.
 pub fn unreadable(e: &LinkError) -> String {
     format!("{e} The default scenario opened instead.")

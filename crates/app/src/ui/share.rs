@@ -1,15 +1,19 @@
 //! Links in the browser: the fragment read when the page opens, the address bar kept
-//! following the run (`history.replaceState`, at most once a second), and the Share
+//! following the run (`history.replaceState`: a new input within a second, the
+//! clock alone every ten seconds and when the page loses the focus), and the Share
 //! button that shows and copies the link. The state and its encoding are the model's
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
 use crate::model::layout::PanelLayout;
-use crate::model::link::{parse_fragment, unopenable, unreadable, with_params, LinkState};
+use crate::model::link::{
+    address_due, parse_fragment, unopenable, unreadable, with_params, LinkState,
+};
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use crate::model::state::AppState;
 use crate::ui::hooks::EnginesProxy;
+use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -145,8 +149,11 @@ fn lesson_open(params: &[(String, String)]) -> bool {
 }
 
 /// Keeps the address bar's fragment on the engines' state and the panels' `layout`
-/// (which the page keeps current), at most once a second. With the engines in the
-/// worker the state is asked for, and the address follows when the answer comes.
+/// (which the page keeps current): asked for once a second, written at once when
+/// the run's inputs or the panels changed, but when only the clock moved, every
+/// [`MOMENT_EVERY_MS`](crate::model::link::MOMENT_EVERY_MS) (`address_due`), and whenever the page loses the focus (to
+/// the address bar, say) or is hidden. With the engines in the worker the state is
+/// asked for, and the address follows when the answer comes.
 #[hook]
 pub fn use_link_sync(
     engines: &EnginesProxy,
@@ -155,27 +162,60 @@ pub fn use_link_sync(
 ) {
     let engines = engines.clone();
     use_effect_with((), move |_| {
-        let last: Rc<RefCell<String>> = Rc::default();
-        let interval = Interval::new(SYNC_EVERY_MS, move || {
-            let params = current_params(&params);
-            if lesson_open(&params) {
+        let sync = Rc::new(address_sync(engines, layout, params));
+        let interval = Interval::new(SYNC_EVERY_MS, {
+            let sync = sync.clone();
+            move || sync(false)
+        });
+        let window = gloo::utils::window();
+        let blur = EventListener::new(&window, "blur", {
+            let sync = sync.clone();
+            move |_| sync(true)
+        });
+        let document = gloo::utils::document();
+        let hidden = EventListener::new(&document, "visibilitychange", move |_| {
+            if gloo::utils::document().hidden() {
+                sync(true);
+            }
+        });
+        move || drop((interval, blur, hidden))
+    });
+}
+
+/// [`use_link_sync`]'s step: asks for the fragment of the moment and writes it when
+/// it is due, or (`now`) whenever it differs.
+fn address_sync(
+    engines: EnginesProxy,
+    layout: Rc<RefCell<PanelLayout>>,
+    params: Rc<Vec<(String, String)>>,
+) -> impl Fn(bool) {
+    // The fragment written last and when, wall ms.
+    let shown: Rc<RefCell<(String, f64)>> = Rc::default();
+    move |now: bool| {
+        let params = current_params(&params);
+        if lesson_open(&params) {
+            return;
+        }
+        let shown = shown.clone();
+        fragment_now(&engines, &layout.borrow(), params, move |fragment| {
+            let at = js_sys::Date::now();
+            let (last, since) = shown.borrow().clone();
+            let due = if now {
+                last != fragment
+            } else {
+                address_due(&last, &fragment, at - since)
+            };
+            // The lesson may have opened while the worker answered.
+            if !due || lesson_open(&current_params(&[])) {
                 return;
             }
-            let last = last.clone();
-            fragment_now(&engines, &layout.borrow(), params, move |fragment| {
-                // The lesson may have opened while the worker answered.
-                if *last.borrow() == fragment || lesson_open(&current_params(&[])) {
-                    return;
-                }
-                let url = format!("#{fragment}");
-                if let Ok(history) = gloo::utils::window().history() {
-                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-                }
-                *last.borrow_mut() = fragment;
-            });
+            let url = format!("#{fragment}");
+            if let Ok(history) = gloo::utils::window().history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+            *shown.borrow_mut() = (fragment, at);
         });
-        move || drop(interval)
-    });
+    }
 }
 
 /// Properties of [`ShareButton`].

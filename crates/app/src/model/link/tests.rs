@@ -220,3 +220,61 @@ fn parameters_are_percent_encoded_both_ways() {
     );
     assert_eq!(parse_fragment(&fragment).unwrap().params, params);
 }
+
+#[test]
+fn the_address_takes_a_new_input_at_once_and_the_running_clock_every_ten_seconds() {
+    let running = LinkState {
+        paused: false,
+        ..sample_state(2)
+    };
+    let shown = to_fragment(&running, &[]);
+    let later = to_fragment(
+        &LinkState {
+            t: Tick::from_secs(20),
+            ..running.clone()
+        },
+        &[],
+    );
+    assert!(!address_due(&shown, &shown, 60_000.0), "the same fragment");
+    assert!(
+        !address_due(&shown, &later, 1_000.0),
+        "only the clock moved, a second ago"
+    );
+    assert!(!address_due(&shown, &later, MOMENT_EVERY_MS - 1.0));
+    assert!(address_due(&shown, &later, MOMENT_EVERY_MS));
+    let paused = |t| {
+        to_fragment(
+            &LinkState {
+                t,
+                ..sample_state(2)
+            },
+            &[],
+        )
+    };
+    assert!(
+        address_due(&shown, &paused(Tick::from_secs(20)), 1_000.0),
+        "paused: an input"
+    );
+    assert!(
+        address_due(
+            &paused(Tick::from_secs(20)),
+            &paused(Tick::from_secs(21)),
+            100.0
+        ),
+        "a step while paused"
+    );
+    let typed = LinkState {
+        paused: false,
+        ..sample_state(3)
+    };
+    assert!(
+        address_due(&shown, &to_fragment(&typed, &[]), 1_000.0),
+        "a statement"
+    );
+    let param = to_fragment(&running, &[("controls".into(), "minimal".into())]);
+    assert!(address_due(&shown, &param, 1_000.0), "a parameter");
+    assert!(
+        address_due("#garbage", &shown, 0.0),
+        "an address that does not read"
+    );
+}
