@@ -43,9 +43,9 @@ const PANEL_CANVASES: usize = 5;
 const HOLD_FIRST_MS: f64 = 1500.0;
 
 /// Work a frame may have done (map patches put, a layout a newly mounted part of
-/// the page forced) before its panels wait for the next frame, ms: a panel drawn
-/// for the first time (its code compiled as it is called) would make one long
-/// task of the two.
+/// the page forced) before a canvas's first draw waits for the next frame, ms: a
+/// panel drawn for the first time (its code compiled as it is called) would make
+/// one long task of the two. (The panels' and news' own stages: `frame_stages`.)
 const PANELS_ROOM_MS: f64 = 12.0;
 
 /// The closure `requestAnimationFrame` calls.
