@@ -268,8 +268,20 @@ async function poolCases(page, cdp, cases) {
 async function timedStep(page, cases, name, step) {
   const since = await page.evaluate(() => performance.now());
   await trace.begin(page, name);
+  // The page says it is busy once the worker has heard the step, a round trip
+  // later: the step is over when the page has said so and then settled (or, for a
+  // step too quick to be busy at all, has said nothing for a second).
+  await page.evaluate(() => {
+    window.__busySeen = false;
+    window.__busyWatch?.disconnect();
+    window.__busyWatch = new MutationObserver(() => {
+      if (document.body.dataset.busy === '1') window.__busySeen = true;
+    });
+    window.__busyWatch.observe(document.body, { attributes: true, attributeFilter: ['data-busy'] });
+  });
   const t0 = Date.now();
   await step();
+  await pollUntil('the step to make the page busy', () => page.evaluate(() => window.__busySeen), (seen) => seen, { timeoutMs: 1_000, intervalMs: 20 }).catch(() => {});
   await settled(page, { timeoutMs: 240_000 });
   const readyMs = Date.now() - t0;
   await trace.end(page, name);

@@ -234,6 +234,7 @@ impl RemoteLoop {
             gloo::console::error!(why.clone());
             self.on_action.emit(Action::Notice(why));
         }
+        self.set_page_flags(false);
         // Until the frame after the first map's (see [`Held`]).
         let map_shown = self
             .canvases
@@ -269,7 +270,7 @@ impl RemoteLoop {
             self.arm();
             return;
         }
-        self.set_page_flags();
+        self.set_page_flags(true);
         let yew_started = performance_now();
         for n in news {
             self.on_news.emit(n);
@@ -360,13 +361,19 @@ impl RemoteLoop {
     }
 
     /// The page's `data-ready` (once: the first map drawn, the engines settled) and
-    /// `data-busy` (while the engines build, replay or catch up) on its body.
-    fn set_page_flags(&self) {
+    /// `data-busy` (while the engines build, replay or catch up) on its body. Only
+    /// with the news (`with_news`) does the page say it is ready or settled (the
+    /// figures those promise are the news'); once ready, it says it is busy the
+    /// frame the worker says so, whichever stage waits.
+    fn set_page_flags(&self, with_news: bool) {
         let (heard, busy) = {
             let m = self.remote.mirror.borrow();
             (m.heard, m.busy)
         };
         let settled = heard && !busy;
+        if !with_news && (settled || !self.ready.get()) {
+            return;
+        }
         if self.drawn_any.get() && settled && !self.ready.replace(true) {
             if let Some(body) = gloo::utils::document().body() {
                 let _ = body.dataset().set("ready", "1");
