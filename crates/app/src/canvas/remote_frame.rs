@@ -257,7 +257,7 @@ impl RemoteLoop {
             self.draw_panel_stages(&mut this_frame, &fresh_panels, (&theme, dpr), started);
         self.first_draw_waited.set(first_draw_waited);
         phase[1] = performance_now() - panels_started;
-        // The news, the page's ready and busy flags with them (the figures they
+        // The news, the page's ready and settled flags with them (the figures they
         // promise are the news').
         let any_news = !news.is_empty() || !answered.is_empty();
         let news_go = this_frame.runs(Stage::News, any_news, performance_now() - started);
