@@ -151,9 +151,10 @@ fn lesson_open(params: &[(String, String)]) -> bool {
 /// Keeps the address bar's fragment on the engines' state and the panels' `layout`
 /// (which the page keeps current): asked for once a second, written at once when
 /// the run's inputs or the panels changed, but when only the clock moved, every
-/// [`MOMENT_EVERY_MS`](crate::model::link::MOMENT_EVERY_MS) (`address_due`), and whenever the page loses the focus (to
-/// the address bar, say) or is hidden. With the engines in the worker the state is
-/// asked for, and the address follows when the answer comes.
+/// [`MOMENT_EVERY_MS`](crate::model::link::MOMENT_EVERY_MS) (`address_due`), and
+/// whenever the page loses the focus (to the address bar, say) or is hidden. With
+/// the engines in the worker the state is asked for, and the address follows when
+/// the answer comes.
 #[hook]
 pub fn use_link_sync(
     engines: &EnginesProxy,
