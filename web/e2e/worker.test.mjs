@@ -112,14 +112,28 @@ test('compare mode runs the compare engine in a worker of its own, at the same m
     // Paused, the compare engine catches up with the main one: the same tick.
     await ensurePaused(page);
     await pollUntil('both panes at the same tick', ticks, (t) => t[0] > 0 && t[0] === t[1], { timeoutMs: 20_000 });
-    const free = () => page.locator(ids.freePages).evaluateAll((es) => es.map((e) => e.textContent));
-    const before = (await pollUntil('two free-pages figures', free, (f) => f.length === 2)).map(parseFigure);
+    // t1's pages leave it in each engine: 5.7 frees them at once, 8.0.23 leaves them
+    // stale for its LRU tail to free later. So each pane's free plus stale pages
+    // rise; each one's highest sum since the DROP counts, since the workload takes
+    // freed pages back within seconds and the two engines run at their own pace.
+    const figures = (selector) => page.locator(selector).evaluateAll((es) => es.map((e) => e.textContent));
+    const released = async () => {
+      const [free, stale] = [await figures(ids.freePages), await figures(ids.stalePages)];
+      return free.map((f, i) => parseFigure(f) + (parseFigure(stale[i]) || 0));
+    };
+    const before = await pollUntil('two free-pages figures', released, (f) => f.length === 2 && f.every(Number.isFinite));
     await ensurePlaying(page);
     await runSql(page, 'DROP TABLE t1');
+    const peaks = [...before];
     await pollUntil(
-      `free pages to rise by ${MIN_FREE_PAGES_RISE} in both engines`,
-      async () => (await free()).map(parseFigure),
-      (f) => f.every((v, i) => v - before[i] >= MIN_FREE_PAGES_RISE),
+      `free plus stale pages to rise by ${MIN_FREE_PAGES_RISE} from ${before} in each engine (peaks so far)`,
+      async () => {
+        (await released()).forEach((v, i) => {
+          if (v > peaks[i]) peaks[i] = v;
+        });
+        return String(peaks);
+      },
+      () => peaks.every((v, i) => v - before[i] >= MIN_FREE_PAGES_RISE),
       { timeoutMs: 120_000 },
     );
     await ensurePaused(page);
