@@ -17,7 +17,10 @@
 // wasm_bytes and wasm_gzip_bytes of the shipped module, wasm_realtime_factor (the
 // engine alone in wasm on `ddlscope bench`'s 128 GB run, median of three) and, with
 // BENCH_NATIVE, native_realtime_factor (the same run natively, between them) and
-// wasm_speed_ratio. Steps that are not frame loops (the I1 switch, a seek back
+// wasm_speed_ratio; and the same three for I1 past its DROP's stall
+// (wasm_i1_steady_factor, native_i1_steady_factor, wasm_i1_speed_ratio), the engine
+// alone on the run the page's "I1 at 1000x" case is held against (that case's
+// engine_alone_speed and page_over_engine_alone). Steps that are not frame loops (the I1 switch, a seek back
 // through a replay, an engine switch, a lesson step opened from its link) give
 // ready_ms and their long tasks.
 
@@ -200,49 +203,67 @@ async function lessonCase(page, cases) {
 
 /** The engine alone in this wasm: the module's `realtime_factor` export builds and runs
  * the same server `ddlscope bench` times natively (128 GB, 16 threads of
- * oltp_read_write, 60 virtual seconds) on a page whose own engine is small and paused.
- * WASM_ROUNDS runs, each followed by the native run (`ddlscope bench --realtime-only`,
- * the binary in BENCH_NATIVE) when there is one: the two speeds are taken in the same
- * minute, on a machine whose speed drifts by half over minutes, and their medians
- * divided (`wasm_speed_ratio`). */
+ * oltp_read_write, 60 virtual seconds), and its `i1_steady_factor` I1 past its DROP's
+ * stall (virtual 170 to 290 s), on a page whose own engine is small and paused.
+ * WASM_ROUNDS runs of each, each round followed by the native runs (`ddlscope bench
+ * --realtime-only`, the binary in BENCH_NATIVE) when there is one: the speeds are
+ * taken in the same minute, on a machine whose speed drifts by half over minutes, and
+ * their medians divided (`wasm_speed_ratio`, `wasm_i1_speed_ratio`). */
 async function wasmSpeed(page) {
   await page.goto('about:blank');
   await open(page, '?autoplay=0');
   const wasm = [];
+  const wasmI1 = [];
   const native = [];
   for (let round = 0; round < WASM_ROUNDS; round++) {
-    wasm.push(await page.evaluate(async () => {
+    const [rt, i1] = await page.evaluate(async () => {
       const m = await import('/ddlscope_app.js');
-      return m.realtime_factor(60);
-    }));
-    if (NATIVE) native.push(nativeFactor());
+      return [m.realtime_factor(60), m.i1_steady_factor()];
+    });
+    wasm.push(rt);
+    wasmI1.push(i1);
+    if (NATIVE) native.push(nativeFactors());
   }
   const two = (x) => Math.round(x * 100) / 100;
+  const ratio = (a, b) => Math.round((median(a) / median(b)) * 1000) / 1000;
   const speed = {
     wasm_realtime_factor: two(median(wasm)),
     wasm_realtime_factors: wasm.map(two),
+    wasm_i1_steady_factor: two(median(wasmI1)),
+    wasm_i1_steady_factors: wasmI1.map(two),
   };
   if (native.length > 0) {
+    const nativeRt = native.map((n) => n.realtime_factor);
+    const nativeI1 = native.map((n) => n.i1_steady_realtime_factor);
     Object.assign(speed, {
-      native_realtime_factor: two(median(native)),
-      native_realtime_factors: native.map(two),
-      wasm_speed_ratio: Math.round((median(wasm) / median(native)) * 1000) / 1000,
+      native_realtime_factor: two(median(nativeRt)),
+      native_realtime_factors: nativeRt.map(two),
+      wasm_speed_ratio: ratio(wasm, nativeRt),
+      native_i1_steady_factor: two(median(nativeI1)),
+      native_i1_steady_factors: nativeI1.map(two),
+      wasm_i1_speed_ratio: ratio(wasmI1, nativeI1),
     });
   }
   console.log(
     `engine in wasm: ${speed.wasm_realtime_factor}x real time (8 M pages, 16 threads, 60 s; runs ${speed.wasm_realtime_factors.join(', ')})` +
       (native.length > 0 ? `; natively between them ${speed.native_realtime_factor}x (${speed.native_realtime_factors.join(', ')}); ratio ${speed.wasm_speed_ratio}` : ''),
   );
+  console.log(
+    `engine in wasm on I1 past its DROP: ${speed.wasm_i1_steady_factor}x (runs ${speed.wasm_i1_steady_factors.join(', ')})` +
+      (native.length > 0 ? `; natively between them ${speed.native_i1_steady_factor}x (${speed.native_i1_steady_factors.join(', ')}); ratio ${speed.wasm_i1_speed_ratio}` : ''),
+  );
   return speed;
 }
 
-/** `ddlscope bench --realtime-only --json`'s factor. */
-function nativeFactor() {
+/** `ddlscope bench --realtime-only --json`'s factors. */
+function nativeFactors() {
   const run = spawnSync(NATIVE, ['bench', '--realtime-only', '--json'], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`${NATIVE} bench --realtime-only failed: ${run.stderr || run.error}`);
-  const factor = JSON.parse(run.stdout).realtime_factor;
-  if (!(factor > 0)) throw new Error(`${NATIVE} bench --realtime-only printed no factor: ${run.stdout}`);
-  return factor;
+  const figures = JSON.parse(run.stdout);
+  for (const key of ['realtime_factor', 'i1_steady_realtime_factor']) {
+    if (!(figures[key] > 0)) throw new Error(`${NATIVE} bench --realtime-only printed no ${key}: ${run.stdout}`);
+  }
+  return figures;
 }
 
 function median(xs) {
@@ -458,6 +479,13 @@ try {
   await lessonCase(page, report.cases);
   taskCpu(report.cases);
   Object.assign(report, await wasmSpeed(page));
+  // The page's I1 against the engine alone on the same window.
+  const i1 = report.cases.find((c) => c.case.startsWith('I1 at 1000x'));
+  if (i1) {
+    i1.engine_alone_speed = report.wasm_i1_steady_factor;
+    i1.page_over_engine_alone = Math.round((i1.speed_achieved / report.wasm_i1_steady_factor) * 1000) / 1000;
+    console.log(`I1 at 1000x: ${i1.speed_achieved}x in the page, ${i1.engine_alone_speed}x the engine alone in this wasm (${i1.page_over_engine_alone})`);
+  }
   await page.goto('about:blank');
   Object.assign(report, await coldLoads());
   Object.assign(report.cases[0], await tracedLoad());

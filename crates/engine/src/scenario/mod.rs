@@ -506,6 +506,16 @@ impl Scenario {
         s
     }
 
+    /// I1's steady state, the run its speed in the app is compared with: `i1-ahi-drop`
+    /// (8,388,608 pages, 16 threads of oltp_write_only) and the virtual seconds in
+    /// which it is measured, past its DROP's stall (which ends near 160 s): the 16
+    /// threads running. Natively (`ddlscope bench`) and in wasm (`bench-web`, through
+    /// the app's `i1_steady_factor` export) alike.
+    pub fn i1_steady_benchmark() -> (Scenario, std::ops::Range<u64>) {
+        let s = Scenario::builtin("i1-ahi-drop").expect("i1-ahi-drop is built in");
+        (s, 170..290)
+    }
+
     /// A built-in scenario by name (read and checked when the engine was built:
     /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Scenario, String> {
