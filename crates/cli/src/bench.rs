@@ -74,18 +74,30 @@ pub struct BenchReport {
     /// process's `realtime_factor`; absent unless measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wasm_speed_ratio: Option<f64>,
+    /// I1 past its DROP's stall in wasm in Chromium, read from bench-web's report;
+    /// absent unless measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_i1_steady_factor: Option<f64>,
+    /// `wasm_i1_steady_factor` over the native one measured in the same minute (or,
+    /// when the report has none, this process's `i1_steady_realtime_factor`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_i1_speed_ratio: Option<f64>,
 }
 
 /// What bench-web's report says of the engine's speed: the wasm real-time factor, and
-/// the native one when it measured it between its wasm runs.
+/// the native one when it measured it between its wasm runs; and the same two for I1
+/// past its DROP's stall, when measured (reports before them have neither).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WebFactors {
     pub wasm: f64,
     pub native: Option<f64>,
+    pub wasm_i1: Option<f64>,
+    pub native_i1: Option<f64>,
 }
 
 /// The real-time factors in bench-web's report (`wasm_realtime_factor`, required;
-/// `native_realtime_factor`, when present).
+/// `native_realtime_factor`, `wasm_i1_steady_factor` and `native_i1_steady_factor`,
+/// when present).
 pub fn read_web_factors(path: &str) -> Result<WebFactors, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the bench-web report {path}: {e}"))?;
@@ -107,6 +119,8 @@ pub fn read_web_factors(path: &str) -> Result<WebFactors, String> {
     Ok(WebFactors {
         wasm,
         native: factor("native_realtime_factor")?,
+        wasm_i1: factor("wasm_i1_steady_factor")?,
+        native_i1: factor("native_i1_steady_factor")?,
     })
 }
 
@@ -318,6 +332,11 @@ pub fn run(
         wasm_realtime_factor: web.map(|w| w.wasm),
         interleaved_native_realtime_factor: web.and_then(|w| w.native),
         wasm_speed_ratio: web.map(|w| w.wasm / w.native.unwrap_or(realtime_factor)),
+        wasm_i1_steady_factor: web.and_then(|w| w.wasm_i1),
+        wasm_i1_speed_ratio: web.and_then(|w| {
+            w.wasm_i1
+                .map(|i1| i1 / w.native_i1.unwrap_or(i1_steady_realtime_factor))
+        }),
     })
 }
 
@@ -354,6 +373,8 @@ mod tests {
         let alone = WebFactors {
             wasm: 41.5,
             native: None,
+            wasm_i1: None,
+            native_i1: None,
         };
         assert_eq!(read_web_factors(path), Ok(alone));
         std::fs::write(
@@ -366,6 +387,26 @@ mod tests {
             ..alone
         };
         assert_eq!(read_web_factors(path), Ok(both));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "native_realtime_factor": 83,
+                "wasm_i1_steady_factor": 23.7, "native_i1_steady_factor": 40}"#,
+        )
+        .unwrap();
+        let with_i1 = WebFactors {
+            wasm_i1: Some(23.7),
+            native_i1: Some(40.0),
+            ..both
+        };
+        assert_eq!(read_web_factors(path), Ok(with_i1));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "wasm_i1_steady_factor": -1}"#,
+        )
+        .unwrap();
+        assert!(read_web_factors(path)
+            .unwrap_err()
+            .contains("wasm_i1_steady_factor is not a positive number"));
         std::fs::write(
             &f,
             r#"{"wasm_realtime_factor": 41.5, "native_realtime_factor": "fast"}"#,
