@@ -225,7 +225,7 @@ async function wasmSpeed(page) {
     if (NATIVE) native.push(nativeFactors());
   }
   const two = (x) => Math.round(x * 100) / 100;
-  const ratio = (a, b) => Math.round((median(a) / median(b)) * 1000) / 1000;
+  const ratio = (a, b) => three(median(a) / median(b));
   const speed = {
     wasm_realtime_factor: two(median(wasm)),
     wasm_realtime_factors: wasm.map(two),
@@ -264,6 +264,11 @@ function nativeFactors() {
     if (!(figures[key] > 0)) throw new Error(`${NATIVE} bench --realtime-only printed no ${key}: ${run.stdout}`);
   }
   return figures;
+}
+
+/** A ratio as the report keeps it: three decimals. */
+function three(x) {
+  return Math.round(x * 1000) / 1000;
 }
 
 function median(xs) {
@@ -483,7 +488,7 @@ try {
   const i1 = report.cases.find((c) => c.case.startsWith('I1 at 1000x'));
   if (i1) {
     i1.engine_alone_speed = report.wasm_i1_steady_factor;
-    i1.page_over_engine_alone = Math.round((i1.speed_achieved / report.wasm_i1_steady_factor) * 1000) / 1000;
+    i1.page_over_engine_alone = three(i1.speed_achieved / report.wasm_i1_steady_factor);
     console.log(`I1 at 1000x: ${i1.speed_achieved}x in the page, ${i1.engine_alone_speed}x the engine alone in this wasm (${i1.page_over_engine_alone})`);
   }
   await page.goto('about:blank');
