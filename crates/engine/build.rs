@@ -22,7 +22,11 @@ use toml::{Table, Value};
 const DIRS: [&str; 3] = ["profiles", "scenarios", "lessons"];
 
 fn main() {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    // Read when the script runs, not when it was compiled: a target directory shared
+    // by two checkouts keeps one compiled script for both.
+    let manifest_dir =
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let assets = Path::new(&manifest_dir).join("../../assets");
     println!("cargo:rerun-if-changed=build.rs");
     // Each directory read once: the packed texts and the catalog come from the same files.
     let texts: Vec<(&str, Vec<(String, String)>)> = DIRS

@@ -20,7 +20,9 @@
 // wasm_speed_ratio; and the same three for I1 past its DROP's stall
 // (wasm_i1_steady_factor, native_i1_steady_factor, wasm_i1_speed_ratio), the engine
 // alone on the run the page's "I1 at 1000x" case is held against (that case's
-// engine_alone_speed and page_over_engine_alone). Steps that are not frame loops (the I1 switch, a seek back
+// engine_alone_speed and page_over_engine_alone); page_i1_played_speed, the page's
+// "I1 as it plays" case (virtual 0 to 200 s at 1000x, the DROP's stall included), with
+// native_i1_played_factor (the same run natively) and page_i1_played_ratio. Steps that are not frame loops (the I1 switch, a seek back
 // through a replay, an engine switch, a lesson step opened from its link) give
 // ready_ms and their long tasks.
 
@@ -42,6 +44,8 @@ const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
 const COLD_LOADS = Number(process.env.BENCH_COLD_LOADS ?? 5);
 /** Where I1's speed window may open: past the end of its DROP's stall, virtual s. */
 const I1_STEADY_FROM_S = 170;
+/** I1's declared end (`seconds` in assets/scenarios/i1-ahi-drop.toml), virtual s. */
+const I1_END_S = 200;
 /** How long a browser just launched is left before the page is loaded: its own
  * start-up work (the omnibox popup's WebUI page, preloaded in about one launch of
  * four, about 390 ms of CPU) would otherwise fall in the page's load. A visitor's
@@ -116,30 +120,39 @@ async function heapMb(page, cdp) {
   return Math.round(((js + wasm) / 2 ** 20) * 10) / 10;
 }
 
-/** Frame intervals, long tasks and virtual-time progress over MEASURE_MS of wall time. */
-async function measure(page, cdp, name) {
+/** Frame intervals, long tasks and virtual-time progress over MEASURE_MS of wall time,
+ * or, with `untilVirtualS`, from `start()` (a step that sets the run going, timed
+ * with the window) until the page's clock reads that many virtual seconds. */
+async function measure(page, cdp, name, { untilVirtualS = null, start = null } = {}) {
   await trace.begin(page, name);
   // Starting a trace holds the page for a moment; the clock catches up before the
   // window opens (the speed would read high).
   await page.waitForTimeout(300);
   const v0 = await virtualSeconds(page);
   const started = Date.now();
-  const { frames, longTasks } = await page.evaluate(async (ms) => {
+  if (start) await start();
+  const opts = { ms: untilVirtualS === null ? MEASURE_MS : 120_000, untilVirtualS, clock: ids.virtualTime };
+  const { frames, longTasks } = await page.evaluate(async ({ ms, untilVirtualS, clock }) => {
     const t0 = performance.now();
     const frames = [];
+    const reached = () => {
+      if (untilVirtualS === null) return false;
+      const text = document.querySelector(clock)?.textContent ?? '';
+      return Number(text.replace(/[^\d.]/g, '')) >= untilVirtualS;
+    };
     await new Promise((resolve) => {
       let last = t0;
       const tick = (now) => {
         frames.push(now - last);
         last = now;
-        if (now - t0 < ms) requestAnimationFrame(tick);
+        if (now - t0 < ms && !reached()) requestAnimationFrame(tick);
         else resolve();
       };
       requestAnimationFrame(tick);
     });
     const longTasks = window.__bench.longTasks.filter((e) => e.start >= t0);
     return { frames, longTasks };
-  }, MEASURE_MS);
+  }, opts);
   const v1 = await virtualSeconds(page);
   const wall = (Date.now() - started) / 1000;
   await trace.end(page, name);
@@ -235,6 +248,7 @@ async function wasmSpeed(page) {
   if (native.length > 0) {
     const nativeRt = native.map((n) => n.realtime_factor);
     const nativeI1 = native.map((n) => n.i1_steady_realtime_factor);
+    const nativePlayed = native.map((n) => n.i1_played_realtime_factor);
     Object.assign(speed, {
       native_realtime_factor: two(median(nativeRt)),
       native_realtime_factors: nativeRt.map(two),
@@ -242,6 +256,8 @@ async function wasmSpeed(page) {
       native_i1_steady_factor: two(median(nativeI1)),
       native_i1_steady_factors: nativeI1.map(two),
       wasm_i1_speed_ratio: ratio(wasmI1, nativeI1),
+      native_i1_played_factor: two(median(nativePlayed)),
+      native_i1_played_factors: nativePlayed.map(two),
     });
   }
   console.log(
@@ -260,7 +276,7 @@ function nativeFactors() {
   const run = spawnSync(NATIVE, ['bench', '--realtime-only', '--json'], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`${NATIVE} bench --realtime-only failed: ${run.stderr || run.error}`);
   const figures = JSON.parse(run.stdout);
-  for (const key of ['realtime_factor', 'i1_steady_realtime_factor']) {
+  for (const key of ['realtime_factor', 'i1_steady_realtime_factor', 'i1_played_realtime_factor']) {
     if (!(figures[key] > 0)) throw new Error(`${NATIVE} bench --realtime-only printed no ${key}: ${run.stdout}`);
   }
   return figures;
@@ -347,6 +363,13 @@ async function compareCase(page, cdp, cases) {
   cases.push(await measure(page, cdp, 'compare, two 1M-page engines at 100x'));
 }
 
+/** The pool's pages once it is warm (the card's "building…" note gone); 0 before. */
+async function warmPages(page) {
+  const building = await page.locator(ids.scenarioNote).count();
+  const total = Number(((await page.locator('[data-testid=stat-total-pages]').textContent()) ?? '').replace(/\D/g, ''));
+  return building === 0 ? total : 0;
+}
+
 /** Chooses I1 (a 128 GB pool) and times it until the 8 M-page map is drawn. */
 async function i1Case(page, cdp, cases) {
   await open(page);
@@ -356,12 +379,7 @@ async function i1Case(page, cdp, cases) {
   const t0 = Date.now();
   await page.selectOption(ids.scenarioSelect, 'i1-ahi-drop');
   // Ready: the 8 M-page pool is warm (the card's "building…" note gone).
-  await pollUntil(
-    'the I1 pool of 8,388,608 pages, warm',
-    async () => `${(await page.locator('[data-testid=stat-total-pages]').textContent()) ?? ''} ${await page.locator(ids.scenarioNote).count()}`,
-    (v) => Number(v.split(' ')[0].replace(/\D/g, '')) === 8_388_608 && v.endsWith(' 0'),
-    { timeoutMs: 240_000, intervalMs: 50 },
-  );
+  await pollUntil('the I1 pool of 8,388,608 pages, warm', () => warmPages(page), (v) => v === 8_388_608, { timeoutMs: 240_000, intervalMs: 50 });
   const readyMs = Date.now() - t0;
   await trace.end(page, name);
   const switching = await longTasksSince(page, since);
@@ -371,10 +389,24 @@ async function i1Case(page, cdp, cases) {
     long_task_max_ms: Math.round(Math.max(0, ...switching.map((e) => e.ms))),
   });
   console.log(`I1 switch: ready in ${readyMs} ms, long tasks ${switching.length} (max ${cases.at(-1).long_task_max_ms} ms)`);
-  await page.selectOption(ids.speedSelect, '1000');
-  // The window is the 16 threads running: the scenario's DROP at 10 s stalls every
-  // one of them until about 160 s (LRU scans, then the unlink), virtual seconds the
-  // engine runs several times faster; a window over them would read high.
+  // I1 as a demo plays it: its script on (the DROP TABLE big at 10 s: the page's
+  // sandbox leaves it to the console otherwise), from its first second at 1x to the
+  // scenario's end (200 virtual s) at 1000x, the DROP's stall included: the run
+  // `ddlscope bench` times natively as i1_played_realtime_factor.
+  if ((await page.locator('[data-testid=about-toggle]').getAttribute('aria-expanded')) !== 'true') {
+    await page.locator('[data-testid=about-toggle]').click();
+  }
+  await page.locator('[data-testid=script-toggle]').check();
+  await settled(page, { timeoutMs: 240_000 });
+  await pollUntil('the I1 pool warm again, its script on', () => warmPages(page), (v) => v === 8_388_608, { timeoutMs: 240_000, intervalMs: 50 });
+  cases.push(await measure(page, cdp, 'I1 as it plays at 1000x (its DROP at 10 s, to 200 s)', {
+    untilVirtualS: I1_END_S,
+    start: () => page.selectOption(ids.speedSelect, '1000'),
+  }));
+  // Then the 16 threads running alone, past the DROP's stall (it ends near 160 s:
+  // LRU scans, then the unlink; virtual seconds the engine runs many times faster
+  // than it runs the workload): the window `ddlscope bench` times as
+  // i1_steady_realtime_factor.
   await pollUntil('I1 past its DROP', () => virtualSeconds(page), (v) => v >= I1_STEADY_FROM_S, { timeoutMs: 120_000, intervalMs: 50 });
   cases.push(await measure(page, cdp, 'I1 at 1000x (8M pages, 16 threads)'));
   return readyMs;
@@ -490,6 +522,16 @@ try {
     i1.engine_alone_speed = report.wasm_i1_steady_factor;
     i1.page_over_engine_alone = three(i1.speed_achieved / report.wasm_i1_steady_factor);
     console.log(`I1 at 1000x: ${i1.speed_achieved}x in the page, ${i1.engine_alone_speed}x the engine alone in this wasm (${i1.page_over_engine_alone})`);
+  }
+  // The page's I1 as it plays, against the same run natively between the wasm runs.
+  const played = report.cases.find((c) => c.case.startsWith('I1 as it plays'));
+  if (played) {
+    report.page_i1_played_speed = played.speed_achieved;
+    if (report.native_i1_played_factor) {
+      report.page_i1_played_ratio = three(played.speed_achieved / report.native_i1_played_factor);
+    }
+    console.log(`I1 as it plays (to ${I1_END_S} s): ${played.speed_achieved}x in the page` +
+      (report.native_i1_played_factor ? `, ${report.native_i1_played_factor}x natively (${report.page_i1_played_ratio})` : ''));
   }
   await page.goto('about:blank');
   Object.assign(report, await coldLoads());

@@ -8,7 +8,9 @@
 //! (c) Real-time factor: a 128 GB pool (8 M pages) under 16 threads of
 //!     oltp_read_write for 60 virtual seconds; and I1's, past its DROP's stall
 //!     (virtual 170 to 290 s: `Scenario::i1_steady_benchmark`), the run the app's
-//!     "I1 at 1000×" is held against.
+//!     "I1 at 1000x past its DROP" is held against; and I1 as a demo plays it, from
+//!     its first tick to its end, the stall included (virtual 0 to 200 s:
+//!     `Scenario::i1_played_benchmark`), the run the app's "I1 as it plays" is.
 //! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
 //!     over the same descriptors.
 //! (e) Building I1's 128 GB pool (8.4 M frames): the server assembled cold
@@ -17,7 +19,9 @@
 //! (f) With `--web FILE` (the `target/bench-web.json` that `cargo xtask bench-web`
 //!     writes): the real-time factor of (c) measured in Chromium's wasm, and its ratio
 //!     to the native one bench-web measured between its wasm runs (this process's
-//!     when the report has none: minutes apart, on a machine whose speed drifts).
+//!     when the report has none: minutes apart, on a machine whose speed drifts);
+//!     the same for I1 past its stall (the engine alone in wasm) and for I1 as it
+//!     plays (the page, from bench-web's "I1 as it plays" case).
 //!
 //! `--realtime-only` runs (c) alone, for bench-web to interleave with its wasm runs.
 //!
@@ -55,6 +59,9 @@ pub struct BenchReport {
     /// Virtual seconds per wall second of I1 past its DROP's stall (8 M pages, 16
     /// threads oltp_write_only, virtual 170 to 290 s).
     pub i1_steady_realtime_factor: f64,
+    /// Virtual seconds per wall second of I1 as a demo plays it: from its first tick
+    /// to its end, the DROP's stall included (virtual 0 to 200 s).
+    pub i1_played_realtime_factor: f64,
     /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
     pub evict_pass_vs_sweep_ratio: f64,
     /// Milliseconds to build I1's 128 GB pool: assembled cold, then warmed.
@@ -82,6 +89,14 @@ pub struct BenchReport {
     /// when the report has none, this process's `i1_steady_realtime_factor`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wasm_i1_speed_ratio: Option<f64>,
+    /// I1 as it plays (virtual 0 to 200 s) in the page at 1000x, read from
+    /// bench-web's report; absent unless measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_i1_played_speed: Option<f64>,
+    /// `page_i1_played_speed` over the native run measured in the same minute (or,
+    /// when the report has none, this process's `i1_played_realtime_factor`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_i1_played_ratio: Option<f64>,
 }
 
 /// What bench-web's report says of the engine's speed: the wasm real-time factor, and
@@ -93,11 +108,14 @@ pub struct WebFactors {
     pub native: Option<f64>,
     pub wasm_i1: Option<f64>,
     pub native_i1: Option<f64>,
+    /// I1 as it plays, in the page; and natively between the wasm runs.
+    pub page_i1_played: Option<f64>,
+    pub native_i1_played: Option<f64>,
 }
 
 /// The real-time factors in bench-web's report (`wasm_realtime_factor`, required;
-/// `native_realtime_factor`, `wasm_i1_steady_factor` and `native_i1_steady_factor`,
-/// when present).
+/// `native_realtime_factor`, `wasm_i1_steady_factor`, `native_i1_steady_factor`,
+/// `page_i1_played_speed` and `native_i1_played_factor`, when present).
 pub fn read_web_factors(path: &str) -> Result<WebFactors, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the bench-web report {path}: {e}"))?;
@@ -121,6 +139,8 @@ pub fn read_web_factors(path: &str) -> Result<WebFactors, String> {
         native: factor("native_realtime_factor")?,
         wasm_i1: factor("wasm_i1_steady_factor")?,
         native_i1: factor("native_i1_steady_factor")?,
+        page_i1_played: factor("page_i1_played_speed")?,
+        native_i1_played: factor("native_i1_played_factor")?,
     })
 }
 
@@ -226,10 +246,19 @@ pub fn realtime_factor() -> Result<f64, String> {
     Ok(60.0 / wall.as_secs_f64())
 }
 
-/// I1's real-time factor past its DROP's stall: the scenario run to the window's
-/// start untimed, then the window timed.
+/// I1's real-time factor past its DROP's stall.
 pub fn i1_steady_factor() -> Result<f64, String> {
-    let (s, window) = Scenario::i1_steady_benchmark();
+    i1_factor(Scenario::i1_steady_benchmark())
+}
+
+/// I1's real-time factor as a demo plays it, its DROP's stall included.
+pub fn i1_played_factor() -> Result<f64, String> {
+    i1_factor(Scenario::i1_played_benchmark())
+}
+
+/// A run's real-time factor over a window of virtual seconds: the pool built and the
+/// scenario run to the window's start untimed, then the window timed.
+fn i1_factor((s, window): (Scenario, std::ops::Range<u64>)) -> Result<f64, String> {
     let profile = Profile::builtin(&s.profile)?;
     let mut sim = Sim::new(s, profile)?;
     sim.run_until(Tick::from_secs(window.start));
@@ -312,6 +341,8 @@ pub fn run(
     let realtime_factor = realtime_factor()?;
     progress("running I1 past its DROP's stall (virtual 170 to 290 s)");
     let i1_steady_realtime_factor = i1_steady_factor()?;
+    progress("running I1 as it plays (virtual 0 to 200 s)");
+    let i1_played_realtime_factor = i1_played_factor()?;
     progress("timing a tablespace-eviction pass against a plain sweep");
     let evict_pass_vs_sweep_ratio = evict_pass_ratio();
     progress("building I1's 128 GB pool");
@@ -326,6 +357,7 @@ pub fn run(
         bytes_per_page,
         realtime_factor,
         i1_steady_realtime_factor,
+        i1_played_realtime_factor,
         evict_pass_vs_sweep_ratio,
         i1_build_ms,
         i1_assemble_ms,
@@ -336,6 +368,11 @@ pub fn run(
         wasm_i1_speed_ratio: web.and_then(|w| {
             w.wasm_i1
                 .map(|i1| i1 / w.native_i1.unwrap_or(i1_steady_realtime_factor))
+        }),
+        page_i1_played_speed: web.and_then(|w| w.page_i1_played),
+        page_i1_played_ratio: web.and_then(|w| {
+            w.page_i1_played
+                .map(|i1| i1 / w.native_i1_played.unwrap_or(i1_played_realtime_factor))
         }),
     })
 }
@@ -375,6 +412,8 @@ mod tests {
             native: None,
             wasm_i1: None,
             native_i1: None,
+            page_i1_played: None,
+            native_i1_played: None,
         };
         assert_eq!(read_web_factors(path), Ok(alone));
         std::fs::write(
@@ -399,6 +438,27 @@ mod tests {
             ..both
         };
         assert_eq!(read_web_factors(path), Ok(with_i1));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "native_realtime_factor": 83,
+                "wasm_i1_steady_factor": 23.7, "native_i1_steady_factor": 40,
+                "page_i1_played_speed": 61.2, "native_i1_played_factor": 110.5}"#,
+        )
+        .unwrap();
+        let played = WebFactors {
+            page_i1_played: Some(61.2),
+            native_i1_played: Some(110.5),
+            ..with_i1
+        };
+        assert_eq!(read_web_factors(path), Ok(played));
+        std::fs::write(
+            &f,
+            r#"{"wasm_realtime_factor": 41.5, "page_i1_played_speed": 0}"#,
+        )
+        .unwrap();
+        assert!(read_web_factors(path)
+            .unwrap_err()
+            .contains("page_i1_played_speed is not a positive number"));
         std::fs::write(
             &f,
             r#"{"wasm_realtime_factor": 41.5, "wasm_i1_steady_factor": -1}"#,

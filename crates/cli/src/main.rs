@@ -339,10 +339,12 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     if args.realtime_only {
         let factor = bench::realtime_factor()?;
         let i1 = bench::i1_steady_factor()?;
+        let i1_played = bench::i1_played_factor()?;
         if args.json {
             let figures = serde_json::json!({
                 "realtime_factor": factor,
                 "i1_steady_realtime_factor": i1,
+                "i1_played_realtime_factor": i1_played,
             });
             writeln!(out, "{figures}")?;
         } else {
@@ -353,6 +355,10 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
             writeln!(
                 out,
                 "I1 steady:   {i1:.1}x (8 M pages, 16 threads oltp_write_only, past its DROP's stall)"
+            )?;
+            writeln!(
+                out,
+                "I1 played:   {i1_played:.1}x (virtual 0 to 200 s, its DROP's stall included)"
             )?;
         }
         return Ok(());
@@ -402,6 +408,11 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     )?;
     writeln!(
         out,
+        "I1 played:   {:.1}x (the same, as a demo plays it: virtual 0 to 200 s, its DROP's stall included)",
+        report.i1_played_realtime_factor
+    )?;
+    writeln!(
+        out,
         "evict pass:  {:.2}x a plain sweep (goal <= 2x: {})",
         report.evict_pass_vs_sweep_ratio,
         goal(report.evict_pass_vs_sweep_ratio <= 2.0)
@@ -421,8 +432,15 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     if let (Some(wasm), Some(ratio)) = (report.wasm_i1_steady_factor, report.wasm_i1_speed_ratio) {
         writeln!(
             out,
-            "wasm I1:     {wasm:.1}x in Chromium past its DROP's stall, {ratio:.2} of native (goals >= 30x: {}, >= 0.5: {})",
-            goal(wasm >= 30.0),
+            "wasm I1:     {wasm:.1}x in Chromium past its DROP's stall, the engine alone, {ratio:.2} of native (goal >= 0.5: {})",
+            goal(ratio >= 0.5)
+        )?;
+    }
+    if let (Some(page), Some(ratio)) = (report.page_i1_played_speed, report.page_i1_played_ratio) {
+        writeln!(
+            out,
+            "page I1:     {page:.1}x in Chromium at 1000x as it plays (virtual 0 to 200 s), {ratio:.2} of native (goals >= 30x: {}, >= 0.5: {})",
+            goal(page >= 30.0),
             goal(ratio >= 0.5)
         )?;
     }
