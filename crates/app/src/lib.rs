@@ -78,19 +78,11 @@ pub fn trace_hash(scenario: &str, profile: &str, seconds: u32) -> Result<String,
 /// (`wasm_speed_ratio`). It blocks the thread it runs on for the whole run.
 #[wasm_bindgen]
 pub fn realtime_factor(seconds: u32) -> Result<f64, JsError> {
-    if seconds == 0 {
-        return Err(JsError::new(
-            "realtime_factor wants at least 1 virtual second",
-        ));
-    }
-    let scenario = ddlscope_engine::Scenario::speed_benchmark();
-    let profile =
-        ddlscope_engine::Profile::builtin(&scenario.profile).map_err(|e| JsError::new(&e))?;
-    let t0 = js_sys::Date::now();
-    let mut sim = ddlscope_engine::Sim::new(scenario, profile).map_err(|e| JsError::new(&e))?;
-    sim.run_until(ddlscope_engine::Tick::from_secs(u64::from(seconds)));
-    let wall_s = ((js_sys::Date::now() - t0) / 1000.0).max(1e-3);
-    Ok(f64::from(seconds) / wall_s)
+    let run = ddlscope_engine::SpeedRun::oltp_128g(u64::from(seconds));
+    Ok(run
+        .factor(&js_sys::Date::now)
+        .map_err(|e| JsError::new(&e))?
+        .0)
 }
 
 /// The engine's real-time factor on I1 past its DROP's stall
@@ -100,13 +92,9 @@ pub fn realtime_factor(seconds: u32) -> Result<f64, JsError> {
 /// untimed. It blocks the thread it runs on for the whole run.
 #[wasm_bindgen]
 pub fn i1_steady_factor() -> Result<f64, JsError> {
-    let (scenario, window) = ddlscope_engine::Scenario::i1_steady_benchmark();
-    let profile =
-        ddlscope_engine::Profile::builtin(&scenario.profile).map_err(|e| JsError::new(&e))?;
-    let mut sim = ddlscope_engine::Sim::new(scenario, profile).map_err(|e| JsError::new(&e))?;
-    sim.run_until(ddlscope_engine::Tick::from_secs(window.start));
-    let t0 = js_sys::Date::now();
-    sim.run_until(ddlscope_engine::Tick::from_secs(window.end));
-    let wall_s = ((js_sys::Date::now() - t0) / 1000.0).max(1e-3);
-    Ok((window.end - window.start) as f64 / wall_s)
+    let run = ddlscope_engine::SpeedRun::i1_steady();
+    Ok(run
+        .factor(&js_sys::Date::now)
+        .map_err(|e| JsError::new(&e))?
+        .0)
 }

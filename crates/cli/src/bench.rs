@@ -29,7 +29,7 @@
 
 use ddlscope_engine::SimRng;
 use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId};
-use ddlscope_engine::{Profile, Scenario, Sim, SimBuild, Tick};
+use ddlscope_engine::{Profile, Scenario, SimBuild, SpeedRun};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -234,36 +234,26 @@ fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
 
 /// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
 pub fn realtime_factor() -> Result<f64, String> {
-    let s = Scenario::speed_benchmark();
-    let profile = Profile::builtin(&s.profile)?;
-    let (sim, wall) = timed(|| {
-        let mut sim = Sim::new(s, profile)?;
-        sim.run_until(Tick::from_secs(60));
-        Ok::<Sim, String>(sim)
-    });
-    let sim = sim?;
+    let (factor, sim) = SpeedRun::oltp_128g(60).factor(&wall_ms)?;
     assert_eq!(sim.pool().pages_total(), 8_388_608);
-    Ok(60.0 / wall.as_secs_f64())
+    Ok(factor)
 }
 
 /// I1's real-time factor past its DROP's stall.
 pub fn i1_steady_factor() -> Result<f64, String> {
-    i1_factor(Scenario::i1_steady_benchmark())
+    Ok(SpeedRun::i1_steady().factor(&wall_ms)?.0)
 }
 
 /// I1's real-time factor as a demo plays it, its DROP's stall included.
 pub fn i1_played_factor() -> Result<f64, String> {
-    i1_factor(Scenario::i1_played_benchmark())
+    Ok(SpeedRun::i1_played().factor(&wall_ms)?.0)
 }
 
-/// A run's real-time factor over a window of virtual seconds: the pool built and the
-/// scenario run to the window's start untimed, then the window timed.
-fn i1_factor((s, window): (Scenario, std::ops::Range<u64>)) -> Result<f64, String> {
-    let profile = Profile::builtin(&s.profile)?;
-    let mut sim = Sim::new(s, profile)?;
-    sim.run_until(Tick::from_secs(window.start));
-    let ((), wall) = timed(|| sim.run_until(Tick::from_secs(window.end)));
-    Ok((window.end - window.start) as f64 / wall.as_secs_f64())
+/// Milliseconds since this process first asked: the clock [`SpeedRun::factor`] reads.
+#[allow(clippy::disallowed_methods)] // a benchmark measures wall time
+fn wall_ms() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
 }
 
 /// (d): free one tablespace's pages from a full 8 M-page pool, vs a plain sweep.

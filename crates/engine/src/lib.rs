@@ -18,7 +18,8 @@
 //! [`Sim::sessions`], [`Sim::processlist_rows`], [`Sim::statements`],
 //! [`Sim::mdl_queues`], [`Sim::pool`], [`Sim::latch`]. The CLI runs session scripts with
 //! [`SessionScript::parse`] then [`SessionScript::run`], and checks `--at` SQL with
-//! [`parse_sql`]. Everything else is `pub(crate)`: the modules are not part of the API.
+//! [`parse_sql`]. Both time the engine with [`SpeedRun`] (their own clock passed in).
+//! Everything else is `pub(crate)`: the modules are not part of the API.
 
 pub(crate) mod bufpool;
 pub(crate) mod builtin;
@@ -39,6 +40,7 @@ pub(crate) mod scenario;
 pub(crate) mod script;
 pub(crate) mod sim;
 pub(crate) mod size;
+pub(crate) mod speed;
 pub(crate) mod sql;
 pub(crate) mod time;
 pub(crate) mod units;
@@ -55,6 +57,7 @@ pub use workload::WorkloadKind;
 
 // Running: the simulation, and SQL checked without running it.
 pub use sim::{Sim, SimBuild, WarmUp};
+pub use speed::SpeedRun;
 pub use sql::parse as parse_sql;
 
 // Outputs: events and samples.
