@@ -86,7 +86,7 @@ pub fn realtime_factor(seconds: u32) -> Result<f64, JsError> {
 }
 
 /// The engine's real-time factor on I1 past its DROP's stall
-/// (`Scenario::i1_steady_benchmark`: 8 M pages, 16 threads, virtual 170 to 290 s),
+/// (`SpeedRun::i1_steady`: 8 M pages, 16 threads, virtual 170 to 290 s),
 /// as `ddlscope bench` measures it natively: the run the page's "I1 at 1000×" is
 /// held against, with no page around it. The scenario runs to the window's start
 /// untimed. It blocks the thread it runs on for the whole run.

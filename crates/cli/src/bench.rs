@@ -7,10 +7,10 @@
 //! (b) Bytes of simulator memory per pool page.
 //! (c) Real-time factor: a 128 GB pool (8 M pages) under 16 threads of
 //!     oltp_read_write for 60 virtual seconds; and I1's, past its DROP's stall
-//!     (virtual 170 to 290 s: `Scenario::i1_steady_benchmark`), the run the app's
+//!     (virtual 170 to 290 s: `SpeedRun::i1_steady`), the run the app's
 //!     "I1 at 1000x past its DROP" is held against; and I1 as a demo plays it, from
 //!     its first tick to its end, the stall included (virtual 0 to 200 s:
-//!     `Scenario::i1_played_benchmark`), the run the app's "I1 as it plays" is.
+//!     `SpeedRun::i1_played`), the run the app's "I1 as it plays" is.
 //! (d) A whole-pool pass freeing one tablespace's pages, as a ratio to a plain sweep
 //!     over the same descriptors.
 //! (e) Building I1's 128 GB pool (8.4 M frames): the server assembled cold

@@ -506,25 +506,6 @@ impl Scenario {
         s
     }
 
-    /// I1's steady state, the run its speed in the app is compared with: `i1-ahi-drop`
-    /// (8,388,608 pages, 16 threads of oltp_write_only) and the virtual seconds in
-    /// which it is measured, past its DROP's stall (which ends near 160 s): the 16
-    /// threads running. Natively (`ddlscope bench`) and in wasm (`bench-web`, through
-    /// the app's `i1_steady_factor` export) alike.
-    pub fn i1_steady_benchmark() -> (Scenario, std::ops::Range<u64>) {
-        let s = Scenario::builtin("i1-ahi-drop").expect("i1-ahi-drop is built in");
-        (s, 170..290)
-    }
-
-    /// I1 as a demo plays it: `i1-ahi-drop` from its first tick to its declared end
-    /// (200 virtual s), the DROP at 10 s and the stall it causes included. Natively
-    /// (`ddlscope bench`), and the run the page's "I1 as it plays" case is set against.
-    pub fn i1_played_benchmark() -> (Scenario, std::ops::Range<u64>) {
-        let s = Scenario::builtin("i1-ahi-drop").expect("i1-ahi-drop is built in");
-        let end = s.seconds;
-        (s, 0..end)
-    }
-
     /// A built-in scenario by name (read and checked when the engine was built:
     /// `builtin.rs`).
     pub fn builtin(name: &str) -> Result<Scenario, String> {
