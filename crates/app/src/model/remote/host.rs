@@ -53,6 +53,9 @@ const FIRST_VIEW_WAIT_MS: f64 = 500.0;
 const LAGGING_WORK_MS: f64 = 45.0;
 /// How often the map is repainted while the engines fall behind the clock.
 const LAGGING_MAP_EVERY_MS: f64 = 100.0;
+/// How often the map is repainted while the engines keep up: every other timer
+/// frame (30 a second).
+const MAP_EVERY_MS: f64 = 30.0;
 /// Wall time the map may spend repainting bands past the scanned ones.
 const MAP_BUDGET_MS: f64 = 3.0;
 /// How often the page hears the figures.
@@ -468,7 +471,7 @@ impl Host {
         let mut pixels = Vec::new();
         let mut panes = Vec::new();
         let paint = self.undrawn < MAX_UNDRAWN
-            && (new_view || !self.lagging || paint_due(self.last_paint_ms, now_ms));
+            && (new_view || paint_due(self.last_paint_ms, now_ms, self.lagging));
         let due = Due {
             paint,
             report,
@@ -596,10 +599,11 @@ fn work_budget(busy: bool, lagging: bool, first_map: bool) -> f64 {
     }
 }
 
-/// Whether a map last painted at `last_ms` is due again at `now_ms` while the
-/// engines lag ([`LAGGING_MAP_EVERY_MS`]).
-fn paint_due(last_ms: Option<f64>, now_ms: f64) -> bool {
-    last_ms.is_none_or(|t| now_ms - t >= LAGGING_MAP_EVERY_MS)
+/// Whether a map last painted at `last_ms` is due again at `now_ms`
+/// ([`MAP_EVERY_MS`], or [`LAGGING_MAP_EVERY_MS`] while the engines lag).
+fn paint_due(last_ms: Option<f64>, now_ms: f64, lagging: bool) -> bool {
+    let every = if lagging { LAGGING_MAP_EVERY_MS } else { MAP_EVERY_MS };
+    last_ms.is_none_or(|t| now_ms - t >= every)
 }
 
 /// The answer to an ask that came before the first engine, if it is one.

@@ -587,6 +587,32 @@ fn engines_behind_the_clock_work_longer_and_repaint_the_map_less() {
 }
 
 #[test]
+fn engines_that_keep_up_repaint_the_map_every_other_frame() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    view(&mut h, 200, 1.0);
+    h.engines.as_mut().expect("opened").settle();
+    // A second of 16-ms frames at 1x, each patch drawn at once by the page.
+    let maps: Vec<bool> = (0..60)
+        .map(|i| {
+            let out = h.frame(16.0, 1000.0 + i as f64 * 16.0, &|| 0.0);
+            h.handle(Command::Drawn, &|| 0.0);
+            out.is_some_and(|(f, _)| f.panes[0].map.is_some())
+        })
+        .collect();
+    assert!(!h.lagging);
+    let paints = maps.iter().filter(|&&m| m).count();
+    assert!(
+        (28..=31).contains(&paints),
+        "{paints} maps in 60 frames: {maps:?}"
+    );
+    assert!(
+        maps.windows(2).all(|w| !(w[0] && w[1])),
+        "never two frames running: {maps:?}"
+    );
+}
+
+#[test]
 fn the_first_engines_wait_for_the_pages_view_then_paint_it_first() {
     let mut h = Host::new();
     open(&mut h, "drop-table-demo", 1);
