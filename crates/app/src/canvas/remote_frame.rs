@@ -26,7 +26,7 @@ use js_sys::{Uint8Array, Uint8ClampedArray};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlCanvasElement, ImageData};
 use yew::{Callback, NodeRef};
 
@@ -50,6 +50,18 @@ const PANELS_ROOM_MS: f64 = 12.0;
 
 /// The closure `requestAnimationFrame` calls.
 type FrameClosure = Closure<dyn FnMut(f64)>;
+
+/// The style, layout and paint a render of the news leaves to the next animation
+/// frame, ms of the page's thread (2–3 ms each at 1 M pages, measured in traces):
+/// counted as work that frame has already done, so its panels' stages wait.
+const NEWS_LIFECYCLE_MS: f64 = 8.0;
+
+/// The news' own task: a channel whose message the page's thread takes after the
+/// animation frame that posted it, and the closure that renders the news then.
+struct NewsTask {
+    channel: web_sys::MessageChannel,
+    _on_message: Closure<dyn FnMut(JsValue)>,
+}
 
 /// What the page's first frames leave for later: the news for Yew, the answers and
 /// the panels to draw, held until the frame after the one that drew the first map's
@@ -79,6 +91,12 @@ struct RemoteLoop {
     busy: Cell<bool>,
     drawn_any: Cell<bool>,
     held: RefCell<Held>,
+    /// The news and answers a frame handed to the news' task ([`NewsTask`]).
+    to_render: RefCell<(Vec<(u32, News)>, Vec<(Answer, Reply)>)>,
+    news_task: RefCell<Option<NewsTask>>,
+    /// The news' task rendered since the last frame (its layout is that frame's),
+    /// and how long it worked (the `?debug=1` overlay's news phase).
+    news_rendered: Cell<Option<f64>>,
     /// The first map's labels and cursors, drawn the frame after its pixels (their
     /// text is the page's first, and finding its font takes the browser a while):
     /// the pane and its patch.
@@ -133,6 +151,9 @@ impl RemoteFrameLoop {
             busy: Cell::new(false),
             drawn_any: Cell::new(false),
             held: RefCell::default(),
+            to_render: RefCell::default(),
+            news_task: RefCell::new(None),
+            news_rendered: Cell::new(None),
             owed_labels: RefCell::default(),
             stages: Cell::default(),
             first_draw_waited: Cell::new(false),
@@ -146,6 +167,7 @@ impl RemoteFrameLoop {
             }
         });
         *inner.closure.borrow_mut() = Some(closure);
+        *inner.news_task.borrow_mut() = NewsTask::new(Rc::downgrade(&inner));
         // The first map is asked for now, in the effect after the page's first
         // render (only the map's pane, see `ui::mount`: its layout is a few nodes'),
         // not a frame later: the worker paints it while the page mounts the rest.
@@ -163,6 +185,29 @@ impl Drop for RemoteFrameLoop {
             let _ = gloo::utils::window().cancel_animation_frame(id);
         }
         self.inner.closure.borrow_mut().take();
+        if let Some(task) = self.inner.news_task.borrow_mut().take() {
+            task.channel.port1().set_onmessage(None);
+        }
+    }
+}
+
+impl NewsTask {
+    /// A channel whose messages render `inner`'s news; `None` where the browser
+    /// gives no channel (the news are then rendered in the frame).
+    fn new(inner: std::rc::Weak<RemoteLoop>) -> Option<NewsTask> {
+        let channel = web_sys::MessageChannel::new().ok()?;
+        let on_message = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            if let Some(inner) = inner.upgrade() {
+                inner.render_news();
+            }
+        });
+        channel
+            .port1()
+            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        Some(NewsTask {
+            channel,
+            _on_message: on_message,
+        })
     }
 }
 
@@ -187,6 +232,11 @@ impl RemoteLoop {
         }
         let started = performance_now();
         let mut phase = [0.0; 3];
+        // The news' render since the last frame left its style, layout and paint
+        // to this one: the stages count them as done.
+        let rendered = self.news_rendered.take();
+        phase[2] = rendered.unwrap_or(0.0);
+        let room_from = started - rendered.map_or(0.0, |_| NEWS_LIFECYCLE_MS);
         let dark = dark_theme(self.dark_query.as_ref());
         let theme = Theme::for_scheme(dark);
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
@@ -254,13 +304,13 @@ impl RemoteLoop {
         let mut stages = self.stages.get();
         let mut this_frame = stages.frame();
         let first_draw_waited =
-            self.draw_panel_stages(&mut this_frame, &fresh_panels, (&theme, dpr), started);
+            self.draw_panel_stages(&mut this_frame, &fresh_panels, (&theme, dpr), room_from);
         self.first_draw_waited.set(first_draw_waited);
         phase[1] = performance_now() - panels_started;
         // The news, the page's ready and settled flags with them (the figures they
         // promise are the news').
         let any_news = !news.is_empty() || !answered.is_empty();
-        let news_go = this_frame.runs(Stage::News, any_news, performance_now() - started);
+        let news_go = this_frame.runs(Stage::News, any_news, performance_now() - room_from);
         self.stages.set(stages);
         if !news_go {
             let mut held = self.held.borrow_mut();
@@ -270,18 +320,47 @@ impl RemoteLoop {
             self.arm();
             return;
         }
+        {
+            let mut to_render = self.to_render.borrow_mut();
+            to_render.0.extend(news);
+            to_render.1.extend(answered);
+        }
+        let posted = self
+            .news_task
+            .borrow()
+            .as_ref()
+            .is_some_and(|t| t.channel.port2().post_message(&JsValue::NULL).is_ok());
+        if !posted {
+            self.render_news();
+            phase[2] = self.news_rendered.take().unwrap_or(0.0);
+        }
+        self.show_debug(started, performance_now() - started, &phase);
+        self.arm();
+    }
+
+    /// Hands the news and answers a frame left to Yew's reducer, with the page's
+    /// ready and settled flags, in a task of their own after that frame: Yew's
+    /// render runs here, and the style, layout and paint it causes in the next
+    /// animation frame, so no task does the frame's drawing, the render and its
+    /// layout at once.
+    fn render_news(&self) {
+        if self.stopped.get() {
+            return;
+        }
+        let (news, answered) = self.to_render.take();
+        if news.is_empty() && answered.is_empty() {
+            return;
+        }
+        let started = performance_now();
         self.set_page_flags(true);
-        let yew_started = performance_now();
         for n in news {
             self.on_news.emit(n);
         }
         for (answer, reply) in answered {
             answer(reply);
         }
-        let done = performance_now();
-        phase[2] = done - yew_started;
-        self.show_debug(started, done - started, &phase);
-        self.arm();
+        self.news_rendered
+            .set(Some(performance_now() - started));
     }
 
     /// The flush lists and latch lanes, then the charts, of every pane whose data
