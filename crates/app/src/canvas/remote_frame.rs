@@ -359,8 +359,7 @@ impl RemoteLoop {
         for (answer, reply) in answered {
             answer(reply);
         }
-        self.news_rendered
-            .set(Some(performance_now() - started));
+        self.news_rendered.set(Some(performance_now() - started));
     }
 
     /// The flush lists and latch lanes, then the charts, of every pane whose data

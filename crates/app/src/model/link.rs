@@ -244,6 +244,25 @@ impl LinkState {
         format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
     }
 
+    /// What identifies the run this state records apart from its moment (a hash of
+    /// the state with its clock at zero), so that the page can tell a moment that
+    /// only moved from a new input without reading the fragments; `None` when
+    /// paused (a paused state's moment was chosen: a step, a seek).
+    pub fn run_key(&self) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        if self.paused {
+            return None;
+        }
+        let timeless = LinkState {
+            t: Tick::ZERO,
+            ..self.clone()
+        };
+        let json = serde_json::to_vec(&timeless).expect("a link state always serializes");
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        json.hash(&mut h);
+        Some(h.finish())
+    }
+
     /// Reads a payload (`v1.…`).
     pub fn decode(payload: &str) -> Result<LinkState, LinkError> {
         if payload.len() > MAX_FRAGMENT {
@@ -381,24 +400,57 @@ pub const MOMENT_EVERY_MS: f64 = 10_000.0;
 /// at once when the run's inputs or the page's parameters changed (a statement, a
 /// setting, a pause, the panels) or the clock is stopped (a step or a seek moved
 /// it), but when only the running clock moved, once [`MOMENT_EVERY_MS`] has
-/// passed. Fragments that do not read are taken when they differ.
-pub fn address_due(shown: &str, next: &str, shown_ms: f64) -> bool {
-    if shown == next {
+/// passed: told by the two states' run keys and parameters, not by reading the
+/// states. A fragment without a run key is taken when it differs.
+pub fn address_due(shown: &Address, next: &Address, shown_ms: f64) -> bool {
+    if shown.fragment == next.fragment {
         return false;
     }
-    let running_without_time = |f: &str| {
-        let mut f = parse_fragment(f).ok()?;
-        let s = f.state.as_mut()?;
-        if s.paused {
-            return None;
-        }
-        s.t = Tick::ZERO;
-        Some(f)
+    // The fragment's items but its state, as written (the page's parameters).
+    let params = |f: &str| {
+        f.trim_start_matches('#')
+            .split('&')
+            .filter(|i| !is_version_mark(i))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
     };
-    match (running_without_time(shown), running_without_time(next)) {
-        (Some(a), Some(b)) if a == b => shown_ms >= MOMENT_EVERY_MS,
+    match (shown.run, next.run) {
+        (Some(a), Some(b)) if a == b && params(&shown.fragment) == params(&next.fragment) => {
+            shown_ms >= MOMENT_EVERY_MS
+        }
         _ => true,
     }
+}
+
+/// A fragment the address bar shows or may take, with its state's
+/// [`LinkState::run_key`] (`None`: paused, or no state read).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Address {
+    /// The fragment, without its `#`.
+    pub fragment: String,
+    /// Its state's run apart from its moment.
+    pub run: Option<u64>,
+}
+
+/// The `key=value` parameters of a fragment, its state (`v1.…`) skipped unread:
+/// what a part of the page that only needs the parameters reads every second.
+pub fn fragment_params(hash: &str) -> Result<Vec<(String, String)>, LinkError> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    if hash.len() > MAX_FRAGMENT {
+        return Err(LinkError::TooLong(hash.len()));
+    }
+    hash.split('&')
+        .filter(|i| !i.is_empty() && !is_version_mark(i))
+        .map(|item| {
+            let (k, v) = item.split_once('=').ok_or_else(|| {
+                LinkError::Malformed(format!(
+                    "'{}' is neither a state (v1.…) nor key=value",
+                    shorten(item)
+                ))
+            })?;
+            Ok((percent_decode(k)?, percent_decode(v)?))
+        })
+        .collect()
 }
 
 /// What the page says when its fragment cannot be read.

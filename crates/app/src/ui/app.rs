@@ -147,8 +147,8 @@ pub fn app() -> Html {
         let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |done: Callback<String>| {
             let params = share::current_params(&params);
-            share::fragment_now(&engines, &layout, params, move |fragment| {
-                done.emit(share::page_url("", &fragment));
+            share::fragment_now(&engines, &layout, params, move |address| {
+                done.emit(share::page_url("", &address.fragment));
             });
         })
     };

@@ -7,7 +7,8 @@
 
 use crate::model::layout::PanelLayout;
 use crate::model::link::{
-    address_due, parse_fragment, unopenable, unreadable, with_params, LinkState,
+    address_due, fragment_params, parse_fragment, unopenable, unreadable, with_params, Address,
+    LinkState,
 };
 use crate::model::replay;
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
@@ -116,11 +117,14 @@ pub fn fragment_now(
     engines: &EnginesProxy,
     layout: &PanelLayout,
     params: Vec<(String, String)>,
-    done: impl FnOnce(String) + 'static,
+    done: impl FnOnce(Address) + 'static,
 ) {
     engines.link(layout, move |encoded| {
-        if let Some(encoded) = encoded {
-            done(with_params(encoded, &params));
+        if let Some((encoded, run)) = encoded {
+            done(Address {
+                fragment: with_params(encoded, &params),
+                run,
+            });
         }
     });
 }
@@ -137,10 +141,11 @@ pub fn page_url(page: &str, fragment: &str) -> String {
 }
 
 /// The parameters the address bar carries now (another part of the page, a lesson,
-/// may have changed them since it opened), or `opened` when it cannot be read.
+/// may have changed them since it opened), or `opened` when it cannot be read; its
+/// state is not read (this runs every second).
 pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    parse_fragment(&hash).map_or_else(|_| opened.to_vec(), |f| f.params)
+    fragment_params(&hash).unwrap_or_else(|_| opened.to_vec())
 }
 
 /// Whether a lesson owns the address (`#lesson=ID&step=N`): it does while open.
@@ -190,31 +195,31 @@ fn address_sync(
     layout: Rc<RefCell<PanelLayout>>,
     params: Rc<Vec<(String, String)>>,
 ) -> impl Fn(bool) {
-    // The fragment written last and when, wall ms.
-    let shown: Rc<RefCell<(String, f64)>> = Rc::default();
+    // The address written last and when, wall ms.
+    let shown: Rc<RefCell<(Address, f64)>> = Rc::default();
     move |now: bool| {
         let params = current_params(&params);
         if lesson_open(&params) {
             return;
         }
         let shown = shown.clone();
-        fragment_now(&engines, &layout.borrow(), params, move |fragment| {
+        fragment_now(&engines, &layout.borrow(), params, move |next| {
             let at = js_sys::Date::now();
             let (last, since) = shown.borrow().clone();
             let due = if now {
-                last != fragment
+                last.fragment != next.fragment
             } else {
-                address_due(&last, &fragment, at - since)
+                address_due(&last, &next, at - since)
             };
             // The lesson may have opened while the worker answered.
             if !due || lesson_open(&current_params(&[])) {
                 return;
             }
-            let url = format!("#{fragment}");
+            let url = format!("#{}", next.fragment);
             if let Ok(history) = gloo::utils::window().history() {
                 let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
             }
-            *shown.borrow_mut() = (fragment, at);
+            *shown.borrow_mut() = (next, at);
         });
     }
 }

@@ -187,19 +187,24 @@ impl EnginesProxy {
     }
 
     /// The link state of the engines now, with its panels laid out as `layout`,
-    /// encoded as the fragment carries it ([`LinkState::encode`]; `None` before the
-    /// first engine), to `done`.
-    pub fn link(&self, layout: &PanelLayout, done: impl FnOnce(Option<String>) + 'static) {
+    /// encoded as the fragment carries it ([`LinkState::encode`]) with its
+    /// [`LinkState::run_key`] (`None` before the first engine), to `done`.
+    pub fn link(
+        &self,
+        layout: &PanelLayout,
+        done: impl FnOnce(Option<(String, Option<u64>)>) + 'static,
+    ) {
         let layout = LinkState::layout_param(layout);
         match self {
             EnginesProxy::Local(e) => {
                 let state = replay::capture(&e.borrow(), &PanelLayout::default());
-                done(Some(LinkState { layout, ..state }.encode()));
+                let state = LinkState { layout, ..state };
+                done(Some((state.encode(), state.run_key())));
             }
             EnginesProxy::Remote(r) => r.ask(
                 Box::new(move |reply| {
-                    if let Reply::Link { encoded, .. } = reply {
-                        done(encoded);
+                    if let Reply::Link { encoded, run, .. } = reply {
+                        done(encoded.map(|e| (e, run)));
                     }
                 }),
                 |ask| Command::Link { ask, layout },

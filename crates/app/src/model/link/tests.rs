@@ -221,14 +221,22 @@ fn parameters_are_percent_encoded_both_ways() {
     assert_eq!(parse_fragment(&fragment).unwrap().params, params);
 }
 
+/// The address of `state` with `params`, as the page gets it from the engines.
+fn address(state: &LinkState, params: &[(String, String)]) -> Address {
+    Address {
+        fragment: to_fragment(state, params),
+        run: state.run_key(),
+    }
+}
+
 #[test]
 fn the_address_takes_a_new_input_at_once_and_the_running_clock_every_ten_seconds() {
     let running = LinkState {
         paused: false,
         ..sample_state(2)
     };
-    let shown = to_fragment(&running, &[]);
-    let later = to_fragment(
+    let shown = address(&running, &[]);
+    let later = address(
         &LinkState {
             t: Tick::from_secs(20),
             ..running.clone()
@@ -243,7 +251,7 @@ fn the_address_takes_a_new_input_at_once_and_the_running_clock_every_ten_seconds
     assert!(!address_due(&shown, &later, MOMENT_EVERY_MS - 1.0));
     assert!(address_due(&shown, &later, MOMENT_EVERY_MS));
     let paused = |t| {
-        to_fragment(
+        address(
             &LinkState {
                 t,
                 ..sample_state(2)
@@ -268,13 +276,61 @@ fn the_address_takes_a_new_input_at_once_and_the_running_clock_every_ten_seconds
         ..sample_state(3)
     };
     assert!(
-        address_due(&shown, &to_fragment(&typed, &[]), 1_000.0),
+        address_due(&shown, &address(&typed, &[]), 1_000.0),
         "a statement"
     );
-    let param = to_fragment(&running, &[("controls".into(), "minimal".into())]);
+    let param = address(&running, &[("controls".into(), "minimal".into())]);
     assert!(address_due(&shown, &param, 1_000.0), "a parameter");
+    let unread = Address {
+        fragment: "garbage".into(),
+        run: None,
+    };
     assert!(
-        address_due("#garbage", &shown, 0.0),
+        address_due(&unread, &shown, 0.0),
         "an address that does not read"
     );
+}
+
+#[test]
+fn a_run_key_is_the_state_but_its_moment() {
+    let running = LinkState {
+        paused: false,
+        ..sample_state(2)
+    };
+    let at = |secs| LinkState {
+        t: Tick::from_secs(secs),
+        ..running.clone()
+    };
+    assert_eq!(at(20).run_key(), at(90).run_key());
+    assert!(at(20).run_key().is_some());
+    let other = LinkState {
+        speed: running.speed * 2.0,
+        ..running.clone()
+    };
+    assert_ne!(other.run_key(), running.run_key(), "a setting is the run's");
+    assert_eq!(
+        sample_state(2).run_key(),
+        None,
+        "paused: its moment was chosen"
+    );
+}
+
+#[test]
+fn the_parameters_of_a_fragment_are_read_without_its_state() {
+    let params = vec![("controls".to_string(), "minimal".to_string())];
+    let fragment = to_fragment(&sample_state(2), &params);
+    assert_eq!(fragment_params(&format!("#{fragment}")).unwrap(), params);
+    // A damaged state is not read, so it is no error here.
+    assert_eq!(
+        fragment_params("v1.@@@&lesson=i1&step=2").unwrap(),
+        vec![
+            ("lesson".to_string(), "i1".to_string()),
+            ("step".to_string(), "2".to_string())
+        ]
+    );
+    assert!(matches!(
+        fragment_params("#lesson=i1&junk"),
+        Err(LinkError::Malformed(_))
+    ));
+    assert!(fragment_params("").unwrap().is_empty());
 }

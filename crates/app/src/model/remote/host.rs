@@ -309,6 +309,7 @@ impl Host {
                 self.replies.push(Reply::Link {
                     ask,
                     encoded: Some(state.encode()),
+                    run: state.run_key(),
                 });
             }
             Command::Export { ask, kind } => self.replies.push(Reply::Exported {
@@ -602,7 +603,11 @@ fn work_budget(busy: bool, lagging: bool, first_map: bool) -> f64 {
 /// Whether a map last painted at `last_ms` is due again at `now_ms`
 /// ([`MAP_EVERY_MS`], or [`LAGGING_MAP_EVERY_MS`] while the engines lag).
 fn paint_due(last_ms: Option<f64>, now_ms: f64, lagging: bool) -> bool {
-    let every = if lagging { LAGGING_MAP_EVERY_MS } else { MAP_EVERY_MS };
+    let every = if lagging {
+        LAGGING_MAP_EVERY_MS
+    } else {
+        MAP_EVERY_MS
+    };
     last_ms.is_none_or(|t| now_ms - t >= every)
 }
 
@@ -614,7 +619,11 @@ fn unanswerable(c: Command) -> Option<Reply> {
             ask,
             result: Err("Not sent: no server is running yet.".to_string()),
         }),
-        Command::Link { ask, .. } => Some(Reply::Link { ask, encoded: None }),
+        Command::Link { ask, .. } => Some(Reply::Link {
+            ask,
+            encoded: None,
+            run: None,
+        }),
         Command::Export { ask, .. } => Some(Reply::Exported {
             ask,
             result: Err(none.to_string()),

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
 /// changes shape.
-pub const PROTOCOL_VERSION: u16 = 5;
+pub const PROTOCOL_VERSION: u16 = 6;
 /// The longest message read, bytes (a frame is a few kB; a link's journal at most
 /// a few hundred).
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -219,6 +219,9 @@ pub enum Reply {
         ask: u32,
         /// The encoded state.
         encoded: Option<String>,
+        /// Its run apart from its moment ([`LinkState::run_key`]), so the page
+        /// reads no fragment to tell whether only the clock moved.
+        run: Option<u64>,
     },
     /// [`Command::Export`]'s answer: the file's name and text, or why not.
     Exported {

@@ -187,8 +187,8 @@ fn use_full_url(
     let key = (moment, state.playing, state.log.len(), state.generation);
     let (engines, layout, setter) = (engines.clone(), state.layout.clone(), url.setter());
     use_effect_with(key, move |_| {
-        share::fragment_now(&engines, &layout, Vec::new(), move |fragment| {
-            setter.set(share::page_url("index.html", &fragment));
+        share::fragment_now(&engines, &layout, Vec::new(), move |address| {
+            setter.set(share::page_url("index.html", &address.fragment));
         });
     });
     url

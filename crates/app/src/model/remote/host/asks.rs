@@ -81,8 +81,13 @@ fn a_link_opens_in_the_worker_at_its_tick_and_comes_back_the_same() {
     )
     .as_slice()
     {
-        [Reply::Link { ask: 3, encoded }] => {
+        [Reply::Link {
+            ask: 3,
+            encoded,
+            run,
+        }] => {
             assert_eq!(encoded.as_deref(), Some(link.encode().as_str()));
+            assert_eq!(*run, link.run_key(), "the run key of the state sent");
         }
         other => panic!("{other:?}"),
     }
@@ -100,6 +105,7 @@ fn a_link_opens_in_the_worker_at_its_tick_and_comes_back_the_same() {
         [Reply::Link {
             ask: 4,
             encoded: Some(e),
+            ..
         }] => {
             let back = LinkState::decode(e).expect("decodes");
             assert_eq!(back, LinkState { layout, ..link });
@@ -237,7 +243,8 @@ fn asks_before_the_first_engine_are_answered() {
         replies[0],
         Reply::Link {
             ask: 1,
-            encoded: None
+            encoded: None,
+            run: None
         }
     ));
     assert!(

@@ -217,7 +217,9 @@ fn pane_1s_tooltip_comes_from_the_compare_engines_worker_and_the_link_names_it()
     });
     assert!(tooltip.expect("answered").is_some_and(|t| !t.is_empty()));
     let link = replies.iter().find_map(|r| match r {
-        Reply::Link { ask: 8, encoded } => encoded.clone(),
+        Reply::Link {
+            ask: 8, encoded, ..
+        } => encoded.clone(),
         _ => None,
     });
     let link = LinkState::decode(&link.expect("linked")).expect("decodes");
