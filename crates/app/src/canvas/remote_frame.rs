@@ -56,6 +56,9 @@ type FrameClosure = Closure<dyn FnMut(f64)>;
 /// counted as work that frame has already done, so its panels' stages wait.
 const NEWS_LIFECYCLE_MS: f64 = 8.0;
 
+/// The news and the answers a frame leaves to the news' task.
+type ToRender = (Vec<(u32, News)>, Vec<(Answer, Reply)>);
+
 /// The news' own task: a channel whose message the page's thread takes after the
 /// animation frame that posted it, and the closure that renders the news then.
 struct NewsTask {
@@ -92,7 +95,7 @@ struct RemoteLoop {
     drawn_any: Cell<bool>,
     held: RefCell<Held>,
     /// The news and answers a frame handed to the news' task ([`NewsTask`]).
-    to_render: RefCell<(Vec<(u32, News)>, Vec<(Answer, Reply)>)>,
+    to_render: RefCell<ToRender>,
     news_task: RefCell<Option<NewsTask>>,
     /// The news' task rendered since the last frame (its layout is that frame's),
     /// and how long it worked (the `?debug=1` overlay's news phase).
