@@ -10,7 +10,7 @@
 //! Each pixel column is coloured by the tablespace of the entries it covers (pages
 //! being written in the I/O colour). Lengths are to scale across instances.
 
-use crate::canvas::theme::{css, Theme};
+use crate::canvas::theme::{css, Rgb, Theme};
 use crate::model::panels::{FlushView, MAX_FLUSH_LANES};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -38,7 +38,8 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), String> {
-    let ctx = crate::canvas::panel::context_2d(canvas)?;
+    let context = crate::canvas::panel::context_2d(canvas)?;
+    let ctx = crate::canvas::pen::Pen::new(&context);
     let w = f64::from(canvas.width()) / dpr;
     let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)
@@ -60,18 +61,22 @@ pub fn draw(
         ctx.set_fill_style_str(&css(theme.free));
         ctx.fill_rect(LABEL_PX, y + 2.0, plot_w, LANE_PX - 4.0);
         let columns = bar_w.ceil() as usize;
-        for c in 0..columns {
-            let lo = c * kept / columns.max(1);
-            let Some(cell) = lane.cells.get(lo) else {
-                break;
-            };
-            let colour = if cell.io {
+        let colour_of = |c: usize| {
+            let cell = lane.cells.get(c * kept / columns.max(1))?;
+            Some(if cell.io {
                 theme.io
             } else {
                 theme.space(cell.space)
-            };
+            })
+        };
+        for (first, width, colour) in runs(columns, colour_of) {
             ctx.set_fill_style_str(&css(colour));
-            ctx.fill_rect(LABEL_PX + c as f64, y + 2.0, 1.0, LANE_PX - 4.0);
+            ctx.fill_rect(
+                LABEL_PX + first as f64,
+                y + 2.0,
+                width as f64,
+                LANE_PX - 4.0,
+            );
         }
         for s in view
             .running
@@ -124,5 +129,43 @@ pub fn flush_list(props: &FlushListProps) -> Html {
             { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }
             <b data-testid="flush-walks">{ crate::model::format::int(props.walks) }</b>
         </crate::canvas::panel::CanvasPanel>
+    }
+}
+
+/// Columns `0..columns` as runs of one colour, `(first, width, colour)`, each
+/// column coloured by `colour_of` (the runs end at the first column without one):
+/// one rectangle a run, not one a pixel column.
+fn runs(columns: usize, colour_of: impl Fn(usize) -> Option<Rgb>) -> Vec<(usize, usize, Rgb)> {
+    let mut out: Vec<(usize, usize, Rgb)> = Vec::new();
+    for c in 0..columns {
+        let Some(colour) = colour_of(c) else {
+            break;
+        };
+        match out.last_mut() {
+            Some((_, width, last)) if *last == colour => *width += 1,
+            _ => out.push((c, 1, colour)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_of_one_colour_are_one_run() {
+        let (a, b) = ([1, 2, 3], [9, 9, 9]);
+        let colours = [a, a, a, b, b, a];
+        assert_eq!(
+            runs(6, |c| colours.get(c).copied()),
+            vec![(0, 3, a), (3, 2, b), (5, 1, a)]
+        );
+        assert_eq!(
+            runs(9, |c| colours.get(c).copied()).len(),
+            3,
+            "stops at the end"
+        );
+        assert!(runs(0, |_| Some(a)).is_empty());
     }
 }

@@ -60,7 +60,8 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), String> {
-    let ctx = crate::canvas::panel::context_2d(canvas)?;
+    let context = crate::canvas::panel::context_2d(canvas)?;
+    let ctx = crate::canvas::pen::Pen::new(&context);
     let (lanes, spans) = (&view.lanes, &view.spans);
     let w = f64::from(canvas.width()) / dpr;
     let now = view.now;

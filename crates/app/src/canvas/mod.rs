@@ -10,6 +10,7 @@ pub mod frame;
 pub mod frame_stages;
 pub mod latch_lanes;
 pub mod panel;
+pub mod pen;
 pub mod pool_map;
 pub mod remote_debug;
 pub mod remote_frame;

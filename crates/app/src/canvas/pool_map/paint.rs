@@ -4,6 +4,7 @@
 //! midpoints and scan cursors drawn over them with the 2D context.
 
 use super::layout::Layout;
+use crate::canvas::pen::Pen;
 use crate::canvas::theme::{self, Theme};
 use crate::model::format;
 use crate::model::map_pixels::{band_infos, BandInfo, MapPixels, PaintAsk};
@@ -109,14 +110,15 @@ pub fn draw_overlays(
     layout: &Layout,
     bands: &[u16],
 ) {
+    let pen = Pen::new(ctx);
     for &i in bands {
         let Some(band) = o.bands.get(usize::from(i)) else {
             continue;
         };
-        let text_end = draw_label(ctx, o, band, layout, i);
-        draw_midpoint(ctx, o, band, layout, i, text_end);
-        draw_regions(ctx, o, band, layout, i);
-        draw_cursors(ctx, o, band, layout, i);
+        let text_end = draw_label(&pen, o, band, layout, i);
+        draw_midpoint(&pen, o, band, layout, i, text_end);
+        draw_regions(&pen, o, band, layout, i);
+        draw_cursors(&pen, o, band, layout, i);
     }
 }
 
@@ -143,13 +145,7 @@ fn put_image(
 
 /// The label row of band `i`: which instance, and its lists. Returns where its text
 /// ends: later labels give way rather than overlap.
-fn draw_label(
-    ctx: &CanvasRenderingContext2d,
-    o: &Overlay<'_>,
-    inst: &BandInfo,
-    layout: &Layout,
-    i: u16,
-) -> f64 {
+fn draw_label(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout, i: u16) -> f64 {
     let (theme, dpr) = (o.theme, o.dpr);
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
 
@@ -233,7 +229,7 @@ pub fn label_forms(counts: &[(&str, u32)]) -> Vec<String> {
 /// The old/young midpoint of band `i`: LRU_old, the first block of the old sublist,
 /// labelled when there is room after `text_end`.
 fn draw_midpoint(
-    ctx: &CanvasRenderingContext2d,
+    ctx: &Pen<'_>,
     o: &Overlay<'_>,
     inst: &BandInfo,
     layout: &Layout,
@@ -275,13 +271,7 @@ fn draw_midpoint(
 }
 
 /// The lent frames and the free blocks of band `i`, named when there is room.
-fn draw_regions(
-    ctx: &CanvasRenderingContext2d,
-    o: &Overlay<'_>,
-    inst: &BandInfo,
-    layout: &Layout,
-    i: u16,
-) {
+fn draw_regions(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout, i: u16) {
     let (theme, dpr) = (o.theme, o.dpr);
     let n = inst.size;
     let w = layout.width;
@@ -308,13 +298,7 @@ fn draw_regions(
 }
 
 /// The scan cursors sweeping band `i`, where the masking put them.
-fn draw_cursors(
-    ctx: &CanvasRenderingContext2d,
-    o: &Overlay<'_>,
-    inst: &BandInfo,
-    layout: &Layout,
-    i: u16,
-) {
+fn draw_cursors(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout, i: u16) {
     let (theme, dpr, now) = (o.theme, o.dpr, o.now);
     let n = inst.size;
     let w = layout.width;
