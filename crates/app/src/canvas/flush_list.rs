@@ -12,7 +12,8 @@
 
 use crate::canvas::theme::{css, Rgb, Theme};
 use crate::model::panels::{FlushView, MAX_FLUSH_LANES};
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::Clamped;
+use web_sys::{HtmlCanvasElement, ImageData};
 use yew::prelude::*;
 
 /// CSS pixels per instance lane.
@@ -58,8 +59,6 @@ pub fn draw(
         let len = lane.len as usize;
         let kept = lane.cells.len();
         let bar_w = plot_w * len as f64 / f64::from(longest);
-        ctx.set_fill_style_str(&css(theme.free));
-        ctx.fill_rect(LABEL_PX, y + 2.0, plot_w, LANE_PX - 4.0);
         let columns = bar_w.ceil() as usize;
         let colour_of = |c: usize| {
             let cell = lane.cells.get(c * kept / columns.max(1))?;
@@ -69,15 +68,15 @@ pub fn draw(
                 theme.space(cell.space)
             })
         };
-        for (first, width, colour) in runs(columns, colour_of) {
-            ctx.set_fill_style_str(&css(colour));
-            ctx.fill_rect(
-                LABEL_PX + first as f64,
-                y + 2.0,
-                width as f64,
-                LANE_PX - 4.0,
-            );
-        }
+        // The bar as pixels, put at once: a colour for every pixel column through
+        // the context would be hundreds of calls a lane, 30 times a second.
+        let bar = Bar::new(plot_w, LANE_PX - 4.0, dpr);
+        let pixels = bar.pixels(&runs(columns, colour_of), theme.free);
+        let image =
+            ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels), bar.width, bar.height)
+                .map_err(|_| "the flush list's image")?;
+        ctx.put_image_data(&image, (LABEL_PX * dpr).round(), ((y + 2.0) * dpr).round())
+            .map_err(|_| "the flush list's image")?;
         for s in view
             .running
             .iter()
@@ -132,6 +131,40 @@ pub fn flush_list(props: &FlushListProps) -> Html {
     }
 }
 
+/// A lane's bar in device pixels: `css_w` by `css_h` CSS pixels at `dpr`.
+struct Bar {
+    width: u32,
+    height: u32,
+    dpr: f64,
+}
+
+impl Bar {
+    fn new(css_w: f64, css_h: f64, dpr: f64) -> Bar {
+        Bar {
+            width: (css_w * dpr).round().max(1.0) as u32,
+            height: (css_h * dpr).round().max(1.0) as u32,
+            dpr,
+        }
+    }
+
+    /// RGBA rows: `free` where no run is, each run (`(first, width, colour)` in CSS
+    /// pixel columns) over the device pixels its columns cover.
+    fn pixels(&self, runs: &[(usize, usize, Rgb)], free: Rgb) -> Vec<u8> {
+        let w = self.width as usize;
+        let px = |x: usize| ((x as f64 * self.dpr).round() as usize).min(w);
+        let mut row = Vec::with_capacity(w * 4);
+        for _ in 0..w {
+            row.extend_from_slice(&[free[0], free[1], free[2], 255]);
+        }
+        for &(first, width, c) in runs {
+            for p in row[px(first) * 4..px(first + width) * 4].chunks_exact_mut(4) {
+                p.copy_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        row.repeat(self.height as usize)
+    }
+}
+
 /// Columns `0..columns` as runs of one colour, `(first, width, colour)`, each
 /// column coloured by `colour_of` (the runs end at the first column without one):
 /// one rectangle a run, not one a pixel column.
@@ -152,6 +185,24 @@ fn runs(columns: usize, colour_of: impl Fn(usize) -> Option<Rgb>) -> Vec<(usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bar_is_its_runs_over_the_free_colour_in_device_pixels() {
+        let (free, a, b) = ([0, 0, 0], [10, 20, 30], [200, 100, 50]);
+        let bar = Bar::new(4.0, 2.0, 1.5);
+        assert_eq!((bar.width, bar.height), (6, 3));
+        let pixels = bar.pixels(&[(0, 1, a), (1, 2, b)], free);
+        assert_eq!(pixels.len(), 6 * 3 * 4);
+        let colour = |x: usize, y: usize| {
+            let i = (y * 6 + x) * 4;
+            [pixels[i], pixels[i + 1], pixels[i + 2]]
+        };
+        // Column 0 covers device pixels 0..2 (1.5 rounds up), columns 1..3 pixels 2..5.
+        let row: Vec<_> = (0..6).map(|x| colour(x, 0)).collect();
+        assert_eq!(row, vec![a, a, b, b, b, free]);
+        assert!((0..6).all(|x| colour(x, 2) == row[x]), "every row alike");
+        assert!(pixels.chunks_exact(4).all(|p| p[3] == 255), "opaque");
+    }
 
     #[test]
     fn columns_of_one_colour_are_one_run() {
