@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
+mod bench_text;
 mod lesson;
 mod poster;
 mod reproduce;
@@ -337,31 +338,12 @@ fn reproduce_cmd(json: bool) -> Result<(), CliError> {
 fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
     if args.realtime_only {
-        let factor = bench::realtime_factor()?;
-        let i1 = bench::i1_steady_factor()?;
-        let i1_played = bench::i1_played_factor()?;
-        if args.json {
-            let figures = serde_json::json!({
-                "realtime_factor": factor,
-                "i1_steady_realtime_factor": i1,
-                "i1_played_realtime_factor": i1_played,
-            });
-            writeln!(out, "{figures}")?;
-        } else {
-            writeln!(
-                out,
-                "real time:   {factor:.0}x (8 M pages, 16 threads oltp_read_write)"
-            )?;
-            writeln!(
-                out,
-                "I1 steady:   {i1:.1}x (8 M pages, 16 threads oltp_write_only, past its DROP's stall)"
-            )?;
-            writeln!(
-                out,
-                "I1 played:   {i1_played:.1}x (virtual 0 to 200 s, its DROP's stall included)"
-            )?;
-        }
-        return Ok(());
+        let speeds = bench_text::Speeds {
+            realtime: bench::realtime_factor()?,
+            i1_steady: bench::i1_steady_factor()?,
+            i1_played: bench::i1_played_factor()?,
+        };
+        return Ok(bench_text::write_speeds(&mut out, &speeds, args.json)?);
     }
     let report = bench::run(args.trace.as_deref(), args.web.as_deref(), &mut |what| {
         eprintln!("# {what}…")
@@ -374,77 +356,7 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
         )?;
         return Ok(());
     }
-    let goal = |ok: bool| if ok { "met" } else { "NOT met" };
-    writeln!(out, "trace: {}", report.trace)?;
-    writeln!(
-        out,
-        "exact LRU:   {:>6.2} M accesses/s, miss ratio {:.6}  (goal >= 10 M/s: {}; libCacheSim: 0.2085)",
-        report.exact_lru_accesses_per_s / 1e6,
-        report.exact_lru_miss_ratio,
-        goal(report.exact_lru_accesses_per_s >= 10e6)
-    )?;
-    writeln!(
-        out,
-        "InnoDB LRU:  {:>6.2} M accesses/s, miss ratio {:.6}",
-        report.innodb_lru_accesses_per_s / 1e6,
-        report.innodb_lru_miss_ratio
-    )?;
-    writeln!(
-        out,
-        "memory:      {:.1} bytes per page: 28 of frame descriptor, 3 of page hash, the rest flush list and tablespaces (goal <= 32: {})",
-        report.bytes_per_page,
-        goal(report.bytes_per_page <= 32.0)
-    )?;
-    writeln!(
-        out,
-        "real time:   {:.0}x (8 M pages, 16 threads oltp_read_write; goal >= 100x: {})",
-        report.realtime_factor,
-        goal(report.realtime_factor >= 100.0)
-    )?;
-    writeln!(
-        out,
-        "I1 steady:   {:.1}x (8 M pages, 16 threads oltp_write_only, past its DROP's stall: virtual 170 to 290 s)",
-        report.i1_steady_realtime_factor
-    )?;
-    writeln!(
-        out,
-        "I1 played:   {:.1}x (the same, as a demo plays it: virtual 0 to 200 s, its DROP's stall included)",
-        report.i1_played_realtime_factor
-    )?;
-    writeln!(
-        out,
-        "evict pass:  {:.2}x a plain sweep (goal <= 2x: {})",
-        report.evict_pass_vs_sweep_ratio,
-        goal(report.evict_pass_vs_sweep_ratio <= 2.0)
-    )?;
-    writeln!(
-        out,
-        "I1 build:    {:.0} ms for a 128 GB pool, of which {:.0} ms assembling it cold (goal <= 1,500 ms in the browser: see cargo xtask bench-web)",
-        report.i1_build_ms, report.i1_assemble_ms
-    )?;
-    if let (Some(wasm), Some(ratio)) = (report.wasm_realtime_factor, report.wasm_speed_ratio) {
-        writeln!(
-            out,
-            "wasm:        {wasm:.0}x in Chromium, {ratio:.2} of native (goal >= 0.5: {})",
-            goal(ratio >= 0.5)
-        )?;
-    }
-    if let (Some(wasm), Some(ratio)) = (report.wasm_i1_steady_factor, report.wasm_i1_speed_ratio) {
-        writeln!(
-            out,
-            "wasm I1:     {wasm:.1}x in Chromium past its DROP's stall, the engine alone, {ratio:.2} of native (goal >= 0.5: {})",
-            goal(ratio >= 0.5)
-        )?;
-    }
-    if let (Some(page), Some(ratio)) = (report.page_i1_played_speed, report.page_i1_played_ratio) {
-        writeln!(
-            out,
-            "page I1:     {page:.1}x in Chromium at 1000x as it plays (virtual 0 to 200 s), {ratio:.2} of native (goals >= 30x: {}, >= 0.5: {})",
-            goal(page >= 30.0),
-            goal(ratio >= 0.5)
-        )?;
-    }
-    Ok(())
+    Ok(bench_text::write_report(&mut out, &report)?)
 }
 
 fn load_scenario(arg: &str) -> Result<Scenario, String> {
