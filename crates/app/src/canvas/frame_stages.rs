@@ -1,7 +1,8 @@
 //! How the page spreads a worker frame's work over its animation frames. The map's
 //! patches are put the frame they come; the rest goes in stages, in this order: the
-//! flush lists and latch lanes, the charts, the news (Yew's render of the figures,
-//! whose style, layout and paint follow in the same task). A stage waits for a
+//! flush lists and latch lanes, the charts, the news (handed to Yew in a task of
+//! their own after the frame; their style, layout and paint come in the next frame,
+//! which counts them as work done). A stage waits for a
 //! later frame when the frame has already worked past the stage's room, so that no
 //! frame does all of it at once: on a 2-core machine whose other core the engines'
 //! worker keeps busy, the page's thread shares a core with the compositor, and a
@@ -17,8 +18,8 @@ pub enum Stage {
     Lanes = 0,
     /// The charts (2–4 ms a pane).
     Charts = 1,
-    /// The news and answers: Yew's render, then the page's style, layout and paint
-    /// in the same task (8–12 ms, most of it after the frame's callback returns).
+    /// The news and answers: Yew's render in a task of its own after the frame, then
+    /// the page's style, layout and paint in the next frame (8–12 ms together).
     News = 2,
 }
 
