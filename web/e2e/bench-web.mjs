@@ -8,7 +8,9 @@
 // long_tasks and long_task_max_ms (main-thread tasks over 50 ms, from the Long Tasks
 // API: wall time, which includes waiting for a core), task_cpu_max_ms and
 // long_tasks_cpu (the longest CPU time the page's thread spent in one task, and how
-// many spent over 50 ms, from Chromium's trace: task-trace.mjs), speed_achieved
+// many spent over 50 ms, from Chromium's trace: task-trace.mjs; long_tasks_traced,
+// each task the trace saw over 50 ms of wall time with its CPU time; task_wall_max_ms,
+// the longest wall time of a traced task), speed_achieved
 // (virtual seconds per wall second while measured), heap_mb (the JS heap plus the
 // wasm linear memory). Overall: first_map_ms (navigation to the first drawn pool-map
 // pixels), startup_marks_ms (the page's own marks on the way there),
@@ -420,8 +422,16 @@ function taskCpu(cases) {
     const f = trace.figures(c.case);
     if (!f) continue;
     Object.assign(c, f);
-    console.log(`  ${c.case.padEnd(64)} longest ${f.task_cpu_max_ms} ms; over 50 ms: ${f.long_tasks_cpu} (wall: ${c.long_tasks})`);
+    console.log(`  ${c.case.padEnd(64)} longest ${f.task_cpu_max_ms} ms (wall ${f.task_wall_max_ms}); over 50 ms: ${f.long_tasks_cpu} (wall: ${c.long_tasks}${wallTasks(f)})`);
   }
+}
+
+/** The trace's tasks over 50 ms of wall time, `; traced: 58 ms wall with 16.9 of
+ * CPU, …`, or nothing. */
+function wallTasks(f) {
+  const long = f.long_tasks_traced ?? [];
+  if (long.length === 0) return '';
+  return `; traced: ${long.map((t) => `${t.wall_ms} ms wall with ${t.cpu_ms} of CPU`).join(', ')}`;
 }
 
 /** When the page (loading, PROBES installed) drew its first map, ms after navigation. */
@@ -467,7 +477,7 @@ async function tracedLoad() {
     const name = 'page load';
     await own.end(page, name, { fromNavigation: true });
     const f = own.figures(name) ?? {};
-    console.log(`page load, traced in a browser of its own: longest task ${f.task_cpu_max_ms} ms of CPU; over 50 ms: ${f.long_tasks_cpu}`);
+    console.log(`page load, traced in a browser of its own: longest task ${f.task_cpu_max_ms} ms of CPU; over 50 ms: ${f.long_tasks_cpu}${wallTasks(f)}`);
     return f;
   } finally {
     await close();

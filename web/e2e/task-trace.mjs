@@ -66,7 +66,8 @@ export class TaskTrace {
   }
 
   /** Case `name`'s figures: the longest CPU time of a task on the page's main thread
-   * between its marks, and how many tasks spent over 50 ms of CPU; null when the
+   * between its marks, how many tasks spent over 50 ms of CPU, and each task over 50
+   * ms of wall time with its CPU time; null when the
    * trace lost events or its marks are not in it. */
   figures(name) {
     return this.results.get(name) ?? null;
@@ -82,9 +83,17 @@ export class TaskTrace {
       (t) => t.thread === end.thread && t.ts + t.dur >= from && t.ts <= end.ts && Number.isFinite(t.tdur),
     );
     const cpu = inside.map((t) => t.tdur / 1000);
+    const tenth = (ms) => Math.round(ms * 10) / 10;
     return {
-      task_cpu_max_ms: Math.round(Math.max(0, ...cpu) * 10) / 10,
+      task_cpu_max_ms: tenth(Math.max(0, ...cpu)),
+      // The longest wall time of a traced task, to set beside the Long Tasks API's.
+      task_wall_max_ms: tenth(Math.max(0, ...inside.map((t) => t.dur / 1000))),
       long_tasks_cpu: cpu.filter((ms) => ms > 50).length,
+      // Each task the trace saw over 50 ms of wall time, with its CPU time: a task
+      // long in wall time and short in CPU waited for a core.
+      long_tasks_traced: inside
+        .filter((t) => t.dur > 50_000)
+        .map((t) => ({ wall_ms: tenth(t.dur / 1000), cpu_ms: tenth(t.tdur / 1000) })),
     };
   }
 }
