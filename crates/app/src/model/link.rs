@@ -354,27 +354,15 @@ const STATE_PARAMS: [&str; 5] = ["scenario", "engine", "compare", "seed", "scrip
 
 /// Reads `location.hash` (with or without its `#`). An empty fragment is no state.
 pub fn parse_fragment(hash: &str) -> Result<Fragment, LinkError> {
-    let hash = hash.strip_prefix('#').unwrap_or(hash);
-    if hash.len() > MAX_FRAGMENT {
-        return Err(LinkError::TooLong(hash.len()));
-    }
     let mut fragment = Fragment::default();
-    for item in hash.split('&').filter(|i| !i.is_empty()) {
-        match item.split_once('=') {
-            Some((k, v)) => fragment
-                .params
-                .push((percent_decode(k)?, percent_decode(v)?)),
-            None if is_version_mark(item) => {
+    for item in items(hash)? {
+        match read_item(item)? {
+            Item::Param(k, v) => fragment.params.push((k, v)),
+            Item::State(payload) => {
                 if fragment.state.is_some() {
                     return Err(LinkError::Malformed("two states in one link".into()));
                 }
-                fragment.state = Some(LinkState::decode(item)?);
-            }
-            None => {
-                return Err(LinkError::Malformed(format!(
-                    "'{}' is neither a state (v1.…) nor key=value",
-                    shorten(item)
-                )))
+                fragment.state = Some(LinkState::decode(payload)?);
             }
         }
     }
@@ -410,7 +398,7 @@ pub fn address_due(shown: &Address, next: &Address, shown_ms: f64) -> bool {
     let params = |f: &str| {
         f.trim_start_matches('#')
             .split('&')
-            .filter(|i| !is_version_mark(i))
+            .filter(|i| !is_state_item(i))
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
@@ -435,22 +423,49 @@ pub struct Address {
 /// The `key=value` parameters of a fragment, its state (`v1.…`) skipped unread:
 /// what a part of the page that only needs the parameters reads every second.
 pub fn fragment_params(hash: &str) -> Result<Vec<(String, String)>, LinkError> {
+    let mut params = Vec::new();
+    for item in items(hash)? {
+        if let Item::Param(k, v) = read_item(item)? {
+            params.push((k, v));
+        }
+    }
+    Ok(params)
+}
+
+/// A fragment's `&`-separated items (its `#` and empty items dropped), once its
+/// length is checked.
+fn items(hash: &str) -> Result<impl Iterator<Item = &str>, LinkError> {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     if hash.len() > MAX_FRAGMENT {
         return Err(LinkError::TooLong(hash.len()));
     }
-    hash.split('&')
-        .filter(|i| !i.is_empty() && !is_version_mark(i))
-        .map(|item| {
-            let (k, v) = item.split_once('=').ok_or_else(|| {
-                LinkError::Malformed(format!(
-                    "'{}' is neither a state (v1.…) nor key=value",
-                    shorten(item)
-                ))
-            })?;
-            Ok((percent_decode(k)?, percent_decode(v)?))
-        })
-        .collect()
+    Ok(hash.split('&').filter(|i| !i.is_empty()))
+}
+
+/// One item of a fragment: its state's payload (`v1.…`, not read yet) or a
+/// `key=value` parameter, percent-decoded.
+enum Item<'a> {
+    State(&'a str),
+    Param(String, String),
+}
+
+/// Reads one item of a fragment ([`Item`]); an item that is neither is refused.
+fn read_item(item: &str) -> Result<Item<'_>, LinkError> {
+    if is_state_item(item) {
+        return Ok(Item::State(item));
+    }
+    match item.split_once('=') {
+        Some((k, v)) => Ok(Item::Param(percent_decode(k)?, percent_decode(v)?)),
+        None => Err(LinkError::Malformed(format!(
+            "'{}' is neither a state (v1.…) nor key=value",
+            shorten(item)
+        ))),
+    }
+}
+
+/// Whether a fragment's item is its state (`v1.…`): a version mark without `=`.
+fn is_state_item(item: &str) -> bool {
+    !item.contains('=') && is_version_mark(item)
 }
 
 /// What the page says when its fragment cannot be read.

@@ -333,4 +333,8 @@ fn the_parameters_of_a_fragment_are_read_without_its_state() {
         Err(LinkError::Malformed(_))
     ));
     assert!(fragment_params("").unwrap().is_empty());
+    // An item with '=' is a parameter, whatever its name looks like, for both readers.
+    let odd = vec![("v1.k".to_string(), "v".to_string())];
+    assert_eq!(fragment_params("v1.k=v").unwrap(), odd);
+    assert_eq!(parse_fragment("v1.k=v").unwrap().params, odd);
 }
