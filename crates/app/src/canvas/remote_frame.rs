@@ -244,62 +244,16 @@ impl RemoteLoop {
         let theme = Theme::for_scheme(dark);
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         self.describe_views(dpr, dark);
-        let held = self.held.take();
-        let mut news = held.news;
-        let mut answered = held.answered;
-        let mut fresh_panels = held.panels;
-        fresh_panels.resize(self.canvases.len(), (false, false));
+        let mut came = self.held.take();
+        came.panels.resize(self.canvases.len(), (false, false));
         let before_map = !self.drawn_any.get();
         let labels_frame = self.draw_owed_labels(None, &theme);
-        for arrived in self.remote.take_arrived() {
-            let put_started = performance_now();
-            let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
-            let drew = self.put_patches(&got.patches, &arrived.pixels, &theme);
-            if !got.patches.is_empty() {
-                self.remote.send(&Command::Drawn);
-            }
-            phase[0] += performance_now() - put_started;
-            if drew {
-                marks::once(marks::PAGE_FIRST_MAP);
-            }
-            self.drawn_any.set(self.drawn_any.get() || drew);
-            for &(pane, lanes, charts) in &got.panels {
-                if let Some(f) = fresh_panels.get_mut(pane) {
-                    f.0 |= lanes;
-                    f.1 |= charts;
-                }
-            }
-            news.extend(got.news.into_iter().map(|n| (got.generation, n)));
-            answered.extend(got.answered);
-            for a in got.actions {
-                self.on_action.emit(a);
-            }
-        }
-        if let Some(why) = self.remote.failure() {
-            self.stopped.set(true);
-            if !self.remote.mirror.borrow().heard {
-                // Nothing drawn yet: the page starts again with the engines on its
-                // own thread, and says so.
-                gloo::console::warn!(why);
-                crate::worker::fallback::reload_on_page_thread();
-                return;
-            }
-            gloo::console::error!(why.clone());
-            self.on_action.emit(Action::Notice(why));
+        phase[0] = self.take_arrivals(&mut came, &theme);
+        if self.stop_if_failed() {
+            return;
         }
         self.set_page_flags(false);
-        // Until the frame after the first map's (see [`Held`]).
-        let map_shown = self
-            .canvases
-            .iter()
-            .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
-        let first_frames = (before_map && map_shown) || labels_frame;
-        if first_frames && started - self.started_ms < HOLD_FIRST_MS {
-            *self.held.borrow_mut() = Held {
-                news,
-                answered,
-                panels: fresh_panels,
-            };
+        if self.holds_first_frames((before_map, labels_frame), started, &mut came) {
             self.arm();
             return;
         }
@@ -307,22 +261,107 @@ impl RemoteLoop {
         let mut stages = self.stages.get();
         let mut this_frame = stages.frame();
         let first_draw_waited =
-            self.draw_panel_stages(&mut this_frame, &fresh_panels, (&theme, dpr), room_from);
+            self.draw_panel_stages(&mut this_frame, &came.panels, (&theme, dpr), room_from);
         self.first_draw_waited.set(first_draw_waited);
         phase[1] = performance_now() - panels_started;
         // The news, the page's ready and settled flags with them (the figures they
         // promise are the news').
-        let any_news = !news.is_empty() || !answered.is_empty();
+        let any_news = !came.news.is_empty() || !came.answered.is_empty();
         let news_go = this_frame.runs(Stage::News, any_news, performance_now() - room_from);
         self.stages.set(stages);
-        if !news_go {
+        if news_go {
+            if let Some(ms) = self.hand_over_news(came.news, came.answered) {
+                phase[2] = ms;
+            }
+        } else {
             let mut held = self.held.borrow_mut();
-            held.news = news;
-            held.answered = answered;
-            self.show_debug(started, performance_now() - started, &phase);
-            self.arm();
-            return;
+            held.news = came.news;
+            held.answered = came.answered;
         }
+        self.show_debug(started, performance_now() - started, &phase);
+        self.arm();
+    }
+
+    /// Takes the frames that arrived from the worker: puts their map patches, and
+    /// adds their news, answers and fresh panels to `came` (the page's actions are
+    /// said at once). How long putting the patches took, ms.
+    fn take_arrivals(&self, came: &mut Held, theme: &Theme) -> f64 {
+        let mut put_ms = 0.0;
+        for arrived in self.remote.take_arrived() {
+            let put_started = performance_now();
+            let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
+            let drew = self.put_patches(&got.patches, &arrived.pixels, theme);
+            if !got.patches.is_empty() {
+                self.remote.send(&Command::Drawn);
+            }
+            put_ms += performance_now() - put_started;
+            if drew {
+                marks::once(marks::PAGE_FIRST_MAP);
+            }
+            self.drawn_any.set(self.drawn_any.get() || drew);
+            for &(pane, lanes, charts) in &got.panels {
+                if let Some(f) = came.panels.get_mut(pane) {
+                    f.0 |= lanes;
+                    f.1 |= charts;
+                }
+            }
+            came.news
+                .extend(got.news.into_iter().map(|n| (got.generation, n)));
+            came.answered.extend(got.answered);
+            for a in got.actions {
+                self.on_action.emit(a);
+            }
+        }
+        put_ms
+    }
+
+    /// When the worker has failed, stops the loop: before anything was drawn the
+    /// page starts again with the engines on its own thread, and says so; after,
+    /// it says why. Whether it stopped.
+    fn stop_if_failed(&self) -> bool {
+        let Some(why) = self.remote.failure() else {
+            return false;
+        };
+        self.stopped.set(true);
+        if !self.remote.mirror.borrow().heard {
+            gloo::console::warn!(why);
+            crate::worker::fallback::reload_on_page_thread();
+            return true;
+        }
+        gloo::console::error!(why.clone());
+        self.on_action.emit(Action::Notice(why));
+        true
+    }
+
+    /// In the first map's frames (see [`Held`]: the frame that put its pixels,
+    /// begun `before_map` on a page that shows one, and the `labels_frame` that drew
+    /// its text), for at most [`HOLD_FIRST_MS`], keeps what `came` for the frame
+    /// after. Whether it did.
+    fn holds_first_frames(
+        &self,
+        (before_map, labels_frame): (bool, bool),
+        started: f64,
+        came: &mut Held,
+    ) -> bool {
+        let map_shown = self
+            .canvases
+            .iter()
+            .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
+        let first_frames = (before_map && map_shown) || labels_frame;
+        let hold = first_frames && started - self.started_ms < HOLD_FIRST_MS;
+        if hold {
+            *self.held.borrow_mut() = std::mem::take(came);
+        }
+        hold
+    }
+
+    /// Gives the news and answers to the news' task ([`NewsTask`]), or renders them
+    /// now where there is none: then how long that took, ms.
+    fn hand_over_news(
+        &self,
+        news: Vec<(u32, News)>,
+        answered: Vec<(Answer, Reply)>,
+    ) -> Option<f64> {
         {
             let mut to_render = self.to_render.borrow_mut();
             to_render.0.extend(news);
@@ -333,12 +372,11 @@ impl RemoteLoop {
             .borrow()
             .as_ref()
             .is_some_and(|t| t.channel.port2().post_message(&JsValue::NULL).is_ok());
-        if !posted {
-            self.render_news();
-            phase[2] = self.news_rendered.take().unwrap_or(0.0);
+        if posted {
+            return None;
         }
-        self.show_debug(started, performance_now() - started, &phase);
-        self.arm();
+        self.render_news();
+        Some(self.news_rendered.take().unwrap_or(0.0))
     }
 
     /// Hands the news and answers a frame left to Yew's reducer, with the page's

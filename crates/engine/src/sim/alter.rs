@@ -995,6 +995,7 @@ impl MetaDdl {
 }
 
 impl Sim {
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_meta_ddl(&mut self, t: ThreadId, a: &mut MetaDdl) -> Next {
         match a.step {
             MetaStep::Wait => {

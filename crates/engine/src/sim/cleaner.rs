@@ -100,6 +100,7 @@ impl Sim {
         pages.min(inn.io_capacity_max)
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_cleaner(&mut self, t: ThreadId, p: &mut PageCleaner) -> Next {
         let latch = LatchId::BufPool(p.instance);
         match p.step {

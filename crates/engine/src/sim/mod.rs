@@ -405,7 +405,11 @@ impl Sim {
         self.sched.now = self.sched.now.max(until);
     }
 
-    /// A wake that is not a thread's: a sample, a timeout, a script line.
+    /// A wake that is not a thread's: a sample, a timeout, a script line. Not
+    /// inlined into the run loop in wasm: once a second or rarer, and its callees
+    /// (a sample's) would make the loop one large function for the browser to
+    /// compile (see [`Sim::step_thread_until_it_waits`]).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn run_wake(&mut self, wake: Wake) {
         match wake {
             Wake::Sample => self.take_sample(),
@@ -486,6 +490,14 @@ impl Sim {
 
     /// One thread's part of [`Sim::step_thread`]: its steps until it sleeps, parks or
     /// exits; returns the next wake due, taken off the queue.
+    ///
+    /// In wasm, each kind's step is a function of its own (`inline(never)`), not
+    /// inlined here: inlined, they made `step_thread` one 48 kB function, which the
+    /// browser's optimising compiler (V8's TurboFan, on a background thread) took
+    /// 234 ms of CPU to compile in the page's first second, on a 2-core machine the
+    /// page's thread's share of a core. Apart, each is compiled when it runs hot, and
+    /// a DDL's only once a DDL runs. Natively nothing is compiled at run time, and
+    /// LLVM inlines as it sees fit.
     #[inline(always)]
     fn step_thread_until_it_waits(&mut self, t: ThreadId, until: Tick) -> Option<Wake> {
         let mut th = std::mem::replace(&mut self.sched.threads[t.0 as usize], Thread::Exited);
@@ -769,6 +781,7 @@ impl Sim {
     }
 
     /// The HA probe: a heartbeat write every interval, through the same hooks as any DML.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     fn step_probe(&mut self, t: ThreadId, p: &mut HaProbe) -> Next {
         use crate::profile::TableOpenLock;
         match p.step {

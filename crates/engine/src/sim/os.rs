@@ -88,6 +88,7 @@ impl Sim {
         Next::Exit
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_shell(&mut self, t: ThreadId, s: &mut Shell) -> Next {
         match s.command.clone() {
             ShellCommand::Mkdir { path } => {

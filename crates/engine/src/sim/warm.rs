@@ -362,6 +362,9 @@ impl Sim {
     }
 
     /// Goes on with `w` for at most `work` pages tried or draws; true once it is done.
+    /// In wasm each stage is a function of its own: inlined here they made one
+    /// 10 kB function the browser's optimising compiler took about 100 ms to compile
+    /// beside the page's first frames (see `Sim::step_thread_until_it_waits`).
     pub(super) fn warm_step(&mut self, w: &mut Warming, mut work: u64) -> bool {
         while work > 0 {
             let spent = match w.stage {
@@ -377,6 +380,7 @@ impl Sim {
     }
 
     /// Every internal page of every index first: every search passes through them.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::warm_step`
     fn warm_internal_pages(&mut self, w: &mut Warming, budget: u64) -> u64 {
         let Stage::Internal {
             mut table,
@@ -423,6 +427,7 @@ impl Sim {
 
     /// Each leaf's first draw (one random number a leaf), then the leaves sorted by
     /// it. A leaf no draw reaches within the horizon is left out.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::warm_step`
     fn warm_draws(&mut self, w: &mut Warming, budget: u64) -> u64 {
         let Stage::Draws {
             mut table,
@@ -498,6 +503,7 @@ impl Sim {
     /// instance down to its free-block target (a page for a full instance is not
     /// read, as a draw's was not), or every index page read. The stop test sums over
     /// the instances, so it is asked only after a read.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::warm_step`
     fn warm_leaves(&mut self, w: &mut Warming, budget: u64) -> u64 {
         let Stage::Leaves { mut next } = w.stage else {
             return 0;
@@ -534,6 +540,7 @@ impl Sim {
 
     /// Reads every page of the cached partitions, in file order as a scan would, while
     /// each instance has more than `innodb_lru_scan_depth` free blocks.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::warm_step`
     fn warm_partitions(&mut self, w: &mut Warming, budget: u64) -> u64 {
         let Stage::Partitions {
             mut partition,

@@ -392,6 +392,7 @@ impl Sim {
         });
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_ddl(&mut self, t: ThreadId, d: &mut Ddl) -> Next {
         let mech = self.profile.mechanisms.clone();
         match d.step {
@@ -848,6 +849,7 @@ impl Sim {
     }
 
     /// AliSQL's purge thread: truncate 512 MiB, sleep 100 ms, ..., unlink the rest.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_file_purge(&mut self, t: ThreadId, p: &mut FilePurge) -> Next {
         let path = super::fs_path(&p.path);
         if p.remaining_bytes > PURGE_STEP_BYTES {

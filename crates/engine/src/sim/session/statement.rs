@@ -35,6 +35,7 @@ pub(in crate::sim) fn opens_tables(plan: &[MdlRequest]) -> bool {
 }
 
 impl Sim {
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(in crate::sim) fn step_session(&mut self, t: ThreadId, th: &mut SessionThread) -> Next {
         let id = th.id;
         if th.run.is_none() {
