@@ -314,6 +314,9 @@ impl WarmUp {
     }
 }
 
+/// The most pages or draws one call of a warm-up stage takes (see [`Sim::warm_step`]).
+const WARM_SLICE: u64 = 1 << 16;
+
 impl Sim {
     /// Fills the pool the way the workload would have after a long warm-up: leaf pages
     /// drawn from the workload's key distribution (with every internal page of their
@@ -364,14 +367,18 @@ impl Sim {
     /// Goes on with `w` for at most `work` pages tried or draws; true once it is done.
     /// In wasm each stage is a function of its own: inlined here they made one
     /// 10 kB function the browser's optimising compiler took about 100 ms to compile
-    /// beside the page's first frames (see `Sim::step_thread_until_it_waits`).
+    /// beside the page's first frames (see `Sim::step_thread_until_it_waits`). And a
+    /// stage is called for [`WARM_SLICE`] at most: V8 optimises a wasm function for
+    /// its next calls, never the call under way, so a whole build in one call would
+    /// run its stages' loops in baseline code to the end.
     pub(super) fn warm_step(&mut self, w: &mut Warming, mut work: u64) -> bool {
         while work > 0 {
+            let slice = work.min(WARM_SLICE);
             let spent = match w.stage {
-                Stage::Internal { .. } => self.warm_internal_pages(w, work),
-                Stage::Draws { .. } => self.warm_draws(w, work),
-                Stage::Leaves { .. } => self.warm_leaves(w, work),
-                Stage::Partitions { .. } => self.warm_partitions(w, work),
+                Stage::Internal { .. } => self.warm_internal_pages(w, slice),
+                Stage::Draws { .. } => self.warm_draws(w, slice),
+                Stage::Leaves { .. } => self.warm_leaves(w, slice),
+                Stage::Partitions { .. } => self.warm_partitions(w, slice),
                 Stage::Done => return true,
             };
             work = work.saturating_sub(spent.max(1));

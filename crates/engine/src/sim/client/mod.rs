@@ -333,7 +333,6 @@ impl Sim {
     /// is due now: those are the ones the scheduler would run next anyway
     /// ([`super::sched::Scheduler::runs_now`]), so they run here, in the same order,
     /// without going back through the thread table.
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(super) fn step_client(&mut self, t: ThreadId, c: &mut Client) -> Next {
         loop {
             let next = self.client_step(t, c);
@@ -343,10 +342,7 @@ impl Sim {
         }
     }
 
-    /// One step of a client's state machine. In wasm each state's work is a
-    /// function of its own (`inline(never)`): the browser's optimising compiler
-    /// takes each as it runs hot, not the whole machine as one function (see
-    /// [`Sim::step_thread_until_it_waits`]).
+    /// One step of a client's state machine.
     fn client_step(&mut self, t: ThreadId, c: &mut Client) -> Next {
         match c.step {
             ClientStep::NextEvent => {
@@ -382,7 +378,6 @@ impl Sim {
     }
 
     /// `StatementStart`: the statement arrived; pick its table and pages, parse and execute.
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::client_step`
     fn client_statement_start(&mut self, t: ThreadId, c: &mut Client) -> Next {
         let kind = c.stmts[c.stmt_idx];
         let Some(table) = self.pick_table(&mut c.rng) else {
@@ -448,7 +443,6 @@ impl Sim {
 
     /// `OpenTable`: `open_table()` takes the statement's metadata locks (and 5.1's
     /// `LOCK_open`).
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::client_step`
     fn client_open_table(&mut self, t: ThreadId, c: &mut Client) -> Next {
         // open_table(): the statement's metadata locks first (sysbench's
         // transaction keeps them to COMMIT).
@@ -475,7 +469,6 @@ impl Sim {
     }
 
     /// `BeforeDml`: the replication plugin's hook and console sessions' row locks.
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::client_step`
     fn client_before_dml(&mut self, t: ThreadId, c: &mut Client) -> Next {
         // The replication plugin's before_dml hook looks up foreign keys through
         // InnoDB's dictionary, under dict_sys (5.7).
@@ -514,7 +507,6 @@ impl Sim {
 
     /// `Walk`: the statement's page work, its steps of the same instant run at once as
     /// in [`Sim::step_client`].
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::client_step`
     fn client_walk(&mut self, t: ThreadId, c: &mut Client) -> Next {
         loop {
             match self.step_page_walk(t, &mut c.walk, &mut c.rng) {
@@ -542,7 +534,6 @@ impl Sim {
     }
 
     /// `StatementEnd`: the statement is done; the event ends with its last one.
-    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::client_step`
     fn client_statement_end(&mut self, c: &mut Client) -> Next {
         self.catalog[c.walk.table].users -= 1;
         self.rec.counters.queries += 1;
