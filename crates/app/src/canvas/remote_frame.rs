@@ -70,7 +70,9 @@ struct NewsTask {
 /// the panels to draw, held until the frame after the one that drew the first map's
 /// labels, itself the frame after its pixels (not at all on a page without a map,
 /// [`HOLD_FIRST_MS`] at most). The first map is shown in the frame it came, its
-/// text in the next, and the page's first big render after them.
+/// text in the next, and the page's first big render after them. (Stages that wait
+/// leave theirs here too, and each frame gathers what came into one, starting from
+/// what was held: [`RemoteLoop::take_arrivals`].)
 #[derive(Default)]
 struct Held {
     news: Vec<(u32, News)>,
