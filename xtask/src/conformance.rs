@@ -325,7 +325,8 @@ struct Client {
     /// The process that connection will be, started as soon as the 2006 arrived
     /// (starting a client takes hundreds of ms on a loaded machine, which the
     /// reconnect of a real client does not), taken over at the session's next
-    /// statement: until then `{NAME}` is still the closed connection's id.
+    /// statement; `{NAME}` is its connection's id from the 2006 on (the `mysql`
+    /// client reconnects as it reports the 2006).
     spare: Option<Box<Client>>,
 }
 
@@ -465,11 +466,19 @@ fn collect(
 /// The client's "server has gone away": the statement never reached a server.
 const CR_SERVER_GONE_ERROR: u16 = 2006;
 
-/// `sql` with each `{SESSION}` replaced by that session's connection id.
+/// `sql` with each `{SESSION}` replaced by that session's connection id: once a
+/// statement of it got 2006, the new connection's (the client reconnects there, as
+/// the simulator does), else the current one's.
 fn with_connection_ids(sql: &str, names: &[String], clients: &[Client]) -> String {
     let mut out = sql.to_owned();
     for (i, n) in names.iter().enumerate() {
-        if let Some(id) = clients[i].connection_id {
+        let c = &clients[i];
+        let reconnected = c
+            .spare
+            .as_ref()
+            .filter(|_| c.lost)
+            .and_then(|s| s.connection_id);
+        if let Some(id) = reconnected.or(c.connection_id) {
             out = out.replace(&format!("{{{n}}}"), &id.to_string());
         }
     }
@@ -729,11 +738,18 @@ pub enum Scripts {
     /// Those and the generated matrix (`xtask/src/matrix.rs`, about ten minutes):
     /// `cargo xtask conformance`.
     WithMatrix,
+    /// `count` random walks' scripts from `seed` (`xtask/src/walks.rs`), alone:
+    /// `cargo xtask conformance --random N [--seed S]`.
+    Random { count: usize, seed: u64 },
 }
 
 /// The conformance scripts, sorted: `assets/scripts/`, then (with the matrix) the
-/// matrix's, written under `target/conformance-matrix/`.
+/// matrix's, written under `target/conformance-matrix/`; or the random walks', under
+/// `target/conformance-random/`.
 fn scripts(which: Scripts) -> Result<Vec<PathBuf>> {
+    if let Scripts::Random { count, seed } = which {
+        return write_scripts("conformance-random", crate::walks::scripts(count, seed));
+    }
     let dir = workspace_root().join("assets/scripts");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -744,10 +760,20 @@ fn scripts(which: Scripts) -> Result<Vec<PathBuf>> {
     if which == Scripts::Written {
         return Ok(v);
     }
-    let out = crate::util::target_dir().join("conformance-matrix");
+    v.extend(write_scripts(
+        "conformance-matrix",
+        crate::matrix::scripts(),
+    )?);
+    Ok(v)
+}
+
+/// Generated scripts written under `target/<dir>/` (emptied first), in order.
+fn write_scripts(dir: &str, scripts: Vec<(String, String)>) -> Result<Vec<PathBuf>> {
+    let out = crate::util::target_dir().join(dir);
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    for (name, text) in crate::matrix::scripts() {
+    let mut v = Vec::new();
+    for (name, text) in scripts {
         let path = out.join(format!("{name}.script"));
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         v.push(path);

@@ -13,7 +13,8 @@
 //! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
 //! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
-//!   scripts of `assets/scripts/`).
+//!   scripts of `assets/scripts/`); `--random N [--seed S]`: N scripts of random walks
+//!   instead (`walks.rs`), a campaign.
 //! - `bench-web [--no-build] [--dir DIR] [--page-thread]`: the browser's figures
 //!   (frames, long tasks, speed, heap, first map, the I1 switch, wasm size) of the
 //!   default page (the engines in a Web Worker) into `target/bench-web.json` (with
@@ -39,6 +40,7 @@ mod size;
 mod soak;
 mod toolchain;
 mod util;
+mod walks;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,6 +62,9 @@ commands:
   conformance [--only TEXT] session scripts and the generated matrix against a private
                             MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
+        [--random N]        instead: N scripts of random walks (three sessions taking turns
+                            on a table, six walks a script) into target/conformance-random/
+        [--seed S]          the walks' seed (default 1): the same seed writes the same walks
   bench-web [--no-build] [--page-thread]
                             measure the app in headless Chromium into target/bench-web.json
                             (--page-thread: the engines on the page's thread, ?worker=0,
@@ -101,6 +106,8 @@ enum Task {
     },
     Conformance {
         only: Option<String>,
+        /// `--random N`, `--seed S`: N scripts of random walks from seed S.
+        random: Option<(usize, u64)>,
     },
     Size {
         build: bool,
@@ -121,6 +128,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut dir = None;
     let mut page_thread = false;
     let mut only = None;
+    let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     let mut fuzz = fuzz::Options {
         seconds: 60,
@@ -148,9 +156,10 @@ fn parse(args: &[String]) -> Result<Task> {
             ("bench-web", "--page-thread") => page_thread = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
+            ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
+            ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
-            ("soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
             ("soak", "--hours") => hours = Some(number("--hours", &value("--hours")?)?),
             ("fuzz", "--seconds" | "--runs") => {
                 let v = value(flag)?;
@@ -191,7 +200,14 @@ fn parse(args: &[String]) -> Result<Task> {
             dir,
             page_thread,
         }),
-        "conformance" => Ok(Task::Conformance { only }),
+        "conformance" => Ok(Task::Conformance {
+            only,
+            random: match (random, seed) {
+                (Some(n), s) => Some((n as usize, s.unwrap_or(1))),
+                (None, Some(_)) => return Err("--seed goes with --random N".into()),
+                (None, None) => None,
+            },
+        }),
         "size" => Ok(Task::Size { build }),
         "soak" => Ok(Task::Soak(match (seed, hours) {
             (Some(_), Some(_)) => return Err("--seed and --hours do not go together".into()),
@@ -256,8 +272,12 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Test => check::test(),
-        Task::Conformance { only } => {
-            conformance::conformance(conformance::Scripts::WithMatrix, only.as_deref()).map(|_| ())
+        Task::Conformance { only, random } => {
+            let which = match random {
+                Some((count, seed)) => conformance::Scripts::Random { count, seed },
+                None => conformance::Scripts::WithMatrix,
+            };
+            conformance::conformance(which, only.as_deref()).map(|_| ())
         }
         Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
@@ -312,12 +332,37 @@ mod tests {
         check(&["layers"], Ok(Task::Layers));
         check(&["size"], Ok(Task::Size { build: true }));
         check(&["size", "--no-build"], Ok(Task::Size { build: false }));
-        check(&["conformance"], Ok(Task::Conformance { only: None }));
+        check(
+            &["conformance"],
+            Ok(Task::Conformance {
+                only: None,
+                random: None,
+            }),
+        );
         check(
             &["conformance", "--only", "kill"],
             Ok(Task::Conformance {
                 only: Some("kill".into()),
+                random: None,
             }),
+        );
+        check(
+            &["conformance", "--random", "20", "--seed", "9"],
+            Ok(Task::Conformance {
+                only: None,
+                random: Some((20, 9)),
+            }),
+        );
+        check(
+            &["conformance", "--random", "3"],
+            Ok(Task::Conformance {
+                only: None,
+                random: Some((3, 1)),
+            }),
+        );
+        check(
+            &["conformance", "--seed", "9"],
+            Err("--seed goes with --random N".into()),
         );
         check(
             &["serve"],

@@ -282,6 +282,19 @@ pub struct SqlLayer {
     /// can be (MariaDB 10.3+: instant is a kind of in-place; MySQL 8.0 rebuilds).
     #[serde(default)]
     pub inplace_tries_instant: bool,
+    /// `RENAME TABLE` runs under LOCK TABLES on tables locked WRITE, which stay locked
+    /// under their new names (MySQL 8.0.13+, `sql_rename.cc` `mysql_rename_tables()`
+    /// with `thd->locked_tables_mode`); before it, and in MariaDB (10.11.19, as
+    /// observed), it is refused with 1192.
+    #[serde(default)]
+    pub rename_under_lock_tables: bool,
+    /// `FLUSH TABLES t` takes EXCLUSIVE on each table for the statement, so it waits
+    /// for every session holding a lock on it, an open transaction's SHARED_READ too,
+    /// up to `lock_wait_timeout` (MariaDB 10.x `sql_base.cc` `close_cached_tables()`;
+    /// 10.11.19: 1205 behind a transaction that read the table). MySQL takes no
+    /// metadata lock there: it waits only for the table's old versions in use.
+    #[serde(default)]
+    pub flush_tables_exclusive_mdl: bool,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -309,6 +322,8 @@ impl Default for SqlLayer {
             create_like_source_shared_read: false,
             dup_key_name_has_table: false,
             inplace_tries_instant: false,
+            rename_under_lock_tables: false,
+            flush_tables_exclusive_mdl: false,
         }
     }
 }

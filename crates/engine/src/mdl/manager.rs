@@ -546,10 +546,6 @@ impl MdlManager {
     ///
     /// # Panics
     /// If the ticket does not exist.
-    #[expect(
-        dead_code,
-        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
-    )]
     pub fn set_lock_duration(&mut self, ticket: MdlTicketId, duration: MdlDuration) {
         let t = self
             .tickets

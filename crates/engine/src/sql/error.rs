@@ -30,6 +30,7 @@ pub mod codes {
     pub const ER_NO_SUCH_TABLE: u16 = 1146;
     pub const ER_WRONG_COLUMN_NAME: u16 = 1166;
     pub const ER_KEY_DOES_NOT_EXITS: u16 = 1176;
+    pub const ER_LOCK_OR_ACTIVE_TRANSACTION: u16 = 1192;
     pub const ER_UNKNOWN_SYSTEM_VARIABLE: u16 = 1193;
     pub const ER_LOCK_WAIT_TIMEOUT: u16 = 1205;
     pub const ER_LOCK_TABLE_FULL: u16 = 1206;
@@ -266,6 +267,19 @@ impl SqlError {
             codes::ER_TABLE_NOT_LOCKED_FOR_WRITE,
             "HY000",
             format!("Table '{table}' was locked with a READ lock and can't be updated"),
+        )
+    }
+
+    /// `ER_LOCK_OR_ACTIVE_TRANSACTION` (1192): a statement the server refuses under
+    /// LOCK TABLES (RENAME TABLE before MySQL 8.0.13 and in MariaDB, FLUSH TABLES WITH
+    /// READ LOCK).
+    pub fn lock_or_active_transaction() -> SqlError {
+        SqlError::new(
+            codes::ER_LOCK_OR_ACTIVE_TRANSACTION,
+            "HY000",
+            "Can't execute the given command because you have active locked tables or an \
+             active transaction"
+                .to_string(),
         )
     }
 

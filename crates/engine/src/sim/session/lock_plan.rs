@@ -112,6 +112,14 @@ pub(in crate::sim) fn lock_plan(
                 requests.push(MdlRequest::new(MdlKey::global(), MdlType::Shared, explicit));
                 requests.push(MdlRequest::new(MdlKey::commit(), MdlType::Shared, explicit));
             }
+            // close_cached_tables(): MariaDB 10.x asks EXCLUSIVE on each named table
+            // for the statement; MySQL waits for the table's instances in use only.
+            FlushMode::Close if sql.flush_tables_exclusive_mdl => {
+                for name in tables {
+                    let statement = MdlDuration::Statement;
+                    requests.push(MdlRequest::new(key(name), MdlType::Exclusive, statement));
+                }
+            }
             FlushMode::Close => {}
             _ => return Err(SqlError::not_modelled(command.name())),
         },

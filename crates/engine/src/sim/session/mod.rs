@@ -55,6 +55,7 @@ mod dml;
 pub(in crate::sim) mod keys;
 mod kill;
 mod lock_plan;
+mod locked_tables;
 pub(super) mod locks;
 mod plan;
 mod show;

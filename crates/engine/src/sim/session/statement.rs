@@ -13,6 +13,7 @@
 
 use super::dml::dml_kind;
 use super::lock_plan::{lock_plan, LockContext};
+use super::locked_tables::reads_only;
 use super::show::project;
 use super::vars::fmt_secs_ms;
 use super::{MdlPoll, RowPoll, Running, SessionThread, StatementOutcome, Step, STATEMENT_OVERHEAD};
@@ -24,7 +25,7 @@ use crate::sim::catalog::TableId;
 use crate::sim::client::{PageWalk, WalkNext};
 use crate::sim::{Next, Sim};
 use crate::sql::codes;
-use crate::sql::{Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName};
+use crate::sql::{Command, FlushMode, KillKind, SqlError, TableLockMode, TableName};
 use crate::time::Tick;
 use crate::ThreadId;
 
@@ -269,14 +270,18 @@ impl Sim {
             if has_trx {
                 self.commit_trx(id);
             }
-            // LOCK TABLES and DDL also end LOCK TABLES (UNLOCK TABLES first).
-            if matches!(run.command, Command::LockTables { .. }) || run.command.is_ddl() {
+            // LOCK TABLES and BEGIN also end LOCK TABLES (UNLOCK TABLES first); a DDL
+            // runs within it (`locked_tables.rs`).
+            if Self::unlocks_tables(&run.command) {
                 let s = self.sql.sessions.get_mut(&id).expect("session");
                 if !s.locked_tables.is_empty() {
                     s.locked_tables.clear();
                     self.release_explicit(id, false);
                 }
             }
+        }
+        if let Err(e) = self.check_under_lock_tables(id, &run.command) {
+            return self.fail(id, run, e);
         }
         // Checks that need no lock, and the lock plan.
         let schema = self.schema();
@@ -302,28 +307,6 @@ impl Sim {
             self.set_state(id, "Opening tables");
         }
         Next::After(Tick::ZERO)
-    }
-
-    pub(in crate::sim) fn check_locked_tables(
-        &self,
-        id: u32,
-        name: &TableName,
-        write: bool,
-    ) -> Result<(), SqlError> {
-        let s = &self.sql.sessions[&id];
-        if s.locked_tables.is_empty() {
-            return Ok(());
-        }
-        let found = self
-            .resolve(name)
-            .first()
-            .copied()
-            .and_then(|t| s.locked_tables.iter().find(|(lt, _)| *lt == t));
-        match found {
-            None => Err(SqlError::table_not_locked(&name.table)),
-            Some((_, false)) if write => Err(SqlError::table_not_locked_for_write(&name.table)),
-            _ => Ok(()),
-        }
     }
 
     pub(in crate::sim) fn statement_open(
@@ -451,14 +434,7 @@ impl Sim {
         command: &Command,
         name: &TableName,
     ) -> Result<TableId, SqlError> {
-        let write = !matches!(
-            command,
-            Command::Select {
-                lock: RowLock::NonLocking | RowLock::Shared,
-                ..
-            }
-        );
-        self.check_locked_tables(id, name, write)?;
+        self.check_locked_tables(id, name, !reads_only(command))?;
         self.resolve(name).first().copied().ok_or_else(|| {
             SqlError::no_such_table(
                 name.schema.as_deref().unwrap_or(&self.scenario.schema),
@@ -599,8 +575,17 @@ impl Sim {
         self.mdl_release_statement(ctx);
         // DDL and the admin statements commit when they end (`trans_commit_implicit()`),
         // releasing their transactional locks.
+        if let Command::RenameTable { renames } = &run.command {
+            let locked = !self.sql.sessions[&id].locked_tables.is_empty();
+            if locked && run.error.is_none() {
+                self.keep_renamed_tables_locked(id, renames);
+            }
+        }
         if run.command.is_ddl() || matches!(run.command, Command::AnalyzeTable { .. }) {
             self.mdl_release_transactional(ctx);
+        }
+        if run.command.is_ddl() && run.error.is_none() {
+            self.forget_dropped_locked_tables(id);
         }
         // An autocommit transaction ends with its statement.
         if run.error.is_none() && run.autocommit_trx {
@@ -676,15 +661,24 @@ fn s_client(sessions: &std::collections::BTreeMap<u32, super::Session>, id: u32)
     sessions.get(&id).map_or(id, |s| s.client)
 }
 
-/// `mysql_admin_table()` (OPTIMIZE TABLE) reports a failed open of its table as rows
-/// of its result, not as an error: `Error` with the message, then `status` "Operation
-/// failed" (a lock wait timeout, a KILL QUERY). `None` for any other statement or
-/// error.
+/// `mysql_admin_table()` (OPTIMIZE and ANALYZE TABLE) reports a failed open of its
+/// table as rows of its result, not as an error: `Error` with the message, then
+/// `status` "Operation failed" (a lock wait timeout, a KILL QUERY, no such table, one
+/// LOCK TABLES does not allow). `None` for any other statement or error.
 fn admin_error_rows(c: &Command, schema: &str, e: &SqlError) -> Option<ResultSet> {
-    let Command::OptimizeTable { tables } = c else {
-        return None;
+    let (tables, op) = match c {
+        Command::OptimizeTable { tables } => (tables, "optimize"),
+        Command::AnalyzeTable { tables } => (tables, "analyze"),
+        _ => return None,
     };
-    if e.code != codes::ER_LOCK_WAIT_TIMEOUT && e.code != codes::ER_QUERY_INTERRUPTED {
+    let per_table = [
+        codes::ER_LOCK_WAIT_TIMEOUT,
+        codes::ER_QUERY_INTERRUPTED,
+        codes::ER_NO_SUCH_TABLE,
+        codes::ER_TABLE_NOT_LOCKED,
+        codes::ER_TABLE_NOT_LOCKED_FOR_WRITE,
+    ];
+    if !per_table.contains(&e.code) {
         return None;
     }
     let full = format!("{schema}.{}", tables.first()?.table);
@@ -695,7 +689,7 @@ fn admin_error_rows(c: &Command, schema: &str, e: &SqlError) -> Option<ResultSet
     ] {
         r.push(vec![
             Some(full.clone()),
-            Some("optimize".into()),
+            Some(op.into()),
             Some(kind.into()),
             Some(text.into()),
         ]);
