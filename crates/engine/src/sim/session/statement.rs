@@ -103,15 +103,23 @@ impl Sim {
         next
     }
 
-    /// Ends the statement with `e`: the statement's own locks go (the MDL savepoint),
-    /// and a deadlock or a killed connection rolls the whole transaction back.
+    /// Ends the statement with `e`, and a deadlock or a killed connection rolls the
+    /// whole transaction back. A statement that failed to lock or open its tables
+    /// lets go of what it took (`open_tables()` rolls back to its MDL savepoint); one
+    /// that failed in its row work (a duplicate key, a row lock wait timeout, KILL
+    /// QUERY) keeps its table's metadata lock until the transaction ends, as only
+    /// the statement is rolled back (MariaDB 10.11.19: a failed INSERT's
+    /// SHARED_WRITE in an open transaction holds off LOCK TABLES ... READ).
     pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
         let ctx = MdlContextId(id);
         self.undo_insert_keys(id, run);
         if e.code == codes::ER_LOCK_DEADLOCK || e.code == codes::CR_SERVER_LOST {
             self.rollback_trx(id);
         }
-        self.mdl_rollback_to(ctx, &run.savepoint);
+        let opened = matches!(run.step, Step::RowLock | Step::Walk | Step::RowWork);
+        if !opened {
+            self.mdl_rollback_to(ctx, &run.savepoint);
+        }
         if run.autocommit_trx {
             self.rollback_trx(id);
         }
