@@ -110,6 +110,19 @@ const STATEMENTS: &[&str] = &[
     "KILL {$O}",
     "SELECT * FROM $T_missing WHERE id = 1",
     "ALTER TABLE $T DROP COLUMN nosuch",
+    // Ranges, gaps and the supremum: next-key locks meet inserts past the last row.
+    "SELECT * FROM $T WHERE k BETWEEN $R AND 8 FOR UPDATE",
+    "SELECT * FROM $T WHERE id > 295 FOR UPDATE",
+    "SELECT COUNT(*) FROM $T",
+    "SELECT * FROM $T WHERE id > $R LIMIT 2",
+    "UPDATE $T SET k = 5 WHERE id < 10 LIMIT 2",
+    "DELETE FROM $T WHERE id BETWEEN $R AND 8",
+    "INSERT INTO $T (id, k, c, pad) VALUES ($N, 1, 'c', 'p'), (1004, 1, 'c', 'p')",
+    "INSERT INTO $T (id, k, c, pad) VALUES ($R, 1, 'c', 'p') ON DUPLICATE KEY UPDATE k = k + 1",
+    "ALTER TABLE $T ENGINE=InnoDB",
+    "ALTER TABLE $T FORCE",
+    "CREATE TABLE $T_l LIKE $T",
+    "DROP TABLE IF EXISTS $T_l",
 ];
 
 /// `count` scripts from `seed`: `(file stem, text)`.
