@@ -13,8 +13,9 @@
 //! minutes) and divided (`wasm_speed_ratio`). The whole native bench runs last, on
 //! the report.
 //!
-//! It prints figures and never judges them: the README's performance table is read
-//! from its output. It is not part of `cargo xtask test`.
+//! It prints figures and never judges them: the README's "Performance" table is read
+//! from its output, and docs/performance.md keeps the runs of each round. It is not part
+//! of `cargo xtask test`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

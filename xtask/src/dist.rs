@@ -71,7 +71,7 @@ pub fn dist() -> Result<PathBuf> {
         .arg(&dist)
         .arg(&wasm))?;
     // No wasm-opt pass: binaryen's -Oz (and -O3) made the engine 30-40% slower in
-    // Chromium and the gzipped module larger (README, "Shipping small").
+    // Chromium and the gzipped module larger (docs/performance.md, "wasm-opt dropped").
     let shipped = dist.join(SHIPPED_WASM);
 
     say(
