@@ -326,13 +326,24 @@ impl Sim {
             run.autocommit_trx = autocommit;
         }
         let req = DmlRequest::of(&run.command);
-        if req.kind == DmlKind::Select && req.lock == RowLock::NonLocking {
-            // A consistent read: the read view is created now if the transaction has
-            // none, and a view older than the table's clustered index cannot read it
-            // (row_search_mvcc(): !index->is_usable(trx) → DB_MISSING_HISTORY).
-            let now = self.sched.now;
-            let trx = self.sql.trx_of(id, self.sched.now);
-            let view = *trx.read_view.get_or_insert(now);
+        let consistent_read = req.kind == DmlKind::Select && req.lock == RowLock::NonLocking;
+        let now = self.sched.now;
+        let trx = self.sql.trx_of(id, now);
+        // A consistent read creates the read view if the transaction has none; a
+        // locking read, an UPDATE or a DELETE search the index with the view the
+        // transaction has, if any. A view older than the table's clustered index
+        // cannot use it (ha_innobase::change_active_index(): !row_merge_is_index_usable()
+        // → DB_MISSING_HISTORY, whatever the lock type; MariaDB 10.11.19: a DELETE in a
+        // consistent snapshot taken before ALTER TABLE ... FORCE gets 1412). An INSERT
+        // searches no index.
+        let view = if consistent_read {
+            Some(*trx.read_view.get_or_insert(now))
+        } else if req.kind == DmlKind::Insert {
+            None
+        } else {
+            trx.read_view
+        };
+        if let Some(view) = view {
             if view < def.rebuilt_at {
                 return Err(SqlError::table_def_changed());
             }

@@ -375,6 +375,9 @@ pub(in crate::sim) struct Running {
     tickets: Vec<MdlTicketId>,
     /// The session's tickets when the statement started (`MDL_savepoint`).
     savepoint: Vec<MdlTicketId>,
+    /// Its table is open: an error from here on keeps the statement's metadata locks
+    /// to the transaction's end (`Sim::fail`).
+    opened: bool,
     walk: PageWalk,
     row_range: Option<RowRange>,
     /// An INSERT's rows' key values, checked one by one for duplicates (`dml.rs`).

@@ -68,6 +68,7 @@ impl Sim {
                 plan: Vec::new(),
                 tickets: Vec::new(),
                 savepoint: self.sql.mdl.tickets_of(MdlContextId(id)),
+                opened: false,
                 walk: PageWalk::new(),
                 row_range: None,
                 insert: None,
@@ -106,9 +107,9 @@ impl Sim {
     /// Ends the statement with `e`, and a deadlock or a killed connection rolls the
     /// whole transaction back. A statement that failed to lock or open its tables
     /// lets go of what it took (`open_tables()` rolls back to its MDL savepoint); one
-    /// that failed in its row work (a duplicate key, a row lock wait timeout, KILL
-    /// QUERY) keeps its table's metadata lock until the transaction ends, as only
-    /// the statement is rolled back (MariaDB 10.11.19: a failed INSERT's
+    /// that failed once its table was open (a duplicate key, a row lock wait timeout,
+    /// KILL QUERY, 1412) keeps its table's metadata lock until the transaction ends,
+    /// as only the statement is rolled back (MariaDB 10.11.19: a failed INSERT's
     /// SHARED_WRITE in an open transaction holds off LOCK TABLES ... READ).
     pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
         let ctx = MdlContextId(id);
@@ -116,8 +117,7 @@ impl Sim {
         if e.code == codes::ER_LOCK_DEADLOCK || e.code == codes::CR_SERVER_LOST {
             self.rollback_trx(id);
         }
-        let opened = matches!(run.step, Step::RowLock | Step::Walk | Step::RowWork);
-        if !opened {
+        if !run.opened {
             self.mdl_rollback_to(ctx, &run.savepoint);
         }
         if run.autocommit_trx {
@@ -325,6 +325,7 @@ impl Sim {
         let command = run.command.clone();
         if let Some((name, _)) = dml_kind(&command) {
             let ti = self.open_dml_table(id, &command, name)?;
+            run.opened = true;
             return self.open_dml(id, run, ti);
         }
         match command {
