@@ -11,7 +11,7 @@
 //!  one walk (group w3, table w3t, sessions w3_a w3_b w3_c):
 //!     0 ms   each session: SET SESSION lock_wait_timeout / innodb_lock_wait_timeout = 1
 //!            (most walks: a wait then ends within the walk)
-//!   400 ms   STEPS statements, a random session each, 350-700 ms apart
+//!   400 ms   STEPS statements, a random session each, 200-600 ms apart
 //!   end      each session: ROLLBACK, UNLOCK TABLES (what it holds is released)
 //!  a script: WALKS_PER_SCRIPT walks, each STAGGER_MS after the last, side by side
 //! ```
@@ -29,10 +29,10 @@ const WALKS_PER_SCRIPT: usize = 6;
 const STAGGER_MS: u64 = 60;
 /// Statements in a walk, between its timeouts and its releases.
 const STEPS: std::ops::RangeInclusive<u64> = 10..=14;
-/// The gaps between a walk's statements: past the 300 ms "blocked" line and the
-/// 100 ms order slack of the comparison, so a statement that waits for nothing
-/// finishes before the next is sent on either side.
-const GAP_MS: std::ops::RangeInclusive<u64> = 350..=700;
+/// The gaps between a walk's statements: past the 100 ms order slack of the
+/// comparison, and long enough that a statement that waits for nothing (tens of ms
+/// at most, a DDL on ROWS rows included) finishes before the next is sent.
+const GAP_MS: std::ops::RangeInclusive<u64> = 200..=600;
 /// Rows in a walk's table: a DDL copies them in well under the gap.
 const ROWS: u64 = 300;
 
