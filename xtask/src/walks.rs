@@ -64,7 +64,8 @@ impl Rng {
     }
 }
 
-/// The statements a walk draws from, `$T` its table, `$R` a row id (1 to 6: the
+/// The statements a walk draws from, `$T` its table (`$U` its second, smaller one),
+/// `$R` a row id (1 to 6: the
 /// sessions meet on the same rows), `$N` a new row id (1001 to 1003: two inserts may
 /// meet), `$I` an index or column number (1 or 2: a second ADD meets the first),
 /// `$O` another session of the walk (a kill's target). Weighted by repetition.
@@ -123,6 +124,13 @@ const STATEMENTS: &[&str] = &[
     "ALTER TABLE $T FORCE",
     "CREATE TABLE $T_l LIKE $T",
     "DROP TABLE IF EXISTS $T_l",
+    // A second table: locks over two tables, statements on the one not locked.
+    "LOCK TABLES $T READ, $U WRITE",
+    "LOCK TABLES $U READ",
+    "SELECT * FROM $U WHERE id = $R FOR UPDATE",
+    "UPDATE $U SET k = k + 1 WHERE id = $R",
+    "ALTER TABLE $U ADD COLUMN x$I INT",
+    "ANALYZE TABLE $T, $U",
 ];
 
 /// `count` scripts from `seed`: `(file stem, text)`.
@@ -144,7 +152,7 @@ pub fn scripts(count: usize, seed: u64) -> Vec<(String, String)> {
 
 /// Walk `w`'s statements: `(ms from its start, session, SQL)`.
 fn walk(rng: &mut Rng, w: usize) -> Vec<(u64, String, String)> {
-    let table = format!("w{w}t");
+    let (table, second) = (format!("w{w}t"), format!("w{w}u"));
     let sessions = ["a", "b", "c"].map(|s| format!("w{w}_{s}"));
     let mut v = Vec::new();
     // Most walks bound their waits; the rest leave the defaults (a wait lasts past
@@ -167,6 +175,7 @@ fn walk(rng: &mut Rng, w: usize) -> Vec<(u64, String, String)> {
         let sql = rng
             .pick(STATEMENTS)
             .replace("$T", &table)
+            .replace("$U", &second)
             .replace("$R", &(1 + rng.below(6)).to_string())
             .replace("$N", &(1001 + rng.below(3)).to_string())
             .replace("$I", &(1 + rng.below(2)).to_string())
@@ -195,6 +204,7 @@ fn script_text(seed: u64, first: usize, walks: &[Vec<(u64, String, String)>]) ->
     let mut end = 0;
     for (i, steps) in walks.iter().enumerate() {
         let _ = writeln!(text, "table w{}t rows={ROWS}", first + i);
+        let _ = writeln!(text, "table w{}u rows={}", first + i, ROWS / 3);
         let start = i as u64 * STAGGER_MS;
         for (at, who, sql) in steps {
             lines.push((start + at, who.clone(), sql.clone()));
