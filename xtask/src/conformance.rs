@@ -63,10 +63,10 @@ fn favoured(program: &str) -> Command {
 
 /// One `at` line.
 #[derive(Clone, Debug)]
-struct Step {
-    at_ms: u64,
-    session: String,
-    sql: String,
+pub(crate) struct Step {
+    pub(crate) at_ms: u64,
+    pub(crate) session: String,
+    pub(crate) sql: String,
     line: usize,
     /// `# mariadb: reason` before it.
     expected_difference: Option<String>,
@@ -74,13 +74,13 @@ struct Step {
 
 /// What the xtask needs of a script: tables, setup statements, steps, duration.
 #[derive(Clone, Debug, Default)]
-struct Script {
+pub(crate) struct Script {
     tables: Vec<(String, u64, u32)>,
     setup: Vec<String>,
     /// `session` lines: sessions connected before their first statement, in order.
     declared: Vec<String>,
-    steps: Vec<Step>,
-    run_ms: u64,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) run_ms: u64,
 }
 
 fn parse_ms(s: &str) -> Option<u64> {
@@ -98,7 +98,7 @@ fn parse_ms(s: &str) -> Option<u64> {
 
 /// The subset of the session-script format (docs/session-scripts.md) a real server
 /// needs; the engine's parser is the reference and has checked the file already.
-fn parse_script(text: &str) -> Script {
+pub(crate) fn parse_script(text: &str) -> Script {
     let mut s = Script::default();
     let mut reason: Option<String> = None;
     for (i, raw) in text.lines().enumerate() {

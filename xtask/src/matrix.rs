@@ -579,17 +579,10 @@ mod tests {
         );
         // The next case starts a stagger later, and the script runs past every case.
         assert!(text.contains("at 550ms c1_r: "), "{text}");
-        let run: u64 = text
-            .lines()
-            .find_map(|l| l.strip_prefix("run "))
-            .and_then(|r| r.trim_end_matches("ms").parse().ok())
-            .unwrap();
+        let script = crate::conformance::parse_script(text);
+        let run = script.run_ms;
         assert!(run >= 11 * STAGGER_MS + CASE_MS + 1000, "run {run}ms");
-        let times: Vec<u64> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("at "))
-            .map(|l| l.split("ms").next().unwrap().parse().unwrap())
-            .collect();
-        assert!(times.windows(2).all(|w| w[0] <= w[1]));
+        let steps = &script.steps;
+        assert!(steps.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
     }
 }

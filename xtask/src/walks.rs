@@ -241,15 +241,11 @@ mod tests {
     fn a_walk_keeps_time_order_and_its_own_table_and_sessions() {
         let (_, text) = &scripts(2, 3)[1];
         assert!(text.contains(&format!("table w{}t rows={ROWS}", WALKS_PER_SCRIPT)));
-        let times: Vec<u64> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("at "))
-            .map(|l| l.split("ms").next().unwrap().parse().unwrap())
-            .collect();
-        assert!(times.windows(2).all(|w| w[0] <= w[1]));
-        for line in text.lines().filter_map(|l| l.strip_prefix("at ")) {
-            let (_, rest) = line.split_once(' ').unwrap();
-            let (who, sql) = rest.split_once(": ").unwrap();
+        let steps = crate::conformance::parse_script(text).steps;
+        assert!(steps.len() > WALKS_PER_SCRIPT * 10, "{} steps", steps.len());
+        assert!(steps.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        for step in &steps {
+            let (who, sql) = (&step.session, &step.sql);
             let group = who.split('_').next().unwrap();
             // A walk's statements name its own table (or no table) and sessions.
             for word in sql.split(|c: char| !c.is_alphanumeric() && c != '_') {
@@ -257,10 +253,10 @@ mod tests {
                     && word.ends_with('t')
                     && word[1..word.len() - 1].parse::<u32>().is_ok()
                 {
-                    assert_eq!(&word[..word.len() - 1], group, "{line}");
+                    assert_eq!(&word[..word.len() - 1], group, "{step:?}");
                 }
             }
-            assert!(!sql.contains('$'), "{line}");
+            assert!(!sql.contains('$'), "{step:?}");
         }
         assert!(text.contains("\nsession w6_a w6_b w6_c"));
     }

@@ -17,7 +17,7 @@
 //! `lock-tables-ddl`).
 
 use super::lock_plan::table_key;
-use crate::mdl::{MdlContextId, MdlDuration, MdlType};
+use crate::mdl::{MdlContextId, MdlDuration, MdlKey, MdlTicketId, MdlType};
 use crate::sim::Sim;
 use crate::sql::{Command, FlushMode, RowLock, SqlError, TableName};
 
@@ -47,6 +47,18 @@ impl Sim {
         }
     }
 
+    /// [`Sim::check_locked_tables`] for each of `names`: the first refusal.
+    fn check_all_locked<'a>(
+        &self,
+        id: u32,
+        names: impl IntoIterator<Item = &'a TableName>,
+        write: bool,
+    ) -> Result<(), SqlError> {
+        names
+            .into_iter()
+            .try_for_each(|n| self.check_locked_tables(id, n, write))
+    }
+
     /// A DDL, admin or FLUSH statement of session `id` checked against its LOCK
     /// TABLES (the table above); DML is checked where it opens its table.
     pub(in crate::sim) fn check_under_lock_tables(
@@ -58,14 +70,9 @@ impl Sim {
         if s.locked_tables.is_empty() {
             return Ok(());
         }
-        let written = |names: &[&TableName]| {
-            names
-                .iter()
-                .try_for_each(|n| self.check_locked_tables(id, n, true))
-        };
         match command {
             Command::RenameTable { renames } if self.profile.sql.rename_under_lock_tables => {
-                written(&renames.iter().map(|(from, _)| from).collect::<Vec<_>>())
+                self.check_all_locked(id, renames.iter().map(|(from, _)| from), true)
             }
             Command::RenameTable { .. } => Err(SqlError::lock_or_active_transaction()),
             Command::FlushTables {
@@ -81,21 +88,19 @@ impl Sim {
                     None => Ok(()),
                 }
             }
-            Command::FlushTables { tables, .. } => written(&tables.iter().collect::<Vec<_>>()),
-            Command::AnalyzeTable { tables } => tables
-                .iter()
-                .try_for_each(|n| self.check_locked_tables(id, n, false)),
-            Command::CreateTable(ct) => written(&[&ct.table]),
+            Command::AnalyzeTable { tables } => self.check_all_locked(id, tables, false),
+            Command::CreateTable(ct) => self.check_locked_tables(id, &ct.table, true),
             Command::CreateTableLike { table, like } => {
-                written(&[table])?;
+                self.check_locked_tables(id, table, true)?;
                 self.check_locked_tables(id, like, false)
             }
-            Command::DropTable { tables, .. } => written(&tables.iter().collect::<Vec<_>>()),
-            Command::OptimizeTable { tables } => written(&tables.iter().collect::<Vec<_>>()),
+            Command::FlushTables { tables, .. }
+            | Command::DropTable { tables, .. }
+            | Command::OptimizeTable { tables } => self.check_all_locked(id, tables, true),
             Command::TruncateTable { table }
             | Command::CreateIndex { table, .. }
             | Command::DropIndex { table, .. }
-            | Command::AlterTable { table, .. } => written(&[table]),
+            | Command::AlterTable { table, .. } => self.check_locked_tables(id, table, true),
             _ => Ok(()),
         }
     }
@@ -120,15 +125,11 @@ impl Sim {
         let schema = self.schema();
         let ctx = MdlContextId(id);
         for (from, to) in renames {
-            let (old, new) = (table_key(&schema, from), table_key(&schema, to));
-            for ticket in self.sql.mdl.tickets_of(ctx) {
-                let Some(t) = self.sql.mdl.ticket(ticket) else {
-                    continue;
-                };
-                let key = self.sql.mdl.key(t.lock).clone();
-                if key == old {
-                    self.mdl_release(ticket);
-                } else if key == new && t.mdl_type == MdlType::Exclusive {
+            for (ticket, _) in self.tickets_on(ctx, &table_key(&schema, from)) {
+                self.mdl_release(ticket);
+            }
+            for (ticket, ty) in self.tickets_on(ctx, &table_key(&schema, to)) {
+                if ty == MdlType::Exclusive {
                     self.mdl_downgrade(ticket, MdlType::SharedNoReadWrite);
                     self.sql
                         .mdl
@@ -156,17 +157,25 @@ impl Sim {
             return;
         }
         let ctx = MdlContextId(id);
-        for ticket in self.sql.mdl.tickets_of(ctx) {
-            let Some(t) = self.sql.mdl.ticket(ticket) else {
-                continue;
-            };
-            if dropped.iter().any(|(_, k)| k == self.sql.mdl.key(t.lock)) {
+        for (_, key) in &dropped {
+            for (ticket, _) in self.tickets_on(ctx, key) {
                 self.mdl_release(ticket);
             }
         }
         let s = self.sql.sessions.get_mut(&id).expect("checked");
         s.locked_tables
             .retain(|(ti, _)| dropped.iter().all(|(d, _)| d != ti));
+    }
+
+    /// Context `ctx`'s tickets on `key`, with their types.
+    fn tickets_on(&self, ctx: MdlContextId, key: &MdlKey) -> Vec<(MdlTicketId, MdlType)> {
+        let mdl = &self.sql.mdl;
+        mdl.tickets_of(ctx)
+            .into_iter()
+            .filter_map(|ticket| mdl.ticket(ticket).map(|t| (ticket, t)))
+            .filter(|(_, t)| mdl.key(t.lock) == key)
+            .map(|(ticket, t)| (ticket, t.mdl_type))
+            .collect()
     }
 }
 
