@@ -693,7 +693,6 @@ pub fn check_crate(
         .iter()
         .map(|(rel, text)| (rel, scan(text, &module_of(rel), &is_module)))
         .collect();
-    let root = by_module.get(&Vec::new()).copied();
 
     // Test files: declared `#[cfg(test)] mod x;`, and everything below them.
     let mut test_modules: Vec<Vec<String>> = Vec::new();
@@ -719,13 +718,16 @@ pub fn check_crate(
             let k = (0..=path.len())
                 .rev()
                 .find(|&k| by_module.contains_key(&path[..k]))?;
-            if k == 0 && !path.is_empty() {
-                if let Some(target) = root.and_then(|r| scans[r].top_uses.get(&path[0])) {
-                    if target[..] != path[..1] {
+            if k < path.len() {
+                let facade = by_module[&path[..k]];
+                let reexport = scans[facade].top_uses.get(&path[k]);
+                let follows = is_facade(facade);
+                if let Some(target) = reexport.filter(|_| follows) {
+                    if target[..] != path[..=k] {
                         let mut next = target.clone();
-                        next.extend(path[1..].iter().cloned());
+                        next.extend(path[k + 1..].iter().cloned());
                         path = next;
-                        spelled.get_or_insert(1);
+                        spelled.get_or_insert(k + 1);
                         continue;
                     }
                 }
@@ -776,6 +778,22 @@ pub fn check_crate(
             .trim();
         format!("{}/{}:{}: {text}", krate.src, e.from, e.line)
     };
+
+    for (folder, circle) in folder_circles(&edges) {
+        let _ = writeln!(
+            report.problems,
+            "folder circle in {} under {}/{folder}: {}",
+            krate.name,
+            krate.src,
+            circle.join(" ↔ ")
+        );
+        for e in edges.iter().filter(|e| {
+            let parts = parts_in(&folder, &e.from, &e.to);
+            parts.is_some_and(|(a, b)| circle.contains(&a) && circle.contains(&b))
+        }) {
+            let _ = writeln!(report.problems, "  {}", line_of(e));
+        }
+    }
 
     for circle in circles(files.keys(), &edges) {
         let _ = writeln!(
@@ -888,6 +906,81 @@ fn covers(entry: &str, file: &str) -> bool {
         || file
             .strip_prefix(entry)
             .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Whether a file is a folder's façade (`mod.rs`, `lib.rs`, `main.rs`): the file that
+/// composes the folder's parts and may re-export them.
+fn is_facade(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, "mod.rs" | "lib.rs" | "main.rs")
+}
+
+/// The folder of a file, `""` for the crate's `src/` itself.
+fn folder_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The part of `folder` a file belongs to: the file itself when it lies directly in
+/// the folder, else the sub-folder it lies in, taken whole; `None` when the file is
+/// outside the folder or is the folder's façade.
+fn part_of(folder: &str, rel: &str) -> Option<String> {
+    let rest = if folder.is_empty() {
+        rel
+    } else {
+        rel.strip_prefix(folder)?.strip_prefix('/')?
+    };
+    match rest.split_once('/') {
+        Some((sub, _)) => Some(sub.to_string()),
+        None if is_facade(rest) => None,
+        None => Some(rest.to_string()),
+    }
+}
+
+/// The two sibling parts an edge joins inside `folder`, when it joins two.
+fn parts_in(folder: &str, from: &str, to: &str) -> Option<(String, String)> {
+    let a = part_of(folder, from)?;
+    let b = part_of(folder, to)?;
+    (a != b).then_some((a, b))
+}
+
+/// The deepest folder holding both files.
+fn common_folder<'a>(a: &'a str, b: &str) -> &'a str {
+    let mut folder = folder_of(a);
+    while !folder.is_empty() && !b.starts_with(&format!("{folder}/")) {
+        folder = folder_of(folder);
+    }
+    folder
+}
+
+/// Circles among the parts of each folder (its files and its sub-folders taken
+/// whole, the façade left out), by folder: two sibling parts that use each other,
+/// however many files each holds, are one knot even where no two files form a circle.
+fn folder_circles(edges: &[Edge]) -> Vec<(String, Vec<String>)> {
+    let mut by_folder: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
+    for e in edges {
+        let folder = common_folder(&e.from, &e.to);
+        if let Some((a, b)) = parts_in(folder, &e.from, &e.to) {
+            by_folder
+                .entry(folder.to_string())
+                .or_default()
+                .insert((a, b));
+        }
+    }
+    let mut out = Vec::new();
+    for (folder, pairs) in by_folder {
+        let part_edges: Vec<Edge> = pairs
+            .into_iter()
+            .map(|(from, to)| Edge { from, to, line: 0 })
+            .collect();
+        let parts: BTreeSet<String> = part_edges
+            .iter()
+            .flat_map(|e| [e.from.clone(), e.to.clone()])
+            .collect();
+        for circle in circles(parts.iter(), &part_edges) {
+            out.push((folder.clone(), circle));
+        }
+    }
+    out
 }
 
 /// The strongly connected components with more than one file (Tarjan), each sorted,

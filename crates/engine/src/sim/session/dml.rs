@@ -7,7 +7,7 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
-use super::keys::KeyUndo;
+use crate::sim::catalog::keys::KeyUndo;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;

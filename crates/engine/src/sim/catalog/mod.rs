@@ -19,8 +19,11 @@
 //! Simplification: ids are positions and are never reused; a dropped table keeps its
 //! entry (marked `dropped`), as views of the past (events, spans) name it.
 
-use super::session::keys::KeySet;
-use super::session::table_def::TableDef;
+pub(in crate::sim) mod keys;
+pub(in crate::sim) mod table_def;
+
+use keys::KeySet;
+use table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::mdl::{MdlKey, MdlLockId, MdlManager, MdlNamespace};
