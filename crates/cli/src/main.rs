@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
-mod error;
 mod bench_text;
+mod error;
 mod lesson;
 mod poster;
 mod reproduce;

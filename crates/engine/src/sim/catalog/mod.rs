@@ -22,13 +22,13 @@
 pub(in crate::sim) mod keys;
 pub(in crate::sim) mod table_def;
 
-use keys::KeySet;
-use table_def::TableDef;
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::mdl::{MdlKey, MdlLockId, MdlManager, MdlNamespace};
 use crate::sql::TableName;
+use keys::KeySet;
 use std::ops::{Index, IndexMut};
+use table_def::TableDef;
 
 /// A table's place in the catalog: its id for its whole life (a dropped table keeps
 /// its entry, flagged).

@@ -7,11 +7,11 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
-use crate::sim::catalog::keys::KeyUndo;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
+use crate::sim::catalog::keys::KeyUndo;
 use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim};
 use crate::sql::{Command, OnDuplicate, RowAccess, RowLock, SqlError, TableName};

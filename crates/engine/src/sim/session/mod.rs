@@ -61,12 +61,12 @@ mod statement;
 mod trx;
 mod vars;
 
+pub(in crate::sim) use crate::sim::catalog::table_def::{SecondaryIndex, TableDef};
 use crate::sim::catalog::TableId;
 pub use crate::sim::locks::MdlPoll;
 pub(in crate::sim) use crate::sim::locks::{RowPoll, RowRange};
 use plan::DdlOp;
 pub use show::ProcesslistRow;
-pub(in crate::sim) use crate::sim::catalog::table_def::{SecondaryIndex, TableDef};
 
 use crate::events::EventKind;
 use crate::mdl::{MdlError, MdlRequest, MdlTicketId};
