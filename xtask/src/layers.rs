@@ -686,87 +686,10 @@ pub fn check_crate(
     layers: &[Layer],
     files: &BTreeMap<String, String>,
 ) -> CrateReport {
-    let by_module: BTreeMap<Vec<String>, &String> =
-        files.keys().map(|rel| (module_of(rel), rel)).collect();
-    let is_module = |m: &[String]| by_module.contains_key(m);
-    let scans: BTreeMap<&String, Scan> = files
-        .iter()
-        .map(|(rel, text)| (rel, scan(text, &module_of(rel), &is_module)))
-        .collect();
-
-    // Test files: declared `#[cfg(test)] mod x;`, and everything below them.
-    let mut test_modules: Vec<Vec<String>> = Vec::new();
-    for (rel, s) in &scans {
-        for child in &s.test_children {
-            let mut m = module_of(rel);
-            m.push(child.clone());
-            test_modules.push(m);
-        }
-    }
-    let is_test = |rel: &str| {
-        let m = module_of(rel);
-        test_modules.iter().any(|t| m.starts_with(t))
-    };
-
-    // Resolve each path to the file of its longest module prefix, following the crate
-    // root's re-exports for names the root itself does not define. Also returns how
-    // many of the path's own segments led there, to name the line of the last one.
-    let resolve = |path: &[String]| -> Option<(&String, usize)> {
-        let mut path = path.to_vec();
-        let mut spelled = None;
-        for _ in 0..4 {
-            let k = (0..=path.len())
-                .rev()
-                .find(|&k| by_module.contains_key(&path[..k]))?;
-            if k < path.len() {
-                let facade = by_module[&path[..k]];
-                let reexport = scans[facade].top_uses.get(&path[k]);
-                let follows = is_facade(facade);
-                if let Some(target) = reexport.filter(|_| follows) {
-                    if target[..] != path[..=k] {
-                        let mut next = target.clone();
-                        next.extend(path[k + 1..].iter().cloned());
-                        path = next;
-                        spelled.get_or_insert(k + 1);
-                        continue;
-                    }
-                }
-            }
-            return Some((by_module[&path[..k]], spelled.unwrap_or(k)));
-        }
-        None
-    };
-
-    let mut edges: BTreeMap<(String, String), u32> = BTreeMap::new();
-    for (rel, s) in &scans {
-        if is_test(rel) {
-            continue;
-        }
-        let from_module = module_of(rel);
-        for r in &s.refs {
-            let Some((to, spelled)) = resolve(&r.path) else {
-                continue;
-            };
-            let line = r.lines.get(spelled.max(1) - 1).copied().unwrap_or(1);
-            let to_module = module_of(to);
-            let nested = !from_module.is_empty()
-                && to_module.len() > from_module.len()
-                && to_module.starts_with(&from_module);
-            if to == *rel || nested {
-                continue;
-            }
-            let line_seen = edges.entry(((*rel).clone(), to.clone())).or_insert(line);
-            *line_seen = (*line_seen).min(line);
-        }
-    }
-    let edges: Vec<Edge> = edges
-        .into_iter()
-        .map(|((from, to), line)| Edge { from, to, line })
-        .collect();
-
+    let graph = FileGraph::build(files);
     let mut report = CrateReport {
         files: files.len(),
-        edges: edges.len(),
+        edges: graph.edges.len(),
         layers: layers.len(),
         ..CrateReport::default()
     };
@@ -778,8 +701,115 @@ pub fn check_crate(
             .trim();
         format!("{}/{}:{}: {text}", krate.src, e.from, e.line)
     };
+    report_circles(&mut report, krate, &graph.edges, &line_of);
+    check_layers(&mut report, krate, layers, files, &graph, &line_of);
+    report
+}
 
-    for (folder, circle) in folder_circles(&edges) {
+/// A crate's files and the uses between them, test code left out.
+struct FileGraph {
+    edges: Vec<Edge>,
+    /// Files that are test code: declared `#[cfg(test)] mod x;`, and all below them.
+    tests: BTreeSet<String>,
+}
+
+impl FileGraph {
+    fn build(files: &BTreeMap<String, String>) -> FileGraph {
+        let by_module: BTreeMap<Vec<String>, &String> =
+            files.keys().map(|rel| (module_of(rel), rel)).collect();
+        let is_module = |m: &[String]| by_module.contains_key(m);
+        let scans: BTreeMap<&String, Scan> = files
+            .iter()
+            .map(|(rel, text)| (rel, scan(text, &module_of(rel), &is_module)))
+            .collect();
+
+        // Test files: declared `#[cfg(test)] mod x;`, and everything below them.
+        let mut test_modules: Vec<Vec<String>> = Vec::new();
+        for (rel, s) in &scans {
+            for child in &s.test_children {
+                let mut m = module_of(rel);
+                m.push(child.clone());
+                test_modules.push(m);
+            }
+        }
+        let is_test = |rel: &str| {
+            let m = module_of(rel);
+            test_modules.iter().any(|t| m.starts_with(t))
+        };
+
+        // Resolve each path to the file of its longest module prefix, following the crate
+        // root's re-exports for names the root itself does not define. Also returns how
+        // many of the path's own segments led there, to name the line of the last one.
+        let resolve = |path: &[String]| -> Option<(&String, usize)> {
+            let mut path = path.to_vec();
+            let mut spelled = None;
+            for _ in 0..4 {
+                let k = (0..=path.len())
+                    .rev()
+                    .find(|&k| by_module.contains_key(&path[..k]))?;
+                if k < path.len() {
+                    let facade = by_module[&path[..k]];
+                    let reexport = scans[facade].top_uses.get(&path[k]);
+                    let follows = is_facade(facade);
+                    if let Some(target) = reexport.filter(|_| follows) {
+                        if target[..] != path[..=k] {
+                            let mut next = target.clone();
+                            next.extend(path[k + 1..].iter().cloned());
+                            path = next;
+                            spelled.get_or_insert(k + 1);
+                            continue;
+                        }
+                    }
+                }
+                return Some((by_module[&path[..k]], spelled.unwrap_or(k)));
+            }
+            None
+        };
+
+        let mut edges: BTreeMap<(String, String), u32> = BTreeMap::new();
+        for (rel, s) in &scans {
+            if is_test(rel) {
+                continue;
+            }
+            let from_module = module_of(rel);
+            for r in &s.refs {
+                let Some((to, spelled)) = resolve(&r.path) else {
+                    continue;
+                };
+                let line = r.lines.get(spelled.max(1) - 1).copied().unwrap_or(1);
+                let to_module = module_of(to);
+                let nested = !from_module.is_empty()
+                    && to_module.len() > from_module.len()
+                    && to_module.starts_with(&from_module);
+                if to == *rel || nested {
+                    continue;
+                }
+                let line_seen = edges.entry(((*rel).clone(), to.clone())).or_insert(line);
+                *line_seen = (*line_seen).min(line);
+            }
+        }
+        let edges: Vec<Edge> = edges
+            .into_iter()
+            .map(|((from, to), line)| Edge { from, to, line })
+            .collect();
+
+        let tests = files.keys().filter(|f| is_test(f)).cloned().collect();
+        FileGraph { edges, tests }
+    }
+}
+
+/// Every circle among files and among a folder's parts, with the lines that tie it.
+fn report_circles(
+    report: &mut CrateReport,
+    krate: &CrateSpec,
+    edges: &[Edge],
+    line_of: &dyn Fn(&Edge) -> String,
+) {
+    let files: BTreeSet<String> = edges
+        .iter()
+        .flat_map(|e| [e.from.clone(), e.to.clone()])
+        .collect();
+    for (folder, circle) in folder_circles(edges) {
         let _ = writeln!(
             report.problems,
             "folder circle in {} under {}/{folder}: {}",
@@ -795,7 +825,7 @@ pub fn check_crate(
         }
     }
 
-    for circle in circles(files.keys(), &edges) {
+    for circle in circles(files.iter(), edges) {
         let _ = writeln!(
             report.problems,
             "circle in {}: {}",
@@ -815,7 +845,18 @@ pub fn check_crate(
             );
         }
     }
+}
 
+/// Places each file in its layer and reports unplaced files, forbidden crates and uses
+/// of a layer above.
+fn check_layers(
+    report: &mut CrateReport,
+    krate: &CrateSpec,
+    layers: &[Layer],
+    files: &BTreeMap<String, String>,
+    graph: &FileGraph,
+    line_of: &dyn Fn(&Edge) -> String,
+) {
     // Layers: the most specific (longest) entry that covers a file places it.
     let mut place: BTreeMap<&String, (usize, usize)> = BTreeMap::new();
     for (index, layer) in layers.iter().enumerate() {
@@ -843,7 +884,7 @@ pub fn check_crate(
         );
     }
     for (f, &(index, _)) in &place {
-        if is_test(f) {
+        if graph.tests.contains(*f) {
             continue;
         }
         for (krate_name, line) in forbidden_names(&files[*f], &layers[index].forbids) {
@@ -854,7 +895,7 @@ pub fn check_crate(
             );
         }
     }
-    for e in &edges {
+    for e in &graph.edges {
         let (Some(&(from, _)), Some(&(to, _))) = (place.get(&e.from), place.get(&e.to)) else {
             continue;
         };
@@ -871,7 +912,6 @@ pub fn check_crate(
             );
         }
     }
-    report
 }
 
 /// The forbidden crates a file names as a path's first segment (`yew::`, `use
