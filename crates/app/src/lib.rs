@@ -44,7 +44,7 @@ pub fn start() {
     if web_sys::window().is_none() {
         return;
     }
-    worker::marks::once(worker::marks::PAGE_START);
+    worker::perf_marks::once(worker::perf_marks::PAGE_START);
     ui::panic::install();
     let root = gloo::utils::document()
         .get_element_by_id("app")

@@ -21,11 +21,11 @@
 //! re-render must not clone or compare it. Yew sees only small [`Snapshot`]s of it.
 
 use super::knobs::Knobs;
-use super::marks::{self, Mark};
 use super::mdl::mdl_view;
 use super::processlist::proc_rows;
 use super::snapshot::{note_for, table_infos, ConsoleSession, LogEntry, Snapshot};
 use super::spans::{DdlSpan, FailoverMark, LatchSpan, ScanSpan, LATCH_WINDOW};
+use super::timeline_marks::{self, Mark};
 use ddlscope_engine::{
     parse_sql, EventKind, LatchId, ListKind, Profile, Sample, Scenario, SessionView, Sim, SimBuild,
     Tick, WarmUp,
@@ -710,7 +710,7 @@ impl Runner {
         }
         self.digest();
         let now = self.sim.now();
-        let to = marks::prev_before(&self.marks, now).unwrap_or_else(|| {
+        let to = timeline_marks::prev_before(&self.marks, now).unwrap_or_else(|| {
             let events = self.sim.events();
             let i = events.partition_point(|e| e.at < now);
             i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at)
@@ -730,8 +730,8 @@ impl Runner {
         let console: BTreeSet<u32> = self.sim.console_sessions().into_iter().collect();
         let before = self.log.len();
         for e in self.sim.events_since(self.cursor) {
-            if let Some(m) = marks::mark_of(e) {
-                marks::add(&mut self.marks, m);
+            if let Some(m) = timeline_marks::mark_of(e) {
+                timeline_marks::add(&mut self.marks, m);
             }
             if let Some((list, span)) = ScanSpan::of_event(e) {
                 if list == ListKind::Flush {

@@ -5,7 +5,7 @@
 //! the files (a Blob and a download link) and reads the canvases, which the page
 //! draws either way.
 
-use crate::canvas::frame::Canvases;
+use crate::canvas::pane_canvases::Canvases;
 pub use crate::model::export::TextExport;
 use crate::ui::hooks::EnginesProxy;
 use wasm_bindgen::JsCast;

@@ -195,7 +195,7 @@ fn escape_closes_the_help_and_the_error() {
 
 #[test]
 fn the_layout_and_the_console_width_survive_a_restart_but_session_names_do_not() {
-    use crate::model::layout::PanelId;
+    use crate::model::panel_layout::PanelId;
     let s = AppState::default()
         .apply(Action::TogglePanel(PanelId::Flush))
         .and_then(|s| s.apply(Action::MovePanel(PanelId::Tps, true)))

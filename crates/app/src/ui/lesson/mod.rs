@@ -12,7 +12,6 @@ use crate::model::lesson::{self as model, Answer, Lessons, Place, Sessions};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
 use ddlscope_engine::lesson::{Lesson, QuestionKind};
-use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -21,29 +20,15 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-/// The engines, wherever they run, compared by identity.
-#[derive(Clone, Debug)]
-pub struct EnginesRef(pub EnginesProxy);
-
-impl PartialEq for EnginesRef {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.same(&other.0)
-    }
-}
-
 /// The player's inputs from the page.
 #[derive(Properties, Clone, Debug, PartialEq)]
 pub struct LessonProps {
     /// The engines it replaces when a step opens.
-    pub engines: EnginesRef,
+    pub engines: EnginesProxy,
     /// The page's reducer.
     pub on_action: Callback<Action>,
     /// The page's generation, to number the next simulation.
     pub generation: u32,
-    /// The main engine's virtual time (from the last snapshot).
-    pub now: Tick,
-    /// Whether the clock runs.
-    pub playing: bool,
     /// What the engines are busy with before the step is at its moment, if anything.
     #[prop_or_default]
     pub busy: Option<String>,
@@ -93,7 +78,7 @@ fn open_place(
     let failed = move |e: String| {
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
     };
-    let opened = props.engines.0.open_lesson(
+    let opened = props.engines.open_lesson(
         lesson,
         place,
         props.generation + 1,
@@ -216,16 +201,6 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 }
             })
             .forget();
-        });
-    }
-    // Stop at the step's pause.
-    {
-        let engines = props.engines.0.clone();
-        let on_action = props.on_action.clone();
-        use_effect_with((props.now, props.playing), move |(_, playing)| {
-            if *playing && engines.take_mark_pause() {
-                on_action.emit(Action::Pause);
-            }
         });
     }
 
@@ -424,8 +399,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             })
         };
         let reveal = {
-            let (view, q, va, props, sessions) =
-                (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
+            let (view, q, va, props) = (view.clone(), q.clone(), variant_answer.clone(), props.clone());
             let (lesson, place) = (lesson.clone(), place.clone());
             Callback::from(move |_: MouseEvent| {
                 let (lesson_now, place_now) = (lesson.clone(), place.clone());
@@ -443,7 +417,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                     })
                     .forget();
                 };
-                props.engines.0.reveal(&lesson_now, place_now.step, sessions.clone(), shown);
+                props.engines.reveal(&lesson_now, place_now.step, shown);
             })
         };
         let input = match &q.kind {

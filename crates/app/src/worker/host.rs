@@ -12,15 +12,15 @@
 //! each message and [`Host::frame`] on its timer, and posts what comes back. Native
 //! tests drive it the same way.
 
-use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
-use crate::model::layout::PanelLayout;
 use crate::model::lesson::Sessions;
 use crate::model::link::{unopenable, LinkState};
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
+use crate::model::panel_layout::PanelLayout;
 use crate::model::panels::{chart_data, flush_view, latch_view};
+use crate::model::remote::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::replay;
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
