@@ -8,6 +8,7 @@ use crate::canvas::pool_map::InspectAsk;
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
+use crate::ui::brand::brand;
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::export::{self, ExportMenu};
@@ -225,13 +226,6 @@ pub fn running(props: &RunningProps) -> Html {
                 <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
             }
         </div>
-    }
-}
-
-/// The toolbar's title.
-pub fn brand() -> Html {
-    html! {
-        <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
     }
 }
 

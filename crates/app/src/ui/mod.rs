@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod boot;
+pub mod brand;
 pub mod choices;
 pub mod controls;
 pub mod embed;

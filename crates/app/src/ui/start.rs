@@ -4,7 +4,7 @@
 
 use crate::model::remote::protocol::{Command, LinkJson};
 use crate::model::state::{cannot_start, AppState};
-use crate::ui::app::brand;
+use crate::ui::brand::brand;
 use crate::ui::share;
 use crate::worker::client::Remote;
 use crate::worker::proxy::EnginesProxy;
