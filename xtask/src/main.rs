@@ -188,10 +188,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "bench-web" => Ok(Task::BenchWeb {
-            build,
-            dir,
-        }),
+        "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
             random: match (random, seed) {
@@ -275,10 +272,7 @@ fn execute(task: Task) -> Result {
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb {
-            build,
-            dir,
-        } => {
+        Task::BenchWeb { build, dir } => {
             let site = match dir {
                 Some(dir) => dir,
                 None if build => dist::dist()?,

@@ -68,6 +68,17 @@ fn reduced_motion() -> bool {
 /// The built-in profiles with their summaries, as [`profiles`] lists them.
 type Profiles = Rc<Vec<(ProfileChoice, String)>>;
 
+/// How this render lays the page out.
+#[derive(Clone, Copy, Debug)]
+struct Shown<'a> {
+    /// The built-in profiles, for the panes' and figures' headings.
+    profiles: &'a Profiles,
+    /// Compare mode, with both engines there.
+    comparing: bool,
+    /// How much of the page is mounted (`ui::mount`).
+    stage: Stage,
+}
+
 /// The title and summary of profile `name`.
 fn title_of(profiles: &Profiles, name: &str) -> (String, String) {
     profiles
@@ -153,16 +164,14 @@ pub fn running(props: &RunningProps) -> Html {
     let instances: Vec<u16> = engines.instances();
     let main_snapshot = state.snapshots[0].clone();
     let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
+    let shown = Shown {
+        profiles: &profiles,
+        comparing,
+        stage,
+    };
     // The shell's first render leaves the panes to the next task (`ui::mount`).
     let panes = if stage >= Stage::Map {
-        panes(
-            &state,
-            &engines,
-            &canvases,
-            (&instances, comparing),
-            &profiles,
-            stage,
-        )
+        panes(&state, &engines, &canvases, &instances, shown)
     } else {
         Vec::new()
     };
@@ -220,7 +229,7 @@ pub fn running(props: &RunningProps) -> Html {
                     }
                     <div class="panes">{ for panes }</div>
                 </div>
-                { side_panel(&state, &engines, suggested, (&profiles, comparing), stage) }
+                { side_panel(&state, &engines, suggested, shown) }
             </main>
             if let Some(debug) = (*debug).clone() {
                 <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
@@ -235,9 +244,13 @@ fn side_panel(
     state: &UseReducerHandle<AppState>,
     engines: &EnginesProxy,
     suggested: Vec<String>,
-    (profiles, comparing): (&Profiles, bool),
-    stage: Stage,
+    shown: Shown<'_>,
 ) -> Html {
+    let Shown {
+        profiles,
+        comparing,
+        stage,
+    } = shown;
     html! {
         <aside class="panel side">
             if stage >= Stage::Console {
@@ -424,10 +437,14 @@ fn panes(
     state: &AppState,
     engines: &EnginesProxy,
     canvases: &[Canvases],
-    (instances, comparing): (&[u16], bool),
-    profiles: &Profiles,
-    stage: Stage,
+    instances: &[u16],
+    shown: Shown<'_>,
 ) -> Vec<Html> {
+    let Shown {
+        profiles,
+        comparing,
+        stage,
+    } = shown;
     (0..if comparing { 2 } else { 1 })
         .map(|i| {
             let name = if i == 0 {

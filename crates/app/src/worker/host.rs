@@ -15,7 +15,7 @@
 use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
-use crate::model::lesson::Sessions;
+use crate::model::lesson::{Sessions, StepPick};
 use crate::model::link::{unopenable, LinkState};
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
 use crate::model::panel_layout::PanelLayout;
@@ -244,7 +244,11 @@ impl Host {
                 seed,
                 generation,
             } => {
-                let place = (step as usize, variant as usize, seed as usize);
+                let place = StepPick {
+                    step: step as usize,
+                    variant: variant as usize,
+                    seed: seed as usize,
+                };
                 // A lesson's question reads both engines: its compare engine runs
                 // beside the main one.
                 self.partner = None;
