@@ -382,7 +382,7 @@ impl Runner {
     }
 
     /// Takes the main engine's `inputs` as this engine's own (a compare engine in a
-    /// worker of its own follows the main engine's, `remote/host/partner.rs`). What
+    /// worker of its own follows the main engine's, `worker/host/partner.rs`). What
     /// it applied that the main engine no longer has (history branched there) is
     /// undone by a replay to the first input that differs; the checkpoints taken
     /// after it are dropped.
@@ -918,7 +918,7 @@ pub struct Engines {
     /// A moment playing stops at (a lesson step's pause), once.
     pub pause_at: Option<Tick>,
     /// The furthest the clock may run (the compare engine's time in its own
-    /// worker, plus a margin: `remote/host/partner.rs`).
+    /// worker, plus a margin: `worker/host/partner.rs`).
     pub bound: Option<Tick>,
     /// What to do once no engine is busy, in order (see [`Engines::when_settled`]).
     settled: Vec<Settled>,
@@ -1043,7 +1043,7 @@ impl Engines {
     }
 
     /// Runs the one engine towards `to` (a compare engine in a worker of its own,
-    /// following the main engine's moment: `remote/host/partner.rs`), back to it
+    /// following the main engine's moment: `worker/host/partner.rs`), back to it
     /// by a replay when past it, in `budget_ms`. Returns whether it fell behind.
     pub fn follow(
         &mut self,
