@@ -15,10 +15,9 @@
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`); `--random N [--seed S]`: N scripts of random walks
 //!   instead (`walks.rs`), a campaign.
-//! - `bench-web [--no-build] [--dir DIR] [--page-thread]`: the browser's figures
-//!   (frames, long tasks, speed, heap, first map, the I1 switch, wasm size) of the
-//!   default page (the engines in a Web Worker) into `target/bench-web.json` (with
-//!   `--page-thread`, the page's `?worker=0`, into `target/bench-web-page-thread.json`).
+//! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long
+//!   tasks, speed, heap, first map, the I1 switch, wasm size) of the page (the
+//!   engines in their Web Worker) into `target/bench-web.json`.
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
 //! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
@@ -65,10 +64,7 @@ commands:
         [--random N]        instead: N scripts of random walks (three sessions taking turns
                             on a table, six walks a script) into target/conformance-random/
         [--seed S]          the walks' seed (default 1): the same seed writes the same walks
-  bench-web [--no-build] [--page-thread]
-                            measure the app in headless Chromium into target/bench-web.json
-                            (--page-thread: the engines on the page's thread, ?worker=0,
-                            into target/bench-web-page-thread.json)
+  bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
@@ -102,7 +98,6 @@ enum Task {
     BenchWeb {
         build: bool,
         dir: Option<PathBuf>,
-        page_thread: bool,
     },
     Conformance {
         only: Option<String>,
@@ -126,7 +121,6 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
-    let mut page_thread = false;
     let mut only = None;
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
@@ -153,7 +147,6 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
-            ("bench-web", "--page-thread") => page_thread = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
@@ -195,11 +188,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "serve" => Ok(Task::Serve { port, build, dir }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
-        "bench-web" => Ok(Task::BenchWeb {
-            build,
-            dir,
-            page_thread,
-        }),
+        "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
             random: match (random, seed) {
@@ -283,17 +272,13 @@ fn execute(task: Task) -> Result {
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb {
-            build,
-            dir,
-            page_thread,
-        } => {
+        Task::BenchWeb { build, dir } => {
             let site = match dir {
                 Some(dir) => dir,
                 None if build => dist::dist()?,
                 None => dist::dist_dir(),
             };
-            bench_web::bench_web(&site, page_thread)
+            bench_web::bench_web(&site)
         }
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
@@ -399,15 +384,6 @@ mod tests {
             Ok(Task::BenchWeb {
                 build: false,
                 dir: None,
-                page_thread: false,
-            }),
-        );
-        check(
-            &["bench-web", "--no-build", "--page-thread"],
-            Ok(Task::BenchWeb {
-                build: false,
-                dir: None,
-                page_thread: true,
             }),
         );
         check(

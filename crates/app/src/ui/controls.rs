@@ -9,8 +9,8 @@
 
 use crate::model::format;
 use crate::model::knobs::{parse_named, Knobs};
-use crate::model::marks::Mark;
-use crate::ui::marks::ScrubberMarks;
+use crate::model::timeline_marks::Mark;
+use crate::ui::scrubber_marks::ScrubberMarks;
 use ddlscope_engine::{DeviceKind, Tick, WorkloadKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;

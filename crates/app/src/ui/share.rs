@@ -5,13 +5,10 @@
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
-use crate::model::layout::PanelLayout;
 use crate::model::link::{
-    address_due, fragment_params, parse_fragment, unopenable, unreadable, with_params, Address,
-    LinkState,
+    address_due, fragment_params, parse_fragment, unreadable, with_params, Address, LinkState,
 };
-use crate::model::replay;
-use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
+use crate::model::panel_layout::PanelLayout;
 use crate::model::state::AppState;
 use crate::ui::hooks::EnginesProxy;
 use gloo::events::EventListener;
@@ -71,31 +68,7 @@ pub fn had_payload() -> bool {
         .any(|item| item.starts_with('v') && !item.contains('='))
 }
 
-/// The page's first state and engines: the link's, replayed to its tick, or the
-/// default scenario (playing unless `still`).
-pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
-    let fallback = |error: Option<String>| {
-        let engines = Engines::new(
-            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
-                .expect("the built-in demo scenario and profile load"),
-        );
-        let state = AppState {
-            playing: !still,
-            error,
-            ..AppState::default()
-        };
-        (state, engines)
-    };
-    let Some(link) = &opening.state else {
-        return fallback(opening.error.clone());
-    };
-    match replay::open(link, 0) {
-        Ok(engines) => (state_of(link), engines),
-        Err(e) => fallback(Some(unopenable(&e))),
-    }
-}
-
-/// The page's first state when it opens `link` (on the page's thread or in the
+/// The page's first state when it opens `link` (replayed to its tick in the
 /// worker).
 pub fn state_of(link: &LinkState) -> AppState {
     AppState {
@@ -111,8 +84,8 @@ pub fn state_of(link: &LinkState) -> AppState {
 }
 
 /// The fragment of the engines now, with the panels as `layout` has them and `params`
-/// after the state, to `done` (at once on the page's thread, with the worker's
-/// answer otherwise; never before the first engine).
+/// after the state, to `done` with the worker's answer (never before the first
+/// engine).
 pub fn fragment_now(
     engines: &EnginesProxy,
     layout: &PanelLayout,
@@ -120,10 +93,10 @@ pub fn fragment_now(
     done: impl FnOnce(Address) + 'static,
 ) {
     engines.link(layout, move |encoded| {
-        if let Some((encoded, run)) = encoded {
+        if let Some(link) = encoded {
             done(Address {
-                fragment: with_params(encoded, &params),
-                run,
+                fragment: with_params(link.encoded, &params),
+                run: link.run,
             });
         }
     });

@@ -1,16 +1,27 @@
 //! The map panel: title, canvas, tooltip and legend. The frame loop does the drawing.
 
-use super::layout::css_height;
+use super::fit::css_height;
 use crate::canvas::theme::{self, Theme};
 use crate::model::snapshot::TableInfo;
 use ddlscope_engine::SpaceId;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-/// Asks for the tooltip at a point (CSS px from the canvas's top left, and the
-/// canvas's CSS width); the callback gets its text (at once, or when the worker
-/// answers).
-pub type Inspect = Callback<((f64, f64, f64), Callback<Option<String>>)>;
+/// Asks for the tooltip at a point; `done` gets its text when the worker answers.
+pub type Inspect = Callback<InspectAsk>;
+
+/// A tooltip asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectAsk {
+    /// CSS px from the canvas's left edge.
+    pub x: f64,
+    /// CSS px from the canvas's top edge.
+    pub y: f64,
+    /// The canvas's CSS width.
+    pub width: f64,
+    /// Gets the tooltip's text (`None`: nothing there).
+    pub done: Callback<Option<String>>,
+}
 
 /// Properties of [`PoolMap`].
 #[derive(Properties, PartialEq, Debug)]
@@ -51,14 +62,16 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
             let w = rect.width();
             let (tip, left) = (tip.clone(), left.clone());
             let asked = *left.borrow();
-            inspect.emit((
-                (x, y, w),
-                Callback::from(move |text: Option<String>| {
+            inspect.emit(InspectAsk {
+                x,
+                y,
+                width: w,
+                done: Callback::from(move |text: Option<String>| {
                     if *left.borrow() == asked {
                         tip.set(text.map(|text| (x, y, w, text)));
                     }
                 }),
-            ));
+            });
         })
     };
     let on_leave = {

@@ -121,7 +121,7 @@ fn obey(c: Command, engines: &EnginesProxy, d: &UseReducerDispatcher<AppState>, 
         Command::Speed(x) => d.dispatch(Action::SetSpeed(x)),
         Command::Run { session, sql } => {
             // Session 0: the console's own.
-            if let (Err(err), _) = engines.submit(session.unwrap_or(0), &sql) {
+            if let Err(err) = engines.submit(session.unwrap_or(0), &sql) {
                 gloo::console::warn!(run_refused(&err));
             }
         }

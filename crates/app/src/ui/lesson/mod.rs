@@ -1,49 +1,46 @@
 //! The lesson player: the lesson list, the step panel with its narration, question and
 //! reveal, the keys a presentation remote sends, presenter mode and the notes window.
 //!
-//! Opening a step replaces the engines with the step's replay (`model::lesson::open`)
-//! and tells the page's state (`Action::LessonOpened`), so the hooks that rebuild on a
-//! new scenario see nothing to do.
+//! Opening a step asks the worker to replace its engines with the step's replay
+//! (`model::lesson::open`, run there) and tells the page's state
+//! (`Action::LessonOpened`), so the hooks that rebuild on a new scenario see nothing
+//! to do.
+//!
+//! The files: `list.rs` the Lessons button and list, `step.rs` the open step's panel,
+//! `question.rs` its question, `keys.rs` the presentation remote's keys, `notes.rs`
+//! the notes window, `markdown.rs` the narration, `style.rs` what a step points at
+//! and hides, as a style sheet.
 
+mod keys;
+mod list;
 mod markdown;
+mod notes;
+mod question;
+mod step;
 mod style;
 
 use crate::model::lesson::{self as model, Answer, Lessons, Place, Sessions};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
-use ddlscope_engine::lesson::{Lesson, QuestionKind};
-use ddlscope_engine::Tick;
-use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use ddlscope_engine::lesson::Lesson;
 use gloo::timers::callback::Timeout;
+use keys::{use_remote_keys, RemoteKey};
+use list::LessonList;
+use notes::post_notes;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, KeyboardEvent};
+use step::{StepPanel, StepPanelProps};
 use yew::prelude::*;
-
-/// The engines, wherever they run, compared by identity.
-#[derive(Clone, Debug)]
-pub struct EnginesRef(pub EnginesProxy);
-
-impl PartialEq for EnginesRef {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.same(&other.0)
-    }
-}
 
 /// The player's inputs from the page.
 #[derive(Properties, Clone, Debug, PartialEq)]
 pub struct LessonProps {
     /// The engines it replaces when a step opens.
-    pub engines: EnginesRef,
+    pub engines: EnginesProxy,
     /// The page's reducer.
     pub on_action: Callback<Action>,
     /// The page's generation, to number the next simulation.
     pub generation: u32,
-    /// The main engine's virtual time (from the last snapshot).
-    pub now: Tick,
-    /// Whether the clock runs.
-    pub playing: bool,
     /// What the engines are busy with before the step is at its moment, if anything.
     #[prop_or_default]
     pub busy: Option<String>,
@@ -93,7 +90,7 @@ fn open_place(
     let failed = move |e: String| {
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
     };
-    let opened = props.engines.0.open_lesson(
+    let opened = props.engines.open_lesson(
         lesson,
         place,
         props.generation + 1,
@@ -116,422 +113,230 @@ fn from_fragment(lessons: &Lessons) -> Option<Place> {
     place_at(lessons, lesson, step)
 }
 
-thread_local! {
-    /// The notes window this page opened, if any: posted to directly, as a window
-    /// opened from a file (the workshop bundle) may share no BroadcastChannel.
-    static NOTES: RefCell<Option<web_sys::Window>> = const { RefCell::new(None) };
-}
-
-/// Opens the notes window: notes.html beside the page, or, in the workshop bundle
-/// (one file, no notes.html beside it), the notes page it carries, written into a
-/// blank window.
-fn open_notes() {
-    let window = gloo::utils::window();
-    let carried = gloo::utils::document()
-        .query_selector("meta[name=ddlscope-notes]")
-        .ok()
-        .flatten()
-        .and_then(|m| m.get_attribute("content"));
-    let opened = match carried {
-        Some(b64) => {
-            use base64::Engine as _;
-            let page = base64::engine::general_purpose::STANDARD
-                .decode(b64.as_bytes())
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok());
-            let opened = window
-                .open_with_url_and_target("", "ddlscope-notes")
-                .ok()
-                .flatten();
-            if let (Some(w), Some(page)) = (&opened, page) {
-                // The other window's document is of its own realm: `instanceof` (dyn_into)
-                // against this one's HTMLDocument would fail.
-                if let Some(doc) = w
-                    .document()
-                    .map(|d| d.unchecked_into::<web_sys::HtmlDocument>())
-                {
-                    let _ = doc.open();
-                    let _ = doc.write_1(&page);
-                    let _ = doc.close();
-                }
-            }
-            opened
-        }
-        None => window
-            .open_with_url_and_target("notes.html", "ddlscope-notes")
-            .ok()
-            .flatten(),
-    };
-    NOTES.with(|n| *n.borrow_mut() = opened);
-}
-
-/// Posts the step to the notes window.
-fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
-    let step = &lesson.steps[place.step];
-    let msg = serde_json::json!({
-        "lesson": lesson.title,
-        "label": model::step_label(place.step, lesson.steps.len()),
-        "title": step.title,
-        "narration": step.narration,
-        "notes": step.notes,
-        "answer": answer,
-    });
-    let msg = wasm_bindgen::JsValue::from_str(&msg.to_string());
-    NOTES.with(|n| {
-        if let Some(w) = n.borrow().as_ref().filter(|w| !w.closed().unwrap_or(true)) {
-            let _ = w.post_message(&msg, "*");
-        }
-    });
-    if let Ok(channel) = web_sys::BroadcastChannel::new("ddlscope-lesson") {
-        let _ = channel.post_message(&msg);
-        channel.close();
-    }
-}
-
-/// The player.
+/// The player: the Lessons button and list, and the open step's panel with the
+/// style sheet that points at what it shows.
 #[function_component(LessonPlayer)]
 pub fn lesson_player(props: &LessonProps) -> Html {
     let lessons = use_memo((), |_| Lessons::builtin());
     let view = use_state(View::default);
     let sessions = use_mut_ref(Sessions::new);
+    use_linked_step(props, &lessons, &view, &sessions);
+    let go = go_to_place(props, &lessons, &view, &sessions);
+    let step_by = step_by(&view, &lessons, &go);
+    use_remote_keys(view.place.is_some(), remote_keys(&view, &step_by));
 
-    // Open what the link names, once.
-    {
-        let (view, props, lessons, sessions) = (
-            view.clone(),
-            props.clone(),
-            lessons.clone(),
-            sessions.clone(),
-        );
-        use_effect_with((), move |_| {
-            // After the page's own first effects, which build the default engines.
-            gloo::timers::callback::Timeout::new(0, move || {
-                if let Some(place) = from_fragment(&lessons) {
-                    let error = open_place(&props, &lessons, &place, &sessions).err();
-                    view.set(View {
-                        place: Some(place),
-                        error,
-                        ..View::default()
-                    });
-                }
-            })
-            .forget();
-        });
-    }
-    // Stop at the step's pause.
-    {
-        let engines = props.engines.0.clone();
-        let on_action = props.on_action.clone();
-        use_effect_with((props.now, props.playing), move |(_, playing)| {
-            if *playing && engines.take_mark_pause() {
-                on_action.emit(Action::Pause);
+    let list = {
+        let (all, go) = (lessons.clone(), go.clone());
+        let on_open = Callback::from(move |i: usize| {
+            if let Some(place) = place_at(&all, i, 0) {
+                go.emit(place);
             }
         });
-    }
-
-    let go = {
-        let (view, props, lessons, sessions) = (
-            view.clone(),
-            props.clone(),
-            lessons.clone(),
-            sessions.clone(),
-        );
-        Callback::from(move |place: Place| {
-            let mut next = View {
-                place: Some(place.clone()),
-                presenter: view.presenter,
-                ..View::default()
-            };
-            if let Err(e) = open_place(&props, &lessons, &place, &sessions) {
-                next.error = Some(e);
-            }
-            if let Some(lesson) = lessons.get(place.lesson) {
-                post_notes(lesson, &place, "");
-            }
-            view.set(next);
-        })
+        let on_toggle = view_toggle(&view, |v| v.list = !v.list);
+        html! { <LessonList heads={lessons.heads().to_vec()} open={view.list} {on_toggle} {on_open} /> }
     };
-    let step_by = {
-        let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
-        Callback::from(move |delta: i32| {
-            let Some(p) = view.place.clone() else { return };
-            let n = lessons.heads()[p.lesson].steps as i32;
-            let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
-            if to != p.step {
-                if let Some(place) = place_at(&lessons, p.lesson, to) {
-                    go.emit(place);
-                }
-            }
-        })
-    };
-    // The presentation remote's keys, before the page's own shortcuts.
-    {
-        let (view, step_by) = (view.clone(), step_by.clone());
-        use_effect_with(view.place.is_some(), move |open| {
-            let listener = open.then(|| {
-                let options = EventListenerOptions {
-                    phase: EventListenerPhase::Capture,
-                    passive: false,
-                };
-                EventListener::new_with_options(
-                    &gloo::utils::window(),
-                    "keydown",
-                    options,
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                            return;
-                        };
-                        let typing = e
-                            .target()
-                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                            .is_some_and(|el| {
-                                matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                            });
-                        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                            return;
-                        }
-                        let handled = match e.key().as_str() {
-                            "ArrowRight" | "PageDown" | " " => {
-                                step_by.emit(1);
-                                true
-                            }
-                            "ArrowLeft" | "PageUp" => {
-                                step_by.emit(-1);
-                                true
-                            }
-                            "p" | "P" => {
-                                view.set(View {
-                                    presenter: !view.presenter,
-                                    ..(*view).clone()
-                                });
-                                true
-                            }
-                            "b" | "B" => {
-                                view.set(View {
-                                    blank: !view.blank,
-                                    ..(*view).clone()
-                                });
-                                true
-                            }
-                            _ => false,
-                        };
-                        if handled {
-                            e.prevent_default();
-                            e.stop_immediate_propagation();
-                        }
-                    },
-                )
-            });
-            move || drop(listener)
-        });
-    }
-
-    let toggle_list = {
-        let view = view.clone();
-        Callback::from(move |_: MouseEvent| {
-            view.set(View {
-                list: !view.list,
-                ..(*view).clone()
-            })
-        })
-    };
-    let list = view.list.then(|| {
-        html! {
-            <div class="lesson-list" data-testid="lessons" role="dialog" aria-label="Lessons">
-                <h2>{ "Lessons" }</h2>
-                <ul>
-                { for lessons.heads().iter().enumerate().map(|(i, l)| {
-                    let go = go.clone();
-                    let lessons = lessons.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| {
-                        if let Some(place) = place_at(&lessons, i, 0) {
-                            go.emit(place);
-                        }
-                    });
-                    html! {
-                        <li>
-                            <button type="button" data-testid="lesson-open" data-lesson={l.id} {onclick}>
-                                <strong>{ l.title }</strong>
-                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps, l.audience) }</small>
-                            </button>
-                        </li>
-                    }
-                }) }
-                </ul>
-            </div>
-        }
+    let open = view.place.clone().and_then(|place| {
+        let lesson = lessons.get(place.lesson)?;
+        let step = lesson.steps.get(place.step)?;
+        Some((place, lesson, step))
     });
-    let toolbar = html! {
-        <button type="button" class="lesson-toggle" data-testid="lessons-toggle" onclick={toggle_list}
-            aria-expanded={if view.list { "true" } else { "false" }}>{ "Lessons" }</button>
+    let Some((place, lesson, step)) = open else {
+        return html! { <div class="lesson-bar">{ list }</div> };
     };
-    let Some(place) = view.place.clone() else {
-        return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
-    };
-    let (Some(lesson), Some(step)) = (
-        lessons.get(place.lesson),
-        lessons
-            .get(place.lesson)
-            .and_then(|l| l.steps.get(place.step)),
-    ) else {
-        return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
-    };
-    let plan = lesson.plan(place.step, place.variant, place.seed);
-    let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
     let sheet = style::sheet(step, view.presenter, &sessions.borrow());
-    let nav = |delta: i32| {
-        let step_by = step_by.clone();
-        Callback::from(move |_: MouseEvent| step_by.emit(delta))
-    };
-    let reset = {
-        let (go, place) = (go.clone(), place.clone());
-        Callback::from(move |_: MouseEvent| go.emit(place.clone()))
-    };
-    let presenter = {
-        let view = view.clone();
-        Callback::from(move |_: MouseEvent| {
-            view.set(View {
-                presenter: !view.presenter,
-                ..(*view).clone()
-            })
-        })
-    };
-    let notes = {
-        let (lesson, place) = (lesson.clone(), place.clone());
-        Callback::from(move |_: MouseEvent| {
-            open_notes();
-            let (lesson, place) = (lesson.clone(), place.clone());
-            // The window needs a moment to start listening.
-            gloo::timers::callback::Timeout::new(800, move || post_notes(&lesson, &place, ""))
-                .forget();
-        })
-    };
-    let close = {
-        let (view, props) = (view.clone(), props.clone());
-        Callback::from(move |_: MouseEvent| {
-            let _ = gloo::utils::window().location().set_hash("");
-            props.on_action.emit(Action::Pause);
-            view.set(View::default());
-        })
-    };
-    let question = step.question.as_ref().map(|q| {
-        let guess = {
-            let (view, q, va) = (view.clone(), q.clone(), variant_answer.clone());
-            Callback::from(move |g: String| {
-                let right = q.kind.accepts(&g, va.as_deref());
-                let answer = Answer { guess: Some((g, right)), ..view.answer.clone() };
-                view.set(View { answer, ..(*view).clone() });
-            })
-        };
-        let reveal = {
-            let (view, q, va, props, sessions) =
-                (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
-            let (lesson, place) = (lesson.clone(), place.clone());
+    let variant_answer = lesson
+        .plan(place.step, place.variant, place.seed)
+        .and_then(|p| p.answer.map(str::to_string));
+    let panel = StepPanelProps {
+        lesson: lesson.clone(),
+        place: place.clone(),
+        variant_answer: variant_answer.clone(),
+        answer: view.answer.clone(),
+        presenter: view.presenter,
+        blank: view.blank,
+        error: view.error.clone(),
+        busy: props.busy.clone(),
+        on_step: step_by,
+        on_reset: {
+            let (go, place) = (go.clone(), place.clone());
+            Callback::from(move |_: MouseEvent| go.emit(place.clone()))
+        },
+        on_presenter: view_toggle(&view, |v| v.presenter = !v.presenter),
+        on_close: {
+            let (view, on_action) = (view.clone(), props.on_action.clone());
             Callback::from(move |_: MouseEvent| {
-                let (lesson_now, place_now) = (lesson.clone(), place.clone());
-                let (view, q2, va, on_action) = (view.clone(), q.clone(), va.clone(), props.on_action.clone());
-                let (lesson, place) = (lesson.clone(), place.clone());
-                let shown = move |seen: Result<String, String>| {
-                    // Called from the engines' work, borrowed: Yew hears of it after.
-                    Timeout::new(0, move || {
-                        on_action.emit(Action::Pause);
-                        let seen = seen.unwrap_or_else(|e| format!("nothing ({e})"));
-                        let text = format!("Answer: {}. The simulation shows: {seen}.", model::stated(&q2, va.as_deref()));
-                        post_notes(&lesson, &place, &text);
-                        let answer = Answer { revealed: Some(text), ..view.answer.clone() };
-                        view.set(View { answer, ..(*view).clone() });
-                    })
-                    .forget();
-                };
-                props.engines.0.reveal(&lesson_now, place_now.step, sessions.clone(), shown);
+                let _ = gloo::utils::window().location().set_hash("");
+                on_action.emit(Action::Pause);
+                view.set(View::default());
             })
-        };
-        let input = match &q.kind {
-            QuestionKind::Choice { choices, .. } => html! {
-                <div class="lesson-choices">
-                { for choices.iter().map(|c| {
-                    let (guess, c2) = (guess.clone(), c.clone());
-                    let picked = view.answer.guess.as_ref().is_some_and(|(g, _)| g == c);
-                    html! {
-                        <button type="button" data-testid="lesson-choice" class={classes!(picked.then_some("picked"))}
-                            onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>{ c.clone() }</button>
-                    }
-                }) }
-                </div>
-            },
-            QuestionKind::Number { unit, .. } => {
-                let input_ref = NodeRef::default();
-                let onclick = {
-                    let (guess, input_ref) = (guess.clone(), input_ref.clone());
-                    Callback::from(move |_: MouseEvent| {
-                        if let Some(i) = input_ref.cast::<HtmlInputElement>() {
-                            guess.emit(i.value());
-                        }
-                    })
-                };
-                html! {
-                    <div class="lesson-choices">
-                        <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" />
-                        <span>{ unit.clone() }</span>
-                        <button type="button" data-testid="lesson-check" {onclick}>{ "Check" }</button>
-                    </div>
-                }
-            }
-        };
-        let feedback = view.answer.guess.as_ref().map(|(_, right)| {
-            let text = if *right { "Right." } else { "Not quite: try again, or reveal the answer." };
-            html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback">{ text }</p> }
-        });
-        let revealed = view.answer.revealed.clone().map(|t| html! {
-            <div class="lesson-answer" data-testid="lesson-answer">
-                <p>{ t }</p>
-                { markdown::render(&q.explain) }
-            </div>
-        });
-        html! {
-            <div class="lesson-question" data-testid="lesson-question">
-                <p class="lesson-prompt">{ q.prompt.clone() }</p>
-                { input }
-                { for feedback }
-                <button type="button" data-testid="lesson-reveal" onclick={reveal}>{ "Run on and reveal" }</button>
-                { for revealed }
-            </div>
-        }
-    });
-    let n = lesson.steps.len();
+        },
+        on_answer: {
+            let view = view.clone();
+            Callback::from(move |answer: Answer| {
+                view.set(View {
+                    answer,
+                    ..(*view).clone()
+                })
+            })
+        },
+        on_reveal: revealer(props, &view, lesson, &place, variant_answer),
+    };
     html! {
         <div class={classes!("lesson-bar", view.presenter.then_some("presenting"))}>
             <style>{ sheet }</style>
-            { toolbar }{ for list }
-            if view.blank {
-                <div class="lesson-blank" data-testid="lesson-blank"></div>
-            }
-            <section class="panel lesson-step" data-testid="lesson-step" aria-labelledby="lesson-title">
-                if view.presenter {
-                    <span class="presenter-badge" data-testid="presenter">{ "Presenter" }</span>
-                }
-                <header class="lesson-head">
-                    <span class="lesson-count" data-testid="lesson-count">{ model::step_label(place.step, n) }</span>
-                    <h2 id="lesson-title">{ step.title.clone() }</h2>
-                    <small>{ lesson.title.clone() }</small>
-                </header>
-                if let Some(e) = view.error.clone() {
-                    <p role="alert">{ e }</p>
-                }
-                if let Some(busy) = props.busy.clone() {
-                    <p class="lesson-busy" data-testid="lesson-busy" role="status">{ format!("Getting the step ready: {busy}") }</p>
-                }
-                <div class="lesson-narration">{ markdown::render(&step.narration) }</div>
-                { for question }
-                <nav class="lesson-nav">
-                    <button type="button" data-testid="lesson-prev" disabled={place.step == 0} onclick={nav(-1)}>{ "← Back" }</button>
-                    <button type="button" data-testid="lesson-reset" onclick={reset}>{ "Reset step" }</button>
-                    <button type="button" data-testid="presenter-toggle" aria-pressed={if view.presenter { "true" } else { "false" }} onclick={presenter}>{ "Presenter (P)" }</button>
-                    <button type="button" data-testid="lesson-notes" onclick={notes}>{ "Notes window" }</button>
-                    <button type="button" data-testid="lesson-close" onclick={close}>{ "Close" }</button>
-                    <button type="button" data-testid="lesson-next" disabled={place.step + 1 >= n} onclick={nav(1)}>{ "Next →" }</button>
-                </nav>
-            </section>
+            { list }
+            <StepPanel ..panel />
         </div>
     }
+}
+
+/// Opens the step the page's link names, once, after the page's own first effects
+/// (which start the default engines).
+#[hook]
+fn use_linked_step(
+    props: &LessonProps,
+    lessons: &Rc<Lessons>,
+    view: &UseStateHandle<View>,
+    sessions: &Rc<RefCell<Sessions>>,
+) {
+    let (view, props, lessons, sessions) = (
+        view.clone(),
+        props.clone(),
+        lessons.clone(),
+        sessions.clone(),
+    );
+    use_effect_with((), move |_| {
+        Timeout::new(0, move || {
+            if let Some(place) = from_fragment(&lessons) {
+                let error = open_place(&props, &lessons, &place, &sessions).err();
+                view.set(View {
+                    place: Some(place),
+                    error,
+                    ..View::default()
+                });
+            }
+        })
+        .forget();
+    });
+}
+
+/// A callback that opens a place (presenter mode kept) and tells the notes window.
+fn go_to_place(
+    props: &LessonProps,
+    lessons: &Rc<Lessons>,
+    view: &UseStateHandle<View>,
+    sessions: &Rc<RefCell<Sessions>>,
+) -> Callback<Place> {
+    let (view, props, lessons, sessions) = (
+        view.clone(),
+        props.clone(),
+        lessons.clone(),
+        sessions.clone(),
+    );
+    Callback::from(move |place: Place| {
+        let mut next = View {
+            place: Some(place.clone()),
+            presenter: view.presenter,
+            ..View::default()
+        };
+        if let Err(e) = open_place(&props, &lessons, &place, &sessions) {
+            next.error = Some(e);
+        }
+        if let Some(lesson) = lessons.get(place.lesson) {
+            post_notes(lesson, &place, "");
+        }
+        view.set(next);
+    })
+}
+
+/// A callback that moves by that many steps within the lesson, through `go`.
+fn step_by(
+    view: &UseStateHandle<View>,
+    lessons: &Rc<Lessons>,
+    go: &Callback<Place>,
+) -> Callback<i32> {
+    let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
+    Callback::from(move |delta: i32| {
+        let Some(p) = view.place.clone() else { return };
+        let n = lessons.heads()[p.lesson].steps as i32;
+        let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
+        if to != p.step {
+            if let Some(place) = place_at(&lessons, p.lesson, to) {
+                go.emit(place);
+            }
+        }
+    })
+}
+
+/// What the presentation remote's keys do.
+fn remote_keys(view: &UseStateHandle<View>, step_by: &Callback<i32>) -> Callback<RemoteKey> {
+    let (view, step_by) = (view.clone(), step_by.clone());
+    Callback::from(move |key: RemoteKey| match key {
+        RemoteKey::Next => step_by.emit(1),
+        RemoteKey::Back => step_by.emit(-1),
+        RemoteKey::Presenter => view.set(View {
+            presenter: !view.presenter,
+            ..(*view).clone()
+        }),
+        RemoteKey::Blank => view.set(View {
+            blank: !view.blank,
+            ..(*view).clone()
+        }),
+    })
+}
+
+/// A click handler that changes the view with `change`.
+fn view_toggle(view: &UseStateHandle<View>, change: fn(&mut View)) -> Callback<MouseEvent> {
+    let view = view.clone();
+    Callback::from(move |_: MouseEvent| {
+        let mut next = (*view).clone();
+        change(&mut next);
+        view.set(next);
+    })
+}
+
+/// The reveal button's handler: the engines run on to the question's moment, and
+/// the answer is shown (and sent to the notes window) beside what they measured.
+fn revealer(
+    props: &LessonProps,
+    view: &UseStateHandle<View>,
+    lesson: &Lesson,
+    place: &Place,
+    variant_answer: Option<String>,
+) -> Callback<MouseEvent> {
+    let (view, engines, on_action) = (view.clone(), props.engines.clone(), props.on_action.clone());
+    let (lesson, place) = (lesson.clone(), place.clone());
+    Callback::from(move |_: MouseEvent| {
+        let Some(q) = lesson
+            .steps
+            .get(place.step)
+            .and_then(|s| s.question.clone())
+        else {
+            return;
+        };
+        let (view, va, on_action) = (view.clone(), variant_answer.clone(), on_action.clone());
+        let (shown_lesson, shown_place) = (lesson.clone(), place.clone());
+        let shown = move |seen: Result<String, String>| {
+            // Called as the worker's answer is handed out: Yew hears of it after.
+            Timeout::new(0, move || {
+                on_action.emit(Action::Pause);
+                let seen = seen.unwrap_or_else(|e| format!("nothing ({e})"));
+                let text = format!(
+                    "Answer: {}. The simulation shows: {seen}.",
+                    model::stated(&q, va.as_deref())
+                );
+                post_notes(&shown_lesson, &shown_place, &text);
+                let answer = Answer {
+                    revealed: Some(text),
+                    ..view.answer.clone()
+                };
+                view.set(View {
+                    answer,
+                    ..(*view).clone()
+                });
+            })
+            .forget();
+        };
+        engines.reveal(&lesson, place.step, shown);
+    })
 }

@@ -3,22 +3,16 @@
 //! thread does them (`model::lesson`).
 
 use super::Host;
-use crate::model::lesson::{lesson, open, plan_of, reveal, Sessions};
+use crate::model::lesson::{lesson, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 impl Host {
-    /// Opens step `place` (step, quiz variant, seed) of lesson `id` as restart
+    /// Opens step `place` of lesson `id` as restart
     /// `generation`; the answer to `ask` goes out once its sessions are connected,
     /// or at once with why it cannot open.
-    pub(super) fn open_lesson(
-        &mut self,
-        ask: u32,
-        id: &str,
-        place: (usize, usize, usize),
-        generation: u32,
-    ) {
+    pub(super) fn open_lesson(&mut self, ask: u32, id: &str, place: StepPick, generation: u32) {
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let opened = lesson(id).and_then(|l| {
             let (_, plan) = plan_of(std::slice::from_ref(&l), id, place)?;

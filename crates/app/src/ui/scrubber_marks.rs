@@ -1,7 +1,7 @@
 //! The scrubber's markers: a tick for each statement, lock wait and DDL phase on the
 //! timeline; clicking one seeks there.
 
-use crate::model::marks::Mark;
+use crate::model::timeline_marks::Mark;
 use ddlscope_engine::Tick;
 use yew::prelude::*;
 
