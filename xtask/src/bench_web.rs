@@ -41,7 +41,7 @@ pub fn bench_web(site: &Path, page_thread: bool) -> Result {
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let cli = native_cli()?;
-    let addr = serve::spawn(site.to_path_buf())?;
+    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
     let out = util::target_dir().join(if page_thread {
         "bench-web-page-thread.json"
     } else {
