@@ -3,7 +3,8 @@
 //! ```text
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
-//!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
+//!   web/{index,embed,notes}.html, their scripts and stylesheets, web/ddlscope-player.js,
+//!   web/ddlscope-reveal.js, web/hugo/, assets/ ──copy──▶ target/dist/
 //!   crates/cli ──cargo build (native, test profile)──▶ ddlscope poster --all ──▶ target/dist/posters/
 //! ```
 //!
@@ -93,6 +94,8 @@ pub fn dist() -> Result<PathBuf> {
     for name in WEB_FILES {
         copy_file(&root.join("web").join(name), &dist.join(name))?;
     }
+    // The Hugo shortcodes, for a docs site to copy (docs/embedding.md).
+    copy_tree(&root.join("web").join("hugo"), &dist.join("hugo"))?;
     let assets = root.join("assets");
     if assets.is_dir() {
         copy_tree(&assets, &dist.join("assets"))?;
