@@ -491,18 +491,7 @@ fn with_connection_ids(sql: &str, names: &[String], clients: &[Client]) -> Strin
 
 /// Runs the script on the real server.
 fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
-    server.sql("DROP DATABASE IF EXISTS test; CREATE DATABASE test")?;
-    let mut setup: Vec<String> = script
-        .tables
-        .iter()
-        .map(|(n, r, p)| create_table_sql(n, *r, *p))
-        .collect();
-    setup.extend(script.setup.iter().cloned());
-    for sql in setup {
-        server
-            .sql(&format!("USE test; {sql}"))
-            .map_err(|e| format!("setup failed: {sql}: {e}"))?;
-    }
+    setup_real(server, script)?;
     // As the engine numbers them: the declared sessions, then the others in order.
     let mut names: Vec<String> = script.declared.clone();
     for s in &script.steps {
@@ -535,59 +524,26 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
     }
     #[allow(clippy::disallowed_methods, reason = "xtask paces a real server")]
     let t0 = Instant::now();
+    let mut run = RealRun {
+        server,
+        names: &names,
+        clients,
+        fates,
+        tx,
+        rx,
+        t0,
+    };
     for (i, step) in script.steps.iter().enumerate() {
-        let due = Duration::from_millis(step.at_ms);
-        loop {
-            let now = t0.elapsed();
-            if now >= due {
-                break;
-            }
-            if let Ok(a) = rx.recv_timeout(due - now) {
-                collect(&mut fates, &mut clients, t0, a);
-                prepare_reconnects(server, &mut clients, &tx)?;
-            }
-        }
-        let si = names
-            .iter()
-            .position(|n| *n == step.session)
-            .expect("named");
-        if clients[si].lost {
-            // The interactive client's reconnect: a new connection for what follows.
-            let generation = clients[si].generation + 1;
-            let next = match clients[si].spare.take() {
-                Some(spare) => *spare,
-                None => spawn_client(server, si, generation, &tx)?,
-            };
-            let mut old = std::mem::replace(&mut clients[si], next);
-            let _ = old.child.kill();
-            let _ = old.child.wait();
-        }
-        // A `{s1}` needs s1's connection id: the first line's answer, long arrived.
-        while step.sql.contains('{')
-            && clients.iter().any(|c| c.connection_id.is_none())
-            && t0.elapsed() < due + Duration::from_secs(2)
-        {
-            if let Ok(a) = rx.recv_timeout(Duration::from_millis(20)) {
-                collect(&mut fates, &mut clients, t0, a);
-            }
-        }
-        let sql = with_connection_ids(&step.sql.replace('\n', " "), &names, &clients);
-        let c = &mut clients[si];
-        c.lines += 1;
-        c.line_to_step.push((c.lines, i));
-        c.lines += 1;
-        let text = format!("{sql};\nSELECT 'ddlscope-done-{i}';\n");
-        if c.stdin
-            .write_all(text.as_bytes())
-            .and_then(|_| c.stdin.flush())
-            .is_err()
-        {
-            // The client process is gone: the statement never runs.
-            fates[i].error = Some(CR_SERVER_GONE_ERROR);
-            fates[i].finished_ms = Some(step.at_ms);
-            c.lost = true;
-        }
+        run.wait_until(Duration::from_millis(step.at_ms))?;
+        run.send(i, step)?;
     }
+    let RealRun {
+        mut clients,
+        mut fates,
+        tx,
+        rx,
+        ..
+    } = run;
     drop(tx);
     let end = Duration::from_millis(script.run_ms);
     loop {
@@ -606,7 +562,7 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
     }
     // Anything that arrived exactly at the end.
     while let Ok(a) = rx.try_recv() {
-        if a.2.saturating_duration_since(t0) <= Duration::from_millis(script.run_ms) {
+        if a.2.saturating_duration_since(t0) <= end {
             collect(&mut fates, &mut clients, t0, a);
         }
     }
@@ -618,6 +574,98 @@ fn run_real(server: &Server, script: &Script) -> Result<Vec<Fate>> {
         }
     }
     Ok(fates)
+}
+
+/// A fresh `test` database with the script's tables and setup statements.
+fn setup_real(server: &Server, script: &Script) -> Result {
+    server.sql("DROP DATABASE IF EXISTS test; CREATE DATABASE test")?;
+    let mut setup: Vec<String> = script
+        .tables
+        .iter()
+        .map(|(n, r, p)| create_table_sql(n, *r, *p))
+        .collect();
+    setup.extend(script.setup.iter().cloned());
+    for sql in setup {
+        server
+            .sql(&format!("USE test; {sql}"))
+            .map_err(|e| format!("setup failed: {sql}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A script's run on the real server while its steps are sent: the clients, what
+/// became of each step, and the channel their answers arrive on.
+struct RealRun<'a> {
+    server: &'a Server,
+    names: &'a [String],
+    clients: Vec<Client>,
+    fates: Vec<Fate>,
+    tx: mpsc::Sender<Arrival>,
+    rx: mpsc::Receiver<Arrival>,
+    t0: Instant,
+}
+
+impl RealRun<'_> {
+    /// Collects answers until `due` after time zero, reconnecting lost clients.
+    fn wait_until(&mut self, due: Duration) -> Result {
+        loop {
+            let now = self.t0.elapsed();
+            if now >= due {
+                return Ok(());
+            }
+            if let Ok(a) = self.rx.recv_timeout(due - now) {
+                collect(&mut self.fates, &mut self.clients, self.t0, a);
+                prepare_reconnects(self.server, &mut self.clients, &self.tx)?;
+            }
+        }
+    }
+
+    /// Sends step `i` on its session's client (a new connection first where the
+    /// last one was lost, as the interactive client reconnects).
+    fn send(&mut self, i: usize, step: &Step) -> Result {
+        let si = self
+            .names
+            .iter()
+            .position(|n| *n == step.session)
+            .expect("named");
+        if self.clients[si].lost {
+            let generation = self.clients[si].generation + 1;
+            let next = match self.clients[si].spare.take() {
+                Some(spare) => *spare,
+                None => spawn_client(self.server, si, generation, &self.tx)?,
+            };
+            let mut old = std::mem::replace(&mut self.clients[si], next);
+            let _ = old.child.kill();
+            let _ = old.child.wait();
+        }
+        // A `{s1}` needs s1's connection id: the first line's answer, long arrived.
+        let due = Duration::from_millis(step.at_ms);
+        while step.sql.contains('{')
+            && self.clients.iter().any(|c| c.connection_id.is_none())
+            && self.t0.elapsed() < due + Duration::from_secs(2)
+        {
+            if let Ok(a) = self.rx.recv_timeout(Duration::from_millis(20)) {
+                collect(&mut self.fates, &mut self.clients, self.t0, a);
+            }
+        }
+        let sql = with_connection_ids(&step.sql.replace('\n', " "), self.names, &self.clients);
+        let c = &mut self.clients[si];
+        c.lines += 1;
+        c.line_to_step.push((c.lines, i));
+        c.lines += 1;
+        let text = format!("{sql};\nSELECT 'ddlscope-done-{i}';\n");
+        if c.stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| c.stdin.flush())
+            .is_err()
+        {
+            // The client process is gone: the statement never runs.
+            self.fates[i].error = Some(CR_SERVER_GONE_ERROR);
+            self.fates[i].finished_ms = Some(step.at_ms);
+            c.lost = true;
+        }
+        Ok(())
+    }
 }
 
 /// Runs the script in the simulator.

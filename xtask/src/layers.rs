@@ -686,85 +686,10 @@ pub fn check_crate(
     layers: &[Layer],
     files: &BTreeMap<String, String>,
 ) -> CrateReport {
-    let by_module: BTreeMap<Vec<String>, &String> =
-        files.keys().map(|rel| (module_of(rel), rel)).collect();
-    let is_module = |m: &[String]| by_module.contains_key(m);
-    let scans: BTreeMap<&String, Scan> = files
-        .iter()
-        .map(|(rel, text)| (rel, scan(text, &module_of(rel), &is_module)))
-        .collect();
-    let root = by_module.get(&Vec::new()).copied();
-
-    // Test files: declared `#[cfg(test)] mod x;`, and everything below them.
-    let mut test_modules: Vec<Vec<String>> = Vec::new();
-    for (rel, s) in &scans {
-        for child in &s.test_children {
-            let mut m = module_of(rel);
-            m.push(child.clone());
-            test_modules.push(m);
-        }
-    }
-    let is_test = |rel: &str| {
-        let m = module_of(rel);
-        test_modules.iter().any(|t| m.starts_with(t))
-    };
-
-    // Resolve each path to the file of its longest module prefix, following the crate
-    // root's re-exports for names the root itself does not define. Also returns how
-    // many of the path's own segments led there, to name the line of the last one.
-    let resolve = |path: &[String]| -> Option<(&String, usize)> {
-        let mut path = path.to_vec();
-        let mut spelled = None;
-        for _ in 0..4 {
-            let k = (0..=path.len())
-                .rev()
-                .find(|&k| by_module.contains_key(&path[..k]))?;
-            if k == 0 && !path.is_empty() {
-                if let Some(target) = root.and_then(|r| scans[r].top_uses.get(&path[0])) {
-                    if target[..] != path[..1] {
-                        let mut next = target.clone();
-                        next.extend(path[1..].iter().cloned());
-                        path = next;
-                        spelled.get_or_insert(1);
-                        continue;
-                    }
-                }
-            }
-            return Some((by_module[&path[..k]], spelled.unwrap_or(k)));
-        }
-        None
-    };
-
-    let mut edges: BTreeMap<(String, String), u32> = BTreeMap::new();
-    for (rel, s) in &scans {
-        if is_test(rel) {
-            continue;
-        }
-        let from_module = module_of(rel);
-        for r in &s.refs {
-            let Some((to, spelled)) = resolve(&r.path) else {
-                continue;
-            };
-            let line = r.lines.get(spelled.max(1) - 1).copied().unwrap_or(1);
-            let to_module = module_of(to);
-            let nested = !from_module.is_empty()
-                && to_module.len() > from_module.len()
-                && to_module.starts_with(&from_module);
-            if to == *rel || nested {
-                continue;
-            }
-            let line_seen = edges.entry(((*rel).clone(), to.clone())).or_insert(line);
-            *line_seen = (*line_seen).min(line);
-        }
-    }
-    let edges: Vec<Edge> = edges
-        .into_iter()
-        .map(|((from, to), line)| Edge { from, to, line })
-        .collect();
-
+    let graph = FileGraph::build(files);
     let mut report = CrateReport {
         files: files.len(),
-        edges: edges.len(),
+        edges: graph.edges.len(),
         layers: layers.len(),
         ..CrateReport::default()
     };
@@ -776,8 +701,131 @@ pub fn check_crate(
             .trim();
         format!("{}/{}:{}: {text}", krate.src, e.from, e.line)
     };
+    report_circles(&mut report, krate, &graph.edges, &line_of);
+    check_layers(&mut report, krate, layers, files, &graph, &line_of);
+    report
+}
 
-    for circle in circles(files.keys(), &edges) {
+/// A crate's files and the uses between them, test code left out.
+struct FileGraph {
+    edges: Vec<Edge>,
+    /// Files that are test code: declared `#[cfg(test)] mod x;`, and all below them.
+    tests: BTreeSet<String>,
+}
+
+impl FileGraph {
+    fn build(files: &BTreeMap<String, String>) -> FileGraph {
+        let by_module: BTreeMap<Vec<String>, &String> =
+            files.keys().map(|rel| (module_of(rel), rel)).collect();
+        let is_module = |m: &[String]| by_module.contains_key(m);
+        let scans: BTreeMap<&String, Scan> = files
+            .iter()
+            .map(|(rel, text)| (rel, scan(text, &module_of(rel), &is_module)))
+            .collect();
+
+        // Test files: declared `#[cfg(test)] mod x;`, and everything below them.
+        let mut test_modules: Vec<Vec<String>> = Vec::new();
+        for (rel, s) in &scans {
+            for child in &s.test_children {
+                let mut m = module_of(rel);
+                m.push(child.clone());
+                test_modules.push(m);
+            }
+        }
+        let is_test = |rel: &str| {
+            let m = module_of(rel);
+            test_modules.iter().any(|t| m.starts_with(t))
+        };
+
+        // Resolve each path to the file of its longest module prefix, following the crate
+        // root's re-exports for names the root itself does not define. Also returns how
+        // many of the path's own segments led there, to name the line of the last one.
+        let resolve = |path: &[String]| -> Option<(&String, usize)> {
+            let mut path = path.to_vec();
+            let mut spelled = None;
+            for _ in 0..4 {
+                let k = (0..=path.len())
+                    .rev()
+                    .find(|&k| by_module.contains_key(&path[..k]))?;
+                if k < path.len() {
+                    let facade = by_module[&path[..k]];
+                    let reexport = scans[facade].top_uses.get(&path[k]);
+                    let follows = is_facade(facade);
+                    if let Some(target) = reexport.filter(|_| follows) {
+                        if target[..] != path[..=k] {
+                            let mut next = target.clone();
+                            next.extend(path[k + 1..].iter().cloned());
+                            path = next;
+                            spelled.get_or_insert(k + 1);
+                            continue;
+                        }
+                    }
+                }
+                return Some((by_module[&path[..k]], spelled.unwrap_or(k)));
+            }
+            None
+        };
+
+        let mut edges: BTreeMap<(String, String), u32> = BTreeMap::new();
+        for (rel, s) in &scans {
+            if is_test(rel) {
+                continue;
+            }
+            let from_module = module_of(rel);
+            for r in &s.refs {
+                let Some((to, spelled)) = resolve(&r.path) else {
+                    continue;
+                };
+                let line = r.lines.get(spelled.max(1) - 1).copied().unwrap_or(1);
+                let to_module = module_of(to);
+                let nested = !from_module.is_empty()
+                    && to_module.len() > from_module.len()
+                    && to_module.starts_with(&from_module);
+                if to == *rel || nested {
+                    continue;
+                }
+                let line_seen = edges.entry(((*rel).clone(), to.clone())).or_insert(line);
+                *line_seen = (*line_seen).min(line);
+            }
+        }
+        let edges: Vec<Edge> = edges
+            .into_iter()
+            .map(|((from, to), line)| Edge { from, to, line })
+            .collect();
+
+        let tests = files.keys().filter(|f| is_test(f)).cloned().collect();
+        FileGraph { edges, tests }
+    }
+}
+
+/// Every circle among files and among a folder's parts, with the lines that tie it.
+fn report_circles(
+    report: &mut CrateReport,
+    krate: &CrateSpec,
+    edges: &[Edge],
+    line_of: &dyn Fn(&Edge) -> String,
+) {
+    let files: BTreeSet<String> = edges
+        .iter()
+        .flat_map(|e| [e.from.clone(), e.to.clone()])
+        .collect();
+    for (folder, circle) in folder_circles(edges) {
+        let _ = writeln!(
+            report.problems,
+            "folder circle in {} under {}/{folder}: {}",
+            krate.name,
+            krate.src,
+            circle.join(" ↔ ")
+        );
+        for e in edges.iter().filter(|e| {
+            let parts = parts_in(&folder, &e.from, &e.to);
+            parts.is_some_and(|(a, b)| circle.contains(&a) && circle.contains(&b))
+        }) {
+            let _ = writeln!(report.problems, "  {}", line_of(e));
+        }
+    }
+
+    for circle in circles(files.iter(), edges) {
         let _ = writeln!(
             report.problems,
             "circle in {}: {}",
@@ -797,7 +845,18 @@ pub fn check_crate(
             );
         }
     }
+}
 
+/// Places each file in its layer and reports unplaced files, forbidden crates and uses
+/// of a layer above.
+fn check_layers(
+    report: &mut CrateReport,
+    krate: &CrateSpec,
+    layers: &[Layer],
+    files: &BTreeMap<String, String>,
+    graph: &FileGraph,
+    line_of: &dyn Fn(&Edge) -> String,
+) {
     // Layers: the most specific (longest) entry that covers a file places it.
     let mut place: BTreeMap<&String, (usize, usize)> = BTreeMap::new();
     for (index, layer) in layers.iter().enumerate() {
@@ -825,7 +884,7 @@ pub fn check_crate(
         );
     }
     for (f, &(index, _)) in &place {
-        if is_test(f) {
+        if graph.tests.contains(*f) {
             continue;
         }
         for (krate_name, line) in forbidden_names(&files[*f], &layers[index].forbids) {
@@ -836,7 +895,7 @@ pub fn check_crate(
             );
         }
     }
-    for e in &edges {
+    for e in &graph.edges {
         let (Some(&(from, _)), Some(&(to, _))) = (place.get(&e.from), place.get(&e.to)) else {
             continue;
         };
@@ -853,7 +912,6 @@ pub fn check_crate(
             );
         }
     }
-    report
 }
 
 /// The forbidden crates a file names as a path's first segment (`yew::`, `use
@@ -888,6 +946,81 @@ fn covers(entry: &str, file: &str) -> bool {
         || file
             .strip_prefix(entry)
             .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Whether a file is a folder's façade (`mod.rs`, `lib.rs`, `main.rs`): the file that
+/// composes the folder's parts and may re-export them.
+fn is_facade(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, "mod.rs" | "lib.rs" | "main.rs")
+}
+
+/// The folder of a file, `""` for the crate's `src/` itself.
+fn folder_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The part of `folder` a file belongs to: the file itself when it lies directly in
+/// the folder, else the sub-folder it lies in, taken whole; `None` when the file is
+/// outside the folder or is the folder's façade.
+fn part_of(folder: &str, rel: &str) -> Option<String> {
+    let rest = if folder.is_empty() {
+        rel
+    } else {
+        rel.strip_prefix(folder)?.strip_prefix('/')?
+    };
+    match rest.split_once('/') {
+        Some((sub, _)) => Some(sub.to_string()),
+        None if is_facade(rest) => None,
+        None => Some(rest.to_string()),
+    }
+}
+
+/// The two sibling parts an edge joins inside `folder`, when it joins two.
+fn parts_in(folder: &str, from: &str, to: &str) -> Option<(String, String)> {
+    let a = part_of(folder, from)?;
+    let b = part_of(folder, to)?;
+    (a != b).then_some((a, b))
+}
+
+/// The deepest folder holding both files.
+fn common_folder<'a>(a: &'a str, b: &str) -> &'a str {
+    let mut folder = folder_of(a);
+    while !folder.is_empty() && !b.starts_with(&format!("{folder}/")) {
+        folder = folder_of(folder);
+    }
+    folder
+}
+
+/// Circles among the parts of each folder (its files and its sub-folders taken
+/// whole, the façade left out), by folder: two sibling parts that use each other,
+/// however many files each holds, are one knot even where no two files form a circle.
+fn folder_circles(edges: &[Edge]) -> Vec<(String, Vec<String>)> {
+    let mut by_folder: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
+    for e in edges {
+        let folder = common_folder(&e.from, &e.to);
+        if let Some((a, b)) = parts_in(folder, &e.from, &e.to) {
+            by_folder
+                .entry(folder.to_string())
+                .or_default()
+                .insert((a, b));
+        }
+    }
+    let mut out = Vec::new();
+    for (folder, pairs) in by_folder {
+        let part_edges: Vec<Edge> = pairs
+            .into_iter()
+            .map(|(from, to)| Edge { from, to, line: 0 })
+            .collect();
+        let parts: BTreeSet<String> = part_edges
+            .iter()
+            .flat_map(|e| [e.from.clone(), e.to.clone()])
+            .collect();
+        for circle in circles(parts.iter(), &part_edges) {
+            out.push((folder.clone(), circle));
+        }
+    }
+    out
 }
 
 /// The strongly connected components with more than one file (Tarjan), each sorted,

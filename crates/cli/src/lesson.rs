@@ -46,7 +46,7 @@ fn render(report: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Checks the lessons; `Ok(false)` when an answer does not hold.
-pub fn check(files: &[String], out: &mut dyn Write) -> Result<bool, crate::CliError> {
+pub fn check(files: &[String], out: &mut dyn Write) -> Result<bool, crate::error::CliError> {
     let mut all_ok = true;
     for l in lessons(files)? {
         let report = lesson::check(&l, &mut |what| eprintln!("# {what}…"))?;

@@ -14,9 +14,12 @@ use std::time::Instant;
 
 mod bench;
 mod bench_text;
+mod error;
 mod lesson;
 mod poster;
 mod reproduce;
+
+use error::CliError;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -170,30 +173,6 @@ enum Format {
     Table,
     Csv,
     Json,
-}
-
-/// Why a command stopped: a message for the user, or the reader of its output went
-/// away (`ddlscope list | head`), after which it stops quietly, as `cat` and `grep` do.
-#[derive(Debug)]
-enum CliError {
-    Failed(String),
-    OutputClosed,
-}
-
-impl From<String> for CliError {
-    fn from(e: String) -> CliError {
-        CliError::Failed(e)
-    }
-}
-
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> CliError {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            CliError::OutputClosed
-        } else {
-            CliError::Failed(format!("writing output: {e}"))
-        }
-    }
 }
 
 fn main() -> ExitCode {

@@ -53,12 +53,6 @@ pub enum IoOp {
     Read,
     /// A page write.
     Write,
-    /// A redo-log flush (write + fsync).
-    #[expect(
-        dead_code,
-        reason = "the simulation prices redo fsyncs with fsync_latency(), not submit()"
-    )]
-    Fsync,
 }
 
 /// A simulated device.
@@ -110,10 +104,6 @@ impl Device {
             IoOp::Write => {
                 self.bytes_written += bytes;
                 self.write_latency
-            }
-            IoOp::Fsync => {
-                self.bytes_written += bytes;
-                self.fsync_latency
             }
         };
         let transfer =

@@ -47,7 +47,7 @@ fn mul_wide(a: u64, b: u64) -> (u64, u64) {
 /// `a * b` from four 32×32→64 products (what wasm has, where a `u128` multiply is a
 /// library call).
 #[inline(always)]
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg(any(target_arch = "wasm32", test))]
 fn mul_wide_halves(a: u64, b: u64) -> (u64, u64) {
     const LOW: u64 = 0xFFFF_FFFF;
     let (a0, a1) = (a & LOW, a >> 32);

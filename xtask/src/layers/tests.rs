@@ -296,3 +296,79 @@ fn a_layer_that_forbids_a_crate_fails_where_a_file_names_it() {
     let report = check_crate(&spec.crates[0], &spec.layers_of("demo"), &clean);
     assert!(report.problems.is_empty(), "{}", report.problems);
 }
+
+#[test]
+fn sibling_folders_that_use_each_other_are_a_folder_circle() {
+    // No two files form a circle, but the folders `session` and `ddl` use each
+    // other: one knot, reported under their common folder with each line.
+    let report = check(&[
+        ("lib.rs", "mod sim;"),
+        ("sim/mod.rs", "mod ddl;\nmod session;"),
+        ("sim/session/mod.rs", "mod plan;\nuse crate::sim::ddl::Ddl;"),
+        ("sim/session/plan.rs", "pub struct Plan;"),
+        ("sim/ddl/mod.rs", "mod phases;\npub struct Ddl;"),
+        ("sim/ddl/phases.rs", "use crate::sim::session::plan::Plan;"),
+    ]);
+    assert!(
+        report
+            .problems
+            .contains("folder circle in demo under src/sim: ddl ↔ session"),
+        "{}",
+        report.problems
+    );
+    assert!(report
+        .problems
+        .contains("src/sim/ddl/phases.rs:1: use crate::sim::session::plan::Plan;"));
+    assert!(
+        !report.problems.contains("circle in demo: "),
+        "{}",
+        report.problems
+    );
+}
+
+#[test]
+fn a_facade_may_reexport_its_children_and_a_use_through_it_reaches_the_file() {
+    // sim/mod.rs re-exports session's Plan; ddl reaching Plan through the façade is
+    // an edge to session/plan.rs, so session -> ddl and ddl -> session still knot.
+    let knot = check(&[
+        ("lib.rs", "mod sim;"),
+        (
+            "sim/mod.rs",
+            "mod ddl;\nmod session;\npub use session::Plan;",
+        ),
+        (
+            "sim/session/mod.rs",
+            "mod plan;\npub use plan::Plan;\nuse crate::sim::ddl::Ddl;",
+        ),
+        ("sim/session/plan.rs", "pub struct Plan;"),
+        ("sim/ddl/mod.rs", "pub struct Ddl;\nuse crate::sim::Plan;"),
+    ]);
+    assert!(
+        knot.problems
+            .contains("folder circle in demo under src/sim: ddl ↔ session"),
+        "{}",
+        knot.problems
+    );
+    // One direction only (session uses ddl), the façade composing both: clean.
+    let clean = check(&[
+        ("lib.rs", "mod sim;"),
+        (
+            "sim/mod.rs",
+            "mod ddl;\nmod session;\npub use session::Plan;\nuse ddl::Ddl;",
+        ),
+        (
+            "sim/session/mod.rs",
+            "mod plan;\npub use plan::Plan;\nuse crate::sim::ddl::Ddl;",
+        ),
+        ("sim/session/plan.rs", "pub struct Plan;"),
+        (
+            "sim/ddl/mod.rs",
+            "pub struct Ddl;\nfn f() { let _ = crate::sim::Ddl2; }",
+        ),
+    ]);
+    assert!(
+        !clean.problems.contains("folder circle"),
+        "{}",
+        clean.problems
+    );
+}

@@ -54,18 +54,19 @@
 //!
 //! Truncation frees the same map, so `ftruncate` in steps costs in total what one unlink
 //! costs, but as short steps that need no global lock and let others run between them.
-//! Three real remedies rest on that, and this module provides what they need:
+//! Three real remedies rest on that:
 //!
 //! - AliSQL (and its PolarDB-X and GreatSQL ports) renames a dropped table's file into
 //!   a purge directory and lets a background thread shrink it by
 //!   `innodb_data_file_purge_max_size` (512 MB) every `_interval` (100 ms) before the
-//!   final unlink: [`PurgePlan`] yields that sequence for the simulator's thread.
+//!   final unlink (the simulator's `FilePurge` thread, with [`FileSystem::truncate_by`]).
 //! - Operators on 5.7 hard-link the `.ibd` first ([`FileSystem::link`]): DROP's unlink
 //!   then only removes a name, and the space is freed later by truncating the link in
 //!   batches ([`FileSystem::truncate_by`]).
 //! - MariaDB (MDEV-8069) unlinks while the file is still open and closes it after the
-//!   mutex is released: the blocks are freed by the last [`FileSystem::close`], outside
-//!   the lock (4 GB on ext4: 0.00003 s unlink, 0.407 s close).
+//!   mutex is released, so the blocks are freed outside the lock (4 GB on ext4: 0.00003 s
+//!   unlink, 0.407 s close). Simplification: this model has no open handles, so it
+//!   does not tell that unlink from a plain one.
 //!
 //! Simplification: no contents and no page cache; a file is its size and its map.
 //! Metadata reads are priced at fixed latencies in [`FsCosts`] rather than submitted to
@@ -87,17 +88,6 @@
 //! created but not removed, renamed or linked. The journal is a fixed cost per
 //! operation and per fsync: no commit intervals, no journal-full stalls.
 
-// The model is complete and unit-tested (open handles and orphans, fsync, extents,
-// AliSQL's purge plan, the cost estimate); the simulation uses part of it. Remove this
-// once it uses all of it, or the unused parts go.
-#![cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "parts of the file-system model only the unit tests call yet"
-    )
-)]
-
 use crate::rng::SimRng;
 use crate::size::ByteSize;
 use crate::time::Tick;
@@ -106,16 +96,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 mod geometry;
-mod purge;
 #[cfg(test)]
 mod tests;
 
 use geometry::{
-    allocate_runs, blocks_for, ext3_indirect_blocks, extent_count, max_file_bytes, max_links,
-    meta_blocks, shrink, tree_params, tree_shape, whole_file_work,
+    allocate_runs, blocks_for, extent_count, max_file_bytes, max_links, meta_blocks, shrink,
+    whole_file_work,
 };
-#[cfg(test)]
-use purge::{purge_file_name, PurgePlan, PurgeStep, PurgeStepping};
 
 /// The file system's kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,22 +165,9 @@ pub const XFS_INODE_EXTENTS: u64 = 9;
 pub const XFS_RECORDS_PER_BLOCK: u64 = 252;
 /// The longest free-space run a fragmented allocation finds: 1 MiB.
 pub const FRAGMENT_RUN_MAX_BLOCKS: u64 = 256;
-/// Open handles the file system allows at once (Linux's default `fs.nr_open`).
-pub const OPEN_HANDLES_MAX: u64 = 1 << 20;
-
 /// An inode number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ino(pub u64);
-
-/// An open file handle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Fd(pub u64);
-
-impl fmt::Display for Fd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
 
 /// Why a file-system operation failed, named after the errno the kernel returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,8 +182,6 @@ pub enum FsError {
     IsADirectory(String),
     /// `ENOTDIR`: a component of the path is a file.
     NotADirectory(String),
-    /// `EBADF`: no such open handle.
-    BadHandle(Fd),
     /// `ENOSPC`: the allocation does not fit.
     NoSpace {
         /// Bytes the operation needed.
@@ -226,8 +198,6 @@ pub enum FsError {
     },
     /// `EMLINK`: the inode has as many links as the kind allows.
     TooManyLinks(String),
-    /// `EMFILE`: too many open handles.
-    TooManyOpenFiles,
     /// `EINVAL`: a bad argument, explained.
     InvalidArgument(String),
 }
@@ -243,7 +213,6 @@ impl fmt::Display for FsError {
             FsError::Exists(p) => write!(f, "EEXIST: file exists: {p}"),
             FsError::IsADirectory(p) => write!(f, "EISDIR: is a directory: {p}"),
             FsError::NotADirectory(p) => write!(f, "ENOTDIR: not a directory: {p}"),
-            FsError::BadHandle(fd) => write!(f, "EBADF: bad file descriptor: {fd}"),
             FsError::NoSpace {
                 needed_bytes,
                 free_bytes,
@@ -259,7 +228,6 @@ impl fmt::Display for FsError {
                 ByteSize(*max_bytes)
             ),
             FsError::TooManyLinks(p) => write!(f, "EMLINK: too many links: {p}"),
-            FsError::TooManyOpenFiles => write!(f, "EMFILE: too many open files"),
             FsError::InvalidArgument(msg) => write!(f, "EINVAL: {msg}"),
         }
     }
@@ -274,8 +242,6 @@ pub struct FsCosts {
     pub syscall_ns: u64,
     /// Each directory block an operation rewrites (create, link, unlink, rename).
     pub dir_entry_ns: u64,
-    /// An fsync's journal commit (the device's flush is the device's to add).
-    pub fsync_ns: u64,
     /// Each data block allocated (bitmap or free-space tree update).
     pub alloc_ns_per_data_block: u64,
     /// Each new mapping record: an extent, an indirect or a tree block.
@@ -298,7 +264,6 @@ impl FsCosts {
         let base = FsCosts {
             syscall_ns: 20_000,
             dir_entry_ns: 10_000,
-            fsync_ns: 100_000,
             alloc_ns_per_data_block: 20,
             alloc_ns_per_record: 20_000,
             free_ns_per_meta_block: 1_000_000,
@@ -310,7 +275,6 @@ impl FsCosts {
             // microsecond per block (bitmap bit, cached page) leaves 1.88 ms per
             // indirect block: a short seek, since they sit among the data they map.
             FileSystemKind::Ext3 => FsCosts {
-                fsync_ns: 200_000,
                 alloc_ns_per_data_block: 200,
                 free_ns_per_meta_block: 1_880_000,
                 free_ns_per_data_block: 1_000,
@@ -396,8 +360,6 @@ pub struct FileStat {
     pub ino: Ino,
     /// Names pointing at it.
     pub nlink: u32,
-    /// Open handles on it.
-    pub open_handles: u32,
     /// Its size.
     pub size_bytes: u64,
     /// Data blocks allocated.
@@ -412,10 +374,9 @@ impl fmt::Display for FileStat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ino {} nlink {} open {} size {} blocks {} map_blocks {} extents {}",
+            "ino {} nlink {} size {} blocks {} map_blocks {} extents {}",
             self.ino.0,
             self.nlink,
-            self.open_handles,
             ByteSize(self.size_bytes),
             self.data_blocks,
             self.meta_blocks,
@@ -450,7 +411,6 @@ enum AllocMap {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Inode {
     nlink: u32,
-    open_handles: u32,
     size_bytes: u64,
     data_blocks: u64,
     map: AllocMap,
@@ -468,9 +428,7 @@ pub struct FileSystem {
     dirs: BTreeSet<String>,
     names: BTreeMap<String, Ino>,
     inodes: BTreeMap<Ino, Inode>,
-    handles: BTreeMap<Fd, Ino>,
     next_ino: u64,
-    next_fd: u64,
     rng: SimRng,
     stats: FsStats,
 }
@@ -498,32 +456,10 @@ impl FileSystem {
             dirs: BTreeSet::from(["/".to_string()]),
             names: BTreeMap::new(),
             inodes: BTreeMap::new(),
-            handles: BTreeMap::new(),
             next_ino: 1,
-            next_fd: 1,
             rng,
             stats: FsStats::default(),
         })
-    }
-
-    /// Totals since the file system was made.
-    pub fn stats(&self) -> &FsStats {
-        &self.stats
-    }
-
-    /// Bytes in use: data and mapping blocks, including unlinked files still open.
-    pub fn used_bytes(&self) -> u64 {
-        self.used_blocks * BLOCK_SIZE
-    }
-
-    /// Bytes free.
-    pub fn free_bytes(&self) -> u64 {
-        (self.capacity_blocks - self.used_blocks) * BLOCK_SIZE
-    }
-
-    /// Inodes with no name left, kept alive by open handles.
-    pub fn orphans(&self) -> u64 {
-        self.inodes.values().filter(|i| i.nlink == 0).count() as u64
     }
 
     /// Whether `path` names a file or a directory.
@@ -560,7 +496,6 @@ impl FileSystem {
             ino,
             Inode {
                 nlink: 1,
-                open_handles: 0,
                 size_bytes: 0,
                 data_blocks: 0,
                 map,
@@ -572,48 +507,7 @@ impl FileSystem {
         Ok(self.done(Tick(c.syscall_ns) + Tick(c.dir_entry_ns)))
     }
 
-    /// `open(2)` of an existing file: a handle that keeps the inode alive after unlink.
-    pub fn open(&mut self, path: &str) -> Result<(Fd, Tick), FsError> {
-        let ino = self.lookup_file(path)?;
-        if self.handles.len() as u64 >= OPEN_HANDLES_MAX {
-            return Err(FsError::TooManyOpenFiles);
-        }
-        let inode = self.inode_mut(ino, path)?;
-        inode.open_handles += 1;
-        let fd = Fd(self.next_fd);
-        self.next_fd += 1;
-        self.handles.insert(fd, ino);
-        let t = Tick(self.config.costs.syscall_ns);
-        Ok((fd, self.done(t)))
-    }
-
-    /// `close(2)`. The last close of an unlinked file frees its space and pays for it
-    /// (what MariaDB's unlink-then-close moves out of `dict_sys`).
-    pub fn close(&mut self, fd: Fd) -> Result<Tick, FsError> {
-        let ino = self.handles.remove(&fd).ok_or(FsError::BadHandle(fd))?;
-        let mut t = Tick(self.config.costs.syscall_ns);
-        let last = match self.inodes.get_mut(&ino) {
-            Some(inode) => {
-                inode.open_handles -= 1;
-                inode.nlink == 0 && inode.open_handles == 0
-            }
-            None => false,
-        };
-        if last {
-            t += self.release(ino);
-        }
-        Ok(self.done(t))
-    }
-
-    /// `fsync(2)`: the journal commit; the device's flush latency is not included.
-    pub fn fsync(&mut self, fd: Fd) -> Result<Tick, FsError> {
-        if !self.handles.contains_key(&fd) {
-            return Err(FsError::BadHandle(fd));
-        }
-        let c = self.config.costs;
-        Ok(self.done(Tick(c.syscall_ns) + Tick(c.fsync_ns)))
-    }
-
+    #[cfg(test)] // a driver and inspections for the model's tests
     /// Grows a file by `bytes` in one allocation (InnoDB: `fsp_try_extend_data_file()`
     /// through `os_file_set_size()`): new blocks continue the last extent unless
     /// fragmentation puts them elsewhere.
@@ -750,12 +644,7 @@ impl FileSystem {
         self.stat_ino(ino).ok_or_else(|| not_found(path))
     }
 
-    /// `fstat(2)`: works on a file that has lost its last name.
-    pub fn fstat(&self, fd: Fd) -> Result<FileStat, FsError> {
-        let ino = self.handles.get(&fd).ok_or(FsError::BadHandle(fd))?;
-        self.stat_ino(*ino).ok_or(FsError::BadHandle(fd))
-    }
-
+    #[cfg(test)] // a driver and inspections for the model's tests
     /// A file's extent lengths in blocks, in file order (empty on ext3).
     pub fn extents(&self, path: &str) -> Result<&[u32], FsError> {
         let ino = self.lookup_file(path)?;
@@ -766,6 +655,7 @@ impl FileSystem {
         }
     }
 
+    #[cfg(test)] // a driver and inspections for the model's tests
     /// What freeing this file's blocks costs now: what its last unlink (or last close)
     /// pays, besides the syscall and the directory entry.
     pub fn release_cost(&self, path: &str) -> Result<Tick, FsError> {
@@ -787,7 +677,6 @@ impl FileSystem {
         Some(FileStat {
             ino,
             nlink: inode.nlink,
-            open_handles: inode.open_handles,
             size_bytes: inode.size_bytes,
             data_blocks: inode.data_blocks,
             meta_blocks: meta_blocks(self.config.kind, inode),
@@ -836,7 +725,7 @@ impl FileSystem {
         let last = match self.inodes.get_mut(&ino) {
             Some(inode) => {
                 inode.nlink -= 1;
-                inode.nlink == 0 && inode.open_handles == 0
+                inode.nlink == 0
             }
             None => false,
         };
@@ -921,34 +810,6 @@ impl FileSystem {
             + u128::from(records) * u128::from(costs.alloc_ns_per_record);
         Ok(Tick(u64::try_from(ns).unwrap_or(u64::MAX)))
     }
-}
-
-/// The time unlinking a contiguous file of `size_bytes` (its last link, not open) takes
-/// on `kind` with the calibrated costs: syscall, directory entry and freeing.
-pub fn unlink_cost_estimate(kind: FileSystemKind, size_bytes: u64) -> Tick {
-    let costs = FsCosts::for_kind(kind);
-    let blocks = blocks_for(size_bytes);
-    let work = match kind {
-        FileSystemKind::Ext3 => FreeWork {
-            data_blocks: blocks,
-            meta_blocks: ext3_indirect_blocks(blocks),
-            extents: 0,
-        },
-        FileSystemKind::Ext4 | FileSystemKind::Xfs => {
-            let max = u64::from(match kind {
-                FileSystemKind::Xfs => XFS_MAX_EXTENT_BLOCKS,
-                _ => EXT4_MAX_EXTENT_BLOCKS,
-            });
-            let extents = blocks.div_ceil(max);
-            let (in_inode, per_block) = tree_params(kind);
-            FreeWork {
-                data_blocks: blocks,
-                meta_blocks: tree_shape(extents, in_inode, per_block).0,
-                extents,
-            }
-        }
-    };
-    Tick(costs.syscall_ns) + Tick(costs.dir_entry_ns) + work.cost(&costs)
 }
 
 // --- paths ---

@@ -1,12 +1,50 @@
-//! The file system's tests: the I1 and I3 calibrations, ext3 geometry, links, open
-//! handles, renames, truncates, the purge plan, fragmentation, and bad operations.
+//! The file system's tests: the I1 and I3 calibrations, ext3 geometry, links,
+//! renames, truncates, fragmentation, and bad operations.
 
-use super::geometry::ext3_depth;
+use super::geometry::{ext3_depth, ext3_indirect_blocks, tree_params, tree_shape};
 use super::*;
 use expect_test::{expect, Expect};
 
 const GIB: u64 = ByteSize::GIB;
 const MIB: u64 = ByteSize::MIB;
+
+/// Bytes in use: data and mapping blocks.
+fn used_bytes(fs: &FileSystem) -> u64 {
+    fs.used_blocks * BLOCK_SIZE
+}
+
+/// Bytes free.
+fn free_bytes(fs: &FileSystem) -> u64 {
+    (fs.capacity_blocks - fs.used_blocks) * BLOCK_SIZE
+}
+
+/// The time unlinking a contiguous file of `size_bytes` (its last link, not open) takes
+/// on `kind` with the calibrated costs: syscall, directory entry and freeing.
+fn unlink_cost_estimate(kind: FileSystemKind, size_bytes: u64) -> Tick {
+    let costs = FsCosts::for_kind(kind);
+    let blocks = blocks_for(size_bytes);
+    let work = match kind {
+        FileSystemKind::Ext3 => FreeWork {
+            data_blocks: blocks,
+            meta_blocks: ext3_indirect_blocks(blocks),
+            extents: 0,
+        },
+        FileSystemKind::Ext4 | FileSystemKind::Xfs => {
+            let max = u64::from(match kind {
+                FileSystemKind::Xfs => XFS_MAX_EXTENT_BLOCKS,
+                _ => EXT4_MAX_EXTENT_BLOCKS,
+            });
+            let extents = blocks.div_ceil(max);
+            let (in_inode, per_block) = tree_params(kind);
+            FreeWork {
+                data_blocks: blocks,
+                meta_blocks: tree_shape(extents, in_inode, per_block).0,
+                extents,
+            }
+        }
+    };
+    Tick(costs.syscall_ns) + Tick(costs.dir_entry_ns) + work.cost(&costs)
+}
 
 fn fs_with(kind: FileSystemKind, fragmentation_pct: u8, seed: u64) -> FileSystem {
     let cfg = FsConfig {
@@ -32,8 +70,8 @@ fn within(got: Tick, want_s: f64, pct: f64) -> bool {
 /// Runs a script on a fresh 1 TiB file system of `kind` and prints one line per
 /// command: the command, then its time (or error), what it freed, and for `stat`
 /// and `df` what they show. Commands: `mkdir P`, `create P`, `grow P SIZE CHUNK`,
-/// `extend P SIZE`, `open P`, `close FD`, `fsync FD`, `link A B`, `rename A B`,
-/// `unlink P`, `truncate P SIZE`, `truncate_by P SIZE`, `stat P`, `fstat FD`, `df`.
+/// `extend P SIZE`, `link A B`, `rename A B`, `unlink P`, `truncate P SIZE`,
+/// `truncate_by P SIZE`, `stat P`, `df`.
 fn check(kind: FileSystemKind, script: &str, expect: Expect) {
     let cfg = FsConfig {
         capacity_bytes: ByteSize::TIB,
@@ -41,35 +79,29 @@ fn check(kind: FileSystemKind, script: &str, expect: Expect) {
     };
     let mut fs = FileSystem::new(cfg, SimRng::stream(1, "fs")).unwrap();
     let size = |s: &str| ByteSize::parse(s).unwrap().bytes();
-    let fd = |s: &str| Fd(s.parse().unwrap());
     let mut out = Vec::new();
     for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
-        let freed_before = fs.stats().freed;
+        let freed_before = fs.stats.freed;
         let r: Result<String, FsError> = match w.as_slice() {
             ["mkdir", p] => fs.mkdir(p).map(|t| t.to_string()),
             ["create", p] => fs.create(p).map(|t| t.to_string()),
             ["grow", p, s, c] => fs.grow_to(p, size(s), size(c)).map(|t| t.to_string()),
             ["extend", p, s] => fs.extend(p, size(s)).map(|t| t.to_string()),
-            ["open", p] => fs.open(p).map(|(fd, t)| format!("{t}, fd {fd}")),
-            ["close", f] => fs.close(fd(f)).map(|t| t.to_string()),
-            ["fsync", f] => fs.fsync(fd(f)).map(|t| t.to_string()),
             ["link", a, b] => fs.link(a, b).map(|t| t.to_string()),
             ["rename", a, b] => fs.rename(a, b).map(|t| t.to_string()),
             ["unlink", p] => fs.unlink(p).map(|t| t.to_string()),
             ["truncate", p, s] => fs.truncate(p, size(s)).map(|t| t.to_string()),
             ["truncate_by", p, s] => fs.truncate_by(p, size(s)).map(|t| t.to_string()),
             ["stat", p] => fs.stat(p).map(|s| s.to_string()),
-            ["fstat", f] => fs.fstat(fd(f)).map(|s| s.to_string()),
             ["df"] => Ok(format!(
-                "used {} free {} orphans {}",
-                ByteSize(fs.used_bytes()),
-                ByteSize(fs.free_bytes()),
-                fs.orphans()
+                "used {} free {}",
+                ByteSize(used_bytes(&fs)),
+                ByteSize(free_bytes(&fs))
             )),
             _ => panic!("bad script line: {line}"),
         };
-        let f = fs.stats().freed;
+        let f = fs.stats.freed;
         let freed = FreeWork {
             data_blocks: f.data_blocks - freed_before.data_blocks,
             meta_blocks: f.meta_blocks - freed_before.meta_blocks,
@@ -100,7 +132,7 @@ fn i3_unlink_10g_ext3_vs_xfs() {
         file(&mut fs, "/data/t1.ibd", 10 * GIB, 4 * MIB);
         let t_unlink = fs.unlink("/data/t1.ibd").unwrap();
         assert_eq!(t_unlink, unlink_cost_estimate(kind, 10 * GIB));
-        assert_eq!(fs.used_bytes(), 0, "{kind:?}: everything freed");
+        assert_eq!(used_bytes(&fs), 0, "{kind:?}: everything freed");
         t.push(t_unlink);
     }
     let (ext3, xfs) = (t[0], t[1]);
@@ -188,56 +220,17 @@ fn hard_link_then_unlink_frees_nothing_until_the_last_link() {
             create /data/t1.ibd: 30 µs
             grow /data/t1.ibd 10G 64M: 578.768 ms
             link /data/t1.ibd /data/t1.ibd.hdlk: 30 µs
-            stat /data/t1.ibd.hdlk: ino 1 nlink 2 open 0 size 10G blocks 2621440 map_blocks 2564 extents 0
+            stat /data/t1.ibd.hdlk: ino 1 nlink 2 size 10G blocks 2621440 map_blocks 2564 extents 0
             unlink /data/t1.ibd: 30 µs
-            df: used 10.0G free 1014.0G orphans 0
-            stat /data/t1.ibd.hdlk: ino 1 nlink 1 open 0 size 10G blocks 2621440 map_blocks 2564 extents 0
+            df: used 10.0G free 1014.0G
+            stat /data/t1.ibd.hdlk: ino 1 nlink 1 size 10G blocks 2621440 map_blocks 2564 extents 0
             unlink /data/t1.ibd.hdlk: 7.441 s (freed 2621440 blocks, 2564 map blocks, 0 extents)
-            df: used 0 free 1T orphans 0
+            df: used 0 free 1T
         "#]],
     );
 }
 
-/// MariaDB's MDEV-8069: unlink while the file is open is a name removal (0.00003 s);
-/// the last close frees the blocks.
-#[test]
-fn unlink_while_open_frees_at_the_last_close() {
-    check(
-        FileSystemKind::Ext4,
-        "
-        mkdir /data
-        create /data/t1.ibd
-        grow /data/t1.ibd 4G 4M
-        open /data/t1.ibd
-        open /data/t1.ibd
-        unlink /data/t1.ibd
-        stat /data/t1.ibd
-        fstat 1
-        df
-        close 1
-        close 2
-        df
-        close 2
-        ",
-        expect![[r#"
-            mkdir /data: 40 µs
-            create /data/t1.ibd: 30 µs
-            grow /data/t1.ibd 4G 4M: 42.111 ms
-            open /data/t1.ibd: 20 µs, fd 1
-            open /data/t1.ibd: 20 µs, fd 2
-            unlink /data/t1.ibd: 30 µs
-            stat /data/t1.ibd: error: ENOENT: no such file or directory: /data/t1.ibd
-            fstat 1: ino 1 nlink 0 open 2 size 4G blocks 1048576 map_blocks 1 extents 32
-            df: used 4.0G free 1020.0G orphans 1
-            close 1: 20 µs
-            close 2: 800.651 ms (freed 1048576 blocks, 1 map blocks, 32 extents)
-            df: used 0 free 1T orphans 0
-            close 2: error: EBADF: bad file descriptor: 2
-        "#]],
-    );
-}
-
-/// Rename keeps the inode (and open handles); across directories it rewrites two
+/// Rename keeps the inode; across directories it rewrites two
 /// directory blocks; over an existing file it drops that file's link.
 #[test]
 fn rename_keeps_the_inode() {
@@ -248,17 +241,13 @@ fn rename_keeps_the_inode() {
         mkdir /purge
         create /data/t1.ibd
         grow /data/t1.ibd 1G 64M
-        open /data/t1.ibd
         stat /data/t1.ibd
         rename /data/t1.ibd /data/#sql-ib1.ibd
         rename /data/#sql-ib1.ibd /purge/#FP_1700000000_0
-        fstat 1
         stat /purge/#FP_1700000000_0
         create /data/t2.ibd
         grow /data/t2.ibd 1G 64M
         rename /data/t2.ibd /purge/#FP_1700000000_0
-        fstat 1
-        close 1
         stat /purge/#FP_1700000000_0
         df
         ",
@@ -267,19 +256,15 @@ fn rename_keeps_the_inode() {
             mkdir /purge: 40 µs
             create /data/t1.ibd: 30 µs
             grow /data/t1.ibd 1G 64M: 2.961 ms
-            open /data/t1.ibd: 20 µs, fd 1
-            stat /data/t1.ibd: ino 1 nlink 1 open 1 size 1G blocks 262144 map_blocks 0 extents 1
+            stat /data/t1.ibd: ino 1 nlink 1 size 1G blocks 262144 map_blocks 0 extents 1
             rename /data/t1.ibd /data/#sql-ib1.ibd: 30 µs
             rename /data/#sql-ib1.ibd /purge/#FP_1700000000_0: 40 µs
-            fstat 1: ino 1 nlink 1 open 1 size 1G blocks 262144 map_blocks 0 extents 1
-            stat /purge/#FP_1700000000_0: ino 1 nlink 1 open 1 size 1G blocks 262144 map_blocks 0 extents 1
+            stat /purge/#FP_1700000000_0: ino 1 nlink 1 size 1G blocks 262144 map_blocks 0 extents 1
             create /data/t2.ibd: 30 µs
             grow /data/t2.ibd 1G 64M: 2.961 ms
-            rename /data/t2.ibd /purge/#FP_1700000000_0: 40 µs
-            fstat 1: ino 1 nlink 0 open 1 size 1G blocks 262144 map_blocks 0 extents 1
-            close 1: 29.855 ms (freed 262144 blocks, 0 map blocks, 1 extents)
-            stat /purge/#FP_1700000000_0: ino 2 nlink 1 open 0 size 1G blocks 262144 map_blocks 0 extents 1
-            df: used 1G free 1023G orphans 0
+            rename /data/t2.ibd /purge/#FP_1700000000_0: 29.875 ms (freed 262144 blocks, 0 map blocks, 1 extents)
+            stat /purge/#FP_1700000000_0: ino 2 nlink 1 size 1G blocks 262144 map_blocks 0 extents 1
+            df: used 1G free 1023G
         "#]],
     );
 }
@@ -306,7 +291,7 @@ fn batched_truncates_cost_about_an_unlink_in_short_steps() {
             steps += 1;
         }
         let last = fs.unlink("/data/t1.ibd").unwrap();
-        assert_eq!(fs.used_bytes(), 0);
+        assert_eq!(used_bytes(&fs), 0);
         assert!(last < Tick::from_us(100), "nothing left to free: {last}");
         let excess_pct = (total.as_secs_f64() / unlink.as_secs_f64() - 1.0) * 100.0;
         assert!(
@@ -326,70 +311,6 @@ fn batched_truncates_cost_about_an_unlink_in_short_steps() {
     .assert_eq(&rows.join("\n"));
 }
 
-#[test]
-fn purge_plan_shrinks_by_max_size_then_unlinks() {
-    let show = |plan: PurgePlan| {
-        plan.map(|s| match s {
-            PurgeStep::Truncate { to_size_bytes } => {
-                format!("truncate {}", ByteSize(to_size_bytes))
-            }
-            PurgeStep::Sleep { duration } => format!("sleep {duration}"),
-            PurgeStep::Unlink => "unlink".into(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-    };
-    let size = 2 * GIB + 100 * MIB;
-    expect![["truncate 1.6G, sleep 100.000 ms, truncate 1.1G, sleep 100.000 ms, truncate 612M, sleep 100.000 ms, truncate 100M, sleep 100.000 ms, unlink"]]
-        .assert_eq(&show(PurgePlan::new(size)));
-    expect![["truncate 512M, sleep 100.000 ms, unlink"]].assert_eq(&show(
-        PurgePlan::new(size).with_stepping(PurgeStepping::TruncateTo),
-    ));
-    expect![["truncate 1.1G, truncate 100M, unlink"]].assert_eq(&show(
-        PurgePlan::new(size)
-            .with_max_size_bytes(GIB)
-            .with_interval(Tick::ZERO),
-    ));
-    expect![["unlink"]].assert_eq(&show(PurgePlan::new(size).with_max_size_bytes(0)));
-    expect![["unlink"]].assert_eq(&show(PurgePlan::new(512 * MIB)));
-    expect![["unlink"]].assert_eq(&show(PurgePlan::new(0)));
-    assert_eq!(
-        purge_file_name("/var/lib/mysql/", 1_700_000_000, 3),
-        "/var/lib/mysql/#FP_1700000000_3"
-    );
-}
-
-/// AliSQL's thread on I3's ext3 file: the same 7.4 s of file-system work, in steps
-/// of under 0.4 s with 100 ms between them.
-#[test]
-fn purge_plan_drives_a_file_system_to_empty() {
-    let mut fs = fs_with(FileSystemKind::Ext3, 0, 1);
-    file(&mut fs, "/data/t1.ibd", 10 * GIB, 64 * MIB);
-    fs.mkdir("/purge").unwrap();
-    let dropped = purge_file_name("/purge", 1_700_000_000, 0);
-    let t_drop = fs.rename("/data/t1.ibd", &dropped).unwrap();
-    assert!(t_drop < Tick::from_us(100), "DROP only renames: {t_drop}");
-    let (mut fs_time, mut slept, mut longest) = (Tick::ZERO, Tick::ZERO, Tick::ZERO);
-    for step in PurgePlan::new(10 * GIB) {
-        let t = match step {
-            PurgeStep::Truncate { to_size_bytes } => fs.truncate(&dropped, to_size_bytes).unwrap(),
-            PurgeStep::Sleep { duration } => {
-                slept += duration;
-                continue;
-            }
-            PurgeStep::Unlink => fs.unlink(&dropped).unwrap(),
-        };
-        fs_time += t;
-        longest = longest.max(t);
-    }
-    assert!(!fs.exists(&dropped));
-    assert_eq!(fs.used_bytes(), 0);
-    assert!(longest < Tick::from_ms(400), "{longest}");
-    expect!["fs 7.534 s, slept 1.900 s, longest step 379.252 ms"].assert_eq(&format!(
-        "fs {fs_time}, slept {slept}, longest step {longest}"
-    ));
-}
-
 /// Fragmentation splits a file into more extents, and freeing them costs more.
 #[test]
 fn fragmentation_increases_extents_and_unlink_cost() {
@@ -401,7 +322,7 @@ fn fragmentation_increases_extents_and_unlink_cost() {
             file(&mut fs, "/data/t1.ibd", 10 * GIB, 8 * MIB);
             let st = fs.stat("/data/t1.ibd").unwrap();
             let t = fs.unlink("/data/t1.ibd").unwrap();
-            assert_eq!(fs.used_bytes(), 0);
+            assert_eq!(used_bytes(&fs), 0);
             if let Some((e, c)) = prev {
                 assert!(st.extents > e && t > c, "{kind:?} {pct}%");
             }
@@ -469,9 +390,6 @@ fn bad_operations_are_errors() {
         extend /data/t1.ibd 15T
         extend /data/t1.ibd 1T
         stat /data/t1.ibd
-        close 7
-        fsync 7
-        fstat 7
         ",
         expect![[r#"
             create relative.ibd: error: EINVAL: invalid path 'relative.ibd': use an absolute path without '.', '..' or '//', like /data/test/t1.ibd
@@ -499,10 +417,7 @@ fn bad_operations_are_errors() {
             grow /data/t1.ibd 4M 1: error: EINVAL: extend size 1: must be at least one block (4096 bytes)
             extend /data/t1.ibd 15T: error: ENOSPC: no space left on device: need 15T, 1024.0G free
             extend /data/t1.ibd 1T: error: ENOSPC: no space left on device: need 1T, 1024.0G free
-            stat /data/t1.ibd: ino 1 nlink 1 open 0 size 1M blocks 256 map_blocks 0 extents 1
-            close 7: error: EBADF: bad file descriptor: 7
-            fsync 7: error: EBADF: bad file descriptor: 7
-            fstat 7: error: EBADF: bad file descriptor: 7
+            stat /data/t1.ibd: ino 1 nlink 1 size 1M blocks 256 map_blocks 0 extents 1
         "#]],
     );
     // Past the kind's largest file, and a bad configuration.
@@ -542,7 +457,7 @@ fn no_space_changes_nothing() {
         fs.stat("/d/f").unwrap(),
         fs.extents("/d/f").unwrap().to_vec(),
     );
-    let used = fs.used_bytes();
+    let used = used_bytes(&fs);
     assert!(matches!(
         fs.extend("/d/f", 8 * MIB),
         Err(FsError::NoSpace { .. })
@@ -554,5 +469,5 @@ fn no_space_changes_nothing() {
         ),
         before
     );
-    assert_eq!(fs.used_bytes(), used);
+    assert_eq!(used_bytes(&fs), used);
 }

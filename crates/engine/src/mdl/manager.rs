@@ -596,32 +596,6 @@ impl MdlManager {
             .unwrap_or_default()
     }
 
-    /// Whether the context holds `mdl_type` or stronger on `key`
-    /// (`MDL_context::owns_equal_or_stronger_lock()`).
-    #[expect(
-        dead_code,
-        reason = "MDL_context API for LOCK TABLES; no caller since the crate root stopped exporting the manager"
-    )]
-    pub fn owns_equal_or_stronger_lock(
-        &self,
-        ctx: MdlContextId,
-        key: &MdlKey,
-        mdl_type: MdlType,
-    ) -> bool {
-        self.names.get(key).is_some_and(|&lock| {
-            find_ticket(
-                &self.contexts,
-                &self.tickets,
-                ctx,
-                lock,
-                key.namespace().strategy(),
-                mdl_type,
-                MdlDuration::Transaction,
-            )
-            .is_some()
-        })
-    }
-
     /// The priority matrix a lock uses (0 default, 1 piglets, 2 hogs, 3 both); `None` if
     /// nothing is granted or waiting on `key`.
     #[cfg(test)]

@@ -30,7 +30,7 @@
 //! statement's length, so a busy server slows the build and the build takes its share
 //! from the workload: I4's 6.87 s idle against 31.97 s under sysbench.
 
-use super::session::MdlPoll;
+use super::locks::MdlPoll;
 use super::{Next, Sim};
 use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SpaceId};
 use crate::device::IoOp;

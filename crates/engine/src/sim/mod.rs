@@ -27,6 +27,7 @@ mod ddl;
 mod guess;
 #[cfg(test)]
 mod invariants;
+mod locks;
 pub mod log;
 mod os;
 mod partition;

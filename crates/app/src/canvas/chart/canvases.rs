@@ -4,9 +4,9 @@
 use super::bands;
 use super::draw::{self, Frame};
 use super::geometry::{self, Drawn};
-use crate::canvas::frame::performance_now;
 use crate::canvas::theme::Theme;
 use crate::model::spans::{DdlSpan, FailoverMark};
+use crate::worker::marks::now_ms as performance_now;
 use ddlscope_engine::{Sample, Tick};
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -15,7 +15,7 @@
 //! Latches are held only across the steps that need them (`MakeYoung`, `GetFreeBlock`,
 //! `ReadComplete`); a session parked in a latch queue shows in the processlist.
 
-use super::session::locks::{MdlPoll, RowPoll, RowRange};
+use super::locks::{MdlPoll, RowPoll, RowRange};
 use super::{Next, Sim};
 use crate::bufpool::{BlockGuess, FrameId, Lookup, Lsn, PageId, PageLook, SpaceId, FRAME_NONE};
 use crate::latch::LatchId;

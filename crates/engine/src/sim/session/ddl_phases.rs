@@ -227,7 +227,7 @@ impl Sim {
             }
             DictEffect::Truncate(ti) => {
                 self.catalog[ti].def.live_rows = 0;
-                self.catalog[ti].keys = super::keys::KeySet::ids(0);
+                self.catalog[ti].keys = crate::sim::catalog::keys::KeySet::ids(0);
                 self.catalog[ti].def.rebuilt_at = now;
             }
             DictEffect::AddIndex(ti, name, column) => {

@@ -7,11 +7,11 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
-use super::keys::KeyUndo;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
+use crate::sim::catalog::keys::KeyUndo;
 use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim};
 use crate::sql::{Command, OnDuplicate, RowAccess, RowLock, SqlError, TableName};
@@ -299,7 +299,8 @@ fn search_pages(table: &Table, r: &Reach, table_rows: u64, write_leaves: bool) -
 }
 
 impl Sim {
-    /// Sets up a DML statement's row locks and page walk.
+    /// Sets up a DML statement's row locks and page walk (`ha_innobase::external_lock()`
+    /// starts the transaction, then the search or the insert positions).
     pub(in crate::sim) fn open_dml(
         &mut self,
         id: u32,
@@ -307,7 +308,6 @@ impl Sim {
         ti: TableId,
     ) -> Result<Next, SqlError> {
         let def = self.catalog[ti].def.clone();
-        let table_rows = self.catalog[ti].table.rows.max(1);
         if def.discarded {
             return Err(SqlError::tablespace_discarded(&self.catalog[ti].table.name));
         }
@@ -317,47 +317,9 @@ impl Sim {
                 return Err(SqlError::key_does_not_exist(key, table));
             }
         }
-        // Start (or join) the transaction.
-        let autocommit = self.sql.sessions[&id].vars.autocommit;
-        let had_trx = self.sql.sessions[&id].trx.is_some();
-        let trx = self.sql.trx_of(id, self.sched.now);
-        if !had_trx {
-            trx.explicit = !autocommit;
-            run.autocommit_trx = autocommit;
-        }
         let req = DmlRequest::of(&run.command);
-        let consistent_read = req.kind == DmlKind::Select && req.lock == RowLock::NonLocking;
-        let now = self.sched.now;
-        let trx = self.sql.trx_of(id, now);
-        // A consistent read creates the read view if the transaction has none; a
-        // locking read, an UPDATE or a DELETE search the index with the view the
-        // transaction has, if any. A view older than the table's clustered index
-        // cannot use it (ha_innobase::change_active_index(): !row_merge_is_index_usable()
-        // → DB_MISSING_HISTORY, whatever the lock type; MariaDB 10.11.19: a DELETE in a
-        // consistent snapshot taken before ALTER TABLE ... FORCE gets 1412). An INSERT
-        // searches no index.
-        let view = if consistent_read {
-            Some(*trx.read_view.get_or_insert(now))
-        } else if req.kind == DmlKind::Insert {
-            None
-        } else {
-            trx.read_view
-        };
-        if let Some(view) = view {
-            if view < def.rebuilt_at {
-                return Err(SqlError::table_def_changed());
-            }
-            // The same for a secondary index built after the view (FORCE INDEX).
-            if let Command::Select { index_hints, .. } = &run.command {
-                if def
-                    .index_read(&req.access, index_hints)
-                    .is_some_and(|ix| view < ix.built_at)
-                {
-                    return Err(SqlError::table_def_changed());
-                }
-            }
-        }
-        // The rows reached, their pages, and the last row position the search locks.
+        self.dml_trx_start(id, run);
+        self.check_read_view(id, run, &req, &def)?;
         let (reach, ops, lock_hi) = if req.kind == DmlKind::Insert {
             let base = self.catalog[ti].append_row;
             run.insert = self.insert_keys(id, ti, &def, &run.command, base);
@@ -365,41 +327,7 @@ impl Sim {
             let hi = reach.hi;
             (reach, ops, hi)
         } else {
-            let mut reach = rows_reached(&def, &req.access, table_rows, def.live_rows)?;
-            let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
-            if let (true, RowAccess::Point { column, value }) = (locking, &req.access) {
-                if def
-                    .pk
-                    .as_deref()
-                    .is_some_and(|p| p.eq_ignore_ascii_case(column))
-                {
-                    // A locking search by the primary key finds the record if it is
-                    // there, or delete-marked by another open transaction (whose lock
-                    // it waits for); a value that was never there matches nothing.
-                    if self.record_exists(id, ti, *value) {
-                        let p = key_pos(*value);
-                        reach = Reach::new(p, p, 1, 1, false);
-                    } else {
-                        let p = key_pos(*value).min(table_rows - 1);
-                        reach = Reach::new(p, p, 0, 0, false);
-                    }
-                }
-            }
-            let range_end = reach.hi;
-            if let Some(l) = req.limit {
-                apply_limit(&mut reach, l);
-            }
-            let lock_hi = if reach.hi < range_end {
-                // The LIMIT stopped the scan before the range's end: nothing past the
-                // last row read is locked.
-                reach.hi
-            } else {
-                let unique_stops = !self.profile.mechanisms.unique_range_locks_next_record;
-                locked_hi(&def, &req.access, &reach, table_rows, unique_stops)
-            };
-            let write = matches!(req.kind, DmlKind::Update | DmlKind::Delete);
-            let ops = search_pages(&self.catalog[ti].table, &reach, table_rows, write);
-            (reach, ops, lock_hi)
+            self.dml_search(id, ti, &req, &def)?
         };
         run.walk.ops = ops;
         run.walk.restart(ti);
@@ -424,6 +352,104 @@ impl Sim {
             run.step = Step::Walk;
         }
         Ok(Next::After(Tick::ZERO))
+    }
+
+    /// Starts (or joins) the session's transaction for a DML statement.
+    fn dml_trx_start(&mut self, id: u32, run: &mut Running) {
+        let autocommit = self.sql.sessions[&id].vars.autocommit;
+        let had_trx = self.sql.sessions[&id].trx.is_some();
+        let trx = self.sql.trx_of(id, self.sched.now);
+        if !had_trx {
+            trx.explicit = !autocommit;
+            run.autocommit_trx = autocommit;
+        }
+    }
+
+    /// A consistent read creates the read view if the transaction has none; a locking
+    /// read, an UPDATE or a DELETE search the index with the view the transaction has,
+    /// if any. A view older than the table's clustered index cannot use it
+    /// (`ha_innobase::change_active_index()`: `!row_merge_is_index_usable()` →
+    /// `DB_MISSING_HISTORY`, whatever the lock type; MariaDB 10.11.19: a DELETE in a
+    /// consistent snapshot taken before ALTER TABLE ... FORCE gets 1412), nor can one
+    /// older than a secondary index it is forced to use. An INSERT searches no index.
+    fn check_read_view(
+        &mut self,
+        id: u32,
+        run: &Running,
+        req: &DmlRequest,
+        def: &TableDef,
+    ) -> Result<(), SqlError> {
+        let consistent_read = req.kind == DmlKind::Select && req.lock == RowLock::NonLocking;
+        let now = self.sched.now;
+        let trx = self.sql.trx_of(id, now);
+        let view = if consistent_read {
+            Some(*trx.read_view.get_or_insert(now))
+        } else if req.kind == DmlKind::Insert {
+            None
+        } else {
+            trx.read_view
+        };
+        let Some(view) = view else {
+            return Ok(());
+        };
+        if view < def.rebuilt_at {
+            return Err(SqlError::table_def_changed());
+        }
+        if let Command::Select { index_hints, .. } = &run.command {
+            if def
+                .index_read(&req.access, index_hints)
+                .is_some_and(|ix| view < ix.built_at)
+            {
+                return Err(SqlError::table_def_changed());
+            }
+        }
+        Ok(())
+    }
+
+    /// A search's rows reached, their pages, and the last row position it locks.
+    fn dml_search(
+        &mut self,
+        id: u32,
+        ti: TableId,
+        req: &DmlRequest,
+        def: &TableDef,
+    ) -> Result<(Reach, Vec<PageOp>, u64), SqlError> {
+        let table_rows = self.catalog[ti].table.rows.max(1);
+        let mut reach = rows_reached(def, &req.access, table_rows, def.live_rows)?;
+        let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
+        if let (true, RowAccess::Point { column, value }) = (locking, &req.access) {
+            if def
+                .pk
+                .as_deref()
+                .is_some_and(|p| p.eq_ignore_ascii_case(column))
+            {
+                // A locking search by the primary key finds the record if it is there,
+                // or delete-marked by another open transaction (whose lock it waits
+                // for); a value that was never there matches nothing.
+                let p = key_pos(*value);
+                reach = if self.record_exists(id, ti, *value) {
+                    Reach::new(p, p, 1, 1, false)
+                } else {
+                    let p = p.min(table_rows - 1);
+                    Reach::new(p, p, 0, 0, false)
+                };
+            }
+        }
+        let range_end = reach.hi;
+        if let Some(l) = req.limit {
+            apply_limit(&mut reach, l);
+        }
+        let lock_hi = if reach.hi < range_end {
+            // The LIMIT stopped the scan before the range's end: nothing past the last
+            // row read is locked.
+            reach.hi
+        } else {
+            let unique_stops = !self.profile.mechanisms.unique_range_locks_next_record;
+            locked_hi(def, &req.access, &reach, table_rows, unique_stops)
+        };
+        let write = matches!(req.kind, DmlKind::Update | DmlKind::Delete);
+        let ops = search_pages(&self.catalog[ti].table, &reach, table_rows, write);
+        Ok((reach, ops, lock_hi))
     }
 
     /// Whether a locking search by the primary key for `k` finds a record: the value

@@ -52,24 +52,21 @@
 
 mod ddl_phases;
 mod dml;
-pub(in crate::sim) mod keys;
 mod kill;
 mod lock_plan;
 mod locked_tables;
-pub(super) mod locks;
 mod plan;
 mod show;
 mod statement;
-pub(in crate::sim) mod table_def;
 mod trx;
 mod vars;
 
+pub(in crate::sim) use crate::sim::catalog::table_def::{SecondaryIndex, TableDef};
 use crate::sim::catalog::TableId;
-pub use locks::MdlPoll;
-pub(in crate::sim) use locks::{RowPoll, RowRange};
+pub use crate::sim::locks::MdlPoll;
+pub(in crate::sim) use crate::sim::locks::{RowPoll, RowRange};
 use plan::DdlOp;
 pub use show::ProcesslistRow;
-pub(in crate::sim) use table_def::{SecondaryIndex, TableDef};
 
 use crate::events::EventKind;
 use crate::mdl::{MdlError, MdlRequest, MdlTicketId};
@@ -169,9 +166,9 @@ pub(in crate::sim) struct SqlLayer {
     /// How finished waits ended, until the woken thread reads it.
     pub(super) mdl_outcomes: BTreeMap<u32, Result<MdlTicketId, MdlError>>,
     /// Granted row locks of console sessions' transactions.
-    pub(super) row_locks: Vec<locks::RowLock>,
+    pub(super) row_locks: Vec<crate::sim::locks::RowLock>,
     /// Console sessions waiting for a row lock.
-    pub(super) row_waits: BTreeMap<u32, locks::RowWait>,
+    pub(super) row_waits: BTreeMap<u32, crate::sim::locks::RowWait>,
     /// Console sessions by processlist id.
     pub(super) sessions: BTreeMap<u32, Session>,
     /// Every statement given to a console session.
@@ -286,7 +283,7 @@ pub(in crate::sim) struct Trx {
     pub(super) wrote: bool,
     pub(super) last_lsn: crate::bufpool::Lsn,
     /// The key changes it made, in order, undone by a rollback (`trx->undo_no`).
-    pub(super) key_undo: Vec<(TableId, keys::KeyUndo)>,
+    pub(super) key_undo: Vec<(TableId, crate::sim::catalog::keys::KeyUndo)>,
 }
 
 /// A connection.

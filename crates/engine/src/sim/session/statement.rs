@@ -136,6 +136,9 @@ impl Sim {
         Next::After(Tick::ZERO)
     }
 
+    /// One step of a console statement, in the server's order: `mysql_execute_command()`
+    /// takes its metadata locks, opens the tables, takes its row locks, walks its pages,
+    /// does the rows' work, and ends.
     pub(in crate::sim) fn step_statement(
         &mut self,
         t: ThreadId,
@@ -146,120 +149,138 @@ impl Sim {
         // A kill is acted on between steps, never in the middle of the page walk, whose
         // steps may hold or be queued for a buffer-pool mutex.
         if run.step != Step::End && run.step != Step::Walk {
-            if let Some(kind) = self.sql.sessions.get(&id).and_then(|s| s.killed) {
-                let e = match kind {
-                    KillKind::Query => SqlError::query_interrupted(),
-                    KillKind::Connection => SqlError::lost_connection(),
-                };
-                self.mdl_cancel_wait(MdlContextId(id));
-                self.sql.mdl_outcomes.remove(&id);
-                self.sql.row_waits.remove(&id);
+            if let Some(e) = self.pending_kill(id) {
                 return self.fail(id, run, e);
             }
         }
         match run.step {
             Step::Next => Next::After(Tick::ZERO),
             Step::Start => self.statement_start(id, run),
-            Step::Mdl => {
-                while run.tickets.len() < run.plan.len() {
-                    let req = run.plan[run.tickets.len()].clone();
-                    let waiting_state = req.key.wait_state_name();
-                    match self.mdl_acquire(t, MdlContextId(id), req) {
-                        MdlPoll::Granted(ticket) => run.tickets.push(ticket),
-                        MdlPoll::Wait => {
-                            self.set_state(id, waiting_state);
-                            return Next::Parked;
-                        }
-                        MdlPoll::Failed(e) => return self.fail(id, run, e.into()),
-                    }
-                }
-                if opens_tables(&run.plan) {
-                    self.set_state(id, "Opening tables");
-                }
-                run.step = Step::Open;
-                Next::After(Tick::ZERO)
-            }
+            Step::Mdl => self.step_statement_mdl(t, id, run),
             Step::Open => match self.statement_open(id, run) {
                 Ok(next) => next,
                 Err(e) => self.fail(id, run, e),
             },
             Step::RowLock if run.insert.is_some() => self.step_insert_keys(t, id, run),
-            Step::RowLock => {
-                let range = run.row_range.expect("set with the step");
-                match self.row_lock(t, id, range) {
-                    RowPoll::Granted => {
-                        let locked = run.rows_matched.max(1);
-                        if let Some(trx) =
-                            self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut())
-                        {
-                            trx.rows_locked += locked;
-                        }
-                        self.set_state(id, self.work_state(&run.command));
-                        run.step = Step::Walk;
-                        Next::After(Tick::ZERO)
-                    }
-                    RowPoll::Wait => {
-                        self.set_state(id, self.work_state(&run.command));
-                        Next::Parked
-                    }
-                    RowPoll::Failed(e) => self.fail(id, run, e),
-                }
-            }
-            Step::Walk => {
-                if run.walk.ops.is_empty() {
-                    run.step = Step::RowWork;
-                    return Next::After(Tick::ZERO);
-                }
-                match self.step_page_walk(t, &mut run.walk, rng) {
-                    WalkNext::Step(next) => next,
-                    WalkNext::Done => {
-                        if run.walk.lock_table_full {
-                            self.rec.counters.errors += 1;
-                            return self.fail(id, run, SqlError::lock_table_full());
-                        }
-                        run.step = Step::RowWork;
-                        Next::After(Tick::ZERO)
-                    }
-                }
-            }
-            Step::RowWork => {
-                // The rows' CPU work, charged after the pages; a KILL wakes the session
-                // early and ends it above.
-                match run.work_until {
-                    None => {
-                        let c = &self.profile.costs;
-                        let mut cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
-                            + Tick(c.row_update_ns_per_row).times(run.rows_changed);
-                        if let Command::Select {
-                            sleep_ms_per_row: sleep @ 1..,
-                            ..
-                        } = run.command
-                        {
-                            // Item_func_sleep::val_int() once per row sent.
-                            self.set_state(id, "User sleep");
-                            cost += Tick::from_ms(sleep).times(run.rows_matched);
-                        }
-                        run.work_until = Some(self.sched.now + cost);
-                        Next::After(cost)
-                    }
-                    Some(until) if self.sched.now < until => Next::After(until - self.sched.now),
-                    Some(_) => {
-                        self.finish_dml(id, run);
-                        run.step = Step::End;
-                        Next::After(Tick::ZERO)
-                    }
-                }
-            }
+            Step::RowLock => self.step_statement_row_lock(t, id, run),
+            Step::Walk => self.step_statement_walk(t, id, run, rng),
+            Step::RowWork => self.step_statement_row_work(id, run),
             Step::Ddl => self.step_ddl_ops(t, id, run),
-            Step::Sleep => {
-                run.step = Step::End;
-                Next::After(Tick::ZERO)
-            }
-            Step::Commit => {
+            Step::Sleep | Step::Commit => {
                 run.step = Step::End;
                 Next::After(Tick::ZERO)
             }
             Step::End => self.statement_end(t, id, run),
+        }
+    }
+
+    /// The error a KILL of this session asks for, with its waits cancelled
+    /// (`THD::killed`, read between steps).
+    fn pending_kill(&mut self, id: u32) -> Option<SqlError> {
+        let kind = self.sql.sessions.get(&id).and_then(|s| s.killed)?;
+        self.mdl_cancel_wait(MdlContextId(id));
+        self.sql.mdl_outcomes.remove(&id);
+        self.sql.row_waits.remove(&id);
+        Some(match kind {
+            KillKind::Query => SqlError::query_interrupted(),
+            KillKind::Connection => SqlError::lost_connection(),
+        })
+    }
+
+    /// `Mdl`: the plan's metadata locks, one at a time (`open_tables()` ->
+    /// `MDL_context::acquire_lock()`), parked while one waits.
+    fn step_statement_mdl(&mut self, t: ThreadId, id: u32, run: &mut Running) -> Next {
+        while run.tickets.len() < run.plan.len() {
+            let req = run.plan[run.tickets.len()].clone();
+            let waiting_state = req.key.wait_state_name();
+            match self.mdl_acquire(t, MdlContextId(id), req) {
+                MdlPoll::Granted(ticket) => run.tickets.push(ticket),
+                MdlPoll::Wait => {
+                    self.set_state(id, waiting_state);
+                    return Next::Parked;
+                }
+                MdlPoll::Failed(e) => return self.fail(id, run, e.into()),
+            }
+        }
+        if opens_tables(&run.plan) {
+            self.set_state(id, "Opening tables");
+        }
+        run.step = Step::Open;
+        Next::After(Tick::ZERO)
+    }
+
+    /// `RowLock`: the statement's row range (`lock_rec_lock()`), parked while it waits.
+    fn step_statement_row_lock(&mut self, t: ThreadId, id: u32, run: &mut Running) -> Next {
+        let range = run.row_range.expect("set with the step");
+        match self.row_lock(t, id, range) {
+            RowPoll::Granted => {
+                let locked = run.rows_matched.max(1);
+                if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.as_mut()) {
+                    trx.rows_locked += locked;
+                }
+                self.set_state(id, self.work_state(&run.command));
+                run.step = Step::Walk;
+                Next::After(Tick::ZERO)
+            }
+            RowPoll::Wait => {
+                self.set_state(id, self.work_state(&run.command));
+                Next::Parked
+            }
+            RowPoll::Failed(e) => self.fail(id, run, e),
+        }
+    }
+
+    /// `Walk`: the statement's page accesses through the buffer pool, one step each.
+    fn step_statement_walk(
+        &mut self,
+        t: ThreadId,
+        id: u32,
+        run: &mut Running,
+        rng: &mut SimRng,
+    ) -> Next {
+        if run.walk.ops.is_empty() {
+            run.step = Step::RowWork;
+            return Next::After(Tick::ZERO);
+        }
+        match self.step_page_walk(t, &mut run.walk, rng) {
+            WalkNext::Step(next) => next,
+            WalkNext::Done if run.walk.lock_table_full => {
+                self.rec.counters.errors += 1;
+                self.fail(id, run, SqlError::lock_table_full())
+            }
+            WalkNext::Done => {
+                run.step = Step::RowWork;
+                Next::After(Tick::ZERO)
+            }
+        }
+    }
+
+    /// `RowWork`: the rows' CPU work, charged after the pages; a KILL wakes the session
+    /// early and ends it in [`Sim::step_statement`].
+    fn step_statement_row_work(&mut self, id: u32, run: &mut Running) -> Next {
+        match run.work_until {
+            None => {
+                let c = &self.profile.costs;
+                let mut cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                    + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                if let Command::Select {
+                    sleep_ms_per_row: sleep @ 1..,
+                    ..
+                } = run.command
+                {
+                    // Item_func_sleep::val_int() once per row sent.
+                    self.set_state(id, "User sleep");
+                    cost += Tick::from_ms(sleep).times(run.rows_matched);
+                }
+                run.work_until = Some(self.sched.now + cost);
+                Next::After(cost)
+            }
+            Some(until) if self.sched.now < until => Next::After(until - self.sched.now),
+            Some(_) => {
+                self.finish_dml(id, run);
+                run.step = Step::End;
+                Next::After(Tick::ZERO)
+            }
         }
     }
 

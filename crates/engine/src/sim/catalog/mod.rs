@@ -19,13 +19,16 @@
 //! Simplification: ids are positions and are never reused; a dropped table keeps its
 //! entry (marked `dropped`), as views of the past (events, spans) name it.
 
-use super::session::keys::KeySet;
-use super::session::table_def::TableDef;
+pub(in crate::sim) mod keys;
+pub(in crate::sim) mod table_def;
+
 use crate::bufpool::SpaceId;
 use crate::dict::Table;
 use crate::mdl::{MdlKey, MdlLockId, MdlManager, MdlNamespace};
 use crate::sql::TableName;
+use keys::KeySet;
 use std::ops::{Index, IndexMut};
+use table_def::TableDef;
 
 /// A table's place in the catalog: its id for its whole life (a dropped table keeps
 /// its entry, flagged).
