@@ -30,5 +30,6 @@ pub mod restart;
 pub mod runner;
 pub mod session_names;
 pub mod snapshot;
+pub mod snippets;
 pub mod spans;
 pub mod state;
