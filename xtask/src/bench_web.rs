@@ -39,7 +39,7 @@ pub fn bench_web(site: &Path) -> Result {
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let cli = native_cli()?;
-    let addr = serve::spawn(site.to_path_buf())?;
+    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
     let out = util::target_dir().join("bench-web.json");
     let artifacts = browser::artifacts_dir();
     say(

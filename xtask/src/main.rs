@@ -56,6 +56,7 @@ commands:
   serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
+        [--csp]             send the strict Content-Security-Policy the pages must run under
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance [--only TEXT] session scripts and the generated matrix against a private
@@ -90,6 +91,8 @@ enum Task {
         port: u16,
         build: bool,
         dir: Option<PathBuf>,
+        /// `--csp`: every response under `serve::STRICT_CSP`.
+        csp: bool,
     },
     Test,
     E2e {
@@ -121,6 +124,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut port = 8080;
     let mut build = true;
     let mut dir = None;
+    let mut csp = false;
     let mut only = None;
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
@@ -147,6 +151,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
+            ("serve", "--csp") => csp = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
@@ -185,7 +190,12 @@ fn parse(args: &[String]) -> Result<Task> {
     match command {
         "dist" => Ok(Task::Dist),
         "bundle" => Ok(Task::Bundle { build }),
-        "serve" => Ok(Task::Serve { port, build, dir }),
+        "serve" => Ok(Task::Serve {
+            port,
+            build,
+            dir,
+            csp,
+        }),
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
@@ -235,7 +245,12 @@ fn execute(task: Task) -> Result {
             };
             bundle::bundle(&dir).map(|_| ())
         }
-        Task::Serve { port, build, dir } => {
+        Task::Serve {
+            port,
+            build,
+            dir,
+            csp,
+        } => {
             // Claim the port before a build that may take minutes, so a busy port
             // fails at once.
             let listener = serve::bind(port)?;
@@ -254,10 +269,11 @@ fn execute(task: Task) -> Result {
                 .local_addr()
                 .map_err(|e| format!("cannot read the listening address: {e}"))?;
             println!(
-                "==> serving {} at http://{addr}/  (Ctrl-C stops)",
-                site.display()
+                "==> serving {} at http://{addr}/{}  (Ctrl-C stops)",
+                site.display(),
+                if csp { " under the strict CSP" } else { "" }
             );
-            serve::serve_forever(listener, site);
+            serve::serve_forever(listener, site, serve::Options { strict_csp: csp });
             Ok(())
         }
         Task::Test => check::test(),
@@ -355,6 +371,7 @@ mod tests {
                 port: 8080,
                 build: true,
                 dir: None,
+                csp: false,
             }),
         );
         check(
@@ -363,6 +380,7 @@ mod tests {
                 port: 9000,
                 build: false,
                 dir: None,
+                csp: false,
             }),
         );
         check(
@@ -371,6 +389,16 @@ mod tests {
                 port: 8080,
                 build: false,
                 dir: Some("/tmp/site".into()),
+                csp: false,
+            }),
+        );
+        check(
+            &["serve", "--csp", "--no-build"],
+            Ok(Task::Serve {
+                port: 8080,
+                build: false,
+                dir: None,
+                csp: true,
             }),
         );
         check(

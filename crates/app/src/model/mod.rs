@@ -29,6 +29,7 @@ pub mod restart;
 pub mod runner;
 pub mod session_names;
 pub mod snapshot;
+pub mod snippets;
 pub mod spans;
 pub mod state;
 pub mod timeline_marks;

@@ -178,6 +178,15 @@ pub fn running(props: &RunningProps) -> Html {
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
+    // The Share dialog's snippets show the panels the page shows, in its order.
+    let share_panels: String = state
+        .layout
+        .order
+        .iter()
+        .filter(|p| state.layout.shown(**p))
+        .filter_map(|p| crate::model::snippets::embed_panel(p.name()))
+        .collect::<Vec<_>>()
+        .join(",");
     let make_url = {
         let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |done: Callback<String>| {
@@ -202,7 +211,7 @@ pub fn running(props: &RunningProps) -> Html {
                             on_toggle={dispatch(&state, Action::TogglePanel)}
                             on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
                         />
-                        <ShareButton {make_url} />
+                        <ShareButton {make_url} panels={AttrValue::from(share_panels)} {comparing} />
                         <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                         <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                         <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>

@@ -81,21 +81,20 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
             tip.set(None);
         })
     };
-    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
     let swatch = |style: String, name: &str, title: &str| {
-        html! { <li title={title.to_string()}><span class="swatch" style={style}></span>{ name.to_string() }</li> }
+        html! { <li title={title.to_string()}><span class="swatch" ~style={style}></span>{ name.to_string() }</li> }
     };
     html! {
         <section class="panel map" aria-labelledby="map-title">
             <h2 class="panel-title" id="map-title">
                 <span>{ "Buffer pool map" }</span>
-                <span style={subtle}>{ "LRU head (young) → tail (old), then free" }</span>
+                <span class="title-plain">{ "LRU head (young) → tail (old), then free" }</span>
             </h2>
             <div class="map-wrap">
                 <canvas
                     ref={props.canvas.clone()}
                     data-testid="bufpool-map"
-                    style={height}
+                    ~style={height}
                     role="img"
                     aria-label="Buffer pool map: every page frame in LRU order, coloured by tablespace; point at a frame to see its page"
                     onmousemove={on_move.clone()}
@@ -104,7 +103,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 />
                 if let Some((x, y, w, text)) = (*tip).clone() {
                     // Beside the pointer, on the side with room.
-                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={if x < w / 2.0 {
+                    <div class="map-tip" data-testid="map-tip" role="tooltip" ~style={if x < w / 2.0 {
                         format!("left: {:.0}px; top: {:.0}px", x + 12.0, y + 14.0)
                     } else {
                         format!("right: {:.0}px; top: {:.0}px", w - x + 12.0, y + 14.0)
@@ -116,7 +115,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     { for props.tables.iter().map(|t| {
                         let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
                         let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
-                        html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
+                        html! { <li><span class="swatch" ~style={colour}></span>{ name }</li> }
                     }) }
                     { swatch(format!("--swatch: {}", theme::css(theme::dirty_colour(first_space))), "dirty", "dirty: a darker shade of the table's colour") }
                     { swatch(format!("background: {}", theme::stale_swatch_css(first_space)), "stale", "stale: a dropped table's pages not yet freed (8.0.23+)") }
@@ -125,12 +124,12 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 <details class="legend-more">
                     <summary>{ "key" }</summary>
                     <ul class="legend">
-                        <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
-                        <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
+                        <li><span class="swatch" ~style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
+                        <li><span class="swatch swatch-midpoint"></span>{ "old/young midpoint" }</li>
                     </ul>
                 </details>
             </div>
