@@ -40,12 +40,6 @@ impl PageHash {
         self.cells.capacity() as u64 * 4
     }
 
-    /// The first link of `page`'s chain (0 = empty).
-    #[inline]
-    pub(super) fn head(&self, page: PageId) -> u32 {
-        self.cells[self.cell(page)]
-    }
-
     /// `hash_calc_hash(buf_page_address_fold(space, page_no), page_hash)`.
     #[inline]
     fn cell(&self, page: PageId) -> usize {

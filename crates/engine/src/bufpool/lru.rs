@@ -203,22 +203,6 @@ impl BufPool {
     }
 }
 
-impl BufPool {
-    /// Reads what freeing `blocks[local]` of instance `i` will write (its LRU
-    /// neighbours' links and its page-hash cell) and returns a value made of them, so
-    /// that the reads are not optimised away: a prefetch in safe code.
-    fn touch_neighbours(&self, i: usize, local: u32) -> u32 {
-        let inst = &self.instances[i];
-        let b = &inst.blocks[local as usize];
-        let link = |x: u32| inst.blocks.get(x as usize).map_or(0, |n| n.next ^ n.prev);
-        let page = PageId {
-            space: self.spaces.slot(b.slot).space,
-            page_no: b.page_no,
-        };
-        link(b.prev) ^ link(b.next) ^ inst.page_hash.head(page)
-    }
-}
-
 impl BufPoolInstance {
     /// [`BufPool::make_young`] on `blocks[local]`.
     fn make_young(&mut self, local: u32) {
@@ -331,33 +315,21 @@ impl BufPool {
     /// skipped because they were under I/O). Caller holds the instance mutex.
     pub fn remove_space_pages(&mut self, instance: u16, space: SpaceId) -> (u32, u32) {
         let i = usize::from(instance);
+        let (mut freed, mut skipped) = (0, 0);
         let of_space = self.spaces.slots_of(space);
-        let mut pages = Vec::new();
-        let mut skipped = 0;
-        for (b, blk) in self.instances[i].blocks.iter().enumerate() {
+        for b in 0..self.instances[i].blocks.len() {
+            let blk = self.instances[i].blocks[b];
             if !blk.holds_page() || !of_space[usize::from(blk.slot)] {
                 continue;
             }
             if blk.is(F_IO) {
                 skipped += 1;
             } else {
-                pages.push(b as u32);
+                self.evict(self.instances[i].frame_id(b as u32));
+                freed += 1;
             }
         }
-        // Then free them in the same order. Each unlink touches the page's LRU
-        // neighbours and its page-hash cell, scattered over the pool: reading those of
-        // a page a few ahead first lets the memory fetch them while this one is freed.
-        const AHEAD: usize = 8;
-        let mut touched = 0u32;
-        for k in 0..pages.len() {
-            if let Some(&ahead) = pages.get(k + AHEAD) {
-                touched ^= self.touch_neighbours(i, ahead);
-            }
-            let frame = self.instances[i].frame_id(pages[k]);
-            self.evict(frame);
-        }
-        std::hint::black_box(touched);
-        (pages.len() as u32, skipped)
+        (freed, skipped)
     }
 
     /// A read-only sweep over every descriptor, counting the pages of `space`: the
