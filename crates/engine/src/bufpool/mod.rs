@@ -15,8 +15,8 @@
 //! the hot pages out; it moves to the head only when touched again at least
 //! `innodb_old_blocks_time` after its first access (`buf_page_peek_if_too_old()`).
 //! Free blocks come from the free list, else from the tail of the LRU list
-//! (`buf_LRU_get_free_block()`); the page cleaner keeps `innodb_lru_scan_depth` blocks
-//! free per instance.
+//! (`buf_LRU_get_free_block()`); once a round the page cleaner refills each instance's
+//! free list toward `innodb_lru_scan_depth` blocks, a ceiling rather than a floor.
 //!
 //! Dirty pages sit on the flush list in the order they were first modified (oldest
 //! modification LSN); the page cleaner writes from its old end, and a free-block search
