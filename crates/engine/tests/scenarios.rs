@@ -75,7 +75,10 @@ fn full_pool_writes_refills_the_free_lists_toward_the_scan_depth_and_waits_for_f
     // those are freed as their writes complete: past 4,096 at times, never past twice it.
     let max = *free.last().expect("samples");
     assert!(max > depth && max <= 2 * depth, "max {max}");
-    assert!(free[0] < depth / 8, "and drained nearly empty at times: {free:?}");
+    assert!(
+        free[0] < depth / 8,
+        "and drained nearly empty at times: {free:?}"
+    );
     assert!(
         steady.iter().all(|x| x.pages_dirty > x.pages_total / 2),
         "mostly dirty"
