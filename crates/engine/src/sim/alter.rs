@@ -1086,6 +1086,8 @@ impl Sim {
                 let _ = super::os::create_data_file(&mut self.fs, schema, name, fresh.bytes);
                 // The SQL layer's definition, copied (sim/session).
                 let mut def = self.catalog[*like].def.clone();
+                // LIKE copies columns, keys and AUTO_INCREMENT, not triggers.
+                def.triggers.clear();
                 def.live_rows = 0;
                 def.rebuilt_at = self.sched.now;
                 self.catalog.push(fresh, def, 0);

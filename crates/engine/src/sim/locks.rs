@@ -66,21 +66,65 @@ pub enum MdlPoll {
     Failed(MdlError),
 }
 
-/// A row-lock request's range: row positions `lo..=hi` of `table`.
+/// An InnoDB lock's mode (`enum lock_mode`), as far as console sessions take them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum LockMode {
+    /// `LOCK_S` on records: shared next-key locks.
+    Shared,
+    /// `LOCK_X` on records: exclusive next-key locks.
+    Exclusive,
+    /// `LOCK_AUTO_INC`: the table-level AUTO-INC lock an insert holds to its
+    /// statement's end (`lock_table(LOCK_AUTO_INC)`), which only another AUTO-INC
+    /// lock conflicts with (`lock_compatibility_matrix`); its range is empty.
+    AutoInc,
+}
+
+/// A row-lock request's range: row positions `lo..=hi` of `table` (for the AUTO-INC
+/// lock, the table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::sim) struct RowRange {
     pub(in crate::sim) table: TableId,
     pub(in crate::sim) lo: u64,
     pub(in crate::sim) hi: u64,
-    pub(in crate::sim) exclusive: bool,
+    pub(in crate::sim) mode: LockMode,
 }
 
 impl RowRange {
+    /// Record locks on positions `lo..=hi`, exclusive or shared.
+    pub(in crate::sim) fn records(table: TableId, lo: u64, hi: u64, exclusive: bool) -> RowRange {
+        let mode = if exclusive {
+            LockMode::Exclusive
+        } else {
+            LockMode::Shared
+        };
+        RowRange {
+            table,
+            lo,
+            hi,
+            mode,
+        }
+    }
+
+    /// The table's AUTO-INC lock.
+    pub(in crate::sim) fn auto_inc(table: TableId) -> RowRange {
+        RowRange {
+            table,
+            lo: 0,
+            hi: 0,
+            mode: LockMode::AutoInc,
+        }
+    }
+
     pub(in crate::sim) fn conflicts(&self, other: &RowRange) -> bool {
-        self.table == other.table
-            && (self.exclusive || other.exclusive)
-            && self.lo <= other.hi
-            && other.lo <= self.hi
+        if self.table != other.table {
+            return false;
+        }
+        match (self.mode, other.mode) {
+            (LockMode::AutoInc, LockMode::AutoInc) => true,
+            (LockMode::AutoInc, _) | (_, LockMode::AutoInc) => false,
+            (LockMode::Shared, LockMode::Shared) => false,
+            _ => self.lo <= other.hi && other.lo <= self.hi,
+        }
     }
 }
 

@@ -615,12 +615,7 @@ impl Sim {
             .find(|o| o.write && o.page >= first && u64::from(o.page - first) < pk.leaves())?;
         let per = pk.records_per_leaf;
         let lo = u64::from(leaf.page - first) * per;
-        Some(RowRange {
-            table: c.walk.table,
-            lo,
-            hi: lo + per - 1,
-            exclusive: true,
-        })
+        Some(RowRange::records(c.walk.table, lo, lo + per - 1, true))
     }
 
     /// The statement failed: sysbench's transaction is rolled back, its locks go, and
