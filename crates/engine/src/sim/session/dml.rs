@@ -7,6 +7,7 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
+use super::autoinc::InsertKind;
 use super::trigger_run::RowsChanged;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
@@ -31,8 +32,13 @@ fn key_pos(k: i64) -> u64 {
 #[derive(Clone, Debug)]
 pub(in crate::sim) struct InsertKeys {
     table: TableId,
-    /// Each row's value, in order (an auto-increment value where none was given).
-    keys: Vec<i64>,
+    /// Each row's value, in order; `None` where none was given, until the row's turn
+    /// gives it the table's next auto-increment value (`get_auto_increment()`, under
+    /// the AUTO-INC lock).
+    keys: Vec<Option<i64>>,
+    /// The table's next appended row when the statement began: the least
+    /// auto-increment value of its `i`th row is `base + i + 1`.
+    base: u64,
     /// The next row to insert.
     next: usize,
     on_duplicate: OnDuplicate,
@@ -47,6 +53,8 @@ pub(in crate::sim) struct InsertKeys {
     undo_mark: usize,
     /// The values that were there and were updated or replaced.
     found: Vec<i64>,
+    /// The AUTO-INC lock is held, or was not needed.
+    autoinc_held: bool,
 }
 
 impl InsertKeys {
@@ -630,19 +638,16 @@ impl Sim {
         };
         let entry = &mut self.catalog[ti];
         let mut keys = Vec::with_capacity(values.len());
-        for (i, row) in values.iter().enumerate() {
+        for row in values {
             let given = at.and_then(|a| row.get(a).copied().flatten());
-            let k = match given {
+            keys.push(match given {
                 Some(v) if v != 0 => {
                     entry.keys.note_explicit(v);
-                    v
+                    Some(v)
                 }
-                _ => {
-                    let floor = i64::try_from(base + i as u64 + 1).unwrap_or(i64::MAX);
-                    entry.keys.take_auto(floor)
-                }
-            };
-            keys.push(k);
+                // Taken when the row's turn comes, under the AUTO-INC lock.
+                _ => None,
+            });
         }
         let undo_mark = self
             .sql
@@ -653,6 +658,7 @@ impl Sim {
         Some(Box::new(InsertKeys {
             table: ti,
             keys,
+            base,
             next: 0,
             on_duplicate: *on_duplicate,
             inserted: Vec::new(),
@@ -661,6 +667,7 @@ impl Sim {
             replaced: 0,
             undo_mark,
             found: Vec::new(),
+            autoinc_held: false,
         }))
     }
 
@@ -684,8 +691,24 @@ impl Sim {
         run: &mut Running,
     ) -> Next {
         let mut ins = run.insert.take().expect("set with the step");
+        if !ins.autoinc_held {
+            // innobase_lock_autoinc(), before the first row (autoinc.rs).
+            let how = self.autoinc_lock_for(ins.table, InsertKind::Simple);
+            match self.autoinc_acquire(t, id, ins.table, how) {
+                RowPoll::Granted => ins.autoinc_held = true,
+                RowPoll::Wait => {
+                    run.insert = Some(ins);
+                    self.set_state(id, self.work_state(&run.command));
+                    return Next::Parked;
+                }
+                RowPoll::Failed(e) => {
+                    run.insert = Some(ins);
+                    return self.fail(id, run, e);
+                }
+            }
+        }
         let next = loop {
-            let Some(&k) = ins.keys.get(ins.next) else {
+            let Some(&given) = ins.keys.get(ins.next) else {
                 run.rows_matched = ins.inserted.len() as u64 + ins.updated + ins.replaced;
                 run.rows_changed = run.rows_matched;
                 self.set_state(id, self.work_state(&run.command));
@@ -697,6 +720,12 @@ impl Sim {
                 break Next::After(Tick::ZERO);
             };
             let ti = ins.table;
+            let k = given.unwrap_or_else(|| {
+                let floor = i64::try_from(ins.base + ins.next as u64 + 1).unwrap_or(i64::MAX);
+                let k = self.catalog[ti].keys.take_auto(floor);
+                ins.keys[ins.next] = Some(k);
+                k
+            });
             let there = self.catalog[ti].keys.contains(k);
             // ON DUPLICATE KEY UPDATE and REPLACE lock the duplicate exclusively.
             let exclusive =
