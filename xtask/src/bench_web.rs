@@ -14,7 +14,7 @@
 //! the report.
 //!
 //! It prints figures and never judges them: docs/performance.md's table is read
-//! from its output, and docs/performance.md keeps the runs of each round. It is not part
+//! from its output, and docs/performance-history.md keeps the runs of each round. It is not part
 //! of `cargo xtask test`.
 
 use std::path::{Path, PathBuf};
