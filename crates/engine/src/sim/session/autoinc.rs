@@ -31,58 +31,11 @@
 
 use super::RowPoll;
 use crate::sim::catalog::TableId;
-use crate::sim::locks::{LockMode, RowRange};
+use crate::sim::locks::{AutoIncLock, LockMode, RowRange};
 use crate::sim::Sim;
 use crate::ThreadId;
 
-/// How an insert statement uses the AUTO-INC lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::sim) enum AutoIncLock {
-    /// Not at all (no AUTO_INCREMENT column, or mode 2).
-    None,
-    /// The mutex, unless another transaction holds or waits for the table lock: then
-    /// the table lock, held to the statement's end (mode 1, a simple insert).
-    IfOthersHold,
-    /// The table lock, held to the statement's end.
-    Table,
-}
-
-/// Whether an insert is "simple" (its row count known up front: VALUES, a trigger's
-/// INSERT or REPLACE) or "bulk" (INSERT ... SELECT, REPLACE ... SELECT).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::sim) enum InsertKind {
-    Simple,
-    Bulk,
-}
-
-/// The AUTO-INC lock an insert of `kind` takes in `mode` (`innobase_lock_autoinc()`).
-pub(in crate::sim) fn autoinc_lock(mode: u8, kind: InsertKind) -> AutoIncLock {
-    match (mode, kind) {
-        (0, _) | (1, InsertKind::Bulk) => AutoIncLock::Table,
-        (1, InsertKind::Simple) => AutoIncLock::IfOthersHold,
-        _ => AutoIncLock::None,
-    }
-}
-
 impl Sim {
-    /// `innodb_autoinc_lock_mode`: the scenario's startup setting, or the profile's
-    /// default.
-    pub(in crate::sim) fn autoinc_lock_mode(&self) -> u8 {
-        self.scenario
-            .innodb
-            .autoinc_lock_mode
-            .unwrap_or(self.profile.sql.autoinc_lock_mode)
-    }
-
-    /// The AUTO-INC lock an insert of `kind` into table `ti` takes: none without an
-    /// AUTO_INCREMENT column.
-    pub(in crate::sim) fn autoinc_lock_for(&self, ti: TableId, kind: InsertKind) -> AutoIncLock {
-        if self.catalog[ti].def.auto_increment.is_none() {
-            return AutoIncLock::None;
-        }
-        autoinc_lock(self.autoinc_lock_mode(), kind)
-    }
-
     /// Whether a session other than `session` holds table `ti`'s AUTO-INC lock.
     fn autoinc_held_by_other(&self, session: u32, ti: TableId) -> bool {
         let lock = RowRange::auto_inc(ti);
@@ -124,17 +77,6 @@ impl Sim {
         self.row_lock(t, id, lock)
     }
 
-    /// Whether a workload client's insert into `ti` must wait for a console session's
-    /// AUTO-INC lock (its own, held for a few microseconds, is not recorded).
-    pub(in crate::sim) fn autoinc_blocks_client(&self, ti: TableId) -> bool {
-        self.autoinc_lock_for(ti, InsertKind::Simple) != AutoIncLock::None
-            && self
-                .sql
-                .row_locks
-                .iter()
-                .any(|l| l.range.table == ti && l.range.mode == LockMode::AutoInc)
-    }
-
     /// The statement ended: session `id`'s AUTO-INC locks go, and their waiters look
     /// again (`lock_unlock_table_autoinc()`).
     pub(in crate::sim) fn autoinc_release(&mut self, id: u32) {
@@ -144,26 +86,6 @@ impl Sim {
             .retain(|l| !(l.owner == id && l.range.mode == LockMode::AutoInc));
         if self.sql.row_locks.len() != before {
             self.row_wake_waiters();
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_lock_an_insert_takes_follows_the_mode() {
-        let rows = [
-            (0, InsertKind::Simple, AutoIncLock::Table),
-            (0, InsertKind::Bulk, AutoIncLock::Table),
-            (1, InsertKind::Simple, AutoIncLock::IfOthersHold),
-            (1, InsertKind::Bulk, AutoIncLock::Table),
-            (2, InsertKind::Simple, AutoIncLock::None),
-            (2, InsertKind::Bulk, AutoIncLock::None),
-        ];
-        for (mode, kind, expected) in rows {
-            assert_eq!(autoinc_lock(mode, kind), expected, "mode {mode} {kind:?}");
         }
     }
 }

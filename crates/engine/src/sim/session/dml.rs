@@ -7,7 +7,6 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
-use super::autoinc::InsertKind;
 use super::trigger_run::RowsChanged;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
@@ -15,6 +14,7 @@ use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::catalog::keys::KeyUndo;
 use crate::sim::catalog::TableId;
+use crate::sim::locks::InsertKind;
 use crate::sim::{Next, Sim};
 use crate::sql::{Command, OnDuplicate, RowAccess, RowLock, SqlError, TableName};
 use crate::time::Tick;

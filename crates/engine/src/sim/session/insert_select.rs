@@ -32,13 +32,13 @@
 //! request waits only for granted exclusive locks (InnoDB also queues it behind a
 //! waiting exclusive request on the same record).
 
-use super::autoinc::{AutoIncLock, InsertKind};
 use super::dml::{InsertCounts, LockingRead};
 use super::key_write::{span_len, KeyOp, KeyWrite, WritePoll};
 use super::trigger_run::RowsChanged;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::sim::catalog::TableId;
 use crate::sim::locks::LockMode;
+use crate::sim::locks::{AutoIncLock, InsertKind};
 use crate::sim::{Next, Sim};
 use crate::sql::{InsertSelect, OnDuplicate, SelectColumn, SqlError, TableName};
 use crate::time::Tick;

@@ -17,11 +17,11 @@
 //! IGNORE's duplicate check takes a shared lock on a row that is there); a table
 //! without a primary key appends its rows (InnoDB's hidden row id never collides).
 
-use super::autoinc::AutoIncLock;
 use super::{RowPoll, RowRange};
 use crate::dict::Table;
 use crate::sim::catalog::keys::KeyUndo;
 use crate::sim::catalog::TableId;
+use crate::sim::locks::AutoIncLock;
 use crate::sim::Sim;
 use crate::sql::{OnDuplicate, SqlError};
 use crate::workload::PageOp;

@@ -200,7 +200,7 @@ impl Sim {
                     return Err(SqlError::value_count(1));
                 }
                 let pk_value = cols.iter().position(|c| tdef.is_pk(c)).map(|i| &values[i]);
-                let how = self.autoinc_lock_for(target, super::autoinc::InsertKind::Simple);
+                let how = self.autoinc_lock_for(target, crate::sim::locks::InsertKind::Simple);
                 let op = KeyOp::Insert(*on_duplicate);
                 Ok(match (pk_value, keys) {
                     (Some(v), Some(keys)) if key_of_subject(v, subject) => {
@@ -210,7 +210,7 @@ impl Sim {
                 })
             }
             TriggerBody::Delete { key, .. } => {
-                let how = super::autoinc::AutoIncLock::None;
+                let how = crate::sim::locks::AutoIncLock::None;
                 let mut w = KeyWrite::new(target, KeyOp::Delete, Vec::new(), 0, how);
                 match (key, keys) {
                     (Some((col, v)), Some(keys))
