@@ -870,6 +870,16 @@ impl Sim {
     /// bookkeeping.
     pub(in crate::sim) fn finish_dml(&mut self, id: u32, run: &mut Running) {
         let ti = run.subject.unwrap_or(run.walk.table);
+        if self.catalog[ti].online_build && !matches!(run.command, Command::Select { .. }) {
+            // row_log_online_op(): an index is being built; each changed row is logged,
+            // an UPDATE's as the old entry's delete and the new one's insert.
+            let per_row = if matches!(run.command, Command::Update { .. }) {
+                2
+            } else {
+                1
+            };
+            self.catalog[ti].row_log_ops += run.rows_changed * per_row;
+        }
         let n = run.rows_matched;
         let lock_bytes = run.walk.lock_bytes;
         let (wrote, lsn) = (run.walk.wrote, run.walk.last_lsn);

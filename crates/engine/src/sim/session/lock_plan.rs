@@ -485,6 +485,60 @@ mod tests {
                 &["ERROR 1223"],
             ),
             ("SET autocommit = 0", PLAIN, "mysql-5.7", &[]),
+            (
+                "INSERT IGNORE INTO t1 SELECT * FROM t2 WHERE id < 5 LOCK IN SHARE MODE",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    ix,
+                    "TABLE test.t1 MDL_SHARED_WRITE MDL_TRANSACTION",
+                    "TABLE test.t2 MDL_SHARED_READ MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "REPLACE INTO t1 SELECT * FROM t1",
+                PLAIN,
+                "mariadb-10.11",
+                &[ix, "TABLE test.t1 MDL_SHARED_WRITE MDL_TRANSACTION"],
+            ),
+            (
+                "CREATE TRIGGER tr AFTER INSERT ON t1 FOR EACH ROW DELETE FROM t2 WHERE id = NEW.id",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    "TRIGGER test.tr MDL_EXCLUSIVE MDL_STATEMENT",
+                    ix,
+                    six,
+                    "TABLE test.t1 MDL_SHARED_NO_WRITE MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "DROP TRIGGER IF EXISTS tr",
+                PLAIN,
+                "mariadb-10.11",
+                &["TRIGGER test.tr MDL_EXCLUSIVE MDL_STATEMENT"],
+            ),
+            (
+                "RENAME TABLE t1 TO t_old, t2 TO t1",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    ix,
+                    six,
+                    "TABLE test.t1 MDL_EXCLUSIVE MDL_TRANSACTION",
+                    "TABLE test.t2 MDL_EXCLUSIVE MDL_TRANSACTION",
+                    "TABLE test.t_old MDL_EXCLUSIVE MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "CREATE TRIGGER tr AFTER INSERT ON t1 FOR EACH ROW DELETE FROM t2 WHERE id = NEW.id",
+                LockContext {
+                    global_read_lock: true,
+                    ..PLAIN
+                },
+                "mariadb-10.11",
+                &["ERROR 1223"],
+            ),
         ];
         for (sql, ctx, profile, expected) in rows {
             check(sql, *ctx, profile, expected);
