@@ -113,6 +113,21 @@ fn a_copy_chunk_holds_the_autoinc_lock_the_triggers_writes_wait_for_at_mode_1() 
         run_seconds(&mut s, 2);
         assert_eq!(outcome(&s, chunk), "waiting");
         let during = last_seconds_queries(&s, 1)[0];
+        // A console insert into n: it waits for the AUTO-INC lock at mode 1, and SHOW
+        // ENGINE INNODB STATUS says so as InnoDB does.
+        let other = s.connect();
+        let ins = s
+            .submit_to(other, "INSERT INTO n (k, c, pad) VALUES (1, 'a', 'b')")
+            .unwrap()[0];
+        s.run_for(Tick::from_ms(100));
+        let status = s.submit_to(holder, "SHOW ENGINE INNODB STATUS").unwrap()[0];
+        s.run_for(Tick::from_ms(10));
+        let text = s.statements()[status as usize].client_output().unwrap();
+        let waiting = text.contains("setting auto-inc lock")
+            && text.contains("TABLE LOCK table `test`.`n` trx id")
+            && text.contains("lock mode AUTO-INC waiting");
+        assert_eq!(waiting, mode == 1, "mode {mode}: {text}");
+        assert_eq!(outcome(&s, ins) == "waiting", mode == 1);
         if mode == 1 {
             assert_eq!(during, 0, "mode 1: every trigger write waits for the chunk");
         } else {

@@ -71,8 +71,8 @@ pub(in crate::sim) fn trigger_events(c: &Command) -> &'static [TriggerEvent] {
     }
 }
 
-/// The key spans of the firing rows a body's value `v` names, if it names the
-/// subject's primary key (`NEW.id`, `OLD.id`).
+/// Whether a body's value `v` is the firing row's primary key (`NEW.id`, `OLD.id`):
+/// then the body's row has the firing row's key value.
 fn key_of_subject(v: &RowValue, subject: &TableDef) -> bool {
     match v {
         RowValue::New(c) | RowValue::Old(c) => subject.is_pk(c),
