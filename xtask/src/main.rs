@@ -28,11 +28,13 @@
 mod bench_web;
 mod browser;
 mod bundle;
+mod calibrate;
 mod check;
 mod conformance;
 mod dist;
 mod fuzz;
 mod layers;
+mod mariadb;
 mod matrix;
 mod serve;
 mod size;
@@ -65,6 +67,10 @@ commands:
         [--random N]        instead: N scripts of random walks (three sessions taking turns
                             on a table, six walks a script) into target/conformance-random/
         [--seed S]          the walks' seed (default 1): the same seed writes the same walks
+  calibrate-playbooks       INPLACE, INSTANT, COPY and pt-online-schema-change under sysbench on a
+                            private MariaDB, at both AUTO-INC lock modes, alone and behind an open
+                            transaction, into target/calibrate-playbooks.md (about half an hour)
+        [--rows N]          the table's rows (default 1000000)
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
@@ -113,6 +119,9 @@ enum Task {
     Soak(soak::Soak),
     Fuzz(fuzz::Options),
     Layers,
+    CalibratePlaybooks {
+        rows: u64,
+    },
     Help,
 }
 
@@ -128,6 +137,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut only = None;
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
+    let mut rows = None;
     let mut fuzz = fuzz::Options {
         seconds: 60,
         runs: None,
@@ -156,6 +166,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("conformance", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
             ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
+            ("calibrate-playbooks", "--rows") => rows = Some(number("--rows", &value("--rows")?)?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
             ("soak", "--hours") => hours = Some(number("--hours", &value("--hours")?)?),
@@ -219,6 +230,9 @@ fn parse(args: &[String]) -> Result<Task> {
         })),
         "fuzz" => Ok(Task::Fuzz(fuzz)),
         "layers" => Ok(Task::Layers),
+        "calibrate-playbooks" => Ok(Task::CalibratePlaybooks {
+            rows: rows.unwrap_or(calibrate::ROWS),
+        }),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
@@ -286,6 +300,7 @@ fn execute(task: Task) -> Result {
         }
         Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
+        Task::CalibratePlaybooks { rows } => calibrate::calibrate_playbooks(rows),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
         Task::BenchWeb { build, dir } => {
@@ -331,6 +346,14 @@ mod tests {
         check(&["bundle", "--no-build"], Ok(Task::Bundle { build: false }));
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(
+            &["calibrate-playbooks"],
+            Ok(Task::CalibratePlaybooks { rows: 1_000_000 }),
+        );
+        check(
+            &["calibrate-playbooks", "--rows", "5000"],
+            Ok(Task::CalibratePlaybooks { rows: 5000 }),
+        );
         check(&["size"], Ok(Task::Size { build: true }));
         check(&["size", "--no-build"], Ok(Task::Size { build: false }));
         check(
