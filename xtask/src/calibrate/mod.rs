@@ -119,9 +119,9 @@ fn runs_at_mode(shape: &Shape, mode: u8, rows: &mut Vec<Row>) -> Result {
     ])?;
     note(format!(
         "innodb_autoinc_lock_mode={mode}: sysbench prepare, {} rows",
-        SHAPE.rows
+        shape.rows
     ));
-    real::prepare(&server, &SHAPE)?;
+    real::prepare(&server, shape)?;
     for playbook in &PLAYBOOKS {
         for open_txn_s in [None, Some(OPEN_TXN_S)] {
             let run = real::run(&server, shape, playbook, open_txn_s)?;
