@@ -16,6 +16,7 @@ mod bench;
 mod bench_text;
 mod error;
 mod lesson;
+mod parallel;
 mod poster;
 mod reproduce;
 

@@ -195,12 +195,21 @@ fn run_method(server: &Server, method: Method) -> Option<String> {
     }
 }
 
+/// The failure in a line: pt-online-schema-change's step and the server's message
+/// (its output also carries timestamps, the statement and the Perl line), or the
+/// client's last line.
 fn last_line(bytes: &[u8]) -> Option<String> {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| l.trim().to_string())
+    let text = String::from_utf8_lossy(bytes);
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    let Some((step, server)) = line.split_once(" failed: ") else {
+        return Some(line.trim().to_string());
+    };
+    let step = step
+        .split(" Error ")
+        .nth(1)
+        .map_or(step, |s| s.split(':').next().unwrap_or(s));
+    let server = server.split(" [for Statement").next().unwrap_or(server);
+    Some(format!("Error {step}: {server}"))
 }
 
 /// Runs one playbook: warm-up, the change (behind an open transaction of
@@ -237,4 +246,23 @@ pub fn run(
         ddl: Window { start_s, end_s },
         error,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tool_failure_reads_as_its_step_and_the_servers_message() {
+        let line = "2026-12-04T20:52:14 Error copying rows from `s`.`t` to `s`.`_t_new`: 2026-12-04T20:52:14 \
+                    DBD::mysql::st execute failed: Lock wait timeout exceeded; try restarting transaction \
+                    [for Statement \"INSERT …\"] at /usr/bin/pt-online-schema-change line 11699.";
+        assert_eq!(
+            super::last_line(line.as_bytes()).unwrap(),
+            "Error copying rows from `s`.`t` to `s`.`_t_new`: Lock wait timeout exceeded; try restarting transaction"
+        );
+        assert_eq!(
+            super::last_line(b"ERROR 1205 (HY000) at line 1: Lock wait timeout exceeded\n\n")
+                .unwrap(),
+            "ERROR 1205 (HY000) at line 1: Lock wait timeout exceeded"
+        );
+    }
 }
