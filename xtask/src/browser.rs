@@ -79,19 +79,29 @@ pub fn ensure_browser_tools() -> Result {
         return Err("npm is missing; install it alongside Node.js".into());
     }
 
-    let dir = e2e_dir();
-    if needs_npm_ci(&dir) {
+    ensure_npm_packages(&e2e_dir())
+}
+
+/// `npm ci` in `dir` (a folder of web/ with a package-lock.json) unless its
+/// node_modules already matches the lockfile.
+pub fn ensure_npm_packages(dir: &Path) -> Result {
+    let name = dir
+        .strip_prefix(util::workspace_root())
+        .unwrap_or(dir)
+        .display()
+        .to_string();
+    if needs_npm_ci(dir) {
         say(
-            "installing the e2e test packages with `npm ci` in web/e2e",
+            format!("installing the packages of {name} with `npm ci`"),
             "node_modules is missing or older than package-lock.json; npm ci installs exactly the lockfile",
         );
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir))?;
+            .current_dir(dir))
     } else {
-        note("web/e2e/node_modules is up to date with package-lock.json");
+        note(format!("{name}/node_modules is up to date with package-lock.json"));
+        Ok(())
     }
-    Ok(())
 }
 
 /// `v20.20.2` → 20.
