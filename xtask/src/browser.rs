@@ -99,7 +99,9 @@ pub fn ensure_npm_packages(dir: &Path) -> Result {
             .args(["ci", "--no-audit", "--no-fund"])
             .current_dir(dir))
     } else {
-        note(format!("{name}/node_modules is up to date with package-lock.json"));
+        note(format!(
+            "{name}/node_modules is up to date with package-lock.json"
+        ));
         Ok(())
     }
 }

@@ -71,6 +71,7 @@ commands:
                             private MariaDB, at both AUTO-INC lock modes, alone and behind an open
                             transaction, into target/calibrate-playbooks.md (about half an hour)
         [--rows N]          the table's rows (default 1000000)
+        [--sim-only]        only the simulator's side (ddlscope advise), beside the last real runs
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
@@ -121,6 +122,8 @@ enum Task {
     Layers,
     CalibratePlaybooks {
         rows: u64,
+        /// `--sim-only`: the simulator's side again, on the last real runs.
+        sim_only: bool,
     },
     Help,
 }
@@ -138,6 +141,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     let mut rows = None;
+    let mut sim_only = false;
     let mut fuzz = fuzz::Options {
         seconds: 60,
         runs: None,
@@ -166,6 +170,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("conformance", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
             ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
+            ("calibrate-playbooks", "--sim-only") => sim_only = true,
             ("calibrate-playbooks", "--rows") => rows = Some(number("--rows", &value("--rows")?)?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
@@ -232,6 +237,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "layers" => Ok(Task::Layers),
         "calibrate-playbooks" => Ok(Task::CalibratePlaybooks {
             rows: rows.unwrap_or(calibrate::ROWS),
+            sim_only,
         }),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
@@ -300,7 +306,9 @@ fn execute(task: Task) -> Result {
         }
         Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
-        Task::CalibratePlaybooks { rows } => calibrate::calibrate_playbooks(rows),
+        Task::CalibratePlaybooks { rows, sim_only } => {
+            calibrate::calibrate_playbooks(rows, sim_only)
+        }
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
         Task::BenchWeb { build, dir } => {
@@ -348,11 +356,24 @@ mod tests {
         check(&["layers"], Ok(Task::Layers));
         check(
             &["calibrate-playbooks"],
-            Ok(Task::CalibratePlaybooks { rows: 1_000_000 }),
+            Ok(Task::CalibratePlaybooks {
+                rows: 1_000_000,
+                sim_only: false,
+            }),
         );
         check(
             &["calibrate-playbooks", "--rows", "5000"],
-            Ok(Task::CalibratePlaybooks { rows: 5000 }),
+            Ok(Task::CalibratePlaybooks {
+                rows: 5000,
+                sim_only: false,
+            }),
+        );
+        check(
+            &["calibrate-playbooks", "--sim-only"],
+            Ok(Task::CalibratePlaybooks {
+                rows: 1_000_000,
+                sim_only: true,
+            }),
         );
         check(&["size"], Ok(Task::Size { build: true }));
         check(&["size", "--no-build"], Ok(Task::Size { build: false }));

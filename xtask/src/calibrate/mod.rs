@@ -11,21 +11,31 @@
 //!        sysbench oltp_read_write, THREADS threads, a report each second
 //!        after WARM_S: the change; after it ends, TAIL_S more seconds; undo it
 //!  figures (calibrate::figures): duration, baseline tps, mean tps during, worst
-//!  second, seconds under a tenth of the baseline
-//!  → target/calibrate-playbooks.md (the table) and .tsv (every second of every run)
+//!  second, seconds under a tenth of the baseline → target/calibrate-playbooks.tsv
+//!  (every second of every run)
+//!  ddlscope advise --json on the same server, per DDL, lock mode and open
+//!  transaction (calibrate::sim): each run's playbook's figures beside it
+//!  → target/calibrate-playbooks.md: the table, each figure pair marked as agreeing
+//!    (within a factor of 1.5, or 5 points of dip, or 1 s of stall) or not
 //! ```
+//!
+//! `--sim-only` skips the real runs and reads the last `.tsv`: the simulator's side
+//! again after a change to the model, in a minute.
 //!
 //! It takes about half an hour and loads both cores, so it is not part of
 //! `cargo xtask test`; the README's calibration table comes from its output.
 
 mod figures;
 mod real;
+mod sim;
+mod table;
 
 use crate::mariadb::{ensure_mariadb, Server};
-use crate::util::{apt_install, is_root, note, say, target_dir, which, Result};
+use crate::util::{apt_install, host_cargo, is_root, note, run, say, target_dir, which, Result};
 use figures::{figures, Figures};
 use real::{Method, Playbook, RealRun, Shape};
-use std::fmt::Write as _;
+use sim::Advised;
+use std::process::Command;
 
 /// The calibration table's rows unless `--rows` says otherwise.
 pub const ROWS: u64 = 1_000_000;
@@ -43,13 +53,19 @@ const OPEN_TXN_S: u64 = 30;
 /// for its hot table.
 const POOL: &str = "--innodb-buffer-pool-size=1G";
 
+const ADD_INDEX: &str = "ALTER TABLE sbtest1 ADD INDEX k_c (c)";
+const ADD_COLUMN: &str = "ALTER TABLE sbtest1 ADD COLUMN extra INT NOT NULL DEFAULT 0";
+const DROP_INDEX: Option<&str> = Some("ALTER TABLE sbtest1 DROP INDEX k_c");
+
 const PLAYBOOKS: [Playbook; 4] = [
     Playbook {
         name: "INPLACE ADD INDEX",
         method: Method::Native {
             ddl: "ALTER TABLE sbtest1 ADD INDEX k_c (c), ALGORITHM=INPLACE, LOCK=NONE",
         },
-        undo: Some("ALTER TABLE sbtest1 DROP INDEX k_c"),
+        undo: DROP_INDEX,
+        asked: ADD_INDEX,
+        advisor_playbook: "INPLACE",
     },
     Playbook {
         name: "INSTANT ADD COLUMN",
@@ -57,30 +73,37 @@ const PLAYBOOKS: [Playbook; 4] = [
             ddl: "ALTER TABLE sbtest1 ADD COLUMN extra INT NOT NULL DEFAULT 0, ALGORITHM=INSTANT",
         },
         undo: Some("ALTER TABLE sbtest1 DROP COLUMN extra"),
+        asked: ADD_COLUMN,
+        advisor_playbook: "INSTANT",
     },
     Playbook {
-        name: "COPY rebuild",
+        name: "COPY ADD INDEX",
         method: Method::Native {
-            ddl: "ALTER TABLE sbtest1 FORCE, ALGORITHM=COPY",
+            ddl: "ALTER TABLE sbtest1 ADD INDEX k_c (c), ALGORITHM=COPY",
         },
-        undo: None,
+        undo: DROP_INDEX,
+        asked: ADD_INDEX,
+        advisor_playbook: "COPY",
     },
     Playbook {
         name: "pt-osc ADD INDEX",
         method: Method::PtOsc {
             alter: "ADD INDEX k_c (c)",
         },
-        undo: Some("ALTER TABLE sbtest1 DROP INDEX k_c"),
+        undo: DROP_INDEX,
+        asked: ADD_INDEX,
+        advisor_playbook: "pt-osc",
     },
 ];
 
 /// One row of the table.
-struct Row {
+pub(crate) struct Row {
     autoinc_lock_mode: u8,
-    playbook: &'static str,
+    playbook: &'static Playbook,
     open_txn_s: Option<u64>,
     run: RealRun,
     figures: Option<Figures>,
+    advised: Option<Advised>,
 }
 
 fn ensure_tools() -> Result {
@@ -127,78 +150,58 @@ fn runs_at_mode(shape: &Shape, mode: u8, rows: &mut Vec<Row>) -> Result {
             let run = real::run(&server, shape, playbook, open_txn_s)?;
             let row = Row {
                 autoinc_lock_mode: mode,
-                playbook: playbook.name,
+                playbook,
                 open_txn_s,
                 figures: figures(&run.seconds, run.ddl),
                 run,
+                advised: None,
             };
-            note(table_line(&row));
+            note(table::real_line(&row));
             rows.push(row);
         }
     }
     Ok(())
 }
 
-fn table_line(row: &Row) -> String {
-    let behind = row
-        .open_txn_s
-        .map_or("–".to_string(), |s| format!("{s} s txn"));
-    let head = format!(
-        "| {} | {} | {behind} |",
-        row.autoinc_lock_mode, row.playbook
+/// The simulator's figures beside each real run: `ddlscope advise` (release build)
+/// on the same server, table, workload, lock mode and open transaction.
+fn advise_rows(rows: &mut [Row], table_rows: u64) -> Result {
+    say(
+        "building the CLI natively (release) for `ddlscope advise`",
+        "the simulator's side of the table is the advisor's own figures",
     );
-    let tail = match (&row.figures, &row.run.error) {
-        (_, Some(e)) => format!(" failed: {e} | | | |"),
-        (Some(f), None) => format!(
-            " {:.1} s | {:.0} of {:.0} | {:.0} | {} |",
-            f.duration_s,
-            f.mean_tps_during,
-            f.baseline_tps,
-            f.worst_second_tps,
-            f.seconds_under_tenth
-        ),
-        (None, None) => " no warm second before the change | | | |".to_string(),
-    };
-    head + &tail
-}
-
-fn write_outputs(rows: &[Row]) -> Result {
-    let mut md = String::from(
-        "| lock mode | playbook | behind | duration | mean tps during (of baseline) | worst second | s under 10 % |\n\
-         |---|---|---|---|---|---|---|\n",
-    );
-    let mut tsv = String::from(
-        "autoinc_lock_mode\tplaybook\topen_txn_s\tddl_start_s\tddl_end_s\tsecond\ttps\n",
-    );
-    for row in rows {
-        let _ = writeln!(md, "{}", table_line(row));
-        for s in &row.run.seconds {
-            let _ = writeln!(
-                tsv,
-                "{}\t{}\t{}\t{:.2}\t{:.2}\t{}\t{:.2}",
-                row.autoinc_lock_mode,
-                row.playbook,
-                row.open_txn_s.unwrap_or(0),
-                row.run.ddl.start_s,
-                row.run.ddl.end_s,
-                s.end_s,
-                s.tps
-            );
-        }
+    run(Command::new(host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
+    let ddlscope = target_dir().join("release").join("ddlscope");
+    let mut advice = sim::Advice::default();
+    for row in rows.iter_mut() {
+        let question = sim::Question {
+            ddl: row.playbook.asked,
+            autoinc_lock_mode: row.autoinc_lock_mode,
+            open_txn_s: row.open_txn_s,
+        };
+        row.advised = advice.figures(
+            &ddlscope,
+            table_rows,
+            question,
+            row.playbook.advisor_playbook,
+        )?;
     }
-    let dir = target_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("calibrate-playbooks.md"), md).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("calibrate-playbooks.tsv"), tsv).map_err(|e| e.to_string())?;
-    note(format!(
-        "wrote {}",
-        dir.join("calibrate-playbooks.md").display()
-    ));
     Ok(())
 }
 
-/// `cargo xtask calibrate-playbooks`.
-pub fn calibrate_playbooks(table_rows: u64) -> Result {
+/// `cargo xtask calibrate-playbooks`: the real runs (unless `sim_only`, which reads
+/// the last runs' `.tsv`), then the advisor's figures beside them.
+pub fn calibrate_playbooks(table_rows: u64, sim_only: bool) -> Result {
+    let mut rows = if sim_only {
+        table::read_runs(&PLAYBOOKS)?
+    } else {
+        real_runs(table_rows)?
+    };
+    advise_rows(&mut rows, table_rows)?;
+    table::write(&rows)
+}
+
+fn real_runs(table_rows: u64) -> Result<Vec<Row>> {
     ensure_tools()?;
     let shape = Shape {
         rows: table_rows,
@@ -208,5 +211,6 @@ pub fn calibrate_playbooks(table_rows: u64) -> Result {
     for mode in [1, 2] {
         runs_at_mode(&shape, mode, &mut rows)?;
     }
-    write_outputs(&rows)
+    table::write_runs(&rows)?;
+    Ok(rows)
 }

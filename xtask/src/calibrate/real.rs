@@ -27,6 +27,10 @@ pub struct Playbook {
     pub name: &'static str,
     pub method: Method,
     pub undo: Option<&'static str>,
+    /// The DDL the advisor is asked for this change, and the word naming its
+    /// playbook among the advice's (`calibrate::sim`).
+    pub asked: &'static str,
+    pub advisor_playbook: &'static str,
 }
 
 /// The shape of every run.
