@@ -28,6 +28,9 @@ pub struct Figures {
     pub mean_tps_during: f64,
     pub worst_second_tps: f64,
     pub seconds_under_tenth: u32,
+    /// The longest run of consecutive seconds under a tenth: the advisor's
+    /// `worst_write_stall_s`.
+    pub longest_stall_s: u32,
 }
 
 /// A second sysbench reports before this is warm-up, not baseline: the pool and
@@ -72,7 +75,17 @@ pub fn figures(seconds: &[Second], ddl: Window) -> Option<Figures> {
         mean_tps_during: mean(&during),
         worst_second_tps: during.iter().copied().fold(f64::INFINITY, f64::min),
         seconds_under_tenth: during.iter().filter(|&&t| t < baseline_tps / 10.0).count() as u32,
+        longest_stall_s: longest_run(&during, |t| t < baseline_tps / 10.0),
     })
+}
+
+fn longest_run(values: &[f64], stalled: impl Fn(f64) -> bool) -> u32 {
+    let (mut longest, mut run) = (0, 0);
+    for &v in values {
+        run = if stalled(v) { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
 }
 
 fn mean(values: &[f64]) -> f64 {
@@ -127,7 +140,23 @@ mod tests {
         assert_eq!(f.duration_s, 3.5);
         assert_eq!(f.worst_second_tps, 5.0);
         assert_eq!(f.seconds_under_tenth, 2);
+        assert_eq!(f.longest_stall_s, 1);
         assert_eq!(f.mean_tps_during, (5.0 + 50.0 + 9.0 + 80.0) / 4.0);
+    }
+
+    #[test]
+    fn the_longest_stall_is_consecutive_seconds() {
+        let mut tps = vec![100.0; 10];
+        tps.extend([5.0, 5.0, 50.0, 5.0, 5.0, 5.0, 100.0]);
+        let f = figures(
+            &run(&tps),
+            Window {
+                start_s: 10.0,
+                end_s: 16.0,
+            },
+        )
+        .unwrap();
+        assert_eq!((f.seconds_under_tenth, f.longest_stall_s), (5, 3));
     }
 
     #[test]

@@ -62,7 +62,7 @@ fn table_line(row: &Row) -> String {
             .error
             .as_deref()
             .unwrap_or("no warm second before the change");
-        return format!("{head} failed: {why} | | | |");
+        return format!("{head} failed: {why} | | | | |");
     };
     let dip = 100.0 * (1.0 - f.mean_tps_during / f.baseline_tps);
     let sim = match row.advised {
@@ -89,7 +89,8 @@ fn table_line(row: &Row) -> String {
 pub fn write(rows: &[Row]) -> Result {
     let mut md = String::from(
         "| lock mode | playbook | behind | duration real / sim | tps dip real / sim | \
-         s under 10 % real / sim | worst second (real tps) |\n|---|---|---|---|---|---|---|\n",
+         longest stall real / sim | real s under 10 % | real worst second (tps) |\n\
+         |---|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         let _ = writeln!(md, "{}", table_line(row));
