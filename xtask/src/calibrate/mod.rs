@@ -103,7 +103,8 @@ pub(crate) struct Row {
     open_txn_s: Option<u64>,
     run: RealRun,
     figures: Option<Figures>,
-    advised: Option<Advised>,
+    /// The advisor's figures for this run's playbook, or why there are none.
+    advised: std::result::Result<Advised, String>,
 }
 
 fn ensure_tools() -> Result {
@@ -154,7 +155,7 @@ fn runs_at_mode(shape: &Shape, mode: u8, rows: &mut Vec<Row>) -> Result {
                 open_txn_s,
                 figures: figures(&run.seconds, run.ddl),
                 run,
-                advised: None,
+                advised: Err("not asked yet".into()),
             };
             note(table::real_line(&row));
             rows.push(row);
@@ -179,12 +180,12 @@ fn advise_rows(rows: &mut [Row], table_rows: u64) -> Result {
             autoinc_lock_mode: row.autoinc_lock_mode,
             open_txn_s: row.open_txn_s,
         };
-        row.advised = advice.figures(
-            &ddlscope,
-            table_rows,
-            question,
-            row.playbook.advisor_playbook,
-        )?;
+        let wanted = row.playbook.advisor_playbook;
+        row.advised = match advice.figures(&ddlscope, table_rows, question, wanted) {
+            Ok(Some(advised)) => Ok(advised),
+            Ok(None) => Err(format!("no {wanted} playbook in the advice")),
+            Err(e) => Err(e),
+        };
     }
     Ok(())
 }

@@ -65,24 +65,27 @@ fn table_line(row: &Row) -> String {
         return format!("{head} failed: {why} | | | | |");
     };
     let dip = 100.0 * (1.0 - f.mean_tps_during / f.baseline_tps);
-    let sim = match row.advised {
-        Some(a) => format!(
+    let sim = match &row.advised {
+        Ok(a) => format!(
             " {} | {} | {} |",
             pair(f.duration_s, a.total_s, 1.0, " s"),
             pair(dip, a.tps_dip_pct, 5.0, " %"),
             pair(
-                f64::from(f.seconds_under_tenth),
+                f64::from(f.longest_stall_s),
                 a.worst_write_stall_s,
                 1.0,
                 " s"
             ),
         ),
-        None => format!(
-            " {:.0} s / – | {dip:.0} % / – | {} s / – |",
-            f.duration_s, f.seconds_under_tenth
+        Err(why) => format!(
+            " {:.0} s / – | {dip:.0} % / – | {} s / – ({why}) |",
+            f.duration_s, f.longest_stall_s
         ),
     };
-    format!("{head}{sim} {:.0} |", f.worst_second_tps)
+    format!(
+        "{head}{sim} {} | {:.0} |",
+        f.seconds_under_tenth, f.worst_second_tps
+    )
 }
 
 /// Writes the table to `target/calibrate-playbooks.md` and prints it.
@@ -181,7 +184,7 @@ pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
                     error,
                 },
                 figures: None,
-                advised: None,
+                advised: Err("not asked yet".into()),
             });
         }
         rows.last_mut()
