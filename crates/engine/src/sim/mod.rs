@@ -728,6 +728,10 @@ impl Sim {
     pub fn latches(&self) -> &[Latch] {
         &self.latches
     }
+    /// Bytes the data files' file system holds now: what `df` would show as used.
+    pub fn disk_used_bytes(&self) -> u64 {
+        self.fs.used_bytes()
+    }
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
