@@ -1,6 +1,6 @@
 //! A playbook's run: the simulation stepped a virtual second at a time, with what the
 //! score needs kept beside it (the samples, the disk space each second, when each step
-//! ended and how). `ddlscope run --figures` watches a replay the same way, so the
+//! ended and how, the latencies from the first step on). `ddlscope run --figures` watches a replay the same way, so the
 //! advice and the replay of its scenario give the same figures.
 
 use super::score::{score, Figures, Timeline};
@@ -74,6 +74,13 @@ impl PlaybookRun {
 
     /// Runs one more virtual second and notes what the score needs.
     pub fn second(&mut self) {
+        if self.sim.now() == Tick::from_secs(self.first_step_s) {
+            // The p99 counts from the first step, corrected for coordinated omission
+            // with the baseline's mean latency as the expected time between events.
+            let base = super::score::baseline_latency_ms(&self.samples, self.first_step_s);
+            self.sim
+                .open_latency_span(Tick::from_us((base * 1000.0) as u64));
+        }
         let next = self.sim.now() + Tick::SECOND;
         self.sim.run_until(next);
         let console = self.sim.console_session();
@@ -131,6 +138,7 @@ impl PlaybookRun {
             disk_bytes: &self.disk_bytes,
             first_step_s: self.first_step_s,
             ended: self.ended(),
+            p99_ms: self.sim.latency_span_p99_ms().unwrap_or(0.0),
             step_errors: self.step_errors.clone(),
         })
     }
