@@ -145,15 +145,6 @@ fn in_range(field: &str, value: u64, lo: u64, hi: u64) -> Result<(), String> {
     }
 }
 
-/// `ON`/`OFF`, `1`/`0`, `true`/`false`, as the server reads a switch.
-pub fn switch(field: &str, value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "on" | "1" | "true" | "yes" => Ok(true),
-        "off" | "0" | "false" | "no" => Ok(false),
-        _ => Err(format!("--{field} {value}: must be on or off")),
-    }
-}
-
 /// A size as a scenario file writes it back: sizes print with one decimal of their
 /// unit (`10.3G`), so a size is taken at what that reads back as, and a replay of the
 /// written scenario has the same table.
@@ -184,7 +175,7 @@ impl InputBuilder {
                 in_range(field, n, 1, 64)?;
                 self.instances = Some(n as u16);
             }
-            "ahi" => self.ahi = Some(switch(field, value)?),
+            "ahi" => self.ahi = Some(super::variables::switch(field, value)?),
             "fs" => self.fs = Some(keyword(field, value, "ext3, ext4, xfs")?),
             "device" => self.device = Some(keyword(field, value, "hdd, sata_ssd, nvme")?),
             _ => return self.set_table_or_workload(field, value),
@@ -262,7 +253,7 @@ impl InputBuilder {
                 ))
             }
         }
-        super::server::check_variable(&name, value)?;
+        super::variables::check_variable(&name, value)?;
         self.variables.retain(|(n, _)| *n != name);
         self.variables.push((name, value.to_string()));
         Ok(())

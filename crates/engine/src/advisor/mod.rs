@@ -8,7 +8,8 @@
 //! This module starts no threads and reads no clock: the CLI runs the playbooks in
 //! parallel, the app's worker one after another.
 //!
-//! Parts: `input.rs` the question's fields, `show.rs` pasted SHOW output, `ddl.rs`
+//! Parts: `input.rs` the question's fields, `variables.rs` the `--set` server
+//! variables, `show.rs` pasted SHOW output, `ddl.rs`
 //! the DDL's kind, `server.rs` the scenario every playbook shares, `playbook.rs` the
 //! playbooks, `run.rs` a run watched a second at a time, `score.rs` figures and rank.
 
@@ -19,6 +20,7 @@ mod run;
 mod score;
 mod server;
 mod show;
+mod variables;
 
 pub use ddl::{Ddl, DdlKind};
 pub use input::{AdviceInput, InputBuilder, TableInput, FIELDS, SETTABLE};
