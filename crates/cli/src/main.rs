@@ -12,6 +12,8 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod advise;
+mod advise_text;
 mod bench;
 mod bench_text;
 mod error;
@@ -50,6 +52,9 @@ enum Cmd {
     /// Draw a scenario's buffer-pool map at one moment as a PNG: the pixels the app's
     /// map shows there (the embed player's still frame, `poster=1`).
     Poster(PosterArgs),
+    /// Is this DDL safe on my server, and what should I run instead? Runs every
+    /// playbook that applies (each its own engine, in parallel) and ranks them.
+    Advise(Box<AdviseArgs>),
     /// Run the incident scenarios: each published figure beside the simulated one.
     Reproduce {
         /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
@@ -66,6 +71,105 @@ enum LessonCmd {
         /// Lesson files (default: every built-in lesson).
         files: Vec<String>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct AdviseArgs {
+    /// Engine profile (see `ddlscope list`), e.g. mysql-5.7; or from --show-variables.
+    #[arg(long)]
+    profile: Option<String>,
+    /// A server variable, NAME=VALUE (innodb_autoinc_lock_mode,
+    /// rpl_semi_sync_master_enabled, ...); may be repeated.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// An open transaction on the table, this many seconds old when the DDL starts.
+    #[arg(long = "open-txn", value_name = "SECONDS")]
+    open_txn: Option<String>,
+    /// innodb_buffer_pool_size, e.g. 128G.
+    #[arg(long)]
+    pool: Option<String>,
+    /// innodb_buffer_pool_instances.
+    #[arg(long)]
+    instances: Option<String>,
+    /// innodb_adaptive_hash_index: on or off.
+    #[arg(long)]
+    ahi: Option<String>,
+    /// The data files' file system: ext3, ext4 or xfs.
+    #[arg(long)]
+    fs: Option<String>,
+    /// The storage device: hdd, sata_ssd or nvme.
+    #[arg(long)]
+    device: Option<String>,
+    /// The table's data file size, e.g. 10G.
+    #[arg(long = "table-size")]
+    table_size: Option<String>,
+    /// The table's rows, instead of its size.
+    #[arg(long = "table-rows")]
+    table_rows: Option<String>,
+    /// ROW_FORMAT: dynamic, compact, redundant or compressed.
+    #[arg(long = "row-format")]
+    row_format: Option<String>,
+    /// PARTITION BY RANGE (id) into this many partitions p0, p1, ...
+    #[arg(long)]
+    partitions: Option<String>,
+    /// Integer secondary indexes on the table.
+    #[arg(long = "secondary-indexes")]
+    secondary_indexes: Option<String>,
+    /// The workload: a sysbench script (oltp_write_only, oltp_read_write, ...).
+    #[arg(long)]
+    workload: Option<String>,
+    /// The workload's client threads.
+    #[arg(long)]
+    threads: Option<String>,
+    /// The DDL, e.g. "DROP TABLE big".
+    #[arg(long)]
+    ddl: Option<String>,
+    /// A file of pasted SHOW VARIABLES output: the version, the pool, the AHI, ...
+    #[arg(long = "show-variables", value_name = "FILE")]
+    show_variables: Option<String>,
+    /// A file of pasted SHOW TABLE STATUS output: the table's size and row format.
+    #[arg(long = "table-status", value_name = "FILE")]
+    table_status: Option<String>,
+    /// The directory the playbooks' scenario files are written to.
+    #[arg(long, default_value = "ddlscope-advice")]
+    out: String,
+    /// Playbooks run at once (default: one a core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Print {"playbooks": [...], "assumptions": [...]} instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl AdviseArgs {
+    /// The flags given, as the advisor's (field, value) pairs, in the advisor's order.
+    fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        let one = [
+            ("profile", &self.profile),
+            ("open-txn", &self.open_txn),
+            ("pool", &self.pool),
+            ("instances", &self.instances),
+            ("ahi", &self.ahi),
+            ("fs", &self.fs),
+            ("device", &self.device),
+            ("table-size", &self.table_size),
+            ("table-rows", &self.table_rows),
+            ("row-format", &self.row_format),
+            ("partitions", &self.partitions),
+            ("secondary-indexes", &self.secondary_indexes),
+            ("workload", &self.workload),
+            ("threads", &self.threads),
+            ("ddl", &self.ddl),
+        ];
+        for (field, value) in one {
+            if let Some(v) = value {
+                out.push((field, v.clone()));
+            }
+        }
+        out.extend(self.set.iter().map(|v| ("set", v.clone())));
+        out
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -171,6 +275,10 @@ struct RunArgs {
     /// (e.g. `--at '10:DROP TABLE t1'`); may be repeated.
     #[arg(long = "at", value_name = "SECONDS:SQL")]
     at: Vec<String>,
+    /// Instead of the rows, print the run's playbook figures as `ddlscope advise`
+    /// scores them (JSON): a playbook's scenario file replays to the advice's figures.
+    #[arg(long)]
+    figures: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -187,6 +295,7 @@ fn main() -> ExitCode {
         Cmd::List => list(),
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
+        Cmd::Advise(args) => advise_cmd(&args),
         Cmd::Script(args) => script_cmd(&args),
         Cmd::Poster(args) => poster_cmd(&args),
         Cmd::Lesson(LessonCmd::Check { files }) => lesson_check(&files),
@@ -198,6 +307,49 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn read_pasted(path: &Option<String>) -> Result<Option<String>, CliError> {
+    match path {
+        Some(p) => Ok(Some(
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?,
+        )),
+        None => Ok(None),
+    }
+}
+
+fn advise_cmd(args: &AdviseArgs) -> Result<(), CliError> {
+    let variables = read_pasted(&args.show_variables)?;
+    let status = read_pasted(&args.table_status)?;
+    let (input, assumptions) =
+        advise::question(&args.fields(), variables.as_deref(), status.as_deref())?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    // Wall time only for the closing line; the engines never see it.
+    #[allow(clippy::disallowed_methods)]
+    let started = Instant::now();
+    let progress = |name: &str| eprintln!("# {name}: done");
+    let advice = advise::advise(
+        &input,
+        assumptions,
+        std::path::Path::new(&args.out),
+        jobs,
+        &progress,
+    )?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let text = serde_json::to_string_pretty(&advice).map_err(|e| e.to_string())?;
+        writeln!(out, "{text}")?;
+    } else {
+        advise_text::write(&mut out, &advice)?;
+    }
+    eprintln!(
+        "# {} playbooks in {:.1} s wall on {jobs} threads",
+        advice.playbooks.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn lesson_check(files: &[String]) -> Result<(), CliError> {
@@ -396,6 +548,9 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
     let seconds = scenario.seconds;
+    if args.figures {
+        return print_figures(scenario, profile);
+    }
     let mut sim = Sim::new(scenario, profile)?;
 
     let stdout = io::stdout();
@@ -470,6 +625,19 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
         seconds,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// `run --figures`: the scenario's whole run watched as the advisor watches a
+/// playbook's, then its figures.
+fn print_figures(scenario: Scenario, profile: Profile) -> Result<(), CliError> {
+    let seconds = scenario.seconds;
+    let mut run = ddlscope_engine::advisor::PlaybookRun::new(scenario, profile)?;
+    for _ in 0..seconds {
+        run.second();
+    }
+    let text = serde_json::to_string_pretty(&run.figures()).map_err(|e| e.to_string())?;
+    writeln!(io::stdout().lock(), "{text}")?;
     Ok(())
 }
 

@@ -21,6 +21,7 @@
 //! [`parse_sql`]. Both time the engine with [`SpeedRun`] (their own clock passed in).
 //! Everything else is `pub(crate)`: the modules are not part of the API.
 
+pub mod advisor;
 pub(crate) mod bufpool;
 pub(crate) mod builtin;
 pub mod catalog;

@@ -728,6 +728,21 @@ impl Sim {
     pub fn latches(&self) -> &[Latch] {
         &self.latches
     }
+    /// From now on, keeps every workload event's latency, corrected for coordinated
+    /// omission with `interval` the expected time between a client's events (the
+    /// advisor's p99 over a playbook). Samples and the trace do not change.
+    pub fn open_latency_span(&mut self, interval: Tick) {
+        let window = crate::metrics::LatencyWindow::default();
+        self.rec.span = Some((window, interval.as_us().max(1)));
+    }
+    /// The 99th percentile of the latencies kept since [`Sim::open_latency_span`], ms.
+    pub fn latency_span_p99_ms(&self) -> Option<f64> {
+        self.rec.span.as_ref().map(|(w, _)| w.p99_ms())
+    }
+    /// Bytes the data files' file system holds now: what `df` would show as used.
+    pub fn disk_used_bytes(&self) -> u64 {
+        self.fs.used_bytes()
+    }
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario

@@ -35,6 +35,9 @@ pub(super) struct Recorder {
     pub(super) last_counters: Counters,
     /// Latencies of the events finished since the last sample.
     pub(super) latency: LatencyWindow,
+    /// Since `Sim::open_latency_span`: every event's latency, corrected for
+    /// coordinated omission with the interval beside it (µs).
+    pub(super) span: Option<(LatencyWindow, u64)>,
     /// Workload statements in flight (`Threads_running`).
     pub(super) running: u64,
     /// The most waiting at once, by kind, since the last sample.

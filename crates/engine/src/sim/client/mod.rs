@@ -602,6 +602,9 @@ impl Sim {
         // reports.
         let latency = self.sched.now - c.event_start;
         self.rec.latency.record(latency.as_us());
+        if let Some((span, interval_us)) = &mut self.rec.span {
+            span.record_corrected(latency.as_us(), *interval_us);
+        }
         self.rec.counters.transactions += 1;
         self.rec.running -= 1;
         c.step = ClientStep::NextEvent;
