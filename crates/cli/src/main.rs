@@ -391,6 +391,7 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
             at_s,
             sql,
             shell: String::new(),
+            tool: String::new(),
         });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;

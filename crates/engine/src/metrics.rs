@@ -82,6 +82,9 @@ pub struct Sample {
     /// Most threads queued for an internal latch at once during the second: dict_sys,
     /// LOCK_open, fil_sys or a buffer-pool instance mutex.
     pub latch_waits: u64,
+    /// The replica's `Seconds_Behind_Master` at the end of the second (`None`: the
+    /// scenario has no replica).
+    pub replica_lag_s: Option<u64>,
 }
 
 impl Sample {
@@ -323,6 +326,7 @@ mod tests {
             mdl_waits: 1,
             row_lock_waits: 0,
             latch_waits: 2,
+            replica_lag_s: None,
         };
         assert_eq!(s.row().len(), Sample::COLUMNS.len());
         let json = serde_json::to_value(&s).unwrap();

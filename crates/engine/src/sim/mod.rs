@@ -19,6 +19,7 @@
 //! same tick.
 
 mod alter;
+mod binlog;
 mod catalog;
 mod cleaner;
 mod client;
@@ -154,6 +155,10 @@ pub struct Sim {
     /// Next instance to lend a frame from.
     lend_cursor: u16,
     warm_rng: SimRng,
+    /// The binary log, read by the replica and by gh-ost (sim/binlog.rs).
+    binlog: binlog::Binlog,
+    /// The replica's SQL thread, if the scenario has a replica.
+    replica: Option<binlog::Replica>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -217,6 +222,10 @@ impl Sim {
             })
             .collect();
         let catalog = Catalog::new(entries, workload_tables);
+        let mut binlog = binlog::Binlog::default();
+        let replica = scenario.replica.enabled.then(|| {
+            binlog::Replica::new(&mut binlog, Tick::from_us(scenario.replica.apply_row_us))
+        });
         let sim = Sim {
             sql: session::SqlLayer::new(threads_n, &profile),
             profile,
@@ -237,6 +246,8 @@ impl Sim {
             lock_heap_bytes: 0,
             lend_cursor: 0,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
+            binlog,
+            replica,
             scenario,
         };
         Ok(sim)
@@ -646,6 +657,7 @@ impl Sim {
             mdl_waits: waits.mdl,
             row_lock_waits: waits.row_lock,
             latch_waits: waits.latch,
+            replica_lag_s: self.replica_lag(),
         };
         self.rec.sample(s);
         self.rebalance_lent_frames();
