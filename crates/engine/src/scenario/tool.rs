@@ -348,9 +348,11 @@ impl PtOscOptions {
                 "D" => self.database = Some(v.to_owned()),
                 "t" => self.table = v.to_owned(),
                 "h" | "u" | "p" | "P" | "S" | "F" | "A" => {}
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "pt-online-schema-change: DSN key '{other}=' is not one of D, t, h, u, p, P, S"
-                )),
+                ))
+                }
             }
         }
         Ok(())

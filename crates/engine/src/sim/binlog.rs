@@ -109,6 +109,12 @@ impl Binlog {
         self.entries.get((pos - self.base) as usize)
     }
 
+    /// The entry `n` past reader `r`'s position, if there is one.
+    pub(super) fn peek_nth(&self, r: usize, n: u64) -> Option<&BinlogEntry> {
+        let pos = self.readers[r]?;
+        self.entries.get((pos - self.base + n) as usize)
+    }
+
     /// Reader `r` is past its entry.
     pub(super) fn advance(&mut self, r: usize) {
         if let Some(p) = &mut self.readers[r] {
@@ -127,7 +133,8 @@ impl Binlog {
     }
 
     /// Entries not yet read by reader `r`.
-    pub(super) fn behind(&self, r: usize) -> u64 {
+    #[cfg(test)]
+    fn behind(&self, r: usize) -> u64 {
         self.readers[r].map_or(0, |p| self.base + self.entries.len() as u64 - p)
     }
 }
@@ -197,7 +204,8 @@ impl Replica {
     }
 
     /// Transactions received but not yet applied.
-    pub(super) fn queued(&self, binlog: &Binlog) -> u64 {
+    #[cfg(test)]
+    fn queued(&self, binlog: &Binlog) -> u64 {
         binlog.behind(self.reader)
     }
 }

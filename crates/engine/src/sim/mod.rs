@@ -37,11 +37,13 @@ mod sched;
 #[cfg(test)]
 mod schedule_props;
 mod session;
+mod tools;
 mod warm;
 
 pub use warm::{SimBuild, WarmUp};
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
+pub use tools::ToolView;
 
 use crate::bufpool::BufPool;
 use crate::device::Device;
@@ -99,6 +101,7 @@ enum Thread {
     Shell(Box<Shell>),
     HaProbe(Box<HaProbe>),
     Session(Box<session::SessionThread>),
+    Tool(Box<tools::Tool>),
     Exited,
 }
 
@@ -159,6 +162,8 @@ pub struct Sim {
     binlog: binlog::Binlog,
     /// The replica's SQL thread, if the scenario has a replica.
     replica: Option<binlog::Replica>,
+    /// What each online schema-change tool started has done (sim/tools).
+    tool_views: Vec<tools::ToolView>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -248,6 +253,7 @@ impl Sim {
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
             binlog,
             replica,
+            tool_views: Vec::new(),
             scenario,
         };
         Ok(sim)
@@ -440,6 +446,11 @@ impl Sim {
             self.start_shell(&line);
             return;
         }
+        if !self.scenario.script[i].tool.is_empty() {
+            let line = self.scenario.script[i].tool.clone();
+            self.start_tool(&line);
+            return;
+        }
         let sql = self.scenario.script[i].sql.clone();
         let session = self.sql.console_session;
         if let Err(e) = self.submit_to(session, &sql) {
@@ -532,6 +543,7 @@ impl Sim {
                 Thread::Shell(s) => self.step_shell(t, s),
                 Thread::HaProbe(p) => self.step_probe(t, p),
                 Thread::Session(st) => self.step_session(t, st),
+                Thread::Tool(tool) => self.step_tool(t, tool),
                 Thread::Exited => Next::Exit,
             };
             match next {
