@@ -222,14 +222,6 @@ fn threshold(tool: &str, opt: &str, v: &str) -> Result<Threshold, String> {
 }
 
 impl ToolCommand {
-    /// Whether `line` starts a tool (its first word names one).
-    pub fn is_tool_line(line: &str) -> bool {
-        matches!(
-            line.split_whitespace().next(),
-            Some("pt-online-schema-change" | "pt-osc" | "gh-ost")
-        )
-    }
-
     /// Parses a command line; the error names the option that is wrong.
     pub fn parse(line: &str) -> Result<ToolCommand, String> {
         let ws = words(line)?;

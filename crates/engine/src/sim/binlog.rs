@@ -210,6 +210,62 @@ impl Replica {
     }
 }
 
+impl super::Sim {
+    /// A transaction that wrote `rows` rows committed: `table_rows` of them on
+    /// `table` from position `first`; its first statement began at `stamped`.
+    pub(super) fn binlog_rows(
+        &mut self,
+        stamped: Tick,
+        rows: u64,
+        (table, table_rows, first): (TableId, u64, u64),
+    ) {
+        if rows == 0 {
+            return;
+        }
+        let kind = EntryKind::Rows {
+            rows,
+            table,
+            table_rows,
+            first,
+        };
+        let committed = self.sched.now;
+        self.binlog.append(BinlogEntry {
+            stamped,
+            committed,
+            kind,
+        });
+    }
+
+    /// A DDL statement that began at `stamped` is done and ran for `ran`.
+    pub(super) fn binlog_ddl(&mut self, stamped: Tick, ran: Tick) {
+        let committed = self.sched.now;
+        self.binlog.append(BinlogEntry {
+            stamped,
+            committed,
+            kind: EntryKind::Ddl { ran },
+        });
+    }
+
+    /// The replica's `Seconds_Behind_Master` now, if there is a replica.
+    pub(super) fn replica_lag(&mut self) -> Option<u64> {
+        let now = self.sched.now;
+        let r = self.replica.as_mut()?;
+        r.catch_up(&mut self.binlog, now);
+        Some(r.seconds_behind(now))
+    }
+
+    /// The replica's lag in ms (finer than `Seconds_Behind_Master`, as gh-ost's
+    /// heartbeat measures it), 0 without a replica.
+    pub(super) fn replica_lag_ms(&mut self) -> u64 {
+        let now = self.sched.now;
+        let Some(r) = self.replica.as_mut() else {
+            return 0;
+        };
+        r.catch_up(&mut self.binlog, now);
+        r.lag(now).as_ms()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,61 +321,5 @@ mod tests {
         assert_eq!(log.behind(r), 1);
         log.remove_reader(r);
         assert!(log.entries.is_empty());
-    }
-}
-
-impl super::Sim {
-    /// A transaction that wrote `rows` rows committed: `table_rows` of them on
-    /// `table` from position `first`; its first statement began at `stamped`.
-    pub(super) fn binlog_rows(
-        &mut self,
-        stamped: Tick,
-        rows: u64,
-        (table, table_rows, first): (TableId, u64, u64),
-    ) {
-        if rows == 0 {
-            return;
-        }
-        let kind = EntryKind::Rows {
-            rows,
-            table,
-            table_rows,
-            first,
-        };
-        let committed = self.sched.now;
-        self.binlog.append(BinlogEntry {
-            stamped,
-            committed,
-            kind,
-        });
-    }
-
-    /// A DDL statement that began at `stamped` is done and ran for `ran`.
-    pub(super) fn binlog_ddl(&mut self, stamped: Tick, ran: Tick) {
-        let committed = self.sched.now;
-        self.binlog.append(BinlogEntry {
-            stamped,
-            committed,
-            kind: EntryKind::Ddl { ran },
-        });
-    }
-
-    /// The replica's `Seconds_Behind_Master` now, if there is a replica.
-    pub(super) fn replica_lag(&mut self) -> Option<u64> {
-        let now = self.sched.now;
-        let r = self.replica.as_mut()?;
-        r.catch_up(&mut self.binlog, now);
-        Some(r.seconds_behind(now))
-    }
-
-    /// The replica's lag in ms (finer than `Seconds_Behind_Master`, as gh-ost's
-    /// heartbeat measures it), 0 without a replica.
-    pub(super) fn replica_lag_ms(&mut self) -> u64 {
-        let now = self.sched.now;
-        let Some(r) = self.replica.as_mut() else {
-            return 0;
-        };
-        r.catch_up(&mut self.binlog, now);
-        r.lag(now).as_ms()
     }
 }
