@@ -762,7 +762,7 @@ fn not_modelled() {
     check("SELECT * FROM performance_schema.events_waits_current", expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'SELECT FROM performance_schema.events_waits_current'"]);
     check(
         "CREATE TRIGGER trg AFTER UPDATE ON t FOR EACH ROW BEGIN SET @a = 1; END",
-        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a BEGIN body'"],
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a SET body'"],
     );
     check(
         "CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW SET NEW.k = 1",
