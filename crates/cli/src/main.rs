@@ -544,6 +544,7 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
             at_s,
             sql,
             shell: String::new(),
+            tool: String::new(),
         });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
@@ -555,20 +556,23 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
 
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let widths: Vec<usize> = Sample::COLUMNS
-        .iter()
-        .map(|c| short_name(c).len().max(6))
-        .collect();
+    // A replica's Seconds_Behind_Master is a column of its own when there is one.
+    let replica = sim.scenario().replica.enabled;
+    let mut columns: Vec<&str> = Sample::COLUMNS.to_vec();
+    if replica {
+        columns.push("replica_lag_s");
+    }
+    let widths: Vec<usize> = columns.iter().map(|c| short_name(c).len().max(6)).collect();
     match args.format {
         Format::Table => {
-            let header: Vec<String> = Sample::COLUMNS
+            let header: Vec<String> = columns
                 .iter()
                 .zip(&widths)
                 .map(|(c, w)| format!("{:>w$}", short_name(c), w = w))
                 .collect();
             writeln!(out, "{}", header.join(" "))?;
         }
-        Format::Csv => writeln!(out, "{}", Sample::COLUMNS.join(","))?,
+        Format::Csv => writeln!(out, "{}", columns.join(","))?,
         Format::Json => {}
     }
 
@@ -589,20 +593,23 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
         }
         printed_events = sim.event_count();
         for sample in sim.samples_since(printed_samples) {
+            let mut values = sample.row();
+            if replica {
+                values.push(sample.replica_lag_s.unwrap_or(0).to_string());
+            }
             match args.format {
                 Format::Table => {
-                    let row: Vec<String> = sample
-                        .row()
+                    let row: Vec<String> = values
                         .iter()
                         .zip(&widths)
                         .map(|(v, w)| format!("{v:>w$}"))
                         .collect();
                     writeln!(out, "{}", row.join(" "))?;
                 }
-                Format::Csv => writeln!(out, "{}", sample.row().join(","))?,
+                Format::Csv => writeln!(out, "{}", values.join(","))?,
                 Format::Json => {
-                    let line = serde_json::to_string(sample).map_err(|e| e.to_string())?;
-                    writeln!(out, "{line}")?;
+                    out.write_all(&sample.to_json())?;
+                    writeln!(out)?;
                 }
             }
         }
@@ -688,6 +695,15 @@ fn narrate(kind: &EventKind) -> Option<String> {
             old_space,
             space,
         } => Some(format!("{table}: new tablespace ({old_space} -> {space})")),
+        EventKind::ToolStatus {
+            tool,
+            message,
+            error,
+        } => Some(if *error {
+            format!("{tool}: ERROR {message}")
+        } else {
+            format!("{tool}: {message}")
+        }),
         EventKind::ShellDone {
             line,
             result,

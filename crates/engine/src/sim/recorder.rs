@@ -59,7 +59,8 @@ impl Recorder {
 
     /// Appends the second's sample and feeds it to the trace hash.
     pub(super) fn sample(&mut self, s: Sample) {
-        self.hash.feed_json(&s);
+        self.hash.feed(&s.to_json());
+        self.hash.feed(b"\n");
         self.samples.push(s);
     }
 }

@@ -4,6 +4,7 @@
 //! releases the explicit metadata locks.
 
 use crate::mdl::{MdlContextId, MdlDuration, MdlType};
+use crate::sim::catalog::TableId;
 use crate::sim::Sim;
 use crate::sql::Command;
 
@@ -15,6 +16,14 @@ impl Sim {
             self.lock_heap_bytes -= trx.lock_bytes;
             if trx.wrote {
                 self.rec.counters.transactions += 1;
+                // Its row events, as the binary log gets them at commit: the rows on
+                // the first table it changed keys of, from the first such key.
+                let first = trx.key_undo.first().map(|(t, _)| *t);
+                let on_first = first.map_or(0, |t| {
+                    trx.key_undo.iter().filter(|(u, _)| *u == t).count() as u64
+                });
+                let table = first.unwrap_or(TableId(0));
+                self.binlog_rows(trx.started, trx.rows_modified, (table, on_first, 0));
             }
         }
         self.row_release(id);
