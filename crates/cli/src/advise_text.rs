@@ -51,6 +51,6 @@ pub fn write(out: &mut impl Write, advice: &Advice) -> io::Result<()> {
     }
     writeln!(
         out,
-        "stall_s: the longest run of seconds under 10% of the baseline transactions; lag_s '-': no replica modelled"
+        "stall_s: the longest run of seconds under 10% of the baseline transactions; lag_s '-': no replica in the run (one runs beside ALTERs)"
     )
 }

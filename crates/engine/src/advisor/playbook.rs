@@ -34,6 +34,7 @@ fn sql(at_s: u64, text: impl Into<String>) -> ScriptStep {
         at_s,
         sql: text.into(),
         shell: String::new(),
+        tool: String::new(),
     }
 }
 
@@ -42,6 +43,16 @@ fn shell(at_s: u64, line: impl Into<String>) -> ScriptStep {
         at_s,
         sql: String::new(),
         shell: line.into(),
+        tool: String::new(),
+    }
+}
+
+fn tool(at_s: u64, line: impl Into<String>) -> ScriptStep {
+    ScriptStep {
+        at_s,
+        sql: String::new(),
+        shell: String::new(),
+        tool: line.into(),
     }
 }
 
@@ -103,17 +114,57 @@ pub fn playbooks(ddl: &Ddl, base: &Scenario) -> Vec<Playbook> {
             }
             out
         }
-        DdlKind::Alter => ["INSTANT", "INPLACE", "COPY"]
-            .iter()
-            .map(|a| {
-                playbook(
-                    &format!("alter-{}", a.to_ascii_lowercase()),
-                    &format!("the native ALTER with ALGORITHM={a}"),
-                    vec![sql(t0, ddl.with_clause(&format!("ALGORITHM={a}")))],
-                )
-            })
-            .collect(),
+        DdlKind::Alter => {
+            let mut out: Vec<Playbook> = ["INSTANT", "INPLACE", "COPY"]
+                .iter()
+                .map(|a| {
+                    playbook(
+                        &format!("alter-{}", a.to_ascii_lowercase()),
+                        &format!("the native ALTER with ALGORITHM={a}"),
+                        vec![sql(t0, ddl.with_clause(&format!("ALGORITHM={a}")))],
+                    )
+                })
+                .collect();
+            out.extend(online_tools(ddl, t0));
+            out
+        }
     }
+}
+
+/// pt-online-schema-change with its documented defaults (`scenario/tool.rs`), for an
+/// `ALTER TABLE t <changes>`. gh-ost is not offered yet: while it runs, the engine's
+/// per-second transactions count its applier's commits beside the workload's, so its
+/// throughput figures would read twice the workload's.
+fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
+    let Some(changes) = alter_changes(&ddl.text, &ddl.table) else {
+        return Vec::new();
+    };
+    let changes = changes.replace('"', "\\\"");
+    let db = ddl.schema.as_deref().map_or(String::new(), |d| format!("D={d},"));
+    vec![
+        playbook(
+            "pt-osc",
+            "pt-online-schema-change: a new table altered, three triggers, the rows copied in chunks, an atomic RENAME swap",
+            vec![tool(
+                t0,
+                format!("pt-online-schema-change --alter \"{changes}\" {db}t={} --execute", ddl.table),
+            )],
+        ),
+    ]
+}
+
+/// The changes of `ALTER TABLE [schema.]table <changes>`, or `None` for another
+/// statement (CREATE INDEX, which the tools do not take as it is).
+fn alter_changes(text: &str, table: &str) -> Option<String> {
+    let words: Vec<&str> = text.trim().trim_end_matches(';').splitn(4, char::is_whitespace).collect();
+    let [alter, kw, name, rest] = words[..] else {
+        return None;
+    };
+    let named = name.trim_matches('`');
+    let same = named == table || named.rsplit('.').next().map(|t| t.trim_matches('`')) == Some(table);
+    (alter.eq_ignore_ascii_case("ALTER") && kw.eq_ignore_ascii_case("TABLE") && same)
+        .then(|| rest.trim().to_string())
+        .filter(|r| !r.is_empty())
 }
 
 /// The playbooks for DROP TABLE.

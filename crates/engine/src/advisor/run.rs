@@ -28,13 +28,18 @@ pub struct PlaybookRun {
     last_end: Tick,
     step_errors: Vec<String>,
     first_step_s: u64,
+    /// The steps that start an online schema-change tool: each ends when its tool
+    /// finished or failed (`Sim::tools`).
+    tool_steps: usize,
 }
 
-/// How many endings `scenario`'s steps make: one a statement, one a shell line.
+/// How many endings `scenario`'s statements and shell lines make: one a statement,
+/// one a shell line (a tool's step ends with its tool, [`PlaybookRun::ended`]).
 fn endings(scenario: &Scenario) -> usize {
     scenario
         .script
         .iter()
+        .filter(|s| s.tool.is_empty())
         .map(|s| match s.sql.is_empty() {
             true => 1,
             false => crate::sql::parse(&s.sql).map_or(1, |p| p.len()),
@@ -58,6 +63,7 @@ impl PlaybookRun {
             ));
         }
         let pending = endings(&scenario);
+        let tool_steps = scenario.script.iter().filter(|s| !s.tool.is_empty()).count();
         let sim = Sim::new(scenario, profile)?;
         let disk_bytes = vec![sim.disk_used_bytes()];
         Ok(PlaybookRun {
@@ -69,6 +75,7 @@ impl PlaybookRun {
             last_end: Tick::ZERO,
             step_errors: Vec::new(),
             first_step_s,
+            tool_steps,
         })
     }
 
@@ -110,9 +117,27 @@ impl PlaybookRun {
         self.disk_bytes.push(self.sim.disk_used_bytes());
     }
 
-    /// When the last step ended, once every step has.
+    /// When the last step ended, once every step has: a tool's when it finished
+    /// (a failed tool ends the step where the others ended).
     pub fn ended(&self) -> Option<Tick> {
-        (self.pending == 0).then_some(self.last_end)
+        let tools = self.sim.tools();
+        if self.pending > 0 || tools.len() < self.tool_steps {
+            return None;
+        }
+        tools.iter().try_fold(self.last_end, |end, t| match &t.failed {
+            Some(_) => Some(end),
+            None => t.finished_at.map(|at| end.max(at)),
+        })
+    }
+
+    /// The steps' errors, the tools' failures among them.
+    fn errors(&self) -> Vec<String> {
+        let failed = self.sim.tools().iter().filter_map(|t| {
+            t.failed
+                .as_ref()
+                .map(|why| format!("{} on {}: {why}", t.tool, t.table))
+        });
+        self.step_errors.iter().cloned().chain(failed).collect()
     }
 
     /// Whether the run has gone [`TAIL_S`] past its last step's end.
@@ -139,7 +164,7 @@ impl PlaybookRun {
             first_step_s: self.first_step_s,
             ended: self.ended(),
             p99_ms: self.sim.latency_span_p99_ms().unwrap_or(0.0),
-            step_errors: self.step_errors.clone(),
+            step_errors: self.errors(),
         })
     }
 }

@@ -165,7 +165,13 @@ pub fn score(t: &Timeline) -> Figures {
         p99_ms: round2(t.p99_ms),
         tps_dip_pct,
         total_s: round2((end - start).as_ns() as f64 / 1e9),
-        replica_lag_s: None,
+        // The worst Seconds_Behind_Master from the first step on (the tail included:
+        // a replica applies a native DDL only after the source committed it).
+        replica_lag_s: after
+            .iter()
+            .filter_map(|s| s.replica_lag_s)
+            .max()
+            .map(|lag| lag as f64),
         extra_disk_gb: round2(peak.saturating_sub(at_start) as f64 / ByteSize::GIB as f64),
         errors,
     }

@@ -108,6 +108,12 @@ pub fn base_scenario(input: &AdviceInput, ddl: &Ddl) -> Result<(Scenario, Vec<St
         server: ServerConfig::default(),
         ha_probe: HaProbeConfig::default(),
         script: Vec::new(),
+        // A replica shows what each way of altering costs it: a native ALTER holds
+        // its applier for as long as it ran here, the tools' small transactions do not.
+        replica: crate::scenario::ReplicaConfig {
+            enabled: matches!(ddl.kind, super::ddl::DdlKind::Alter),
+            ..Default::default()
+        },
     };
     for (name, value) in &input.variables {
         apply_variable(&mut s, name, value)?;
