@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn a_new_size_repaints_everything_then_bands_go_round() {
-        let sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).expect("builtin");
+        let mut sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).expect("builtin");
         let theme = Theme::LIGHT;
         let mut px = MapPixels::default();
         let ask = PaintAsk {
@@ -237,11 +237,20 @@ mod tests {
             t.set(t.get() + 1.0);
             t.get()
         };
+        sim.run_until(Tick::from_ms(10));
         let second = px.paint(&sim, &[], &ask, &ticking);
         assert!(!second.full);
         assert_eq!(second.bands, vec![0], "one band past the budget, in turn");
+        sim.run_until(Tick::from_ms(20));
         let third = px.paint(&sim, &[], &ask, &ticking);
         assert_eq!(third.bands, vec![1 % n]);
+        // The clock stopped: the bands still behind it are painted in turn, then none.
+        let mut rest = Vec::new();
+        while !px.complete_at(sim.now()) {
+            rest.extend(px.paint(&sim, &[], &ask, &ticking).bands);
+        }
+        assert_eq!(rest, (2..n).chain([0]).collect::<Vec<u16>>());
+        assert!(px.paint(&sim, &[], &ask, &ticking).bands.is_empty());
         let infos = band_infos(&sim);
         assert_eq!(infos.len(), usize::from(n));
         assert!(infos.iter().all(|b| b.size >= b.lru + b.free));
