@@ -174,7 +174,8 @@ impl AdviseArgs {
 
 #[derive(clap::Args, Debug)]
 struct PosterArgs {
-    /// A built-in scenario (see `ddlscope list`).
+    /// A built-in scenario (see `ddlscope list`), or a moment shared from the app:
+    /// its Share link, whole (`https://…/#v1.…`) or its fragment (`#v1.…`).
     #[arg(default_value = "drop-table-demo")]
     scenario: String,
     /// Engine profile (default: the scenario's own).
@@ -376,12 +377,19 @@ fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
         println!("{} posters in {}", entries.len() * 2, args.output);
         return Ok(());
     }
-    let at = match args.at {
-        Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
-        Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
-        None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
+    let sim = if poster::is_link(&args.scenario) {
+        if let Some(s) = args.at {
+            return Err(format!("--at {s}: a link is its own moment (leave --at out)").into());
+        }
+        poster::still_of_link(&args.scenario, args.profile.as_deref())?
+    } else {
+        let at = match args.at {
+            Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
+            Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
+            None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
+        };
+        poster::still(&args.scenario, args.profile.as_deref(), at)?
     };
-    let sim = poster::still(&args.scenario, args.profile.as_deref(), at)?;
     let theme = match args.theme {
         PosterTheme::Light => ddlscope_map::Theme::LIGHT,
         PosterTheme::Dark => ddlscope_map::Theme::DARK,
