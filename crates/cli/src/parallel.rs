@@ -9,7 +9,9 @@ use std::thread;
 /// `f` over `inputs` on up to `available_parallelism()` threads; the results in
 /// the inputs' order.
 pub fn map<T: Sync, R: Send>(inputs: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = thread::available_parallelism().map_or(1, |n| n.get()).min(inputs.len());
+    let workers = thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(inputs.len());
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new(inputs.iter().map(|_| None).collect());
     thread::scope(|scope| {

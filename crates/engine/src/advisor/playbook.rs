@@ -140,7 +140,10 @@ fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
         return Vec::new();
     };
     let changes = changes.replace('"', "\\\"");
-    let db = ddl.schema.as_deref().map_or(String::new(), |d| format!("D={d},"));
+    let db = ddl
+        .schema
+        .as_deref()
+        .map_or(String::new(), |d| format!("D={d},"));
     vec![
         playbook(
             "pt-osc",
@@ -156,12 +159,17 @@ fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
 /// The changes of `ALTER TABLE [schema.]table <changes>`, or `None` for another
 /// statement (CREATE INDEX, which the tools do not take as it is).
 fn alter_changes(text: &str, table: &str) -> Option<String> {
-    let words: Vec<&str> = text.trim().trim_end_matches(';').splitn(4, char::is_whitespace).collect();
+    let words: Vec<&str> = text
+        .trim()
+        .trim_end_matches(';')
+        .splitn(4, char::is_whitespace)
+        .collect();
     let [alter, kw, name, rest] = words[..] else {
         return None;
     };
     let named = name.trim_matches('`');
-    let same = named == table || named.rsplit('.').next().map(|t| t.trim_matches('`')) == Some(table);
+    let same =
+        named == table || named.rsplit('.').next().map(|t| t.trim_matches('`')) == Some(table);
     (alter.eq_ignore_ascii_case("ALTER") && kw.eq_ignore_ascii_case("TABLE") && same)
         .then(|| rest.trim().to_string())
         .filter(|r| !r.is_empty())

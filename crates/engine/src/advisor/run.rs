@@ -63,7 +63,11 @@ impl PlaybookRun {
             ));
         }
         let pending = endings(&scenario);
-        let tool_steps = scenario.script.iter().filter(|s| !s.tool.is_empty()).count();
+        let tool_steps = scenario
+            .script
+            .iter()
+            .filter(|s| !s.tool.is_empty())
+            .count();
         let sim = Sim::new(scenario, profile)?;
         let disk_bytes = vec![sim.disk_used_bytes()];
         Ok(PlaybookRun {
@@ -124,10 +128,12 @@ impl PlaybookRun {
         if self.pending > 0 || tools.len() < self.tool_steps {
             return None;
         }
-        tools.iter().try_fold(self.last_end, |end, t| match &t.failed {
-            Some(_) => Some(end),
-            None => t.finished_at.map(|at| end.max(at)),
-        })
+        tools
+            .iter()
+            .try_fold(self.last_end, |end, t| match &t.failed {
+                Some(_) => Some(end),
+                None => t.finished_at.map(|at| end.max(at)),
+            })
     }
 
     /// The steps' errors, the tools' failures among them.

@@ -140,10 +140,14 @@ fn every_truncation_of_a_link_is_an_error_or_a_state_never_a_panic() {
 fn damaged_and_random_fragments_are_an_error_or_a_state_never_a_panic() {
     let fragment = sample_state(5).encode();
     let alphabet: Vec<char> =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=&%#v".chars().collect();
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=&%#v"
+            .chars()
+            .collect();
     let mut seed: u64 = 12345;
     let mut rand = |n: usize| {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (seed >> 33) as usize % n
     };
     for _ in 0..2_000 {
@@ -154,7 +158,9 @@ fn damaged_and_random_fragments_are_an_error_or_a_state_never_a_panic() {
         }
         let changed: String = chars.into_iter().collect();
         let _ = parse_fragment(&changed);
-        let random: String = (0..1 + rand(300)).map(|_| alphabet[rand(alphabet.len())]).collect();
+        let random: String = (0..1 + rand(300))
+            .map(|_| alphabet[rand(alphabet.len())])
+            .collect();
         let _ = parse_fragment(&random);
     }
 }
