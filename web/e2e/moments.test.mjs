@@ -242,6 +242,16 @@ async function embedMoment(name, link, cssWidth) {
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
     await pollUntil('the embed\'s map as wide as the page\'s', width, (w) => w === cssWidth, { timeoutMs: 10_000 });
+    // A resize repaints the map in the next frames: read it once two readings
+    // 300 ms apart agree (a paused moment holds still).
+    let last = null;
+    const settledPixels = async () => {
+      const h = await canvasHash(page, ids.bufpoolMap, 0);
+      const same = h === last;
+      last = h;
+      return same;
+    };
+    await pollUntil('the embed\'s map repainted at its width', settledPixels, (same) => same, { timeoutMs: 10_000, intervalMs: 300 });
     const got = await moment(page, page, { status: false });
     await screenshot(page, name);
     return got;
