@@ -137,10 +137,12 @@ fn conformance_report(result: Result<bool>, duration: Duration) -> StepReport {
         ),
         Err(message) => (Outcome::Failed, message),
     };
-    println!(
-        "━━━ {name}: {outcome:?} in {} ━━━",
-        human_duration(duration)
-    );
+    let said = match outcome {
+        Outcome::Passed => "passed",
+        Outcome::Failed => "FAILED",
+        Outcome::Skipped => "skipped",
+    };
+    println!("━━━ {name}: {said} in {} ━━━", human_duration(duration));
     if !detail.is_empty() {
         println!("{detail}");
     }
