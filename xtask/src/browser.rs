@@ -130,8 +130,9 @@ fn needs_npm_ci(dir: &Path) -> bool {
     }
 }
 
-/// Serves `site` on a free loopback port and runs the e2e tests against it.
-pub fn run_e2e(site: &Path) -> Result {
+/// Serves `site` on a free loopback port and runs the e2e tests against it: every
+/// `*.test.mjs`, or with `only` those whose file name holds it.
+pub fn run_e2e(site: &Path, only: Option<&str>) -> Result {
     if !site.join("index.html").is_file() {
         return Err(format!(
             "{} has no index.html; run `cargo xtask dist` first",
@@ -158,10 +159,22 @@ pub fn run_e2e(site: &Path) -> Result {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .filter(|p| {
+            only.is_none_or(|o| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(o))
+            })
+        })
         .collect();
     tests.sort();
     if tests.is_empty() {
-        return Err(format!("no *.test.mjs files in {}", dir.display()));
+        return Err(match only {
+            Some(o) => format!(
+                "no *.test.mjs file in {} has {o:?} in its name",
+                dir.display()
+            ),
+            None => format!("no *.test.mjs files in {}", dir.display()),
+        });
     }
 
     say(

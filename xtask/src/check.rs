@@ -102,7 +102,7 @@ fn run_steps() -> Vec<StepReport> {
     match site {
         Some(site) => step(&mut reports, "browser tests", || {
             browser::ensure_browser_tools()?;
-            browser::run_e2e(&site)
+            browser::run_e2e(&site, None)
         }),
         None => reports.push(StepReport {
             name: "browser tests",

@@ -10,7 +10,8 @@
 //! - `serve [--port N] [--no-build] [--dir DIR]`: dist, then serve it on 127.0.0.1.
 //! - `test`: layers, fmt, clippy, native tests, the wasm build and the browser tests, with a
 //!   summary table; this is what CI runs (`.ci/run`).
-//! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
+//! - `e2e [--dir DIR] [--only TEXT]`: only the browser tests (or the files whose name holds
+//!   TEXT), against an existing site.
 //! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`); `--random N [--seed S]`: N scripts of random walks
@@ -60,7 +61,9 @@ commands:
         [--dir DIR]         serve DIR instead (implies --no-build)
         [--csp]             send the strict Content-Security-Policy the pages must run under
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
-  e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
+  e2e [--dir DIR] [--only TEXT]
+                            only the browser tests, against target/dist/ or DIR
+                            (--only: the test files whose name holds TEXT)
   conformance [--only TEXT] session scripts and the generated matrix against a private
                             MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
@@ -104,6 +107,8 @@ enum Task {
     Test,
     E2e {
         dir: Option<PathBuf>,
+        /// `--only TEXT`: the test files whose name holds TEXT.
+        only: Option<String>,
     },
     BenchWeb {
         build: bool,
@@ -167,7 +172,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
             ("serve", "--csp") => csp = true,
             ("fuzz", "--no-build") => fuzz.build = false,
-            ("conformance", "--only") => only = Some(value("--only")?),
+            ("conformance" | "e2e", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
             ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
             ("calibrate-playbooks", "--sim-only") => sim_only = true,
@@ -213,7 +218,7 @@ fn parse(args: &[String]) -> Result<Task> {
             csp,
         }),
         "test" => Ok(Task::Test),
-        "e2e" => Ok(Task::E2e { dir }),
+        "e2e" => Ok(Task::E2e { dir, only }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
@@ -319,9 +324,9 @@ fn execute(task: Task) -> Result {
             };
             bench_web::bench_web(&site)
         }
-        Task::E2e { dir } => {
+        Task::E2e { dir, only } => {
             browser::ensure_browser_tools()?;
-            browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))
+            browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir), only.as_deref())
         }
     }
 }
@@ -449,6 +454,14 @@ mod tests {
             &["e2e", "--dir", "x"],
             Ok(Task::E2e {
                 dir: Some("x".into()),
+                only: None,
+            }),
+        );
+        check(
+            &["e2e", "--only", "csp"],
+            Ok(Task::E2e {
+                dir: None,
+                only: Some("csp".into()),
             }),
         );
         check(
