@@ -27,6 +27,7 @@
 //!   against the layers in ARCHITECTURE.md.
 
 mod bench_web;
+mod bindgen;
 mod browser;
 mod bundle;
 mod calibrate;
