@@ -5,6 +5,7 @@
 use crate::util::{apt_install, is_root, note, say, which, Result};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,11 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(options: &[String]) -> Result<Server> {
-        let dir = std::env::temp_dir().join(format!("ddlscope-conformance-{}", std::process::id()));
+        // One directory per server: the conformance lanes run several at once.
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("ddlscope-conformance-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
         let socket = dir.join("mysqld.sock");
