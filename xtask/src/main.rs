@@ -39,6 +39,7 @@ mod layers;
 mod mariadb;
 mod matrix;
 mod serve;
+mod setup;
 mod size;
 mod soak;
 mod toolchain;

@@ -146,6 +146,9 @@ impl Drop for Server {
 }
 
 /// Makes sure the MariaDB server and client are installed.
+/// Debian's packages of the real server and its client.
+pub(crate) const PACKAGES: [&str; 2] = ["mariadb-server", "mariadb-client"];
+
 pub(crate) fn ensure_mariadb() -> Result<bool> {
     if which("mariadbd").is_some() && which("mariadb").is_some() {
         return Ok(true);
@@ -158,7 +161,7 @@ pub(crate) fn ensure_mariadb() -> Result<bool> {
         "installing mariadb-server and mariadb-client with apt-get",
         "the conformance scripts run against a real MariaDB 10.11 (Debian 12's)",
     );
-    match apt_install(&["mariadb-server", "mariadb-client"]) {
+    match apt_install(&PACKAGES) {
         Ok(()) => Ok(true),
         Err(e) => {
             note(format!("apt-get could not install mariadb-server: {e}"));

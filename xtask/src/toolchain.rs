@@ -99,6 +99,16 @@ pub fn ensure_wasm_toolchain() -> Result<WasmToolchain> {
     Ok(WasmToolchain::Debian)
 }
 
+/// The Debian packages the wasm build will need that are absent: none when rustup
+/// has the wasm32 target (setup.rs installs them early, beside clippy).
+pub fn wasm_packages_missing() -> Vec<&'static str> {
+    if rustup_wasm_libdir().is_some() {
+        Vec::new()
+    } else {
+        missing_debian_packages()
+    }
+}
+
 /// The rustup toolchain's wasm32 libdir, if it holds a `libstd-*.rlib`.
 fn rustup_wasm_libdir() -> Option<PathBuf> {
     // The rustc beside the cargo that ran us belongs to the same toolchain.
