@@ -155,6 +155,8 @@ pub fn app() -> Html {
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
+            <a class="skip-link" href="#main" data-testid="skip-link">{ "Skip to the simulation" }</a>
+            <a class="skip-link" href="#sql-input">{ "Skip to the SQL console" }</a>
             <header class="toolbar" data-testid="toolbar">
                 { brand() }
                 if stage >= Stage::Toolbar {
@@ -170,7 +172,7 @@ pub fn app() -> Html {
                         <ShareButton {make_url} />
                         <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                         <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
-                        <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
+                        <button type="button" data-testid="help-toggle" data-popup="" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                     </div>
                 }
             </header>
@@ -184,7 +186,7 @@ pub fn app() -> Html {
             if state.help {
                 <Help on_close={on_help} />
             }
-            <main class="grid">
+            <main class="grid" id="main" tabindex="-1">
                 <div class="main-col">
                     if stage >= Stage::Card {
                         { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
@@ -207,7 +209,7 @@ pub fn app() -> Html {
 /// The toolbar's title.
 pub fn brand() -> Html {
     html! {
-        <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
+        <h1 class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></h1>
     }
 }
 

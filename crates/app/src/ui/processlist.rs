@@ -87,7 +87,7 @@ pub fn processlist(props: &ProcesslistProps) -> Html {
             <p class={classes!("proc-summary", (waiting > 0).then_some("waiting"))} data-testid="processlist-summary">
                 { summary(rows) }
             </p>
-            <div class={classes!("proc-scroll", (*all).then_some("all"))} tabindex="0" aria-label="Processlist rows">
+            <div class={classes!("proc-scroll", (*all).then_some("all"))} tabindex="0" role="region" aria-label="Processlist rows">
                 <table class="proc-table">
                     <thead>
                         <tr>

@@ -263,7 +263,7 @@ pub fn share_button(props: &ShareProps) -> Html {
     };
     html! {
         <span class="share">
-            <button type="button" data-testid="share" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
+            <button type="button" data-testid="share" data-popup="" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
             if let Some(link) = (*url).clone() {
                 <span class="share-pop" role="dialog" aria-label="Link to this moment">
                     <input type="text" readonly=true data-testid="share-url" value={link} onfocus={on_focus} aria-label="Link" autofocus=true />

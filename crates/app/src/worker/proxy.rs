@@ -261,14 +261,15 @@ impl EnginesProxy {
         }
     }
 
-    /// Opens step `place` of `lesson` on fresh engines as restart `generation`
+    /// Opens step `place` of `lesson` (with its text when the reader brought it: the
+    /// worker reads it again) on fresh engines as restart `generation`
     /// (their pools warm and they run to the step's moment in the frames that
     /// follow); the lesson's sessions land in `sessions` once connected. What the
     /// page's state becomes, or why the step cannot open; in the worker's case a
     /// refusal found only there (building the server) goes to `failed`.
     pub fn open_lesson(
         &self,
-        l: &Lesson,
+        (l, source): (&Lesson, Option<&str>),
         place: &Place,
         generation: u32,
         sessions: Rc<RefCell<Sessions>>,
@@ -298,6 +299,7 @@ impl EnginesProxy {
                     |ask| Command::OpenLesson {
                         ask,
                         lesson: l.id.clone(),
+                        source: source.map(String::from),
                         step: number(place.step),
                         variant: number(place.variant),
                         seed: number(place.seed),
@@ -314,7 +316,7 @@ impl EnginesProxy {
     /// words (or why not).
     pub fn reveal(
         &self,
-        l: &Lesson,
+        (l, source): (&Lesson, Option<&str>),
         step: usize,
         sessions: Rc<RefCell<Sessions>>,
         shown: impl FnOnce(Result<String, String>) + 'static,
@@ -337,6 +339,7 @@ impl EnginesProxy {
                 |ask| Command::Reveal {
                     ask,
                     lesson: l.id.clone(),
+                    source: source.map(String::from),
                     step: u32::try_from(step).unwrap_or(u32::MAX),
                 },
             ),

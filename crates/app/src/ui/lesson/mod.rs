@@ -6,9 +6,10 @@
 //! new scenario see nothing to do.
 
 mod markdown;
+mod own;
 mod style;
 
-use crate::model::lesson::{self as model, Answer, Lessons, Place, Sessions};
+use crate::model::lesson::{self as model, Answer, Lessons, Own, Place, Sessions, Wanted};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
 use ddlscope_engine::lesson::{Lesson, QuestionKind};
@@ -66,7 +67,8 @@ fn random_below(n: usize) -> usize {
 
 /// A place at step `step` of lesson `lesson`, a quiz's variant and seed drawn.
 fn place_at(lessons: &Lessons, lesson: usize, step: usize) -> Option<Place> {
-    let s = lessons.get(lesson)?.steps.get(step)?;
+    let l = lessons.get(lesson)?;
+    let s = l.steps.get(step)?;
     let variant = random_below(s.variants.len().max(1));
     let seeds = s.variants.get(variant).map_or(1, |v| v.seeds.len());
     Some(Place {
@@ -89,31 +91,64 @@ fn open_place(
     let lesson = lessons
         .get(place.lesson)
         .ok_or_else(|| format!("no lesson number {}", place.lesson + 1))?;
+    let own = lessons.own_at(place.lesson);
     let on_action = props.on_action.clone();
     let failed = move |e: String| {
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
     };
     let opened = props.engines.0.open_lesson(
-        lesson,
+        (&lesson, own.as_ref().map(|o| &*o.source)),
         place,
         props.generation + 1,
         sessions.clone(),
         failed,
     )?;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
-    let _ = gloo::utils::window()
-        .location()
-        .set_hash(&model::fragment(&lesson.id, place.step));
+    let fragment = match own.and_then(|o| o.url) {
+        Some(url) => model::url_fragment(&url, place.step),
+        None => model::fragment(&lesson.id, place.step),
+    };
+    let _ = gloo::utils::window().location().set_hash(&fragment);
     Ok(())
 }
 
-/// The lesson named in the page's fragment, if any.
-fn from_fragment(lessons: &Lessons) -> Option<Place> {
-    let hash = gloo::utils::window().location().hash().ok()?;
-    let (id, step) = model::parse_fragment(&hash)?;
-    let lesson = lessons.position(&id)?;
-    let step = step.min(lessons.heads()[lesson].steps.saturating_sub(1));
-    place_at(lessons, lesson, step)
+/// Opens what the page's fragment names, if anything: a lesson by its id (an
+/// unknown one is said so on the page) or a lesson file at a URL, fetched.
+fn from_fragment(
+    lessons: &Lessons,
+    go: &Callback<Place>,
+    own: &Callback<(Own, usize)>,
+    on_action: &Callback<Action>,
+) {
+    let Some(wanted) = gloo::utils::window()
+        .location()
+        .hash()
+        .ok()
+        .and_then(|h| model::wanted(&h))
+    else {
+        return;
+    };
+    match wanted {
+        Wanted::Id(id, step) => match lessons.position(&id) {
+            Some(lesson) => {
+                let step = step.min(lessons.steps(lesson).saturating_sub(1));
+                if let Some(place) = place_at(lessons, lesson, step) {
+                    go.emit(place);
+                }
+            }
+            None => on_action.emit(Action::Notice(model::lesson(&id).err().unwrap_or_default())),
+        },
+        Wanted::Url(url, step) => {
+            let (own, on_action) = (own.clone(), on_action.clone());
+            own::fetch_url(
+                url,
+                Callback::from(move |r: Result<Own, String>| match r {
+                    Ok(o) => own.emit((o, step)),
+                    Err(e) => on_action.emit(Action::Notice(e)),
+                }),
+            );
+        }
+    }
 }
 
 thread_local! {
@@ -195,29 +230,6 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let view = use_state(View::default);
     let sessions = use_mut_ref(Sessions::new);
 
-    // Open what the link names, once.
-    {
-        let (view, props, lessons, sessions) = (
-            view.clone(),
-            props.clone(),
-            lessons.clone(),
-            sessions.clone(),
-        );
-        use_effect_with((), move |_| {
-            // After the page's own first effects, which build the default engines.
-            gloo::timers::callback::Timeout::new(0, move || {
-                if let Some(place) = from_fragment(&lessons) {
-                    let error = open_place(&props, &lessons, &place, &sessions).err();
-                    view.set(View {
-                        place: Some(place),
-                        error,
-                        ..View::default()
-                    });
-                }
-            })
-            .forget();
-        });
-    }
     // Stop at the step's pause.
     {
         let engines = props.engines.0.clone();
@@ -246,16 +258,62 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 next.error = Some(e);
             }
             if let Some(lesson) = lessons.get(place.lesson) {
-                post_notes(lesson, &place, "");
+                post_notes(&lesson, &place, "");
             }
             view.set(next);
         })
     };
+    // The reader's own lesson, opened at `step` (or its last).
+    let open_own = {
+        let (lessons, go) = (lessons.clone(), go.clone());
+        Callback::from(move |(own, step): (Own, usize)| {
+            let lesson = lessons.add(own);
+            let step = step.min(lessons.steps(lesson).saturating_sub(1));
+            if let Some(place) = place_at(&lessons, lesson, step) {
+                go.emit(place);
+            }
+        })
+    };
+    // A lesson opened from the menu or dropped: at the step shown when it is the
+    // lesson open (a preview while writing it), else at its start.
+    let open_read = {
+        let (view, lessons, open_own) = (view.clone(), lessons.clone(), open_own.clone());
+        Callback::from(move |own: Own| {
+            let same = view
+                .place
+                .as_ref()
+                .filter(|p| lessons.get(p.lesson).is_some_and(|l| l.id == own.lesson.id));
+            open_own.emit((own, same.map_or(0, |p| p.step)));
+        })
+    };
+    {
+        let (open_read, on_action) = (open_read.clone(), props.on_action.clone());
+        own::use_lesson_drop(Callback::from(move |r: Result<Own, String>| match r {
+            Ok(own) => open_read.emit(own),
+            Err(e) => on_action.emit(Action::Notice(e)),
+        }));
+    }
+    // Open what the link names, once.
+    {
+        let (lessons, go, open_own, on_action) = (
+            lessons.clone(),
+            go.clone(),
+            open_own.clone(),
+            props.on_action.clone(),
+        );
+        use_effect_with((), move |_| {
+            // After the page's own first effects, which build the default engines.
+            Timeout::new(0, move || {
+                from_fragment(&lessons, &go, &open_own, &on_action)
+            })
+            .forget();
+        });
+    }
     let step_by = {
         let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
         Callback::from(move |delta: i32| {
             let Some(p) = view.place.clone() else { return };
-            let n = lessons.heads()[p.lesson].steps as i32;
+            let n = lessons.steps(p.lesson) as i32;
             let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
             if to != p.step {
                 if let Some(place) = place_at(&lessons, p.lesson, to) {
@@ -340,7 +398,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             <div class="lesson-list" data-testid="lessons" role="dialog" aria-label="Lessons">
                 <h2>{ "Lessons" }</h2>
                 <ul>
-                { for lessons.heads().iter().enumerate().map(|(i, l)| {
+                { for lessons.menu().into_iter().enumerate().map(|(i, l)| {
                     let go = go.clone();
                     let lessons = lessons.clone();
                     let onclick = Callback::from(move |_: MouseEvent| {
@@ -350,14 +408,15 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                     });
                     html! {
                         <li>
-                            <button type="button" data-testid="lesson-open" data-lesson={l.id} {onclick}>
+                            <button type="button" data-testid="lesson-open" data-lesson={l.id.clone()} {onclick}>
                                 <strong>{ l.title }</strong>
-                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps, l.audience) }</small>
+                                <small>{ format!("{} · {}", l.id, l.about) }</small>
                             </button>
                         </li>
                     }
                 }) }
                 </ul>
+                <own::OwnLesson on_open={open_read.clone()} />
             </div>
         }
     });
@@ -368,17 +427,16 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let Some(place) = view.place.clone() else {
         return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
     };
-    let (Some(lesson), Some(step)) = (
-        lessons.get(place.lesson),
-        lessons
-            .get(place.lesson)
-            .and_then(|l| l.steps.get(place.step)),
-    ) else {
+    let Some((lesson, step)) = lessons
+        .get(place.lesson)
+        .and_then(|l| Some((l.clone(), l.steps.get(place.step)?.clone())))
+    else {
         return html! { <div class="lesson-bar">{ toolbar }{ for list }</div> };
     };
+    let source = lessons.own_at(place.lesson).map(|o| o.source);
     let plan = lesson.plan(place.step, place.variant, place.seed);
     let variant_answer = plan.as_ref().and_then(|p| p.answer).map(str::to_string);
-    let sheet = style::sheet(step, view.presenter, &sessions.borrow());
+    let sheet = style::sheet(&step, view.presenter, &sessions.borrow());
     let nav = |delta: i32| {
         let step_by = step_by.clone();
         Callback::from(move |_: MouseEvent| step_by.emit(delta))
@@ -426,7 +484,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         let reveal = {
             let (view, q, va, props, sessions) =
                 (view.clone(), q.clone(), variant_answer.clone(), props.clone(), sessions.clone());
-            let (lesson, place) = (lesson.clone(), place.clone());
+            let (lesson, place, source) = (lesson.clone(), place.clone(), source.clone());
             Callback::from(move |_: MouseEvent| {
                 let (lesson_now, place_now) = (lesson.clone(), place.clone());
                 let (view, q2, va, on_action) = (view.clone(), q.clone(), va.clone(), props.on_action.clone());
@@ -443,7 +501,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                     })
                     .forget();
                 };
-                props.engines.0.reveal(&lesson_now, place_now.step, sessions.clone(), shown);
+                props.engines.0.reveal((&lesson_now, source.as_deref()), place_now.step, sessions.clone(), shown);
             })
         };
         let input = match &q.kind {

@@ -135,6 +135,7 @@ fn every_command_comes_back_as_it_went() {
         Command::OpenLesson {
             ask: 11,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 3,
             variant: 1,
             seed: 2,
@@ -143,6 +144,7 @@ fn every_command_comes_back_as_it_went() {
         Command::Reveal {
             ask: 12,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 3,
         },
         Command::Follow {
