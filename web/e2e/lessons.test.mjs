@@ -57,7 +57,7 @@ test('a lesson walks from the first step to the last with the remote keys', asyn
     // The help renders in the page's next frame, which may come late on a busy machine.
     await page.locator('[data-testid=help-lesson] dt').first().waitFor({ timeout: 10_000 });
     const listed = await page.locator('[data-testid=help-lesson] dt').allInnerTexts();
-    assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B']);
+    assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B', 'L', '1–9', 'Enter', 'R']);
   });
 });
 
@@ -70,7 +70,7 @@ test('a question answered wrong, then right, then revealed from the simulation',
     assert.match(await page.textContent('[data-testid=lesson-feedback]'), /Not quite/);
     await page.fill('[data-testid=lesson-number]', '0.4');
     await page.click('[data-testid=lesson-check]');
-    assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right.');
+    assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right: 0.4.');
     await page.click('[data-testid=lesson-reveal]');
     const answer = await page.textContent('[data-testid=lesson-answer]');
     const shown = Number(/The simulation shows: ([0-9]+(?:\.[0-9]+)?)/.exec(answer)?.[1]);

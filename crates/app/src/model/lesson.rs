@@ -418,6 +418,25 @@ pub fn reveal(
     });
 }
 
+/// For a number question answered wrongly with a number: whether the answer is
+/// "higher" or "lower" than `guess`.
+pub fn hint(kind: &QuestionKind, guess: &str) -> Option<&'static str> {
+    let QuestionKind::Number {
+        answer, tolerance, ..
+    } = kind
+    else {
+        return None;
+    };
+    let g = guess.trim().parse::<f64>().ok()?;
+    if (g - answer).abs() <= *tolerance {
+        None
+    } else if g > *answer {
+        Some("lower")
+    } else {
+        Some("higher")
+    }
+}
+
 /// The stated answer in words.
 pub fn stated(q: &Question, variant_answer: Option<&str>) -> String {
     match &q.kind {
@@ -450,6 +469,19 @@ mod tests {
         );
         assert_eq!(parse_fragment("#v1abc"), None);
         assert_eq!(step_label(2, 9), "3 / 9");
+    }
+
+    #[test]
+    fn a_wrong_number_is_told_which_way_to_go() {
+        let kind = QuestionKind::Number {
+            answer: 10.0,
+            tolerance: 1.0,
+            unit: "s".into(),
+        };
+        assert_eq!(hint(&kind, "20"), Some("lower"));
+        assert_eq!(hint(&kind, " 2.5 "), Some("higher"));
+        assert_eq!(hint(&kind, "10.5"), None);
+        assert_eq!(hint(&kind, "ten"), None);
     }
 
     #[test]

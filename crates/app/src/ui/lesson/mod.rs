@@ -5,6 +5,7 @@
 //! and tells the page's state (`Action::LessonOpened`), so the hooks that rebuild on a
 //! new scenario see nothing to do.
 
+mod keys;
 mod markdown;
 mod own;
 mod style;
@@ -14,12 +15,11 @@ use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
 use ddlscope_engine::lesson::{Lesson, QuestionKind};
 use ddlscope_engine::Tick;
-use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, KeyboardEvent};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// The engines, wherever they run, compared by identity.
@@ -260,6 +260,8 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             if let Some(lesson) = lessons.get(place.lesson) {
                 post_notes(&lesson, &place, "");
             }
+            // The focus moves to the step opened (the list it was picked from is gone).
+            crate::ui::hooks::focus_soon("#lesson-title");
             view.set(next);
         })
     };
@@ -322,71 +324,14 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             }
         })
     };
-    // The presentation remote's keys, before the page's own shortcuts.
-    {
-        let (view, step_by) = (view.clone(), step_by.clone());
-        use_effect_with(view.place.is_some(), move |open| {
-            let listener = open.then(|| {
-                let options = EventListenerOptions {
-                    phase: EventListenerPhase::Capture,
-                    passive: false,
-                };
-                EventListener::new_with_options(
-                    &gloo::utils::window(),
-                    "keydown",
-                    options,
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                            return;
-                        };
-                        let typing = e
-                            .target()
-                            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                            .is_some_and(|el| {
-                                matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                            });
-                        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                            return;
-                        }
-                        let handled = match e.key().as_str() {
-                            "ArrowRight" | "PageDown" | " " => {
-                                step_by.emit(1);
-                                true
-                            }
-                            "ArrowLeft" | "PageUp" => {
-                                step_by.emit(-1);
-                                true
-                            }
-                            "p" | "P" => {
-                                view.set(View {
-                                    presenter: !view.presenter,
-                                    ..(*view).clone()
-                                });
-                                true
-                            }
-                            "b" | "B" => {
-                                view.set(View {
-                                    blank: !view.blank,
-                                    ..(*view).clone()
-                                });
-                                true
-                            }
-                            _ => false,
-                        };
-                        if handled {
-                            e.prevent_default();
-                            e.stop_immediate_propagation();
-                        }
-                    },
-                )
-            });
-            move || drop(listener)
-        });
-    }
+    keys::use_lesson_keys(&view, &step_by);
 
     let toggle_list = {
         let view = view.clone();
         Callback::from(move |_: MouseEvent| {
+            if !view.list {
+                crate::ui::hooks::focus_soon("[data-testid=lessons] button");
+            }
             view.set(View {
                 list: !view.list,
                 ..(*view).clone()
@@ -421,7 +366,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         }
     });
     let toolbar = html! {
-        <button type="button" class="lesson-toggle" data-testid="lessons-toggle" onclick={toggle_list}
+        <button type="button" class="lesson-toggle" data-testid="lessons-toggle" data-popup="" title="Lessons (L)" onclick={toggle_list}
             aria-expanded={if view.list { "true" } else { "false" }}>{ "Lessons" }</button>
     };
     let Some(place) = view.place.clone() else {
@@ -507,38 +452,49 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         let input = match &q.kind {
             QuestionKind::Choice { choices, .. } => html! {
                 <div class="lesson-choices">
-                { for choices.iter().map(|c| {
+                { for choices.iter().enumerate().map(|(i, c)| {
                     let (guess, c2) = (guess.clone(), c.clone());
                     let picked = view.answer.guess.as_ref().is_some_and(|(g, _)| g == c);
                     html! {
                         <button type="button" data-testid="lesson-choice" class={classes!(picked.then_some("picked"))}
-                            onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>{ c.clone() }</button>
+                            aria-pressed={if picked { "true" } else { "false" }}
+                            onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>
+                            if i < 9 { <kbd class="choice-key" aria-hidden="true">{ i + 1 }</kbd> }
+                            { c.clone() }
+                        </button>
                     }
                 }) }
                 </div>
             },
             QuestionKind::Number { unit, .. } => {
                 let input_ref = NodeRef::default();
-                let onclick = {
+                // Enter in the field checks it, as the button does; the number stays.
+                let onsubmit = {
                     let (guess, input_ref) = (guess.clone(), input_ref.clone());
-                    Callback::from(move |_: MouseEvent| {
+                    Callback::from(move |e: SubmitEvent| {
+                        e.prevent_default();
                         if let Some(i) = input_ref.cast::<HtmlInputElement>() {
                             guess.emit(i.value());
                         }
                     })
                 };
+                let typed = view.answer.guess.as_ref().map(|(g, _)| g.clone()).unwrap_or_default();
                 html! {
-                    <div class="lesson-choices">
-                        <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" />
+                    <form class="lesson-choices" {onsubmit}>
+                        <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" value={typed} />
                         <span>{ unit.clone() }</span>
-                        <button type="button" data-testid="lesson-check" {onclick}>{ "Check" }</button>
-                    </div>
+                        <button type="submit" data-testid="lesson-check">{ "Check" }</button>
+                    </form>
                 }
             }
         };
-        let feedback = view.answer.guess.as_ref().map(|(_, right)| {
-            let text = if *right { "Right." } else { "Not quite: try again, or reveal the answer." };
-            html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback">{ text }</p> }
+        let feedback = view.answer.guess.as_ref().map(|(g, right)| {
+            let text = match (right, model::hint(&q.kind, g)) {
+                (true, _) => format!("Right: {g}."),
+                (false, Some(way)) => format!("{g}: not quite, the answer is {way}. Try again, or reveal it."),
+                (false, None) => format!("{g}: not quite. Try again, or reveal the answer."),
+            };
+            html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback" role="status">{ text }</p> }
         });
         let revealed = view.answer.revealed.clone().map(|t| html! {
             <div class="lesson-answer" data-testid="lesson-answer">
@@ -570,7 +526,7 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 }
                 <header class="lesson-head">
                     <span class="lesson-count" data-testid="lesson-count">{ model::step_label(place.step, n) }</span>
-                    <h2 id="lesson-title">{ step.title.clone() }</h2>
+                    <h2 id="lesson-title" tabindex="-1" aria-live="polite">{ step.title.clone() }</h2>
                     <small>{ lesson.title.clone() }</small>
                 </header>
                 if let Some(e) = view.error.clone() {
