@@ -77,7 +77,7 @@ pub fn test() -> Result {
     let mut site = None;
     step(&mut reports, "wasm dist build and workshop bundle", || {
         let dir = dist::dist()?;
-        bundle::bundle(&dir)?;
+        bundle::bundle(&dir, &[])?;
         site = Some(dir);
         Ok(())
     });

@@ -306,6 +306,13 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         use_effect_with((), move |_| {
             // After the page's own first effects, which build the default engines.
             Timeout::new(0, move || {
+                // The lessons the page carries (the workshop bundle's --lesson).
+                for read in own::carried() {
+                    match read {
+                        Ok(own) => drop(lessons.add(own)),
+                        Err(e) => on_action.emit(Action::Notice(e)),
+                    }
+                }
                 from_fragment(&lessons, &go, &open_own, &on_action)
             })
             .forget();

@@ -210,3 +210,21 @@ fn use_preview(done: Callback<Result<Own, String>>) -> Callback<InputEvent> {
         *pending.borrow_mut() = Some(timeout);
     })
 }
+
+/// The lessons the page carries (`cargo xtask bundle --lesson FILE`: data blocks
+/// `<script type="application/toml" data-ddlscope-lesson="NAME">`), each read or
+/// told what is wrong with it.
+pub fn carried() -> Vec<Result<Own, String>> {
+    let Ok(blocks) = gloo::utils::document()
+        .query_selector_all("script[type='application/toml'][data-ddlscope-lesson]")
+    else {
+        return Vec::new();
+    };
+    (0..blocks.length())
+        .filter_map(|i| blocks.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .map(|b| {
+            let name = b.get_attribute("data-ddlscope-lesson").unwrap_or_default();
+            Own::read(&name, &b.text_content().unwrap_or_default(), None)
+        })
+        .collect()
+}
