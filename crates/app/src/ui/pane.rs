@@ -53,7 +53,7 @@ fn panel(props: &PaneProps, id: PanelId) -> Html {
     let on_seek = props.on_seek.clone();
     let inner = match id {
         PanelId::Map => html! {
-            <PoolMap canvas={c.map.clone()} {instances} tables={s.tables.clone()} inspect={props.inspect.clone()} />
+            <PoolMap canvas={c.map.clone()} {instances} tables={s.tables.clone()} summary={crate::model::snapshot::map_summary(s, instances)} inspect={props.inspect.clone()} />
         },
         PanelId::Latches => html! { <LatchLanes canvas={c.latches.clone()} {instances} /> },
         PanelId::Flush => html! {
