@@ -15,7 +15,11 @@
 // it fires `ddlscope-ready`, `ddlscope-state` and `ddlscope-statement` events.
 //
 // A classic script, not a module: a module from another origin needs CORS headers,
-// which a static host of the player may not send.
+// which a static host of the player may not send. It adds no inline style or script
+// to the page (its shadow style is a constructed stylesheet), so a page under a
+// strict Content-Security-Policy can use it. Keys the player hands back (arrows,
+// PageUp/PageDown, Space, Escape: `ddlscope:key`) are pressed again on the element,
+// so the page's own shortcuts (a slide deck's) work after a click into the player.
 
 (() => {
 const BASE = new URL('.', document.currentScript?.src ?? window.location.href);
@@ -31,6 +35,36 @@ const STYLE = `
            border: 1px solid #dfe3e8; border-radius: 8px; background: transparent; }
 `;
 
+/**
+ * The shadow root's style: a constructed stylesheet, which no Content-Security-Policy
+ * refuses (a <style> element is inline style); where the browser has none, the same
+ * through the iframe's CSSOM.
+ */
+function adoptStyle(root, frame) {
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    root.adoptedStyleSheets = [sheet];
+    return;
+  }
+  for (const [name, value] of [['display', 'block'], ['width', '100%'],
+    ['height', 'var(--ddlscope-height, 450px)'], ['border', '1px solid #dfe3e8'],
+    ['border-radius', '8px'], ['background', 'transparent']]) {
+    frame.style.setProperty(name, value);
+  }
+}
+
+/** A key the player handed back, pressed again on `target` (it bubbles to the page). */
+function pressAgain(target, data) {
+  for (const type of ['keydown', 'keyup']) {
+    target.dispatchEvent(new KeyboardEvent(type, {
+      key: String(data.key), code: String(data.code ?? ''), shiftKey: !!data.shiftKey,
+      altKey: !!data.altKey, ctrlKey: !!data.ctrlKey, metaKey: !!data.metaKey,
+      bubbles: true, cancelable: true, composed: true,
+    }));
+  }
+}
+
 class DdlscopePlayer extends HTMLElement {
   static get observedAttributes() {
     return [...VALUE_ATTRS, ...FLAG_ATTRS, 'poster', 'height'];
@@ -39,12 +73,11 @@ class DdlscopePlayer extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = STYLE;
     this.frame = document.createElement('iframe');
     this.frame.setAttribute('loading', 'lazy');
     this.frame.setAttribute('title', 'ddlscope: an InnoDB simulation');
-    this.shadowRoot.append(style, this.frame);
+    adoptStyle(this.shadowRoot, this.frame);
+    this.shadowRoot.append(this.frame);
     this.onMessage = this.onMessage.bind(this);
   }
 
@@ -100,6 +133,10 @@ class DdlscopePlayer extends HTMLElement {
     const data = event.data;
     if (!data || typeof data.type !== 'string' || !data.type.startsWith('ddlscope:')) return;
     const kind = data.type.slice('ddlscope:'.length);
+    if (kind === 'key') {
+      if (event.origin === new URL('embed.html', BASE).origin) pressAgain(this, data);
+      return;
+    }
     if (kind === 'resize' && Number.isFinite(data.height) && !this.hasAttribute('height')) {
       this.style.setProperty('--ddlscope-height', `${Math.ceil(data.height)}px`);
     }

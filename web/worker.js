@@ -1,8 +1,7 @@
-// The engines' Web Worker (the page's default; `?worker=0` keeps them on the page's
-// thread): the same WebAssembly module as the page, started here, where its
-// `worker_main` runs the simulation on a timer and
-// posts frames to the page (crates/app/src/worker/). Messages that arrive while the
-// module loads are kept and handed over.
+// The engines' Web Worker, where the simulation always runs: the same WebAssembly
+// module as the page, started here, where its `worker_main` runs the simulation on a
+// timer and posts frames to the page (crates/app/src/worker/). Messages that arrive
+// while the module loads are kept and handed over.
 //
 // Started as `worker.js?module=posted` (index.html), it waits for the module its page
 // compiled (one fetch and one compile for both threads), or for 'fetch' when the

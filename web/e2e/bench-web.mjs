@@ -38,8 +38,6 @@ import { BASE_URL, ids, openBrowser, pollUntil, runSql, screenshot, scrubTo, sel
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
 const OUT = process.env.BENCH_OUT ?? join(process.cwd(), 'bench-web.json');
 const DIST = process.env.BENCH_DIST;
-/** The page's query: `?worker=0` runs the engines on the page's thread (xtask's --page-thread). */
-const QUERY = process.env.BENCH_QUERY ?? '';
 /** The native CLI (release) whose real-time run is timed between the wasm ones. */
 const NATIVE = process.env.BENCH_NATIVE;
 const WASM_ROUNDS = Number(process.env.BENCH_WASM_ROUNDS ?? 3);
@@ -182,7 +180,7 @@ async function longTasksSince(page, since) {
 }
 
 async function open(page) {
-  await page.goto(new URL(`/${QUERY}`, BASE_URL).href);
+  await page.goto(new URL('/', BASE_URL).href);
   await waitReady(page, { timeoutMs: 120_000 });
 }
 
@@ -193,7 +191,7 @@ async function lessonCase(page, cases) {
   await page.goto('about:blank');
   await trace.start();
   const t0 = Date.now();
-  await page.goto(new URL(`/${QUERY}#lesson=ahi-dict-sys-stall&step=4`, BASE_URL).href);
+  await page.goto(new URL('/#lesson=ahi-dict-sys-stall&step=4', BASE_URL).href);
   await pollUntil(
     'the I1 step at its moment',
     async () => {
@@ -455,7 +453,7 @@ async function coldLoads() {
     const { page, close } = await settledBrowser();
     try {
       await page.addInitScript(PROBES);
-      await page.goto(new URL(`/${QUERY}`, BASE_URL).href);
+      await page.goto(new URL('/', BASE_URL).href);
       loads.push(await firstMap(page));
     } finally {
       await close();
@@ -491,7 +489,7 @@ function wasmSizes() {
 }
 
 const { page, problems, close } = await settledBrowser();
-const report = { measure_ms: MEASURE_MS, query: QUERY, cases: [] };
+const report = { measure_ms: MEASURE_MS, cases: [] };
 try {
   await page.addInitScript(PROBES);
   const cdp = await page.context().newCDPSession(page);

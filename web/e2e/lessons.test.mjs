@@ -112,13 +112,13 @@ test('the workshop bundle opens from file:// and draws the map', async (t) => {
     await expectCanvasDrawn(page, '[data-testid=bufpool-map]');
     await expectStep(page, 1);
     // A file's page can start no module worker: the bundle starts a classic one
-    // from a blob, and the engines run there, not on the page's thread.
+    // from a blob, and the engines run there.
     assert.ok(page.workers().length >= 1, 'a worker runs the engines');
     assert.ok(
       page.workers().every((w) => w.url().startsWith('blob:')),
       `the bundle's workers come from blobs: ${page.workers().map((w) => w.url())}`,
     );
-    assert.doesNotMatch((await page.locator('[data-testid=notice]').allTextContents()).join(' '), /page's thread/);
+    assert.doesNotMatch((await page.locator('[data-testid=settings-error]').allTextContents()).join(' '), /cannot start/);
     assert.deepEqual(
       requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:') && !u.startsWith('blob:')),
       [],

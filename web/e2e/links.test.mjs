@@ -80,10 +80,8 @@ async function hostServer(pages) {
   return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** The page's address with the engines on the page's thread (`'worker=0'`) or in the worker (`''`, the default). */
-const WAYS = ['worker=0', ''];
-const pageUrl = (query) => new URL(query ? `/?${query}` : '/', BASE_URL).href;
-const named = (query) => (query ? ` (${query})` : '');
+/** The main page's address. */
+const pageUrl = () => new URL('/', BASE_URL).href;
 
 /** In `page`: DROP TABLE t1, paused at 2.5 s, the map still; what it shows and its link. */
 async function shareAfterDrop(page) {
@@ -102,28 +100,25 @@ async function shareAfterDrop(page) {
   return { shown, link };
 }
 
-for (const way of WAYS) {
-  test(`a shared link opens in a fresh browser at the same tick with the same map${named(way)}`, { timeout: 300_000 }, async (t) => {
-    let shared;
-    let before;
-    const tag = way ? '-page-thread' : '';
-    await withPage(t, `share-origin${tag}`, pageUrl(way), async (page) => {
-      ({ shown: before, link: shared } = await shareAfterDrop(page));
-      assert.equal(new URL(shared).search, way ? `?${way}` : '', 'the link keeps where the engines run');
-      // The address bar follows too (replaceState, once a second).
-      await pollUntil('the address bar to carry the shared link', () => page.evaluate(() => location.hash), (h) => h === `#${shared.split('#')[1]}`, { timeoutMs: 5_000 });
-      await screenshot(page, `share-made${tag}`);
-    });
-    await withPage(t, `share-opened${tag}`, shared, async (page) => {
-      if (!way) assert.ok(page.workers().length >= 1, 'the link opens in the worker');
-      await expectCanvasDrawn(page, ids.bufpoolMap);
-      const after = await still(page);
-      assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
-      assert.match(await page.locator(ids.sqlLog).textContent(), /DROP TABLE t1/);
-      await screenshot(page, `share-opened${tag}`);
-    });
+test('a shared link opens in a fresh browser at the same tick with the same map', { timeout: 300_000 }, async (t) => {
+  let shared;
+  let before;
+  await withPage(t, 'share-origin', pageUrl(), async (page) => {
+    ({ shown: before, link: shared } = await shareAfterDrop(page));
+    assert.equal(new URL(shared).search, '', 'the link carries no query');
+    // The address bar follows too (replaceState, once a second).
+    await pollUntil('the address bar to carry the shared link', () => page.evaluate(() => location.hash), (h) => h === `#${shared.split('#')[1]}`, { timeoutMs: 5_000 });
+    await screenshot(page, 'share-made');
   });
-}
+  await withPage(t, 'share-opened', shared, async (page) => {
+    assert.ok(page.workers().length >= 1, 'the link opens in the worker');
+    await expectCanvasDrawn(page, ids.bufpoolMap);
+    const after = await still(page);
+    assert.deepEqual(after, before, 'the same virtual time, counters and map pixels');
+    assert.match(await page.locator(ids.sqlLog).textContent(), /DROP TABLE t1/);
+    await screenshot(page, 'share-opened');
+  });
+});
 
 /** Fragments a careless copy, a hostile page or a future version could produce. */
 function badFragments(good) {
@@ -147,29 +142,27 @@ function badFragments(good) {
   return out;
 }
 
-for (const way of WAYS) {
-  test(`200 random and truncated fragments never raise a page error${named(way)}`, { timeout: 900_000 }, async (t) => {
-    const base = pageUrl(way);
-    await withPage(t, `fragments${way ? '-page-thread' : ''}`, base, async (page, problems) => {
-      await page.click('[data-testid=share]');
-      const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
-      let banners = 0;
-      for (const fragment of badFragments(good)) {
-        await page.goto('about:blank');
-        await page.goto(`${base}#${fragment}`);
-        await waitReady(page, { problems });
-        if (await page.locator('[data-testid=settings-error]').count()) banners += 1;
-        assert.deepEqual(problems, [], `after #${fragment.slice(0, 80)}`);
-      }
-      assert.ok(banners > 150, `most of them say what is wrong (${banners} of 200)`);
+test('200 random and truncated fragments never raise a page error', { timeout: 900_000 }, async (t) => {
+  const base = pageUrl();
+  await withPage(t, 'fragments', base, async (page, problems) => {
+    await page.click('[data-testid=share]');
+    const good = (await page.locator('[data-testid=share-url]').inputValue()).split('#')[1];
+    let banners = 0;
+    for (const fragment of badFragments(good)) {
       await page.goto('about:blank');
-      await page.goto(`${base}#v7.AAAA`);
+      await page.goto(`${base}#${fragment}`);
       await waitReady(page, { problems });
-      assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
-      await screenshot(page, `fragment-unknown-version${way ? '-page-thread' : ''}`);
-    });
+      if (await page.locator('[data-testid=settings-error]').count()) banners += 1;
+      assert.deepEqual(problems, [], `after #${fragment.slice(0, 80)}`);
+    }
+    assert.ok(banners > 150, `most of them say what is wrong (${banners} of 200)`);
+    await page.goto('about:blank');
+    await page.goto(`${base}#v7.AAAA`);
+    await waitReady(page, { problems });
+    assert.match(await page.locator('[data-testid=settings-error]').textContent(), /newer ddlscope.*default scenario opened/);
+    await screenshot(page, 'fragment-unknown-version');
   });
-}
+});
 
 /** Every file the Export menu offers, as bytes, by its test id. */
 async function exportAll(page) {
@@ -191,7 +184,7 @@ function addressMs(hash) {
 }
 
 test('the running clock moves the address every ten seconds, and at once when the page loses the focus', { timeout: 180_000 }, async (t) => {
-  await withPage(t, 'address-follows', pageUrl(''), async (page) => {
+  await withPage(t, 'address-follows', pageUrl(), async (page) => {
     const hash = () => page.evaluate(() => location.hash);
     const first = await pollUntil('the address bar to carry the run', hash, (h) => h.includes('v1.'), { timeoutMs: 5_000 });
     // Playing: a second's clock is not worth a navigation the browser records.
@@ -206,19 +199,19 @@ test('the running clock moves the address every ten seconds, and at once when th
   });
 });
 
-test('the Export menu and the map\'s tooltip through the worker give the page\'s bytes and words', { timeout: 300_000 }, async (t) => {
+test('the Export menu and the map\'s tooltip give the same bytes and words for the same link, page after page', { timeout: 300_000 }, async (t) => {
   let link;
   await withPage(t, 'export-ways-origin', BASE_URL, async (page) => {
     ({ link } = await shareAfterDrop(page));
   });
   const fragment = link.split('#')[1];
-  const files = {};
-  for (const way of WAYS) {
-    await withPage(t, `export-ways${way ? '-page-thread' : ''}`, `${pageUrl(way)}#${fragment}`, async (page) => {
+  const files = [];
+  for (const visit of [1, 2]) {
+    await withPage(t, `export-visit-${visit}`, `${pageUrl()}#${fragment}`, async (page) => {
       await expectCanvasDrawn(page, ids.bufpoolMap);
       assert.equal((await still(page)).t, 2_500);
-      files[way] = await exportAll(page);
-      // The map's tooltip, at three points: asked of the worker, or read here.
+      const got = await exportAll(page);
+      // The map's tooltip, at three points, asked of the worker.
       const tips = [];
       for (const [x, y] of [[40, 30], [150, 32], [300, 34]]) {
         // Off the map first: the tooltip goes, and an answer still on its way is dropped.
@@ -227,18 +220,19 @@ test('the Export menu and the map\'s tooltip through the worker give the page\'s
         await page.locator(ids.bufpoolMap).hover({ position: { x, y } });
         tips.push(await pollUntil(`the map tooltip at ${x},${y}`, () => page.locator('[data-testid=map-tip]').textContent().catch(() => ''), (text) => /^buf_pool\[\d+\] · /.test(text ?? ''), { timeoutMs: 5_000 }));
       }
-      files[way].tips = tips;
+      got.tips = tips;
+      files.push(got);
     });
   }
-  assert.deepEqual(files[''].tips, files['worker=0'].tips, 'the same tooltips');
-  assert.match(files['worker=0'].tips[0], /page [\d,]+ · (clean|dirty|stale|being read or written)/);
-  const [local, remote] = WAYS.map((w) => files[w]);
-  for (const [id, file] of Object.entries(local).filter(([id]) => id !== 'tips')) {
-    assert.equal(remote[id].name, file.name, id);
+  const [first, second] = files;
+  assert.deepEqual(second.tips, first.tips, 'the same tooltips');
+  assert.match(first.tips[0], /page [\d,]+ · (clean|dirty|stale|being read or written)/);
+  for (const [id, file] of Object.entries(first).filter(([id]) => id !== 'tips')) {
+    assert.equal(second[id].name, file.name, id);
     assert.ok(file.bytes.length > 0, `${id} is not empty`);
-    assert.ok(remote[id].bytes.equals(file.bytes), `${id}: ${remote[id].bytes.length} bytes through the worker, ${file.bytes.length} on the page's thread`);
+    assert.ok(second[id].bytes.equals(file.bytes), `${id}: ${second[id].bytes.length} bytes on the second visit, ${file.bytes.length} on the first`);
   }
-  assert.match(local['export-script'].bytes.toString(), /DROP TABLE t1/);
+  assert.match(first['export-script'].bytes.toString(), /DROP TABLE t1/);
 });
 
 test('the embed in an iframe on another origin: resize, open-full, the origin allowlist', { timeout: 300_000 }, async (t) => {

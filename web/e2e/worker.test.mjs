@@ -1,13 +1,12 @@
-// The engines in a Web Worker (the default; `?worker=0` keeps them on the page's
-// thread): the page starts web/worker.js, the simulation runs there, and the page
-// draws the frames it posts. What this checks:
+// The engines in a Web Worker, the one place they run: the page starts
+// web/worker.js, the simulation runs there, and the page draws the frames it posts. What this checks:
 // a worker is running, the pool map is drawn from its frames and keeps moving, a
 // statement typed in the console runs in the worker (its effect reaches the page's
 // figures, its result the console's log, its band the charts, drawn from the frames'
 // data like the latch lanes), and a syntax error is refused with MySQL's code; and
 // compare mode runs the compare engine in a worker of its own, at the main engine's
-// moment and with its statements; a worker that fails before its first frame leaves the page on its own thread,
-// saying so in one line, never blank; the module is fetched once for the page and
+// moment and with its statements; a worker that fails before its first frame leaves
+// the page saying why the simulation cannot start, never blank; the module is fetched once for the page and
 // its worker, and a server that sends it with another type than application/wasm
 // (which WebAssembly.compileStreaming refuses) still gets both started.
 
@@ -149,22 +148,23 @@ test('compare mode runs the compare engine in a worker of its own, at the same m
   }
 });
 
-test('a worker that fails before its first frame: the page runs on its own thread and says so', { timeout: 120_000 }, async () => {
+test('a worker that fails before its first frame: the page says why the simulation cannot start', { timeout: 120_000 }, async () => {
   const { page, problems, close } = await openBrowser();
   try {
     await page.route('**/worker.js*', (r) =>
       r.fulfill({ contentType: 'text/javascript', body: "throw new Error('this worker cannot start');" }),
     );
     await page.goto(new URL('/?debug=1', BASE_URL).href);
-    await waitReady(page, { timeoutMs: 60_000 });
-    assert.equal(new URL(page.url()).search, '?debug=1&worker=0&worker-failed=1', 'reloaded on the page\'s thread');
-    const said = await page.textContent('[data-testid=notice]');
-    assert.match(said, /the page's thread: their Web Worker did not start/);
-    await expectCanvasDrawn(page, ids.bufpoolMap);
-    const tick = () => page.locator(ids.bufpoolMap).getAttribute('data-tick').then(Number);
-    const first = await tick();
-    await pollUntil('the map to move on the page\'s thread', tick, (t) => t > first, { timeoutMs: 30_000 });
-    assert.deepEqual(problems.filter((p) => !/cannot start/.test(p)), [], 'nothing else went wrong');
+    const said = await pollUntil(
+      'the page to say why it cannot start',
+      () => page.locator('[data-testid=settings-error]').textContent().catch(() => ''),
+      (t) => /The simulation cannot start: it runs in a Web Worker, and the engine's worker stopped/.test(t ?? ''),
+      { timeoutMs: 60_000 },
+    );
+    assert.match(said, /module workers/, 'it says what the browser needs');
+    assert.equal(new URL(page.url()).search, '?debug=1', 'no reload');
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined, 'never ready');
+    assert.deepEqual(problems.filter((p) => !/cannot start|worker stopped/.test(p)), [], 'nothing else went wrong');
   } catch (err) {
     await screenshot(page, 'worker-fallback-failure').catch(() => {});
     throw err;

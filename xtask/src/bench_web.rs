@@ -25,10 +25,8 @@ use crate::serve;
 use crate::util::{self, note, run, say, Result};
 
 /// Serves `site` and runs the measurements against it; the report lands in
-/// `target/bench-web.json`: the default page, its engines in a Web Worker. With
-/// `page_thread`, the page runs them on its own thread (`?worker=0`) and the report
-/// is `target/bench-web-page-thread.json`.
-pub fn bench_web(site: &Path, page_thread: bool) -> Result {
+/// `target/bench-web.json`: the page, its engines in their Web Worker.
+pub fn bench_web(site: &Path) -> Result {
     if !site.join("index.html").is_file() {
         return Err(format!(
             "{} has no index.html; run `cargo xtask dist` first",
@@ -41,12 +39,8 @@ pub fn bench_web(site: &Path, page_thread: bool) -> Result {
         .map_err(|e| format!("{}: {e}", site.display()))?;
     browser::ensure_browser_tools()?;
     let cli = native_cli()?;
-    let addr = serve::spawn(site.to_path_buf())?;
-    let out = util::target_dir().join(if page_thread {
-        "bench-web-page-thread.json"
-    } else {
-        "bench-web.json"
-    });
+    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
+    let out = util::target_dir().join("bench-web.json");
     let artifacts = browser::artifacts_dir();
     say(
         format!("measuring the app at http://{addr}/ in headless Chromium"),
@@ -60,7 +54,6 @@ pub fn bench_web(site: &Path, page_thread: bool) -> Result {
         .env("E2E_CHROMIUM", browser::CHROMIUM)
         .env("BENCH_OUT", &out)
         .env("BENCH_DIST", site)
-        .env("BENCH_QUERY", if page_thread { "?worker=0" } else { "" })
         .env("BENCH_NATIVE", &cli)
         .current_dir(browser::e2e_dir()))?;
     native_bench(&cli, &out)?;

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //!   xtask ──thread──▶ static server on 127.0.0.1:<free port> serving target/dist/
+//!     ├──thread──▶ the same under the strict CSP (E2E_CSP_URL, serve::STRICT_CSP)
 //!     │
 //!     └──▶ node --test web/e2e/*.test.mjs   (E2E_BASE_URL=http://127.0.0.1:<port>/)
 //!              └──▶ playwright-core ──CDP──▶ /usr/bin/chromium --headless ...
@@ -125,8 +126,11 @@ pub fn run_e2e(site: &Path) -> Result {
             site.display()
         ));
     }
-    let addr = serve::spawn(site.to_path_buf())?;
+    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
     let base_url = format!("http://{addr}/");
+    // The same site under the strict Content-Security-Policy (csp.test.mjs).
+    let strict = serve::spawn(site.to_path_buf(), serve::Options { strict_csp: true })?;
+    let csp_url = format!("http://{strict}/");
     let artifacts = artifacts_dir();
     // Start empty, so every screenshot there belongs to this run.
     if artifacts.exists() {
@@ -160,6 +164,7 @@ pub fn run_e2e(site: &Path) -> Result {
         .args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
         .args(&tests)
         .env("E2E_BASE_URL", &base_url)
+        .env("E2E_CSP_URL", &csp_url)
         .env("E2E_ARTIFACTS", &artifacts)
         .env("E2E_CHROMIUM", CHROMIUM)
         .env("E2E_BUNDLE", crate::bundle::bundle_path())

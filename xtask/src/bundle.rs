@@ -184,12 +184,38 @@ fn read_lessons(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// Where the page's module script lies in `index`, its closing tag included. The
-/// early worker's classic script before it stays (it starts nothing from a file).
+/// The page's module script tag (app.js), which the bundle replaces with its own.
+const MODULE_TAG: &str = "<script type=\"module\" src=\"app.js\"></script>";
+/// The early worker's script (boot.js): it starts nothing from a file, and the one
+/// file has no boot.js beside it.
+const BOOT_TAG: &str = "<script src=\"boot.js\"></script>\n";
+
+/// Where the page's module script tag lies in `index`.
 fn module_script(index: &str) -> Option<(usize, usize)> {
-    let start = index.find("<script type=\"module\">")?;
-    let end = start + index[start..].find("</script>")? + "</script>".len();
-    Some((start, end))
+    let start = index.find(MODULE_TAG)?;
+    Some((start, start + MODULE_TAG.len()))
+}
+
+/// The notes page with its script and stylesheet inlined: the lesson player writes it
+/// into a window of its own, where no notes.js or notes.css lies beside it.
+fn inline_notes(dist: &Path) -> Result<Vec<u8>> {
+    let text = |name: &str| -> Result<String> {
+        String::from_utf8(read(dist, name)?).map_err(|e| format!("{name}: {e}"))
+    };
+    let notes = text("notes.html")?;
+    let (script, style) = (
+        "<script src=\"notes.js\"></script>",
+        "<link rel=\"stylesheet\" href=\"notes.css\">",
+    );
+    if !notes.contains(script) || !notes.contains(style) {
+        return Err(
+            "notes.html no longer links notes.js and notes.css as bundle.rs expects".into(),
+        );
+    }
+    Ok(notes
+        .replace(script, &format!("<script>\n{}</script>", text("notes.js")?))
+        .replace(style, &format!("<style>\n{}</style>", text("notes.css")?))
+        .into_bytes())
 }
 
 /// Writes the bundle from the site in `dist`, carrying the lesson files `lessons`;
@@ -212,7 +238,8 @@ pub fn bundle(dist: &Path, lessons: &[PathBuf]) -> Result<PathBuf> {
         worker_source(&glue, &worker_boot)?,
         boot_script(&glue, &wasm)?
     );
-    let mut html = format!("{}{}{}", &index[..start], script, &index[end..]);
+    let mut html =
+        format!("{}{}{}", &index[..start], script, &index[end..]).replacen(BOOT_TAG, "", 1);
     // Every stylesheet the page links, inlined in place.
     while let Some(i) = html.find("<link rel=\"stylesheet\" href=\"") {
         let from = i + "<link rel=\"stylesheet\" href=\"".len();
@@ -229,7 +256,7 @@ pub fn bundle(dist: &Path, lessons: &[PathBuf]) -> Result<PathBuf> {
         let css = String::from_utf8(read(dist, &name)?).map_err(|e| e.to_string())?;
         html.replace_range(i..tag_end, &format!("<style>\n{css}\n</style>"));
     }
-    let notes = read(dist, "notes.html")?;
+    let notes = inline_notes(dist)?;
     html = carry_notes(&html, &notes)?;
     html = carry_lessons(&html, &read_lessons(lessons)?)?;
     let out = bundle_path();
@@ -247,7 +274,7 @@ pub fn bundle(dist: &Path, lessons: &[PathBuf]) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{base64, carry_lessons, carry_notes, module_script, worker_source};
+    use super::{base64, carry_lessons, carry_notes, module_script, worker_source, MODULE_TAG};
 
     #[test]
     fn lessons_ride_in_the_head_as_data_blocks() {
@@ -285,15 +312,14 @@ mod tests {
 
     #[test]
     fn the_module_script_is_found_after_the_early_workers_script() {
-        let index =
-            "<head><script>early()</script>\n<script type=\"module\">init()</script></head>";
+        let index = "<head><script src=\"boot.js\"></script>\n<script type=\"module\" src=\"app.js\"></script></head>";
         let (start, end) = module_script(index).unwrap();
+        assert_eq!(&index[start..end], MODULE_TAG);
+        assert_eq!(module_script("<script src=\"boot.js\"></script>"), None);
         assert_eq!(
-            &index[start..end],
-            "<script type=\"module\">init()</script>"
+            module_script("<script type=\"module\">init()</script>"),
+            None
         );
-        assert_eq!(module_script("<script>early()</script>"), None);
-        assert_eq!(module_script("<script type=\"module\">init()"), None);
     }
 
     #[test]

@@ -3,13 +3,18 @@
 //! ```text
 //!   crates/app ──cargo build (wasm32, release)──▶ ddlscope_app.wasm
 //!             ──wasm-bindgen --target web──────▶ ddlscope_app.js + ddlscope_app_bg.wasm
-//!   web/{index,embed,notes}.html, web/{styles,links}.css, web/ddlscope-player.js, assets/ ──copy──▶ target/dist/
+//!   web/{index,embed,notes}.html, their scripts and stylesheets, web/ddlscope-player.js,
+//!   web/ddlscope-reveal.js, web/hugo/, assets/ ──copy──▶ target/dist/
 //!   crates/cli ──cargo build (native, test profile)──▶ ddlscope poster --all ──▶ target/dist/posters/
 //! ```
 //!
 //! The posters are the embed player's still frames (`poster=1`): each built-in
 //! scenario's pool map at its own engine and moment, light and dark, drawn natively by
 //! the same pixel code as the app's map, and `posters/index.json` listing them.
+//!
+//! Beside each text file and the wasm lie `.br` and `.gz` twins (`precompress`), for
+//! servers that send a precompressed file when the browser accepts it (nginx's
+//! `brotli_static`/`gzip_static`, Netlify, `cargo xtask serve`; docs/hosting.md).
 //!
 //! The result is plain static files: any web server (or `cargo xtask serve`) can host it.
 
@@ -28,8 +33,16 @@ const APP_WASM: &str = "ddlscope_app.wasm";
 pub const SHIPPED_WASM: &str = "ddlscope_app_bg.wasm";
 
 /// Files from `web/` that make up the site.
-const WEB_FILES: [&str; 8] = [
+const WEB_FILES: [&str; 16] = [
     "index.html",
+    "boot.js",
+    "app.js",
+    "failed.js",
+    "embed.js",
+    "embed-host.js",
+    "notes.js",
+    "notes.css",
+    "ddlscope-reveal.js",
     "worker.js",
     "bundle-worker.js",
     "embed.html",
@@ -81,12 +94,15 @@ pub fn dist() -> Result<PathBuf> {
     for name in WEB_FILES {
         copy_file(&root.join("web").join(name), &dist.join(name))?;
     }
+    // The Hugo shortcodes, for a docs site to copy (docs/embedding.md).
+    copy_tree(&root.join("web").join("hugo"), &dist.join("hugo"))?;
     let assets = root.join("assets");
     if assets.is_dir() {
         copy_tree(&assets, &dist.join("assets"))?;
     }
 
     posters(&dist)?;
+    precompress(&dist)?;
 
     for (label, path) in [("raw build", &wasm), ("shipped", &shipped)] {
         let size = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
@@ -159,6 +175,72 @@ fn posters(dist: &Path) -> Result {
         "posters drawn in {}",
         util::human_duration(started.elapsed())
     ));
+    Ok(())
+}
+
+/// The kinds of file worth compressing (the PNG posters are compressed already).
+const COMPRESSED_KINDS: [&str; 5] = ["wasm", "js", "css", "html", "json"];
+
+/// Writes `x.gz` (gzip -9) and `x.br` (brotli -q 11) beside every wasm, JS, CSS, HTML
+/// and JSON file of the site. gzip is everywhere; brotli is installed with apt-get
+/// when missing and we run as root, otherwise the `.br` files are left out (say so).
+fn precompress(dist: &Path) -> Result {
+    say(
+        "precompressing the wasm, scripts, styles and pages (.gz, .br beside each)",
+        "a server that sends them saves the browser 3-4 MB of the wasm's 5 MB download, with no work per request",
+    );
+    if util::which("brotli").is_none() && util::is_root() {
+        util::apt_install(&["brotli"])?;
+    }
+    let brotli = util::which("brotli").is_some();
+    if !brotli {
+        note("brotli is not installed (apt-get install brotli): writing .gz only");
+    }
+    let mut files = Vec::new();
+    collect(dist, &mut files)?;
+    let (mut plain, mut br) = (0u64, 0u64);
+    for file in files.iter().filter(|f| {
+        f.extension()
+            .is_some_and(|e| COMPRESSED_KINDS.contains(&e.to_string_lossy().as_ref()))
+    }) {
+        run(Command::new("gzip")
+            .args(["-9", "-k", "-n", "-f"])
+            .arg(file))?;
+        if brotli {
+            run(Command::new("brotli")
+                .args(["-q", "11", "-k", "-f"])
+                .arg(file))?;
+        }
+        if file.extension().is_some_and(|e| e == "wasm") {
+            plain = fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+            let twin = if brotli { "br" } else { "gz" };
+            br = fs::metadata(file.with_extension(format!("wasm.{twin}")))
+                .map(|m| m.len())
+                .unwrap_or(0);
+        }
+    }
+    note(format!(
+        "the wasm: {} plain, {} {}",
+        human_size(plain),
+        human_size(br),
+        if brotli { "brotli" } else { "gzip" }
+    ));
+    Ok(())
+}
+
+/// Every regular file under `dir`, recursively.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result {
+    let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+            .path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
     Ok(())
 }
 

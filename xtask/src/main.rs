@@ -15,10 +15,9 @@
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`); `--random N [--seed S]`: N scripts of random walks
 //!   instead (`walks.rs`), a campaign.
-//! - `bench-web [--no-build] [--dir DIR] [--page-thread]`: the browser's figures
-//!   (frames, long tasks, speed, heap, first map, the I1 switch, wasm size) of the
-//!   default page (the engines in a Web Worker) into `target/bench-web.json` (with
-//!   `--page-thread`, the page's `?worker=0`, into `target/bench-web-page-thread.json`).
+//! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long
+//!   tasks, speed, heap, first map, the I1 switch, wasm size) of the page (the
+//!   engines in their Web Worker) into `target/bench-web.json`.
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
 //! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
@@ -58,6 +57,7 @@ commands:
   serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
+        [--csp]             send the strict Content-Security-Policy the pages must run under
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
   e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
   conformance [--only TEXT] session scripts and the generated matrix against a private
@@ -66,10 +66,7 @@ commands:
         [--random N]        instead: N scripts of random walks (three sessions taking turns
                             on a table, six walks a script) into target/conformance-random/
         [--seed S]          the walks' seed (default 1): the same seed writes the same walks
-  bench-web [--no-build] [--page-thread]
-                            measure the app in headless Chromium into target/bench-web.json
-                            (--page-thread: the engines on the page's thread, ?worker=0,
-                            into target/bench-web-page-thread.json)
+  bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
@@ -97,6 +94,8 @@ enum Task {
         port: u16,
         build: bool,
         dir: Option<PathBuf>,
+        /// `--csp`: every response under `serve::STRICT_CSP`.
+        csp: bool,
     },
     Test,
     E2e {
@@ -105,7 +104,6 @@ enum Task {
     BenchWeb {
         build: bool,
         dir: Option<PathBuf>,
-        page_thread: bool,
     },
     Conformance {
         only: Option<String>,
@@ -130,7 +128,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut build = true;
     let mut lessons: Vec<PathBuf> = Vec::new();
     let mut dir = None;
-    let mut page_thread = false;
+    let mut csp = false;
     let mut only = None;
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
@@ -162,7 +160,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("bundle", f) if !f.starts_with('-') && !lessons.is_empty() => {
                 lessons.push(PathBuf::from(f))
             }
-            ("bench-web", "--page-thread") => page_thread = true,
+            ("serve", "--csp") => csp = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
@@ -201,14 +199,15 @@ fn parse(args: &[String]) -> Result<Task> {
     match command {
         "dist" => Ok(Task::Dist),
         "bundle" => Ok(Task::Bundle { build, lessons }),
-        "serve" => Ok(Task::Serve { port, build, dir }),
-        "test" => Ok(Task::Test),
-        "e2e" => Ok(Task::E2e { dir }),
-        "bench-web" => Ok(Task::BenchWeb {
+        "serve" => Ok(Task::Serve {
+            port,
             build,
             dir,
-            page_thread,
+            csp,
         }),
+        "test" => Ok(Task::Test),
+        "e2e" => Ok(Task::E2e { dir }),
+        "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
             random: match (random, seed) {
@@ -255,7 +254,12 @@ fn execute(task: Task) -> Result {
             };
             bundle::bundle(&dir, &lessons).map(|_| ())
         }
-        Task::Serve { port, build, dir } => {
+        Task::Serve {
+            port,
+            build,
+            dir,
+            csp,
+        } => {
             // Claim the port before a build that may take minutes, so a busy port
             // fails at once.
             let listener = serve::bind(port)?;
@@ -274,10 +278,11 @@ fn execute(task: Task) -> Result {
                 .local_addr()
                 .map_err(|e| format!("cannot read the listening address: {e}"))?;
             println!(
-                "==> serving {} at http://{addr}/  (Ctrl-C stops)",
-                site.display()
+                "==> serving {} at http://{addr}/{}  (Ctrl-C stops)",
+                site.display(),
+                if csp { " under the strict CSP" } else { "" }
             );
-            serve::serve_forever(listener, site);
+            serve::serve_forever(listener, site, serve::Options { strict_csp: csp });
             Ok(())
         }
         Task::Test => check::test(),
@@ -292,17 +297,13 @@ fn execute(task: Task) -> Result {
         Task::Layers => layers::layers(),
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb {
-            build,
-            dir,
-            page_thread,
-        } => {
+        Task::BenchWeb { build, dir } => {
             let site = match dir {
                 Some(dir) => dir,
                 None if build => dist::dist()?,
                 None => dist::dist_dir(),
             };
-            bench_web::bench_web(&site, page_thread)
+            bench_web::bench_web(&site)
         }
         Task::E2e { dir } => {
             browser::ensure_browser_tools()?;
@@ -394,6 +395,7 @@ mod tests {
                 port: 8080,
                 build: true,
                 dir: None,
+                csp: false,
             }),
         );
         check(
@@ -402,6 +404,7 @@ mod tests {
                 port: 9000,
                 build: false,
                 dir: None,
+                csp: false,
             }),
         );
         check(
@@ -410,6 +413,16 @@ mod tests {
                 port: 8080,
                 build: false,
                 dir: Some("/tmp/site".into()),
+                csp: false,
+            }),
+        );
+        check(
+            &["serve", "--csp", "--no-build"],
+            Ok(Task::Serve {
+                port: 8080,
+                build: false,
+                dir: None,
+                csp: true,
             }),
         );
         check(
@@ -423,15 +436,6 @@ mod tests {
             Ok(Task::BenchWeb {
                 build: false,
                 dir: None,
-                page_thread: false,
-            }),
-        );
-        check(
-            &["bench-web", "--no-build", "--page-thread"],
-            Ok(Task::BenchWeb {
-                build: false,
-                dir: None,
-                page_thread: true,
             }),
         );
         check(

@@ -4,6 +4,12 @@
 //! connection. That is all a browser (or the e2e tests) needs to load the site, and
 //! it keeps the server a page of std code. GET and HEAD only.
 //!
+//! Precompressed files: where `x.br` (or `x.gz`) lies beside `x` and the request
+//! accepts that encoding, the server sends it with `Content-Encoding` (as nginx's
+//! `brotli_static`/`gzip_static` do; `cargo xtask dist` writes them). With
+//! [`Options::strict_csp`] every page goes out under [`STRICT_CSP`], the policy the
+//! project's pages must run under (the browser tests check they do).
+//!
 //! Safety: the request path is percent-decoded, split on `/`, and any `..` segment
 //! (or a backslash or NUL) is refused; the resolved file must also canonicalize to a
 //! path inside the served root, so a symlink cannot lead out either.
@@ -15,6 +21,18 @@ use std::thread;
 use std::time::Duration;
 
 use crate::util::Result;
+
+/// The Content-Security-Policy of `--csp` (docs/hosting.md): no inline script or
+/// style, WebAssembly compiled, the engines' worker from this origin or a blob.
+pub const STRICT_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+     worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:";
+
+/// How the server answers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Send [`STRICT_CSP`] with every response.
+    pub strict_csp: bool,
+}
 
 /// Longest request head we read before answering 431.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -34,45 +52,51 @@ pub fn bind(port: u16) -> Result<TcpListener> {
 }
 
 /// Serves `root` on `listener` until the process ends.
-pub fn serve_forever(listener: TcpListener, root: PathBuf) {
+pub fn serve_forever(listener: TcpListener, root: PathBuf, options: Options) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         let root = root.clone();
         thread::spawn(move || {
             // A client that hangs up early is its own business.
-            let _ = handle(stream, &root);
+            let _ = handle(stream, &root, options);
         });
     }
 }
 
 /// Starts serving `root` on a free loopback port in a background thread.
-pub fn spawn(root: PathBuf) -> Result<SocketAddr> {
+pub fn spawn(root: PathBuf, options: Options) -> Result<SocketAddr> {
     let listener = bind(0)?;
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the server's address: {e}"))?;
     thread::Builder::new()
         .name("static-server".into())
-        .spawn(move || serve_forever(listener, root))
+        .spawn(move || serve_forever(listener, root, options))
         .map_err(|e| format!("cannot start the server thread: {e}"))?;
     Ok(addr)
 }
 
-fn handle(stream: TcpStream, root: &Path) -> io::Result<()> {
+fn handle(stream: TcpStream, root: &Path, options: Options) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
 
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Drain the headers; we need none of them.
+    // Read the headers; only Accept-Encoding matters.
     let mut head_bytes = request_line.len();
+    let mut accept_encoding = String::new();
     loop {
         let mut line = String::new();
         let n = reader.read_line(&mut line)?;
         head_bytes += n;
         if n == 0 || line == "\r\n" || line == "\n" {
             break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("accept-encoding") {
+                accept_encoding = value.trim().to_ascii_lowercase();
+            }
         }
         if head_bytes > MAX_HEAD_BYTES {
             return respond_error(&mut writer, 431, "Request Header Fields Too Large");
@@ -91,12 +115,21 @@ fn handle(stream: TcpStream, root: &Path) -> io::Result<()> {
     let Some(path) = resolve(root, target) else {
         return respond_error(&mut writer, 404, "Not Found");
     };
-    let Ok(body) = std::fs::read(&path) else {
+    let (sent, encoding) = precompressed(&path, &accept_encoding);
+    let Ok(body) = std::fs::read(&sent) else {
         return respond_error(&mut writer, 404, "Not Found");
     };
+    let mut extra = String::new();
+    if let Some(encoding) = encoding {
+        extra.push_str(&format!("Content-Encoding: {encoding}\r\n"));
+    }
+    if options.strict_csp {
+        extra.push_str(&format!("Content-Security-Policy: {STRICT_CSP}\r\n"));
+    }
     let header = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n{extra}\
+         Vary: Accept-Encoding\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\
+         Connection: close\r\n\r\n",
         mime_type(&path),
         body.len()
     );
@@ -140,6 +173,33 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     let canonical = file.canonicalize().ok()?;
     let canonical_root = root.canonicalize().ok()?;
     (canonical.starts_with(&canonical_root) && canonical.is_file()).then_some(canonical)
+}
+
+/// Whether the client accepts `coding` (`br`, `gzip`) by its Accept-Encoding value
+/// (`q=0` refuses).
+fn accepts(accept_encoding: &str, coding: &str) -> bool {
+    accept_encoding.split(',').any(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        parts.next() == Some(coding) && !parts.any(|p| p.replace(' ', "") == "q=0")
+    })
+}
+
+/// The file to send for `path`: its `.br` or `.gz` twin when one lies beside it and
+/// the client accepts it (with the encoding to name), otherwise `path` itself.
+pub fn precompressed(path: &Path, accept_encoding: &str) -> (PathBuf, Option<&'static str>) {
+    for (coding, ext) in [("br", "br"), ("gzip", "gz")] {
+        if !accepts(accept_encoding, coding) {
+            continue;
+        }
+        let mut twin = path.as_os_str().to_owned();
+        twin.push(".");
+        twin.push(ext);
+        let twin = PathBuf::from(twin);
+        if twin.is_file() {
+            return (twin, Some(coding));
+        }
+    }
+    (path.to_path_buf(), None)
 }
 
 /// Decodes `%XX` escapes; `None` for a malformed escape or invalid UTF-8.
@@ -260,7 +320,7 @@ mod tests {
     #[test]
     fn serves_over_loopback() {
         let (base, root) = site("loopback");
-        let addr = spawn(root).unwrap();
+        let addr = spawn(root, Options::default()).unwrap();
         let ok = get(addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
         assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
         assert!(
@@ -275,6 +335,48 @@ mod tests {
         );
         assert!(get(addr, "GET /../secret.txt HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
         assert!(get(addr, "POST / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+        fs::remove_dir_all(base).unwrap();
+    }
+
+    #[test]
+    fn precompressed_twins_and_the_strict_policy() {
+        let (base, root) = site("encoded");
+        fs::write(root.join("app.wasm"), b"plain").unwrap();
+        fs::write(root.join("app.wasm.br"), b"brotli").unwrap();
+        fs::write(root.join("app.wasm.gz"), b"gzip").unwrap();
+        let addr = spawn(root.clone(), Options { strict_csp: true }).unwrap();
+        let br = get(
+            addr,
+            "GET /app.wasm HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n",
+        );
+        assert!(br.contains("Content-Type: application/wasm\r\n"), "{br}");
+        assert!(
+            br.contains("Content-Encoding: br\r\n") && br.ends_with("brotli"),
+            "{br}"
+        );
+        assert!(
+            br.contains(&format!("Content-Security-Policy: {STRICT_CSP}\r\n")),
+            "{br}"
+        );
+        let gz = get(
+            addr,
+            "GET /app.wasm HTTP/1.1\r\naccept-encoding: gzip, br;q=0\r\n\r\n",
+        );
+        assert!(
+            gz.contains("Content-Encoding: gzip\r\n") && gz.ends_with("gzip"),
+            "{gz}"
+        );
+        let plain = get(addr, "GET /app.wasm HTTP/1.1\r\n\r\n");
+        assert!(
+            !plain.contains("Content-Encoding") && plain.ends_with("plain"),
+            "{plain}"
+        );
+        // No twin: the file as it is.
+        let page = get(addr, "GET / HTTP/1.1\r\nAccept-Encoding: br\r\n\r\n");
+        assert!(
+            !page.contains("Content-Encoding") && page.ends_with("<!doctype html>"),
+            "{page}"
+        );
         fs::remove_dir_all(base).unwrap();
     }
 

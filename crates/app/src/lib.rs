@@ -1,5 +1,6 @@
-//! ddlscope's browser front end: a Yew app that runs the engine in the page and
-//! animates it.
+//! ddlscope's browser front end: a Yew app that runs the engine in a Web Worker and
+//! animates what it sends. One runtime: the same module is the page (`start`) and
+//! the worker (`worker::entry::worker_main`).
 //!
 //! The crate is in four layers, each a folder under `src/`:
 //!
@@ -7,20 +8,20 @@
 //!   ui/      Yew components and hooks: the page, its panels, the keyboard, the help
 //!     │        ▲ reads snapshots, dispatches actions; mounts the canvases
 //!     ▼        │
-//!   canvas/  the requestAnimationFrame loops, the pool map, flush list, latch lanes,
-//!     │        charts and their colours: painting what the model holds
+//!   canvas/  the one requestAnimationFrame loop, the pool map, flush list, latch
+//!     │        lanes, charts and their colours: painting what the worker sends
 //!     ▼
-//!   worker/  the engines in a Web Worker (the default): its entry, the page's client,
-//!     │        and the proxy the components hold (the engines here or there)
+//!   worker/  the engines in their Web Worker: its entry and host, the page's
+//!     │        client, and the proxy the components hold
 //!     ▼
 //!   model/   the runner (Sim, inputs, checkpoints, seek), Snapshot and the small view
 //!            structs in it, spans and marks, settings, AppState + Action + reducer,
-//!            the formats, the worker's protocol and both its ends: no browser type
+//!            the formats, the worker's protocol and the page's mirror of it: no
+//!            browser type
 //! ```
 //!
 //! Imports only go down: `model` imports nothing above it, `worker` only `model`,
-//! `canvas` both, `ui` all three. So the model runs in the Web Worker as it is, and
-//! the canvases can be drawn from anything that holds a runner or a worker's frames.
+//! `canvas` both, `ui` all three. So the model runs in the Web Worker as it is.
 //!
 //! Architecture invariant: this crate is the only one that knows Yew and the DOM, and
 //! it talks to the engine only through the engine's public API: commands in
@@ -44,7 +45,7 @@ pub fn start() {
     if web_sys::window().is_none() {
         return;
     }
-    worker::marks::once(worker::marks::PAGE_START);
+    worker::perf_marks::once(worker::perf_marks::PAGE_START);
     ui::panic::install();
     let root = gloo::utils::document()
         .get_element_by_id("app")

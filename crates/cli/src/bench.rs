@@ -34,26 +34,49 @@ use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Pool size of the cache-simulation comparison.
-const POOL_PAGES: u32 = 8_000_000;
+pub const POOL_PAGES: u32 = 8_000_000;
 /// Shape of the generated trace (as ../shared/bench/gen_trace.py).
 const TRACE_PAGES: u64 = 12_000_000;
 const TRACE_REQUESTS: usize = 20_000_000;
 
-/// The figures.
+/// The pool's own figures: (a), (b), (d) and (g), and the machine they ran on.
 #[derive(Debug, Serialize)]
-pub struct BenchReport {
+pub struct PoolFigures {
     /// Where the trace came from.
     pub trace: String,
+    /// Distinct pages the trace touches: under the pool's 8 M pages, nothing is ever
+    /// evicted and every miss is a first access, whatever the policy.
+    pub trace_distinct_pages: u64,
     /// Accesses per second through the exact-LRU pool.
     pub exact_lru_accesses_per_s: f64,
+    /// Accesses per second of this thread's CPU time (Linux only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_lru_accesses_per_cpu_s: Option<f64>,
     /// Its miss ratio.
     pub exact_lru_miss_ratio: f64,
     /// Accesses per second through InnoDB's midpoint LRU.
     pub innodb_lru_accesses_per_s: f64,
+    /// Accesses per second of this thread's CPU time (Linux only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub innodb_lru_accesses_per_cpu_s: Option<f64>,
     /// Its miss ratio.
     pub innodb_lru_miss_ratio: f64,
     /// Simulator bytes per pool page (descriptors, page hash, flush list, tablespaces).
     pub bytes_per_page: f64,
+    /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
+    pub evict_pass_vs_sweep_ratio: f64,
+    /// (g) A hot set and table scans, through each policy.
+    pub scan: ScanFigures,
+    /// What the figures were measured on.
+    pub machine: MachineFacts,
+}
+
+/// The figures.
+#[derive(Debug, Serialize)]
+pub struct BenchReport {
+    /// The pool's own figures.
+    #[serde(flatten)]
+    pub pool: PoolFigures,
     /// Virtual seconds per wall second, 8 M pages, 16 threads oltp_read_write.
     pub realtime_factor: f64,
     /// Virtual seconds per wall second of I1 past its DROP's stall (8 M pages, 16
@@ -62,8 +85,6 @@ pub struct BenchReport {
     /// Virtual seconds per wall second of I1 as a demo plays it: from its first tick
     /// to its end, the DROP's stall included (virtual 0 to 200 s).
     pub i1_played_realtime_factor: f64,
-    /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
-    pub evict_pass_vs_sweep_ratio: f64,
     /// Milliseconds to build I1's 128 GB pool: assembled cold, then warmed.
     pub i1_build_ms: f64,
     /// Of which assembling the cold server (the pool's descriptors and page hash).
@@ -151,6 +172,19 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (r, t.elapsed())
 }
 
+/// This thread's CPU time in seconds (user + system, `/proc/thread-self/stat`, in
+/// Linux's 100 Hz clock ticks), when Linux tells it: on a machine shared with other
+/// work the wall time counts the others' turns too, the CPU time only this one's.
+fn thread_cpu_s() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
 /// Reads a trace: one page id per line.
 pub fn read_trace(path: &str) -> Result<Vec<u32>, String> {
     let text = std::fs::read(path).map_err(|e| format!("cannot read trace {path}: {e}"))?;
@@ -205,11 +239,20 @@ pub fn generated_trace() -> Vec<u32> {
         .collect()
 }
 
-/// Replays `trace` through a pool of `POOL_PAGES` pages; returns (misses, wall time,
-/// the pool).
-fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
+/// A replay's misses and how long it took.
+struct Replay {
+    misses: u64,
+    wall: Duration,
+    /// CPU seconds, when the system tells them.
+    cpu_s: Option<f64>,
+}
+
+/// Replays `trace` through a pool of `POOL_PAGES` pages; returns the replay and the
+/// pool.
+fn replay(trace: &[u32], policy: LruPolicy) -> (Replay, BufPool) {
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
     pool.register_space(SpaceId(1));
+    let cpu_before = thread_cpu_s();
     let ((misses, pool), wall) = timed(move || {
         let mut misses = 0u64;
         for (i, &p) in trace.iter().enumerate() {
@@ -229,7 +272,15 @@ fn replay(trace: &[u32], policy: LruPolicy) -> (u64, Duration, BufPool) {
         }
         (misses, pool)
     });
-    (misses, wall, pool)
+    let cpu_s = cpu_before.zip(thread_cpu_s()).map(|(a, b)| b - a);
+    (
+        Replay {
+            misses,
+            wall,
+            cpu_s,
+        },
+        pool,
+    )
 }
 
 /// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
@@ -293,6 +344,168 @@ fn evict_pass_ratio() -> f64 {
     pass.as_secs_f64() / sweep.as_secs_f64()
 }
 
+/// (g) The scan trace: a hot set the pool holds, read by point lookups, and between
+/// them table scans of pages read once each, several rows a page in quick succession,
+/// more pages than the pool. Exact LRU lets each scan push the hot set out; InnoDB puts
+/// the scanned pages at the midpoint and, with `innodb_old_blocks_time`, leaves them in
+/// the old sublist, so the hot set stays in the young part.
+pub mod scan {
+    /// Pool pages (one instance).
+    pub const POOL_PAGES: u32 = 200_000;
+    /// The hot set: pages 1..=HOT_PAGES, half the pool (less than its young 63%).
+    pub const HOT_PAGES: u32 = 100_000;
+    /// Point lookups over the hot set between two scans, uniform.
+    pub const HOT_ACCESSES: usize = 400_000;
+    /// Pages a scan reads, each new: one and a half pools.
+    pub const SCAN_PAGES: u32 = 300_000;
+    /// Accesses to each scanned page in a row (rows of a page read one by one).
+    pub const ROWS_PER_PAGE: usize = 3;
+    /// Rounds of lookups then a scan.
+    pub const ROUNDS: usize = 4;
+    /// Virtual microseconds between accesses: a round lasts 13 s, so a hot page is
+    /// seen again well after `innodb_old_blocks_time` (1 s), a scanned page's rows
+    /// within 30 µs.
+    pub const US_PER_ACCESS: usize = 10;
+}
+
+/// The scan trace's page ids, in order.
+pub fn scan_trace() -> Vec<u32> {
+    let mut rng = SimRng::stream(42, "bench.scan");
+    let per_round = scan::HOT_ACCESSES + scan::SCAN_PAGES as usize * scan::ROWS_PER_PAGE;
+    let mut out = Vec::with_capacity(per_round * scan::ROUNDS);
+    let mut next_scanned = scan::HOT_PAGES + 1;
+    for _ in 0..scan::ROUNDS {
+        for _ in 0..scan::HOT_ACCESSES {
+            out.push(1 + rng.below(u64::from(scan::HOT_PAGES)) as u32);
+        }
+        for _ in 0..scan::SCAN_PAGES {
+            out.extend(std::iter::repeat_n(next_scanned, scan::ROWS_PER_PAGE));
+            next_scanned += 1;
+        }
+    }
+    out
+}
+
+/// One policy over the scan trace.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ScanRun {
+    /// Misses over all accesses (the scans' first reads are misses under any policy).
+    pub miss_ratio: f64,
+    /// Misses over the hot set's accesses: what the policy is for.
+    pub hot_miss_ratio: f64,
+    /// `Innodb_buffer_pool_pages_made_young`.
+    pub made_young: u64,
+    /// `Innodb_buffer_pool_pages_made_not_young`.
+    pub not_made_young: u64,
+}
+
+/// The scan trace through exact LRU, InnoDB's midpoint with `innodb_old_blocks_time`
+/// 1000 ms (the default), and the midpoint with it 0.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ScanFigures {
+    /// Accesses in the trace.
+    pub accesses: u64,
+    /// Exact LRU.
+    pub exact: ScanRun,
+    /// InnoDB's midpoint, `innodb_old_blocks_time` 1000 ms.
+    pub midpoint: ScanRun,
+    /// InnoDB's midpoint, `innodb_old_blocks_time` 0.
+    pub midpoint_no_old_blocks_time: ScanRun,
+}
+
+fn scan_run(trace: &[u32], policy: LruPolicy, old_blocks_time_ms: u32) -> ScanRun {
+    let mut pool = BufPool::with_policy(scan::POOL_PAGES, 1, 37, policy);
+    pool.register_space(SpaceId(1));
+    let (mut misses, mut hot, mut hot_misses) = (0u64, 0u64, 0u64);
+    for (i, &p) in trace.iter().enumerate() {
+        let now_ms = (i * scan::US_PER_ACCESS / 1000) as u32 + 1;
+        let page = PageId {
+            space: SpaceId(1),
+            page_no: p,
+        };
+        let miss = !pool.replay_access(page, now_ms, old_blocks_time_ms);
+        let is_hot = p <= scan::HOT_PAGES;
+        misses += u64::from(miss);
+        hot += u64::from(is_hot);
+        hot_misses += u64::from(is_hot && miss);
+    }
+    let stats = pool.stats();
+    ScanRun {
+        miss_ratio: misses as f64 / trace.len() as f64,
+        hot_miss_ratio: hot_misses as f64 / hot.max(1) as f64,
+        made_young: stats.made_young,
+        not_made_young: stats.not_made_young,
+    }
+}
+
+/// (g): the scan trace through the three policies.
+pub fn scan_figures() -> ScanFigures {
+    let trace = scan_trace();
+    ScanFigures {
+        accesses: trace.len() as u64,
+        exact: scan_run(&trace, LruPolicy::Exact, 1000),
+        midpoint: scan_run(&trace, LruPolicy::Midpoint, 1000),
+        midpoint_no_old_blocks_time: scan_run(&trace, LruPolicy::Midpoint, 0),
+    }
+}
+
+/// Distinct page ids in a trace.
+fn distinct_pages(trace: &[u32]) -> u64 {
+    let max = trace.iter().copied().max().unwrap_or(0) as usize;
+    let mut seen = vec![false; max + 1];
+    trace
+        .iter()
+        .filter(|&&p| !std::mem::replace(&mut seen[p as usize], true))
+        .count() as u64
+}
+
+/// The machine the figures were measured on, as Linux tells it (empty elsewhere).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MachineFacts {
+    /// The processor's model name.
+    pub cpu: String,
+    /// Processors this process may run on.
+    pub cpus: usize,
+    /// The 1-minute load average when the pool figures started.
+    pub load_before: f64,
+    /// And when they ended.
+    pub load_after: f64,
+}
+
+impl MachineFacts {
+    /// What `/proc` says now (the load goes in `load_before`).
+    pub fn read() -> MachineFacts {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu = cpuinfo
+            .lines()
+            .find_map(|l| l.strip_prefix("model name"))
+            .and_then(|l| l.split_once(':'))
+            .map_or(String::new(), |(_, name)| name.trim().to_string());
+        MachineFacts {
+            cpu,
+            cpus: std::thread::available_parallelism().map_or(0, usize::from),
+            load_before: load_average(),
+            load_after: 0.0,
+        }
+    }
+
+    /// These facts with the load now as `load_after`.
+    fn then(self, later: MachineFacts) -> MachineFacts {
+        MachineFacts {
+            load_after: later.load_before,
+            ..self
+        }
+    }
+}
+
+/// The 1-minute load average (`/proc/loadavg`), 0 when unknown.
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
+
 /// (e): I1 built as the app builds it; returns (whole build, assembly alone) in ms.
 fn i1_build_ms() -> Result<(f64, f64), String> {
     let scenario = Scenario::builtin("i1-ahi-drop")?;
@@ -306,13 +519,12 @@ fn i1_build_ms() -> Result<(f64, f64), String> {
     Ok((ms(assemble + warm), ms(assemble)))
 }
 
-/// Runs everything; `progress` is told what is running.
-pub fn run(
+/// Runs (a), (b), (d) and (g): the pool alone; `progress` is told what is running.
+pub fn pool_figures(
     trace_path: Option<&str>,
-    web_path: Option<&str>,
     progress: &mut dyn FnMut(&str),
-) -> Result<BenchReport, String> {
-    let web = web_path.map(read_web_factors).transpose()?;
+) -> Result<PoolFigures, String> {
+    let machine_before = MachineFacts::read();
     progress("reading the trace");
     let (trace, source) = match trace_path {
         Some(p) => (read_trace(p)?, p.to_string()),
@@ -322,33 +534,53 @@ pub fn run(
         ),
     };
     progress("replaying through exact LRU");
-    let (exact_misses, exact_wall, _) = replay(&trace, LruPolicy::Exact);
+    let (exact, _) = replay(&trace, LruPolicy::Exact);
     progress("replaying through InnoDB's midpoint LRU");
-    let (innodb_misses, innodb_wall, pool) = replay(&trace, LruPolicy::Midpoint);
+    let (innodb, pool) = replay(&trace, LruPolicy::Midpoint);
     let bytes_per_page = pool.bytes_per_page();
     drop(pool);
+    progress("timing a tablespace-eviction pass against a plain sweep");
+    let evict_pass_vs_sweep_ratio = evict_pass_ratio();
+    progress("replaying a hot set and table scans through each policy");
+    let scan = scan_figures();
+    let n = trace.len() as f64;
+    Ok(PoolFigures {
+        trace: source,
+        trace_distinct_pages: distinct_pages(&trace),
+        exact_lru_accesses_per_s: n / exact.wall.as_secs_f64(),
+        exact_lru_accesses_per_cpu_s: exact.cpu_s.filter(|&c| c > 0.0).map(|c| n / c),
+        exact_lru_miss_ratio: exact.misses as f64 / n,
+        innodb_lru_accesses_per_s: n / innodb.wall.as_secs_f64(),
+        innodb_lru_accesses_per_cpu_s: innodb.cpu_s.filter(|&c| c > 0.0).map(|c| n / c),
+        innodb_lru_miss_ratio: innodb.misses as f64 / n,
+        bytes_per_page,
+        evict_pass_vs_sweep_ratio,
+        scan,
+        machine: machine_before.then(MachineFacts::read()),
+    })
+}
+
+/// Runs everything; `progress` is told what is running.
+pub fn run(
+    trace_path: Option<&str>,
+    web_path: Option<&str>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
+    let web = web_path.map(read_web_factors).transpose()?;
+    let pool = pool_figures(trace_path, progress)?;
     progress("running 60 virtual seconds on a 128 GB pool");
     let realtime_factor = realtime_factor()?;
     progress("running I1 past its DROP's stall (virtual 170 to 290 s)");
     let i1_steady_realtime_factor = i1_steady_factor()?;
     progress("running I1 as it plays (virtual 0 to 200 s)");
     let i1_played_realtime_factor = i1_played_factor()?;
-    progress("timing a tablespace-eviction pass against a plain sweep");
-    let evict_pass_vs_sweep_ratio = evict_pass_ratio();
     progress("building I1's 128 GB pool");
     let (i1_build_ms, i1_assemble_ms) = i1_build_ms()?;
-    let n = trace.len() as f64;
     Ok(BenchReport {
-        trace: source,
-        exact_lru_accesses_per_s: n / exact_wall.as_secs_f64(),
-        exact_lru_miss_ratio: exact_misses as f64 / n,
-        innodb_lru_accesses_per_s: n / innodb_wall.as_secs_f64(),
-        innodb_lru_miss_ratio: innodb_misses as f64 / n,
-        bytes_per_page,
+        pool,
         realtime_factor,
         i1_steady_realtime_factor,
         i1_played_realtime_factor,
-        evict_pass_vs_sweep_ratio,
         i1_build_ms,
         i1_assemble_ms,
         wasm_realtime_factor: web.map(|w| w.wasm),
@@ -477,6 +709,31 @@ mod tests {
             .contains("not a bench-web report"));
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(read_web_factors(path).unwrap_err().contains("cannot read"));
+    }
+
+    #[test]
+    fn the_scan_trace_tells_the_midpoint_from_exact_lru() {
+        let per_round = scan::HOT_ACCESSES + scan::SCAN_PAGES as usize * scan::ROWS_PER_PAGE;
+        let trace = &scan_trace()[..2 * per_round];
+        let exact = scan_run(trace, LruPolicy::Exact, 1000);
+        let midpoint = scan_run(trace, LruPolicy::Midpoint, 1000);
+        let no_time = scan_run(trace, LruPolicy::Midpoint, 0);
+        // Exact LRU: the scan evicts the whole hot set, read again in round two.
+        assert!(exact.hot_miss_ratio > 0.24, "{exact:?}");
+        // The midpoint keeps most of it; without the old-blocks time it does not.
+        assert!(
+            midpoint.hot_miss_ratio < 0.7 * exact.hot_miss_ratio,
+            "{midpoint:?}"
+        );
+        assert!(
+            no_time.hot_miss_ratio > 0.9 * exact.hot_miss_ratio,
+            "{no_time:?}"
+        );
+        assert!(midpoint.not_made_young > 0 && no_time.not_made_young == 0);
+        assert!(no_time.made_young > 10 * midpoint.made_young);
+        // Every scanned page's first row misses under any policy.
+        let scanned = (2 * scan::SCAN_PAGES) as f64 / trace.len() as f64;
+        assert!(midpoint.miss_ratio > scanned, "{midpoint:?}");
     }
 
     #[test]

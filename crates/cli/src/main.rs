@@ -142,6 +142,10 @@ struct BenchArgs {
     /// xtask bench-web` times between its wasm runs.
     #[arg(long, conflicts_with_all = ["trace", "web"])]
     realtime_only: bool,
+    /// Only the pool's figures: the trace replays, bytes a page, the tablespace
+    /// freeing pass and the scan trace, with the machine they ran on.
+    #[arg(long, conflicts_with_all = ["web", "realtime_only"])]
+    pool_only: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -324,9 +328,17 @@ fn bench_cmd(args: &BenchArgs) -> Result<(), CliError> {
         };
         return Ok(bench_text::write_speeds(&mut out, &speeds, args.json)?);
     }
-    let report = bench::run(args.trace.as_deref(), args.web.as_deref(), &mut |what| {
-        eprintln!("# {what}…")
-    })?;
+    let mut progress = |what: &str| eprintln!("# {what}…");
+    if args.pool_only {
+        let pool = bench::pool_figures(args.trace.as_deref(), &mut progress)?;
+        if args.json {
+            let text = serde_json::to_string(&pool).map_err(|e| e.to_string())?;
+            writeln!(out, "{text}")?;
+            return Ok(());
+        }
+        return Ok(bench_text::write_pool(&mut out, &pool)?);
+    }
+    let report = bench::run(args.trace.as_deref(), args.web.as_deref(), &mut progress)?;
     if args.json {
         writeln!(
             out,

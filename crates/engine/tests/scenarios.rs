@@ -39,33 +39,54 @@ fn steady_oltp_rw_reproduces_the_aurora_baseline_within_15_percent() {
     assert!(mean(steady, |s| s.reads as f64) < mean(steady, |s| s.read_requests as f64) / 100.0);
 }
 
+/// What `full-pool-writes` says a reader sees: InnoDB's page cleaner refills each
+/// instance's free list toward `innodb_lru_scan_depth` once a round
+/// (`buf_flush_LRU_list_batch()`: until 1,024 are free, or 1,024 pages were freed or
+/// written), a written page freed when its write completes; the sessions drain the
+/// lists between rounds. The depth is a ceiling the cleaner aims at, not a floor.
 #[test]
-fn full_pool_writes_keeps_the_pool_full_and_waits_for_free_blocks() {
-    let sim = run("full-pool-writes", 20, |_| {});
-    let s = &sim.samples()[3..];
+fn full_pool_writes_refills_the_free_lists_toward_the_scan_depth_and_waits_for_free_blocks() {
+    let sim = run("full-pool-writes", 30, |_| {});
+    let all = sim.samples();
     let depth = 1024 * 4;
-    let wait_free: u64 = s.iter().map(|x| x.wait_free).sum();
+    // The first second: the warm-up filled the pool, so the first reads find no free
+    // block and sessions write dirty tail pages themselves.
+    let first = &all[0];
+    assert_eq!(first.pages_free, 0, "{first:?}");
+    assert_eq!(first.pages_data, first.pages_total, "{first:?}");
+    assert!(first.wait_free > 100, "{first:?}");
+    let steady = &all[2..];
     assert!(
-        wait_free > 0,
-        "sessions had to flush a page themselves: {s:?}"
+        steady.iter().all(|x| x.wait_free > 0),
+        "sessions wait for a free block every second: {steady:?}"
     );
     assert!(
-        s.iter().all(|x| x.pages_free <= depth as u64),
-        "the page cleaner refills to lru_scan_depth per instance"
+        steady.iter().all(|x| x.reads > 7000),
+        "about 8,000 pages read a second: the data does not fit"
+    );
+    let mut free: Vec<u64> = steady.iter().map(|x| x.pages_free).collect();
+    free.sort_unstable();
+    let median = free[free.len() / 2];
+    assert!(
+        (depth / 4..depth).contains(&median),
+        "the free lists sit under the depth, drained between rounds: median {median}"
+    );
+    // A round writes up to 1,024 pages an instance beyond the free blocks it leaves, and
+    // those are freed as their writes complete: past 4,096 at times, never past twice it.
+    let max = *free.last().expect("samples");
+    assert!(max > depth && max <= 2 * depth, "max {max}");
+    assert!(
+        free[0] < depth / 8,
+        "and drained nearly empty at times: {free:?}"
     );
     assert!(
-        mean(s, |x| x.pages_free as f64) > 100.0,
-        "and the free list is refilled each round"
-    );
-    assert!(
-        s.iter().all(|x| x.pages_dirty > x.pages_total / 4),
+        steady.iter().all(|x| x.pages_dirty > x.pages_total / 2),
         "mostly dirty"
     );
     assert!(
-        s.iter().all(|x| x.pages_flushed > 0),
+        steady.iter().all(|x| x.pages_flushed > 0),
         "the page cleaner writes every second"
     );
-    assert!(s.iter().all(|x| x.reads > 1000), "the data does not fit");
 }
 
 #[test]

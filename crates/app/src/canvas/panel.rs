@@ -59,7 +59,7 @@ pub fn canvas_panel(props: &CanvasPanelProps) -> yew::Html {
         <section class="panel" aria-labelledby={props.title_id.clone()}>
             <h2 class="panel-title" id={props.title_id.clone()}>
                 <span>{ props.title.clone() }</span>
-                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                <span class="title-plain">
                     { props.children.clone() }
                 </span>
             </h2>
@@ -68,7 +68,7 @@ pub fn canvas_panel(props: &CanvasPanelProps) -> yew::Html {
                 data-testid={props.testid.clone()}
                 role="img"
                 aria-label={props.label.clone()}
-                style={format!("width: 100%; display: block; height: {}px", props.css_height)}
+                class="panel-canvas" ~style={format!("height: {}px", props.css_height)}
             />
         </section>
     }

@@ -2,10 +2,23 @@
 //! posters), and the CSS forms of its colours for the page's legends.
 //!
 //! Canvases cannot read CSS, so the page's light or dark choice is made with
-//! `matchMedia` (`canvas::frame`), and the theme's values mirror the stylesheet's.
+//! `matchMedia` ([`dark_theme`]), and the theme's values mirror the stylesheet's.
 
 use ddlscope_engine::SpaceId;
 pub use ddlscope_map::theme::{dirty_colour, mix, space_colour, Rgb, Theme};
+
+/// The theme the page shows: the `data-theme` attribute on `<html>` when the user
+/// picked one, else the system's (`query`: `(prefers-color-scheme: dark)`).
+pub fn dark_theme(query: Option<&web_sys::MediaQueryList>) -> bool {
+    let chosen = gloo::utils::document()
+        .document_element()
+        .and_then(|e| e.get_attribute("data-theme"));
+    match chosen.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => query.is_some_and(|q| q.matches()),
+    }
+}
 
 /// `#rrggbb`.
 pub fn css(c: Rgb) -> String {

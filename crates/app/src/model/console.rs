@@ -1,5 +1,5 @@
-//! What the console does to the engines, wherever they run (the page's thread or
-//! the worker, `model::remote`): a statement given to the active session, with the
+//! What the console does to the engines (run by the worker's host, `worker::host`):
+//! a statement given to the active session, with the
 //! notice when typing in the past branched history.
 
 use super::format;

@@ -7,7 +7,7 @@ mod kill;
 
 use super::runner::{InputKind, Runner};
 use ddlscope_engine::{Event, Sample, Scenario, Tick};
-use kill::{script_line, Records, Tabs};
+use kill::{script_line, Records, Tabs, Typed};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -129,7 +129,12 @@ pub fn session_script(runner: &Runner) -> String {
     }
     for input in runner.inputs().iter().filter(|i| i.at <= sim.now()) {
         if let InputKind::Submit { session, sql } = &input.kind {
-            let line = script_line(sim, &tabs, &mut records, (*session, input.at, sql));
+            let typed = Typed {
+                session: *session,
+                at: input.at,
+                sql,
+            };
+            let line = script_line(sim, &tabs, &mut records, typed);
             steps.push((input.at, tabs.name(*session), line.sql, line.notes));
         }
     }

@@ -1,5 +1,5 @@
 //! The map's tooltip: what the frame under the pointer holds, in words, read from a
-//! runner wherever it runs (the page's thread, or the worker answering an ask).
+//! runner (the worker answers the page's ask with it).
 
 use crate::model::format;
 use crate::model::runner::Runner;

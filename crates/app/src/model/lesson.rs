@@ -363,13 +363,29 @@ pub fn opened_of(plan: &Plan, generation: u32) -> Result<Opened, String> {
     })
 }
 
-/// The plan of step `step` of lesson `id`, quiz variant `variant` and seed `seed`,
-/// or why there is none (the worker opens a step by these numbers).
+/// A step of a lesson as it is opened: its number, the quiz variant and the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepPick {
+    /// The step, from 0.
+    pub step: usize,
+    /// The quiz variant.
+    pub variant: usize,
+    /// The seed.
+    pub seed: usize,
+}
+
+/// The plan of step `pick` of lesson `id`, or why there is none (the worker opens a
+/// step by these numbers).
 pub fn plan_of<'a>(
     lessons: &'a [Lesson],
     id: &str,
-    (step, variant, seed): (usize, usize, usize),
+    pick: StepPick,
 ) -> Result<(&'a Lesson, Plan<'a>), String> {
+    let StepPick {
+        step,
+        variant,
+        seed,
+    } = pick;
     let lesson = lessons
         .iter()
         .find(|l| l.id == id)

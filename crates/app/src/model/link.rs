@@ -15,7 +15,7 @@
 //! page shows before it opens the default scenario.
 
 use super::knobs::Knobs;
-use super::layout::{PanelId, PanelLayout};
+use super::panel_layout::{PanelId, PanelLayout};
 use super::runner::{Input, InputKind, DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;

@@ -3,8 +3,8 @@
 //! carried over to a new engine or new server settings ([`carry_over`]) so that
 //! nothing typed is lost without a word.
 
-use super::layout::PanelLayout;
 use super::link::LinkState;
+use super::panel_layout::PanelLayout;
 use super::runner::{Engines, Input, InputKind, Runner};
 use ddlscope_engine::Tick;
 use std::fmt;

@@ -1,5 +1,5 @@
-//! A new scenario, profile or setting: the engines rebuilt, wherever they run (the
-//! page's hooks or the worker's host). What was typed is carried over to the same
+//! A new scenario, profile or setting: the engines rebuilt (by the worker's host,
+//! `worker::host`). What was typed is carried over to the same
 //! scenario; compare mode stays on; a setting the engine refuses leaves the running
 //! simulation as it was.
 

@@ -21,11 +21,11 @@
 //! re-render must not clone or compare it. Yew sees only small [`Snapshot`]s of it.
 
 use super::knobs::Knobs;
-use super::marks::{self, Mark};
 use super::mdl::mdl_view;
 use super::processlist::proc_rows;
 use super::snapshot::{note_for, table_infos, ConsoleSession, LogEntry, Snapshot};
 use super::spans::{DdlSpan, FailoverMark, LatchSpan, ScanSpan, LATCH_WINDOW};
+use super::timeline_marks::{self, Mark};
 use ddlscope_engine::{
     parse_sql, EventKind, LatchId, ListKind, Profile, Sample, Scenario, SessionView, Sim, SimBuild,
     Tick, WarmUp,
@@ -382,7 +382,7 @@ impl Runner {
     }
 
     /// Takes the main engine's `inputs` as this engine's own (a compare engine in a
-    /// worker of its own follows the main engine's, `remote/host/partner.rs`). What
+    /// worker of its own follows the main engine's, `worker/host/partner.rs`). What
     /// it applied that the main engine no longer has (history branched there) is
     /// undone by a replay to the first input that differs; the checkpoints taken
     /// after it are dropped.
@@ -710,7 +710,7 @@ impl Runner {
         }
         self.digest();
         let now = self.sim.now();
-        let to = marks::prev_before(&self.marks, now).unwrap_or_else(|| {
+        let to = timeline_marks::prev_before(&self.marks, now).unwrap_or_else(|| {
             let events = self.sim.events();
             let i = events.partition_point(|e| e.at < now);
             i.checked_sub(1).map_or(Tick::ZERO, |i| events[i].at)
@@ -730,8 +730,8 @@ impl Runner {
         let console: BTreeSet<u32> = self.sim.console_sessions().into_iter().collect();
         let before = self.log.len();
         for e in self.sim.events_since(self.cursor) {
-            if let Some(m) = marks::mark_of(e) {
-                marks::add(&mut self.marks, m);
+            if let Some(m) = timeline_marks::mark_of(e) {
+                timeline_marks::add(&mut self.marks, m);
             }
             if let Some((list, span)) = ScanSpan::of_event(e) {
                 if list == ListKind::Flush {
@@ -918,7 +918,7 @@ pub struct Engines {
     /// A moment playing stops at (a lesson step's pause), once.
     pub pause_at: Option<Tick>,
     /// The furthest the clock may run (the compare engine's time in its own
-    /// worker, plus a margin: `remote/host/partner.rs`).
+    /// worker, plus a margin: `worker/host/partner.rs`).
     pub bound: Option<Tick>,
     /// What to do once no engine is busy, in order (see [`Engines::when_settled`]).
     settled: Vec<Settled>,
@@ -1043,7 +1043,7 @@ impl Engines {
     }
 
     /// Runs the one engine towards `to` (a compare engine in a worker of its own,
-    /// following the main engine's moment: `remote/host/partner.rs`), back to it
+    /// following the main engine's moment: `worker/host/partner.rs`), back to it
     /// by a replay when past it, in `budget_ms`. Returns whether it fell behind.
     pub fn follow(
         &mut self,

@@ -148,7 +148,7 @@ pub struct Snapshot {
     /// The furthest virtual time reached: the scrubber's end.
     pub horizon: Tick,
     /// Statements, lock waits and DDL phases up to the horizon, for the scrubber.
-    pub marks: Vec<super::marks::Mark>,
+    pub marks: Vec<super::timeline_marks::Mark>,
     /// The InnoDB latches held right now (`dict_sys`, `LOCK_open`, ...).
     pub latches_held: Vec<String>,
     /// Sessions waiting now: for a latch, a metadata lock or a row lock.
@@ -195,6 +195,16 @@ pub enum News {
     },
     /// The main engine's console log changed: here it is, oldest first.
     Log(Vec<LogEntry>),
+}
+
+/// News stamped with the restart it is from: the reducer drops news of a simulation
+/// the page has moved past.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StampedNews {
+    /// The main engine's restart number when the news was made.
+    pub generation: u32,
+    /// The news.
+    pub news: News,
 }
 
 /// The buffer-pool map in words, for its canvas's text alternative: what the

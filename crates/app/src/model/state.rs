@@ -17,7 +17,7 @@
 
 use super::format;
 use super::knobs::Knobs;
-use super::layout::{PanelId, PanelLayout};
+use super::panel_layout::{PanelId, PanelLayout};
 use super::runner::{DEFAULT_PROFILE, DEFAULT_SCENARIO};
 use super::session_names::{check_name, SessionNames};
 use super::snapshot::{LogEntry, News, Snapshot};
@@ -149,6 +149,9 @@ pub enum Action {
     /// The link the page opened with could not be opened where the engines run (the
     /// worker): the default scenario runs instead, and the banner says why.
     LinkFailed(String),
+    /// The engines' worker stopped before its first frame: the simulation cannot
+    /// start here, and the banner says why.
+    CannotStart(String),
     /// Hide the error.
     DismissError,
     /// Say what the page did on the user's behalf.
@@ -186,6 +189,14 @@ pub enum Action {
         /// The news.
         news: News,
     },
+}
+
+/// What the page says when the simulation cannot start: its engines run in a Web
+/// Worker, and this one did not.
+pub fn cannot_start(why: &str) -> String {
+    format!(
+        "The simulation cannot start: it runs in a Web Worker, and {why}. ddlscope needs a browser with module workers (Chrome 80, Firefox 114, Safari 15 or later), over http(s) or as the workshop bundle."
+    )
 }
 
 impl AppState {
@@ -242,6 +253,10 @@ impl AppState {
                     error: Some(error),
                     ..AppState::default()
                 };
+            }
+            Action::CannotStart(why) => {
+                next.error = Some(cannot_start(&why));
+                next.playing = false;
             }
             Action::DismissError => next.error = None,
             Action::Notice(text) => {

@@ -1,11 +1,14 @@
-//! The root component: it owns the engines, starts the frame loop, and wires the
+//! The root component: it starts the engines' worker ([`App`]; a page that says why
+//! when none can start), then [`Running`] starts the frame loop and wires the
 //! panels to them. Its state, actions and reducer are `model::state` (see the diagram
 //! there); the hooks that keep the engines in step with that state are `ui::hooks`.
 
-use crate::canvas::frame::Canvases;
+use crate::canvas::pane_canvases::Canvases;
+use crate::canvas::pool_map::InspectAsk;
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
+use crate::ui::brand::brand;
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::export::{self, ExportMenu};
@@ -14,7 +17,7 @@ use crate::ui::hooks::{
     dispatch, seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, use_shortcuts,
     EnginesProxy,
 };
-use crate::ui::lesson::{EnginesRef, LessonPlayer};
+use crate::ui::lesson::LessonPlayer;
 use crate::ui::mount::{use_mount_stage, Stage};
 use crate::ui::notice::Notice;
 use crate::ui::pane::Pane;
@@ -22,8 +25,9 @@ use crate::ui::panels_menu::PanelsMenu;
 use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
 use crate::ui::sql_box::SqlConsole;
-use crate::ui::start::first_engines;
+use crate::ui::start::{first_engines, CannotStart};
 use crate::ui::stats::Stats;
+use crate::worker::proxy::MapPoint;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -64,6 +68,17 @@ fn reduced_motion() -> bool {
 /// The built-in profiles with their summaries, as [`profiles`] lists them.
 type Profiles = Rc<Vec<(ProfileChoice, String)>>;
 
+/// How this render lays the page out.
+#[derive(Clone, Copy, Debug)]
+struct Shown<'a> {
+    /// The built-in profiles, for the panes' and figures' headings.
+    profiles: &'a Profiles,
+    /// Compare mode, with both engines there.
+    comparing: bool,
+    /// How much of the page is mounted (`ui::mount`).
+    stage: Stage,
+}
+
 /// The title and summary of profile `name`.
 fn title_of(profiles: &Profiles, name: &str) -> (String, String) {
     profiles
@@ -76,7 +91,7 @@ fn title_of(profiles: &Profiles, name: &str) -> (String, String) {
 /// Flips the page between light and dark.
 fn toggle_theme(_: MouseEvent) {
     if let Some(root) = gloo::utils::document().document_element() {
-        let dark = crate::canvas::frame::dark_theme(
+        let dark = crate::canvas::theme::dark_theme(
             gloo::utils::window()
                 .match_media("(prefers-color-scheme: dark)")
                 .ok()
@@ -87,16 +102,38 @@ fn toggle_theme(_: MouseEvent) {
     }
 }
 
-/// The page.
+/// The page: the engines' worker started once, told what the page opened with.
 #[function_component(App)]
 pub fn app() -> Html {
     // A link opens its moment; with less motion asked for, the default page waits
     // for play.
     let opening = use_memo((), |_| share::opening());
-    let first = use_mut_ref(|| Some(first_engines(&opening, reduced_motion())));
-    let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
-    let engines = use_memo((), |_| first.borrow_mut().take().expect("taken once").1);
-    let engines: EnginesProxy = (*engines).clone();
+    let first = use_memo((), |_| first_engines(&opening, reduced_motion()));
+    match &*first {
+        Ok((state, engines)) => html! {
+            <Running first={state.clone()} engines={engines.clone()} opening={opening.clone()} />
+        },
+        Err(why) => html! { <CannotStart why={AttrValue::from(why.clone())} /> },
+    }
+}
+
+/// The properties of [`Running`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct RunningProps {
+    /// The page's first state.
+    pub first: AppState,
+    /// The engines, in their worker.
+    pub engines: EnginesProxy,
+    /// What the page was opened with.
+    pub opening: Rc<share::Opening>,
+}
+
+/// The page with its engines running.
+#[function_component(Running)]
+pub fn running(props: &RunningProps) -> Html {
+    let state = use_reducer(|| props.first.clone());
+    let engines = props.engines.clone();
+    let opening = props.opening.clone();
     let params = use_memo((), |_| opening.params.clone());
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
     let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
@@ -127,22 +164,29 @@ pub fn app() -> Html {
     let instances: Vec<u16> = engines.instances();
     let main_snapshot = state.snapshots[0].clone();
     let comparing = state.compare.is_some() && state.snapshots.len() > 1 && instances.len() > 1;
+    let shown = Shown {
+        profiles: &profiles,
+        comparing,
+        stage,
+    };
     // The shell's first render leaves the panes to the next task (`ui::mount`).
     let panes = if stage >= Stage::Map {
-        panes(
-            &state,
-            &engines,
-            &canvases,
-            (&instances, comparing),
-            &profiles,
-            stage,
-        )
+        panes(&state, &engines, &canvases, &instances, shown)
     } else {
         Vec::new()
     };
     let on_help = dispatch(&state, |_: MouseEvent| Action::ToggleHelp);
     let on_dismiss = dispatch(&state, |_: MouseEvent| Action::DismissError);
     let suggested = suggestions(chosen.as_ref(), &main_snapshot);
+    // The Share dialog's snippets show the panels the page shows, in its order.
+    let share_panels: String = state
+        .layout
+        .order
+        .iter()
+        .filter(|p| state.layout.shown(**p))
+        .filter_map(|p| crate::model::snippets::embed_panel(p.name()))
+        .collect::<Vec<_>>()
+        .join(",");
     let make_url = {
         let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
         Callback::from(move |done: Callback<String>| {
@@ -169,7 +213,7 @@ pub fn app() -> Html {
                             on_toggle={dispatch(&state, Action::TogglePanel)}
                             on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
                         />
-                        <ShareButton {make_url} />
+                        <ShareButton {make_url} panels={AttrValue::from(share_panels)} {comparing} />
                         <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                         <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                         <button type="button" data-testid="help-toggle" data-popup="" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
@@ -190,26 +234,18 @@ pub fn app() -> Html {
                 <div class="main-col">
                     if stage >= Stage::Card {
                         { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                            <LessonPlayer engines={EnginesRef(engines.clone())} on_action={dispatch(&state, |a: Action| a)}
-                                generation={state.generation} now={main_snapshot.now} playing={state.playing}
-                                busy={main_snapshot.busy.clone()} />
+                            <LessonPlayer engines={engines.clone()} on_action={dispatch(&state, |a: Action| a)}
+                                generation={state.generation} busy={main_snapshot.busy.clone()} />
                         }) }
                     }
                     <div class="panes">{ for panes }</div>
                 </div>
-                { side_panel(&state, &engines, suggested, (&profiles, comparing), stage) }
+                { side_panel(&state, &engines, suggested, shown) }
             </main>
             if let Some(debug) = (*debug).clone() {
                 <pre class="debug-overlay" data-testid="debug-overlay" ref={debug} aria-hidden="true"></pre>
             }
         </div>
-    }
-}
-
-/// The toolbar's title.
-pub fn brand() -> Html {
-    html! {
-        <h1 class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></h1>
     }
 }
 
@@ -219,9 +255,13 @@ fn side_panel(
     state: &UseReducerHandle<AppState>,
     engines: &EnginesProxy,
     suggested: Vec<String>,
-    (profiles, comparing): (&Profiles, bool),
-    stage: Stage,
+    shown: Shown<'_>,
 ) -> Html {
+    let Shown {
+        profiles,
+        comparing,
+        stage,
+    } = shown;
     html! {
         <aside class="panel side">
             if stage >= Stage::Console {
@@ -320,15 +360,8 @@ fn console(
 ) -> Html {
     let on_run = {
         let engines = engines.clone();
-        let d = state.dispatcher();
         let active = state.active;
-        Callback::from(move |sql: String| -> Result<u32, String> {
-            let (result, notice) = engines.submit(active, &sql);
-            if let Some(text) = notice {
-                d.dispatch(Action::Notice(text));
-            }
-            result
-        })
+        Callback::from(move |sql: String| -> Result<u32, String> { engines.submit(active, &sql) })
     };
     let on_connect = {
         let engines = engines.clone();
@@ -415,10 +448,14 @@ fn panes(
     state: &AppState,
     engines: &EnginesProxy,
     canvases: &[Canvases],
-    (instances, comparing): (&[u16], bool),
-    profiles: &Profiles,
-    stage: Stage,
+    instances: &[u16],
+    shown: Shown<'_>,
 ) -> Vec<Html> {
+    let Shown {
+        profiles,
+        comparing,
+        stage,
+    } = shown;
     (0..if comparing { 2 } else { 1 })
         .map(|i| {
             let name = if i == 0 {
@@ -429,11 +466,16 @@ fn panes(
             let title = comparing.then(|| AttrValue::from(title_of(profiles, &name).0));
             let inspect = {
                 let engines = engines.clone();
-                Some(Callback::from(
-                    move |(at, done): ((f64, f64, f64), Callback<Option<String>>)| {
-                        engines.inspect(i, at, move |text| done.emit(text));
-                    },
-                ))
+                Some(Callback::from(move |ask: InspectAsk| {
+                    let at = MapPoint {
+                        pane: i,
+                        x: ask.x,
+                        y: ask.y,
+                        width: ask.width,
+                    };
+                    let done = ask.done;
+                    engines.inspect(at, move |text| done.emit(text));
+                }))
             };
             html! {
                 <Pane

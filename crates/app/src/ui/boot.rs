@@ -1,7 +1,8 @@
 //! The page's root component: a few nodes in the module's first task, the app in the
 //! next (see `ui::mount` for the stages after).
 
-use crate::ui::app::{brand, App};
+use crate::ui::app::App;
+use crate::ui::brand::brand;
 use crate::ui::mount::Waiter;
 use yew::prelude::*;
 

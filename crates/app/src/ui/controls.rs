@@ -9,8 +9,8 @@
 
 use crate::model::format;
 use crate::model::knobs::{parse_named, Knobs};
-use crate::model::marks::Mark;
-use crate::ui::marks::ScrubberMarks;
+use crate::model::timeline_marks::Mark;
+use crate::ui::scrubber_marks::ScrubberMarks;
 use ddlscope_engine::{DeviceKind, Tick, WorkloadKind};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -144,13 +144,12 @@ fn transport(props: &ControlsProps) -> Html {
         <div class="group">
             <button
                 data-testid="play"
-                class={classes!(props.playing.then_some("primary"))}
                 aria-pressed={if props.playing { "true" } else { "false" }}
                 title={if props.playing { "Pause virtual time (Space)" } else { "Run virtual time (Space)" }}
-                style="min-width: 88px"
+                class={classes!("play-button", props.playing.then_some("primary"))}
                 onclick={on_toggle}
             >
-                <span aria-hidden="true" style="font-size: 10px; margin-right: 6px">{ icon }</span>{ label }
+                <span aria-hidden="true" class="play-icon">{ icon }</span>{ label }
             </button>
             <button data-testid="back" title="Back to the previous event (←)" aria-label="Step back to the previous event" onclick={on_back}>{ "◀|" }</button>
             <button data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event" onclick={on_forward}>{ "|▶" }</button>

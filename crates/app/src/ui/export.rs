@@ -1,11 +1,10 @@
 //! The Export menu: metrics as CSV and JSON (the CLI's columns), the event log as
 //! NDJSON, the pool map or the throughput chart as PNG, and what the user typed as a
-//! session script. The texts are the model's (`model::export`), made where the
-//! engines run (the page's thread, or the worker answering an ask); this file makes
-//! the files (a Blob and a download link) and reads the canvases, which the page
-//! draws either way.
+//! session script. The texts are the model's (`model::export`), made by the worker
+//! answering an ask; this file makes the files (a Blob and a download link) and
+//! reads the canvases, which the page draws.
 
-use crate::canvas::frame::Canvases;
+use crate::canvas::pane_canvases::Canvases;
 pub use crate::model::export::TextExport;
 use crate::ui::hooks::EnginesProxy;
 use wasm_bindgen::JsCast;
@@ -15,8 +14,7 @@ use yew::prelude::*;
 /// A text file, `(name, text)`, or why it could not be made.
 pub type TextFile = Result<(String, String), String>;
 
-/// Asks for a text export; the callback gets the file (at once on the page's thread,
-/// with the worker's answer otherwise).
+/// Asks for a text export; the callback gets the file with the worker's answer.
 pub type TextAsk = Callback<(TextExport, Callback<TextFile>)>;
 
 /// The callback that makes each text export from the main engine, wherever it runs.

@@ -2,12 +2,11 @@
 //! clock, the keyboard shortcuts, restarts and compare mode. Each is one effect of the
 //! root component, in the order it declares them (Yew runs effects in that order).
 
-use crate::canvas::frame::{performance_now, Canvases, FrameLoop};
-use crate::canvas::remote_frame::RemoteFrameLoop;
-use crate::model::restart::Restarted;
-use crate::model::snapshot::News;
+use crate::canvas::frame_loop::{FrameLoop, FrameOutputs};
+use crate::canvas::pane_canvases::Canvases;
+use crate::model::snapshot::StampedNews;
 use crate::model::state::{Action, AppState};
-pub use crate::worker::proxy::{EnginesProxy, SharedEngines};
+pub use crate::worker::proxy::EnginesProxy;
 use ddlscope_engine::Tick;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -15,11 +14,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// Wall time a seek or a step back may take at once: the rest of a long replay (a
-/// 128 GB pool has no checkpoints to start from) goes on a slice a frame, the page
-/// showing how far it has got.
-pub const SEEK_NOW_MS: f64 = 25.0;
 
 /// A callback that dispatches the action `f` makes of its argument: the one helper
 /// for the many callbacks that only tell the reducer something.
@@ -122,8 +116,8 @@ pub fn focus_soon(selector: &'static str) {
     .forget();
 }
 
-/// The animation loop: built once, stopped when the page goes away. With the
-/// engines in the worker, the loop draws the worker's frames.
+/// The animation loop, drawing the worker's frames: built once, stopped when the
+/// page goes away.
 #[hook]
 pub fn use_frame_loop(
     engines: &EnginesProxy,
@@ -135,21 +129,17 @@ pub fn use_frame_loop(
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
         let d = dispatcher.clone();
-        let on_news = Callback::from(move |(generation, news): (u32, News)| {
-            d.dispatch(Action::Frame { generation, news });
-        });
-        let stop: Box<dyn FnOnce()> = match engines {
-            EnginesProxy::Local(e) => {
-                let frame_loop = FrameLoop::start(e, canvases, debug, on_news);
-                Box::new(move || drop(frame_loop))
-            }
-            EnginesProxy::Remote(r) => {
-                let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
-                let frame_loop = RemoteFrameLoop::start(r, canvases, debug, (on_news, on_action));
-                Box::new(move || drop(frame_loop))
-            }
+        let out = FrameOutputs {
+            on_news: Callback::from(move |n: StampedNews| {
+                d.dispatch(Action::Frame {
+                    generation: n.generation,
+                    news: n.news,
+                });
+            }),
+            on_action: Callback::from(move |a: Action| dispatcher.dispatch(a)),
         };
-        stop
+        let frame_loop = FrameLoop::start(engines.remote().clone(), canvases, debug, out);
+        move || drop(frame_loop)
     });
 }
 
@@ -206,7 +196,7 @@ pub fn use_shortcuts(engines: &EnginesProxy, state: &UseReducerHandle<AppState>)
                 "ArrowRight" | "ArrowLeft" => {
                     e.prevent_default();
                     d.dispatch(Action::Pause);
-                    engines.step(e.key() == "ArrowRight", SEEK_NOW_MS, &performance_now);
+                    engines.step(e.key() == "ArrowRight");
                 }
                 "?" => d.dispatch(Action::ToggleHelp),
                 _ => {}
@@ -216,16 +206,15 @@ pub fn use_shortcuts(engines: &EnginesProxy, state: &UseReducerHandle<AppState>)
     });
 }
 
-/// A new scenario, profile or setting restarts the simulation. The new server's
-/// pool warms a slice a frame (the page shows it fill, see [`Runner::work`]);
-/// allocating a heavy scenario's pool still takes a moment, so that waits two
-/// animation frames: the browser paints the "building…" state in between. Typed
-/// statements are carried over to the new engine (`model::restart`). A setting the
-/// engine refuses leaves the running simulation as it was, and says why.
+/// A new scenario, profile or setting restarts the simulation in the worker. The
+/// new server's pool warms a slice a frame there (the page shows it fill, see
+/// `Runner::work`); a heavy scenario's restart waits two animation frames, so the
+/// browser paints the "building…" state first. Typed statements are carried over to
+/// the new engine (`model::restart`); a setting the engine refuses leaves the
+/// running simulation as it was, and a frame says why.
 #[hook]
 pub fn use_restart(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, heavy: bool) {
     let engines = engines.clone();
-    let d = state.dispatcher();
     use_effect_with(
         (
             state.scenario.clone(),
@@ -241,31 +230,7 @@ pub fn use_restart(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, h
                 knobs.clone(),
                 *generation,
             );
-            let restart = move || match engines.restart(&scenario, &profile, &knobs, generation) {
-                None | Some(Restarted::Same) => {}
-                Some(Restarted::New {
-                    notice,
-                    compare_failed,
-                }) => {
-                    if let Some(said) = notice {
-                        d.dispatch(Action::Notice(said));
-                    }
-                    if let Some(err) = compare_failed {
-                        d.dispatch(Action::CompareFailed(err));
-                    }
-                }
-                Some(Restarted::Failed {
-                    error,
-                    scenario,
-                    profile,
-                    knobs,
-                }) => d.dispatch(Action::RestartFailed {
-                    error,
-                    scenario,
-                    profile,
-                    knobs,
-                }),
-            };
+            let restart = move || engines.restart(&scenario, &profile, &knobs, generation);
             // Dropping an AnimationFrame cancels it: a newer choice supersedes.
             let pending: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
             if *heavy {
@@ -285,18 +250,15 @@ pub fn use_restart(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, h
 #[hook]
 pub fn use_compare(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) {
     let engines = engines.clone();
-    let d = state.dispatcher();
     use_effect_with(state.compare.clone(), move |compare| {
-        if let Err(err) = engines.compare(compare.as_deref()) {
-            d.dispatch(Action::CompareFailed(err));
-        }
+        engines.compare(compare.as_deref());
     });
 }
 
 /// A callback that seeks every engine.
 pub fn seeker(engines: &EnginesProxy) -> Callback<Tick> {
     let engines = engines.clone();
-    Callback::from(move |t: Tick| engines.seek(t, SEEK_NOW_MS, &performance_now))
+    Callback::from(move |t: Tick| engines.seek(t))
 }
 
 /// A callback that pauses and steps every engine to its next event (`true`) or back.
@@ -304,6 +266,6 @@ pub fn stepper(engines: &EnginesProxy, state: &UseReducerHandle<AppState>) -> Ca
     let (engines, d) = (engines.clone(), state.dispatcher());
     Callback::from(move |forward: bool| {
         d.dispatch(Action::Pause);
-        engines.step(forward, SEEK_NOW_MS, &performance_now);
+        engines.step(forward);
     })
 }

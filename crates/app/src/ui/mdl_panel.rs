@@ -149,9 +149,9 @@ fn lock_card(lock: &LockView) -> Html {
                 }
                 <span class="mdl-counts">{ counts }</span>
             </div>
-            <div class="mdl-queue" style={format!("padding-left: {}px", gutter_px(lanes))}>
+            <div class="mdl-queue" ~style={format!("padding-left: {}px", gutter_px(lanes))}>
                 { arrows_svg(lock) }
-                <ol class="mdl-rows" style={format!("--mdl-row: {ROW_PX}px; --mdl-gap: {ROW_GAP_PX}px")}>
+                <ol class="mdl-rows" ~style={format!("--mdl-row: {ROW_PX}px; --mdl-gap: {ROW_GAP_PX}px")}>
                     { for (0..lock.rows.len()).map(|i| queue_row(lock, i)) }
                 </ol>
             </div>
@@ -177,7 +177,7 @@ pub fn mdl_panel(props: &MdlPanelProps) -> Html {
         <section class="panel" aria-labelledby="mdl-title" data-testid="mdl-panel">
             <h2 class="panel-title" id="mdl-title">
                 <span>{ "Metadata locks" }</span>
-                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                <span class="title-plain">
                     { "granted, then the queue; arrows: waits for" }
                 </span>
             </h2>

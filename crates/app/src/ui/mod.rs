@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod boot;
+pub mod brand;
 pub mod choices;
 pub mod controls;
 pub mod embed;
@@ -13,7 +14,6 @@ pub mod export;
 pub mod help;
 pub mod hooks;
 pub mod lesson;
-pub mod marks;
 pub mod mdl_panel;
 pub mod mount;
 pub mod notice;
@@ -22,6 +22,7 @@ pub mod panels_menu;
 pub mod panic;
 pub mod processlist;
 pub mod scenario_card;
+pub mod scrubber_marks;
 pub mod share;
 pub mod sql_box;
 pub mod start;

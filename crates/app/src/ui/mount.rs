@@ -19,9 +19,8 @@
 //! the map's pane in one task were 50–100 ms (about 44 ms of it compiling); in three
 //! tasks, none passed 50 ms in fourteen loads.
 
-use crate::canvas::frame::performance_now;
-use crate::model::layout::PanelId;
-use crate::worker::marks;
+use crate::model::panel_layout::PanelId;
+use crate::worker::perf_marks;
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -73,7 +72,7 @@ impl Stage {
         }
     }
 
-    /// The User Timing mark set once this stage is rendered (see `worker::marks`).
+    /// The User Timing mark set once this stage is rendered (see `worker::perf_marks`).
     fn mark(self) -> &'static str {
         match self {
             Stage::Shell => "ddlscope:stage-shell",
@@ -124,13 +123,13 @@ pub fn use_mount_stage() -> Stage {
     {
         let setter = stage.setter();
         use_effect_with(*stage, move |s| {
-            marks::once(s.mark());
+            perf_marks::once(s.mark());
             let waiter = s.next().map(|next| {
                 if *s == Stage::Shell {
                     // The map's pane in the very next task: no frame to wait for.
                     return Waiter::soon(move || setter.set(next));
                 }
-                let since = performance_now();
+                let since = perf_marks::now_ms();
                 let waits = *s == Stage::Map;
                 // The first map seen in an earlier frame: the frame after the one
                 // that put its pixels (its labels, the news held for it) comes
@@ -138,8 +137,8 @@ pub fn use_mount_stage() -> Stage {
                 let map_seen = Cell::new(false);
                 Waiter::start(
                     move || {
-                        let shown = map_seen.replace(marks::seen(marks::PAGE_FIRST_MAP));
-                        !waits || shown || performance_now() - since >= WAIT_FOR_MAP_MS
+                        let shown = map_seen.replace(perf_marks::seen(perf_marks::PAGE_FIRST_MAP));
+                        !waits || shown || perf_marks::now_ms() - since >= WAIT_FOR_MAP_MS
                     },
                     move || setter.set(next),
                 )

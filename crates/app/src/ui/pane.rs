@@ -6,10 +6,10 @@
 
 use crate::canvas::chart::{BpChart, TpsChart, WaitsChart};
 use crate::canvas::flush_list::FlushList;
-use crate::canvas::frame::Canvases;
 use crate::canvas::latch_lanes::LatchLanes;
+use crate::canvas::pane_canvases::Canvases;
 use crate::canvas::pool_map::PoolMap;
-use crate::model::layout::{Column, PanelId, PanelLayout};
+use crate::model::panel_layout::{Column, PanelId, PanelLayout};
 use crate::model::snapshot::Snapshot;
 use crate::ui::mdl_panel::MdlPanel;
 use crate::ui::mount::Stage;

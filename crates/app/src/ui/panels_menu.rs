@@ -2,7 +2,7 @@
 //! or down (past the end of the first column it goes to the top of the second; see
 //! `model::layout`). The choices are the page's state, so they can travel in a URL.
 
-use crate::model::layout::{PanelId, PanelLayout};
+use crate::model::panel_layout::{PanelId, PanelLayout};
 use yew::prelude::*;
 
 /// Properties of [`PanelsMenu`].

@@ -24,13 +24,9 @@ fn show_banner(message: &str) {
     let Ok(banner) = document.create_element("div") else {
         return;
     };
-    banner.set_class_name("error-banner");
+    banner.set_class_name("error-banner panic-banner");
     let _ = banner.set_attribute("role", "alert");
     let _ = banner.set_attribute("data-testid", "panic-banner");
-    let _ = banner.set_attribute(
-        "style",
-        "position: sticky; top: 0; z-index: 100; white-space: pre-wrap",
-    );
     banner.set_text_content(Some(&format!(
         "The simulator stopped with an internal error; reload the page to start again.\n{message}"
     )));

@@ -80,7 +80,7 @@ pub fn processlist(props: &ProcesslistProps) -> Html {
         <section class="panel" aria-labelledby="processlist-title" data-testid="processlist">
             <h2 class="panel-title" id="processlist-title">
                 <span>{ "Processlist" }</span>
-                <span style="text-transform: none; letter-spacing: 0; font-weight: 400">
+                <span class="title-plain">
                     { "live · blockers and waiters first" }
                 </span>
             </h2>

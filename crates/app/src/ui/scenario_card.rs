@@ -104,7 +104,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                     </p>
                 }
                 // Always laid out, hidden when on pace: showing it shifts nothing.
-                <p class="about-note" data-testid="actual-speed" role="status" aria-hidden={if note.is_some() { "false" } else { "true" }} style={if note.is_some() { "" } else { "visibility: hidden" }}>
+                <p data-testid="actual-speed" role="status" aria-hidden={if note.is_some() { "false" } else { "true" }} class={classes!("about-note", note.is_none().then_some("on-pace"))}>
                     { note.unwrap_or_else(|| "on pace".to_string()) }
                 </p>
             </div>
@@ -112,7 +112,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                 <div class="about-text">
                     <h2 class="panel-title" id="about-title">
                         <span data-testid="profile-title">{ profile_title }</span>
-                        <span data-testid="scenario-title" style="text-transform: none; letter-spacing: 0; font-weight: 400">{ chosen.map(|s| s.title.clone()).unwrap_or_default() }</span>
+                        <span data-testid="scenario-title" class="title-plain">{ chosen.map(|s| s.title.clone()).unwrap_or_default() }</span>
                     </h2>
                     <p data-testid="scenario-description">{ chosen.map(|s| s.description.clone()).unwrap_or_default() }</p>
                     <p class="muted" data-testid="profile-summary">{ summary }</p>

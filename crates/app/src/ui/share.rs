@@ -5,13 +5,11 @@
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
-use crate::model::layout::PanelLayout;
 use crate::model::link::{
-    address_due, fragment_params, parse_fragment, unopenable, unreadable, with_params, Address,
-    LinkState,
+    address_due, fragment_params, parse_fragment, unreadable, with_params, Address, LinkState,
 };
-use crate::model::replay;
-use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
+use crate::model::panel_layout::PanelLayout;
+use crate::model::snippets::Snippets;
 use crate::model::state::AppState;
 use crate::ui::hooks::EnginesProxy;
 use gloo::events::EventListener;
@@ -71,31 +69,7 @@ pub fn had_payload() -> bool {
         .any(|item| item.starts_with('v') && !item.contains('='))
 }
 
-/// The page's first state and engines: the link's, replayed to its tick, or the
-/// default scenario (playing unless `still`).
-pub fn initial(opening: &Opening, still: bool) -> (AppState, Engines) {
-    let fallback = |error: Option<String>| {
-        let engines = Engines::new(
-            Runner::new(DEFAULT_SCENARIO, DEFAULT_PROFILE, 0)
-                .expect("the built-in demo scenario and profile load"),
-        );
-        let state = AppState {
-            playing: !still,
-            error,
-            ..AppState::default()
-        };
-        (state, engines)
-    };
-    let Some(link) = &opening.state else {
-        return fallback(opening.error.clone());
-    };
-    match replay::open(link, 0) {
-        Ok(engines) => (state_of(link), engines),
-        Err(e) => fallback(Some(unopenable(&e))),
-    }
-}
-
-/// The page's first state when it opens `link` (on the page's thread or in the
+/// The page's first state when it opens `link` (replayed to its tick in the
 /// worker).
 pub fn state_of(link: &LinkState) -> AppState {
     AppState {
@@ -111,8 +85,8 @@ pub fn state_of(link: &LinkState) -> AppState {
 }
 
 /// The fragment of the engines now, with the panels as `layout` has them and `params`
-/// after the state, to `done` (at once on the page's thread, with the worker's
-/// answer otherwise; never before the first engine).
+/// after the state, to `done` with the worker's answer (never before the first
+/// engine).
 pub fn fragment_now(
     engines: &EnginesProxy,
     layout: &PanelLayout,
@@ -120,10 +94,10 @@ pub fn fragment_now(
     done: impl FnOnce(Address) + 'static,
 ) {
     engines.link(layout, move |encoded| {
-        if let Some((encoded, run)) = encoded {
+        if let Some(link) = encoded {
             done(Address {
-                fragment: with_params(encoded, &params),
-                run,
+                fragment: with_params(link.encoded, &params),
+                run: link.run,
             });
         }
     });
@@ -230,21 +204,61 @@ pub struct ShareProps {
     /// Makes the link of the moment shown and gives it to the callback it is given
     /// (at once, or when the worker answers).
     pub make_url: Callback<Callback<String>>,
+    /// The panels shown, in the embed's names (`model::snippets::embed_panel`), comma
+    /// separated: what the embed snippets show.
+    #[prop_or_default]
+    pub panels: AttrValue,
+    /// Two engines side by side: the snippets are taller.
+    #[prop_or_default]
+    pub comparing: bool,
 }
 
-/// The Share button: shows the link of this moment, selected, and copies it.
+/// The Share dialog's tabs: the link, then the same moment for other pages.
+const TABS: [(&str, &str); 6] = [
+    ("link", "Link"),
+    ("iframe", "iframe"),
+    ("component", "Web component"),
+    ("hugo", "Hugo"),
+    ("mdbook", "mdBook"),
+    ("reveal", "reveal.js"),
+];
+
+/// The text of tab `tab` for the moment `link`.
+fn tab_text(tab: &str, link: &str, panels: &str, comparing: bool) -> String {
+    let panels: Vec<&str> = panels.split(',').filter(|p| !p.is_empty()).collect();
+    let s = Snippets::new(link, &panels, comparing);
+    match tab {
+        "iframe" => s.iframe,
+        "component" => s.component,
+        "hugo" => s.hugo,
+        "mdbook" => s.mdbook,
+        "reveal" => s.reveal,
+        _ => s.link,
+    }
+}
+
+/// The Share button: shows the link of this moment, selected, and copies it; the
+/// other tabs give the same moment as an iframe, the web component, a Hugo
+/// shortcode, an mdBook page and a reveal.js slide, each copied when chosen.
 #[function_component(ShareButton)]
 pub fn share_button(props: &ShareProps) -> Html {
     let url = use_state(|| None::<String>);
     let copied = use_state(|| None::<bool>);
+    let tab = use_state(|| "link");
     let on_share = {
-        let (url, copied, make_url) = (url.clone(), copied.clone(), props.make_url.clone());
+        let (url, copied, make_url, tab) = (
+            url.clone(),
+            copied.clone(),
+            props.make_url.clone(),
+            tab.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             if url.is_some() {
                 url.set(None);
                 return;
             }
             let (url, copied) = (url.clone(), copied.clone());
+            tab.set("link");
             make_url.emit(Callback::from(move |link: String| {
                 copy(&link, copied.clone());
                 url.set(Some(link));
@@ -254,6 +268,8 @@ pub fn share_button(props: &ShareProps) -> Html {
     let on_focus = Callback::from(|e: FocusEvent| {
         if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
             input.select();
+        } else if let Some(area) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+            area.select();
         }
     });
     let said = match *copied {
@@ -265,8 +281,28 @@ pub fn share_button(props: &ShareProps) -> Html {
         <span class="share">
             <button type="button" data-testid="share" data-popup="" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
             if let Some(link) = (*url).clone() {
-                <span class="share-pop" role="dialog" aria-label="Link to this moment">
-                    <input type="text" readonly=true data-testid="share-url" value={link} onfocus={on_focus} aria-label="Link" autofocus=true />
+                <span class="share-pop" role="dialog" aria-label="Share this moment">
+                    <span class="share-tabs" role="tablist">
+                        { for TABS.iter().map(|(id, label)| {
+                            let chosen = *tab == *id;
+                            let onclick = {
+                                let (tab, copied, link, panels, comparing) = (tab.clone(), copied.clone(), link.clone(), props.panels.clone(), props.comparing);
+                                let id = *id;
+                                Callback::from(move |_: MouseEvent| {
+                                    tab.set(id);
+                                    copy(&tab_text(id, &link, &panels, comparing), copied.clone());
+                                })
+                            };
+                            html! {
+                                <button type="button" role="tab" class="share-tab" aria-selected={if chosen { "true" } else { "false" }} data-testid={format!("share-tab-{id}")} {onclick}>{ *label }</button>
+                            }
+                        }) }
+                    </span>
+                    if *tab == "link" {
+                        <input type="text" readonly=true data-testid="share-url" value={link} onfocus={on_focus} aria-label="Link" autofocus=true />
+                    } else {
+                        <textarea readonly=true rows="7" data-testid="share-snippet" aria-label="Snippet" onfocus={on_focus} value={tab_text(&tab, &link, &props.panels, props.comparing)} />
+                    }
                     <small role="status">{ said }</small>
                 </span>
             }

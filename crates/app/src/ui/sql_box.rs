@@ -29,8 +29,6 @@ use yew::prelude::*;
 
 /// Log lines a tab shows (the newest).
 const SHOWN: usize = 60;
-/// The style of a one-click statement button.
-const CHIP: &str = "height: 30px; padding: 0 8px; font: 14px var(--font-mono)";
 /// The statements operators run to see what is going on, one click each: they run
 /// at once in the active session (after what it is running).
 pub const LOOK: [(&str, &str); 3] = [
@@ -199,7 +197,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
             if !shown.is_empty() {
                 { log_view(shown, &tab_label(&props.names, active)) }
             }
-            <div class="output" data-testid="sql-result" role="status" aria-live="polite" style={style}>{ text }</div>
+            <div class="output" data-testid="sql-result" role="status" aria-live="polite" ~style={style}>{ text }</div>
             <textarea
                 id="sql-input"
                 ref={input.clone()}
@@ -210,7 +208,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                 spellcheck="false"
                 {onkeydown}
             />
-            <div class="actions" style="justify-content: space-between; align-items: center">
+            <div class="actions actions-spread">
                 { chips(props, &input) }
                 <button class="primary" data-testid="sql-run" {onclick}>{ "Run" }</button>
             </div>
@@ -463,7 +461,7 @@ fn log_view(shown: &[&LogEntry], label: &str) -> Html {
 /// The one-click statements, each filling the input.
 fn chips(props: &SqlConsoleProps, input: &NodeRef) -> Html {
     html! {
-    <span style="display: inline-flex; gap: 6px; flex-wrap: wrap">
+    <span class="chips">
         { for props.suggestions.iter().map(|s| {
             let input = input.clone();
             let s2 = s.clone();
@@ -473,7 +471,7 @@ fn chips(props: &SqlConsoleProps, input: &NodeRef) -> Html {
                     let _ = el.focus();
                 }
             });
-            html! { <button type="button" style={CHIP} title="Put this statement in the input" onclick={fill}>{ s }</button> }
+            html! { <button type="button" class="chip" title="Put this statement in the input" onclick={fill}>{ s }</button> }
         }) }
     </span>
     }
@@ -482,14 +480,14 @@ fn chips(props: &SqlConsoleProps, input: &NodeRef) -> Html {
 /// The statements operators run to look around, run at once.
 fn look(props: &SqlConsoleProps) -> Html {
     html! {
-    <div class="actions look" style="justify-content: flex-start; flex-wrap: wrap; gap: 6px">
-        <span style="color: var(--text-muted); align-self: center">{ "Look:" }</span>
+    <div class="actions look">
+        <span class="look-label">{ "Look:" }</span>
         { for LOOK.iter().map(|(label, sql)| {
             let on_run = props.on_run.clone();
             let title = format!("Run {sql} in this session");
             let sql = sql.to_string();
             let run = Callback::from(move |_: MouseEvent| { let _ = on_run.emit(sql.clone()); });
-            html! { <button type="button" style={CHIP} data-look={*label} {title} onclick={run}>{ *label }</button> }
+            html! { <button type="button" class="chip" data-look={*label} {title} onclick={run}>{ *label }</button> }
         }) }
     </div>
     }

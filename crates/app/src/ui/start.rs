@@ -1,45 +1,23 @@
-//! Where the main page's engines start: in the worker by default, told what to open; on the page's thread with `?worker=0`
-//! or when no worker can start (`worker::fallback`), with a line saying why.
+//! Where the page's engines start: in their Web Worker (`web/worker.js`, or the one
+//! the page's own script started: `worker::client`), told what to open. A browser
+//! that cannot start one gets [`CannotStart`]: a page that says why, never blank.
 
 use crate::model::remote::protocol::{Command, LinkJson};
-use crate::model::state::AppState;
-use crate::ui::hooks::EnginesProxy;
+use crate::model::state::{cannot_start, AppState};
+use crate::ui::brand::brand;
 use crate::ui::share;
 use crate::worker::client::Remote;
-use crate::worker::fallback::{self, Start};
-use std::cell::RefCell;
-use std::rc::Rc;
+use crate::worker::proxy::EnginesProxy;
+use yew::prelude::*;
 
-/// The page's first state and engines. By default the engines start in a Web
-/// Worker (`web/worker.js`): the link's moment, replayed to its tick there, or the
-/// default scenario. With `?worker=0`, or when no worker can start
-/// (`worker::fallback`), on the page's thread: the link's, replayed to its tick, or
-/// the default scenario (playing unless `still`), with a line saying why.
-pub fn first_engines(opening: &share::Opening, still: bool) -> (AppState, EnginesProxy) {
-    let location = gloo::utils::window().location();
-    let (search, protocol) = (
-        location.search().unwrap_or_default(),
-        location.protocol().unwrap_or_default(),
-    );
-    let early = crate::worker::client::has_early_worker();
-    let notice = match fallback::start(&search, &protocol, early) {
-        Start::Worker => match Remote::start("./worker.js") {
-            Ok(remote) => return in_worker(remote, opening, still),
-            Err(e) => {
-                gloo::console::warn!(e.clone());
-                Some(fallback::not_started(&e))
-            }
-        },
-        Start::PageThread(notice) => notice,
-    };
-    crate::worker::client::end_early_worker();
-    let (mut state, engines) = share::initial(opening, still);
-    state.notice = state.notice.or(notice);
-    (state, EnginesProxy::Local(Rc::new(RefCell::new(engines))))
-}
-
-/// The first state with the engines in `remote`, told what to open.
-fn in_worker(remote: Remote, opening: &share::Opening, still: bool) -> (AppState, EnginesProxy) {
+/// The page's first state and its engines' worker, told to open the link's moment
+/// (replayed to its tick there) or the default scenario (playing unless `still`);
+/// or why no worker can start.
+pub fn first_engines(
+    opening: &share::Opening,
+    still: bool,
+) -> Result<(AppState, EnginesProxy), String> {
+    let remote = Remote::start("./worker.js")?;
     let state = match &opening.state {
         Some(link) => {
             let state = share::state_of(link);
@@ -61,5 +39,27 @@ fn in_worker(remote: Remote, opening: &share::Opening, still: bool) -> (AppState
         knobs: state.knobs.clone(),
         generation: state.generation,
     });
-    (state, EnginesProxy::Remote(Rc::new(remote)))
+    Ok((state, EnginesProxy::new(remote)))
+}
+
+/// The properties of [`CannotStart`].
+#[derive(Properties, PartialEq, Debug)]
+pub struct CannotStartProps {
+    /// Why the engines' worker did not start.
+    pub why: AttrValue,
+}
+
+/// The page where the engines' worker cannot start: the title, and why.
+#[function_component(CannotStart)]
+pub fn cannot_start_page(props: &CannotStartProps) -> Html {
+    html! {
+        <div class="app">
+            <header class="toolbar">
+                { brand() }
+            </header>
+            <div class="error-banner" role="alert" data-testid="cannot-start">
+                <span>{ cannot_start(&props.why) }</span>
+            </div>
+        </div>
+    }
 }

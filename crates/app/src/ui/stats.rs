@@ -135,10 +135,10 @@ pub fn stats(props: &StatsProps) -> Html {
             <h2 class="panel-title" id={title_id.clone()}>
                 <span>{ "Server status" }</span>
                 if let Some(h) = props.heading.clone() {
-                    <span style="text-transform: none; letter-spacing: 0">{ h }</span>
+                    <span class="title-plain title-strong">{ h }</span>
                 }
                 if s.dict_sys_held {
-                    <span style="text-transform: none; letter-spacing: 0; color: var(--warning)" data-testid="dict-sys-held">{ "dict_sys held" }</span>
+                    <span class="title-plain title-strong title-warning" data-testid="dict-sys-held">{ "dict_sys held" }</span>
                 }
             </h2>
             <dl class="stats">

@@ -51,7 +51,8 @@ impl std::fmt::Debug for Remote {
 impl Remote {
     /// Adopts the worker `index.html` started before the module loaded (see
     /// [`early_worker`]), or starts the module worker at `url` (`worker.js`, beside
-    /// the page). An error when the browser has no module workers.
+    /// the page). An error when the browser cannot start one (no module workers, a
+    /// page opened from a file).
     pub fn start(url: &str) -> Result<Remote, String> {
         let (worker, early_error) = match early_worker() {
             Some(adopted) => adopted,
@@ -143,17 +144,9 @@ impl Drop for Remote {
 /// early worker in.
 const EARLY_WORKER: &str = "__ddlscopeWorker";
 
-/// Whether the page's script started the engines' worker (left for [`Remote::start`]
-/// to adopt).
-pub fn has_early_worker() -> bool {
-    web_sys::window().is_some_and(|w| {
-        js_sys::Reflect::has(&w, &JsValue::from_str(EARLY_WORKER)).unwrap_or(false)
-    })
-}
-
 /// Takes the worker `index.html` started as the page began to load, with the error
 /// it reported before anyone listened (`earlyError`, set by its own listener), if
-/// any. `None` when there is none (`?worker=0`, the embed page, a test's page).
+/// any. `None` when there is none (the embed page, a test's page).
 fn early_worker() -> Option<(Worker, Option<String>)> {
     let window = web_sys::window()?;
     let key = JsValue::from_str(EARLY_WORKER);
@@ -165,13 +158,6 @@ fn early_worker() -> Option<(Worker, Option<String>)> {
         .and_then(|e| e.as_string())
         .map(|e| format!("the engine's worker stopped: {e}"));
     Some((worker, error))
-}
-
-/// Ends the worker `index.html` started, when the engines run on the page's thread.
-pub fn end_early_worker() {
-    if let Some((worker, _)) = early_worker() {
-        worker.terminate();
-    }
 }
 
 /// A message from the worker: `[frame bytes, pixels of pane 0, …]`.

@@ -5,11 +5,11 @@
 //! In compare mode it starts the compare engine's worker (`partner.rs`) and
 //! forwards its frames.
 
-use super::marks::now_ms;
-use super::partner::PartnerWorker;
+use super::partner_worker::PartnerWorker;
+use super::perf_marks::now_ms;
 use super::post::{post, scope};
-use crate::model::remote::host::Host;
 use crate::model::remote::protocol::{decode_command, encode_frame};
+use crate::worker::host::Host;
 use js_sys::{Array, Uint8Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -45,9 +45,9 @@ fn take(host: &RefCell<Host>, data: &JsValue) {
 #[wasm_bindgen]
 pub fn worker_main(early: Array) {
     console_error_panic_hook::set_once();
-    super::marks::once(super::marks::WORKER_MAIN);
+    super::perf_marks::once(super::perf_marks::WORKER_MAIN);
     let host = Rc::new(RefCell::new(Host::new()));
-    if super::partner::possible() {
+    if super::partner_worker::possible() {
         host.borrow_mut().allow_partner();
     }
     // The compare engine's worker, when compare mode runs there.
@@ -59,7 +59,7 @@ pub fn worker_main(early: Array) {
         let (host, partner) = (host.clone(), partner.clone());
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             take(&host, &e.data());
-            super::partner::sync(&host, &partner);
+            super::partner_worker::sync(&host, &partner);
         })
     };
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -78,11 +78,11 @@ pub fn worker_main(early: Array) {
         let out = host.borrow_mut().frame(dt, started, &now_ms);
         if let Some((frame, pixels)) = out {
             if pixels.iter().any(|p| !p.is_empty()) {
-                super::marks::once(super::marks::WORKER_FIRST_PIXELS);
+                super::perf_marks::once(super::perf_marks::WORKER_FIRST_PIXELS);
             }
             post(&encode_frame(&frame), &pixels);
         }
-        super::partner::sync(&host, &partner);
+        super::partner_worker::sync(&host, &partner);
         let spent = now_ms() - started;
         if let Some(f) = again.borrow().as_ref() {
             let wait = FRAME_MS - spent;

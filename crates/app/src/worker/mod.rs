@@ -1,18 +1,17 @@
-//! The engines in a dedicated Web Worker (the default; `?worker=0` keeps them on the
-//! page's thread, `fallback.rs` where no worker can start): the same wasm module started
-//! by `web/worker.js`, whose [`entry::worker_main`] runs `model::remote::Host` on a
-//! timer; the page's [`client::Remote`] starts it, posts commands and keeps what
-//! comes back; [`proxy::EnginesProxy`] is what the page's components hold, the
-//! engines on the page's own thread or the worker's, the same calls either way.
+//! The engines in a dedicated Web Worker, the one place they run in the browser:
+//! the same wasm module started by `web/worker.js`, whose [`entry::worker_main`]
+//! runs [`host::Host`] on a timer; the page's [`client::Remote`] starts it, posts
+//! commands and keeps what comes back; [`proxy::EnginesProxy`] is what the page's
+//! components hold.
 //!
 //! Here and only here the app knows the worker's API (`DedicatedWorkerGlobalScope`,
 //! `Worker`, transferred buffers); nothing of Yew, the DOM or a canvas.
 
 pub mod client;
 pub mod entry;
-pub mod fallback;
-pub mod marks;
-pub mod partner;
+pub mod host;
+pub mod partner_worker;
+pub mod perf_marks;
 pub mod post;
 pub mod proxy;
 

@@ -340,11 +340,17 @@ impl BufPool {
         SinglePageFlush::Nothing { scanned }
     }
 
-    /// The page cleaner's LRU batch for one instance (`buf_flush_LRU_list_batch()`): from
-    /// the tail, look at up to `scan_depth` blocks while fewer than `scan_depth` are free
-    /// and the list is longer than `BUF_LRU_MIN_LEN`: free clean unfixed (and stale)
-    /// blocks, write-fix dirty ones and push them on `writes` (the caller writes them
-    /// and completes each with `evict = true`). Caller holds the instance mutex.
+    /// The page cleaner's LRU batch for one instance (`buf_flush_LRU_list()` and
+    /// `buf_flush_LRU_list_batch()`, 5.7 and 8.0 alike): from the tail, while fewer than
+    /// `scan_depth` blocks are free, the list is longer than `BUF_LRU_MIN_LEN` and fewer
+    /// than `max = min(scan_depth, LRU length)` blocks were freed or written, free clean
+    /// unfixed (and stale) blocks and write-fix dirty ones, pushing them on `writes` (the
+    /// caller writes them and completes each with `evict = true`). Fixed blocks are
+    /// walked past without counting. A written page is freed only when its write
+    /// completes, so it does not count toward the free list here: with `F` blocks free
+    /// and a dirty tail, the batch writes `scan_depth` pages, not `scan_depth − F`.
+    /// `scan_depth` is a ceiling the batch refills toward, not a floor: sessions take
+    /// blocks between rounds. Caller holds the instance mutex.
     pub fn lru_flush_batch(
         &mut self,
         instance: u16,
@@ -352,11 +358,12 @@ impl BufPool {
         writes: &mut Vec<FrameId>,
     ) -> LruBatch {
         let i = usize::from(instance);
+        let max = scan_depth.min(self.instances[i].lru_len);
         let mut r = LruBatch::default();
         let mut b = self.instances[i].lru_tail;
         while b != FRAME_NONE
-            && r.scanned < scan_depth
-            && self.instances[i].free_len + r.writes < scan_depth
+            && r.freed + r.writes < max
+            && self.instances[i].free_len < scan_depth
             && self.instances[i].lru_len > LRU_MIN_LEN
         {
             r.scanned += 1;

@@ -20,13 +20,18 @@ const RANDOM_MASK2: u64 = 1_653_893_711;
 #[derive(Clone, Debug)]
 pub(super) struct PageHash {
     cells: Vec<u32>,
+    /// `⌊(2^64 − 1) / cells⌋`, so that a cell is found with a multiplication instead
+    /// of a 64-bit division (Barrett reduction), the lookup's longest step otherwise.
+    reciprocal: u64,
 }
 
 impl PageHash {
     /// A table for an instance of `blocks` blocks.
     pub(super) fn new(blocks: u32) -> PageHash {
+        let n = find_prime(u64::from(blocks) * 3 / 4);
         PageHash {
-            cells: vec![0; find_prime(u64::from(blocks) * 3 / 4) as usize],
+            cells: vec![0; n as usize],
+            reciprocal: u64::MAX / n,
         }
     }
 
@@ -40,7 +45,25 @@ impl PageHash {
     fn cell(&self, page: PageId) -> usize {
         let space = u64::from(page.space.0);
         let fold = (space << 20) + space + u64::from(page.page_no);
-        ((fold ^ RANDOM_MASK2) % self.cells.len() as u64) as usize
+        reduce(
+            fold ^ RANDOM_MASK2,
+            self.cells.len() as u64,
+            self.reciprocal,
+        ) as usize
+    }
+}
+
+/// `x % n` given `reciprocal = ⌊(2^64 − 1) / n⌋`: the estimated quotient
+/// `⌊x · reciprocal / 2^64⌋` is the true one or one less, so one subtraction corrects
+/// the remainder.
+#[inline]
+fn reduce(x: u64, n: u64, reciprocal: u64) -> u64 {
+    let q = ((u128::from(x) * u128::from(reciprocal)) >> 64) as u64;
+    let r = x - q * n;
+    if r >= n {
+        r - n
+    } else {
+        r
     }
 }
 
@@ -127,8 +150,9 @@ impl BufPool {
     pub(super) fn hash_find(&self, i: usize, page: PageId) -> Option<u32> {
         let inst = &self.instances[i];
         inst.hash_chain(page).find(|&l| {
+            // A chain holds only pages (`validate_hash`), so the slot names the space.
             let b: &BufBlock = &inst.blocks[l as usize];
-            b.page_no == page.page_no && self.block_space(b) == page.space
+            b.page_no == page.page_no && self.spaces.slot(b.slot).space == page.space
         })
     }
 
@@ -171,7 +195,7 @@ impl BufPool {
 
 #[cfg(test)]
 mod tests {
-    use super::find_prime;
+    use super::{find_prime, reduce};
 
     #[test]
     fn primes_are_found_from_where_asked() {
@@ -179,5 +203,22 @@ mod tests {
         assert_eq!(find_prime(24), 29);
         assert_eq!(find_prime(29), 29);
         assert_eq!(find_prime(786_432), 786_433);
+    }
+
+    #[test]
+    fn the_reduction_is_the_remainder() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for n in [2u64, 3, 29, 786_433, 6_291_469, 4_294_967_311] {
+            let r = u64::MAX / n;
+            for y in [0, 1, n - 1, n, n + 1, u64::MAX, u64::MAX - 1, 1 << 52] {
+                assert_eq!(reduce(y, n, r), y % n, "{y} mod {n}");
+            }
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                assert_eq!(reduce(x, n, r), x % n, "{x} mod {n}");
+            }
+        }
     }
 }

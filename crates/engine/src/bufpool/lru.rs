@@ -204,6 +204,20 @@ impl BufPool {
 }
 
 impl BufPoolInstance {
+    /// [`BufPool::make_young`] on `blocks[local]`.
+    fn make_young(&mut self, local: u32) {
+        if self.blocks[local as usize].is(F_OLD) {
+            self.stats.made_young += 1;
+        }
+        self.remove_block(local);
+        self.add_block(local, false);
+        // buf_LRU_add_block_low() -> buf_unzip_LRU_add_block(block, old = false).
+        if self.in_unzip_lru(local) {
+            self.unzip_remove(local);
+            self.unzip_add(local, false);
+        }
+    }
+
     /// [`BufPool::note_access`] on `blocks[local]`.
     fn note_access(&mut self, local: u32, now_ms: u32, old_blocks_time_ms: u32) -> bool {
         let inst = self;
@@ -249,18 +263,8 @@ impl BufPool {
     /// InnoDB: `buf_LRU_make_block_young()`. Caller holds the instance mutex.
     pub fn make_young(&mut self, frame: FrameId) {
         let i = self.inst_of_frame(frame);
-        let inst = &mut self.instances[i];
-        let local = inst.local(frame);
-        if inst.blocks[local as usize].is(F_OLD) {
-            inst.stats.made_young += 1;
-        }
-        inst.remove_block(local);
-        inst.add_block(local, false);
-        // buf_LRU_add_block_low() -> buf_unzip_LRU_add_block(block, old = false).
-        if inst.in_unzip_lru(local) {
-            inst.unzip_remove(local);
-            inst.unzip_add(local, false);
-        }
+        let local = self.instances[i].local(frame);
+        self.instances[i].make_young(local);
     }
 
     /// Where a full LRU scan starts: the tail of `instance`'s LRU list. The simulation
@@ -351,13 +355,17 @@ impl BufPool {
     /// free block, as `buf_page_get_gen()` does; a hit on a compressed-only page inflates
     /// it too. Returns false when no frame could be had.
     pub fn replay_access(&mut self, page: PageId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
-        if self.space_zip_kb(page.space) != 0 {
+        if self.spaces.any_zip && self.space_zip_kb(page.space) != 0 {
             return self.replay_zip_access(page, now_ms, old_blocks_time_ms);
         }
-        match self.lookup(page) {
-            Lookup::Hit(f) => {
-                if self.note_access(f, now_ms, old_blocks_time_ms) {
-                    self.make_young(f);
+        // The descriptor found is used by its place in its instance (no frame id to turn
+        // back into one): this is the loop a trace replay spends its time in.
+        let look = self.page_hash_get(page);
+        match look.found {
+            Lookup::Hit(_) => {
+                let inst = &mut self.instances[usize::from(look.inst)];
+                if inst.note_access(look.local, now_ms, old_blocks_time_ms) {
+                    inst.make_young(look.local);
                 }
                 true
             }
@@ -371,8 +379,9 @@ impl BufPool {
                 if let FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } =
                     self.get_free_block(inst, u32::MAX)
                 {
-                    self.init_for_read(f, page);
-                    self.complete_read(f);
+                    let i = usize::from(inst);
+                    let local = self.instances[i].local(f);
+                    self.init_for_read_local(i, local, page, 0);
                 }
                 false
             }

@@ -15,8 +15,8 @@
 //! the hot pages out; it moves to the head only when touched again at least
 //! `innodb_old_blocks_time` after its first access (`buf_page_peek_if_too_old()`).
 //! Free blocks come from the free list, else from the tail of the LRU list
-//! (`buf_LRU_get_free_block()`); the page cleaner keeps `innodb_lru_scan_depth` blocks
-//! free per instance.
+//! (`buf_LRU_get_free_block()`); once a round the page cleaner refills each instance's
+//! free list toward `innodb_lru_scan_depth` blocks, a ceiling rather than a floor.
 //!
 //! Dirty pages sit on the flush list in the order they were first modified (oldest
 //! modification LSN); the page cleaner writes from its old end, and a free-block search
@@ -630,6 +630,9 @@ impl BufPool {
     }
 
     fn inst_of_frame(&self, frame: FrameId) -> usize {
+        if self.instances.len() == 1 {
+            return 0;
+        }
         let blocks = self.frames_per_instance * self.instances.len() as u32;
         if frame < blocks {
             (frame / self.frames_per_instance) as usize
@@ -750,19 +753,26 @@ impl BufPool {
     /// For a page of a compressed tablespace use [`BufPool::init_for_read_zip`].
     /// Caller holds the instance mutex.
     pub fn init_for_read(&mut self, frame: FrameId, page: PageId) {
+        let i = self.inst_of_frame(frame);
+        let local = self.instances[i].local(frame);
+        self.init_for_read_local(i, local, page, F_IO_READ);
+    }
+
+    /// [`BufPool::init_for_read`] on `blocks[local]` of instance `i`; `io` is
+    /// [`F_IO_READ`] while the read is in flight, 0 for a page read at once (a replayed
+    /// trace).
+    fn init_for_read_local(&mut self, i: usize, local: u32, page: PageId, io: u8) {
         debug_assert_eq!(
             self.lookup(page),
             Lookup::Miss,
             "{page:?} is already in the pool"
         );
-        let i = self.inst_of_frame(frame);
         let slot = self.slot_in(i, page.space);
         let inst = &mut self.instances[i];
-        let local = inst.local(frame);
         inst.blocks[local as usize] = BufBlock {
             page_no: page.page_no,
             slot,
-            flags: STATE_FILE | F_IO_READ,
+            flags: STATE_FILE | io,
             ..BufBlock::FREE
         };
         inst.hash_insert(local, page);

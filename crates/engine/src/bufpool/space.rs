@@ -52,6 +52,9 @@ pub(super) struct Spaces {
     free_slots: Vec<Slot>,
     /// The slot `take` gave last: most reads are of the tablespace the last one was.
     last_taken: Slot,
+    /// Some tablespace was declared compressed: until then a page access need not look
+    /// its tablespace up to know it is not.
+    pub(super) any_zip: bool,
 }
 
 impl Spaces {

@@ -242,3 +242,47 @@ fn a_full_lru_scan_frees_exactly_the_dropped_space() {
     assert_eq!(pool.resident_pages(SpaceId(2)), 1500);
     pool.validate();
 }
+
+/// `buf_flush_LRU_list_batch()`'s bounds, from one pool of 1,900 pages and 148 free
+/// blocks: what one page-cleaner LRU batch does to a clean tail, a dirty one, and a
+/// dirty one behind pages under I/O.
+fn lru_batch(dirty: bool, io_fixed_at_tail: u32) -> (flush::LruBatch, u32) {
+    let mut pool = BufPool::new(2048, 1, 37);
+    pool.register_space(T);
+    let frames: Vec<FrameId> = (0..1900).map(|p| read(&mut pool, p)).collect();
+    if dirty {
+        for (n, &f) in frames.iter().enumerate() {
+            pool.mark_dirty(f, Lsn(n as u64 + 1));
+        }
+    }
+    let mut b = pool.instances[0].lru_tail;
+    for _ in 0..io_fixed_at_tail {
+        pool.instances[0].blocks[b as usize].set(F_IO_READ, true);
+        b = pool.instances[0].blocks[b as usize].prev;
+    }
+    assert_eq!(pool.pages_free(), 148);
+    let mut writes = Vec::new();
+    let batch = pool.lru_flush_batch(0, 1024, &mut writes);
+    assert_eq!(writes.len() as u32, batch.writes);
+    (batch, pool.instances()[0].free_len())
+}
+
+#[test]
+fn an_lru_batch_refills_toward_the_scan_depth_and_writes_as_innodb_does() {
+    // Clean: pages are freed until the free list holds innodb_lru_scan_depth.
+    let (clean, free) = lru_batch(false, 0);
+    assert_eq!(
+        (clean.freed, clean.writes, clean.scanned, free),
+        (876, 0, 876, 1024)
+    );
+    // Dirty: written pages are freed only when their writes complete, so the batch
+    // goes on to `scan_depth` writes (not 1024 - 148).
+    let (dirty, free) = lru_batch(true, 0);
+    assert_eq!(
+        (dirty.freed, dirty.writes, dirty.scanned, free),
+        (0, 1024, 1024, 148)
+    );
+    // Blocks under I/O are walked past without counting toward the batch.
+    let (fixed, _) = lru_batch(true, 300);
+    assert_eq!((fixed.writes, fixed.scanned), (1024, 1324));
+}

@@ -493,6 +493,7 @@ impl BufPool {
     pub fn set_space_zip_size(&mut self, space: SpaceId, key_block_kb: u32) {
         let class = zip_class(key_block_kb).expect("KEY_BLOCK_SIZE is 1, 2, 4, 8 or 16");
         self.spaces.entry(space).zip_class = class + 1;
+        self.spaces.any_zip = true;
     }
 
     /// The space's `KEY_BLOCK_SIZE` in KiB, 0 when it is not compressed.

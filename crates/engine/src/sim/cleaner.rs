@@ -3,8 +3,10 @@
 //! Once a second (or at once when a session that found no free block sets
 //! `buf_flush_event`) the coordinator runs, per instance:
 //!
-//! - an LRU batch (`buf_flush_LRU_list()`): from the LRU tail, free clean pages and write
-//!   dirty ones until `innodb_lru_scan_depth` blocks are free;
+//! - an LRU batch (`buf_flush_LRU_list()`): from the LRU tail, free clean pages until
+//!   `innodb_lru_scan_depth` blocks are free and write dirty ones, at most that many
+//!   freed or written (a written page is freed when its write completes, so the free
+//!   list can pass the depth then; between rounds sessions drain it);
 //! - a flush-list batch (`buf_flush_do_batch(BUF_FLUSH_LIST)`): write the pages with the
 //!   oldest modifications, as many as adaptive flushing recommends.
 //!

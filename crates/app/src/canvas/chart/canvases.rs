@@ -6,7 +6,7 @@ use super::draw::{self, Frame};
 use super::geometry::{self, Drawn};
 use crate::canvas::theme::Theme;
 use crate::model::spans::{DdlSpan, FailoverMark};
-use crate::worker::marks::now_ms as performance_now;
+use crate::worker::perf_marks::now_ms;
 use ddlscope_engine::{Sample, Tick};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -135,7 +135,7 @@ impl ChartCanvases {
             if canvas.width() == 0 {
                 continue;
             }
-            let started = performance_now();
+            let started = now_ms();
             let result = match which {
                 Which::Tps => draw::draw_tps(&canvas, &frame),
                 Which::Bp => draw::draw_bp(&canvas, &frame),
@@ -143,7 +143,7 @@ impl ChartCanvases {
             };
             match result {
                 Ok(drawn) => {
-                    let took = performance_now() - started;
+                    let took = now_ms() - started;
                     let count = drawn.describe();
                     let _ = canvas.set_attribute("data-bands", &drawn_count(&count).to_string());
                     let _ = canvas.set_attribute("data-band-hits", &count);

@@ -20,7 +20,7 @@ pub struct ChartProps {
 /// A legend entry: a swatch in `swatch_style`, a name, and a tooltip.
 fn entry(swatch_style: String, name: &str, title: &str) -> Html {
     html! {
-        <li title={title.to_string()}><span class="swatch" style={swatch_style}></span>{ name.to_string() }</li>
+        <li title={title.to_string()}><span class="swatch" ~style={swatch_style}></span>{ name.to_string() }</li>
     }
 }
 
@@ -84,7 +84,7 @@ fn canvas(which: Which, props: &ChartProps, label: &str) -> Html {
         <canvas
             ref={props.slot.canvas.clone()}
             data-testid={which.test_id()}
-            style={format!("height: {}px", which.css_height())}
+            ~style={format!("height: {}px", which.css_height())}
             role="img"
             aria-label={label.to_string()}
             {onclick}
@@ -112,8 +112,6 @@ fn hover(canvas: &HtmlCanvasElement, title: Option<&str>) {
     }
 }
 
-const SUBTLE: &str = "text-transform: none; letter-spacing: 0; font-weight: 400";
-
 /// The throughput and latency chart panel.
 #[function_component(TpsChart)]
 pub fn tps_chart(props: &ChartProps) -> Html {
@@ -121,7 +119,7 @@ pub fn tps_chart(props: &ChartProps) -> Html {
         <section class="panel charts" aria-labelledby="tps-title">
             <h2 class="panel-title" id="tps-title">
                 <span>{ "Throughput and latency" }</span>
-                <span style={SUBTLE}>{ "right axis: latency, log scale" }</span>
+                <span class="title-plain">{ "right axis: latency, log scale" }</span>
             </h2>
             { canvas(Which::Tps, props, "Chart of transactions per second and statement latency (mean, 95th percentile, longest) over virtual time, with statements, lock waits and failovers as bands; click a band to jump there") }
             <ul class="legend">
@@ -142,7 +140,7 @@ pub fn bp_chart(props: &ChartProps) -> Html {
         <section class="panel charts" aria-labelledby="chart-title">
             <h2 class="panel-title" id="chart-title">
                 <span>{ "Buffer pool" }</span>
-                <span style={SUBTLE}>{ "Innodb_buffer_pool_*, per virtual second" }</span>
+                <span class="title-plain">{ "Innodb_buffer_pool_*, per virtual second" }</span>
             </h2>
             { canvas(Which::Bp, props, "Chart of total, data, free, dirty, borrowed and stale buffer-pool pages, and below it the reads, read requests and waits for a free block per second, over virtual time, with bands; click a band to jump there") }
             <ul class="legend">
@@ -168,7 +166,7 @@ pub fn waits_chart(props: &ChartProps) -> Html {
         <section class="panel charts" aria-labelledby="waits-title">
             <h2 class="panel-title" id="waits-title">
                 <span>{ "Waits" }</span>
-                <span style={SUBTLE}>{ "most waiting at once in each second" }</span>
+                <span class="title-plain">{ "most waiting at once in each second" }</span>
             </h2>
             { canvas(Which::Waits, props, "Chart of sessions waiting for a metadata lock or a row lock, and threads queued for an internal latch, per virtual second, with bands; click a band to jump there") }
             <ul class="legend">

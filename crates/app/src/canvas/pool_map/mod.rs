@@ -41,27 +41,25 @@
 //!   1 2 2 1 2 1 1 2 2 1 2 1 ┃ x 2 2 x x 2 x │ . . .      1 = t1, x = t1 freed by the scan
 //! ```
 //!
-//! The whole map is built in one RGBA buffer and put on the canvas with one
-//! `putImageData` a frame; the labels, the old/young midpoints and the scan cursors are
-//! drawn over it with the 2D context. No DOM node per page.
+//! The worker builds the map in one RGBA buffer (`model::map_pixels`, with the map
+//! crate's pixel functions) and posts the rows it repainted; the frame loop puts them
+//! on the canvas with `putImageData` and draws the labels, the old/young midpoints
+//! and the scan cursors over them with the 2D context. No DOM node per page.
 //!
-//! The files: `layout.rs` (sizing the canvas to the map crate's band geometry),
-//! `paint.rs` (the bands through the map crate's pixel functions, kept between
-//! frames, and the overlays), `view.rs` (the
-//! panel component; the tooltip's text is `model::inspect`). The pure parts (shades, the pixel majority, the RGBA image, the
+//! The files: `fit.rs` (sizing the canvas to the map crate's band geometry),
+//! `paint.rs` (the overlays), `view.rs` (the panel component; the tooltip's text is
+//! `model::inspect`). The pure parts (shades, the pixel majority, the RGBA image, the
 //! geometry and its point → frame inverse, the repaint order) are the `ddlscope-map`
 //! crate's, which the CLI's `ddlscope poster` renders with too.
 
-pub mod layout;
+pub mod fit;
 pub mod paint;
 mod view;
 
 pub use crate::model::inspect::describe;
-pub use layout::{band_order, css_height, fit_canvas, locate};
-pub use paint::{
-    draw, draw_overlays, label_forms, MapFrame, MapScratch, Mark, Overlay, Shade, Swept,
-};
-pub use view::{Inspect, PoolMap, PoolMapProps};
+pub use fit::{band_order, css_height, fit_canvas, locate};
+pub use paint::{draw_overlays, label_forms, Mark, Overlay, Shade, Swept};
+pub use view::{Inspect, InspectAsk, PoolMap, PoolMapProps};
 
 #[cfg(test)]
 mod tests;

@@ -1,56 +1,17 @@
-//! Painting the map on its canvas: the bands with the map crate's pixel functions
-//! (`ddlscope_map::paint`: a frame's [`Shade`], a pixel's majority, one RGBA image,
-//! the same pixels as the CLI's posters) kept between frames, and the labels,
-//! midpoints and scan cursors drawn over them with the 2D context.
+//! The text and marks over the map's pixels: the labels, midpoints and scan cursors
+//! drawn with the 2D context over the rows the worker painted (with the map crate's
+//! pixel functions, `ddlscope_map::paint`: a frame's [`Shade`], a pixel's majority,
+//! the same pixels as the CLI's posters; `model::map_pixels`).
 
-use super::layout::Layout;
+use super::fit::Layout;
 use crate::canvas::pen::Pen;
 use crate::canvas::theme::{self, Theme};
 use crate::model::format;
-use crate::model::map_pixels::{band_infos, BandInfo, MapPixels, PaintAsk};
+use crate::model::map_pixels::BandInfo;
 use crate::model::spans::ScanSpan;
-use ddlscope_engine::{Sim, Tick};
+use ddlscope_engine::Tick;
 pub use ddlscope_map::shade::{swept, Mark, Shade, Swept};
-use wasm_bindgen::Clamped;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
-
-/// The image of every band, kept between frames (see [`MapPixels`]).
-pub type MapScratch = MapPixels;
-
-fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    crate::canvas::panel::context_2d(canvas).ok()
-}
-
-/// What [`draw`] draws from, besides the canvas and the kept image.
-pub struct MapFrame<'a> {
-    /// The simulation, now.
-    pub sim: &'a Sim,
-    /// The scans not over yet.
-    pub scans: &'a [ScanSpan],
-    /// The colours.
-    pub theme: &'a Theme,
-    /// Device pixels per CSS pixel.
-    pub dpr: f64,
-    /// Wall time the frame may spend repainting bands past the ones it must.
-    pub budget_ms: f64,
-    /// Whether one band more than the scanned ones must be repainted (false in a
-    /// frame that has other work to do).
-    pub extra: bool,
-    /// The wall clock, ms.
-    pub clock: &'a dyn Fn() -> f64,
-}
-
-impl std::fmt::Debug for MapFrame<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MapFrame")
-            .field("now", &self.sim.now())
-            .field("scans", &self.scans.len())
-            .field("dpr", &self.dpr)
-            .field("budget_ms", &self.budget_ms)
-            .field("extra", &self.extra)
-            .finish_non_exhaustive()
-    }
-}
+use web_sys::CanvasRenderingContext2d;
 
 /// What the text and marks over the bands are drawn from: every instance's figures,
 /// the running scans, the virtual time.
@@ -66,40 +27,6 @@ pub struct Overlay<'a> {
     pub theme: &'a Theme,
     /// Device pixels per CSS pixel.
     pub dpr: f64,
-}
-
-/// Draws the map for the pool's state now, with the cursors of the active scans.
-/// With `extra` false (a frame that has other work to do), only the scanned bands
-/// are sure to be repainted (see [`MapPixels::paint`]); the labels, midpoints and
-/// cursors of the repainted bands are drawn fresh.
-pub fn draw(canvas: &HtmlCanvasElement, f: &MapFrame<'_>, scratch: &mut MapScratch) {
-    let (w, h) = (canvas.width(), canvas.height());
-    let Some(ctx) = context(canvas) else { return };
-    if w == 0 || h == 0 {
-        return;
-    }
-    let ask = PaintAsk {
-        width: w,
-        height: h,
-        dpr: f.dpr,
-        theme: f.theme,
-        budget_ms: f.budget_ms,
-        extra: f.extra,
-    };
-    let painted = scratch.paint(f.sim, f.scans, &ask, f.clock);
-    let layout = Layout::new(f.sim.pool().n_instances(), w, f.dpr);
-    if put_image(&ctx, scratch.rgba(), &painted.regions(&layout, h), w).is_none() {
-        return;
-    }
-    let bands = band_infos(f.sim);
-    let overlay = Overlay {
-        bands: &bands,
-        scans: f.scans,
-        now: f.sim.now(),
-        theme: f.theme,
-        dpr: f.dpr,
-    };
-    draw_overlays(&ctx, &overlay, &layout, &painted.bands);
 }
 
 /// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
@@ -120,27 +47,6 @@ pub fn draw_overlays(
         draw_regions(&pen, o, band, layout, i);
         draw_cursors(&pen, o, band, layout, i);
     }
-}
-
-/// Puts the image's rows `regions` (`(first, one past the last)`) on the canvas,
-/// `w` pixels wide; `None` when the browser refuses the image.
-fn put_image(
-    ctx: &CanvasRenderingContext2d,
-    pixels: &[u8],
-    regions: &[(u32, u32)],
-    w: u32,
-) -> Option<()> {
-    let wu = w as usize;
-    for &(row0, row1) in regions {
-        let rows = &pixels[row0 as usize * wu * 4..row1 as usize * wu * 4];
-        match ImageData::new_with_u8_clamped_array_and_sh(Clamped(rows), w, row1 - row0) {
-            Ok(image) => {
-                let _ = ctx.put_image_data(&image, 0.0, f64::from(row0));
-            }
-            Err(_) => return None,
-        }
-    }
-    Some(())
 }
 
 /// The label row of band `i`: which instance, and its lists. Returns where its text

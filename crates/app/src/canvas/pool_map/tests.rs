@@ -1,6 +1,6 @@
 //! The map's pure parts: painting, the majority, the sweep, the layout, the tooltip.
 
-use super::layout::{band_order, css_height, locate, Layout};
+use super::fit::{band_order, css_height, locate, Layout};
 use super::paint::{swept, Mark, Shade, Swept};
 use crate::canvas::theme::Theme;
 use crate::model::inspect::describe;

@@ -1,16 +1,27 @@
 //! The map panel: title, canvas, tooltip and legend. The frame loop does the drawing.
 
-use super::layout::css_height;
+use super::fit::css_height;
 use crate::canvas::theme::{self, Theme};
 use crate::model::snapshot::TableInfo;
 use ddlscope_engine::SpaceId;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-/// Asks for the tooltip at a point (CSS px from the canvas's top left, and the
-/// canvas's CSS width); the callback gets its text (at once, or when the worker
-/// answers).
-pub type Inspect = Callback<((f64, f64, f64), Callback<Option<String>>)>;
+/// Asks for the tooltip at a point; `done` gets its text when the worker answers.
+pub type Inspect = Callback<InspectAsk>;
+
+/// A tooltip asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectAsk {
+    /// CSS px from the canvas's left edge.
+    pub x: f64,
+    /// CSS px from the canvas's top edge.
+    pub y: f64,
+    /// The canvas's CSS width.
+    pub width: f64,
+    /// Gets the tooltip's text (`None`: nothing there).
+    pub done: Callback<Option<String>>,
+}
 
 /// Properties of [`PoolMap`].
 #[derive(Properties, PartialEq, Debug)]
@@ -54,14 +65,16 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
             let w = rect.width();
             let (tip, left) = (tip.clone(), left.clone());
             let asked = *left.borrow();
-            inspect.emit((
-                (x, y, w),
-                Callback::from(move |text: Option<String>| {
+            inspect.emit(InspectAsk {
+                x,
+                y,
+                width: w,
+                done: Callback::from(move |text: Option<String>| {
                     if *left.borrow() == asked {
                         tip.set(text.map(|text| (x, y, w, text)));
                     }
                 }),
-            ));
+            });
         })
     };
     let on_leave = {
@@ -71,21 +84,20 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
             tip.set(None);
         })
     };
-    let subtle = "text-transform: none; letter-spacing: 0; font-weight: 400";
     let swatch = |style: String, name: &str, title: &str| {
-        html! { <li title={title.to_string()}><span class="swatch" style={style}></span>{ name.to_string() }</li> }
+        html! { <li title={title.to_string()}><span class="swatch" ~style={style}></span>{ name.to_string() }</li> }
     };
     html! {
         <section class="panel map" aria-labelledby="map-title">
             <h2 class="panel-title" id="map-title">
                 <span>{ "Buffer pool map" }</span>
-                <span style={subtle}>{ "LRU head (young) → tail (old), then free" }</span>
+                <span class="title-plain">{ "LRU head (young) → tail (old), then free" }</span>
             </h2>
             <div class="map-wrap">
                 <canvas
                     ref={props.canvas.clone()}
                     data-testid="bufpool-map"
-                    style={height}
+                    ~style={height}
                     role="img"
                     aria-label={props.summary.clone()}
                     onmousemove={on_move.clone()}
@@ -94,7 +106,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 />
                 if let Some((x, y, w, text)) = (*tip).clone() {
                     // Beside the pointer, on the side with room.
-                    <div class="map-tip" data-testid="map-tip" role="tooltip" style={if x < w / 2.0 {
+                    <div class="map-tip" data-testid="map-tip" role="tooltip" ~style={if x < w / 2.0 {
                         format!("left: {:.0}px; top: {:.0}px", x + 12.0, y + 14.0)
                     } else {
                         format!("right: {:.0}px; top: {:.0}px", w - x + 12.0, y + 14.0)
@@ -106,7 +118,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     { for props.tables.iter().map(|t| {
                         let colour = format!("--swatch: {}", theme::css(theme::space_colour(t.space)));
                         let name = if t.dropped { format!("{} (dropped)", t.name) } else { t.name.clone() };
-                        html! { <li><span class="swatch" style={colour}></span>{ name }</li> }
+                        html! { <li><span class="swatch" ~style={colour}></span>{ name }</li> }
                     }) }
                     { swatch(format!("--swatch: {}", theme::css(theme::dirty_colour(first_space))), "dirty", "dirty: a darker shade of the table's colour") }
                     { swatch(format!("background: {}", theme::stale_swatch_css(first_space)), "stale", "stale: a dropped table's pages not yet freed (8.0.23+)") }
@@ -115,12 +127,12 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                 <details class="legend-more">
                     <summary>{ "key" }</summary>
                     <ul class="legend">
-                        <li><span class="swatch" style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
-                        <li><span class="swatch" style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
-                        <li><span class="swatch" style="background: var(--text); width: 2px"></span>{ "old/young midpoint" }</li>
+                        <li><span class="swatch" ~style={format!("background: {}", theme::ahi_swatch_css(first_space))}></span>{ "dotted: has adaptive-hash-index entries" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::swatch_css(|t| t.memory))}></span>{ "AHI / lock memory" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::css(Theme::LIGHT.io))}></span>{ "being read or written" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}; width: 3px", theme::css(Theme::LIGHT.cursor))}></span>{ "scan cursor, holding the instance mutex" }</li>
+                        <li><span class="swatch" ~style={format!("--swatch: {}", theme::swatch_css(|t| t.freed))}></span>{ "passed by the scan: freed when it releases the mutex" }</li>
+                        <li><span class="swatch swatch-midpoint"></span>{ "old/young midpoint" }</li>
                     </ul>
                 </details>
             </div>

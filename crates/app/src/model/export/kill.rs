@@ -82,14 +82,21 @@ impl<'a> Records<'a> {
     }
 }
 
-/// `sql`, typed into `session` at `at`, as a script line: unchanged unless it holds a
-/// `KILL`, whose target becomes `{NAME}` when it was a tab's live connection.
-pub fn script_line(
-    sim: &Sim,
-    tabs: &Tabs,
-    records: &mut Records<'_>,
-    (session, at, sql): (u32, Tick, &str),
-) -> Line {
+/// A statement as the user typed it.
+#[derive(Clone, Copy, Debug)]
+pub struct Typed<'a> {
+    /// The console session it was typed into.
+    pub session: u32,
+    /// When.
+    pub at: Tick,
+    /// The text.
+    pub sql: &'a str,
+}
+
+/// `typed` as a script line: unchanged unless it holds a `KILL`, whose target
+/// becomes `{NAME}` when it was a tab's live connection.
+pub fn script_line(sim: &Sim, tabs: &Tabs, records: &mut Records<'_>, typed: Typed<'_>) -> Line {
+    let Typed { session, at, sql } = typed;
     let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let Ok(parsed) = parse_sql(sql) else {
         return Line {

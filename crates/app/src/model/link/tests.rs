@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::layout::PanelLayout;
+use crate::model::panel_layout::PanelLayout;
 
 fn sample_state(statements: usize) -> LinkState {
     let mut journal = vec![JournalEntry::Connect {
@@ -68,7 +68,7 @@ fn a_frozen_v1_link_keeps_decoding() {
 
 #[test]
 fn the_frozen_v1_links_panels_open_in_their_order_and_the_rest_close() {
-    use crate::model::layout::{Column, PanelId};
+    use crate::model::panel_layout::{Column, PanelId};
     let layout = LinkState::decode(FROZEN_V1).unwrap().panel_layout();
     assert_eq!(layout.column(Column::First), [PanelId::Map, PanelId::Mdl]);
     assert!(layout.column(Column::Second).is_empty());
@@ -88,7 +88,7 @@ fn a_link_without_panels_opens_the_default_layout() {
 
 #[test]
 fn the_layout_round_trips_and_a_bad_one_is_refused() {
-    use crate::model::layout::PanelId;
+    use crate::model::panel_layout::PanelId;
     let mut layout = PanelLayout::default();
     layout.toggle(PanelId::Latches);
     assert!(layout.step(PanelId::Processlist, true));

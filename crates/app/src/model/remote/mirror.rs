@@ -41,8 +41,30 @@ pub struct Received<F> {
     pub answered: Vec<(F, Reply)>,
     /// Map patches to draw, by pane, with their pixel buffers' index.
     pub patches: Vec<(usize, MapPatch)>,
-    /// The panes whose latch lanes and flush lists (`.0`) or charts (`.1`) came new.
-    pub panels: Vec<(usize, bool, bool)>,
+    /// The panes whose panels came new, by pane.
+    pub panels: Vec<(usize, FreshPanels)>,
+}
+
+/// Which of a pane's panels a frame brought new data for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FreshPanels {
+    /// The latch lanes and flush lists.
+    pub lanes: bool,
+    /// The charts.
+    pub charts: bool,
+}
+
+impl FreshPanels {
+    /// Either's new data: what two frames brought together.
+    pub fn merge(&mut self, other: FreshPanels) {
+        self.lanes |= other.lanes;
+        self.charts |= other.charts;
+    }
+
+    /// Whether anything came.
+    pub fn any(self) -> bool {
+        self.lanes || self.charts
+    }
 }
 
 /// The page's picture of the worker's engines.
@@ -151,8 +173,9 @@ impl<F> Mirror<F> {
             if p.charts.is_some() {
                 mine.charts = p.charts;
             }
-            if lanes || charts {
-                out.panels.push((pane, lanes, charts));
+            let fresh = FreshPanels { lanes, charts };
+            if fresh.any() {
+                out.panels.push((pane, fresh));
             }
         }
         for reply in frame.replies {

@@ -9,11 +9,11 @@
 //!     └──── Frame (bincode) + pixel rows ◀─────────┘ (transferred ArrayBuffers)
 //! ```
 //!
-//! `protocol.rs` the messages and their encoding, `host.rs` the worker's end (it owns
-//! the engines and answers commands), `mirror.rs` the page's end (the latest frame of
-//! each pane, the asks waiting for an answer).
+//! `protocol.rs` the messages and their encoding (`wire.rs` the engine's types that
+//! need a form of their own), `mirror.rs` the page's end (the latest frame of each
+//! pane, the asks waiting for an answer). The worker's end, `Host`, which owns the
+//! engines and answers commands, is `worker/host.rs`.
 
-pub mod host;
 pub mod mirror;
 pub mod protocol;
 pub mod wire;

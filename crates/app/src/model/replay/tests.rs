@@ -52,7 +52,7 @@ fn a_captured_link_opens_at_the_same_tick_with_the_same_state() {
 /// The default layout with the flush list hidden and the metadata locks moved to the
 /// top of the second column.
 fn moved_layout() -> PanelLayout {
-    use crate::model::layout::PanelId;
+    use crate::model::panel_layout::PanelId;
     let mut l = PanelLayout::default();
     l.toggle(PanelId::Flush);
     assert!(l.step(PanelId::Mdl, true));

@@ -4,7 +4,7 @@
 //! way the clock is held, the views show the server as it is so far, and
 //! [`Runner::busy`] says how far it has got.
 
-use super::{marks, Runner, MARK_HORIZON, STEP_BUDGET_MS};
+use super::{timeline_marks, Runner, MARK_HORIZON, STEP_BUDGET_MS};
 use ddlscope_engine::{SimBuild, Tick, WarmUp};
 use std::fmt;
 
@@ -135,7 +135,7 @@ impl Runner {
         }
         self.digest();
         let from = self.sim.now();
-        let known = marks::next_after(&self.marks, from);
+        let known = timeline_marks::next_after(&self.marks, from);
         self.stepping = Some(Stepping {
             from,
             to: known.unwrap_or(from + MARK_HORIZON),
@@ -164,7 +164,7 @@ impl Runner {
                     .sim
                     .events_since(seen)
                     .iter()
-                    .any(|e| e.at > s.from && marks::mark_of(e).is_some());
+                    .any(|e| e.at > s.from && timeline_marks::mark_of(e).is_some());
                 if marked {
                     self.stepping = None;
                     return true;

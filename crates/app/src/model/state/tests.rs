@@ -195,7 +195,7 @@ fn escape_closes_the_help_and_the_error() {
 
 #[test]
 fn the_layout_and_the_console_width_survive_a_restart_but_session_names_do_not() {
-    use crate::model::layout::PanelId;
+    use crate::model::panel_layout::PanelId;
     let s = AppState::default()
         .apply(Action::TogglePanel(PanelId::Flush))
         .and_then(|s| s.apply(Action::MovePanel(PanelId::Tps, true)))
@@ -246,4 +246,21 @@ fn a_result_table_is_read_out_by_its_last_line() {
         s.narration,
         ["Session 8: SELECT 1 — 1 row in set (0.00 sec)"]
     );
+}
+
+#[test]
+fn a_worker_that_cannot_start_stops_the_clock_and_says_why_and_what_the_browser_needs() {
+    let s = AppState::default()
+        .apply(Action::CannotStart(
+            "the engine's worker stopped: Uncaught Error: no".to_string(),
+        ))
+        .unwrap();
+    assert!(!s.playing);
+    let said = s.error.clone().unwrap_or_default();
+    assert!(
+        said.starts_with("The simulation cannot start: it runs in a Web Worker, and the engine's worker stopped: Uncaught Error: no."),
+        "{said}"
+    );
+    assert!(said.contains("module workers"), "{said}");
+    assert_eq!(s.apply(Action::DismissError).map(|s| s.error), Some(None));
 }

@@ -4,7 +4,11 @@
 //! or malformed message is ignored with one console warning. To the parent (those
 //! origins only): `ddlscope:ready`, `ddlscope:state {t, paused}` when either changes,
 //! and `ddlscope:statement {session, sql, outcome, error_code}` as statements finish.
-//! (`ddlscope:resize {height}` is posted by embed.html itself, to any parent.)
+//! They go to the parent's origin only, and only when it is one of those: a message
+//! posted at another origin than the parent's is an error in the console each time
+//! (twice a second), so before the parent's origin is known nothing is posted.
+//! (`ddlscope:resize {height}` is posted by embed.js itself, to any parent; reveal.js's
+//! `slide:start`/`slide:stop` are embed-host.js's, and quietly not commands here.)
 
 use crate::model::embed::{
     error_code, foreign, ignored, parse_command, run_refused, Command, EmbedOptions,
@@ -32,8 +36,32 @@ fn own_origin() -> String {
         .unwrap_or_default()
 }
 
-/// Posts `message` to the parent page, if there is one, at each allowed origin (the
-/// browser delivers it only where the parent's origin matches).
+thread_local! {
+    /// The parent's origin as a message from it told (where the browser has no
+    /// `location.ancestorOrigins` and the parent is on another origin).
+    static LEARNED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The parent page's origin, when known: `location.ancestorOrigins[0]` (Chromium,
+/// Safari), the parent's own location (same origin), or a message's from the parent.
+fn parent_origin(window: &web_sys::Window, parent: &web_sys::Window) -> Option<String> {
+    let location = window.location();
+    let ancestors = js_sys::Reflect::get(&location, &"ancestorOrigins".into()).ok();
+    if let Some(first) = ancestors
+        .filter(|a| !a.is_undefined() && !a.is_null())
+        .and_then(|a| js_sys::Reflect::get(&a, &JsValue::from(0)).ok())
+        .and_then(|o| o.as_string())
+    {
+        return Some(first);
+    }
+    if let Ok(origin) = parent.location().origin() {
+        return Some(origin);
+    }
+    LEARNED.with(|l| l.borrow().clone())
+}
+
+/// Posts `message` to the parent page, if there is one, when its origin is known and
+/// allowed (its own or one in `origins=`); otherwise nothing.
 fn post(options: &EmbedOptions, message: &serde_json::Value) {
     let window = gloo::utils::window();
     let Ok(Some(parent)) = window.parent() else {
@@ -42,13 +70,22 @@ fn post(options: &EmbedOptions, message: &serde_json::Value) {
     if parent == window {
         return;
     }
+    let Some(origin) = parent_origin(&window, &parent) else {
+        return;
+    };
+    if !options.allows(&origin, &own_origin()) {
+        return;
+    }
     let Ok(value) = js_sys::JSON::parse(&message.to_string()) else {
         return;
     };
-    let own = own_origin();
-    for origin in std::iter::once(&own).chain(options.origins.iter()) {
-        let _ = parent.post_message(&value, origin);
-    }
+    let _ = parent.post_message(&value, &origin);
+}
+
+/// reveal.js's messages to the iframes of a slide (`slide:start`, `slide:stop`):
+/// embed-host.js acts on them; they are not commands, nor mistakes.
+fn is_slide_message(data: &JsValue) -> bool {
+    data.as_string().is_some_and(|s| s.starts_with("slide:"))
 }
 
 /// Listens to the parent and reports to it.
@@ -73,6 +110,15 @@ pub fn use_messages(
                 let Some(e) = e.dyn_ref::<MessageEvent>() else {
                     return;
                 };
+                let window = gloo::utils::window();
+                let from_parent = matches!((window.parent(), e.source()), (Ok(Some(p)), Some(s))
+                    if p != window && JsValue::from(p.clone()) == JsValue::from(s.clone()));
+                if from_parent && e.origin() != "null" {
+                    LEARNED.with(|l| *l.borrow_mut() = Some(e.origin()));
+                }
+                if is_slide_message(&e.data()) {
+                    return;
+                }
                 let warn = |why: String| {
                     if !warned.replace(true) {
                         gloo::console::warn!(ignored(&why));
@@ -121,7 +167,7 @@ fn obey(c: Command, engines: &EnginesProxy, d: &UseReducerDispatcher<AppState>, 
         Command::Speed(x) => d.dispatch(Action::SetSpeed(x)),
         Command::Run { session, sql } => {
             // Session 0: the console's own.
-            if let (Err(err), _) = engines.submit(session.unwrap_or(0), &sql) {
+            if let Err(err) = engines.submit(session.unwrap_or(0), &sql) {
                 gloo::console::warn!(run_refused(&err));
             }
         }

@@ -7,21 +7,21 @@
 //!
 //! It shares the main page's model (AppState, the reducer, the engines) and hooks,
 //! and starts its engines as the main page does (`ui::start`): in a Web Worker, or
-//! on the page's thread with `?worker=0` or where no worker can start. Only the
+//! says why it cannot. Only the
 //! layout is its own: `panels.rs` the chosen panels, `bar.rs` the controls.
 
 mod bar;
 mod messages;
 mod panels;
 
-use crate::canvas::frame::{performance_now, Canvases};
+use crate::canvas::pane_canvases::Canvases;
 use crate::model::embed::{EmbedOptions, Theme};
 use crate::model::state::{Action, AppState};
 use crate::ui::hooks::{
-    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy, SEEK_NOW_MS,
+    seeker, stepper, use_clock, use_compare, use_frame_loop, use_restart, EnginesProxy,
 };
 use crate::ui::share::{self, Opening};
-use crate::ui::start::first_engines;
+use crate::ui::start::{first_engines, CannotStart};
 use ddlscope_engine::Tick;
 use gloo::timers::callback::Interval;
 use std::cell::Cell;
@@ -55,7 +55,7 @@ pub fn embed_app() -> Html {
     let read = use_memo((), |_| EmbedOptions::from_params(&opening.params));
     let options = Rc::new(read.as_ref().clone().unwrap_or_default());
     let option_error = read.as_ref().as_ref().err().map(|e| e.to_string());
-    let first = use_mut_ref(|| {
+    let first = use_memo((), |_| {
         let mut o = embed_opening(&opening, &options);
         if o.state.is_none() && o.error.is_none() {
             // No scenario named: the default one, with its script, as a player shows it.
@@ -69,11 +69,36 @@ pub fn embed_app() -> Html {
                 ..Default::default()
             });
         }
-        Some(first_engines(&o, !options.autoplay))
+        first_engines(&o, !options.autoplay)
     });
-    let state = use_reducer(|| first.borrow().as_ref().expect("taken once").0.clone());
-    let engines = use_memo((), |_| first.borrow_mut().take().expect("taken once").1);
-    let proxy: EnginesProxy = (*engines).clone();
+    match &*first {
+        Ok((state, engines)) => html! {
+            <Player first={state.clone()} engines={engines.clone()} {options} {option_error} />
+        },
+        Err(why) => html! { <CannotStart why={AttrValue::from(why.clone())} /> },
+    }
+}
+
+/// The properties of [`Player`].
+#[derive(Properties, PartialEq, Debug)]
+struct PlayerProps {
+    /// The player's first state.
+    first: AppState,
+    /// The engines, in their worker.
+    engines: EnginesProxy,
+    /// The player's options.
+    options: Rc<EmbedOptions>,
+    /// Why the options could not be read, if they could not.
+    option_error: Option<String>,
+}
+
+/// The player with its engines running.
+#[function_component(Player)]
+fn player(props: &PlayerProps) -> Html {
+    let state = use_reducer(|| props.first.clone());
+    let proxy = props.engines.clone();
+    let options = props.options.clone();
+    let option_error = props.option_error.clone();
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
 
     use_frame_loop(&proxy, &state, (*canvases).clone(), None);
@@ -158,9 +183,9 @@ fn use_end(engines: &EnginesProxy, state: &UseReducerHandle<AppState>, options: 
                     return;
                 }
                 if looped {
-                    engines.seek(start, SEEK_NOW_MS, &performance_now);
+                    engines.seek(start);
                 } else {
-                    engines.seek(end, SEEK_NOW_MS, &performance_now);
+                    engines.seek(end);
                     d.dispatch(Action::Pause);
                 }
             })

@@ -3,8 +3,8 @@
 //! (main engine only), in one column per engine (stacked below 1000 px).
 
 use crate::canvas::chart::{BpChart, TpsChart, WaitsChart};
-use crate::canvas::frame::Canvases;
 use crate::canvas::latch_lanes::LatchLanes;
+use crate::canvas::pane_canvases::Canvases;
 use crate::canvas::pool_map::PoolMap;
 use crate::model::embed::EmbedOptions;
 use crate::model::state::{Action, AppState};
@@ -85,7 +85,7 @@ fn console(state: &UseReducerHandle<AppState>, engines: &EnginesProxy) -> Html {
         let engines = engines.clone();
         let active = state.active;
         // Session 0: the console's own.
-        Callback::from(move |sql: String| -> Result<u32, String> { engines.submit(active, &sql).0 })
+        Callback::from(move |sql: String| -> Result<u32, String> { engines.submit(active, &sql) })
     };
     let on_connect = {
         let (engines, d) = (engines.clone(), state.dispatcher());

@@ -1,7 +1,7 @@
 use super::*;
 use crate::model::knobs::Knobs;
-use crate::model::remote::host::Host;
 use crate::model::remote::protocol::{decode_frame, encode_frame, Command};
+use crate::worker::host::Host;
 
 /// Frames from a host, through their bytes, into `m`, until `want` says enough.
 fn pump(

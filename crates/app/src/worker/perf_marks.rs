@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 /// The page's module started (`lib.rs`'s `start`).
 pub const PAGE_START: &str = "ddlscope:page-start";
-/// The page asked the worker for its first map (`canvas::remote_frame`).
+/// The page asked the worker for its first map (`canvas::frame_loop`).
 pub const PAGE_VIEW: &str = "ddlscope:page-view";
 /// The page put the worker's first map pixels on the canvas.
 pub const PAGE_FIRST_MAP: &str = "ddlscope:page-first-map";

@@ -1,7 +1,7 @@
 //! The scrubber's markers: a tick for each statement, lock wait and DDL phase on the
 //! timeline; clicking one seeks there.
 
-use crate::model::marks::Mark;
+use crate::model::timeline_marks::Mark;
 use ddlscope_engine::Tick;
 use yew::prelude::*;
 
@@ -43,7 +43,7 @@ pub fn scrubber_marks(props: &ScrubberMarksProps) -> Html {
                 html! {
                     <button type="button" tabindex="-1" class={classes!("scrub-mark", m.kind.name())}
                         data-testid={format!("mark-{}", m.kind.name())}
-                        style={format!("left: {pct:.2}%")}
+                        ~style={format!("left: {pct:.2}%")}
                         title={format!("{:.3} s: {}", m.at.as_secs_f64(), m.label)}
                         onclick={Callback::from(move |_: MouseEvent| seek.emit(at))}></button>
                 }

@@ -3,20 +3,20 @@
 //! thread does them (`model::lesson`).
 
 use super::Host;
-use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions};
+use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 impl Host {
-    /// Opens step `place` (step, quiz variant, seed) of lesson `id` (read from its
-    /// text when the reader brought it) as restart `generation`; the answer to `ask` goes out once its sessions are connected,
-    /// or at once with why it cannot open.
+    /// Opens step `place` of lesson `id` (read from its text when the reader
+    /// brought it) as restart `generation`; the answer to `ask` goes out once its
+    /// sessions are connected, or at once with why it cannot open.
     pub(super) fn open_lesson(
         &mut self,
         ask: u32,
         (id, source): (&str, Option<&str>),
-        place: (usize, usize, usize),
+        place: StepPick,
         generation: u32,
     ) {
         let sessions: Rc<RefCell<Sessions>> = Rc::default();

@@ -17,11 +17,10 @@
 //! the speed asked) ahead of B's last reported moment (`Engines::bound`), so the
 //! two panes show the same moment within a frame or two and a slower engine holds
 //! the other back, as on one thread. Without nested workers, after B could not
-//! start or stopped (a notice says why), in a lesson step (its question reads both
-//! engines) and on the page's thread, compare mode keeps both engines in one
-//! `Engines`.
+//! start or stopped (a notice says why) and in a lesson step (its question reads
+//! both engines), compare mode keeps both engines in one `Engines`.
 //!
-//! Nothing here knows the worker: `worker::partner` starts B when
+//! Nothing here knows the worker API: `worker::partner_worker` starts B when
 //! [`Host::partner_wanted`] (a new B for each start), posts [`Host::take_partner_commands`] to it, and hands
 //! its frames to [`Host::partner_frame`]. Native tests join two hosts directly.
 

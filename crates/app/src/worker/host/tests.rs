@@ -303,7 +303,7 @@ fn a_lesson_step_opens_and_reveals_as_on_the_page() {
     let all = lessons();
     let mdl = all.iter().find(|l| l.id == "mdl-queue").unwrap();
     let plan = mdl.plan(2, 0, 0).unwrap();
-    // The page's thread, settled at once.
+    // The engines driven directly, settled at once.
     let ids = Rc::new(RefCell::new(Sessions::new()));
     let (mut page, _) = open_step(&plan, 4, ids.clone()).unwrap();
     page.settle();

@@ -1,12 +1,12 @@
 //! The compare engine's worker, started by the main engine's (compare mode with
 //! each engine on a core of its own; what the two say to each other is
-//! `model::remote::host`'s `partner.rs`): `worker.js?module=posted` again, this
+//! `worker::host`'s `partner.rs`): `worker.js?module=posted` again, this
 //! module posted to it, the host's commands for it posted as bytes, and its frames
 //! handed to the host, which forwards them to the page as pane 1's.
 
 use super::post::{post, scope};
-use crate::model::remote::host::Host;
 use crate::model::remote::protocol::{decode_frame, encode_command, Command};
+use crate::worker::host::Host;
 use js_sys::{Array, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;

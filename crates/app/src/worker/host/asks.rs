@@ -1,11 +1,12 @@
 //! The asks a page's link, Export menu and map tooltip make of the worker, answered
-//! from the host's engines exactly as the page's thread answers them.
+//! from the host's engines exactly as the model answers them of engines run
+//! directly.
 
 use super::*;
 use crate::model::export::TextExport;
 use crate::model::remote::protocol::{decode_command, encode_command, LinkJson, PROTOCOL_VERSION};
 
-/// A run on the page's thread with something typed: a DROP at 0.5 s, paused at 2 s.
+/// A run driven directly (no host) with something typed: a DROP at 0.5 s, paused at 2 s.
 fn reference() -> Engines {
     let mut r = Runner::new("drop-table-demo", "mysql-5.7", 0).expect("builtin");
     r.run_to(Tick::from_ms(500), f64::INFINITY, &|| 0.0);

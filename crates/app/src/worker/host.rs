@@ -12,15 +12,15 @@
 //! each message and [`Host::frame`] on its timer, and posts what comes back. Native
 //! tests drive it the same way.
 
-use super::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::console;
 use crate::model::inspect::tooltip;
 use crate::model::knobs::Knobs;
-use crate::model::layout::PanelLayout;
-use crate::model::lesson::Sessions;
+use crate::model::lesson::{Sessions, StepPick};
 use crate::model::link::{unopenable, LinkState};
 use crate::model::map_pixels::{band_infos, MapPixels, PaintAsk};
+use crate::model::panel_layout::PanelLayout;
 use crate::model::panels::{chart_data, flush_view, latch_view};
+use crate::model::remote::protocol::{Command, Frame, MapPatch, PaneFrame, Reply};
 use crate::model::replay;
 use crate::model::restart::{restart, Restarted};
 use crate::model::runner::{Engines, Runner, DEFAULT_PROFILE, DEFAULT_SCENARIO};
@@ -99,8 +99,21 @@ struct PaneState {
     cells: Vec<ddlscope_engine::Cell>,
 }
 
-/// What the charts' data was sent for: engine, second, samples, spans (open), failovers.
-type ChartKey = ((u32, u64), u64, u64, usize, usize, usize);
+/// What the charts' data was sent for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ChartKey {
+    /// The engine: its generation and seek count.
+    engine: (u32, u64),
+    /// The virtual second.
+    second: u64,
+    /// The samples taken.
+    samples: u64,
+    /// The DDL spans, and how many of them are open.
+    spans: usize,
+    open_spans: usize,
+    /// The failovers.
+    failovers: usize,
+}
 
 /// The worker's engines and what the page knows of them.
 #[derive(Debug, Default)]
@@ -232,7 +245,11 @@ impl Host {
                 seed,
                 generation,
             } => {
-                let place = (step as usize, variant as usize, seed as usize);
+                let place = StepPick {
+                    step: step as usize,
+                    variant: variant as usize,
+                    seed: seed as usize,
+                };
                 // A lesson's question reads both engines: its compare engine runs
                 // beside the main one.
                 self.partner = None;
@@ -408,33 +425,23 @@ impl Host {
         }
     }
 
-    /// One timer frame, `dt_ms` of wall time after the last, at `now_ms` on `clock`:
-    /// steps the engines, paints what changed, and returns the frame with each
-    /// pane's repainted rows (RGBA), or `None` when there is nothing new to tell.
-    pub fn frame(
+    /// Steps and digests the engines, unless the page has just asked for a map
+    /// (painted first: the first map of a page, or a resized one, waits for no
+    /// build slice) or the first engines still wait for the page's first view.
+    /// Whether the page had asked for a map.
+    fn work(
         &mut self,
         dt_ms: f64,
         now_ms: f64,
         clock: &dyn Fn() -> f64,
-    ) -> Option<(Frame, Vec<Vec<u8>>)> {
-        let mut replies = std::mem::take(&mut self.replies);
-        self.bound_by_partner();
+        lap: &mut Lap<'_>,
+    ) -> bool {
+        let new_view = std::mem::take(&mut self.new_view);
         let Some(e) = self.engines.as_mut() else {
-            return (!replies.is_empty()).then(|| {
-                let frame = Frame {
-                    replies,
-                    handled: self.handled,
-                    ..Frame::default()
-                };
-                (frame, Vec::new())
-            });
+            return new_view;
         };
         let first_map = self.last_paint_ms.is_none() && now_ms < FIRST_MAP_WINDOW_MS;
         let budget = work_budget(e.busy().is_some(), self.lagging, first_map);
-        let mut lap = Lap::new(clock);
-        // A map the page has just asked for is painted before the engines work on:
-        // the first map of a page (or a resized one) waits for no build slice.
-        let new_view = std::mem::take(&mut self.new_view);
         let viewless = self.panes.iter().all(|p| p.view.is_none());
         let wait_for_view = first_map && viewless && now_ms < FIRST_VIEW_WAIT_MS;
         if !new_view && !wait_for_view {
@@ -448,6 +455,44 @@ impl Host {
             r.digest();
         }
         lap.to(phase::DIGEST);
+        new_view
+    }
+
+    /// Counts a frame that carries a map patch (the page says when it has put it);
+    /// whether this one does.
+    fn count_drawn(&mut self, panes: &[PaneFrame], now_ms: f64) -> bool {
+        let drew = panes.iter().any(|p| p.map.is_some());
+        self.undrawn += u32::from(drew);
+        if drew {
+            self.last_paint_ms = Some(now_ms);
+            self.drawn_fifo.push_back(false);
+        }
+        drew
+    }
+
+    /// One timer frame, `dt_ms` of wall time after the last, at `now_ms` on `clock`:
+    /// steps the engines, paints what changed, and returns the frame with each
+    /// pane's repainted rows (RGBA), or `None` when there is nothing new to tell.
+    pub fn frame(
+        &mut self,
+        dt_ms: f64,
+        now_ms: f64,
+        clock: &dyn Fn() -> f64,
+    ) -> Option<(Frame, Vec<Vec<u8>>)> {
+        let mut replies = std::mem::take(&mut self.replies);
+        self.bound_by_partner();
+        if self.engines.is_none() {
+            return (!replies.is_empty()).then(|| {
+                let frame = Frame {
+                    replies,
+                    handled: self.handled,
+                    ..Frame::default()
+                };
+                (frame, Vec::new())
+            });
+        }
+        let mut lap = Lap::new(clock);
+        let new_view = self.work(dt_ms, now_ms, clock, &mut lap);
         replies.append(&mut self.late.borrow_mut());
         self.pause_at_mark(&mut replies);
         self.lead_partner();
@@ -504,13 +549,9 @@ impl Host {
             }
             t
         });
-        let drew = panes.iter().any(|p| p.map.is_some());
-        self.undrawn += u32::from(drew);
-        if drew {
-            self.last_paint_ms = Some(now_ms);
-            self.drawn_fifo.push_back(false);
-        }
         let now = e.main().sim().now();
+        let generation = e.main().generation();
+        let drew = self.count_drawn(&panes, now_ms);
         let moved = self.last_now.replace(now) != Some(now);
         let panels = panes
             .iter()
@@ -522,7 +563,7 @@ impl Host {
             return None;
         }
         let frame = Frame {
-            generation: e.main().generation(),
+            generation,
             busy,
             handled: self.handled,
             now,
@@ -684,17 +725,17 @@ fn charts_due(
     now_ms: f64,
 ) -> Option<crate::model::panels::ChartData> {
     let spans = r.ddl_spans();
-    let key: ChartKey = (
-        (r.generation(), r.seeks()),
-        r.sim().now().as_secs(),
-        r.sim().sample_count(),
-        spans.len(),
-        spans.iter().filter(|s| s.t1.is_none()).count(),
-        r.failovers().len(),
-    );
-    let due = state
-        .charts
-        .is_none_or(|(at, k)| k.0 != key.0 || (k != key && now_ms - at >= CHARTS_EVERY_MS));
+    let key = ChartKey {
+        engine: (r.generation(), r.seeks()),
+        second: r.sim().now().as_secs(),
+        samples: r.sim().sample_count(),
+        spans: spans.len(),
+        open_spans: spans.iter().filter(|s| s.t1.is_none()).count(),
+        failovers: r.failovers().len(),
+    };
+    let due = state.charts.is_none_or(|(at, k)| {
+        k.engine != key.engine || (k != key && now_ms - at >= CHARTS_EVERY_MS)
+    });
     if !due {
         return None;
     }

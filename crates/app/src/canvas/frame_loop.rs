@@ -1,26 +1,29 @@
-//! The page's animation loop when the engines run in the worker (the default): no
-//! stepping and no pixel work here. Each `requestAnimationFrame` tells the worker the
+//! The page's animation loop (on [`RafLoop`]): the engines run in the worker, so no
+//! stepping and no pixel work here. Each animation frame tells the worker the
 //! map canvases' sizes when they change, takes the frames that arrived, puts each
 //! map patch's rows on its canvas (straight from the transferred buffer) with the
 //! labels and cursors over them, and hands the news to the reducer.
 //!
 //! The flush lists, latch lanes and charts are drawn from the data the frames carry
-//! (`model::panels`), with the same painters as on the page's thread.
+//! (`model::panels`), with the painters of `flush_list.rs`, `latch_lanes.rs` and
+//! `chart/`.
 
 use crate::canvas::chart::{self, ChartSlot};
 use crate::canvas::css_width::css_width_now;
+use crate::canvas::debug_overlay::PageTimings;
 use crate::canvas::flush_list;
-use crate::canvas::frame::{dark_theme, performance_now, Canvases};
 use crate::canvas::frame_stages::{FrameStages, Stage, Stages};
 use crate::canvas::latch_lanes;
+use crate::canvas::pane_canvases::Canvases;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
-use crate::canvas::remote_debug::PageTimings;
-use crate::canvas::theme::Theme;
+use crate::canvas::raf::{RafLoop, Repeat};
+use crate::canvas::theme::{dark_theme, Theme};
+use crate::model::remote::mirror::FreshPanels;
 use crate::model::remote::protocol::{Command, MapPatch, Reply};
-use crate::model::snapshot::News;
+use crate::model::snapshot::StampedNews;
 use crate::model::state::Action;
 use crate::worker::client::{Answer, Remote};
-use crate::worker::marks;
+use crate::worker::perf_marks::{self, now_ms};
 use ddlscope_map::Layout;
 use js_sys::{Uint8Array, Uint8ClampedArray};
 use std::cell::{Cell, RefCell};
@@ -30,11 +33,59 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlCanvasElement, ImageData};
 use yew::{Callback, NodeRef};
 
-/// What a map canvas was last described to the worker as: width, dpr, theme.
-type ViewKey = (u32, u64, bool);
+/// What a map canvas was last described to the worker as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ViewKey {
+    /// The canvas's width, device px.
+    width: u32,
+    /// The device pixel ratio's bits.
+    dpr_bits: u64,
+    /// The dark theme.
+    dark: bool,
+}
 
-/// What one of a pane's other canvases was last drawn at: its size and the theme.
-type PanelKey = ((u32, u32), bool);
+/// What one of a pane's other canvases was last drawn at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PanelKey {
+    /// Its size, device px.
+    size: (u32, u32),
+    /// The dark theme.
+    dark: bool,
+}
+
+/// What a frame's panels are drawn with.
+#[derive(Clone, Copy, Debug)]
+struct Look<'a> {
+    theme: &'a Theme,
+    dpr: f64,
+}
+
+/// Whether a frame may draw a canvas for the first time (see [`which_to_draw`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DrawRoom {
+    /// The dark theme.
+    dark: bool,
+    /// The frame has room for a first draw.
+    room: bool,
+}
+
+/// Which of the first map's frames this is (see [`Held`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FirstFrames {
+    /// The frame began before any map was put.
+    before_map: bool,
+    /// The frame drew the first map's labels.
+    labels_frame: bool,
+}
+
+/// Where the loop tells the page what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameOutputs {
+    /// The news, for the reducer.
+    pub on_news: Callback<StampedNews>,
+    /// What the page should say or undo.
+    pub on_action: Callback<Action>,
+}
 
 /// A pane's canvases other than the map, in [`PanelKey`]s' order.
 const PANEL_CANVASES: usize = 5;
@@ -48,16 +99,17 @@ const HOLD_FIRST_MS: f64 = 1500.0;
 /// one long task of the two. (The panels' and news' own stages: `frame_stages`.)
 const PANELS_ROOM_MS: f64 = 12.0;
 
-/// The closure `requestAnimationFrame` calls.
-type FrameClosure = Closure<dyn FnMut(f64)>;
-
 /// The style, layout and paint a render of the news leaves to the next animation
 /// frame, ms of the page's thread (2–3 ms each at 1 M pages, measured in traces):
 /// counted as work that frame has already done, so its panels' stages wait.
 const NEWS_LIFECYCLE_MS: f64 = 8.0;
 
 /// The news and the answers a frame leaves to the news' task.
-type ToRender = (Vec<(u32, News)>, Vec<(Answer, Reply)>);
+#[derive(Default)]
+struct ToRender {
+    news: Vec<StampedNews>,
+    answered: Vec<(Answer, Reply)>,
+}
 
 /// The news' own task: a channel whose message the page's thread takes after the
 /// animation frame that posted it, and the closure that renders the news then.
@@ -72,25 +124,23 @@ struct NewsTask {
 /// [`HOLD_FIRST_MS`] at most). The first map is shown in the frame it came, its
 /// text in the next, and the page's first big render after them. (Stages that wait
 /// leave theirs here too, and each frame gathers what came into one, starting from
-/// what was held: [`RemoteLoop::take_arrivals`].)
+/// what was held: [`PageLoop::take_arrivals`].)
 #[derive(Default)]
 struct Held {
-    news: Vec<(u32, News)>,
+    news: Vec<StampedNews>,
     answered: Vec<(Answer, Reply)>,
-    panels: Vec<(bool, bool)>,
+    panels: Vec<FreshPanels>,
 }
 
-struct RemoteLoop {
+/// The loop's state between frames.
+struct PageLoop {
     remote: Rc<Remote>,
     canvases: Vec<Canvases>,
-    on_news: Callback<(u32, News)>,
-    on_action: Callback<Action>,
+    out: FrameOutputs,
     debug: Option<NodeRef>,
     timings: RefCell<PageTimings>,
     views: RefCell<Vec<Option<ViewKey>>>,
     panel_keys: RefCell<Vec<[Option<PanelKey>; PANEL_CANVASES]>>,
-    closure: RefCell<Option<FrameClosure>>,
-    frame_id: Cell<Option<i32>>,
     stopped: Cell<bool>,
     ready: Cell<bool>,
     busy: Cell<bool>,
@@ -115,42 +165,39 @@ struct RemoteLoop {
 }
 
 /// The running loop; dropping it stops it.
-pub struct RemoteFrameLoop {
-    inner: Rc<RemoteLoop>,
+pub struct FrameLoop {
+    inner: Rc<PageLoop>,
+    _raf: RafLoop,
 }
 
-impl std::fmt::Debug for RemoteFrameLoop {
+impl std::fmt::Debug for FrameLoop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RemoteFrameLoop").finish_non_exhaustive()
+        f.debug_struct("FrameLoop").finish_non_exhaustive()
     }
 }
 
-impl RemoteFrameLoop {
+impl FrameLoop {
     /// Starts drawing `remote`'s frames into `canvases` (engine `i` into
-    /// `canvases[i]`), the news to `on_news`, what the page should say to
-    /// `on_action`; with `debug`, the overlay element gets the page's frame timings
-    /// and the worker's.
+    /// `canvases[i]`), telling `out` the news and what the page should say; with
+    /// `debug`, the overlay element gets the page's frame timings and the worker's.
     pub fn start(
         remote: Rc<Remote>,
         canvases: Vec<Canvases>,
         debug: Option<NodeRef>,
-        (on_news, on_action): (Callback<(u32, News)>, Callback<Action>),
-    ) -> RemoteFrameLoop {
+        out: FrameOutputs,
+    ) -> FrameLoop {
         let dark_query = gloo::utils::window()
             .match_media("(prefers-color-scheme: dark)")
             .ok()
             .flatten();
-        let inner = Rc::new(RemoteLoop {
+        let inner = Rc::new(PageLoop {
             remote,
             canvases,
-            on_news,
-            on_action,
+            out,
             debug,
             timings: RefCell::default(),
             views: RefCell::new(Vec::new()),
             panel_keys: RefCell::new(Vec::new()),
-            closure: RefCell::new(None),
-            frame_id: Cell::new(None),
             stopped: Cell::new(false),
             ready: Cell::new(false),
             busy: Cell::new(false),
@@ -162,34 +209,27 @@ impl RemoteFrameLoop {
             owed_labels: RefCell::default(),
             stages: Cell::default(),
             first_draw_waited: Cell::new(false),
-            started_ms: performance_now(),
+            started_ms: now_ms(),
             dark_query,
         });
-        let weak = Rc::downgrade(&inner);
-        let closure = Closure::<dyn FnMut(f64)>::new(move |_t: f64| {
-            if let Some(inner) = weak.upgrade() {
-                inner.frame();
-            }
-        });
-        *inner.closure.borrow_mut() = Some(closure);
         *inner.news_task.borrow_mut() = NewsTask::new(Rc::downgrade(&inner));
         // The first map is asked for now, in the effect after the page's first
         // render (only the map's pane, see `ui::mount`: its layout is a few nodes'),
         // not a frame later: the worker paints it while the page mounts the rest.
         let dark = dark_theme(inner.dark_query.as_ref());
         inner.describe_views(gloo::utils::window().device_pixel_ratio().max(1.0), dark);
-        inner.arm();
-        RemoteFrameLoop { inner }
+        let weak = Rc::downgrade(&inner);
+        let raf = RafLoop::start(move || match weak.upgrade() {
+            Some(inner) => inner.frame(),
+            None => Repeat::Stop,
+        });
+        FrameLoop { inner, _raf: raf }
     }
 }
 
-impl Drop for RemoteFrameLoop {
+impl Drop for FrameLoop {
     fn drop(&mut self) {
         self.inner.stopped.set(true);
-        if let Some(id) = self.inner.frame_id.take() {
-            let _ = gloo::utils::window().cancel_animation_frame(id);
-        }
-        self.inner.closure.borrow_mut().take();
         if let Some(task) = self.inner.news_task.borrow_mut().take() {
             task.channel.port1().set_onmessage(None);
         }
@@ -199,7 +239,7 @@ impl Drop for RemoteFrameLoop {
 impl NewsTask {
     /// A channel whose messages render `inner`'s news; `None` where the browser
     /// gives no channel (the news are then rendered in the frame).
-    fn new(inner: std::rc::Weak<RemoteLoop>) -> Option<NewsTask> {
+    fn new(inner: std::rc::Weak<PageLoop>) -> Option<NewsTask> {
         let channel = web_sys::MessageChannel::new().ok()?;
         let on_message = Closure::<dyn FnMut(JsValue)>::new(move |_| {
             if let Some(inner) = inner.upgrade() {
@@ -216,26 +256,14 @@ impl NewsTask {
     }
 }
 
-impl RemoteLoop {
-    fn arm(&self) {
+impl PageLoop {
+    /// One animation frame: what arrived from the worker put on the canvases and
+    /// handed to the page, in stages.
+    fn frame(&self) -> Repeat {
         if self.stopped.get() {
-            return;
+            return Repeat::Stop;
         }
-        if let Some(c) = self.closure.borrow().as_ref() {
-            if let Ok(id) =
-                gloo::utils::window().request_animation_frame(c.as_ref().unchecked_ref())
-            {
-                self.frame_id.set(Some(id));
-            }
-        }
-    }
-
-    fn frame(&self) {
-        self.frame_id.set(None);
-        if self.stopped.get() {
-            return;
-        }
-        let started = performance_now();
+        let started = now_ms();
         let mut phase = [0.0; 3];
         // The news' render since the last frame left its style, layout and paint
         // to this one: the stages count them as done.
@@ -247,29 +275,37 @@ impl RemoteLoop {
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         self.describe_views(dpr, dark);
         let mut came = self.held.take();
-        came.panels.resize(self.canvases.len(), (false, false));
+        came.panels
+            .resize(self.canvases.len(), FreshPanels::default());
         let before_map = !self.drawn_any.get();
         let labels_frame = self.draw_owed_labels(None, &theme);
         phase[0] = self.take_arrivals(&mut came, &theme);
         if self.stop_if_failed() {
-            return;
+            return Repeat::Stop;
         }
         self.set_page_flags(false);
-        if self.holds_first_frames((before_map, labels_frame), started, &mut came) {
-            self.arm();
-            return;
+        let first = FirstFrames {
+            before_map,
+            labels_frame,
+        };
+        if self.holds_first_frames(first, started, &mut came) {
+            return Repeat::Again;
         }
-        let panels_started = performance_now();
+        let panels_started = now_ms();
         let mut stages = self.stages.get();
         let mut this_frame = stages.frame();
-        let first_draw_waited =
-            self.draw_panel_stages(&mut this_frame, &came.panels, (&theme, dpr), room_from);
+        let first_draw_waited = self.draw_panel_stages(
+            &mut this_frame,
+            &came.panels,
+            Look { theme: &theme, dpr },
+            room_from,
+        );
         self.first_draw_waited.set(first_draw_waited);
-        phase[1] = performance_now() - panels_started;
+        phase[1] = now_ms() - panels_started;
         // The news, the page's ready and settled flags with them (the figures they
         // promise are the news').
         let any_news = !came.news.is_empty() || !came.answered.is_empty();
-        let news_go = this_frame.runs(Stage::News, any_news, performance_now() - room_from);
+        let news_go = this_frame.runs(Stage::News, any_news, now_ms() - room_from);
         self.stages.set(stages);
         if news_go {
             if let Some(ms) = self.hand_over_news(came.news, came.answered) {
@@ -280,8 +316,8 @@ impl RemoteLoop {
             held.news = came.news;
             held.answered = came.answered;
         }
-        self.show_debug(started, performance_now() - started, &phase);
-        self.arm();
+        self.show_debug(started, now_ms() - started, &phase);
+        Repeat::Again
     }
 
     /// Takes the frames that arrived from the worker: puts their map patches, and
@@ -290,48 +326,50 @@ impl RemoteLoop {
     fn take_arrivals(&self, came: &mut Held, theme: &Theme) -> f64 {
         let mut put_ms = 0.0;
         for arrived in self.remote.take_arrived() {
-            let put_started = performance_now();
+            let put_started = now_ms();
             let got = self.remote.mirror.borrow_mut().receive(arrived.frame);
             let drew = self.put_patches(&got.patches, &arrived.pixels, theme);
             if !got.patches.is_empty() {
                 self.remote.send(&Command::Drawn);
             }
-            put_ms += performance_now() - put_started;
+            put_ms += now_ms() - put_started;
             if drew {
-                marks::once(marks::PAGE_FIRST_MAP);
+                perf_marks::once(perf_marks::PAGE_FIRST_MAP);
             }
             self.drawn_any.set(self.drawn_any.get() || drew);
-            for &(pane, lanes, charts) in &got.panels {
+            for &(pane, fresh) in &got.panels {
                 if let Some(f) = came.panels.get_mut(pane) {
-                    f.0 |= lanes;
-                    f.1 |= charts;
+                    f.merge(fresh);
                 }
             }
-            came.news
-                .extend(got.news.into_iter().map(|n| (got.generation, n)));
+            let generation = got.generation;
+            came.news.extend(
+                got.news
+                    .into_iter()
+                    .map(|news| StampedNews { generation, news }),
+            );
             came.answered.extend(got.answered);
             for a in got.actions {
-                self.on_action.emit(a);
+                self.out.on_action.emit(a);
             }
         }
         put_ms
     }
 
-    /// When the worker has failed, stops the loop: before anything was drawn the
-    /// page starts again with the engines on its own thread, and says so; after,
-    /// it says why. Whether it stopped.
+    /// When the worker has failed, stops the loop: before its first frame the page
+    /// says the simulation cannot start, after it says why it stopped. Whether it
+    /// stopped.
     fn stop_if_failed(&self) -> bool {
         let Some(why) = self.remote.failure() else {
             return false;
         };
         self.stopped.set(true);
-        if !self.remote.mirror.borrow().heard {
-            gloo::console::warn!(why);
-            crate::worker::fallback::reload_on_page_thread();
-            return true;
-        }
         gloo::console::error!(why.clone());
-        self.on_action.emit(Action::Notice(why));
+        if self.remote.mirror.borrow().heard {
+            self.out.on_action.emit(Action::Notice(why));
+        } else {
+            self.out.on_action.emit(Action::CannotStart(why));
+        }
         true
     }
 
@@ -339,17 +377,12 @@ impl RemoteLoop {
     /// begun `before_map` on a page that shows one, and the `labels_frame` that drew
     /// its text), for at most [`HOLD_FIRST_MS`], keeps what `came` for the frame
     /// after. Whether it did.
-    fn holds_first_frames(
-        &self,
-        (before_map, labels_frame): (bool, bool),
-        started: f64,
-        came: &mut Held,
-    ) -> bool {
+    fn holds_first_frames(&self, first: FirstFrames, started: f64, came: &mut Held) -> bool {
         let map_shown = self
             .canvases
             .iter()
             .any(|c| c.map.cast::<HtmlCanvasElement>().is_some());
-        let first_frames = (before_map && map_shown) || labels_frame;
+        let first_frames = (first.before_map && map_shown) || first.labels_frame;
         let hold = first_frames && started - self.started_ms < HOLD_FIRST_MS;
         if hold {
             *self.held.borrow_mut() = std::mem::take(came);
@@ -361,13 +394,13 @@ impl RemoteLoop {
     /// now where there is none: then how long that took, ms.
     fn hand_over_news(
         &self,
-        news: Vec<(u32, News)>,
+        news: Vec<StampedNews>,
         answered: Vec<(Answer, Reply)>,
     ) -> Option<f64> {
         {
             let mut to_render = self.to_render.borrow_mut();
-            to_render.0.extend(news);
-            to_render.1.extend(answered);
+            to_render.news.extend(news);
+            to_render.answered.extend(answered);
         }
         let posted = self
             .news_task
@@ -390,60 +423,68 @@ impl RemoteLoop {
         if self.stopped.get() {
             return;
         }
-        let (news, answered) = self.to_render.take();
+        let ToRender { news, answered } = self.to_render.take();
         if news.is_empty() && answered.is_empty() {
             return;
         }
-        let started = performance_now();
+        let started = now_ms();
         self.set_page_flags(true);
         for n in news {
-            self.on_news.emit(n);
+            self.out.on_news.emit(n);
         }
         for (answer, reply) in answered {
             answer(reply);
         }
-        self.news_rendered.set(Some(performance_now() - started));
+        self.news_rendered.set(Some(now_ms() - started));
     }
 
     /// The flush lists and latch lanes, then the charts, of every pane whose data
-    /// came (`fresh_panels`: lanes, charts), each stage in this frame (begun at
-    /// `started`) or held for a later one as `this_frame` decides. Whether a
-    /// canvas's first draw waited.
+    /// came (`fresh_panels`), each stage in this frame (begun at `started`) or held
+    /// for a later one as `this_frame` decides. Whether a canvas's first draw
+    /// waited.
     fn draw_panel_stages(
         &self,
         this_frame: &mut FrameStages<'_>,
-        fresh_panels: &[(bool, bool)],
-        (theme, dpr): (&Theme, f64),
+        fresh_panels: &[FreshPanels],
+        look: Look<'_>,
         started: f64,
     ) -> bool {
         let mut first_draw_waited = false;
         for stage in [Stage::Lanes, Stage::Charts] {
-            let came = |&(lanes, charts): &(bool, bool)| match stage {
-                Stage::Lanes => lanes,
-                _ => charts,
+            let came = |f: &FreshPanels| match stage {
+                Stage::Lanes => f.lanes,
+                _ => f.charts,
             };
             let pending = fresh_panels.iter().any(came);
-            let runs = this_frame.runs(stage, pending, performance_now() - started);
+            let runs = this_frame.runs(stage, pending, now_ms() - started);
             let mut held = self.held.borrow_mut();
-            held.panels.resize(self.canvases.len(), (false, false));
+            held.panels
+                .resize(self.canvases.len(), FreshPanels::default());
             for (pane, flags) in fresh_panels.iter().enumerate() {
                 let now = runs && came(flags);
                 // The canvases resized, re-themed or never drawn are drawn with the
                 // lanes' stage (a first draw only when the frame has room).
                 if stage == Stage::Lanes {
-                    let room = performance_now() - started <= PANELS_ROOM_MS
-                        || self.first_draw_waited.get();
-                    first_draw_waited |= self.draw_panels(pane, (now, false), theme, dpr, room);
+                    let room = now_ms() - started <= PANELS_ROOM_MS || self.first_draw_waited.get();
+                    let fresh = FreshPanels {
+                        lanes: now,
+                        charts: false,
+                    };
+                    first_draw_waited |= self.draw_panels(pane, fresh, look, room);
                 } else if now {
-                    first_draw_waited |= self.draw_panels(pane, (false, true), theme, dpr, false);
+                    let fresh = FreshPanels {
+                        lanes: false,
+                        charts: true,
+                    };
+                    first_draw_waited |= self.draw_panels(pane, fresh, look, false);
                 }
                 if came(flags) && !runs {
                     let h = &mut held.panels[pane];
-                    *h = if stage == Stage::Lanes {
-                        (true, h.1)
+                    if stage == Stage::Lanes {
+                        h.lanes = true;
                     } else {
-                        (h.0, true)
-                    };
+                        h.charts = true;
+                    }
                 }
             }
         }
@@ -451,7 +492,7 @@ impl RemoteLoop {
     }
 
     /// Puts a frame's map `patches` (pane, patch) from its `pixels` and draws their
-    /// labels, the first map's a frame later ([`RemoteLoop::draw_owed_labels`]).
+    /// labels, the first map's a frame later ([`PageLoop::draw_owed_labels`]).
     /// Whether any was put.
     fn put_patches(
         &self,
@@ -541,22 +582,16 @@ impl RemoteLoop {
         timings.show(el, mirror.timings.as_ref(), started);
     }
 
-    /// Draws pane `pane`'s flush lists and latch lanes (when `lanes` came new) and
-    /// charts (when `charts` did) from the latest frames, and a canvas whole when it
+    /// Draws pane `pane`'s flush lists and latch lanes (when `fresh.lanes`) and
+    /// charts (when `fresh.charts`) from the latest frames, and a canvas whole when it
     /// is resized or re-themed. Of the canvases never drawn, one a frame: a canvas's
     /// first draw runs its code for the first time (compiled as it is called) and
     /// reads its layout, tens of ms on a 2-core machine; the others wait for the
     /// next frames. A first draw also waits when the frame has no `room` (sizing the
     /// canvases forced a layout that took [`PANELS_ROOM_MS`]: a stage just mounted),
     /// but never two frames running. Whether one waited.
-    fn draw_panels(
-        &self,
-        pane: usize,
-        (lanes, charts): (bool, bool),
-        theme: &Theme,
-        dpr: f64,
-        room: bool,
-    ) -> bool {
+    fn draw_panels(&self, pane: usize, fresh: FreshPanels, look: Look<'_>, room: bool) -> bool {
+        let Look { theme, dpr } = look;
         let Some(c) = self.canvases.get(pane) else {
             return false;
         };
@@ -583,11 +618,25 @@ impl RemoteLoop {
             chart(&c.charts.waits),
         ];
         let sizes = [flush_size, latch_size, tps, bp, waits];
-        let came = [lanes, lanes, charts, charts, charts];
+        let came = [
+            fresh.lanes,
+            fresh.lanes,
+            fresh.charts,
+            fresh.charts,
+            fresh.charts,
+        ];
         let mut keys = self.panel_keys.borrow_mut();
         keys.resize(self.canvases.len(), [None; PANEL_CANVASES]);
-        let (draw, waited) =
-            which_to_draw(&elements, sizes, came, &mut keys[pane], (theme.dark, room));
+        let (draw, waited) = which_to_draw(
+            &elements,
+            sizes,
+            came,
+            &mut keys[pane],
+            DrawRoom {
+                dark: theme.dark,
+                room,
+            },
+        );
         for (i, cv) in elements.iter().enumerate() {
             if let Some(cv) = cv.as_ref().filter(|_| draw[i]) {
                 let _ = cv.dataset().set("drawn", "1");
@@ -653,11 +702,15 @@ impl RemoteLoop {
             // Resizing cleared it.
             let cleared = (canvas.width(), canvas.height()) != before;
             let fresh = cleared || canvas.dataset().get("drawn").is_none();
-            let key = (w, dpr.to_bits(), dark);
+            let key = ViewKey {
+                width: w,
+                dpr_bits: dpr.to_bits(),
+                dark,
+            };
             if (views[pane] != Some(key) || fresh) && w > 0 {
                 views[pane] = Some(key);
                 let _ = canvas.dataset().set("drawn", "1");
-                marks::once(marks::PAGE_VIEW);
+                perf_marks::once(perf_marks::PAGE_VIEW);
                 self.remote.send(&Command::View {
                     pane: pane as u8,
                     width: w,
@@ -749,14 +802,14 @@ fn which_to_draw(
     sizes: [(u32, u32); PANEL_CANVASES],
     came: [bool; PANEL_CANVASES],
     keys: &mut [Option<PanelKey>; PANEL_CANVASES],
-    (dark, room): (bool, bool),
+    draw_room: DrawRoom,
 ) -> ([bool; PANEL_CANVASES], bool) {
     let fresh = elements.each_ref().map(|cv| {
         cv.as_ref()
             .is_some_and(|cv| cv.dataset().get("drawn").is_none())
     });
     let mounted = elements.each_ref().map(Option::is_some);
-    plan_panel_draws(mounted, fresh, sizes, came, keys, (dark, room))
+    plan_panel_draws(mounted, fresh, sizes, came, keys, draw_room)
 }
 
 /// [`which_to_draw`] without the DOM: `mounted` and `fresh` (never drawn) for each
@@ -767,8 +820,9 @@ fn plan_panel_draws(
     sizes: [(u32, u32); PANEL_CANVASES],
     came: [bool; PANEL_CANVASES],
     keys: &mut [Option<PanelKey>; PANEL_CANVASES],
-    (dark, room): (bool, bool),
+    draw_room: DrawRoom,
 ) -> ([bool; PANEL_CANVASES], bool) {
+    let DrawRoom { dark, room } = draw_room;
     let mut first_draw_taken = !room;
     let mut waited = false;
     let draw = std::array::from_fn(|i| {
@@ -782,7 +836,10 @@ fn plan_panel_draws(
             }
             first_draw_taken = true;
         }
-        let key = (sizes[i], dark);
+        let key = PanelKey {
+            size: sizes[i],
+            dark,
+        };
         let renew = fresh[i] || keys[i] != Some(key);
         keys[i] = Some(key);
         renew || came[i]
@@ -795,6 +852,18 @@ mod tests {
     use super::*;
 
     const SIZE: (u32, u32) = (600, 220);
+    const ROOM: DrawRoom = DrawRoom {
+        dark: false,
+        room: true,
+    };
+    const NO_ROOM: DrawRoom = DrawRoom {
+        dark: false,
+        room: false,
+    };
+    const DARK_ROOM: DrawRoom = DrawRoom {
+        dark: true,
+        room: true,
+    };
 
     #[test]
     fn one_canvas_is_drawn_first_a_frame_and_the_others_come_the_next_frames() {
@@ -804,35 +873,38 @@ mod tests {
         let sizes = [SIZE; PANEL_CANVASES];
         let came = [false; PANEL_CANVASES];
         for frame in 0..PANEL_CANVASES {
-            let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, true)).0;
+            let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, ROOM).0;
             let expected: [bool; PANEL_CANVASES] = std::array::from_fn(|i| i == frame);
             assert_eq!(draw, expected, "frame {frame}");
             fresh[frame] = false;
         }
-        let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, true)).0;
+        let draw = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, ROOM).0;
         assert_eq!(draw, [false; PANEL_CANVASES], "nothing new, nothing drawn");
     }
 
     #[test]
     fn new_data_a_resize_and_a_theme_redraw_the_canvases_they_touch() {
-        let mut keys = [Some((SIZE, false)); PANEL_CANVASES];
+        let mut keys = [Some(PanelKey {
+            size: SIZE,
+            dark: false,
+        }); PANEL_CANVASES];
         let mounted = [true; PANEL_CANVASES];
         let fresh = [false; PANEL_CANVASES];
         let mut sizes = [SIZE; PANEL_CANVASES];
         let lanes = [true, true, false, false, false];
-        let draw = plan_panel_draws(mounted, fresh, sizes, lanes, &mut keys, (false, true)).0;
+        let draw = plan_panel_draws(mounted, fresh, sizes, lanes, &mut keys, ROOM).0;
         assert_eq!(
             draw, lanes,
             "the lanes' data came: the flush list and latch lanes"
         );
         sizes[3] = (800, 300);
-        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (false, true)).0;
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, ROOM).0;
         assert_eq!(
             draw,
             [false, false, false, true, false],
             "the resized chart"
         );
-        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (true, true)).0;
+        let draw = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, DARK_ROOM).0;
         assert_eq!(
             draw, [true; PANEL_CANVASES],
             "a new theme redraws them all at once"
@@ -845,42 +917,34 @@ mod tests {
         let mounted = [false, true, true, true, true];
         let mut sizes = [SIZE; PANEL_CANVASES];
         sizes[1] = (0, 0);
-        let draw = plan_panel_draws(
-            mounted,
-            [true; 5],
-            sizes,
-            [true; 5],
-            &mut keys,
-            (false, true),
-        )
-        .0;
+        let draw = plan_panel_draws(mounted, [true; 5], sizes, [true; 5], &mut keys, ROOM).0;
         assert_eq!(draw, [false, false, true, false, false]);
         assert_eq!(keys[1], None, "drawn once laid out");
     }
 
     #[test]
     fn a_first_draw_waits_for_a_frame_with_room_and_the_others_are_drawn_meanwhile() {
-        let mut keys = [Some((SIZE, false)); PANEL_CANVASES];
+        let mut keys = [Some(PanelKey {
+            size: SIZE,
+            dark: false,
+        }); PANEL_CANVASES];
         keys[2] = None;
         let mounted = [true; PANEL_CANVASES];
         let fresh = [false, false, true, false, false];
         let sizes = [SIZE; PANEL_CANVASES];
         let came = [true; PANEL_CANVASES];
-        let (draw, waited) =
-            plan_panel_draws(mounted, fresh, sizes, came, &mut keys, (false, false));
+        let (draw, waited) = plan_panel_draws(mounted, fresh, sizes, came, &mut keys, NO_ROOM);
         assert_eq!(draw, [true, true, false, true, true], "the new chart waits");
         assert!(waited);
         assert_eq!(keys[2], None, "not drawn, so not keyed");
-        let (draw, waited) =
-            plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, (false, true));
+        let (draw, waited) = plan_panel_draws(mounted, fresh, sizes, [false; 5], &mut keys, ROOM);
         assert_eq!(
             draw,
             [false, false, true, false, false],
             "drawn in a frame with room"
         );
         assert!(!waited);
-        let (_, waited) =
-            plan_panel_draws(mounted, [false; 5], sizes, came, &mut keys, (false, false));
+        let (_, waited) = plan_panel_draws(mounted, [false; 5], sizes, came, &mut keys, NO_ROOM);
         assert!(!waited, "nothing new to wait for");
     }
 }
