@@ -67,7 +67,7 @@ test('a question answered wrong, then right, then revealed from the simulation',
     await page.waitForSelector('[data-testid=lesson-question]');
     await page.fill('[data-testid=lesson-number]', '5');
     await page.click('[data-testid=lesson-check]');
-    assert.match(await page.textContent('[data-testid=lesson-feedback]'), /Not quite/);
+    assert.match(await page.textContent('[data-testid=lesson-feedback]'), /^5: not quite/);
     await page.fill('[data-testid=lesson-number]', '0.4');
     await page.click('[data-testid=lesson-check]');
     assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right: 0.4.');

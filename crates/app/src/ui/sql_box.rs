@@ -193,7 +193,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                     { if props.wide { "⤡ narrow" } else { "⤢ wide" } }
                 </button>
             </h2>
-            { tabs(props, &renaming) }
+            { tabs(props, &renaming, !shown.is_empty()) }
             if !shown.is_empty() {
                 { log_view(shown, &tab_label(&props.names, active)) }
             }
@@ -262,7 +262,9 @@ fn on_keydown(
 /// The session tabs, the one being renamed as an input, and, outside the tablist,
 /// the rename and new-session buttons. The tabs are one Tab stop (the active one);
 /// the arrows, Home and End move between them.
-fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html {
+/// `log_shown`: whether the log the tabs control is on the page (an
+/// `aria-controls` must name an element that is there).
+fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>, log_shown: bool) -> Html {
     let active = props.active;
     let on_connect = props.on_connect.reform(|_: MouseEvent| ());
     let on_rename = {
@@ -291,7 +293,7 @@ fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html
                     role="tab"
                     class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
                     aria-selected={if id == active { "true" } else { "false" }}
-                    aria-controls="session-log"
+                    aria-controls={log_shown.then_some("session-log")}
                     tabindex={if id == active { "0" } else { "-1" }}
                     data-session={id.to_string()}
                     title={if s.state.is_empty() { format!("{label}: idle (double-click to name it)") } else { format!("{label}: {}", s.state) }}

@@ -101,14 +101,9 @@ fn input(kind: &QuestionKind, answer: &Answer, guess: &Callback<String>) -> Html
                     }
                 })
             };
-            let typed = answer
-                .guess
-                .as_ref()
-                .map(|(g, _)| g.clone())
-                .unwrap_or_default();
             html! {
                 <form class="lesson-choices" {onsubmit}>
-                    <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" value={typed} />
+                    <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" />
                     <span>{ unit.clone() }</span>
                     <button type="submit" data-testid="lesson-check">{ "Check" }</button>
                 </form>
