@@ -460,7 +460,11 @@ test('poster=1 shows the built-in still frame and loads nothing until the reader
     await waitReady(page, { problems });
     await expectCanvasDrawn(page, ids.bufpoolMap);
     assert.equal(wasm.length, ENGINES_AND_PAGE, 'the page and its engines\' worker load the module');
-    assert.equal(await virtualMs(page), 8_000, 'the player opens where the poster showed');
+    // One click loads and plays, from where the poster showed.
+    await pollUntil('the player to play on from 8 s', () => virtualMs(page), (ms) => ms > 8_000, { timeoutMs: 20_000 });
+    await ensurePaused(page);
+    await scrubTo(page, 8_000);
+    assert.equal(await virtualMs(page), 8_000, 'the player goes back to where the poster showed');
     // The CLI draws the map at the canvas's own width: its band pixels are the ones
     // the page drew (the page writes its labels, the midpoint line and region names
     // over them).

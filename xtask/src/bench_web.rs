@@ -13,8 +13,8 @@
 //! minutes) and divided (`wasm_speed_ratio`). The whole native bench runs last, on
 //! the report.
 //!
-//! It prints figures and never judges them: the README's "Performance" table is read
-//! from its output, and docs/performance.md keeps the runs of each round. It is not part
+//! It prints figures and never judges them: docs/performance.md's table is read
+//! from its output, and docs/performance-history.md keeps the runs of each round. It is not part
 //! of `cargo xtask test`.
 
 use std::path::{Path, PathBuf};

@@ -79,6 +79,8 @@ pub(crate) struct Script {
     setup: Vec<String>,
     /// `session` lines: sessions connected before their first statement, in order.
     declared: Vec<String>,
+    /// `startup NAME=VALUE` lines: the server starts with `--NAME=VALUE`.
+    startup: Vec<String>,
     pub(crate) steps: Vec<Step>,
     pub(crate) run_ms: u64,
 }
@@ -126,6 +128,9 @@ pub(crate) fn parse_script(text: &str) -> Script {
                 s.tables.push((name, rows, parts_n));
             }
             "create" => s.setup.push(line.to_owned()),
+            "startup" => s
+                .startup
+                .push(format!("--{}", rest.trim().replace('_', "-"))),
             "session" => s
                 .declared
                 .extend(rest.split_whitespace().map(str::to_owned)),
@@ -177,10 +182,12 @@ struct Server {
     child: Child,
     dir: PathBuf,
     socket: PathBuf,
+    /// The startup options it was started with beyond the fixed ones.
+    options: Vec<String>,
 }
 
 impl Server {
-    fn start() -> Result<Server> {
+    fn start(options: &[String]) -> Result<Server> {
         let dir = std::env::temp_dir().join(format!("ddlscope-conformance-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
@@ -217,13 +224,19 @@ impl Server {
                 "--innodb-log-file-size=16M",
                 "--skip-log-bin",
             ])
+            .args(options)
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         if is_root() {
             cmd.arg("--user=root");
         }
         let child = cmd.spawn().map_err(|e| format!("mariadbd: {e}"))?;
-        let server = Server { child, dir, socket };
+        let server = Server {
+            child,
+            dir,
+            socket,
+            options: options.to_vec(),
+        };
         #[allow(clippy::disallowed_methods, reason = "xtask waits for a real server")]
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(60) {
@@ -883,7 +896,7 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
         crate::toolchain::JOBS,
     ]))?;
     let ddlscope = crate::util::target_dir().join("debug/ddlscope");
-    let server = Server::start()?;
+    let mut server = Server::start(&[])?;
     let (mut matched, mut statements, mut unexpected) = (0usize, 0usize, 0usize);
     let mut noise = 0usize;
     let mut report = Vec::new();
@@ -898,6 +911,15 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
         }
         let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
         let script = parse_script(&text);
+        if script.startup != server.options {
+            // A script's `startup` lines need a server started with them.
+            say(
+                format!("restarting mariadbd with {:?}", script.startup),
+                "startup variables are read-only while the server runs",
+            );
+            drop(server);
+            server = Server::start(&script.startup)?;
+        }
         say(format!("script {name}"), "real MariaDB, then the simulator");
         let mut real = run_real(&server, &script)?;
         let sim = run_sim(&ddlscope, &file)?;

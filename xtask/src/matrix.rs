@@ -1,5 +1,6 @@
 //! The conformance matrix: session scripts generated from a small table of statement
-//! kinds, run by `cargo xtask conformance` beside the hand-written ones.
+//! kinds, run by `cargo xtask conformance` beside the hand-written ones (the online
+//! schema-change tools' INSERT ... SELECT, REPLACE and CREATE TRIGGER among them).
 //!
 //! ```text
 //!  HOLDERS (a session ran it; keeps its transaction or table lock open)
@@ -117,6 +118,25 @@ pub const HOLDERS: &[Kind] = &[
             &["UNLOCK TABLES"],
         )
     },
+    // The online schema-change tools' statements: a copy chunk (shared locks on the
+    // rows it read, its new rows' exclusive ones, SHARED_WRITE) and REPLACE (an
+    // exclusive lock on the row that was there).
+    holder(
+        "insel",
+        &[
+            "BEGIN",
+            "INSERT INTO $T (k, c, pad) SELECT k, c, pad FROM $T WHERE id BETWEEN 1 AND 5 LOCK IN SHARE MODE",
+        ],
+        &["COMMIT"],
+    ),
+    holder(
+        "repl",
+        &[
+            "BEGIN",
+            "REPLACE INTO $T (id, k, c, pad) VALUES (1, 1, 'c', 'p')",
+        ],
+        &["COMMIT"],
+    ),
 ];
 
 /// The statement that asks for a lock while a holder holds one.
@@ -207,6 +227,19 @@ pub const REQUESTERS: &[Kind] = &[
         global: true,
         ..kind("ftwrl", &["FLUSH TABLES WITH READ LOCK"])
     },
+    // The online schema-change tools' statements.
+    kind(
+        "insel",
+        &["INSERT INTO $T (k, c, pad) SELECT k, c, pad FROM $T WHERE id BETWEEN 1 AND 3"],
+    ),
+    kind(
+        "repl",
+        &["REPLACE INTO $T (id, k, c, pad) VALUES (1, 2, 'c', 'p')"],
+    ),
+    kind(
+        "trigger",
+        &["CREATE TRIGGER $T_trg AFTER INSERT ON $T FOR EACH ROW REPLACE INTO $T_new (id, k, c, pad) VALUES (NEW.id, NEW.k, NEW.c, NEW.pad)"],
+    ),
 ];
 
 /// What else happens in a case.

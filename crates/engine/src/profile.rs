@@ -295,6 +295,15 @@ pub struct SqlLayer {
     /// metadata lock there: it waits only for the table's old versions in use.
     #[serde(default)]
     pub flush_tables_exclusive_mdl: bool,
+    /// `innodb_autoinc_lock_mode` default, a startup setting: 0 ("traditional", every
+    /// insert holds the table's AUTO-INC lock to its statement's end), 1
+    /// ("consecutive", only bulk inserts such as INSERT ... SELECT do; simple inserts
+    /// take the AUTO-INC mutex unless another transaction holds or waits for the
+    /// lock), 2 ("interleaved", no AUTO-INC table lock). 1 in MySQL 5.1-5.7 and
+    /// MariaDB, 2 from MySQL 8.0.3 (WL#9699) (`ha_innodb.cc`
+    /// `innobase_lock_autoinc()`).
+    #[serde(default = "default_autoinc_lock_mode")]
+    pub autoinc_lock_mode: u8,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -318,6 +327,7 @@ impl Default for SqlLayer {
             innodb_lock_wait_timeout_s: default_innodb_lock_wait_timeout_s(),
             lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
+            autoinc_lock_mode: default_autoinc_lock_mode(),
             drop_partition_snw_first: false,
             create_like_source_shared_read: false,
             dup_key_name_has_table: false,
@@ -335,6 +345,9 @@ fn default_innodb_lock_wait_timeout_s() -> u64 {
     50
 }
 fn default_lock_wait_timeout_min_s() -> u64 {
+    1
+}
+fn default_autoinc_lock_mode() -> u8 {
     1
 }
 

@@ -43,6 +43,19 @@ use crate::workload::WorkloadKind;
 use serde::de::value::{Error as DeError, StrDeserializer};
 use serde::{Deserialize, Serialize};
 
+/// The server startup variables a `startup` line may set, each with the scenario's
+/// `[innodb]` field it sets and whether that field is a size (the conformance run
+/// starts its server with `--NAME=VALUE`).
+pub const STARTUP_VARIABLES: &[(&str, &str, bool)] = &[
+    ("innodb_autoinc_lock_mode", "autoinc_lock_mode", false),
+    (
+        "innodb_online_alter_log_max_size",
+        "online_alter_log_max_size",
+        true,
+    ),
+    ("innodb_sort_buffer_size", "sort_buffer_size", true),
+];
+
 /// One `at` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptStep {
@@ -78,6 +91,9 @@ pub struct SessionScript {
     pub workload: Option<(String, u32)>,
     /// `session` lines: sessions named before their first statement, in order.
     pub declared: Vec<String>,
+    /// `startup` lines: server startup variables (a `my.cnf` line each), as
+    /// `(name, value)` in order.
+    pub startup: Vec<(String, String)>,
     /// `table` lines.
     pub tables: Vec<ScriptTable>,
     /// CREATE TABLE lines, with their line numbers.
@@ -96,6 +112,7 @@ impl SessionScript {
             pool_bytes: None,
             workload: None,
             declared: Vec::new(),
+            startup: Vec::new(),
             tables: Vec::new(),
             setup: Vec::new(),
             steps: Vec::new(),
@@ -114,7 +131,9 @@ impl SessionScript {
             let setup_over = !s.steps.is_empty() || s.run.is_some();
             // Each directive's parser gives its errors without the `line N: ` prefix.
             match word.to_ascii_lowercase().as_str() {
-                "profile" | "table" | "pool" | "workload" | "create" | "session" if setup_over => {
+                "profile" | "table" | "pool" | "workload" | "create" | "session" | "startup"
+                    if setup_over =>
+                {
                     return Err(err(format!(
                         "'{word}' is a setup line: put it before the first 'at' line"
                     )));
@@ -130,12 +149,13 @@ impl SessionScript {
                 }
                 "table" => s.parse_table(rest).map_err(err)?,
                 "session" => s.parse_session(rest).map_err(err)?,
+                "startup" => s.parse_startup(rest).map_err(err)?,
                 "create" => s.parse_create(n, line).map_err(err)?,
                 "at" => s.parse_at(n, rest).map_err(err)?,
                 "run" => s.parse_run(rest).map_err(err)?,
                 _ => {
                     return Err(err(format!(
-                        "unknown line '{word}': expected profile, pool, table, workload, session, CREATE TABLE, at, run or # comment"
+                        "unknown line '{word}': expected profile, pool, startup, table, workload, session, CREATE TABLE, at, run or # comment"
                     )))
                 }
             }
@@ -202,6 +222,31 @@ impl SessionScript {
         }
         let threads = threads.ok_or_else(|| "use: workload KIND threads=N".to_string())?;
         self.workload = Some((kind.to_owned(), threads));
+        Ok(())
+    }
+
+    /// `startup NAME=VALUE`: a server startup variable, one of [`STARTUP_VARIABLES`].
+    fn parse_startup(&mut self, rest: &str) -> Result<(), String> {
+        let (name, value) = rest
+            .split_once('=')
+            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .ok_or_else(|| {
+                "use: startup NAME=VALUE (e.g. startup innodb_autoinc_lock_mode=2)".to_string()
+            })?;
+        if !STARTUP_VARIABLES.iter().any(|(n, _, _)| *n == name) {
+            let known: Vec<&str> = STARTUP_VARIABLES.iter().map(|(n, _, _)| *n).collect();
+            return Err(format!(
+                "startup variable '{name}': one of {}",
+                known.join(", ")
+            ));
+        }
+        if value.is_empty() || !value.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(format!(
+                "startup {name}: value '{value}' (a number or a size such as 64K)"
+            ));
+        }
+        self.startup.retain(|(n, _)| *n != name);
+        self.startup.push((name, value));
         Ok(())
     }
 
@@ -366,6 +411,21 @@ impl SessionScript {
             ));
             if t.partitions > 0 {
                 text.push_str(&format!("partitions = {}\n", t.partitions));
+            }
+        }
+        if !self.startup.is_empty() {
+            text.push_str("[innodb]\n");
+            for (name, value) in &self.startup {
+                let (_, field, size) = STARTUP_VARIABLES
+                    .iter()
+                    .find(|(n, _, _)| n == name)
+                    .expect("checked when read");
+                let value = if *size {
+                    format!("\"{value}\"")
+                } else {
+                    value.clone()
+                };
+                text.push_str(&format!("{field} = {value}\n"));
             }
         }
         match &self.workload {

@@ -57,6 +57,8 @@ pub enum MdlNamespace {
     Schema,
     /// A table or view.
     Table,
+    /// A trigger's name: CREATE and DROP TRIGGER take X on it.
+    Trigger,
     /// Commits (FTWRL's second lock; a committing transaction takes IX).
     Commit,
 }
@@ -74,7 +76,7 @@ impl MdlNamespace {
     /// The lock strategy (`MDL_lock::get_strategy()`).
     pub const fn strategy(self) -> MdlLockStrategy {
         match self {
-            MdlNamespace::Table => MdlLockStrategy::Object,
+            MdlNamespace::Table | MdlNamespace::Trigger => MdlLockStrategy::Object,
             MdlNamespace::Global
             | MdlNamespace::BackupLock
             | MdlNamespace::Schema
@@ -89,6 +91,7 @@ impl MdlNamespace {
             MdlNamespace::BackupLock => "BACKUP LOCK",
             MdlNamespace::Schema => "SCHEMA",
             MdlNamespace::Table => "TABLE",
+            MdlNamespace::Trigger => "TRIGGER",
             MdlNamespace::Commit => "COMMIT",
         }
     }
@@ -100,6 +103,7 @@ impl MdlNamespace {
             MdlNamespace::BackupLock => "Waiting for backup lock",
             MdlNamespace::Schema => "Waiting for schema metadata lock",
             MdlNamespace::Table => "Waiting for table metadata lock",
+            MdlNamespace::Trigger => "Waiting for trigger metadata lock",
             MdlNamespace::Commit => "Waiting for commit lock",
         }
     }
@@ -217,6 +221,10 @@ impl MdlKey {
     pub fn table(db: &str, name: &str) -> MdlKey {
         MdlKey::new(MdlNamespace::Table, db, name)
     }
+    /// A trigger's key.
+    pub fn trigger(db: &str, name: &str) -> MdlKey {
+        MdlKey::new(MdlNamespace::Trigger, db, name)
+    }
 
     fn new(namespace: MdlNamespace, db: &str, name: &str) -> MdlKey {
         MdlKey {
@@ -246,14 +254,16 @@ impl MdlKey {
     /// `OBJECT_SCHEMA` as `performance_schema` shows it (NULL = `None`).
     pub fn object_schema(&self) -> Option<&str> {
         match self.namespace {
-            MdlNamespace::Schema | MdlNamespace::Table => Some(self.db.as_str()),
+            MdlNamespace::Schema | MdlNamespace::Table | MdlNamespace::Trigger => {
+                Some(self.db.as_str())
+            }
             _ => None,
         }
     }
     /// `OBJECT_NAME` as `performance_schema` shows it (NULL = `None`).
     pub fn object_name(&self) -> Option<&str> {
         match self.namespace {
-            MdlNamespace::Table => Some(self.name.as_str()),
+            MdlNamespace::Table | MdlNamespace::Trigger => Some(self.name.as_str()),
             _ => None,
         }
     }
@@ -264,6 +274,9 @@ impl fmt::Display for MdlKey {
         match self.namespace {
             MdlNamespace::Schema => write!(f, "SCHEMA {}", self.db.as_str()),
             MdlNamespace::Table => write!(f, "TABLE {}.{}", self.db.as_str(), self.name.as_str()),
+            MdlNamespace::Trigger => {
+                write!(f, "TRIGGER {}.{}", self.db.as_str(), self.name.as_str())
+            }
             ns => f.write_str(ns.object_type()),
         }
     }

@@ -364,6 +364,10 @@ pub struct InnodbConfig {
     /// `innodb_online_alter_log_max_size`.
     #[serde(default = "default_online_alter_log_max_size")]
     pub online_alter_log_max_size: ByteSize,
+    /// `innodb_autoinc_lock_mode` (0, 1 or 2), a startup setting; the profile's
+    /// default when not given.
+    #[serde(default)]
+    pub autoinc_lock_mode: Option<u8>,
 }
 
 impl Default for InnodbConfig {
@@ -765,6 +769,11 @@ impl Scenario {
             return Err(format!(
                 "innodb.adaptive_hash_index_parts = {}: must be between 1 and 512",
                 inn.adaptive_hash_index_parts
+            ));
+        }
+        if let Some(mode) = inn.autoinc_lock_mode.filter(|m| *m > 2) {
+            return Err(format!(
+                "innodb.autoinc_lock_mode = {mode}: must be 0 (traditional), 1 (consecutive) or 2 (interleaved)"
             ));
         }
         Ok(())

@@ -66,21 +66,96 @@ pub enum MdlPoll {
     Failed(MdlError),
 }
 
-/// A row-lock request's range: row positions `lo..=hi` of `table`.
+/// An InnoDB lock's mode (`enum lock_mode`), as far as console sessions take them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum LockMode {
+    /// `LOCK_S` on records: shared next-key locks.
+    Shared,
+    /// `LOCK_X` on records: exclusive next-key locks.
+    Exclusive,
+    /// `LOCK_AUTO_INC`: the table-level AUTO-INC lock an insert holds to its
+    /// statement's end (`lock_table(LOCK_AUTO_INC)`), which only another AUTO-INC
+    /// lock conflicts with (`lock_compatibility_matrix`); its range is empty.
+    AutoInc,
+}
+
+/// How an insert statement uses InnoDB's AUTO-INC lock (`innobase_lock_autoinc()`;
+/// the session's side is `session/autoinc.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum AutoIncLock {
+    /// Not at all (no AUTO_INCREMENT column, or mode 2).
+    None,
+    /// The mutex, unless another transaction holds or waits for the table lock: then
+    /// the table lock, held to the statement's end (mode 1, a simple insert).
+    IfOthersHold,
+    /// The table lock, held to the statement's end.
+    Table,
+}
+
+/// Whether an insert is "simple" (its row count known up front: VALUES, a trigger's
+/// INSERT or REPLACE) or "bulk" (INSERT ... SELECT, REPLACE ... SELECT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum InsertKind {
+    Simple,
+    Bulk,
+}
+
+/// The AUTO-INC lock an insert of `kind` takes at `innodb_autoinc_lock_mode` `mode`
+/// (`innobase_lock_autoinc()`: 0 traditional, 1 consecutive, 2 interleaved).
+pub(in crate::sim) fn autoinc_lock(mode: u8, kind: InsertKind) -> AutoIncLock {
+    match (mode, kind) {
+        (0, _) | (1, InsertKind::Bulk) => AutoIncLock::Table,
+        (1, InsertKind::Simple) => AutoIncLock::IfOthersHold,
+        _ => AutoIncLock::None,
+    }
+}
+
+/// A row-lock request's range: row positions `lo..=hi` of `table` (for the AUTO-INC
+/// lock, the table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::sim) struct RowRange {
     pub(in crate::sim) table: TableId,
     pub(in crate::sim) lo: u64,
     pub(in crate::sim) hi: u64,
-    pub(in crate::sim) exclusive: bool,
+    pub(in crate::sim) mode: LockMode,
 }
 
 impl RowRange {
+    /// Record locks on positions `lo..=hi`, exclusive or shared.
+    pub(in crate::sim) fn records(table: TableId, lo: u64, hi: u64, exclusive: bool) -> RowRange {
+        let mode = if exclusive {
+            LockMode::Exclusive
+        } else {
+            LockMode::Shared
+        };
+        RowRange {
+            table,
+            lo,
+            hi,
+            mode,
+        }
+    }
+
+    /// The table's AUTO-INC lock.
+    pub(in crate::sim) fn auto_inc(table: TableId) -> RowRange {
+        RowRange {
+            table,
+            lo: 0,
+            hi: 0,
+            mode: LockMode::AutoInc,
+        }
+    }
+
     pub(in crate::sim) fn conflicts(&self, other: &RowRange) -> bool {
-        self.table == other.table
-            && (self.exclusive || other.exclusive)
-            && self.lo <= other.hi
-            && other.lo <= self.hi
+        if self.table != other.table {
+            return false;
+        }
+        match (self.mode, other.mode) {
+            (LockMode::AutoInc, LockMode::AutoInc) => true,
+            (LockMode::AutoInc, _) | (_, LockMode::AutoInc) => false,
+            (LockMode::Shared, LockMode::Shared) => false,
+            _ => self.lo <= other.hi && other.lo <= self.hi,
+        }
     }
 }
 
@@ -115,6 +190,24 @@ fn lock_wait_timeout_or_default(session_s: Option<u64>, profile: &Profile) -> Ti
 }
 
 impl Sim {
+    /// `innodb_autoinc_lock_mode`: the scenario's startup setting, or the profile's
+    /// default.
+    pub(in crate::sim) fn autoinc_lock_mode(&self) -> u8 {
+        self.scenario
+            .innodb
+            .autoinc_lock_mode
+            .unwrap_or(self.profile.sql.autoinc_lock_mode)
+    }
+
+    /// The AUTO-INC lock an insert of `kind` into table `ti` takes: none without an
+    /// AUTO_INCREMENT column.
+    pub(in crate::sim) fn autoinc_lock_for(&self, ti: TableId, kind: InsertKind) -> AutoIncLock {
+        if self.catalog[ti].def.auto_increment.is_none() {
+            return AutoIncLock::None;
+        }
+        autoinc_lock(self.autoinc_lock_mode(), kind)
+    }
+
     /// The `lock_wait_timeout` of the context's session (the server default for
     /// workload clients and DDL threads of sessions that never set it).
     pub(in crate::sim) fn lock_wait_timeout(&self, ctx: MdlContextId) -> Tick {
@@ -528,5 +621,39 @@ impl Sim {
     /// KILL: ends a row-lock wait with 1317.
     pub(in crate::sim) fn row_cancel_wait(&mut self, session: u32) -> Option<ThreadId> {
         self.sql.row_waits.remove(&session).map(|w| w.thread)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_autoinc_lock_an_insert_takes_follows_the_mode() {
+        let rows = [
+            (0, InsertKind::Simple, AutoIncLock::Table),
+            (0, InsertKind::Bulk, AutoIncLock::Table),
+            (1, InsertKind::Simple, AutoIncLock::IfOthersHold),
+            (1, InsertKind::Bulk, AutoIncLock::Table),
+            (2, InsertKind::Simple, AutoIncLock::None),
+            (2, InsertKind::Bulk, AutoIncLock::None),
+        ];
+        for (mode, kind, expected) in rows {
+            assert_eq!(autoinc_lock(mode, kind), expected, "mode {mode} {kind:?}");
+        }
+    }
+
+    #[test]
+    fn an_autoinc_lock_conflicts_only_with_another() {
+        let t = TableId(1);
+        let ai = RowRange::auto_inc(t);
+        let all = RowRange::records(t, 0, u64::MAX, true);
+        assert!(ai.conflicts(&RowRange::auto_inc(t)));
+        assert!(!ai.conflicts(&all) && !all.conflicts(&ai));
+        assert!(!ai.conflicts(&RowRange::auto_inc(TableId(2))));
+        let s = RowRange::records(t, 5, 9, false);
+        assert!(!s.conflicts(&RowRange::records(t, 9, 12, false)));
+        assert!(s.conflicts(&RowRange::records(t, 9, 12, true)));
+        assert!(!s.conflicts(&RowRange::records(t, 10, 12, true)));
     }
 }

@@ -130,6 +130,17 @@ const REPERTOIRE: &[&str] = &[
     "SET SESSION innodb_lock_wait_timeout = $M",
     "KILL $K",
     "KILL QUERY $K",
+    "INSERT INTO $T (k, c, pad) SELECT k, c, pad FROM $U WHERE id BETWEEN 1 AND 50 LOCK IN SHARE MODE",
+    "INSERT IGNORE INTO $T SELECT * FROM $U WHERE id BETWEEN 1 AND 20",
+    "REPLACE INTO $T (id, k, c, pad) VALUES (1, 1, 'c', 'p')",
+    "REPLACE INTO $T SELECT * FROM $U WHERE id BETWEEN 30 AND 40",
+    "CREATE TRIGGER $T_tu AFTER UPDATE ON $T FOR EACH ROW REPLACE INTO $U (id, k, c, pad) VALUES (NEW.id, NEW.k, NEW.c, NEW.pad)",
+    "CREATE TRIGGER $T_td AFTER DELETE ON $T FOR EACH ROW DELETE IGNORE FROM $U WHERE id <=> OLD.id",
+    "CREATE TRIGGER $T_ti AFTER INSERT ON $T FOR EACH ROW INSERT IGNORE INTO $U (k, c, pad) VALUES (NEW.k, NEW.c, NEW.pad)",
+    "DROP TRIGGER $T_tu",
+    "DROP TRIGGER IF EXISTS $T_ti",
+    "RENAME TABLE $T TO $T_old, $U TO $T, $T_old TO $U",
+    "SHOW TRIGGERS",
 ];
 
 /// The profiles the seeds go through, in turn.

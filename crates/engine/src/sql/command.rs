@@ -159,6 +159,10 @@ pub enum Command {
         /// What a row whose primary key is there does.
         on_duplicate: OnDuplicate,
     },
+    /// `INSERT [IGNORE] INTO t [(cols)] SELECT ... FROM s ...` and `REPLACE INTO t
+    /// [(cols)] SELECT ...`: the rows one table's SELECT reads, written into another
+    /// (or the same) table.
+    InsertSelect(Box<InsertSelect>),
     /// `UPDATE t SET ... [WHERE ...] [LIMIT n]`.
     Update {
         /// The table written to.
@@ -204,6 +208,16 @@ pub enum Command {
     RenameTable {
         /// `(from, to)` pairs, in the order written.
         renames: Vec<(TableName, TableName)>,
+    },
+    /// `CREATE [OR REPLACE] TRIGGER [IF NOT EXISTS] name {BEFORE | AFTER} {INSERT |
+    /// UPDATE | DELETE} ON t FOR EACH ROW body`.
+    CreateTrigger(Box<CreateTrigger>),
+    /// `DROP TRIGGER [IF EXISTS] [db.]name`.
+    DropTrigger {
+        /// The trigger.
+        name: TriggerName,
+        /// `IF EXISTS`: an unknown trigger is a note, not an error.
+        if_exists: bool,
     },
     /// `CREATE [UNIQUE] INDEX i ON t (cols) [ALGORITHM=..] [LOCK=..]`.
     CreateIndex {
@@ -302,6 +316,11 @@ pub enum Command {
         /// The table.
         table: TableName,
     },
+    /// `SHOW TRIGGERS [FROM db] [LIKE 'pattern']`.
+    ShowTriggers {
+        /// The `LIKE` pattern, matched against the subject table's name.
+        like: Option<String>,
+    },
 }
 
 impl Command {
@@ -334,7 +353,15 @@ impl Command {
                     "SELECT FROM information_schema"
                 }
             }
+            Command::Insert {
+                on_duplicate: OnDuplicate::Replace,
+                ..
+            } => "REPLACE",
             Command::Insert { .. } => "INSERT",
+            Command::InsertSelect(i) if i.on_duplicate == OnDuplicate::Replace => {
+                "REPLACE ... SELECT"
+            }
+            Command::InsertSelect(_) => "INSERT ... SELECT",
             Command::Update { .. } => "UPDATE",
             Command::Delete { .. } => "DELETE",
             Command::CreateTable(t) if t.partition_by.is_some() => {
@@ -345,6 +372,8 @@ impl Command {
             Command::DropTable { .. } => "DROP TABLE",
             Command::TruncateTable { .. } => "TRUNCATE TABLE",
             Command::RenameTable { .. } => "RENAME TABLE",
+            Command::CreateTrigger(_) => "CREATE TRIGGER",
+            Command::DropTrigger { .. } => "DROP TRIGGER",
             Command::CreateIndex { .. } => "CREATE INDEX",
             Command::DropIndex { .. } => "DROP INDEX",
             Command::AlterTable { actions, .. } => match actions.as_slice() {
@@ -370,6 +399,7 @@ impl Command {
             Command::ShowStatus { .. } => "SHOW STATUS",
             Command::ShowTables => "SHOW TABLES",
             Command::ShowCreateTable { .. } => "SHOW CREATE TABLE",
+            Command::ShowTriggers { .. } => "SHOW TRIGGERS",
         }
     }
 
@@ -386,6 +416,8 @@ impl Command {
                 | Command::DropTable { .. }
                 | Command::TruncateTable { .. }
                 | Command::RenameTable { .. }
+                | Command::CreateTrigger(_)
+                | Command::DropTrigger { .. }
                 | Command::CreateIndex { .. }
                 | Command::DropIndex { .. }
                 | Command::AlterTable { .. }
@@ -477,6 +509,158 @@ pub enum OnDuplicate {
     Ignore,
     /// `ON DUPLICATE KEY UPDATE`: updates the row that is there.
     Update,
+    /// `REPLACE`: deletes the row that is there and inserts the new one.
+    Replace,
+}
+
+/// The SELECT of an `INSERT ... SELECT`: one table's rows, as a SELECT reads them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InsertSelect {
+    /// The table written to.
+    pub table: TableName,
+    /// The column list as written; empty: the table's columns in order.
+    pub columns: Vec<String>,
+    /// The table read.
+    pub source: TableName,
+    /// The select items, in order.
+    pub items: Vec<SelectColumn>,
+    /// Which of the source's rows the WHERE clause reaches.
+    pub access: RowAccess,
+    /// `LOCK IN SHARE MODE` / `FOR UPDATE` as written (InnoDB reads the rows of an
+    /// INSERT ... SELECT with shared locks whatever it says, `ha_innobase::store_lock()`).
+    pub lock: RowLock,
+    /// Stop after this many rows.
+    pub limit: Option<u64>,
+    /// `USE`/`FORCE`/`IGNORE INDEX (...)` on the source.
+    pub index_hints: Vec<IndexHint>,
+    /// What a row whose primary key is there does (`IGNORE`, `REPLACE`, `ON DUPLICATE
+    /// KEY UPDATE`).
+    pub on_duplicate: OnDuplicate,
+}
+
+/// One select item of an `INSERT ... SELECT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelectColumn {
+    /// `*`: every column of the source, in order.
+    Star,
+    /// A column, by its last name part, lower-cased (`id`, `s.id`).
+    Column(String),
+    /// Anything else (a constant, an expression).
+    Expr,
+}
+
+/// A trigger's name as written: an optional schema and the name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TriggerName {
+    /// The schema, if the statement named one.
+    pub schema: Option<String>,
+    /// The trigger.
+    pub name: String,
+}
+
+/// When a trigger runs, relative to its row's change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerTiming {
+    /// `BEFORE`.
+    Before,
+    /// `AFTER`.
+    After,
+}
+
+/// Which change of a row fires a trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerEvent {
+    /// `INSERT` (also INSERT ... SELECT, REPLACE, LOAD DATA).
+    Insert,
+    /// `UPDATE` (also ON DUPLICATE KEY UPDATE).
+    Update,
+    /// `DELETE` (also REPLACE's deletion of the row that was there).
+    Delete,
+}
+
+impl TriggerEvent {
+    /// The event as `SHOW TRIGGERS` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TriggerEvent::Insert => "INSERT",
+            TriggerEvent::Update => "UPDATE",
+            TriggerEvent::Delete => "DELETE",
+        }
+    }
+}
+
+/// `CREATE TRIGGER`'s definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreateTrigger {
+    /// The trigger.
+    pub name: TriggerName,
+    /// `OR REPLACE`: a trigger of that name is dropped first.
+    pub or_replace: bool,
+    /// `IF NOT EXISTS`: a trigger of that name makes this a note, not an error.
+    pub if_not_exists: bool,
+    /// `BEFORE` or `AFTER`.
+    pub timing: TriggerTiming,
+    /// `INSERT`, `UPDATE` or `DELETE`.
+    pub event: TriggerEvent,
+    /// The subject table.
+    pub table: TableName,
+    /// The one statement it runs for each row.
+    pub body: TriggerBody,
+    /// The body as written (`SHOW TRIGGERS`' Statement).
+    pub body_text: String,
+}
+
+/// A value of a trigger's body: a column of the row that fired it, or anything else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowValue {
+    /// `NEW.col` (lower-cased).
+    New(String),
+    /// `OLD.col` (lower-cased).
+    Old(String),
+    /// A constant or an expression.
+    Other,
+}
+
+/// The statement a trigger runs, as pt-online-schema-change writes them: one INSERT,
+/// REPLACE or DELETE on one table, keyed by the firing row's columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TriggerBody {
+    /// `{INSERT [IGNORE] | REPLACE} [INTO] t [(cols)] VALUES (values)`.
+    Insert {
+        /// The table written to.
+        table: TableName,
+        /// The column list (empty: the table's columns in order).
+        columns: Vec<String>,
+        /// The row's values.
+        values: Vec<RowValue>,
+        /// Error, Ignore or Replace.
+        on_duplicate: OnDuplicate,
+    },
+    /// `DELETE [IGNORE] FROM t WHERE ...`.
+    Delete {
+        /// The table deleted from.
+        table: TableName,
+        /// The WHERE clause's `col = value` or `col <=> value` on the table, if it has
+        /// one: the column (lower-cased) and the value it is compared with.
+        key: Option<(String, RowValue)>,
+    },
+}
+
+impl TriggerBody {
+    /// The table the body writes.
+    pub fn table(&self) -> &TableName {
+        match self {
+            TriggerBody::Insert { table, .. } | TriggerBody::Delete { table, .. } => table,
+        }
+    }
+
+    /// Every `NEW.col` and `OLD.col` the body reads.
+    pub fn row_values(&self) -> Vec<&RowValue> {
+        match self {
+            TriggerBody::Insert { values, .. } => values.iter().collect(),
+            TriggerBody::Delete { key, .. } => key.iter().map(|(_, v)| v).collect(),
+        }
+    }
 }
 
 /// How a SELECT reads rows.
@@ -524,6 +708,9 @@ pub struct ColumnDef {
     pub data_type: String,
     /// Whether NULL is allowed (false for `NOT NULL` and primary key columns).
     pub nullable: bool,
+    /// `AUTO_INCREMENT`: an INSERT that gives no value takes the table's next one
+    /// (and InnoDB's AUTO-INC lock).
+    pub auto_increment: bool,
 }
 
 /// An index definition.

@@ -27,6 +27,7 @@ pub mod codes {
     pub const ER_WRONG_DB_NAME: u16 = 1102;
     pub const ER_WRONG_TABLE_NAME: u16 = 1103;
     pub const ER_TABLE_MUST_HAVE_COLUMNS: u16 = 1113;
+    pub const ER_WRONG_VALUE_COUNT_ON_ROW: u16 = 1136;
     pub const ER_NO_SUCH_TABLE: u16 = 1146;
     pub const ER_WRONG_COLUMN_NAME: u16 = 1166;
     pub const ER_KEY_DOES_NOT_EXITS: u16 = 1176;
@@ -43,7 +44,12 @@ pub mod codes {
     pub const ER_INCORRECT_GLOBAL_LOCAL_VAR: u16 = 1238;
     pub const ER_WRONG_NAME_FOR_INDEX: u16 = 1280;
     pub const ER_QUERY_INTERRUPTED: u16 = 1317;
+    pub const ER_TRG_ALREADY_EXISTS: u16 = 1359;
+    pub const ER_TRG_DOES_NOT_EXIST: u16 = 1360;
+    pub const ER_TRG_NO_SUCH_ROW_IN_TRG: u16 = 1363;
     pub const ER_TABLE_DEF_CHANGED: u16 = 1412;
+    pub const ER_TRG_IN_WRONG_SCHEMA: u16 = 1435;
+    pub const ER_SP_WRONG_NAME: u16 = 1458;
     pub const ER_PARTITION_MAXVALUE_ERROR: u16 = 1481;
     pub const ER_PARTITIONS_MUST_BE_DEFINED_ERROR: u16 = 1492;
     pub const ER_RANGE_NOT_INCREASING_ERROR: u16 = 1493;
@@ -364,6 +370,61 @@ impl SqlError {
             codes::ER_NONUNIQ_TABLE,
             "42000",
             format!("Not unique table/alias: '{alias}'"),
+        )
+    }
+
+    /// `ER_TRG_ALREADY_EXISTS` (1359): `name` as `db.trigger`.
+    pub fn trigger_exists(name: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_TRG_ALREADY_EXISTS,
+            "HY000",
+            format!("Trigger '{name}' already exists"),
+        )
+    }
+
+    /// `ER_TRG_DOES_NOT_EXIST` (1360).
+    pub fn trigger_does_not_exist() -> SqlError {
+        SqlError::new(
+            codes::ER_TRG_DOES_NOT_EXIST,
+            "HY000",
+            "Trigger does not exist".into(),
+        )
+    }
+
+    /// `ER_TRG_NO_SUCH_ROW_IN_TRG` (1363): `NEW` in a DELETE trigger, `OLD` in an
+    /// INSERT trigger.
+    pub fn no_such_row_in_trigger(row: &str, on: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_TRG_NO_SUCH_ROW_IN_TRG,
+            "HY000",
+            format!("There is no {row} row in {on} trigger"),
+        )
+    }
+
+    /// `ER_TRG_IN_WRONG_SCHEMA` (1435): a trigger in another schema than its table.
+    pub fn trigger_in_wrong_schema() -> SqlError {
+        SqlError::new(
+            codes::ER_TRG_IN_WRONG_SCHEMA,
+            "HY000",
+            "Trigger in wrong schema".into(),
+        )
+    }
+
+    /// `ER_SP_WRONG_NAME` (1458): a routine's or trigger's name MySQL refuses.
+    pub fn wrong_trigger_name(name: &str) -> SqlError {
+        SqlError::new(
+            codes::ER_SP_WRONG_NAME,
+            "42000",
+            format!("Incorrect routine name '{name}'"),
+        )
+    }
+
+    /// `ER_WRONG_VALUE_COUNT_ON_ROW` (1136).
+    pub fn value_count(row: u64) -> SqlError {
+        SqlError::new(
+            codes::ER_WRONG_VALUE_COUNT_ON_ROW,
+            "21S01",
+            format!("Column count doesn't match value count at row {row}"),
         )
     }
 

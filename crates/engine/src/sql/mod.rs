@@ -40,9 +40,10 @@ mod source;
 mod tests;
 
 pub use command::{
-    Algorithm, AlterAction, ColumnPosition, Command, CreateTable, FlushMode, IndexDef, IndexHint,
-    IndexHintKind, KillKind, OnDuplicate, Parsed, RowAccess, RowLock, SetValue, TableLockMode,
-    TableName, VarScope,
+    Algorithm, AlterAction, ColumnPosition, Command, CreateTable, CreateTrigger, FlushMode,
+    IndexDef, IndexHint, IndexHintKind, InsertSelect, KillKind, OnDuplicate, Parsed, RowAccess,
+    RowLock, RowValue, SelectColumn, SetValue, TableLockMode, TableName, TriggerBody, TriggerEvent,
+    TriggerName, TriggerTiming, VarScope,
 };
 pub use error::{codes, SqlError};
 

@@ -56,7 +56,7 @@ fn front_door_forms() {
             r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
-    check("CREATE TABLE log (id INT NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (1000), PARTITION p1 VALUES LESS THAN (2000), PARTITION p2 VALUES LESS THAN MAXVALUE)", expect![[r#"CreateTable(CreateTable { table: log, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false }], primary_key: [id], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "id", partitions: [PartitionDef { name: "p0", less_than: Value(1000) }, PartitionDef { name: "p1", less_than: Value(2000) }, PartitionDef { name: "p2", less_than: MaxValue }] }) })"#]]);
+    check("CREATE TABLE log (id INT NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (1000), PARTITION p1 VALUES LESS THAN (2000), PARTITION p2 VALUES LESS THAN MAXVALUE)", expect![[r#"CreateTable(CreateTable { table: log, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false, auto_increment: false }], primary_key: [id], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "id", partitions: [PartitionDef { name: "p0", less_than: Value(1000) }, PartitionDef { name: "p1", less_than: Value(2000) }, PartitionDef { name: "p2", less_than: MaxValue }] }) })"#]]);
     check(
         "OPTIMIZE TABLE sbtest1",
         expect!["OptimizeTable { tables: [sbtest1] }"],
@@ -306,7 +306,9 @@ fn writes() {
     );
     check(
         "REPLACE INTO t (id) VALUES (7)",
-        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'REPLACE'"],
+        expect![[
+            r#"Insert { table: t, rows: 1, columns: ["id"], values: [[Some(7)]], on_duplicate: Replace }"#
+        ]],
     );
     check(
         "UPDATE sbtest1 SET k=1",
@@ -345,12 +347,12 @@ fn writes() {
 /// CREATE TABLE: columns, keys, options, LIKE, range partitioning.
 #[test]
 fn create_table() {
-    check("CREATE TABLE sbtest2 (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_2 (k)) ENGINE=InnoDB", expect![[r#"CreateTable(CreateTable { table: sbtest2, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false }, ColumnDef { name: "k", data_type: "INT", nullable: false }, ColumnDef { name: "c", data_type: "CHAR(120)", nullable: false }, ColumnDef { name: "pad", data_type: "CHAR(60)", nullable: false }], primary_key: [id], indexes: [IndexDef { name: Some("k_2"), unique: false, columns: [k] }], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: None })"#]]);
-    check("CREATE TABLE IF NOT EXISTS test.t2 (id BIGINT UNSIGNED PRIMARY KEY, v VARCHAR(255), UNIQUE KEY uv (v(10)), INDEX (v, id)) ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8", expect![[r#"CreateTable(CreateTable { table: test.t2, if_not_exists: true, columns: [ColumnDef { name: "id", data_type: "BIGINT UNSIGNED", nullable: false }, ColumnDef { name: "v", data_type: "VARCHAR(255)", nullable: true }], primary_key: [id], indexes: [IndexDef { name: Some("uv"), unique: true, columns: [v(10)] }, IndexDef { name: None, unique: false, columns: [v, id] }], engine: None, row_format: Some(Compressed), key_block_size: Some(8), partition_by: None })"#]]);
+    check("CREATE TABLE sbtest2 (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_2 (k)) ENGINE=InnoDB", expect![[r#"CreateTable(CreateTable { table: sbtest2, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false, auto_increment: true }, ColumnDef { name: "k", data_type: "INT", nullable: false, auto_increment: false }, ColumnDef { name: "c", data_type: "CHAR(120)", nullable: false, auto_increment: false }, ColumnDef { name: "pad", data_type: "CHAR(60)", nullable: false, auto_increment: false }], primary_key: [id], indexes: [IndexDef { name: Some("k_2"), unique: false, columns: [k] }], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: None })"#]]);
+    check("CREATE TABLE IF NOT EXISTS test.t2 (id BIGINT UNSIGNED PRIMARY KEY, v VARCHAR(255), UNIQUE KEY uv (v(10)), INDEX (v, id)) ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8", expect![[r#"CreateTable(CreateTable { table: test.t2, if_not_exists: true, columns: [ColumnDef { name: "id", data_type: "BIGINT UNSIGNED", nullable: false, auto_increment: false }, ColumnDef { name: "v", data_type: "VARCHAR(255)", nullable: true, auto_increment: false }], primary_key: [id], indexes: [IndexDef { name: Some("uv"), unique: true, columns: [v(10)] }, IndexDef { name: None, unique: false, columns: [v, id] }], engine: None, row_format: Some(Compressed), key_block_size: Some(8), partition_by: None })"#]]);
     check(
         "CREATE TABLE t3 (a INT UNIQUE) ENGINE InnoDB ROW_FORMAT DYNAMIC DEFAULT CHARSET=utf8mb4",
         expect![[
-            r#"CreateTable(CreateTable { table: t3, if_not_exists: false, columns: [ColumnDef { name: "a", data_type: "INT", nullable: true }], primary_key: [], indexes: [IndexDef { name: None, unique: true, columns: [a] }], engine: Some("InnoDB"), row_format: Some(Dynamic), key_block_size: None, partition_by: None })"#
+            r#"CreateTable(CreateTable { table: t3, if_not_exists: false, columns: [ColumnDef { name: "a", data_type: "INT", nullable: true, auto_increment: false }], primary_key: [], indexes: [IndexDef { name: None, unique: true, columns: [a] }], engine: Some("InnoDB"), row_format: Some(Dynamic), key_block_size: None, partition_by: None })"#
         ]],
     );
     check(
@@ -361,7 +363,7 @@ fn create_table() {
         "CREATE TABLE `my db`.`t-2` LIKE `test`.`t1`",
         expect!["CreateTableLike { table: `my db`.`t-2`, like: test.t1 }"],
     );
-    check("CREATE TABLE ev (id INT, created DATE)\n  PARTITION BY RANGE (TO_DAYS(created)) (\n    PARTITION p2023 VALUES LESS THAN (TO_DAYS('2024-01-01')) ENGINE = InnoDB,\n    PARTITION pmax VALUES LESS THAN (MAXVALUE) ENGINE = InnoDB)", expect![[r#"CreateTable(CreateTable { table: ev, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: true }, ColumnDef { name: "created", data_type: "DATE", nullable: true }], primary_key: [], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "TO_DAYS(created)", partitions: [PartitionDef { name: "p2023", less_than: Expr("TO_DAYS('2024-01-01')") }, PartitionDef { name: "pmax", less_than: MaxValue }] }) })"#]]);
+    check("CREATE TABLE ev (id INT, created DATE)\n  PARTITION BY RANGE (TO_DAYS(created)) (\n    PARTITION p2023 VALUES LESS THAN (TO_DAYS('2024-01-01')) ENGINE = InnoDB,\n    PARTITION pmax VALUES LESS THAN (MAXVALUE) ENGINE = InnoDB)", expect![[r#"CreateTable(CreateTable { table: ev, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: true, auto_increment: false }, ColumnDef { name: "created", data_type: "DATE", nullable: true, auto_increment: false }], primary_key: [], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "TO_DAYS(created)", partitions: [PartitionDef { name: "p2023", less_than: Expr("TO_DAYS('2024-01-01')") }, PartitionDef { name: "pmax", less_than: MaxValue }] }) })"#]]);
     // SHOW CREATE TABLE output, pasted back: partitioning inside an executable comment.
     check(
         "CREATE TABLE `sbtest1` (
@@ -375,7 +377,7 @@ fn create_table() {
 (PARTITION p0 VALUES LESS THAN (5000) ENGINE = InnoDB,
  PARTITION p1 VALUES LESS THAN MAXVALUE ENGINE = InnoDB) */;",
         expect![[
-            r#""CREATE TABLE `sbtest1` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `k` int NOT NULL DEFAULT '0',\n  `c` char(120) NOT NULL DEFAULT '',\n  PRIMARY KEY (`id`),\n  KEY `k_1` (`k`)\n) ENGINE=InnoDB AUTO_INCREMENT=10001 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci\n/*!50100 PARTITION BY RANGE (`id`)\n(PARTITION p0 VALUES LESS THAN (5000) ENGINE = InnoDB,\n PARTITION p1 VALUES LESS THAN MAXVALUE ENGINE = InnoDB) */" => CreateTable(CreateTable { table: sbtest1, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false }, ColumnDef { name: "k", data_type: "INT", nullable: false }, ColumnDef { name: "c", data_type: "CHAR(120)", nullable: false }], primary_key: [id], indexes: [IndexDef { name: Some("k_1"), unique: false, columns: [k] }], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "`id`", partitions: [PartitionDef { name: "p0", less_than: Value(5000) }, PartitionDef { name: "p1", less_than: MaxValue }] }) })"#
+            r#""CREATE TABLE `sbtest1` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `k` int NOT NULL DEFAULT '0',\n  `c` char(120) NOT NULL DEFAULT '',\n  PRIMARY KEY (`id`),\n  KEY `k_1` (`k`)\n) ENGINE=InnoDB AUTO_INCREMENT=10001 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci\n/*!50100 PARTITION BY RANGE (`id`)\n(PARTITION p0 VALUES LESS THAN (5000) ENGINE = InnoDB,\n PARTITION p1 VALUES LESS THAN MAXVALUE ENGINE = InnoDB) */" => CreateTable(CreateTable { table: sbtest1, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false, auto_increment: true }, ColumnDef { name: "k", data_type: "INT", nullable: false, auto_increment: false }, ColumnDef { name: "c", data_type: "CHAR(120)", nullable: false, auto_increment: false }], primary_key: [id], indexes: [IndexDef { name: Some("k_1"), unique: false, columns: [k] }], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "`id`", partitions: [PartitionDef { name: "p0", less_than: Value(5000) }, PartitionDef { name: "p1", less_than: MaxValue }] }) })"#
         ]],
     );
 }
@@ -453,13 +455,13 @@ fn alter_table() {
     check(
         "ALTER TABLE sbtest1 ADD COLUMN x INT NOT NULL DEFAULT 0 AFTER k, ALGORITHM=INSTANT",
         expect![[
-            r#"AlterTable { table: sbtest1, actions: [AddColumn { column: ColumnDef { name: "x", data_type: "INT", nullable: false }, position: After("k") }], algorithm: Instant, lock: Default }"#
+            r#"AlterTable { table: sbtest1, actions: [AddColumn { column: ColumnDef { name: "x", data_type: "INT", nullable: false, auto_increment: false }, position: After("k") }], algorithm: Instant, lock: Default }"#
         ]],
     );
     check(
         "ALTER TABLE sbtest1 ADD y VARCHAR(10) FIRST",
         expect![[
-            r#"AlterTable { table: sbtest1, actions: [AddColumn { column: ColumnDef { name: "y", data_type: "VARCHAR(10)", nullable: true }, position: First }], algorithm: Default, lock: Default }"#
+            r#"AlterTable { table: sbtest1, actions: [AddColumn { column: ColumnDef { name: "y", data_type: "VARCHAR(10)", nullable: true, auto_increment: false }, position: First }], algorithm: Default, lock: Default }"#
         ]],
     );
     check(
@@ -759,15 +761,18 @@ fn not_modelled() {
     );
     check("SELECT * FROM performance_schema.events_waits_current", expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'SELECT FROM performance_schema.events_waits_current'"]);
     check(
-        "INSERT INTO t2 SELECT * FROM t1",
-        expect![
-            "ERROR 1235 (42000): This version of ddlscope doesn't yet support 'INSERT ... SELECT'"
-        ],
+        "CREATE TRIGGER trg AFTER UPDATE ON t FOR EACH ROW BEGIN SET @a = 1; END",
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a BEGIN body'"],
     );
     check(
-        "REPLACE INTO t1 VALUES (1)",
-        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'REPLACE'"],
+        "CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW SET NEW.k = 1",
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a SET body'"],
     );
+    check(
+        "CREATE TRIGGER trg AFTER INSERT ON t FOR EACH ROW INSERT INTO n (id) VALUES (NEW.id), (NEW.k)",
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with an INSERT of several rows'"],
+    );
+    check("INSERT INTO t SELECT 1, 2", expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'INSERT ... SELECT without a table'"]);
     check(
         "SELECT SLEEP(0.5), c FROM t1 WHERE id = 5",
         expect![[
@@ -985,7 +990,7 @@ fn grammar_matches_the_server() {
     check(
         "CREATE TABLE t (id INT) ENGINE='InnoDB'",
         expect![[
-            r#"CreateTable(CreateTable { table: t, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: true }], primary_key: [], indexes: [], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: None })"#
+            r#"CreateTable(CreateTable { table: t, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: true, auto_increment: false }], primary_key: [], indexes: [], engine: Some("InnoDB"), row_format: None, key_block_size: None, partition_by: None })"#
         ]],
     );
     check(
@@ -1138,4 +1143,73 @@ fn lexer_matches_the_server() {
         })
         .collect();
     assert!(got.is_empty(), "{}", got.join("\n"));
+}
+
+/// The statements online schema-change tools send: INSERT ... SELECT (pt-osc's and
+/// gh-ost's copy chunks), REPLACE, CREATE/DROP TRIGGER with pt-osc's bodies, and their
+/// errors.
+#[test]
+fn tool_statements() {
+    check("INSERT INTO t2 SELECT * FROM t1", expect!["InsertSelect(InsertSelect { table: t2, columns: [], source: t1, items: [Star], access: FullScan, lock: NonLocking, limit: None, index_hints: [], on_duplicate: Error })"]);
+    check("REPLACE INTO t1 VALUES (1)", expect!["Insert { table: t1, rows: 1, columns: [], values: [[Some(1)]], on_duplicate: Replace }"]);
+    check(
+        "INSERT LOW_PRIORITY IGNORE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) SELECT `id`, `k`, `c`, `pad` FROM `test`.`t` FORCE INDEX(`PRIMARY`) WHERE ((`id` >= '1')) AND ((`id` <= '1000')) LOCK IN SHARE MODE /*pt-online-schema-change 1 copy nibble*/",
+        expect![[r#""INSERT LOW_PRIORITY IGNORE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) SELECT `id`, `k`, `c`, `pad` FROM `test`.`t` FORCE INDEX(`PRIMARY`) WHERE ((`id` >= '1')) AND ((`id` <= '1000')) LOCK IN SHARE MODE" => InsertSelect(InsertSelect { table: test._t_new, columns: ["id", "k", "c", "pad"], source: test.t, items: [Column("id"), Column("k"), Column("c"), Column("pad")], access: Range { column: "id", min: Some(1), max: Some(1000) }, lock: Shared, limit: None, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
+    );
+    check(
+        "INSERT IGNORE INTO `test`.`_t_gho` (`id`, `k`) (SELECT `id`, `k` FROM `test`.`t` FORCE INDEX (`PRIMARY`) WHERE (((`id` > 20)) AND ((`id` < 30) OR ((`id` = 30)))) LOCK IN SHARE MODE)",
+        expect![[r#"InsertSelect(InsertSelect { table: test._t_gho, columns: ["id", "k"], source: test.t, items: [Column("id"), Column("k")], access: Range { column: "id", min: Some(21), max: Some(30) }, lock: Shared, limit: None, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
+    );
+    check(
+        "REPLACE INTO n (k, c) SELECT k, c FROM t WHERE id BETWEEN 1 AND 10 LIMIT 5",
+        expect![[
+            r#"InsertSelect(InsertSelect { table: n, columns: ["k", "c"], source: t, items: [Column("k"), Column("c")], access: Range { column: "id", min: Some(1), max: Some(10) }, lock: NonLocking, limit: Some(5), index_hints: [], on_duplicate: Replace })"#
+        ]],
+    );
+    check(
+        "INSERT INTO n SELECT * FROM t ON DUPLICATE KEY UPDATE k = 1",
+        expect!["InsertSelect(InsertSelect { table: n, columns: [], source: t, items: [Star], access: FullScan, lock: NonLocking, limit: None, index_hints: [], on_duplicate: Update })"],
+    );
+    check(
+        "CREATE TRIGGER `pt_osc_test_t_ins` AFTER INSERT ON `test`.`t` FOR EACH ROW REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)",
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_ins" }, or_replace: false, if_not_exists: false, timing: After, event: Insert, table: test.t, body: Insert { table: test._t_new, columns: ["id", "k", "c", "pad"], values: [New("id"), New("k"), New("c"), New("pad")], on_duplicate: Replace }, body_text: "REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)" })"#]],
+    );
+    check(
+        "CREATE TRIGGER `pt_osc_test_t_del` AFTER DELETE ON `test`.`t` FOR EACH ROW DELETE IGNORE FROM `test`.`_t_new` WHERE `test`.`_t_new`.`id` <=> OLD.`id`",
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_del" }, or_replace: false, if_not_exists: false, timing: After, event: Delete, table: test.t, body: Delete { table: test._t_new, key: Some(("id", Old("id"))) }, body_text: "DELETE IGNORE FROM `test`.`_t_new` WHERE `test`.`_t_new`.`id` <=> OLD.`id`" })"#]],
+    );
+    check(
+        "CREATE DEFINER=`root`@`localhost` TRIGGER IF NOT EXISTS trg BEFORE UPDATE ON t FOR EACH ROW FOLLOWS other INSERT IGNORE INTO n SET id = NEW.id, k = 5",
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: false, if_not_exists: true, timing: Before, event: Update, table: t, body: Insert { table: n, columns: ["id", "k"], values: [New("id"), Other], on_duplicate: Ignore }, body_text: "INSERT IGNORE INTO n SET id = NEW.id, k = 5" })"#]],
+    );
+    check(
+        "CREATE OR REPLACE DEFINER = CURRENT_USER TRIGGER trg AFTER DELETE ON t FOR EACH ROW DELETE FROM n WHERE k = 1",
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: true, if_not_exists: false, timing: After, event: Delete, table: t, body: Delete { table: n, key: None }, body_text: "DELETE FROM n WHERE k = 1" })"#]],
+    );
+    check(
+        "DROP TRIGGER IF EXISTS test.trg",
+        expect![[
+            r#"DropTrigger { name: TriggerName { schema: Some("test"), name: "trg" }, if_exists: true }"#
+        ]],
+    );
+    check(
+        "DROP TRIGGER trg",
+        expect![[
+            r#"DropTrigger { name: TriggerName { schema: None, name: "trg" }, if_exists: false }"#
+        ]],
+    );
+    check(
+        "SHOW TRIGGERS LIKE 't%'",
+        expect![[r#"ShowTriggers { like: Some("t%") }"#]],
+    );
+    check(
+        "CREATE TRIGGER trg AFTER DELETE ON t FOR EACH ROW DELETE FROM n WHERE id = NEW.id",
+        expect!["ERROR 1363 (HY000): There is no NEW row in on DELETE trigger"],
+    );
+    check(
+        "CREATE TRIGGER trg AFTER INSERT ON t FOR EACH ROW REPLACE INTO n (id) VALUES (OLD.id + 1)",
+        expect!["ERROR 1363 (HY000): There is no OLD row in on INSERT trigger"],
+    );
+    check("CREATE TRIGGER trg AFTER ON t FOR EACH ROW DELETE FROM n", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'ON t FOR EACH ROW DELETE FROM n' at line 1"]);
+    check("DROP TRIGGER", expect!["ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"]);
 }

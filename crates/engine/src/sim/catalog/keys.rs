@@ -29,6 +29,9 @@ pub(in crate::sim) enum KeyUndo {
     Inserted(i64),
     /// These intervals were deleted: a rollback puts them back.
     Deleted(Vec<(i64, i64)>),
+    /// These intervals were inserted (an INSERT ... SELECT, a trigger's writes): a
+    /// rollback removes them.
+    InsertedSpans(Vec<(i64, i64)>),
 }
 
 impl KeySet {
@@ -157,7 +160,20 @@ impl KeySet {
                     self.add(a, b);
                 }
             }
+            KeyUndo::InsertedSpans(spans) => {
+                for &(a, b) in spans {
+                    self.remove(a, b);
+                }
+            }
         }
+    }
+
+    /// The values of `spans` (sorted, disjoint) that are there.
+    pub(in crate::sim) fn present(&self, spans: &[(i64, i64)]) -> Vec<(i64, i64)> {
+        spans
+            .iter()
+            .flat_map(|&(a, b)| self.within(a, b, None))
+            .collect()
     }
 
     /// The intervals, for tests and the invariant check.
@@ -191,6 +207,10 @@ mod tests {
         k.undo(&KeyUndo::Deleted(vec![(990, 1000), (5001, 5001)]));
         assert_eq!(k.spans(), &[(1, 1000), (5001, 5001)]);
         k.undo(&KeyUndo::Inserted(5001));
+        assert_eq!(k.spans(), &[(1, 1000)]);
+        assert_eq!(k.present(&[(990, 1010), (2000, 2001)]), vec![(990, 1000)]);
+        k.add(2000, 2005);
+        k.undo(&KeyUndo::InsertedSpans(vec![(2000, 2005)]));
         assert_eq!(k.spans(), &[(1, 1000)]);
         assert_eq!(k.remove(2000, 3000), vec![]);
         k.add(1002, 1003);

@@ -2,7 +2,7 @@
 //! what DDL statements check names against, kept beside InnoDB's own dictionary
 //! table in the catalog's record.
 
-use crate::sql::{IndexHint, IndexHintKind, RowAccess};
+use crate::sql::{IndexHint, IndexHintKind, RowAccess, TriggerBody, TriggerEvent, TriggerTiming};
 use crate::time::Tick;
 
 /// The SQL layer's definition of a table (`dd::Table`): what DDL checks against.
@@ -22,6 +22,29 @@ pub(in crate::sim) struct TableDef {
     pub(in crate::sim) rebuilt_at: Tick,
     /// `DISCARD TABLESPACE` removed its data.
     pub(in crate::sim) discarded: bool,
+    /// The `AUTO_INCREMENT` column, if any: inserts take InnoDB's AUTO-INC lock
+    /// (`ha_innobase::innobase_lock_autoinc()`).
+    pub(in crate::sim) auto_increment: Option<String>,
+    /// Its triggers, in the order they fire (`Table_triggers_list`, the `.TRG` file);
+    /// they go with the table through a RENAME and with it at a DROP.
+    pub(in crate::sim) triggers: Vec<TriggerDef>,
+}
+
+/// A trigger as the SQL layer keeps it (a line of the table's `.TRG` file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) struct TriggerDef {
+    /// Its name (unique in the schema).
+    pub(in crate::sim) name: String,
+    /// BEFORE or AFTER.
+    pub(in crate::sim) timing: TriggerTiming,
+    /// The row change that fires it.
+    pub(in crate::sim) event: TriggerEvent,
+    /// The statement it runs for each row.
+    pub(in crate::sim) body: TriggerBody,
+    /// The body as written (`SHOW TRIGGERS`' Statement).
+    pub(in crate::sim) body_text: String,
+    /// When it was created (`SHOW TRIGGERS`' Created).
+    pub(in crate::sim) created: Tick,
 }
 
 impl TableDef {
@@ -37,7 +60,29 @@ impl TableDef {
             live_rows: rows,
             rebuilt_at: Tick::ZERO,
             discarded: false,
+            auto_increment: Some("id".into()),
+            triggers: Vec::new(),
         }
+    }
+
+    /// Whether `column` is the primary key's (first) column.
+    pub(in crate::sim) fn is_pk(&self, column: &str) -> bool {
+        self.pk
+            .as_deref()
+            .is_some_and(|p| p.eq_ignore_ascii_case(column))
+    }
+
+    /// Whether the table has a column called `name`.
+    pub(in crate::sim) fn has_column(&self, name: &str) -> bool {
+        self.columns.iter().any(|c| c.eq_ignore_ascii_case(name))
+    }
+
+    /// Its triggers fired by `event`, in order.
+    pub(in crate::sim) fn triggers_on(
+        &self,
+        event: TriggerEvent,
+    ) -> impl Iterator<Item = &TriggerDef> + '_ {
+        self.triggers.iter().filter(move |t| t.event == event)
     }
 }
 

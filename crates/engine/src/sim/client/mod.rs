@@ -28,6 +28,7 @@ use crate::workload::{event_statements, statement_ops, PageOp, StatementKind};
 use crate::ThreadId;
 
 mod page_walk;
+mod triggers;
 
 /// A thread that finds its page being read by another thread polls this often.
 const IO_WAIT_POLL: Tick = Tick::from_us(20);
@@ -52,6 +53,15 @@ pub(super) struct Client {
     mdl_taken: u8,
     /// The table's layout (`TableEntry::layout`) the statement's pages were planned on.
     layout: u32,
+    /// The tables the statement's triggers write (`triggers.rs`); empty for most.
+    triggers: Vec<triggers::ClientTrigger>,
+    /// Their metadata locks taken so far, and their page walks done.
+    trigger_mdl_taken: usize,
+    trigger_walked: usize,
+    /// The row position the triggers' writes stand at, and the statement's own table
+    /// while its walk does theirs.
+    trigger_pos: u64,
+    subject: TableId,
 }
 
 /// One statement's page work: the pages it touches, in order, each fixed through
@@ -205,6 +215,11 @@ impl Client {
             walk: PageWalk::new(),
             mdl_taken: 0,
             layout: 0,
+            triggers: Vec::new(),
+            trigger_mdl_taken: 0,
+            trigger_walked: 0,
+            trigger_pos: 0,
+            subject: TableId(0),
         }
     }
 
@@ -397,6 +412,16 @@ impl Sim {
         c.walk.table = table;
         self.catalog[table].users += 1;
         self.client_plan(c, kind, table);
+        c.trigger_mdl_taken = 0;
+        c.trigger_walked = 0;
+        if kind.is_write() && !self.catalog[table].def.triggers.is_empty() {
+            if self.client_triggers(table, kind, &mut c.triggers).is_err() {
+                // A trigger's table is gone: the statement fails at open (1146).
+                return self.client_abort(c);
+            }
+        } else if !c.triggers.is_empty() {
+            c.triggers.clear();
+        }
         c.step = ClientStep::StatementCpuDone;
         let parsed = records_parsed(kind, c.walk.ops.len(), self.catalog[table].table.rows);
         let mut cpu = Tick::from_us(self.scenario.workload.statement_cpu_us)
@@ -484,7 +509,13 @@ impl Sim {
         // woken by the last lock's release looks again too, which ends its wait
         // (`lock_wait_suspend_thread()` returns to a granted lock).
         let waiting = self.sql.row_waits.contains_key(&c.session);
-        if kind.is_write() && (waiting || !self.sql.row_locks.is_empty()) {
+        if kind.is_write() && self.client_has_trigger_or_autoinc_waits(c) {
+            match self.client_trigger_waits(t, c) {
+                RowPoll::Granted => {}
+                RowPoll::Wait => return Next::Parked,
+                RowPoll::Failed(_) => return self.client_abort(c),
+            }
+        } else if kind.is_write() && (waiting || !self.sql.row_locks.is_empty()) {
             if let Some(range) = self.client_row(c) {
                 match self.row_wait_for_console(t, c.session, range) {
                     RowPoll::Granted => {}
@@ -517,11 +548,29 @@ impl Sim {
         }
     }
 
-    /// `Walk` is done: an autocommit write flushes the log.
+    /// `Walk` is done: the triggers' page work, if any; then an autocommit write
+    /// flushes the log.
     fn client_walk_done(&mut self, c: &mut Client) -> Next {
         if c.walk.lock_table_full {
+            c.walk.table = if c.trigger_walked > 0 {
+                c.subject
+            } else {
+                c.walk.table
+            };
             c.step = ClientStep::StatementEnd;
             return Next::After(Tick::ZERO);
+        }
+        if c.trigger_walked < c.triggers.len() {
+            if c.trigger_walked == 0 {
+                c.subject = c.walk.table;
+                c.trigger_pos = self.client_row(c).map_or(0, |r| r.lo);
+            }
+            if let Some(next) = self.client_next_trigger_walk(c) {
+                return next;
+            }
+        }
+        if c.trigger_walked > 0 {
+            c.walk.table = c.subject;
         }
         let kind = c.stmts[c.stmt_idx];
         let autocommit_write = kind.is_write() && c.stmts.len() == 1;
@@ -593,6 +642,12 @@ impl Sim {
                 MdlPoll::Failed(_) => return Some(Err(())),
             }
         }
+        if !c.triggers.is_empty() {
+            match self.client_trigger_mdl(t, c) {
+                Some(Ok(())) => {}
+                other => return other,
+            }
+        }
         // The lock was granted after a DROP: the table is gone (ER_NO_SUCH_TABLE).
         if self.catalog[table].table.dropped {
             return Some(Err(()));
@@ -602,6 +657,21 @@ impl Sim {
             self.client_plan(c, kind, table);
         }
         Some(Ok(()))
+    }
+
+    /// Whether a write's `BeforeDml` goes through `triggers.rs`: its table has
+    /// triggers for it, or a console session holds an AUTO-INC lock an insert may
+    /// wait for.
+    fn client_has_trigger_or_autoinc_waits(&self, c: &Client) -> bool {
+        !c.triggers.is_empty()
+            || (matches!(
+                c.stmts[c.stmt_idx],
+                StatementKind::Insert | StatementKind::Reinsert
+            ) && self
+                .sql
+                .row_locks
+                .iter()
+                .any(|l| l.range.mode == crate::sim::locks::LockMode::AutoInc))
     }
 
     /// The rows of the clustered leaf a write statement changes.
@@ -615,12 +685,7 @@ impl Sim {
             .find(|o| o.write && o.page >= first && u64::from(o.page - first) < pk.leaves())?;
         let per = pk.records_per_leaf;
         let lo = u64::from(leaf.page - first) * per;
-        Some(RowRange {
-            table: c.walk.table,
-            lo,
-            hi: lo + per - 1,
-            exclusive: true,
-        })
+        Some(RowRange::records(c.walk.table, lo, lo + per - 1, true))
     }
 
     /// The statement failed: sysbench's transaction is rolled back, its locks go, and

@@ -87,11 +87,22 @@ impl Sim {
                 run.ddl_idx += 1;
                 Next::After(Tick::ZERO)
             }
+            DdlOp::Trigger(change) => match self.apply_trigger_change(run, change) {
+                Ok(()) => {
+                    run.ddl_idx += 1;
+                    Next::After(Tick::ZERO)
+                }
+                Err(e) => self.fail(id, run, e),
+            },
         }
     }
 
     /// Every phase has run: the client's message, and OPTIMIZE's result rows.
     fn ddl_finished(&self, run: &mut Running) {
+        if !run.message.is_empty() {
+            // A note the statement left (CREATE TRIGGER IF NOT EXISTS).
+            return;
+        }
         run.message = if matches!(
             run.command,
             Command::AlterTable { .. } | Command::CreateIndex { .. } | Command::DropIndex { .. }

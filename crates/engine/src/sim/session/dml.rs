@@ -7,12 +7,14 @@
 //! (`row_ins_clust_index_entry_low()` → `row_ins_duplicate_error_in_clust()`), and
 //! a DELETE by the primary key (or of every row) removes its values.
 
+use super::trigger_run::RowsChanged;
 use super::{RowPoll, RowRange, Running, Step, TableDef};
 use crate::dict::Table;
 use crate::resultset::ResultSet;
 use crate::rng::SimRng;
 use crate::sim::catalog::keys::KeyUndo;
 use crate::sim::catalog::TableId;
+use crate::sim::locks::InsertKind;
 use crate::sim::{Next, Sim};
 use crate::sql::{Command, OnDuplicate, RowAccess, RowLock, SqlError, TableName};
 use crate::time::Tick;
@@ -30,18 +32,67 @@ fn key_pos(k: i64) -> u64 {
 #[derive(Clone, Debug)]
 pub(in crate::sim) struct InsertKeys {
     table: TableId,
-    /// Each row's value, in order (an auto-increment value where none was given).
-    keys: Vec<i64>,
+    /// Each row's value, in order; `None` where none was given, until the row's turn
+    /// gives it the table's next auto-increment value (`get_auto_increment()`, under
+    /// the AUTO-INC lock).
+    keys: Vec<Option<i64>>,
+    /// The table's next appended row when the statement began: the least
+    /// auto-increment value of its `i`th row is `base + i + 1`.
+    base: u64,
     /// The next row to insert.
     next: usize,
     on_duplicate: OnDuplicate,
     /// The values this statement inserted (a failure removes them again).
     inserted: Vec<i64>,
-    /// Rows skipped by INSERT IGNORE, and rows ON DUPLICATE KEY UPDATE updated.
+    /// Rows skipped by INSERT IGNORE, rows ON DUPLICATE KEY UPDATE updated, and rows
+    /// REPLACE deleted and inserted again.
     skipped: u64,
     updated: u64,
+    replaced: u64,
     /// The transaction's key undo before this statement (its savepoint).
     undo_mark: usize,
+    /// The values that were there and were updated or replaced.
+    found: Vec<i64>,
+    /// The AUTO-INC lock is held, or was not needed.
+    autoinc_held: bool,
+}
+
+impl InsertKeys {
+    /// The rows the INSERT changed, by the event they fire.
+    fn rows_changed(&self) -> RowsChanged {
+        let spans = |keys: &[i64]| {
+            let mut v: Vec<(i64, i64)> = keys.iter().map(|&k| (k, k)).collect();
+            v.sort_unstable();
+            v
+        };
+        let mut changed = RowsChanged {
+            inserted: spans(&self.inserted),
+            ..RowsChanged::default()
+        };
+        match self.on_duplicate {
+            OnDuplicate::Update => changed.updated = spans(&self.found),
+            OnDuplicate::Replace => {
+                changed.deleted = spans(&self.found);
+                changed.inserted.extend(spans(&self.found));
+                changed.inserted.sort_unstable();
+            }
+            OnDuplicate::Error | OnDuplicate::Ignore => {}
+        }
+        changed
+    }
+}
+
+/// What a locking read reaches: positions `lo..=hi` read, up to `lock_hi` locked
+/// (the next record, or the supremum), the rows matched and read, and its pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) struct LockingRead {
+    pub(in crate::sim) lo: u64,
+    pub(in crate::sim) hi: u64,
+    pub(in crate::sim) lock_hi: u64,
+    pub(in crate::sim) matched: u64,
+    pub(in crate::sim) scanned: u64,
+    pub(in crate::sim) full: bool,
+    pub(in crate::sim) pages: Vec<PageOp>,
 }
 
 /// Which kind of work a statement's pages and rows are.
@@ -238,20 +289,48 @@ fn locked_hi(
     }
 }
 
-/// What the `mysql` client prints after an INSERT of `rows` rows (`my_ok()` with
-/// `ER_INSERT_INFO` in `mysql_insert()`): each row inserted counts one affected row,
-/// each updated by ON DUPLICATE KEY UPDATE two; each skipped by IGNORE a warning.
-fn insert_message(rows: u64, inserted: u64, skipped: u64, updated: u64) -> String {
-    let affected = inserted + 2 * updated;
+/// What an INSERT did with its rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::sim) struct InsertCounts {
+    /// Rows read (its VALUES rows, or the rows its SELECT returned).
+    pub(in crate::sim) rows: u64,
+    /// Rows inserted.
+    pub(in crate::sim) inserted: u64,
+    /// Duplicates INSERT IGNORE skipped.
+    pub(in crate::sim) skipped: u64,
+    /// Duplicates ON DUPLICATE KEY UPDATE updated.
+    pub(in crate::sim) updated: u64,
+    /// Duplicates REPLACE deleted before inserting the row again.
+    pub(in crate::sim) replaced: u64,
+}
+
+/// What the `mysql` client prints after an INSERT (`my_ok()` with `ER_INSERT_INFO` in
+/// `mysql_insert()` and `select_insert::send_eof()`): each row inserted counts one
+/// affected row, each updated by ON DUPLICATE KEY UPDATE and each replaced by REPLACE
+/// two (`info.copied + info.deleted + info.updated`); each skipped by IGNORE a
+/// warning. A multi-row INSERT and every INSERT ... SELECT (`records_line`) add the
+/// Records line.
+///
+/// Simplification: a row REPLACE or ON DUPLICATE KEY UPDATE writes with the values it
+/// already had counts as changed (the server counts it once, or not at all).
+pub(in crate::sim) fn insert_message(c: InsertCounts, records_line: bool) -> String {
+    let InsertCounts {
+        rows,
+        inserted,
+        skipped,
+        updated,
+        replaced,
+    } = c;
+    let affected = inserted + 2 * (updated + replaced);
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut m = format!("Query OK, {} affected", plural(affected, "row", "rows"));
     if skipped > 0 {
         m += &format!(", {}", plural(skipped, "warning", "warnings"));
     }
-    if rows > 1 {
+    if rows > 1 || records_line {
         m += &format!(
             "\nRecords: {rows}  Duplicates: {}  Warnings: {skipped}",
-            skipped + updated
+            skipped + updated + replaced
         );
     }
     m
@@ -319,6 +398,7 @@ impl Sim {
         }
         let req = DmlRequest::of(&run.command);
         self.dml_trx_start(id, run);
+        run.subject = Some(ti);
         self.check_read_view(id, run, &req, &def)?;
         let (reach, ops, lock_hi) = if req.kind == DmlKind::Insert {
             let base = self.catalog[ti].append_row;
@@ -338,14 +418,14 @@ impl Sim {
         } else {
             reach.matched
         };
+        if !def.triggers.is_empty() && run.insert.is_none() && req.kind != DmlKind::Select {
+            let changed = self.rows_changed_by(ti, &req, &reach);
+            run.trigger_writes = self.trigger_writes(&run.command, ti, &changed)?;
+        }
         let locking = req.kind != DmlKind::Select || req.lock != RowLock::NonLocking;
         if locking && (reach.matched > 0 || reach.full || req.kind == DmlKind::Insert) {
-            run.row_range = Some(RowRange {
-                table: ti,
-                lo: reach.lo,
-                hi: lock_hi,
-                exclusive: req.lock == RowLock::Exclusive,
-            });
+            let exclusive = req.lock == RowLock::Exclusive;
+            run.row_range = Some(RowRange::records(ti, reach.lo, lock_hi, exclusive));
             run.step = Step::RowLock;
         } else {
             self.set_state(id, self.work_state(&run.command));
@@ -354,8 +434,35 @@ impl Sim {
         Ok(Next::After(Tick::ZERO))
     }
 
+    /// The rows an UPDATE or DELETE reaching `reach` changes, or an INSERT into a
+    /// table without a primary key, for its triggers: the key values at the rows'
+    /// positions (every value from the first, for a range to the table's end or a
+    /// scan), up to the rows matched.
+    fn rows_changed_by(&self, ti: TableId, req: &DmlRequest, reach: &Reach) -> RowsChanged {
+        let mut changed = RowsChanged::default();
+        if reach.matched == 0 {
+            return changed;
+        }
+        if req.kind == DmlKind::Insert {
+            changed.inserted_rows = reach.matched;
+            return changed;
+        }
+        let lo = i64::try_from(reach.lo.saturating_add(1)).unwrap_or(i64::MAX);
+        let hi = if reach.full || reach.hi == u64::MAX {
+            i64::MAX
+        } else {
+            i64::try_from(reach.hi + 1).unwrap_or(i64::MAX)
+        };
+        let spans = self.catalog[ti].keys.within(lo, hi, Some(reach.matched));
+        match req.kind {
+            DmlKind::Update => changed.updated = spans,
+            _ => changed.deleted = spans,
+        }
+        changed
+    }
+
     /// Starts (or joins) the session's transaction for a DML statement.
-    fn dml_trx_start(&mut self, id: u32, run: &mut Running) {
+    pub(in crate::sim) fn dml_trx_start(&mut self, id: u32, run: &mut Running) {
         let autocommit = self.sql.sessions[&id].vars.autocommit;
         let had_trx = self.sql.sessions[&id].trx.is_some();
         let trx = self.sql.trx_of(id, self.sched.now);
@@ -404,6 +511,35 @@ impl Sim {
             }
         }
         Ok(())
+    }
+
+    /// The shared locking read an INSERT ... SELECT makes of `access` on table `ti`
+    /// (`row_search_mvcc()` with `LOCK_S`): the rows it reaches and locks, and its
+    /// pages.
+    pub(in crate::sim) fn locking_read(
+        &mut self,
+        id: u32,
+        ti: TableId,
+        access: &RowAccess,
+        limit: Option<u64>,
+    ) -> Result<LockingRead, SqlError> {
+        let req = DmlRequest {
+            kind: DmlKind::Select,
+            access: access.clone(),
+            limit,
+            lock: RowLock::Shared,
+        };
+        let def = self.catalog[ti].def.clone();
+        let (reach, pages, lock_hi) = self.dml_search(id, ti, &req, &def)?;
+        Ok(LockingRead {
+            lo: reach.lo,
+            hi: reach.hi,
+            lock_hi,
+            matched: reach.matched,
+            scanned: reach.scanned,
+            full: reach.full,
+            pages,
+        })
     }
 
     /// A search's rows reached, their pages, and the last row position it locks.
@@ -502,19 +638,16 @@ impl Sim {
         };
         let entry = &mut self.catalog[ti];
         let mut keys = Vec::with_capacity(values.len());
-        for (i, row) in values.iter().enumerate() {
+        for row in values {
             let given = at.and_then(|a| row.get(a).copied().flatten());
-            let k = match given {
+            keys.push(match given {
                 Some(v) if v != 0 => {
                     entry.keys.note_explicit(v);
-                    v
+                    Some(v)
                 }
-                _ => {
-                    let floor = i64::try_from(base + i as u64 + 1).unwrap_or(i64::MAX);
-                    entry.keys.take_auto(floor)
-                }
-            };
-            keys.push(k);
+                // Taken when the row's turn comes, under the AUTO-INC lock.
+                _ => None,
+            });
         }
         let undo_mark = self
             .sql
@@ -525,12 +658,16 @@ impl Sim {
         Some(Box::new(InsertKeys {
             table: ti,
             keys,
+            base,
             next: 0,
             on_duplicate: *on_duplicate,
             inserted: Vec::new(),
             skipped: 0,
             updated: 0,
+            replaced: 0,
             undo_mark,
+            found: Vec::new(),
+            autoinc_held: false,
         }))
     }
 
@@ -554,22 +691,46 @@ impl Sim {
         run: &mut Running,
     ) -> Next {
         let mut ins = run.insert.take().expect("set with the step");
+        if !ins.autoinc_held {
+            // innobase_lock_autoinc(), before the first row (autoinc.rs).
+            let how = self.autoinc_lock_for(ins.table, InsertKind::Simple);
+            match self.autoinc_acquire(t, id, ins.table, how) {
+                RowPoll::Granted => ins.autoinc_held = true,
+                RowPoll::Wait => {
+                    run.insert = Some(ins);
+                    self.set_state(id, self.work_state(&run.command));
+                    return Next::Parked;
+                }
+                RowPoll::Failed(e) => {
+                    run.insert = Some(ins);
+                    return self.fail(id, run, e);
+                }
+            }
+        }
         let next = loop {
-            let Some(&k) = ins.keys.get(ins.next) else {
-                run.rows_matched = ins.inserted.len() as u64 + ins.updated;
+            let Some(&given) = ins.keys.get(ins.next) else {
+                run.rows_matched = ins.inserted.len() as u64 + ins.updated + ins.replaced;
                 run.rows_changed = run.rows_matched;
                 self.set_state(id, self.work_state(&run.command));
-                run.step = Step::Walk;
+                let changed = ins.rows_changed();
+                if let Err(e) = self.after_rows(run, ins.table, &changed) {
+                    run.insert = Some(ins);
+                    return self.fail(id, run, e);
+                }
                 break Next::After(Tick::ZERO);
             };
             let ti = ins.table;
+            let k = given.unwrap_or_else(|| {
+                let floor = i64::try_from(ins.base + ins.next as u64 + 1).unwrap_or(i64::MAX);
+                let k = self.catalog[ti].keys.take_auto(floor);
+                ins.keys[ins.next] = Some(k);
+                k
+            });
             let there = self.catalog[ti].keys.contains(k);
-            let range = RowRange {
-                table: ti,
-                lo: key_pos(k),
-                hi: key_pos(k),
-                exclusive: !there || ins.on_duplicate == OnDuplicate::Update,
-            };
+            // ON DUPLICATE KEY UPDATE and REPLACE lock the duplicate exclusively.
+            let exclusive =
+                !there || matches!(ins.on_duplicate, OnDuplicate::Update | OnDuplicate::Replace);
+            let range = RowRange::records(ti, key_pos(k), key_pos(k), exclusive);
             match self.row_lock(t, id, range) {
                 RowPoll::Wait => {
                     self.set_state(id, self.work_state(&run.command));
@@ -594,7 +755,14 @@ impl Sim {
                                 return self.fail(id, run, e);
                             }
                             OnDuplicate::Ignore => ins.skipped += 1,
-                            OnDuplicate::Update => ins.updated += 1,
+                            OnDuplicate::Update => {
+                                ins.updated += 1;
+                                ins.found.push(k);
+                            }
+                            OnDuplicate::Replace => {
+                                ins.replaced += 1;
+                                ins.found.push(k);
+                            }
                         }
                     }
                     ins.next += 1;
@@ -607,7 +775,7 @@ impl Sim {
 
     /// ER_DUP_ENTRY for value `k` of table `ti`'s primary key, named as the profile's
     /// server names it.
-    fn duplicate_entry(&self, ti: TableId, k: i64) -> SqlError {
+    pub(in crate::sim) fn duplicate_entry(&self, ti: TableId, k: i64) -> SqlError {
         let key = if self.profile.sql.dup_key_name_has_table {
             format!("{}.PRIMARY", self.catalog[ti].table.sql_name())
         } else {
@@ -629,12 +797,7 @@ impl Sim {
         let mut released = false;
         for &k in ins.inserted.iter().rev() {
             self.catalog[ti].keys.remove(k, k);
-            let mine = RowRange {
-                table: ti,
-                lo: key_pos(k),
-                hi: key_pos(k),
-                exclusive: true,
-            };
+            let mine = RowRange::records(ti, key_pos(k), key_pos(k), true);
             if let Some(i) = self
                 .sql
                 .row_locks
@@ -706,7 +869,17 @@ impl Sim {
     /// The statement's rows are done: the message, the row counts, the transaction's
     /// bookkeeping.
     pub(in crate::sim) fn finish_dml(&mut self, id: u32, run: &mut Running) {
-        let ti = run.walk.table;
+        let ti = run.subject.unwrap_or(run.walk.table);
+        if self.catalog[ti].online_build && !matches!(run.command, Command::Select { .. }) {
+            // row_log_online_op(): an index is being built; each changed row is logged,
+            // an UPDATE's as the old entry's delete and the new one's insert.
+            let per_row = if matches!(run.command, Command::Update { .. }) {
+                2
+            } else {
+                1
+            };
+            self.catalog[ti].row_log_ops += run.rows_changed * per_row;
+        }
         let n = run.rows_matched;
         let lock_bytes = run.walk.lock_bytes;
         let (wrote, lsn) = (run.walk.wrote, run.walk.last_lsn);
@@ -743,12 +916,27 @@ impl Sim {
                 );
             }
             Command::Insert { rows, .. } => {
-                let (inserted, skipped, updated) = match &run.insert {
-                    Some(ins) => (ins.inserted.len() as u64, ins.skipped, ins.updated),
-                    None => (n, 0, 0),
+                let counts = match &run.insert {
+                    Some(ins) => InsertCounts {
+                        rows: *rows,
+                        inserted: ins.inserted.len() as u64,
+                        skipped: ins.skipped,
+                        updated: ins.updated,
+                        replaced: ins.replaced,
+                    },
+                    None => InsertCounts {
+                        rows: *rows,
+                        inserted: n,
+                        ..InsertCounts::default()
+                    },
                 };
-                self.catalog[ti].def.live_rows += inserted;
-                run.message = insert_message(*rows, inserted, skipped, updated);
+                self.catalog[ti].def.live_rows += counts.inserted;
+                run.message = insert_message(counts, false);
+            }
+            Command::InsertSelect(_) => {
+                if let Some(is) = &run.insert_select {
+                    run.message = insert_message(is.counts, true);
+                }
             }
             _ => {}
         }

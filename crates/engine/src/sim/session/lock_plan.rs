@@ -13,6 +13,10 @@
 //!                                     key: X (DROP, TRUNCATE, RENAME, CREATE), SU
 //!                                     (online ALTER, CREATE/DROP INDEX), the admin
 //!                                     open's lock (OPTIMIZE)
+//!   INSERT ... SELECT                 GLOBAL IX, TABLE target SW, TABLE source SR
+//!   CREATE TRIGGER                    TRIGGER X (statement), GLOBAL IX, SCHEMA IX,
+//!                                     TABLE t SNW (upgraded to X: triggers.rs)
+//!   DROP TRIGGER                      TRIGGER X; the table's, once found
 //!   LOCK TABLES                       [GLOBAL IX, SCHEMA IX if WRITE], SRO / SNRW
 //!                                     sorted by key (explicit)
 //!   FLUSH TABLES WITH READ LOCK       GLOBAL S, COMMIT S (explicit)
@@ -123,6 +127,51 @@ pub(in crate::sim) fn lock_plan(
             FlushMode::Close => {}
             _ => return Err(SqlError::not_modelled(command.name())),
         },
+        Command::CreateTrigger(ct) => {
+            if ctx.global_read_lock {
+                return Err(SqlError::cant_update_with_readlock());
+            }
+            // mysql_create_or_drop_trigger(): the trigger's name first, then the table
+            // opened for TL_READ_NO_INSERT (SHARED_NO_WRITE, upgraded later).
+            let name = crate::sql::TriggerName {
+                schema: ct.name.schema.clone().or_else(|| ct.table.schema.clone()),
+                name: ct.name.name.clone(),
+            };
+            requests.push(trigger_request(ctx.schema, &name));
+            requests.push(global_ix());
+            let schema_key = MdlKey::schema(&ctx.schema.to_ascii_lowercase());
+            requests.push(MdlRequest::new(
+                schema_key,
+                MdlType::IntentionExclusive,
+                trx,
+            ));
+            requests.push(MdlRequest::new(key(&ct.table), MdlType::SharedNoWrite, trx));
+        }
+        Command::DropTrigger { name, .. } => {
+            if ctx.global_read_lock {
+                return Err(SqlError::cant_update_with_readlock());
+            }
+            // The table's locks follow once its trigger is found (`triggers.rs`).
+            requests.push(trigger_request(ctx.schema, name));
+        }
+        Command::InsertSelect(is) => {
+            if ctx.global_read_lock {
+                return Err(SqlError::cant_update_with_readlock());
+            }
+            if !ctx.under_lock_tables {
+                // The insert's table first, then the SELECT's (the table list's order).
+                requests.push(global_ix());
+                requests.push(MdlRequest::new(key(&is.table), MdlType::SharedWrite, trx));
+                let source_lock = if is.lock == RowLock::Exclusive {
+                    MdlType::SharedWrite
+                } else {
+                    MdlType::SharedRead
+                };
+                if key(&is.source) != key(&is.table) {
+                    requests.push(MdlRequest::new(key(&is.source), source_lock, trx));
+                }
+            }
+        }
         Command::AnalyzeTable { tables } => {
             for name in tables {
                 requests.push(MdlRequest::new(key(name), MdlType::SharedRead, trx));
@@ -158,6 +207,21 @@ pub(in crate::sim) fn lock_plan(
         _ => {}
     }
     Ok(plan)
+}
+
+/// The EXCLUSIVE lock on a trigger's name, for the statement (MariaDB takes it
+/// EXPLICIT and lets it go as the statement ends).
+fn trigger_request(schema: &str, name: &crate::sql::TriggerName) -> MdlRequest {
+    let db = name
+        .schema
+        .as_deref()
+        .unwrap_or(schema)
+        .to_ascii_lowercase();
+    MdlRequest::new(
+        MdlKey::trigger(&db, &name.name.to_ascii_lowercase()),
+        MdlType::Exclusive,
+        MdlDuration::Statement,
+    )
 }
 
 /// LOCK TABLES: SRO for READ, SNRW for WRITE (with the scoped IX locks first when any
@@ -421,6 +485,60 @@ mod tests {
                 &["ERROR 1223"],
             ),
             ("SET autocommit = 0", PLAIN, "mysql-5.7", &[]),
+            (
+                "INSERT IGNORE INTO t1 SELECT * FROM t2 WHERE id < 5 LOCK IN SHARE MODE",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    ix,
+                    "TABLE test.t1 MDL_SHARED_WRITE MDL_TRANSACTION",
+                    "TABLE test.t2 MDL_SHARED_READ MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "REPLACE INTO t1 SELECT * FROM t1",
+                PLAIN,
+                "mariadb-10.11",
+                &[ix, "TABLE test.t1 MDL_SHARED_WRITE MDL_TRANSACTION"],
+            ),
+            (
+                "CREATE TRIGGER tr AFTER INSERT ON t1 FOR EACH ROW DELETE FROM t2 WHERE id = NEW.id",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    "TRIGGER test.tr MDL_EXCLUSIVE MDL_STATEMENT",
+                    ix,
+                    six,
+                    "TABLE test.t1 MDL_SHARED_NO_WRITE MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "DROP TRIGGER IF EXISTS tr",
+                PLAIN,
+                "mariadb-10.11",
+                &["TRIGGER test.tr MDL_EXCLUSIVE MDL_STATEMENT"],
+            ),
+            (
+                "RENAME TABLE t1 TO t_old, t2 TO t1",
+                PLAIN,
+                "mariadb-10.11",
+                &[
+                    ix,
+                    six,
+                    "TABLE test.t1 MDL_EXCLUSIVE MDL_TRANSACTION",
+                    "TABLE test.t2 MDL_EXCLUSIVE MDL_TRANSACTION",
+                    "TABLE test.t_old MDL_EXCLUSIVE MDL_TRANSACTION",
+                ],
+            ),
+            (
+                "CREATE TRIGGER tr AFTER INSERT ON t1 FOR EACH ROW DELETE FROM t2 WHERE id = NEW.id",
+                LockContext {
+                    global_read_lock: true,
+                    ..PLAIN
+                },
+                "mariadb-10.11",
+                &["ERROR 1223"],
+            ),
         ];
         for (sql, ctx, profile, expected) in rows {
             check(sql, *ctx, profile, expected);

@@ -43,6 +43,11 @@
 //! | `locks.rs` | taking them (`MDL_context::acquire_lock()`), and row locks |
 //! | `trx.rs` | transactions, implicit commit |
 //! | `dml.rs` | SELECT/INSERT/UPDATE/DELETE: rows reached, pages walked |
+//! | `insert_select.rs` | INSERT/REPLACE ... SELECT: the source's locking read, row by row into the target |
+//! | `key_write.rs` | writing key values into or out of a table (INSERT ... SELECT, triggers' bodies) |
+//! | `autoinc.rs` | the AUTO-INC lock by `innodb_autoinc_lock_mode` |
+//! | `trigger_run.rs` | triggers at work: prelocking their tables, running their bodies |
+//! | `triggers.rs` | CREATE TRIGGER, DROP TRIGGER, SHOW TRIGGERS |
 //! | `keys.rs` | the primary-key values a table holds, and their undo (1062) |
 //! | `plan.rs` | DDL planning: checks, MySQL's errors, the phases (`DdlOp`) |
 //! | `ddl_phases.rs` | running the phases, starting the storage-engine executors |
@@ -50,14 +55,19 @@
 //! | `kill.rs` | KILL and disconnects |
 //! | `show.rs` | SHOW PROCESSLIST, performance_schema, information_schema, ... |
 
+mod autoinc;
 mod ddl_phases;
 mod dml;
+mod insert_select;
+mod key_write;
 mod kill;
 mod lock_plan;
 mod locked_tables;
 mod plan;
 mod show;
 mod statement;
+mod trigger_run;
+mod triggers;
 mod trx;
 mod vars;
 
@@ -346,6 +356,8 @@ pub(in crate::sim) enum Step {
     Open,
     /// `lock_rec_lock()`: the statement's row locks.
     RowLock,
+    /// The triggers' bodies for the statement's rows (`trigger_run.rs`).
+    Triggers,
     /// The pages, through the buffer pool.
     Walk,
     /// Per-row work (`row_search_mvcc()`, `row_upd()`), charged after the pages.
@@ -376,9 +388,22 @@ pub(in crate::sim) struct Running {
     /// to the transaction's end (`Sim::fail`).
     opened: bool,
     walk: PageWalk,
+    /// Page work on other tables, walked after `walk` in order: an INSERT ... SELECT's
+    /// target, the tables triggers wrote.
+    walks: Vec<(TableId, Vec<crate::workload::PageOp>)>,
+    /// The table a DML statement changes (its `walk` may be of another: an INSERT ...
+    /// SELECT reads its source first).
+    subject: Option<TableId>,
     row_range: Option<RowRange>,
     /// An INSERT's rows' key values, checked one by one for duplicates (`dml.rs`).
     insert: Option<Box<dml::InsertKeys>>,
+    /// An INSERT ... SELECT under way (`insert_select.rs`).
+    insert_select: Option<Box<insert_select::InsertSelectRun>>,
+    /// The triggers' writes still to make (`trigger_run.rs`).
+    trigger_writes: Vec<key_write::KeyWrite>,
+    /// The transaction's key undo when the statement began: a failed statement's
+    /// key changes after it are undone (the statement's rollback).
+    undo_mark: usize,
     rows_scanned: u64,
     rows_matched: u64,
     rows_changed: u64,
@@ -552,9 +577,10 @@ impl Sim {
 }
 
 /// The variables SHOW VARIABLES lists, and whether they can be set.
-pub(in crate::sim) const VARIABLES: [(&str, bool); 14] = [
+pub(in crate::sim) const VARIABLES: [(&str, bool); 15] = [
     ("autocommit", true),
     ("innodb_adaptive_hash_index", true),
+    ("innodb_autoinc_lock_mode", false),
     ("innodb_buffer_pool_instances", false),
     ("innodb_buffer_pool_size", false),
     ("innodb_lock_wait_timeout", true),

@@ -67,6 +67,24 @@ pub(in crate::sim) enum DdlOp {
     Executor(Plan, usize),
     /// The dictionary changes.
     Dict(DictEffect),
+    /// A trigger is created or dropped, checked under the table's EXCLUSIVE lock
+    /// (`triggers.rs`).
+    Trigger(TriggerChange),
+}
+
+/// CREATE or DROP TRIGGER's change to its table's triggers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::sim) enum TriggerChange {
+    Create {
+        table: TableId,
+        def: crate::sim::catalog::table_def::TriggerDef,
+        if_not_exists: bool,
+        or_replace: bool,
+    },
+    Drop {
+        table: TableId,
+        name: String,
+    },
 }
 
 /// What a DDL statement changes in the dictionary.
@@ -285,6 +303,12 @@ impl Sim {
             live_rows: 0,
             rebuilt_at: self.sched.now,
             discarded: false,
+            auto_increment: ct
+                .columns
+                .iter()
+                .find(|c| c.auto_increment)
+                .map(|c| c.name.clone()),
+            triggers: Vec::new(),
         };
         let row_bytes = ct
             .columns

@@ -10,6 +10,7 @@ use super::VARIABLES;
 use crate::mdl::MdlContextId;
 use crate::resultset::ResultSet;
 use crate::sim::catalog::TableId;
+use crate::sim::locks::LockMode;
 use crate::sim::{Sim, Thread};
 use crate::sql::{SqlError, TableName, VarScope};
 use crate::time::Tick;
@@ -320,12 +321,17 @@ impl Sim {
         for s in self.sql.sessions.values() {
             match &s.trx {
                 Some(trx) => {
-                    let wait = self.sql.row_waits.contains_key(&s.id);
+                    let wait = self.sql.row_waits.get(&s.id).map(|w| w.range);
+                    let auto_inc = wait.filter(|r| r.mode == LockMode::AutoInc);
                     text.push_str(&format!(
                         "---TRANSACTION {}, ACTIVE {} sec{}\n",
                         trx.id,
                         (self.sched.now - trx.started).as_secs(),
-                        if wait { " starting index read" } else { "" }
+                        match (wait, auto_inc) {
+                            (_, Some(_)) => " setting auto-inc lock",
+                            (Some(_), None) => " starting index read",
+                            (None, None) => "",
+                        }
                     ));
                     if trx.rows_locked > 0 || trx.rows_modified > 0 {
                         text.push_str(&format!(
@@ -340,10 +346,18 @@ impl Sim {
                         "MySQL thread id {}, OS thread handle 0, query id 0 localhost root\n",
                         s.id
                     ));
-                    if wait {
+                    if wait.is_some() {
                         text.push_str(
                             "------- TRX HAS BEEN WAITING FOR THIS LOCK TO BE GRANTED:\n",
                         );
+                    }
+                    if let Some(r) = auto_inc {
+                        text.push_str(&format!(
+                            "TABLE LOCK table `{}`.`{}` trx id {} lock mode AUTO-INC waiting\n",
+                            self.scenario.schema,
+                            self.catalog[r.table].table.sql_name(),
+                            trx.id
+                        ));
                     }
                 }
                 None => text.push_str(&format!(

@@ -70,8 +70,13 @@ impl Sim {
                 savepoint: self.sql.mdl.tickets_of(MdlContextId(id)),
                 opened: false,
                 walk: PageWalk::new(),
+                walks: Vec::new(),
+                subject: None,
                 row_range: None,
                 insert: None,
+                insert_select: None,
+                trigger_writes: Vec::new(),
+                undo_mark: 0,
                 rows_scanned: 0,
                 rows_matched: 0,
                 rows_changed: 0,
@@ -114,6 +119,10 @@ impl Sim {
     pub(in crate::sim) fn fail(&mut self, id: u32, run: &mut Running, e: SqlError) -> Next {
         let ctx = MdlContextId(id);
         self.undo_insert_keys(id, run);
+        if run.opened {
+            self.undo_statement_keys(id, run.undo_mark);
+        }
+        self.autoinc_release(id);
         if e.code == codes::ER_LOCK_DEADLOCK || e.code == codes::CR_SERVER_LOST {
             self.rollback_trx(id);
         }
@@ -162,7 +171,9 @@ impl Sim {
                 Err(e) => self.fail(id, run, e),
             },
             Step::RowLock if run.insert.is_some() => self.step_insert_keys(t, id, run),
+            Step::RowLock if run.insert_select.is_some() => self.step_insert_select(t, id, run),
             Step::RowLock => self.step_statement_row_lock(t, id, run),
+            Step::Triggers => self.step_trigger_writes(t, id, run),
             Step::Walk => self.step_statement_walk(t, id, run, rng),
             Step::RowWork => self.step_statement_row_work(id, run),
             Step::Ddl => self.step_ddl_ops(t, id, run),
@@ -219,7 +230,11 @@ impl Sim {
                     trx.rows_locked += locked;
                 }
                 self.set_state(id, self.work_state(&run.command));
-                run.step = Step::Walk;
+                run.step = if run.trigger_writes.is_empty() {
+                    Step::Walk
+                } else {
+                    Step::Triggers
+                };
                 Next::After(Tick::ZERO)
             }
             RowPoll::Wait => {
@@ -239,8 +254,7 @@ impl Sim {
         rng: &mut SimRng,
     ) -> Next {
         if run.walk.ops.is_empty() {
-            run.step = Step::RowWork;
-            return Next::After(Tick::ZERO);
+            return self.next_walk(run);
         }
         match self.step_page_walk(t, &mut run.walk, rng) {
             WalkNext::Step(next) => next,
@@ -248,11 +262,21 @@ impl Sim {
                 self.rec.counters.errors += 1;
                 self.fail(id, run, SqlError::lock_table_full())
             }
-            WalkNext::Done => {
-                run.step = Step::RowWork;
-                Next::After(Tick::ZERO)
-            }
+            WalkNext::Done => self.next_walk(run),
         }
+    }
+
+    /// The walk is done: the next table's pages (an INSERT ... SELECT's target, a
+    /// trigger's table), or the rows' work.
+    fn next_walk(&mut self, run: &mut Running) -> Next {
+        if run.walks.is_empty() {
+            run.step = Step::RowWork;
+        } else {
+            let (table, ops) = run.walks.remove(0);
+            run.walk.ops = ops;
+            run.walk.restart(table);
+        }
+        Next::After(Tick::ZERO)
     }
 
     /// `RowWork`: the rows' CPU work, charged after the pages; a KILL wakes the session
@@ -289,6 +313,7 @@ impl Sim {
         match c {
             Command::Update { .. } | Command::Delete { .. } => "updating",
             Command::Insert { .. } => "update",
+            Command::InsertSelect(_) => "Sending data",
             _ => "executing",
         }
     }
@@ -346,10 +371,22 @@ impl Sim {
         let command = run.command.clone();
         if let Some((name, _)) = dml_kind(&command) {
             let ti = self.open_dml_table(id, &command, name)?;
+            if self.prelock_trigger_tables(id, run, ti)? {
+                run.step = Step::Mdl;
+                return Ok(Next::After(Tick::ZERO));
+            }
+            run.undo_mark = self.key_undo_mark(id);
             run.opened = true;
             return self.open_dml(id, run, ti);
         }
         match command {
+            Command::InsertSelect(is) => return self.open_insert_select(id, run, &is),
+            Command::CreateTrigger(_) | Command::DropTrigger { .. } => {
+                return self.open_trigger_ddl(id, run);
+            }
+            Command::ShowTriggers { like } => {
+                run.result = Some(self.show_triggers(like.as_deref()));
+            }
             Command::Begin {
                 consistent_snapshot,
             } => {
@@ -603,6 +640,8 @@ impl Sim {
     ) -> Next {
         let ctx = MdlContextId(id);
         self.mdl_release_statement(ctx);
+        // The AUTO-INC lock is held to the statement's end, not the transaction's.
+        self.autoinc_release(id);
         // DDL and the admin statements commit when they end (`trans_commit_implicit()`),
         // releasing their transactional locks.
         if let Command::RenameTable { renames } = &run.command {

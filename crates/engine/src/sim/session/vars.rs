@@ -152,6 +152,7 @@ impl Sim {
             "lock_wait_timeout" => vars.lock_wait_timeout_s.to_string(),
             "innodb_lock_wait_timeout" => vars.innodb_lock_wait_timeout_s.to_string(),
             "innodb_adaptive_hash_index" => onoff(self.scenario.innodb.adaptive_hash_index),
+            "innodb_autoinc_lock_mode" => self.autoinc_lock_mode().to_string(),
             "max_write_lock_count" => self.sql.mdl.max_write_lock_count.to_string(),
             "innodb_buffer_pool_size" => bp.size.bytes().to_string(),
             "innodb_buffer_pool_instances" => bp.instances.to_string(),

@@ -169,6 +169,14 @@ pub(in crate::sql) fn show_stmt(c: &mut Cursor) -> Result<Command> {
     if c.word("TABLES") {
         return show_tables(c, full);
     }
+    if !full && c.word("TRIGGERS") {
+        if c.word("FROM") || c.word("IN") {
+            c.ident()?;
+        }
+        let like = wild_and_where(c, "SHOW TRIGGERS")?;
+        c.finish()?;
+        return Ok(Command::ShowTriggers { like });
+    }
     if !full && c.word("ENGINE") {
         let from = c.mark();
         c.ident()?;
@@ -263,7 +271,6 @@ const SHOW_TARGETS: &[&str] = &[
     "STORAGE",
     "TABLE",
     "TABLE_STATISTICS",
-    "TRIGGERS",
     "USER_STATISTICS",
     "WARNINGS",
 ];

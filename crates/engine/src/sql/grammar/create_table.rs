@@ -369,8 +369,13 @@ pub(in crate::sql) fn column_def(c: &mut Cursor) -> Result<(ColumnDef, bool, boo
     let name = column_name(&c.ident()?)?;
     let data_type = data_type(c)?;
     let (mut nullable, mut primary, mut unique) = (true, false, false);
+    let mut auto_increment = false;
     loop {
         match c.peek_word().as_str() {
+            "AUTO_INCREMENT" => {
+                c.next();
+                auto_increment = true;
+            }
             "NOT" if c.word_at(1) == "NULL" => {
                 c.next();
                 c.next();
@@ -408,6 +413,7 @@ pub(in crate::sql) fn column_def(c: &mut Cursor) -> Result<(ColumnDef, bool, boo
             name,
             data_type,
             nullable,
+            auto_increment,
         },
         primary,
         unique,
@@ -427,8 +433,7 @@ fn column_attribute(c: &mut Cursor) -> Result<bool> {
             c.next();
             expr::simple_expr(c)?;
         }
-        "AUTO_INCREMENT" | "SERIAL" | "VISIBLE" | "INVISIBLE" | "VIRTUAL" | "STORED"
-        | "PERSISTENT" | "ZEROFILL" => {
+        "SERIAL" | "VISIBLE" | "INVISIBLE" | "VIRTUAL" | "STORED" | "PERSISTENT" | "ZEROFILL" => {
             c.next();
             if c.words(&["DEFAULT", "VALUE"]) {}
         }

@@ -1,18 +1,18 @@
 //! `INSERT`/`REPLACE`, `UPDATE` and `DELETE`: MySQL's `insert_stmt`,
 //! `replace_stmt`, `update_stmt` and `delete_stmt`, one table each.
 
-use super::super::command::{Command, OnDuplicate, TableName};
+use super::super::command::{Command, InsertSelect, OnDuplicate, TableName};
 use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
 use super::expr;
 use super::names::table_ident;
 use super::select::{
-    classify, join_keyword, limit_clause, order_clause, select_stmt, table_alias, where_clause,
+    classify, join_keyword, limit_clause, order_clause, source_select, table_alias, where_clause,
 };
 
 /// `{INSERT | REPLACE} [options] [INTO] t [PARTITION (p)] [(cols)] {VALUES rows |
-/// SET assignments | SELECT ...} [ON DUPLICATE KEY UPDATE assignments]`.
+/// SET assignments | SELECT ... | (SELECT ...)} [ON DUPLICATE KEY UPDATE assignments]`.
 pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
     let replace = c.word("REPLACE");
     if !replace {
@@ -23,9 +23,6 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
         if c.word(w) && w == "IGNORE" {
             ignore = true;
         }
-    }
-    if replace {
-        c.defer(SqlError::not_modelled("REPLACE"));
     }
     c.word("INTO");
     let table = table_ident(c)?;
@@ -45,33 +42,49 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
             c.expect(&Token::RParen)?;
         }
     }
+    let mut on_duplicate = if replace {
+        OnDuplicate::Replace
+    } else if ignore {
+        OnDuplicate::Ignore
+    } else {
+        OnDuplicate::Error
+    };
+    let mut source = None;
     let values = if c.word("VALUES") || c.word("VALUE") {
         values_list(c)?
     } else if c.word("SET") {
         let (names, row) = assignments(c)?;
         columns = names;
         vec![row]
-    } else if c.peek_word() == "SELECT" || c.peek() == &Token::LParen {
-        c.defer(SqlError::not_modelled("INSERT ... SELECT"));
-        if c.peek() == &Token::LParen {
-            c.skip_group()?;
-        } else {
-            return insert_select(c);
-        }
+    } else if c.peek_word() == "SELECT" {
+        source = Some(source_select(c)?);
+        Vec::new()
+    } else if c.peek() == &Token::LParen && c.word_at(1) == "SELECT" {
+        c.next();
+        source = Some(source_select(c)?);
+        c.expect(&Token::RParen)?;
         Vec::new()
     } else {
         return Err(c.error());
     };
-    let mut on_duplicate = if ignore {
-        OnDuplicate::Ignore
-    } else {
-        OnDuplicate::Error
-    };
-    if c.words(&["ON", "DUPLICATE", "KEY", "UPDATE"]) {
+    if !replace && c.words(&["ON", "DUPLICATE", "KEY", "UPDATE"]) {
         assignments(c)?;
         on_duplicate = OnDuplicate::Update;
     }
     c.finish()?;
+    if let Some(s) = source {
+        return Ok(Command::InsertSelect(Box::new(InsertSelect {
+            table,
+            columns,
+            source: s.table,
+            items: s.items,
+            access: s.access,
+            lock: s.lock,
+            limit: s.limit,
+            index_hints: s.index_hints,
+            on_duplicate,
+        })));
+    }
     Ok(Command::Insert {
         table,
         rows: values.len() as u64,
@@ -81,13 +94,8 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
     })
 }
 
-/// The SELECT of `INSERT ... SELECT`: parsed for its syntax, then the deferred 1235.
-fn insert_select(c: &mut Cursor) -> Result<Command> {
-    select_stmt(c)
-}
-
 /// A column of an INSERT's list or a SET: `c`, `t.c` or `db.t.c`; its last part.
-fn column_name(c: &mut Cursor) -> Result<String> {
+pub(super) fn column_name(c: &mut Cursor) -> Result<String> {
     let mut name = c.ident()?;
     while c.token(&Token::Period) {
         name = c.ident()?;

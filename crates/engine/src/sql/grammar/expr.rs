@@ -43,6 +43,8 @@ pub(in crate::sql) enum BinOp {
     And,
     Or,
     Eq,
+    /// `<=>`: equal, NULL-safe.
+    NullSafeEq,
     Lt,
     LtEq,
     Gt,
@@ -109,7 +111,8 @@ fn bool_pri(c: &mut Cursor) -> Result<Expr> {
             Token::LtEq => BinOp::LtEq,
             Token::Gt => BinOp::Gt,
             Token::GtEq => BinOp::GtEq,
-            Token::Neq | Token::Spaceship => BinOp::Other,
+            Token::Spaceship => BinOp::NullSafeEq,
+            Token::Neq => BinOp::Other,
             _ => return Ok(left),
         };
         c.next();
@@ -435,7 +438,12 @@ pub(in crate::sql) fn const_int(e: &Expr) -> Option<i128> {
     }
 }
 
-/// An integer constant that fits an i64.
+/// An integer constant that fits an i64, or a string of one (`'1000'`, as
+/// pt-online-schema-change quotes its chunk bounds: MySQL compares an integer column
+/// with it as the number).
 pub(in crate::sql) fn int_value(e: &Expr) -> Option<i64> {
-    const_int(e).and_then(|v| i64::try_from(v).ok())
+    match e {
+        Expr::Str(s) => s.trim().parse().ok(),
+        _ => const_int(e).and_then(|v| i64::try_from(v).ok()),
+    }
 }

@@ -7,10 +7,11 @@
 //! |-----------------|--------------------------------------------------------------|
 //! | `session`       | BEGIN, START TRANSACTION, COMMIT, ROLLBACK, SET, USE         |
 //! | `select`        | SELECT, and the WHERE classification UPDATE and DELETE share |
-//! | `dml`           | INSERT, REPLACE, UPDATE, DELETE                              |
+//! | `dml`           | INSERT, REPLACE (with VALUES, SET or SELECT), UPDATE, DELETE |
 //! | `create_table`  | CREATE TABLE: columns, keys, options, PARTITION BY RANGE     |
 //! | `alter_table`   | ALTER TABLE, CREATE INDEX, DROP INDEX                        |
 //! | `admin`         | LOCK, UNLOCK, FLUSH, KILL, SHOW, OPTIMIZE, ANALYZE, DROP TABLE, TRUNCATE, RENAME |
+//! | `trigger`       | CREATE TRIGGER (and its body), DROP TRIGGER                  |
 //! | `expr`          | expressions (`expr` down to `simple_expr`)                    |
 //! | `names`, `cursor` | `table_ident` and MySQL's name checks; the token cursor     |
 //!
@@ -34,6 +35,7 @@ mod keywords;
 mod names;
 mod select;
 mod session;
+mod trigger;
 
 use super::command::Command;
 use super::lexer::Token;
@@ -101,6 +103,9 @@ fn create(c: &mut Cursor) -> Result<Command> {
     match c.peek_word().as_str() {
         "TABLE" | "TEMPORARY" => create_table::create_table_stmt(c),
         "INDEX" | "UNIQUE" | "FULLTEXT" | "SPATIAL" => alter_table::create_index_stmt(c),
+        "TRIGGER" | "OR" | "DEFINER" if trigger::is_create_trigger(c) => {
+            trigger::create_trigger_stmt(c)
+        }
         _ => object_not_modelled(c, "CREATE"),
     }
 }
@@ -120,6 +125,7 @@ fn drop(c: &mut Cursor) -> Result<Command> {
     match c.peek_word().as_str() {
         "TABLE" | "TABLES" | "TEMPORARY" => admin::drop_table_stmt(c),
         "INDEX" => alter_table::drop_index_stmt(c),
+        "TRIGGER" => trigger::drop_trigger_stmt(c),
         _ => object_not_modelled(c, "DROP"),
     }
 }

@@ -3,7 +3,9 @@
 //! `order_clause`, `limit_clause` and `locking_clause`; and the row classification
 //! of a WHERE clause ([`RowAccess`]) that UPDATE and DELETE share.
 
-use super::super::command::{Command, IndexHint, IndexHintKind, RowAccess, RowLock, TableName};
+use super::super::command::{
+    Command, IndexHint, IndexHintKind, RowAccess, RowLock, SelectColumn, TableName,
+};
 use super::super::lexer::Token;
 use super::super::{Result, SqlError};
 use super::cursor::Cursor;
@@ -31,8 +33,21 @@ struct FromTable {
     index_hints: Vec<IndexHint>,
 }
 
-/// `SELECT ...` up to the end of the statement.
-pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
+/// A `query_specification` read up to its end: its items, its one table, its WHERE
+/// clause, and the clauses after it.
+struct QuerySpec {
+    items: Vec<SelectItem>,
+    from: Option<FromTable>,
+    where_text: Option<(String, Expr)>,
+    /// GROUP BY, HAVING or ORDER BY was written.
+    grouped_or_ordered: bool,
+    limit: Option<u64>,
+    lock: RowLock,
+}
+
+/// `SELECT ...` without the statement's end: what `select_stmt` and `INSERT ...
+/// SELECT` share.
+fn query_spec(c: &mut Cursor) -> Result<QuerySpec> {
     c.expect_word("SELECT")?;
     select_options(c);
     let items = select_item_list(c)?;
@@ -59,8 +74,28 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
         c.defer(SqlError::not_modelled(&c.peek_word()));
         c.next();
         let _ = c.word("ALL") || c.word("DISTINCT");
-        select_stmt(c)?;
+        query_spec(c)?;
     }
+    Ok(QuerySpec {
+        items,
+        from,
+        where_text,
+        grouped_or_ordered: grouped || ordered,
+        limit,
+        lock,
+    })
+}
+
+/// `SELECT ...` up to the end of the statement.
+pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
+    let QuerySpec {
+        items,
+        from,
+        where_text,
+        grouped_or_ordered,
+        limit,
+        lock,
+    } = query_spec(c)?;
     c.finish()?;
     let Some(from) = from else {
         return no_table_select(items);
@@ -69,16 +104,14 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
         Some((text, e)) => (Some(text), Some(e)),
         None => (None, None),
     };
-    if let Some(schema) = from.table.schema.as_deref().filter(|s| {
-        s.eq_ignore_ascii_case("performance_schema") || s.eq_ignore_ascii_case("information_schema")
-    }) {
+    if let Some(schema) = from.table.schema.as_deref().filter(|s| is_system_schema(s)) {
         let schema = schema.to_ascii_lowercase();
         let name = from.table.table.to_ascii_lowercase();
         let full = format!("{schema}.{name}");
         if !SYSTEM_TABLES.contains(&(schema.as_str(), name.as_str())) {
             return Err(SqlError::not_modelled(&format!("SELECT FROM {full}")).into());
         }
-        if lock != RowLock::NonLocking || limit.is_some() || ordered || grouped {
+        if lock != RowLock::NonLocking || limit.is_some() || grouped_or_ordered {
             return Err(SqlError::not_modelled(&format!(
                 "SELECT FROM {full} with GROUP BY, ORDER BY, LIMIT or a locking clause"
             ))
@@ -103,6 +136,71 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
         sleep_ms_per_row,
         index_hints: from.index_hints,
     })
+}
+
+fn is_system_schema(s: &str) -> bool {
+    s.eq_ignore_ascii_case("performance_schema") || s.eq_ignore_ascii_case("information_schema")
+}
+
+/// The SELECT of an `INSERT ... SELECT` (`insert_query_expression`), up to its end:
+/// one table's rows; a SELECT without a table, of a diagnostic table, grouped or
+/// sorted is read and deferred as 1235.
+pub(in crate::sql) fn source_select(c: &mut Cursor) -> Result<SourceSelect> {
+    let q = query_spec(c)?;
+    let from = match q.from {
+        Some(f) if f.table.schema.as_deref().is_some_and(is_system_schema) => {
+            c.defer(SqlError::not_modelled(
+                "INSERT ... SELECT from a system table",
+            ));
+            None
+        }
+        Some(f) => Some(f),
+        None => {
+            c.defer(SqlError::not_modelled("INSERT ... SELECT without a table"));
+            None
+        }
+    };
+    if q.grouped_or_ordered {
+        c.defer(SqlError::not_modelled(
+            "INSERT ... SELECT with GROUP BY, HAVING or ORDER BY",
+        ));
+    }
+    let items = q
+        .items
+        .iter()
+        .map(|i| match &i.expr {
+            None => SelectColumn::Star,
+            Some(e) => column_ref(e).map_or(SelectColumn::Expr, SelectColumn::Column),
+        })
+        .collect();
+    let (table, index_hints) = match from {
+        Some(f) => (f.table, f.index_hints),
+        None => (
+            TableName {
+                schema: None,
+                table: String::new(),
+            },
+            Vec::new(),
+        ),
+    };
+    Ok(SourceSelect {
+        table,
+        items,
+        access: classify(q.where_text.as_ref().map(|(_, e)| e)),
+        lock: q.lock,
+        limit: q.limit,
+        index_hints,
+    })
+}
+
+/// What `INSERT ... SELECT` reads: [`source_select`]'s answer.
+pub(in crate::sql) struct SourceSelect {
+    pub(in crate::sql) table: TableName,
+    pub(in crate::sql) items: Vec<SelectColumn>,
+    pub(in crate::sql) access: RowAccess,
+    pub(in crate::sql) lock: RowLock,
+    pub(in crate::sql) limit: Option<u64>,
+    pub(in crate::sql) index_hints: Vec<IndexHint>,
 }
 
 /// `ALL`, `DISTINCT`, `SQL_NO_CACHE` and the other `select_option`s.
@@ -554,14 +652,33 @@ fn comparison(e: &Expr) -> Option<(String, BinOp, i64)> {
 }
 
 fn equality(e: &Expr) -> Option<(String, i64)> {
+    if let Expr::Nested(inner) = e {
+        return equality(inner);
+    }
     match comparison(e)? {
-        (c, BinOp::Eq, v) => Some((c, v)),
+        (c, BinOp::Eq | BinOp::NullSafeEq, v) => Some((c, v)),
         _ => None,
     }
 }
 
-/// Inclusive bounds a condition puts on one column.
+/// Inclusive bounds a condition puts on one column: a comparison, a BETWEEN, or an
+/// OR of two of them (or of equalities) on the same column, read as the range that
+/// covers both (gh-ost's `((id < 30) OR ((id = 30)))`).
 fn bounds(e: &Expr) -> Option<(String, Option<i64>, Option<i64>)> {
+    if let Expr::Nested(inner) = e {
+        return bounds(inner);
+    }
+    if let Expr::Binary(l, BinOp::Or, r) = e {
+        let either =
+            |e: &Expr| bounds(e).or_else(|| equality(e).map(|(c, v)| (c, Some(v), Some(v))));
+        let ((c1, lo1, hi1), (c2, lo2, hi2)) = (either(l)?, either(r)?);
+        if c1 != c2 {
+            return None;
+        }
+        let lo = lo1.zip(lo2).map(|(a, b)| a.min(b));
+        let hi = hi1.zip(hi2).map(|(a, b)| a.max(b));
+        return Some((c1, lo, hi));
+    }
     if let Expr::Between(expr, low, high) = e {
         return Some((
             column_ref(expr)?,
