@@ -99,6 +99,31 @@ test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', 
   });
 });
 
+test('the notes window, opened late, shows the step rendered with its question, answer, next step and timer', async (t) => {
+  await withLesson(t, 'notes', 3, { width: 1280, height: 720 }, async (page) => {
+    await expectStep(page, 3);
+    // Opened by hand once the lesson is under way: it says hello and is told the step.
+    const notes = await page.context().newPage();
+    await notes.goto(`${BASE_URL}notes.html`);
+    const title = (await page.textContent('#lesson-title')).trim();
+    await pollUntil('the notes to show the step', () => notes.textContent('#title'), (v) => v === title, { timeoutMs: 10_000 });
+    // Rendered markdown: paragraphs and bold, the file's line breaks and marks gone.
+    const narration = await notes.innerHTML('#narration');
+    assert.match(narration, /^<p>.*<strong>pool's<\/strong>/s, narration);
+    assert.doesNotMatch(await notes.textContent('#narration'), /\*\*|`|\n/, 'no raw markdown, no hard wraps');
+    assert.equal(await notes.isVisible('#question'), true, 'the question');
+    assert.match(await notes.textContent('#answer'), /^Answer: 0\.4 s/, 'the stated answer before the reveal');
+    assert.match(await notes.textContent('#timer'), /^\d+:\d\d \/ 12:00$/, 'a timer against the lesson\'s 12 min');
+    const next = (await notes.textContent('#next')).trim();
+    await screenshot(notes, 'lessons-notes');
+    await page.bringToFront();
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 4);
+    assert.equal((await page.textContent('#lesson-title')).trim(), next, 'the preview named the next step');
+    await pollUntil('the notes to follow', () => notes.textContent('#title'), (v) => v === next, { timeoutMs: 10_000 });
+  });
+});
+
 test('the workshop bundle opens from file:// and draws the map', async (t) => {
   const bundle = process.env.E2E_BUNDLE ?? new URL('../../target/ddlscope-workshop.html', import.meta.url).pathname;
   assert.ok(existsSync(bundle), `${bundle} exists (cargo xtask bundle writes it)`);

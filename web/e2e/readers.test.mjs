@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+import { ARTIFACTS, BASE_URL, ensurePaused, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -143,12 +143,15 @@ test('the session tabs are one Tab stop and the arrows move between them', async
     await pollUntil('two tabs', () => page.locator('[role=tab]').count(), (n) => n >= 2);
     assert.equal(await page.locator('[role=tablist] > :not([role=tab])').count(), 0, 'only tabs in the tablist');
     assert.equal(await page.locator('[role=tab][tabindex="0"]').count(), 1, 'one Tab stop');
+    // Paused (the page plays on load), so that a step the arrow took would show.
+    await ensurePaused(page);
     await page.focus('[role=tab][aria-selected=true]');
     const before = await page.getAttribute(':focus', 'data-session');
     const time = await page.textContent('[data-testid=virtual-time]');
     await page.keyboard.press('ArrowLeft');
     await pollUntil('another tab', () => page.getAttribute(':focus', 'data-session'), (s) => s !== null && s !== before);
-    assert.equal(await page.getAttribute(':focus', 'aria-selected'), 'true', 'the focused tab is selected');
+    // The focused tab is the selected one (the selection renders in Yew's next pass).
+    await pollUntil('the focused tab selected', () => page.getAttribute(':focus', 'aria-selected'), (v) => v === 'true', { timeoutMs: 5_000 });
     assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'the arrow did not step the simulation');
   });
 });
@@ -179,12 +182,16 @@ test('a lesson opens from a file, and a broken one says its line', async () => {
 });
 
 test('a lesson opens from a URL; a server without CORS and an unknown id are explained', async () => {
-  const allow = (p) => /cors\.example|CORS policy|Failed to fetch/.test(p);
+  // A server of another origin that sends no Access-Control-Allow-Origin: the
+  // strict-CSP twin of the site (a route Playwright fulfils is not held to CORS).
+  const other = process.env.E2E_CSP_URL;
+  assert.ok(other, 'E2E_CSP_URL names a second origin (cargo xtask e2e serves it)');
+  const refused = `${other}assets/lessons/mdl-queue.toml`;
+  const allow = (p) => p.includes(refused) || /CORS policy|Failed to fetch/.test(p);
   await withPage('own-url', { width: 1280, height: 720 }, async (page, problems) => {
     await page.route('https://lessons.example/**', (route) =>
       route.fulfill({ status: 200, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' }, body: MINE }),
     );
-    await page.route('https://cors.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: MINE }));
     await page.goto(`${BASE_URL}#lesson-url=https://lessons.example/mine.toml&step=2`);
     await waitReady(page, { problems, timeoutMs: 120_000 });
     await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
@@ -192,7 +199,7 @@ test('a lesson opens from a URL; a server without CORS and an unknown id are exp
     await pollUntil('step 2', () => count(page), (c) => c.startsWith('2 / '));
     assert.equal(await page.evaluate(() => location.hash), '#lesson-url=https://lessons.example/mine.toml&step=2');
 
-    await page.goto(`${BASE_URL}#lesson-url=https://cors.example/mine.toml`);
+    await page.goto(`${BASE_URL}#lesson-url=${refused}`);
     await page.reload();
     await waitReady(page, { problems, timeoutMs: 120_000 });
     const notice = await page.textContent('[data-testid=notice]', { timeout: 30_000 });
@@ -203,4 +210,19 @@ test('a lesson opens from a URL; a server without CORS and an unknown id are exp
     await waitReady(page, { problems, timeoutMs: 120_000 });
     await pollUntil('said', () => page.textContent('[data-testid=notice]').catch(() => ''), (t) => /no built-in lesson 'no-such-lesson'/.test(t));
   }, { allow });
+});
+
+test("a lesson's sessions carry the names its narration uses, in the console and the processlist", async () => {
+  await withPage('names', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.goto(`${BASE_URL}#lesson=mdl-queue&step=3`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    // The narration's s2 and s3 (s1 the console's first session) are the tabs' names.
+    const tabs = () => page.locator('[role=tab]').allTextContents();
+    const named = await pollUntil('named tabs', tabs, (t) => ['s1', 's2', 's3'].every((n) => t.some((x) => x.startsWith(`${n} · `))));
+    const id = Number(/^s3 · (\d+)/.exec(named.find((x) => x.startsWith('s3 · ')))[1]);
+    // The processlist's row of that id says s3 beside it.
+    const row = page.locator(`[data-testid=processlist] tr[data-id="${id}"] [data-testid=proc-name]`);
+    await pollUntil("s3's processlist row", () => row.textContent().catch(() => ''), (t) => t.trim() === 's3', { timeoutMs: 30_000 });
+  });
 });

@@ -484,6 +484,7 @@ fn panes(
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     layout={state.layout.clone()}
+                    names={state.session_names.clone()}
                     {title}
                     {inspect}
                     on_seek={seeker(engines)}

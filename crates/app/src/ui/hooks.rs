@@ -54,12 +54,28 @@ pub fn widget_key(e: &KeyboardEvent) -> bool {
         "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp"
         | "PageDown" => {
             let in_tabs = el.closest("[role=tablist]").ok().flatten().is_some();
-            let scrolls = el.scroll_width() > el.client_width() + 1
-                || el.scroll_height() > el.client_height() + 1;
-            in_tabs || scrolls
+            in_tabs || scrolls(&el, "overflow-x") || scrolls(&el, "overflow-y")
         }
         _ => false,
     }
+}
+
+/// Whether `el` is a box that scrolls along `axis` (`overflow-x` or `overflow-y`):
+/// its style lets it scroll and its content runs past it. A heading whose text only
+/// overflows its line box (the step's title, focused when a step opens) is none.
+fn scrolls(el: &web_sys::Element, axis: &str) -> bool {
+    let overflows = if axis == "overflow-x" {
+        el.scroll_width() > el.client_width() + 1
+    } else {
+        el.scroll_height() > el.client_height() + 1
+    };
+    overflows
+        && gloo::utils::window()
+            .get_computed_style(el)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value(axis).ok())
+            .is_some_and(|v| v == "auto" || v == "scroll")
 }
 
 /// Closes every open menu and pop-up (a `details` menu, a button marked

@@ -122,9 +122,12 @@ pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
     fragment_params(&hash).unwrap_or_else(|_| opened.to_vec())
 }
 
-/// Whether a lesson owns the address (`#lesson=ID&step=N`): it does while open.
+/// Whether a lesson owns the address (`#lesson=ID&step=N`, or `#lesson-url=URL&step=N`
+/// for one's own): it does while open, and while its file is fetched.
 fn lesson_open(params: &[(String, String)]) -> bool {
-    params.iter().any(|(k, _)| k == "lesson")
+    params
+        .iter()
+        .any(|(k, _)| k == "lesson" || k == "lesson-url")
 }
 
 /// Keeps the address bar's fragment on the engines' state and the panels' `layout`

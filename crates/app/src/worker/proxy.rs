@@ -12,7 +12,6 @@ use crate::model::remote::protocol::{Command, Reply};
 use crate::model::state::Opened;
 use ddlscope_engine::lesson::Lesson;
 use ddlscope_engine::{parse_sql, Tick};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A point on engine `pane`'s map canvas, `width` CSS px wide: where a tooltip is
@@ -186,7 +185,7 @@ impl EnginesProxy {
     /// Opens step `place` of `lesson` (with its text when the reader brought it: the
     /// worker reads it again) on fresh engines as restart `generation`
     /// (their pools warm and they run to the step's moment in the frames that
-    /// follow); the lesson's sessions land in `sessions` once connected. What the
+    /// follow); the lesson's sessions (name and id) go to `connected` once connected. What the
     /// page's state becomes, or why the step cannot open; a refusal found only in
     /// the worker (building the server) goes to `failed`.
     pub fn open_lesson(
@@ -194,7 +193,7 @@ impl EnginesProxy {
         (l, source): (&Lesson, Option<&str>),
         place: &Place,
         generation: u32,
-        sessions: Rc<RefCell<Sessions>>,
+        connected: impl FnOnce(Sessions) + 'static,
         failed: impl FnOnce(String) + 'static,
     ) -> Result<Opened, String> {
         let plan = l
@@ -206,7 +205,7 @@ impl EnginesProxy {
             Box::new(move |reply| {
                 if let Reply::LessonOpened { result, .. } = reply {
                     match result {
-                        Ok(ids) => *sessions.borrow_mut() = ids,
+                        Ok(ids) => connected(ids),
                         Err(e) => failed(e),
                     }
                 }

@@ -22,15 +22,17 @@ fn click(selector: &str, n: usize) -> bool {
     found.map(|el| el.click()).is_some()
 }
 
-/// What key `key` does to the player showing `view`: the view it leaves, or `None`
-/// when the key is not the player's.
-fn act(key: &str, view: &View, step_by: &Callback<i32>) -> Option<View> {
+/// What key `key` does to the player showing `view`: `None` when the key is not the
+/// player's, else the view it leaves, if it changes it. A step key changes no view
+/// here: `step_by` opens the step (and sets the view itself), which a view set after
+/// it from the one before would undo.
+fn act(key: &str, view: &View, step_by: &Callback<i32>) -> Option<Option<View>> {
     let mut next = view.clone();
     // A blanked screen: the keys that would move on only bring it back.
     if view.blank {
         if matches!(key, "ArrowRight" | "PageDown" | " " | "b" | "B" | "Escape") {
             next.blank = false;
-            return Some(next);
+            return Some(Some(next));
         }
         return None;
     }
@@ -42,20 +44,24 @@ fn act(key: &str, view: &View, step_by: &Callback<i32>) -> Option<View> {
             }
         }
         _ if view.place.is_none() => return None,
-        "ArrowRight" | "PageDown" | " " => step_by.emit(1),
-        "ArrowLeft" | "PageUp" => step_by.emit(-1),
+        "ArrowRight" | "PageDown" | " " => {
+            step_by.emit(1);
+            return Some(None);
+        }
+        "ArrowLeft" | "PageUp" => {
+            step_by.emit(-1);
+            return Some(None);
+        }
         "p" | "P" => next.presenter = !view.presenter,
         "b" | "B" => next.blank = true,
-        "r" | "R" if click("[data-testid=lesson-reveal]", 0) => {}
+        "r" | "R" if click("[data-testid=lesson-reveal]", 0) => return Some(None),
         d if d.len() == 1 && ('1'..='9').contains(&d.chars().next()?) => {
             let n = d.parse::<usize>().ok()? - 1;
-            if !click("[data-testid=lesson-choice]", n) {
-                return None;
-            }
+            return click("[data-testid=lesson-choice]", n).then_some(None);
         }
         _ => return None,
     }
-    Some(next)
+    Some(Some(next))
 }
 
 /// Listens for the player's keys while the page shows the player (the view as it is
@@ -79,7 +85,7 @@ pub fn use_lesson_keys(view: &UseStateHandle<View>, step_by: &Callback<i32>) {
                 if let Some(next) = act(&e.key(), &view, &step_by) {
                     e.prevent_default();
                     e.stop_immediate_propagation();
-                    if next != *view {
+                    if let Some(next) = next.filter(|n| n != &*view) {
                         view.set(next);
                     }
                 }

@@ -59,7 +59,9 @@ pub fn lesson_list(props: &LessonListProps) -> Html {
         <>
             <button type="button" class="lesson-toggle" data-testid="lessons-toggle" data-popup="" title="Lessons (L)"
                 onclick={on_toggle} aria-expanded={if props.open { "true" } else { "false" }}>{ "Lessons" }</button>
-            { for list }
+            // One node, open or not: `for` would add none when closed, and Yew, matching
+            // children from the end, would make the button again (losing its focus).
+            { list.unwrap_or_default() }
         </>
     }
 }

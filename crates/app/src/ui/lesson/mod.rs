@@ -93,11 +93,23 @@ fn open_place(
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
     };
     let own = lessons.own_at(place.lesson);
+    // The sessions carry the names the narration uses (s2, s3), in the console's
+    // tabs and the processlist.
+    let connected = {
+        let (sessions, on_action) = (sessions.clone(), props.on_action.clone());
+        move |ids: Sessions| {
+            for (name, id) in &ids {
+                let (id, name) = (*id, name.clone());
+                on_action.emit(Action::NameSession { id, name });
+            }
+            *sessions.borrow_mut() = ids;
+        }
+    };
     let opened = props.engines.open_lesson(
         (&lesson, own.as_ref().map(|o| &*o.source)),
         place,
         props.generation + 1,
-        sessions.clone(),
+        connected,
         failed,
     )?;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
@@ -168,6 +180,10 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     use_linked_step(props, &lessons, &go, &open_own);
     let step_by = step_by(&view, &lessons, &go);
     keys::use_lesson_keys(&view, &step_by);
+    notes::use_notes_hello(view.place.clone().and_then(|p| {
+        let revealed = view.answer.revealed.clone().unwrap_or_default();
+        Some((lessons.get(p.lesson)?, p, revealed))
+    }));
 
     let list = {
         let (all, go) = (lessons.clone(), go.clone());

@@ -62,9 +62,12 @@ pub fn question_card(props: &QuestionProps) -> Html {
         <div class="lesson-question" data-testid="lesson-question">
             <p class="lesson-prompt">{ q.prompt.clone() }</p>
             { input(&q.kind, &props.answer, &guess) }
-            { for feedback }
+            // One node each, shown or not: with `for`, none when absent, and Yew,
+            // matching children from the end, would make the form (and what was typed)
+            // again when the feedback appears.
+            { feedback.unwrap_or_default() }
             <button type="button" data-testid="lesson-reveal" onclick={props.on_reveal.clone()}>{ "Run on and reveal" }</button>
-            { for revealed }
+            { revealed.unwrap_or_default() }
         </div>
     }
 }
