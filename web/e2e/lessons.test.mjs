@@ -115,7 +115,7 @@ test('the notes window, opened late, shows the step rendered with its question, 
     assert.match(await notes.textContent('#answer'), /^Answer: 0\.4 s/, 'the stated answer before the reveal');
     assert.match(await notes.textContent('#timer'), /^\d+:\d\d \/ 12:00$/, 'a timer against the lesson\'s 12 min');
     const next = (await notes.textContent('#next')).trim();
-    await screenshot(notes, 'lessons-notes');
+    await screenshot(notes, 'lessons-notes-window');
     await page.bringToFront();
     await page.keyboard.press('ArrowRight');
     await expectStep(page, 4);
