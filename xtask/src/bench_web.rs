@@ -4,7 +4,8 @@
 //! ```text
 //!   xtask ──▶ dist ──▶ static server on 127.0.0.1:<free port>
 //!     └──▶ node web/e2e/bench-web.mjs ──▶ target/bench-web.json
-//!                                            └──▶ ddlscope bench --web (release) ──▶ target/bench.json
+//!     │                                      └──▶ ddlscope bench --web (release) ──▶ target/bench.json
+//!     └──▶ node web/lighthouse/run.mjs (Lighthouse 12, mobile) ──▶ target/lighthouse.json
 //! ```
 //!
 //! The native CLI is built first: bench-web.mjs times its real-time run between its
@@ -58,6 +59,26 @@ pub fn bench_web(site: &Path) -> Result {
         .current_dir(browser::e2e_dir()))?;
     native_bench(&cli, &out)?;
     println!("==> figures in {}", out.display());
+    lighthouse(&addr)
+}
+
+/// Lighthouse (npm, web/lighthouse) on the app and an embed with a poster, mobile
+/// settings, the site served compressed: `target/lighthouse.json`.
+fn lighthouse(addr: &std::net::SocketAddr) -> Result {
+    let dir = util::workspace_root().join("web").join("lighthouse");
+    browser::ensure_npm_packages(&dir)?;
+    let out = util::target_dir().join("lighthouse.json");
+    say(
+        "Lighthouse, mobile settings, on index.html and embed.html (poster and live)",
+        "the first load a reader on a phone meets: LCP, CLS, total blocking time",
+    );
+    run(Command::new("node")
+        .arg("run.mjs")
+        .env("LH_BASE_URL", format!("http://{addr}/"))
+        .env("E2E_CHROMIUM", browser::CHROMIUM)
+        .env("LH_OUT", &out)
+        .current_dir(&dir))?;
+    println!("==> Lighthouse figures in {}", out.display());
     Ok(())
 }
 

@@ -79,19 +79,31 @@ pub fn ensure_browser_tools() -> Result {
         return Err("npm is missing; install it alongside Node.js".into());
     }
 
-    let dir = e2e_dir();
-    if needs_npm_ci(&dir) {
+    ensure_npm_packages(&e2e_dir())
+}
+
+/// `npm ci` in `dir` (a folder of web/ with a package-lock.json) unless its
+/// node_modules already matches the lockfile.
+pub fn ensure_npm_packages(dir: &Path) -> Result {
+    let name = dir
+        .strip_prefix(util::workspace_root())
+        .unwrap_or(dir)
+        .display()
+        .to_string();
+    if needs_npm_ci(dir) {
         say(
-            "installing the e2e test packages with `npm ci` in web/e2e",
+            format!("installing the packages of {name} with `npm ci`"),
             "node_modules is missing or older than package-lock.json; npm ci installs exactly the lockfile",
         );
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir))?;
+            .current_dir(dir))
     } else {
-        note("web/e2e/node_modules is up to date with package-lock.json");
+        note(format!(
+            "{name}/node_modules is up to date with package-lock.json"
+        ));
+        Ok(())
     }
-    Ok(())
 }
 
 /// `v20.20.2` → 20.
@@ -118,8 +130,9 @@ fn needs_npm_ci(dir: &Path) -> bool {
     }
 }
 
-/// Serves `site` on a free loopback port and runs the e2e tests against it.
-pub fn run_e2e(site: &Path) -> Result {
+/// Serves `site` on a free loopback port and runs the e2e tests against it: every
+/// `*.test.mjs`, or with `only` those whose file name holds it.
+pub fn run_e2e(site: &Path, only: Option<&str>) -> Result {
     if !site.join("index.html").is_file() {
         return Err(format!(
             "{} has no index.html; run `cargo xtask dist` first",
@@ -146,10 +159,22 @@ pub fn run_e2e(site: &Path) -> Result {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .filter(|p| {
+            only.is_none_or(|o| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(o))
+            })
+        })
         .collect();
     tests.sort();
     if tests.is_empty() {
-        return Err(format!("no *.test.mjs files in {}", dir.display()));
+        return Err(match only {
+            Some(o) => format!(
+                "no *.test.mjs file in {} has {o:?} in its name",
+                dir.display()
+            ),
+            None => format!("no *.test.mjs files in {}", dir.display()),
+        });
     }
 
     say(

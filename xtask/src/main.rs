@@ -10,7 +10,8 @@
 //! - `serve [--port N] [--no-build] [--dir DIR]`: dist, then serve it on 127.0.0.1.
 //! - `test`: layers, fmt, clippy, native tests, the wasm build and the browser tests, with a
 //!   summary table; this is what CI runs (`.ci/run`).
-//! - `e2e [--dir DIR]`: only the browser tests, against an existing site.
+//! - `e2e [--dir DIR] [--only TEXT]`: only the browser tests (or the files whose name holds
+//!   TEXT), against an existing site.
 //! - `conformance [--only TEXT]`: the session scripts of `assets/scripts/` and the
 //!   generated matrix against a real MariaDB and the simulator (`test` runs only the
 //!   scripts of `assets/scripts/`); `--random N [--seed S]`: N scripts of random walks
@@ -28,11 +29,13 @@
 mod bench_web;
 mod browser;
 mod bundle;
+mod calibrate;
 mod check;
 mod conformance;
 mod dist;
 mod fuzz;
 mod layers;
+mod mariadb;
 mod matrix;
 mod serve;
 mod size;
@@ -59,13 +62,20 @@ commands:
         [--dir DIR]         serve DIR instead (implies --no-build)
         [--csp]             send the strict Content-Security-Policy the pages must run under
   test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
-  e2e [--dir DIR]           only the browser tests, against target/dist/ or DIR
+  e2e [--dir DIR] [--only TEXT]
+                            only the browser tests, against target/dist/ or DIR
+                            (--only: the test files whose name holds TEXT)
   conformance [--only TEXT] session scripts and the generated matrix against a private
                             MariaDB and the simulator (test runs the scripts only)
         [--only TEXT]       only the scripts whose name contains TEXT (matrix ones too)
         [--random N]        instead: N scripts of random walks (three sessions taking turns
                             on a table, six walks a script) into target/conformance-random/
         [--seed S]          the walks' seed (default 1): the same seed writes the same walks
+  calibrate-playbooks       INPLACE, INSTANT, COPY and pt-online-schema-change under sysbench on a
+                            private MariaDB, at both AUTO-INC lock modes, alone and behind an open
+                            transaction, into target/calibrate-playbooks.md (about half an hour)
+        [--rows N]          the table's rows (default 1000000)
+        [--sim-only]        only the simulator's side (ddlscope advise), beside the last real runs
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
@@ -100,6 +110,8 @@ enum Task {
     Test,
     E2e {
         dir: Option<PathBuf>,
+        /// `--only TEXT`: the test files whose name holds TEXT.
+        only: Option<String>,
     },
     BenchWeb {
         build: bool,
@@ -116,6 +128,11 @@ enum Task {
     Soak(soak::Soak),
     Fuzz(fuzz::Options),
     Layers,
+    CalibratePlaybooks {
+        rows: u64,
+        /// `--sim-only`: the simulator's side again, on the last real runs.
+        sim_only: bool,
+    },
     Help,
 }
 
@@ -132,6 +149,8 @@ fn parse(args: &[String]) -> Result<Task> {
     let mut only = None;
     let mut random = None;
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
+    let mut rows = None;
+    let mut sim_only = false;
     let mut fuzz = fuzz::Options {
         seconds: 60,
         runs: None,
@@ -162,9 +181,11 @@ fn parse(args: &[String]) -> Result<Task> {
             }
             ("serve", "--csp") => csp = true,
             ("fuzz", "--no-build") => fuzz.build = false,
-            ("conformance", "--only") => only = Some(value("--only")?),
+            ("conformance" | "e2e", "--only") => only = Some(value("--only")?),
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
             ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
+            ("calibrate-playbooks", "--sim-only") => sim_only = true,
+            ("calibrate-playbooks", "--rows") => rows = Some(number("--rows", &value("--rows")?)?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
             ("soak", "--hours") => hours = Some(number("--hours", &value("--hours")?)?),
@@ -206,7 +227,7 @@ fn parse(args: &[String]) -> Result<Task> {
             csp,
         }),
         "test" => Ok(Task::Test),
-        "e2e" => Ok(Task::E2e { dir }),
+        "e2e" => Ok(Task::E2e { dir, only }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
@@ -228,6 +249,10 @@ fn parse(args: &[String]) -> Result<Task> {
         })),
         "fuzz" => Ok(Task::Fuzz(fuzz)),
         "layers" => Ok(Task::Layers),
+        "calibrate-playbooks" => Ok(Task::CalibratePlaybooks {
+            rows: rows.unwrap_or(calibrate::ROWS),
+            sim_only,
+        }),
         "help" | "-h" | "--help" => Ok(Task::Help),
         other => Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
@@ -295,6 +320,9 @@ fn execute(task: Task) -> Result {
         }
         Task::Fuzz(opts) => fuzz::fuzz(&opts),
         Task::Layers => layers::layers(),
+        Task::CalibratePlaybooks { rows, sim_only } => {
+            calibrate::calibrate_playbooks(rows, sim_only)
+        }
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
         Task::BenchWeb { build, dir } => {
@@ -305,9 +333,9 @@ fn execute(task: Task) -> Result {
             };
             bench_web::bench_web(&site)
         }
-        Task::E2e { dir } => {
+        Task::E2e { dir, only } => {
             browser::ensure_browser_tools()?;
-            browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir))
+            browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir), only.as_deref())
         }
     }
 }
@@ -355,6 +383,27 @@ mod tests {
         );
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
+        check(
+            &["calibrate-playbooks"],
+            Ok(Task::CalibratePlaybooks {
+                rows: 1_000_000,
+                sim_only: false,
+            }),
+        );
+        check(
+            &["calibrate-playbooks", "--rows", "5000"],
+            Ok(Task::CalibratePlaybooks {
+                rows: 5000,
+                sim_only: false,
+            }),
+        );
+        check(
+            &["calibrate-playbooks", "--sim-only"],
+            Ok(Task::CalibratePlaybooks {
+                rows: 1_000_000,
+                sim_only: true,
+            }),
+        );
         check(&["size"], Ok(Task::Size { build: true }));
         check(&["size", "--no-build"], Ok(Task::Size { build: false }));
         check(
@@ -429,6 +478,14 @@ mod tests {
             &["e2e", "--dir", "x"],
             Ok(Task::E2e {
                 dir: Some("x".into()),
+                only: None,
+            }),
+        );
+        check(
+            &["e2e", "--only", "csp"],
+            Ok(Task::E2e {
+                dir: None,
+                only: Some("csp".into()),
             }),
         );
         check(

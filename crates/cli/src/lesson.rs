@@ -45,13 +45,21 @@ fn render(report: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Checks the lessons; `Ok(false)` when an answer does not hold.
+/// Checks the lessons, each on its own engine and, a core allowing, its own thread;
+/// the reports come out in the lessons' order. `Ok(false)` when an answer does not
+/// hold.
 pub fn check(files: &[String], out: &mut dyn Write) -> Result<bool, crate::error::CliError> {
+    let lessons = lessons(files)?;
     let mut all_ok = true;
-    for l in lessons(files)? {
-        let report = lesson::check(&l, &mut |what| eprintln!("# {what}…"))?;
+    for report in crate::parallel::map(&lessons, check_one) {
+        let report = report?;
         render(&report, out)?;
         all_ok &= report.ok();
     }
     Ok(all_ok)
+}
+
+fn check_one(l: &Lesson) -> Result<CheckReport, String> {
+    let name = l.id.clone();
+    lesson::check(l, &mut |what| eprintln!("# {name}: {what}…"))
 }

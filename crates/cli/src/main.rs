@@ -12,10 +12,13 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod advise;
+mod advise_text;
 mod bench;
 mod bench_text;
 mod error;
 mod lesson;
+mod parallel;
 mod poster;
 mod reproduce;
 
@@ -49,6 +52,9 @@ enum Cmd {
     /// Draw a scenario's buffer-pool map at one moment as a PNG: the pixels the app's
     /// map shows there (the embed player's still frame, `poster=1`).
     Poster(PosterArgs),
+    /// Is this DDL safe on my server, and what should I run instead? Runs every
+    /// playbook that applies (each its own engine, in parallel) and ranks them.
+    Advise(Box<AdviseArgs>),
     /// Run the incident scenarios: each published figure beside the simulated one.
     Reproduce {
         /// Print a JSON array of {id, published, simulated, unit, tolerance, ok}.
@@ -68,8 +74,108 @@ enum LessonCmd {
 }
 
 #[derive(clap::Args, Debug)]
+struct AdviseArgs {
+    /// Engine profile (see `ddlscope list`), e.g. mysql-5.7; or from --show-variables.
+    #[arg(long)]
+    profile: Option<String>,
+    /// A server variable, NAME=VALUE (innodb_autoinc_lock_mode,
+    /// rpl_semi_sync_master_enabled, ...); may be repeated.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// An open transaction on the table, this many seconds old when the DDL starts.
+    #[arg(long = "open-txn", value_name = "SECONDS")]
+    open_txn: Option<String>,
+    /// innodb_buffer_pool_size, e.g. 128G.
+    #[arg(long)]
+    pool: Option<String>,
+    /// innodb_buffer_pool_instances.
+    #[arg(long)]
+    instances: Option<String>,
+    /// innodb_adaptive_hash_index: on or off.
+    #[arg(long)]
+    ahi: Option<String>,
+    /// The data files' file system: ext3, ext4 or xfs.
+    #[arg(long)]
+    fs: Option<String>,
+    /// The storage device: hdd, sata_ssd or nvme.
+    #[arg(long)]
+    device: Option<String>,
+    /// The table's data file size, e.g. 10G.
+    #[arg(long = "table-size")]
+    table_size: Option<String>,
+    /// The table's rows, instead of its size.
+    #[arg(long = "table-rows")]
+    table_rows: Option<String>,
+    /// ROW_FORMAT: dynamic, compact, redundant or compressed.
+    #[arg(long = "row-format")]
+    row_format: Option<String>,
+    /// PARTITION BY RANGE (id) into this many partitions p0, p1, ...
+    #[arg(long)]
+    partitions: Option<String>,
+    /// Integer secondary indexes on the table.
+    #[arg(long = "secondary-indexes")]
+    secondary_indexes: Option<String>,
+    /// The workload: a sysbench script (oltp_write_only, oltp_read_write, ...).
+    #[arg(long)]
+    workload: Option<String>,
+    /// The workload's client threads.
+    #[arg(long)]
+    threads: Option<String>,
+    /// The DDL, e.g. "DROP TABLE big".
+    #[arg(long)]
+    ddl: Option<String>,
+    /// A file of pasted SHOW VARIABLES output: the version, the pool, the AHI, ...
+    #[arg(long = "show-variables", value_name = "FILE")]
+    show_variables: Option<String>,
+    /// A file of pasted SHOW TABLE STATUS output: the table's size and row format.
+    #[arg(long = "table-status", value_name = "FILE")]
+    table_status: Option<String>,
+    /// The directory the playbooks' scenario files are written to.
+    #[arg(long, default_value = "ddlscope-advice")]
+    out: String,
+    /// Playbooks run at once (default: one a core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Print {"playbooks": [...], "assumptions": [...]} instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl AdviseArgs {
+    /// The flags given, as the advisor's (field, value) pairs, in the advisor's order.
+    fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        let one = [
+            ("profile", &self.profile),
+            ("open-txn", &self.open_txn),
+            ("pool", &self.pool),
+            ("instances", &self.instances),
+            ("ahi", &self.ahi),
+            ("fs", &self.fs),
+            ("device", &self.device),
+            ("table-size", &self.table_size),
+            ("table-rows", &self.table_rows),
+            ("row-format", &self.row_format),
+            ("partitions", &self.partitions),
+            ("secondary-indexes", &self.secondary_indexes),
+            ("workload", &self.workload),
+            ("threads", &self.threads),
+            ("ddl", &self.ddl),
+        ];
+        for (field, value) in one {
+            if let Some(v) = value {
+                out.push((field, v.clone()));
+            }
+        }
+        out.extend(self.set.iter().map(|v| ("set", v.clone())));
+        out
+    }
+}
+
+#[derive(clap::Args, Debug)]
 struct PosterArgs {
-    /// A built-in scenario (see `ddlscope list`).
+    /// A built-in scenario (see `ddlscope list`), or a moment shared from the app:
+    /// its Share link, whole (`https://…/#v1.…`) or its fragment (`#v1.…`).
     #[arg(default_value = "drop-table-demo")]
     scenario: String,
     /// Engine profile (default: the scenario's own).
@@ -170,6 +276,10 @@ struct RunArgs {
     /// (e.g. `--at '10:DROP TABLE t1'`); may be repeated.
     #[arg(long = "at", value_name = "SECONDS:SQL")]
     at: Vec<String>,
+    /// Instead of the rows, print the run's playbook figures as `ddlscope advise`
+    /// scores them (JSON): a playbook's scenario file replays to the advice's figures.
+    #[arg(long)]
+    figures: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -186,6 +296,7 @@ fn main() -> ExitCode {
         Cmd::List => list(),
         Cmd::Bench(args) => bench_cmd(&args),
         Cmd::Reproduce { json } => reproduce_cmd(json),
+        Cmd::Advise(args) => advise_cmd(&args),
         Cmd::Script(args) => script_cmd(&args),
         Cmd::Poster(args) => poster_cmd(&args),
         Cmd::Lesson(LessonCmd::Check { files }) => lesson_check(&files),
@@ -197,6 +308,49 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn read_pasted(path: &Option<String>) -> Result<Option<String>, CliError> {
+    match path {
+        Some(p) => Ok(Some(
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?,
+        )),
+        None => Ok(None),
+    }
+}
+
+fn advise_cmd(args: &AdviseArgs) -> Result<(), CliError> {
+    let variables = read_pasted(&args.show_variables)?;
+    let status = read_pasted(&args.table_status)?;
+    let (input, assumptions) =
+        advise::question(&args.fields(), variables.as_deref(), status.as_deref())?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    // Wall time only for the closing line; the engines never see it.
+    #[allow(clippy::disallowed_methods)]
+    let started = Instant::now();
+    let progress = |name: &str| eprintln!("# {name}: done");
+    let advice = advise::advise(
+        &input,
+        assumptions,
+        std::path::Path::new(&args.out),
+        jobs,
+        &progress,
+    )?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let text = serde_json::to_string_pretty(&advice).map_err(|e| e.to_string())?;
+        writeln!(out, "{text}")?;
+    } else {
+        advise_text::write(&mut out, &advice)?;
+    }
+    eprintln!(
+        "# {} playbooks in {:.1} s wall on {jobs} threads",
+        advice.playbooks.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn lesson_check(files: &[String]) -> Result<(), CliError> {
@@ -223,12 +377,19 @@ fn poster_cmd(args: &PosterArgs) -> Result<(), CliError> {
         println!("{} posters in {}", entries.len() * 2, args.output);
         return Ok(());
     }
-    let at = match args.at {
-        Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
-        Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
-        None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
+    let sim = if poster::is_link(&args.scenario) {
+        if let Some(s) = args.at {
+            return Err(format!("--at {s}: a link is its own moment (leave --at out)").into());
+        }
+        poster::still_of_link(&args.scenario, args.profile.as_deref())?
+    } else {
+        let at = match args.at {
+            Some(s) if (0.0..=3600.0).contains(&s) => Tick::from_ns((s * 1e9).round() as u64),
+            Some(s) => return Err(format!("--at {s}: virtual seconds from 0 to 3600").into()),
+            None => Tick::from_secs(poster::default_moment(&Scenario::builtin(&args.scenario)?)),
+        };
+        poster::still(&args.scenario, args.profile.as_deref(), at)?
     };
-    let sim = poster::still(&args.scenario, args.profile.as_deref(), at)?;
     let theme = match args.theme {
         PosterTheme::Light => ddlscope_map::Theme::LIGHT,
         PosterTheme::Dark => ddlscope_map::Theme::DARK,
@@ -391,28 +552,35 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
             at_s,
             sql,
             shell: String::new(),
+            tool: String::new(),
         });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;
     let seconds = scenario.seconds;
+    if args.figures {
+        return print_figures(scenario, profile);
+    }
     let mut sim = Sim::new(scenario, profile)?;
 
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let widths: Vec<usize> = Sample::COLUMNS
-        .iter()
-        .map(|c| short_name(c).len().max(6))
-        .collect();
+    // A replica's Seconds_Behind_Master is a column of its own when there is one.
+    let replica = sim.scenario().replica.enabled;
+    let mut columns: Vec<&str> = Sample::COLUMNS.to_vec();
+    if replica {
+        columns.push("replica_lag_s");
+    }
+    let widths: Vec<usize> = columns.iter().map(|c| short_name(c).len().max(6)).collect();
     match args.format {
         Format::Table => {
-            let header: Vec<String> = Sample::COLUMNS
+            let header: Vec<String> = columns
                 .iter()
                 .zip(&widths)
                 .map(|(c, w)| format!("{:>w$}", short_name(c), w = w))
                 .collect();
             writeln!(out, "{}", header.join(" "))?;
         }
-        Format::Csv => writeln!(out, "{}", Sample::COLUMNS.join(","))?,
+        Format::Csv => writeln!(out, "{}", columns.join(","))?,
         Format::Json => {}
     }
 
@@ -433,20 +601,23 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
         }
         printed_events = sim.event_count();
         for sample in sim.samples_since(printed_samples) {
+            let mut values = sample.row();
+            if replica {
+                values.push(sample.replica_lag_s.unwrap_or(0).to_string());
+            }
             match args.format {
                 Format::Table => {
-                    let row: Vec<String> = sample
-                        .row()
+                    let row: Vec<String> = values
                         .iter()
                         .zip(&widths)
                         .map(|(v, w)| format!("{v:>w$}"))
                         .collect();
                     writeln!(out, "{}", row.join(" "))?;
                 }
-                Format::Csv => writeln!(out, "{}", sample.row().join(","))?,
+                Format::Csv => writeln!(out, "{}", values.join(","))?,
                 Format::Json => {
-                    let line = serde_json::to_string(sample).map_err(|e| e.to_string())?;
-                    writeln!(out, "{line}")?;
+                    out.write_all(&sample.to_json())?;
+                    writeln!(out)?;
                 }
             }
         }
@@ -469,6 +640,19 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
         seconds,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// `run --figures`: the scenario's whole run watched as the advisor watches a
+/// playbook's, then its figures.
+fn print_figures(scenario: Scenario, profile: Profile) -> Result<(), CliError> {
+    let seconds = scenario.seconds;
+    let mut run = ddlscope_engine::advisor::PlaybookRun::new(scenario, profile)?;
+    for _ in 0..seconds {
+        run.second();
+    }
+    let text = serde_json::to_string_pretty(&run.figures()).map_err(|e| e.to_string())?;
+    writeln!(io::stdout().lock(), "{text}")?;
     Ok(())
 }
 
@@ -519,6 +703,15 @@ fn narrate(kind: &EventKind) -> Option<String> {
             old_space,
             space,
         } => Some(format!("{table}: new tablespace ({old_space} -> {space})")),
+        EventKind::ToolStatus {
+            tool,
+            message,
+            error,
+        } => Some(if *error {
+            format!("{tool}: ERROR {message}")
+        } else {
+            format!("{tool}: {message}")
+        }),
         EventKind::ShellDone {
             line,
             result,

@@ -10,6 +10,7 @@
 
 use ddlscope_engine::{Profile, Scenario, Sim, Tick, SCENARIOS};
 use ddlscope_map::{lru_scans, render, MapImage, Theme};
+use ddlscope_moment::{payload, Moment};
 use std::path::Path;
 
 /// The map's width a poster is drawn at, CSS px: the embed player's map at 800 px.
@@ -41,6 +42,34 @@ pub fn still(scenario: &str, profile: Option<&str>, at: Tick) -> Result<Sim, Str
     let mut sim = Sim::new(s, profile)?;
     sim.run_until(at);
     Ok(sim)
+}
+
+/// Whether `arg` is a link of a moment (the app's Share link, whole or its
+/// `#v1.…` fragment) rather than a scenario's name.
+pub fn is_link(arg: &str) -> bool {
+    arg.contains('#') || payload::state_item(arg).is_some()
+}
+
+/// The server at the moment `link` shares, replayed as the app replays it (the
+/// `ddlscope-moment` crate reads the link for both), on `profile`: the link's
+/// engine, or its compare engine.
+pub fn still_of_link(link: &str, profile: Option<&str>) -> Result<Sim, String> {
+    let moment = Moment::from_link(link).map_err(|e| e.to_string())?;
+    let engine = match profile {
+        None => moment.engine.clone(),
+        Some(p) if p == moment.engine || moment.compare.as_deref() == Some(p) => p.to_string(),
+        Some(p) => {
+            let compare = moment
+                .compare
+                .as_deref()
+                .map_or(String::new(), |c| format!(" and {c}"));
+            return Err(format!(
+                "--profile {p}: this link's engines are {}{compare}",
+                moment.engine
+            ));
+        }
+    };
+    moment.replay_on(&engine)
 }
 
 /// The map of `sim` now, `width` CSS px wide at `dpr`, in `theme`, with the LRU

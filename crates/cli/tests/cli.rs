@@ -367,3 +367,104 @@ fn a_poster_is_the_maps_pixels_at_that_moment_as_a_png() {
     assert!(err.contains("no-such"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_poster_of_a_shared_link_is_that_moment() {
+    use ddlscope_engine::Tick;
+    use ddlscope_moment::{JournalEntry, Knobs, Moment};
+    let dir = std::env::temp_dir().join(format!("ddlscope-poster-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let poster = |what: &str, name: &str, more: &[&str]| -> Vec<u8> {
+        let file = dir.join(name);
+        let mut args = vec![
+            "poster",
+            what,
+            "--width",
+            "240",
+            "-o",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(more);
+        let (code, _, err) = ddlscope(&args);
+        assert_eq!(code, 0, "{what}: {err}");
+        std::fs::read(&file).unwrap()
+    };
+    // The scenario's own script at 8 s, as a link: the built-in moment, byte for byte.
+    let scripted = Moment {
+        scenario: "drop-table-demo".into(),
+        engine: "mysql-5.7".into(),
+        compare: None,
+        knobs: Knobs {
+            script: Some(true),
+            ..Knobs::default()
+        },
+        journal: Vec::new(),
+        t: Tick::from_secs(8),
+    };
+    let url = format!(
+        "https://example.org/ddlscope/#{}&layout=map",
+        scripted.to_item()
+    );
+    assert_eq!(
+        poster(&url, "scripted.png", &[]),
+        poster(
+            "drop-table-demo",
+            "builtin.png",
+            &["--profile", "mysql-5.7", "--at", "8"]
+        )
+    );
+    // The sandbox with a DROP typed at 0.7 s: the whole address and its fragment draw
+    // the same picture, and it is not the picture without the DROP.
+    let quiet = Moment {
+        knobs: Knobs::default(),
+        t: Tick::from_ms(2_500),
+        ..scripted
+    };
+    let session = quiet.replay().unwrap().console_session();
+    let dropped = Moment {
+        journal: vec![JournalEntry::Submit {
+            at: Tick::from_ms(700),
+            session,
+            sql: "DROP TABLE t1".into(),
+        }],
+        ..quiet.clone()
+    };
+    let item = dropped.to_item();
+    let whole = poster(&format!("http://127.0.0.1:8080/#{item}"), "whole.png", &[]);
+    assert_eq!(whole, poster(&format!("#{item}"), "fragment.png", &[]));
+    assert_ne!(
+        whole,
+        poster(&format!("#{}", quiet.to_item()), "quiet.png", &[])
+    );
+    // A link that cannot be read says why; --at cannot move a link's moment.
+    for (link, more, said) in [
+        (
+            "#v1.AAAA",
+            &[][..],
+            "This link is cut short or damaged (the state ends early)",
+        ),
+        (
+            "https://example.org/#scenario=drop-table-demo",
+            &[][..],
+            "no state (v1.…) in it",
+        ),
+        ("#v9.abc", &[][..], "made by a newer ddlscope"),
+        (
+            &*format!("#{item}"),
+            &["--at", "3"][..],
+            "a link is its own moment",
+        ),
+        (
+            &*format!("#{item}"),
+            &["--profile", "mysql-8.0.23"][..],
+            "this link's engines are mysql-5.7",
+        ),
+    ] {
+        let mut args = vec!["poster", link, "-o", "x.png"];
+        args.extend_from_slice(more);
+        let (code, _, err) = ddlscope(&args);
+        assert_eq!(code, 2, "{link}");
+        assert!(err.contains(said), "{link}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

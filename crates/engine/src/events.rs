@@ -226,6 +226,16 @@ pub enum EventKind {
         /// Whether it failed.
         error: bool,
     },
+    /// An online schema-change tool (a scenario's `tool` line) said something: its
+    /// progress, a throttle, a retried lock wait timeout, its end.
+    ToolStatus {
+        /// `pt-online-schema-change` or `gh-ost`.
+        tool: String,
+        /// The line.
+        message: String,
+        /// Whether it reports an error.
+        error: bool,
+    },
     /// A data file is being unlinked over `[t0, t1]`.
     FileUnlink {
         /// The file.

@@ -21,6 +21,7 @@
 //! [`parse_sql`]. Both time the engine with [`SpeedRun`] (their own clock passed in).
 //! Everything else is `pub(crate)`: the modules are not part of the API.
 
+pub mod advisor;
 pub(crate) mod bufpool;
 pub(crate) mod builtin;
 pub mod catalog;
@@ -72,7 +73,7 @@ pub use mdl::{
     MdlQueueEntry, MdlRequestId, MdlRowId, MdlTicketId, MdlType, MdlWait, MetadataLockRow,
 };
 pub use resultset::ResultSet;
-pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord};
+pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord, ToolView};
 // The buffer pool itself: the CLI's bench measures it, the app draws its cells.
 pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, Lookup, LruPolicy, Lsn, PageId, SpaceId};
 pub use rng::SimRng;

@@ -330,7 +330,7 @@ fn bad_shell_lines_are_refused_with_the_line_number() {
     );
     s.script[1].sql = "DROP TABLE big".into();
     let e = s.validate().unwrap_err();
-    assert!(e.contains("either sql or shell"), "{e}");
+    assert!(e.contains("give one of sql, shell or tool"), "{e}");
 }
 
 #[test]

@@ -183,3 +183,41 @@ fn the_atomic_swap_waits_for_the_triggers_writers_and_the_workload_goes_on_on_th
         assert_eq!(outcome(&s, id), "ok");
     }
 }
+
+/// pt-online-schema-change 3.x's update trigger, as the tool sends it (one query).
+const COMPOUND_UPDATE_TRIGGER: &str = "CREATE TRIGGER `pt_osc_test_t_upd` AFTER UPDATE ON \
+    `test`.`t` FOR EACH ROW BEGIN DECLARE CONTINUE HANDLER FOR 1146 begin end; \
+    DELETE IGNORE FROM `test`.`n` WHERE !(OLD.`id` <=> NEW.`id`) AND `test`.`n`.`id` <=> OLD.`id`; \
+    REPLACE INTO `test`.`n` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`); \
+    END ";
+
+#[test]
+fn a_compound_trigger_body_runs_its_statements_and_its_handler_skips_a_missing_table() {
+    let mut s = sim(1);
+    let console = s.connect();
+    let id = s.submit_one(console, COMPOUND_UPDATE_TRIGGER).unwrap();
+    s.run_for(Tick::from_secs(1));
+    assert_eq!(outcome(&s, id), "ok");
+    // The body's REPLACE writes n: LOCK TABLES n WRITE stops the workload's UPDATEs.
+    let lock = s.submit_to(console, "LOCK TABLES n WRITE").unwrap()[0];
+    run_seconds(&mut s, 2);
+    assert_eq!(outcome(&s, lock), "ok");
+    assert_eq!(last_seconds_queries(&s, 1)[0], 0, "the UPDATEs wait for n");
+    s.submit_to(console, "UNLOCK TABLES").unwrap();
+    run_seconds(&mut s, 1);
+    // A console UPDATE runs the body too (the guarded DELETE deletes nothing).
+    let upd = s
+        .submit_to(console, "UPDATE t SET k = k + 1 WHERE id = 5")
+        .unwrap()[0];
+    s.run_for(Tick::from_secs(1));
+    assert_eq!(outcome(&s, upd), "ok");
+    // With n gone, the handler for 1146 skips the body: the workload goes on.
+    s.submit_to(console, "DROP TABLE n").unwrap();
+    run_seconds(&mut s, 2);
+    assert!(
+        last_seconds_queries(&s, 1)[0] > 100,
+        "writes go on without n"
+    );
+    // Sent through the mysql client's ;-splitting, the body is cut at its first `;`.
+    assert!(s.submit_to(console, COMPOUND_UPDATE_TRIGGER).is_err());
+}

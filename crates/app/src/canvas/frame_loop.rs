@@ -766,6 +766,9 @@ fn put_patch(map: &yew::NodeRef, patch: &MapPatch, pixels: &Uint8Array) -> bool 
     let dataset = canvas.dataset();
     let _ = dataset.set("scans", &active.to_string());
     let _ = dataset.set("tick", &patch.now.as_ns().to_string());
+    // Every band shows `tick` (the worker paints the ones a budget left behind
+    // while the clock stands still): what a moment's pixels are compared at.
+    let _ = dataset.set("complete", if patch.complete { "1" } else { "0" });
     true
 }
 
@@ -790,6 +793,29 @@ fn draw_labels(map: &yew::NodeRef, patch: &MapPatch, theme: &Theme) {
         dpr: patch.dpr,
     };
     draw_overlays(&ctx, &overlay, &layout, &patch.bands);
+    record_labels(&canvas, patch);
+}
+
+/// Writes what each band's label row now says on the canvas as
+/// `data-band{i}="{tick ns} {LRU} {free} {dirty} {stale}"` (and `data-bands`, the
+/// instances): the map's counts as drawn, which the tests add up against Server
+/// status.
+fn record_labels(canvas: &HtmlCanvasElement, patch: &MapPatch) {
+    let dataset = canvas.dataset();
+    let _ = dataset.set("bands", &patch.infos.len().to_string());
+    for &i in &patch.bands {
+        if let Some(b) = patch.infos.get(usize::from(i)) {
+            let said = format!(
+                "{} {} {} {} {}",
+                patch.now.as_ns(),
+                b.lru,
+                b.free,
+                b.dirty,
+                b.stale
+            );
+            let _ = dataset.set(&format!("band{i}"), &said);
+        }
+    }
 }
 
 /// Which of a pane's other canvases (`elements`, mounted or not, at `sizes`) this

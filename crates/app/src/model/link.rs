@@ -3,7 +3,7 @@
 //! (`#v1.<payload>&key=value...`; docs/embedding.md has the whole scheme).
 //!
 //! ```text
-//!   LinkState ──serde_json──▶ JSON ──deflate (miniz_oxide)──▶ base64url ──▶ "v1.<payload>"
+//!   LinkState ──serde_json──▶ JSON ──ddlscope_moment::payload (deflate, base64url)──▶ "v1.<payload>"
 //!   "#v1.<payload>&controls=minimal&start=8" ──parse_fragment──▶ Fragment { state, params }
 //! ```
 //!
@@ -17,83 +17,44 @@
 use super::knobs::Knobs;
 use super::panel_layout::{PanelId, PanelLayout};
 use super::runner::{Input, InputKind, DEFAULT_PROFILE, DEFAULT_SCENARIO};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use ddlscope_engine::Tick;
+use ddlscope_moment::moment::check_times;
+pub use ddlscope_moment::moment::{MAX_JOURNAL, MAX_LINK_TIME};
+use ddlscope_moment::payload::{self, is_state_item};
+pub use ddlscope_moment::payload::{LinkError, LINK_VERSION, MAX_FRAGMENT};
+pub use ddlscope_moment::JournalEntry;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// The link format this page writes; it reads this one and every earlier one.
-pub const LINK_VERSION: u32 = 1;
-/// The longest fragment read, in bytes. A 50-statement session takes about 2 KB.
-pub const MAX_FRAGMENT: usize = 16 * 1024;
-/// The most a payload may inflate to: a bound on what a hostile link can allocate.
-const MAX_INFLATED: usize = 256 * 1024;
-/// The latest virtual time a link may ask for: replaying further would keep the
-/// page busy for minutes.
-pub const MAX_LINK_TIME: Tick = Tick::from_secs(3600);
-/// The most journal entries a link may hold.
-pub const MAX_JOURNAL: usize = 2000;
 /// The slowest and fastest speeds the controls offer.
 const SPEEDS: (f64, f64) = (0.01, 1000.0);
 
-/// One thing the user did, at a virtual time: the link's form of a runner [`Input`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "k")]
-pub enum JournalEntry {
-    /// A console session opened (`+ new`).
-    #[serde(rename = "c")]
-    Connect {
-        /// When, virtual ns.
-        at: Tick,
-    },
-    /// Statements typed into a console session.
-    #[serde(rename = "s")]
-    Submit {
-        /// When, virtual ns.
-        at: Tick,
-        /// The session's processlist id.
-        session: u32,
-        /// The text, as typed.
-        sql: String,
-    },
-}
-
-impl JournalEntry {
-    /// When it happened.
-    pub fn at(&self) -> Tick {
-        match self {
-            JournalEntry::Connect { at } | JournalEntry::Submit { at, .. } => *at,
-        }
-    }
-
-    /// The runner's input.
-    pub fn to_input(&self) -> Input {
-        match self {
-            JournalEntry::Connect { at } => Input {
-                at: *at,
-                kind: InputKind::Connect,
-            },
-            JournalEntry::Submit { at, session, sql } => Input {
-                at: *at,
-                kind: InputKind::Submit {
-                    session: *session,
-                    sql: sql.clone(),
-                },
-            },
-        }
-    }
-
-    /// The link's form of a runner input.
-    pub fn of(input: &Input) -> JournalEntry {
-        match &input.kind {
-            InputKind::Connect => JournalEntry::Connect { at: input.at },
-            InputKind::Submit { session, sql } => JournalEntry::Submit {
-                at: input.at,
+/// The runner's input of a journal entry (`ddlscope_moment::JournalEntry`, the
+/// format shared with the CLI).
+pub fn input_of(entry: &JournalEntry) -> Input {
+    match entry {
+        JournalEntry::Connect { at } => Input {
+            at: *at,
+            kind: InputKind::Connect,
+        },
+        JournalEntry::Submit { at, session, sql } => Input {
+            at: *at,
+            kind: InputKind::Submit {
                 session: *session,
                 sql: sql.clone(),
             },
-        }
+        },
+    }
+}
+
+/// The link's form of a runner input, at the tick the engine applied it.
+pub fn entry_of(input: &Input) -> JournalEntry {
+    match &input.kind {
+        InputKind::Connect => JournalEntry::Connect { at: input.at },
+        InputKind::Submit { session, sql } => JournalEntry::Submit {
+            at: input.at,
+            session: *session,
+            sql: sql.clone(),
+        },
     }
 }
 
@@ -158,51 +119,15 @@ impl Default for LinkState {
     }
 }
 
-/// Why a fragment could not be read. The text is what the page shows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LinkError {
-    /// Longer than [`MAX_FRAGMENT`].
-    TooLong(usize),
-    /// `v7.`: a version this page does not know.
-    UnknownVersion(String),
-    /// Not base64url, or not a deflate stream, or cut short.
-    Damaged(String),
-    /// The payload is not a link state (missing or mistyped fields).
-    Malformed(String),
-    /// A state or parameter out of range.
-    Invalid(String),
-}
-
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LinkError::TooLong(n) => write!(
-                f,
-                "This link is too long ({n} bytes; at most {MAX_FRAGMENT}): it cannot be opened."
-            ),
-            LinkError::UnknownVersion(v) => write!(
-                f,
-                "This link was made by a newer ddlscope (format {v}; this page reads v1 to v{LINK_VERSION})."
-            ),
-            LinkError::Damaged(why) => write!(
-                f,
-                "This link is cut short or damaged ({why}): copy it again in full."
-            ),
-            LinkError::Malformed(why) => write!(f, "This link's state is malformed: {why}."),
-            LinkError::Invalid(why) => write!(f, "This link asks for something out of range: {why}."),
-        }
-    }
-}
-
 impl LinkState {
     /// The state from the runner's inputs and the viewer's position.
     pub fn journal_of(inputs: &[Input]) -> Vec<JournalEntry> {
-        inputs.iter().map(JournalEntry::of).collect()
+        inputs.iter().map(entry_of).collect()
     }
 
     /// The runner's inputs.
     pub fn inputs(&self) -> Vec<Input> {
-        self.journal.iter().map(JournalEntry::to_input).collect()
+        self.journal.iter().map(input_of).collect()
     }
 
     /// The panels the link opens: its `layout`, or an old link's `panels` (those
@@ -240,8 +165,7 @@ impl LinkState {
     /// The payload: `v1.` and the deflated JSON in base64url.
     pub fn encode(&self) -> String {
         let json = serde_json::to_vec(self).expect("a link state always serializes");
-        let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+        payload::encode(&json)
     }
 
     /// What identifies the run this state records apart from its moment (a hash of
@@ -264,21 +188,8 @@ impl LinkState {
     }
 
     /// Reads a payload (`v1.…`).
-    pub fn decode(payload: &str) -> Result<LinkState, LinkError> {
-        if payload.len() > MAX_FRAGMENT {
-            return Err(LinkError::TooLong(payload.len()));
-        }
-        let (version, body) = payload
-            .split_once('.')
-            .ok_or_else(|| LinkError::Damaged("no version mark".into()))?;
-        if version != "v1" {
-            return Err(LinkError::UnknownVersion(version.to_string()));
-        }
-        let packed = URL_SAFE_NO_PAD
-            .decode(body.trim_end_matches('='))
-            .map_err(|e| LinkError::Damaged(format!("base64url: {e}")))?;
-        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
-            .map_err(|e| LinkError::Damaged(inflate_error(e.status)))?;
+    pub fn decode(item: &str) -> Result<LinkState, LinkError> {
+        let json = payload::decode(item)?;
         let state: LinkState =
             serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))?;
         state.validate()?;
@@ -288,41 +199,15 @@ impl LinkState {
     /// Checks what a hand-edited or hostile link could get wrong: times in order and
     /// within [`MAX_LINK_TIME`], a speed the controls offer, a bounded journal.
     pub fn validate(&self) -> Result<(), LinkError> {
-        let bad = |s: String| Err(LinkError::Invalid(s));
-        if self.t > MAX_LINK_TIME {
-            return bad(format!(
-                "virtual time {} s (at most {} s)",
-                self.t.as_secs(),
-                MAX_LINK_TIME.as_secs()
-            ));
-        }
+        check_times(self.t, &self.journal)?;
         if !(SPEEDS.0..=SPEEDS.1).contains(&self.speed) {
-            return bad(format!(
+            return Err(LinkError::Invalid(format!(
                 "speed {} (from {} to {})",
                 self.speed, SPEEDS.0, SPEEDS.1
-            ));
-        }
-        if self.journal.len() > MAX_JOURNAL {
-            return bad(format!(
-                "{} journal entries (at most {MAX_JOURNAL})",
-                self.journal.len()
-            ));
+            )));
         }
         if let Some(layout) = &self.layout {
             PanelLayout::parse(layout).map_err(|e| LinkError::Invalid(format!("layout: {e}")))?;
-        }
-        let mut last = Tick::ZERO;
-        for e in &self.journal {
-            if e.at() < last {
-                return bad(format!(
-                    "the journal goes back in time at {} ns",
-                    e.at().as_ns()
-                ));
-            }
-            if e.at() > MAX_LINK_TIME {
-                return bad(format!("an input at {} s", e.at().as_secs()));
-            }
-            last = e.at();
         }
         Ok(())
     }
@@ -463,11 +348,6 @@ fn read_item(item: &str) -> Result<Item<'_>, LinkError> {
     }
 }
 
-/// Whether a fragment's item is its state (`v1.…`): a version mark without `=`.
-fn is_state_item(item: &str) -> bool {
-    !item.contains('=') && is_version_mark(item)
-}
-
 /// What the page says when its fragment cannot be read.
 pub fn unreadable(e: &LinkError) -> String {
     format!("{e} The default scenario opened instead.")
@@ -477,22 +357,6 @@ pub fn unreadable(e: &LinkError) -> String {
 /// or engine this page does not have, settings it refuses).
 pub fn unopenable(e: &str) -> String {
     format!("This link could not be opened: {e}. The default scenario opened instead.")
-}
-
-/// Why the payload did not inflate, in words.
-fn inflate_error(status: miniz_oxide::inflate::TINFLStatus) -> String {
-    use miniz_oxide::inflate::TINFLStatus as S;
-    match status {
-        S::HasMoreOutput => format!("the state inflates to over {} KB", MAX_INFLATED / 1024),
-        S::FailedCannotMakeProgress | S::NeedsMoreInput => "the state ends early".into(),
-        _ => "the state is not deflated data".into(),
-    }
-}
-
-/// `v` and digits before a dot: the start of a state item.
-fn is_version_mark(item: &str) -> bool {
-    let head = item.split('.').next().unwrap_or("");
-    head.len() > 1 && head.starts_with('v') && head[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 fn apply_state_params(state: &mut LinkState, params: &[(String, String)]) -> Result<(), LinkError> {

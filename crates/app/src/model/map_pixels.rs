@@ -105,6 +105,11 @@ pub struct MapPixels {
     key: Option<(u32, u32, u16, bool)>,
     /// The band the round robin repaints next.
     next: u16,
+    /// The virtual time each band was last painted at (`None`: not since the image
+    /// was laid out): a band already painted at the engine's time is left as it is,
+    /// and a band behind it is painted on the next frames even when the clock stands
+    /// still (paused), so the whole map comes to show one moment.
+    painted_at: Vec<Option<Tick>>,
 }
 
 impl MapPixels {
@@ -112,6 +117,15 @@ impl MapPixels {
     /// a seek or a restart, when what they show is from another time).
     pub fn invalidate(&mut self) {
         self.key = None;
+        self.painted_at.clear();
+    }
+
+    /// Whether every band shows virtual time `now`: the map is one moment, its
+    /// labels' counts those of the server at `now`.
+    pub fn complete_at(&self, now: Tick) -> bool {
+        self.key.is_some()
+            && !self.painted_at.is_empty()
+            && self.painted_at.iter().all(|t| *t == Some(now))
     }
 
     /// The image, RGBA row by row.
@@ -124,7 +138,9 @@ impl MapPixels {
     /// turn while `clock()` stays within the budget of the start. Reading an
     /// instance's LRU order walks its linked list, one cache miss a block: 65,536
     /// blocks take a few milliseconds, 8 M take tens, hence the round robin. A new
-    /// size or theme repaints everything.
+    /// size or theme repaints everything. A band painted at `sim`'s time already is
+    /// skipped: with the clock stopped, the frames that follow paint only the bands
+    /// still behind, until none is.
     pub fn paint(
         &mut self,
         sim: &Sim,
@@ -138,20 +154,26 @@ impl MapPixels {
         let layout = Layout::new(n, ask.width, ask.dpr);
         let key = (ask.width, ask.height, n, ask.theme.dark);
         let full = self.key != Some(key);
+        let now: Tick = sim.now();
         let (bands, must) = if full {
             self.key = Some(key);
             self.pixels.clear();
             self.pixels.resize(w * h * 4, 0);
             fill(&mut self.pixels, ask.theme);
+            self.painted_at = vec![None; usize::from(n)];
             ((0..n).collect::<Vec<u16>>(), usize::from(n))
         } else {
-            let now: Tick = sim.now();
+            let behind = |i: &u16| self.painted_at.get(usize::from(*i)) != Some(&Some(now));
             let scanned: Vec<u16> = scans
                 .iter()
                 .filter(|s| s.active(now))
                 .map(|s| s.instance)
+                .filter(behind)
                 .collect();
-            let order = band_order(n, &scanned, self.next);
+            let order: Vec<u16> = band_order(n, &scanned, self.next)
+                .into_iter()
+                .filter(behind)
+                .collect();
             let must = order.len().min(scanned.len() + usize::from(ask.extra));
             (order, must)
         };
@@ -163,6 +185,9 @@ impl MapPixels {
             painted.push(i);
             if !full {
                 self.next = (i + 1) % n.max(1);
+            }
+            if let Some(at) = self.painted_at.get_mut(usize::from(i)) {
+                *at = Some(now);
             }
             paint_instance(
                 sim,
@@ -188,7 +213,7 @@ mod tests {
 
     #[test]
     fn a_new_size_repaints_everything_then_bands_go_round() {
-        let sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).expect("builtin");
+        let mut sim = Sim::builtin("drop-table-demo", Some("mysql-5.7")).expect("builtin");
         let theme = Theme::LIGHT;
         let mut px = MapPixels::default();
         let ask = PaintAsk {
@@ -212,11 +237,20 @@ mod tests {
             t.set(t.get() + 1.0);
             t.get()
         };
+        sim.run_until(Tick::from_ms(10));
         let second = px.paint(&sim, &[], &ask, &ticking);
         assert!(!second.full);
         assert_eq!(second.bands, vec![0], "one band past the budget, in turn");
+        sim.run_until(Tick::from_ms(20));
         let third = px.paint(&sim, &[], &ask, &ticking);
         assert_eq!(third.bands, vec![1 % n]);
+        // The clock stopped: the bands still behind it are painted in turn, then none.
+        let mut rest = Vec::new();
+        while !px.complete_at(sim.now()) {
+            rest.extend(px.paint(&sim, &[], &ask, &ticking).bands);
+        }
+        assert_eq!(rest, (2..n).chain([0]).collect::<Vec<u16>>());
+        assert!(px.paint(&sim, &[], &ask, &ticking).bands.is_empty());
         let infos = band_infos(&sim);
         assert_eq!(infos.len(), usize::from(n));
         assert!(infos.iter().all(|b| b.size >= b.lru + b.free));

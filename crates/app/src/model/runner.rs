@@ -33,8 +33,8 @@ use ddlscope_engine::{
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// The scenario the page starts with.
-pub const DEFAULT_SCENARIO: &str = "drop-table-demo";
+/// The scenario and the engine profile the page starts with (a link's defaults too).
+pub use ddlscope_moment::{DEFAULT_PROFILE, DEFAULT_SCENARIO};
 /// A buffer pool at least this large takes the engine noticeably long to build and
 /// warm up (i1-ahi-drop's 128 GB pool is 8.4 M pages): the page warns about it and
 /// defers the construction so that a "building…" state is painted first.
@@ -44,8 +44,6 @@ pub const HEAVY_POOL_BYTES: u64 = 32 << 30;
 pub fn is_heavy(scenario: &Scenario) -> bool {
     scenario.buffer_pool.size.0 >= HEAVY_POOL_BYTES
 }
-/// The engine profile the page starts with.
-pub const DEFAULT_PROFILE: &str = "mysql-5.7";
 
 /// Wall time a frame may spend stepping the engines.
 pub const STEP_BUDGET_MS: f64 = 10.0;
@@ -381,11 +379,13 @@ impl Runner {
         self.horizon = self.horizon.max(last);
     }
 
-    /// Takes the main engine's `inputs` as this engine's own (a compare engine in a
-    /// worker of its own follows the main engine's, `worker/host/partner.rs`). What
-    /// it applied that the main engine no longer has (history branched there) is
-    /// undone by a replay to the first input that differs; the checkpoints taken
-    /// after it are dropped.
+    /// Takes the main engine's `inputs` as this engine's own (a compare engine
+    /// follows the main engine's: beside it, [`Engines::submit`], or in a worker of
+    /// its own, `worker/host/partner.rs`). What it applied that the main engine no
+    /// longer has (history branched there), and an input stamped before this
+    /// engine's time (it ran ahead of the main engine in a frame), are put right by
+    /// a replay to the first input that differs: every input lands at the tick the
+    /// main engine stamped it with. The checkpoints taken after it are dropped.
     pub fn adopt_inputs(&mut self, inputs: Vec<Input>) {
         let same = self
             .inputs
@@ -401,13 +401,14 @@ impl Runner {
             .flatten()
             .map(|i| i.at)
             .min();
-        let undo = self.applied > same;
+        let now = self.sim.now();
+        let missed = changed_at.is_some_and(|t| t < now);
+        let undo = self.applied > same || missed;
         self.checkpoints.retain(|c| c.applied <= same);
         self.inputs = inputs;
         let last = self.inputs.last().map_or(Tick::ZERO, |i| i.at);
         self.horizon = self.horizon.max(last);
         if undo {
-            let now = self.sim.now();
             self.go_to(changed_at.unwrap_or(now).min(now));
         }
     }
@@ -1067,33 +1068,30 @@ impl Engines {
     }
 
     /// Gives `sql` to console session `session` of every engine; the main engine's
-    /// answer is returned (the same text is refused by both or by neither, as the
-    /// check is the parser's and the session's). A compare engine still building its
-    /// pool or catching up takes it at the main engine's moment, when its run gets
-    /// there: both engines see the same statements at the same ticks.
+    /// answer is returned. The main engine stamps it with its tick; the others take
+    /// the main engine's inputs as they are ([`Runner::adopt_inputs`]), so each
+    /// applies it at that tick whether it is behind (still building its pool,
+    /// catching up, a frame late) or a frame ahead: both engines, and a link's
+    /// replay, see the same statements at the same ticks.
     pub fn submit(&mut self, session: u32, sql: &str) -> Result<u32, String> {
-        let (main, others) = self.panes.split_first_mut().expect("at least one engine");
-        let result = main.submit(session, sql);
-        let at = main.sim().now();
-        for r in others {
-            let behind = result.is_ok() && r.busy().is_some() && at >= r.sim().now();
-            if behind {
-                // Parsed by the main engine already; the session exists there, and the
-                // compare engine replays the same inputs.
-                let _ = r.schedule(at, session, sql);
-            } else {
-                let _ = r.submit(session, sql);
-            }
-        }
+        let result = self.panes[0].submit(session, sql);
+        self.share_inputs();
         result
     }
 
     /// Queues `sql` for `session` at `at` on every engine (see [`Runner::schedule`]).
     pub fn schedule(&mut self, at: Tick, session: u32, sql: &str) -> Result<(), String> {
-        for r in &mut self.panes {
-            r.schedule(at, session, sql)?;
-        }
+        self.panes[0].schedule(at, session, sql)?;
+        self.share_inputs();
         Ok(())
+    }
+
+    /// The main engine's inputs to the other engines (see [`Engines::submit`]).
+    fn share_inputs(&mut self) {
+        let (main, others) = self.panes.split_first_mut().expect("at least one engine");
+        for r in others {
+            r.adopt_inputs(main.inputs.clone());
+        }
     }
 
     /// Whether the clock has reached the pause it was given (see [`Engines::pause_at`]).
@@ -1102,11 +1100,12 @@ impl Engines {
             .is_some_and(|p| self.panes.iter().all(|r| r.sim().now() >= p))
     }
 
-    /// Opens a console session on every engine; they get the same id, as both run the
-    /// same scenario.
+    /// Opens a console session on every engine at the main engine's tick; they get
+    /// the same id, as both run the same scenario.
     pub fn connect(&mut self) -> u32 {
-        let ids: Vec<u32> = self.panes.iter_mut().map(Runner::connect).collect();
-        ids[0]
+        let id = self.panes[0].connect();
+        self.share_inputs();
+        id
     }
 
     /// Seeks every engine to `t`, at once.

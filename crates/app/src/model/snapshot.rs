@@ -69,8 +69,8 @@ pub fn table_infos(sim: &Sim) -> Vec<TableInfo> {
         .collect()
 }
 
-/// The log line an engine event deserves, if any: the HA probe's failover and the
-/// adaptive hash index cleanup of a dropped table.
+/// The log line an engine event deserves, if any: the HA probe's failover, the
+/// adaptive hash index cleanup of a dropped table, an online schema-change tool's lines.
 pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
     let text = match kind {
         EventKind::Failover { stalled_for } => format!(
@@ -105,6 +105,8 @@ pub fn note_for(at: Tick, kind: &EventKind) -> Option<LogEntry> {
             format::int(*hashed_pages),
             format::int(*records),
         ),
+        // What an online schema-change tool prints: its progress, throttling, retries.
+        EventKind::ToolStatus { tool, message, .. } => format!("{tool}: {message}"),
         _ => return None,
     };
     Some(LogEntry::note(at, text))

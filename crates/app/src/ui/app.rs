@@ -24,6 +24,7 @@ use crate::ui::pane::Pane;
 use crate::ui::panels_menu::PanelsMenu;
 use crate::ui::scenario_card::ScenarioCard;
 use crate::ui::share::{self, ShareButton};
+use crate::ui::share_poster::poster_ask;
 use crate::ui::sql_box::SqlConsole;
 use crate::ui::start::{first_engines, CannotStart};
 use crate::ui::stats::Stats;
@@ -187,15 +188,8 @@ pub fn running(props: &RunningProps) -> Html {
         .filter_map(|p| crate::model::snippets::embed_panel(p.name()))
         .collect::<Vec<_>>()
         .join(",");
-    let make_url = {
-        let (engines, params, layout) = (engines.clone(), params.clone(), state.layout.clone());
-        Callback::from(move |done: Callback<String>| {
-            let params = share::current_params(&params);
-            share::fragment_now(&engines, &layout, params, move |address| {
-                done.emit(share::page_url("", &address.fragment));
-            });
-        })
-    };
+    let make_url = share::url_maker(&engines, params.clone(), state.layout.clone());
+    let make_poster = poster_ask(&engines, canvases[0].map.clone());
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
@@ -213,7 +207,7 @@ pub fn running(props: &RunningProps) -> Html {
                             on_toggle={dispatch(&state, Action::TogglePanel)}
                             on_move={dispatch(&state, |(p, up)| Action::MovePanel(p, up))}
                         />
-                        <ShareButton {make_url} panels={AttrValue::from(share_panels)} {comparing} />
+                        <ShareButton {make_url} {make_poster} panels={AttrValue::from(share_panels)} {comparing} />
                         <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                         <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
                         <button type="button" data-testid="help-toggle" data-popup="" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>

@@ -24,6 +24,7 @@ pub mod processlist;
 pub mod scenario_card;
 pub mod scrubber_marks;
 pub mod share;
+pub mod share_poster;
 pub mod sql_box;
 pub mod start;
 pub mod stats;

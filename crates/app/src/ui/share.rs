@@ -1,7 +1,8 @@
 //! Links in the browser: the fragment read when the page opens, the address bar kept
 //! following the run (`history.replaceState`: a new input within a second, the
 //! clock alone every ten seconds and when the page loses the focus), and the Share
-//! button that shows and copies the link. The state and its encoding are the model's
+//! button that shows and copies the link (its other tabs: `model::snippets`, the
+//! poster `ui::share_poster`). The state and its encoding are the model's
 //! (`model::link`, `model::replay`); this file only talks to `location`, `history`
 //! and the clipboard.
 
@@ -12,6 +13,7 @@ use crate::model::panel_layout::PanelLayout;
 use crate::model::snippets::Snippets;
 use crate::model::state::AppState;
 use crate::ui::hooks::EnginesProxy;
+use crate::ui::share_poster::{PosterAsk, PosterTab};
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
@@ -101,6 +103,22 @@ pub fn fragment_now(
             });
         }
     });
+}
+
+/// What makes the Share dialog's link: the main page's address with the fragment of
+/// the engines now (panels as `layout`, the address bar's parameters after it).
+pub fn url_maker(
+    engines: &EnginesProxy,
+    opened: Rc<Vec<(String, String)>>,
+    layout: PanelLayout,
+) -> Callback<Callback<String>> {
+    let engines = engines.clone();
+    Callback::from(move |done: Callback<String>| {
+        let params = current_params(&opened);
+        fragment_now(&engines, &layout, params, move |address| {
+            done.emit(page_url("", &address.fragment));
+        });
+    })
 }
 
 /// The absolute address of `page` (`index.html`, `embed.html`) beside this one, with
@@ -214,16 +232,19 @@ pub struct ShareProps {
     /// Two engines side by side: the snippets are taller.
     #[prop_or_default]
     pub comparing: bool,
+    /// Makes the Poster tab's PNG of this moment.
+    pub make_poster: PosterAsk,
 }
 
 /// The Share dialog's tabs: the link, then the same moment for other pages.
-const TABS: [(&str, &str); 6] = [
+const TABS: [(&str, &str); 7] = [
     ("link", "Link"),
     ("iframe", "iframe"),
     ("component", "Web component"),
     ("hugo", "Hugo"),
     ("mdbook", "mdBook"),
     ("reveal", "reveal.js"),
+    ("poster", "Poster"),
 ];
 
 /// The text of tab `tab` for the moment `link`.
@@ -236,6 +257,7 @@ fn tab_text(tab: &str, link: &str, panels: &str, comparing: bool) -> String {
         "hugo" => s.hugo,
         "mdbook" => s.mdbook,
         "reveal" => s.reveal,
+        "poster" => format!("ddlscope poster '{link}' --dpr 2 -o moment.png"),
         _ => s.link,
     }
 }
@@ -303,6 +325,8 @@ pub fn share_button(props: &ShareProps) -> Html {
                     </span>
                     if *tab == "link" {
                         <input type="text" readonly=true data-testid="share-url" value={link} onfocus={on_focus} aria-label="Link" autofocus=true />
+                    } else if *tab == "poster" {
+                        <PosterTab make={props.make_poster.clone()} link={link.clone()} />
                     } else {
                         <textarea readonly=true rows="7" data-testid="share-snippet" aria-label="Snippet" onfocus={on_focus} value={tab_text(&tab, &link, &props.panels, props.comparing)} />
                     }

@@ -131,7 +131,7 @@ pub fn stats(props: &StatsProps) -> Html {
         None => "stats-title".to_string(),
     };
     html! {
-        <section aria-labelledby={title_id.clone()}>
+        <section aria-labelledby={title_id.clone()} data-testid="server-status" data-tick={s.now.as_ns().to_string()}>
             <h2 class="panel-title" id={title_id.clone()}>
                 <span>{ "Server status" }</span>
                 if let Some(h) = props.heading.clone() {

@@ -330,6 +330,15 @@ impl Host {
                     run: state.run_key(),
                 });
             }
+            Command::Poster {
+                ask,
+                width,
+                dpr,
+                dark,
+            } => self.replies.push(Reply::Poster {
+                ask,
+                result: poster(e.main(), View { width, dpr, dark }),
+            }),
             Command::Export { ask, kind } => self.replies.push(Reply::Exported {
                 ask,
                 result: Ok(kind.file(e.main())),
@@ -671,6 +680,10 @@ fn unanswerable(c: Command) -> Option<Reply> {
             encoded: None,
             run: None,
         }),
+        Command::Poster { ask, .. } => Some(Reply::Poster {
+            ask,
+            result: Err(none.to_string()),
+        }),
         Command::Export { ask, .. } => Some(Reply::Exported {
             ask,
             result: Err(none.to_string()),
@@ -743,6 +756,39 @@ fn charts_due(
     Some(chart_data(r))
 }
 
+/// The most bytes a poster's pixels may take: well within a message
+/// ([`MAX_MESSAGE`](crate::model::remote::protocol::MAX_MESSAGE)).
+const POSTER_MAX_BYTES: usize = 12 << 20;
+
+/// Runner `r`'s map of its moment painted whole for `view` (the Share dialog's
+/// poster): the patch of every band and its pixels, or why not.
+fn poster(r: &Runner, view: View) -> Result<(MapPatch, Vec<u8>), String> {
+    let height = view.height(r.sim().pool().n_instances());
+    let bytes = view.width as usize * height as usize * 4;
+    if view.width == 0 || height == 0 || !(0.5..=4.0).contains(&view.dpr) {
+        return Err(format!(
+            "no poster of {}×{} px at {}×",
+            view.width, height, view.dpr
+        ));
+    }
+    if bytes > POSTER_MAX_BYTES {
+        return Err(format!(
+            "a poster of {}×{} px is too large ({} MB; at most {} MB): make the map narrower",
+            view.width,
+            height,
+            bytes >> 20,
+            POSTER_MAX_BYTES >> 20
+        ));
+    }
+    let mut state = PaneState {
+        view: Some(view),
+        ..PaneState::default()
+    };
+    paint_pane(r, &mut state, true, &|| 0.0)
+        .filter(|(patch, _)| patch.complete)
+        .ok_or_else(|| "the map could not be painted".to_string())
+}
+
 /// Repaints runner `r`'s map if its engine, time or view changed since the last
 /// paint; returns the patch and its rows' bytes. With `full_frame` false (a frame
 /// that also reports the figures) only the scanned bands are sure to be repainted.
@@ -760,7 +806,9 @@ fn paint_pane(
     let engine = (r.generation(), r.seeks());
     let now = r.sim().now();
     let key = (engine, now, view);
-    if state.painted == Some(key) {
+    // Painted for this moment, every band of it: nothing to do. A band left behind
+    // by a frame's budget is painted by the next frames, the clock moving or not.
+    if state.painted == Some(key) && state.pixels.complete_at(now) {
         return None;
     }
     if state
@@ -780,6 +828,9 @@ fn paint_pane(
         extra: full_frame,
     };
     let painted = state.pixels.paint(r.sim(), r.scans(), &ask, clock);
+    if !painted.full && painted.bands.is_empty() {
+        return None;
+    }
     let layout = ddlscope_map::Layout::new(r.sim().pool().n_instances(), view.width, view.dpr);
     let regions = painted.regions(&layout, height);
     let rgba = state.pixels.rgba();
@@ -798,6 +849,7 @@ fn paint_pane(
         scans: r.scans().to_vec(),
         now,
         engine,
+        complete: state.pixels.complete_at(now),
     };
     Some((patch, rows))
 }

@@ -8,7 +8,7 @@ use crate::model::knobs::Knobs;
 use crate::model::lesson::{self, Place, Sessions};
 use crate::model::link::LinkState;
 use crate::model::panel_layout::PanelLayout;
-use crate::model::remote::protocol::{Command, Reply};
+use crate::model::remote::protocol::{Command, MapPatch, Reply};
 use crate::model::state::Opened;
 use ddlscope_engine::lesson::Lesson;
 use ddlscope_engine::{parse_sql, Tick};
@@ -145,6 +145,31 @@ impl EnginesProxy {
                 }
             }),
             |ask| Command::Link { ask, layout },
+        );
+    }
+
+    /// The main engine's map of this moment painted whole, `width` device pixels
+    /// wide at `dpr` (the Share dialog's poster): the patch and its RGBA pixels, or
+    /// why not, to `done`.
+    pub fn poster(
+        &self,
+        width: u32,
+        dpr: f64,
+        dark: bool,
+        done: impl FnOnce(Result<(MapPatch, Vec<u8>), String>) + 'static,
+    ) {
+        self.0.ask(
+            Box::new(move |reply| {
+                if let Reply::Poster { result, .. } = reply {
+                    done(result);
+                }
+            }),
+            |ask| Command::Poster {
+                ask,
+                width,
+                dpr,
+                dark,
+            },
         );
     }
 

@@ -64,6 +64,25 @@ impl BufPool {
         dropped.into_iter().collect()
     }
 
+    /// `buf_pool_clear_hash_index()`: every block's `block->index` reset, as
+    /// `btr_search_disable()` does when `innodb_adaptive_hash_index` is switched off.
+    /// Returns how many pages carried entries.
+    pub fn ahi_clear_all(&mut self) -> u64 {
+        let mut cleared = 0;
+        for inst in &mut self.instances {
+            for b in inst
+                .blocks
+                .iter_mut()
+                .filter(|b| b.ahi_index != 0 && !b.is(F_BUDDY))
+            {
+                b.ahi_index = 0;
+                cleared += 1;
+            }
+        }
+        self.ahi_pages.clear();
+        cleared
+    }
+
     /// 8.0 `btr_drop_ahi_for_table()`'s view of one LRU list: every hashed page of
     /// `space`, with its position counted from the tail (1 = the tail), tail first.
     pub fn hashed_from_tail(&self, instance: u16, space: SpaceId, out: &mut Vec<(u32, FrameId)>) {

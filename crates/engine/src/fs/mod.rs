@@ -638,6 +638,12 @@ impl FileSystem {
         self.truncate(path, size.saturating_sub(step_bytes))
     }
 
+    /// Bytes the file system holds: every file's data blocks and the blocks that map
+    /// them (`df`'s "Used").
+    pub fn used_bytes(&self) -> u64 {
+        self.used_blocks * BLOCK_SIZE
+    }
+
     /// `stat(2)`.
     pub fn stat(&self, path: &str) -> Result<FileStat, FsError> {
         let ino = self.lookup_file(path)?;

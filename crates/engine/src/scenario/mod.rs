@@ -5,6 +5,7 @@
 //! the field and says what is allowed, so a typo never becomes a silent default.
 
 pub mod shell;
+pub mod tool;
 
 use crate::device::DeviceConfig;
 use crate::fs::FileSystemConfig;
@@ -13,6 +14,7 @@ use crate::units::PAGE_SIZE;
 use crate::workload::{Distribution, WorkloadKind};
 use serde::{Deserialize, Serialize};
 use shell::ShellCommand;
+use tool::ToolCommand;
 
 /// `innodb_buffer_pool_size` minimum.
 pub const POOL_MIN: u64 = 5 * ByteSize::MIB;
@@ -66,6 +68,9 @@ pub struct Scenario {
     /// The HA manager's write probe.
     #[serde(default)]
     pub ha_probe: HaProbeConfig,
+    /// A replica applying the source's binary log.
+    #[serde(default)]
+    pub replica: ReplicaConfig,
     /// Statements issued at fixed virtual times.
     #[serde(default)]
     pub script: Vec<ScriptStep>,
@@ -326,6 +331,31 @@ fn default_failover_after_s() -> u64 {
     30
 }
 
+/// A replica of the server: its SQL thread applies the source's binary log one
+/// transaction at a time (`slave_parallel_workers = 0`), in commit order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplicaConfig {
+    /// Whether there is a replica.
+    #[serde(default)]
+    pub enabled: bool,
+    /// What applying one row event costs the applier, in microseconds (a row-based
+    /// binlog's `Write_rows`/`Update_rows`/`Delete_rows`: no parse, no client round
+    /// trip).
+    #[serde(default = "default_apply_row_us")]
+    pub apply_row_us: u64,
+}
+
+impl Default for ReplicaConfig {
+    fn default() -> ReplicaConfig {
+        toml::from_str("").expect("every replica setting has a default")
+    }
+}
+
+fn default_apply_row_us() -> u64 {
+    20
+}
+
 /// InnoDB server variables the simulation uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -420,6 +450,10 @@ pub struct ScriptStep {
     /// `truncate -s`, `truncate-loop`; see `sim/os.rs`).
     #[serde(default)]
     pub shell: String,
+    /// Instead of SQL, an online schema-change tool's command line
+    /// (`pt-online-schema-change ...`, `gh-ost ...`; see `scenario/tool.rs`).
+    #[serde(default)]
+    pub tool: String,
 }
 
 /// The checks on `row_format`, `key_block_size` and the partition fields of
@@ -782,21 +816,18 @@ impl Scenario {
     /// The `[[script]]` checks: each step is SQL that parses or a shell command.
     fn validate_script(&self) -> Result<(), String> {
         for (i, s) in self.script.iter().enumerate() {
-            match (s.sql.is_empty(), s.shell.is_empty()) {
-                (false, true) => {
-                    crate::sql::parse(&s.sql)
-                        .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+            let at = |e: String| format!("script[{i}] (at_s = {}): {e}", s.at_s);
+            match (s.sql.is_empty(), s.shell.is_empty(), s.tool.is_empty()) {
+                (false, true, true) => {
+                    crate::sql::parse(&s.sql).map_err(|e| at(e.to_string()))?;
                 }
-                (true, false) => {
-                    ShellCommand::parse(&s.shell)
-                        .map_err(|e| format!("script[{i}] (at_s = {}): {e}", s.at_s))?;
+                (true, false, true) => {
+                    ShellCommand::parse(&s.shell).map_err(at)?;
                 }
-                _ => {
-                    return Err(format!(
-                        "script[{i}] (at_s = {}): give either sql or shell",
-                        s.at_s
-                    ))
+                (true, true, false) => {
+                    ToolCommand::parse(&s.tool).map_err(at)?;
                 }
+                _ => return Err(at("give one of sql, shell or tool".into())),
             }
         }
         Ok(())

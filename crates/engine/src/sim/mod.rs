@@ -19,6 +19,7 @@
 //! same tick.
 
 mod alter;
+mod binlog;
 mod catalog;
 mod cleaner;
 mod client;
@@ -36,11 +37,13 @@ mod sched;
 #[cfg(test)]
 mod schedule_props;
 mod session;
+mod tools;
 mod warm;
 
 pub use warm::{SimBuild, WarmUp};
 
 pub use session::{ProcesslistRow, StatementOutcome, StatementRecord};
+pub use tools::ToolView;
 
 use crate::bufpool::BufPool;
 use crate::device::Device;
@@ -98,6 +101,7 @@ enum Thread {
     Shell(Box<Shell>),
     HaProbe(Box<HaProbe>),
     Session(Box<session::SessionThread>),
+    Tool(Box<tools::Tool>),
     Exited,
 }
 
@@ -154,6 +158,12 @@ pub struct Sim {
     /// Next instance to lend a frame from.
     lend_cursor: u16,
     warm_rng: SimRng,
+    /// The binary log, read by the replica and by gh-ost (sim/binlog.rs).
+    binlog: binlog::Binlog,
+    /// The replica's SQL thread, if the scenario has a replica.
+    replica: Option<binlog::Replica>,
+    /// What each online schema-change tool started has done (sim/tools).
+    tool_views: Vec<tools::ToolView>,
 }
 
 /// Bytes of one adaptive-hash-index node (`ha_node_t`: fold, data pointer, block, next).
@@ -217,6 +227,10 @@ impl Sim {
             })
             .collect();
         let catalog = Catalog::new(entries, workload_tables);
+        let mut binlog = binlog::Binlog::default();
+        let replica = scenario.replica.enabled.then(|| {
+            binlog::Replica::new(&mut binlog, Tick::from_us(scenario.replica.apply_row_us))
+        });
         let sim = Sim {
             sql: session::SqlLayer::new(threads_n, &profile),
             profile,
@@ -237,6 +251,9 @@ impl Sim {
             lock_heap_bytes: 0,
             lend_cursor: 0,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
+            binlog,
+            replica,
+            tool_views: Vec::new(),
             scenario,
         };
         Ok(sim)
@@ -429,6 +446,11 @@ impl Sim {
             self.start_shell(&line);
             return;
         }
+        if !self.scenario.script[i].tool.is_empty() {
+            let line = self.scenario.script[i].tool.clone();
+            self.start_tool(&line);
+            return;
+        }
         let sql = self.scenario.script[i].sql.clone();
         let session = self.sql.console_session;
         if let Err(e) = self.submit_to(session, &sql) {
@@ -521,6 +543,7 @@ impl Sim {
                 Thread::Shell(s) => self.step_shell(t, s),
                 Thread::HaProbe(p) => self.step_probe(t, p),
                 Thread::Session(st) => self.step_session(t, st),
+                Thread::Tool(tool) => self.step_tool(t, tool),
                 Thread::Exited => Next::Exit,
             };
             match next {
@@ -646,6 +669,7 @@ impl Sim {
             mdl_waits: waits.mdl,
             row_lock_waits: waits.row_lock,
             latch_waits: waits.latch,
+            replica_lag_s: self.replica_lag(),
         };
         self.rec.sample(s);
         self.rebalance_lent_frames();
@@ -727,6 +751,21 @@ impl Sim {
     /// Every latch.
     pub fn latches(&self) -> &[Latch] {
         &self.latches
+    }
+    /// From now on, keeps every workload event's latency, corrected for coordinated
+    /// omission with `interval` the expected time between a client's events (the
+    /// advisor's p99 over a playbook). Samples and the trace do not change.
+    pub fn open_latency_span(&mut self, interval: Tick) {
+        let window = crate::metrics::LatencyWindow::default();
+        self.rec.span = Some((window, interval.as_us().max(1)));
+    }
+    /// The 99th percentile of the latencies kept since [`Sim::open_latency_span`], ms.
+    pub fn latency_span_p99_ms(&self) -> Option<f64> {
+        self.rec.span.as_ref().map(|(w, _)| w.p99_ms())
+    }
+    /// Bytes the data files' file system holds now: what `df` would show as used.
+    pub fn disk_used_bytes(&self) -> u64 {
+        self.fs.used_bytes()
     }
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {

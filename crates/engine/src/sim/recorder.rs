@@ -35,6 +35,9 @@ pub(super) struct Recorder {
     pub(super) last_counters: Counters,
     /// Latencies of the events finished since the last sample.
     pub(super) latency: LatencyWindow,
+    /// Since `Sim::open_latency_span`: every event's latency, corrected for
+    /// coordinated omission with the interval beside it (µs).
+    pub(super) span: Option<(LatencyWindow, u64)>,
     /// Workload statements in flight (`Threads_running`).
     pub(super) running: u64,
     /// The most waiting at once, by kind, since the last sample.
@@ -56,7 +59,8 @@ impl Recorder {
 
     /// Appends the second's sample and feeds it to the trace hash.
     pub(super) fn sample(&mut self, s: Sample) {
-        self.hash.feed_json(&s);
+        self.hash.feed(&s.to_json());
+        self.hash.feed(b"\n");
         self.samples.push(s);
     }
 }

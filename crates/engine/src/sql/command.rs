@@ -604,8 +604,12 @@ pub struct CreateTrigger {
     pub event: TriggerEvent,
     /// The subject table.
     pub table: TableName,
-    /// The one statement it runs for each row.
-    pub body: TriggerBody,
+    /// The statements it runs for each row, in order: one, or those of a compound
+    /// body (`BEGIN stmt; stmt; END`).
+    pub body: Vec<TriggerBody>,
+    /// The compound body declares `CONTINUE HANDLER FOR 1146`: a body statement
+    /// whose table is missing is skipped, not an error (pt-online-schema-change 3.x).
+    pub continue_on_no_such_table: bool,
     /// The body as written (`SHOW TRIGGERS`' Statement).
     pub body_text: String,
 }
@@ -643,6 +647,10 @@ pub enum TriggerBody {
         /// The WHERE clause's `col = value` or `col <=> value` on the table, if it has
         /// one: the column (lower-cased) and the value it is compared with.
         key: Option<(String, RowValue)>,
+        /// The WHERE clause also says `!(OLD.col <=> NEW.col)` (NOT, or `<>`): the row
+        /// is deleted only when the firing UPDATE changed column `col` (lower-cased),
+        /// as pt-online-schema-change's update trigger deletes a row whose key moved.
+        only_if_changed: Option<String>,
     },
 }
 

@@ -71,6 +71,24 @@ pub fn parse(sql: &str) -> std::result::Result<Vec<Parsed>, SqlError> {
         .collect()
 }
 
+/// Parses `sql` as one statement, `;` included: what a client sends as one query
+/// (`COM_QUERY` without multi-statements), such as a trigger's compound body. An
+/// online schema-change tool sends its statements this way.
+pub fn parse_one(sql: &str) -> std::result::Result<Parsed, SqlError> {
+    let source = Source::new(sql);
+    let Some(stmt) = source.one_statement()? else {
+        return Err(SqlError::empty());
+    };
+    let command = parse_statement(&stmt).map_err(|e| match e {
+        Error::Syntax(at) => source.syntax_error(&stmt, at),
+        Error::Sql(e) => e,
+    })?;
+    Ok(Parsed {
+        command,
+        text: source.text(&stmt).to_string(),
+    })
+}
+
 fn parse_statement(stmt: &Stmt) -> Result<Command> {
     grammar::statement(stmt)
 }

@@ -82,6 +82,34 @@ impl<'a> Source<'a> {
         Ok(out)
     }
 
+    /// The whole input as one statement, its `;` tokens kept (one query a client
+    /// sends, as a compound `BEGIN ... END` body needs); `None` if it is empty. A
+    /// trailing `;` is dropped, as the server ignores it.
+    pub fn one_statement(&self) -> Result<Option<Stmt<'a>>, SqlError> {
+        let mut current = Vec::new();
+        let mut end = 0;
+        for lexeme in Lexer::new(self.sql) {
+            match lexeme.map_err(|e| self.lex_error(e, &current))? {
+                Lexeme::Token(t) => {
+                    end = t.end;
+                    current.push(t);
+                }
+                Lexeme::ExecutableEnd(closer) => {
+                    if !current.is_empty() && self.sql[end..closer].trim().is_empty() {
+                        end = closer + 2;
+                    }
+                }
+            }
+        }
+        if current.last().is_some_and(|t| t.token == Token::SemiColon) {
+            current.pop();
+            end = current.last().map_or(0, |t| t.end);
+        }
+        let mut out = Vec::new();
+        self.push_statement(&mut out, current, end);
+        Ok(out.pop())
+    }
+
     /// Adds the statement made of `tokens` and ending at `end`, if it has any.
     fn push_statement(&self, out: &mut Vec<Stmt<'a>>, tokens: Vec<Spanned>, end: usize) {
         let Some(first) = tokens.first() else {

@@ -762,7 +762,7 @@ fn not_modelled() {
     check("SELECT * FROM performance_schema.events_waits_current", expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'SELECT FROM performance_schema.events_waits_current'"]);
     check(
         "CREATE TRIGGER trg AFTER UPDATE ON t FOR EACH ROW BEGIN SET @a = 1; END",
-        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a BEGIN body'"],
+        expect!["ERROR 1235 (42000): This version of ddlscope doesn't yet support 'CREATE TRIGGER with a SET body'"],
     );
     check(
         "CREATE TRIGGER trg BEFORE INSERT ON t FOR EACH ROW SET NEW.k = 1",
@@ -1172,19 +1172,19 @@ fn tool_statements() {
     );
     check(
         "CREATE TRIGGER `pt_osc_test_t_ins` AFTER INSERT ON `test`.`t` FOR EACH ROW REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)",
-        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_ins" }, or_replace: false, if_not_exists: false, timing: After, event: Insert, table: test.t, body: Insert { table: test._t_new, columns: ["id", "k", "c", "pad"], values: [New("id"), New("k"), New("c"), New("pad")], on_duplicate: Replace }, body_text: "REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)" })"#]],
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_ins" }, or_replace: false, if_not_exists: false, timing: After, event: Insert, table: test.t, body: [Insert { table: test._t_new, columns: ["id", "k", "c", "pad"], values: [New("id"), New("k"), New("c"), New("pad")], on_duplicate: Replace }], continue_on_no_such_table: false, body_text: "REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)" })"#]],
     );
     check(
         "CREATE TRIGGER `pt_osc_test_t_del` AFTER DELETE ON `test`.`t` FOR EACH ROW DELETE IGNORE FROM `test`.`_t_new` WHERE `test`.`_t_new`.`id` <=> OLD.`id`",
-        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_del" }, or_replace: false, if_not_exists: false, timing: After, event: Delete, table: test.t, body: Delete { table: test._t_new, key: Some(("id", Old("id"))) }, body_text: "DELETE IGNORE FROM `test`.`_t_new` WHERE `test`.`_t_new`.`id` <=> OLD.`id`" })"#]],
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "pt_osc_test_t_del" }, or_replace: false, if_not_exists: false, timing: After, event: Delete, table: test.t, body: [Delete { table: test._t_new, key: Some(("id", Old("id"))), only_if_changed: None }], continue_on_no_such_table: false, body_text: "DELETE IGNORE FROM `test`.`_t_new` WHERE `test`.`_t_new`.`id` <=> OLD.`id`" })"#]],
     );
     check(
         "CREATE DEFINER=`root`@`localhost` TRIGGER IF NOT EXISTS trg BEFORE UPDATE ON t FOR EACH ROW FOLLOWS other INSERT IGNORE INTO n SET id = NEW.id, k = 5",
-        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: false, if_not_exists: true, timing: Before, event: Update, table: t, body: Insert { table: n, columns: ["id", "k"], values: [New("id"), Other], on_duplicate: Ignore }, body_text: "INSERT IGNORE INTO n SET id = NEW.id, k = 5" })"#]],
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: false, if_not_exists: true, timing: Before, event: Update, table: t, body: [Insert { table: n, columns: ["id", "k"], values: [New("id"), Other], on_duplicate: Ignore }], continue_on_no_such_table: false, body_text: "INSERT IGNORE INTO n SET id = NEW.id, k = 5" })"#]],
     );
     check(
         "CREATE OR REPLACE DEFINER = CURRENT_USER TRIGGER trg AFTER DELETE ON t FOR EACH ROW DELETE FROM n WHERE k = 1",
-        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: true, if_not_exists: false, timing: After, event: Delete, table: t, body: Delete { table: n, key: None }, body_text: "DELETE FROM n WHERE k = 1" })"#]],
+        expect![[r#"CreateTrigger(CreateTrigger { name: TriggerName { schema: None, name: "trg" }, or_replace: true, if_not_exists: false, timing: After, event: Delete, table: t, body: [Delete { table: n, key: None, only_if_changed: None }], continue_on_no_such_table: false, body_text: "DELETE FROM n WHERE k = 1" })"#]],
     );
     check(
         "DROP TRIGGER IF EXISTS test.trg",

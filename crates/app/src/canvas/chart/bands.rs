@@ -213,6 +213,7 @@ pub(crate) fn tests_sample(t_s: u64) -> Sample {
         mdl_waits: 0,
         row_lock_waits: 0,
         latch_waits: 0,
+        replica_lag_s: None,
     }
 }
 

@@ -47,18 +47,21 @@
 //! and the scan cursors over them with the 2D context. No DOM node per page.
 //!
 //! The files: `fit.rs` (sizing the canvas to the map crate's band geometry),
-//! `paint.rs` (the overlays), `view.rs` (the panel component; the tooltip's text is
+//! `paint.rs` (the overlays), `poster.rs` (the Share dialog's PNG of a moment),
+//! `view.rs` (the panel component; the tooltip's text is
 //! `model::inspect`). The pure parts (shades, the pixel majority, the RGBA image, the
 //! geometry and its point → frame inverse, the repaint order) are the `ddlscope-map`
 //! crate's, which the CLI's `ddlscope poster` renders with too.
 
 pub mod fit;
 pub mod paint;
+mod poster;
 mod view;
 
 pub use crate::model::inspect::describe;
 pub use fit::{band_order, css_height, fit_canvas, locate};
 pub use paint::{draw_overlays, label_forms, Mark, Overlay, Shade, Swept};
+pub use poster::poster_png;
 pub use view::{Inspect, InspectAsk, PoolMap, PoolMapProps};
 
 #[cfg(test)]

@@ -218,6 +218,7 @@ fn action_of(reply: Reply) -> Option<Action> {
         Reply::Connected { .. }
         | Reply::Submitted { .. }
         | Reply::Link { .. }
+        | Reply::Poster { .. }
         | Reply::Exported { .. }
         | Reply::Inspected { .. }
         | Reply::LessonOpened { .. }

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// The messages' layout: raised whenever a [`Command`], [`Reply`] or [`Frame`]
 /// changes shape.
-pub const PROTOCOL_VERSION: u16 = 6;
+pub const PROTOCOL_VERSION: u16 = 7;
 /// The longest message read, bytes (a frame is a few kB; a link's journal at most
 /// a few hundred).
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -114,6 +114,19 @@ pub enum Command {
         ask: u32,
         /// The page's panel layout, as the link writes it ([`LinkState::layout_param`]).
         layout: Option<String>,
+    },
+    /// The main engine's map of this moment painted whole, `width` device pixels
+    /// wide at `dpr` (the Share dialog's poster, at 2×): answered with
+    /// [`Reply::Poster`].
+    Poster {
+        /// The ask's number.
+        ask: u32,
+        /// Width, device pixels.
+        width: u32,
+        /// Device pixels per CSS pixel.
+        dpr: f64,
+        /// The dark theme.
+        dark: bool,
     },
     /// A text export of the main engine: answered with [`Reply::Exported`].
     Export {
@@ -228,6 +241,14 @@ pub enum Reply {
         /// reads no fragment to tell whether only the clock moved.
         run: Option<u64>,
     },
+    /// [`Command::Poster`]'s answer: the whole map as one patch (its labels drawn by
+    /// the page, as on the canvas) and its pixels, RGBA row by row; or why not.
+    Poster {
+        /// The ask's number.
+        ask: u32,
+        /// The patch and its pixels.
+        result: Result<(MapPatch, Vec<u8>), String>,
+    },
     /// [`Command::Export`]'s answer: the file's name and text, or why not.
     Exported {
         /// The ask's number.
@@ -274,6 +295,7 @@ impl Reply {
             Reply::Connected { ask, .. }
             | Reply::Submitted { ask, .. }
             | Reply::Link { ask, .. }
+            | Reply::Poster { ask, .. }
             | Reply::Exported { ask, .. }
             | Reply::Inspected { ask, .. }
             | Reply::LessonOpened { ask, .. }
@@ -407,6 +429,9 @@ pub struct MapPatch {
     /// The engine painted: its restart number and seek count (the page's tick
     /// attribute and the tests read `now`).
     pub engine: (u32, u64),
+    /// Whether, with this patch, every band shows `now` (the clock stopped, the
+    /// frames after it paint the bands a budget left behind until one does).
+    pub complete: bool,
 }
 
 impl Command {

@@ -194,3 +194,49 @@ fn go_to_seeks_back_or_runs_forward() {
     );
     assert_eq!(e.main().horizon(), Tick::from_ms(2_000));
 }
+
+#[test]
+fn a_link_replayed_outside_the_page_is_the_server_the_page_shows() {
+    // `ddlscope poster LINK` reads the link with the moment crate and replays it
+    // without the runner: the same server, tick for tick.
+    let e = played();
+    let state = capture(&e, &PanelLayout::default());
+    let link = format!("https://example.org/ddlscope/#{}", state.encode());
+    let moment = ddlscope_moment::Moment::from_link(&link).unwrap();
+    assert_eq!(moment.journal, state.journal);
+    let sim = moment.replay().unwrap();
+    let page = e.main().sim();
+    assert_eq!(sim.now(), page.now());
+    assert_eq!(sim.trace_hash(), page.trace_hash());
+    assert_eq!(sim.pool().pages_free(), page.pool().pages_free());
+    assert_eq!(sim.pool().pages_data(), page.pool().pages_data());
+}
+
+#[test]
+fn a_setting_changed_mid_run_is_the_run_its_link_replays() {
+    use crate::model::restart::{restart, Restarted};
+    let mut e = played();
+    let knobs = Knobs {
+        ahi: Some(true),
+        ..Knobs::default()
+    };
+    let done = restart(&mut e, DEFAULT_SCENARIO, "mysql-5.7", &knobs, 1);
+    assert!(matches!(done, Restarted::New { .. }), "{done:?}");
+    e.settle();
+    assert_eq!(
+        e.main().sim().now(),
+        Tick::from_ms(1_600),
+        "carried over to its time"
+    );
+    let first = e.main().sim().console_session();
+    e.submit(first, "SELECT COUNT(*) FROM t2").unwrap();
+    e.main_mut()
+        .run_to(Tick::from_ms(2_400), f64::INFINITY, &|| 0.0);
+    let state = capture(&e, &PanelLayout::default());
+    assert_eq!(state.knobs, knobs);
+    let mut opened = open(&state, 2).unwrap();
+    opened.settle();
+    let (a, b) = (e.main().sim(), opened.main().sim());
+    assert_eq!(b.now(), a.now());
+    assert_eq!(b.trace_hash(), a.trace_hash());
+}

@@ -743,3 +743,42 @@ fn adopted_inputs_undo_a_statement_the_main_engine_dropped_and_land_as_it_does()
         both[1].main().sim().trace_hash()
     );
 }
+
+#[test]
+fn a_compare_engine_a_frame_ahead_takes_a_statement_at_the_main_engines_tick() {
+    let mut e = Engines::new(Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap());
+    e.compare(Some("mysql-8.0.23"), &Knobs::default()).unwrap();
+    e.settle();
+    for _ in 0..5 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    // The main engine ran out of its budget in the last frame: the compare engine
+    // is 30 virtual ms ahead of it when the statement is typed.
+    let ahead = e.panes[1].sim().now() + Tick::from_ms(30);
+    e.panes[1].run_to(ahead, f64::INFINITY, &|| 0.0);
+    let at = e.panes[0].sim().now();
+    let session = e.panes[0].sim().console_session();
+    assert_eq!(e.submit(session, "DROP TABLE t1"), Ok(1));
+    e.settle();
+    for _ in 0..10 {
+        e.advance(100.0, STEP_BUDGET_MS, &|| 0.0);
+    }
+    for r in &e.panes {
+        assert_eq!(r.inputs().last().map(|i| i.at), Some(at), "{}", r.profile());
+    }
+    // What a link of this moment replays: the same ticks, the same runs.
+    let state =
+        crate::model::replay::capture(&e, &crate::model::panel_layout::PanelLayout::default());
+    let mut again = crate::model::replay::open(&state, 1).unwrap();
+    again.settle();
+    assert_eq!(again.panes.len(), 2);
+    for (a, b) in e.panes.iter().zip(&again.panes) {
+        assert_eq!(a.sim().now(), b.sim().now());
+        assert_eq!(
+            a.sim().trace_hash(),
+            b.sim().trace_hash(),
+            "{} as its link replays it",
+            a.profile()
+        );
+    }
+}

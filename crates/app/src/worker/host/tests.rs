@@ -644,3 +644,128 @@ fn the_first_engines_wait_for_the_pages_view_then_paint_it_first() {
     h.frame(16.0, FIRST_VIEW_WAIT_MS, &|| 0.0);
     assert_ne!(busy(&h), before, "no view: built after the wait");
 }
+
+/// The page's end of the map: the canvas's bytes and what each band's label row
+/// says (`canvas::frame_loop` puts the patches' rows and draws their bands' labels).
+#[derive(Default)]
+struct PageMap {
+    rgba: Vec<u8>,
+    labels: Vec<Option<(Tick, crate::model::map_pixels::BandInfo)>>,
+    complete: bool,
+}
+
+impl PageMap {
+    fn put(&mut self, patch: &MapPatch, rows: &[u8]) {
+        let row = patch.width as usize * 4;
+        self.rgba.resize(row * patch.height as usize, 0);
+        let mut offset = 0;
+        for &(a, b) in &patch.regions {
+            let len = (b - a) as usize * row;
+            self.rgba[a as usize * row..b as usize * row]
+                .copy_from_slice(&rows[offset..offset + len]);
+            offset += len;
+        }
+        self.labels.resize(patch.infos.len(), None);
+        for &i in &patch.bands {
+            self.labels[usize::from(i)] = Some((patch.now, patch.infos[usize::from(i)]));
+        }
+        self.complete = patch.complete;
+    }
+}
+
+#[test]
+fn paused_the_map_comes_to_one_moment_whose_counts_are_server_status() {
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    view(&mut h, 300, 1.0);
+    h.engines.as_mut().expect("opened").settle();
+    // A clock that moves 2 ms a read: a frame's map budget (3 ms) paints two of the
+    // four bands, a frame that also reports the figures none past the scanned ones.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 2.0);
+        t.get()
+    };
+    let mut page = PageMap::default();
+    let mut status = None;
+    let mut frame = |h: &mut Host, i: usize, page: &mut PageMap| {
+        if let Some((f, px)) = h.frame(16.0, i as f64 * 16.0, &clock) {
+            if let Some(m) = &f.panes[0].map {
+                page.put(m, &px[0]);
+                h.handle(Command::Drawn, &|| 0.0);
+            }
+            if let Some(s) = snapshot(&f) {
+                status = Some(s.clone());
+            }
+        }
+    };
+    for i in 0..45 {
+        frame(&mut h, i, &mut page);
+        if i == 20 {
+            let e = h.engines.as_mut().expect("opened");
+            let session = e.main().sim().console_session();
+            assert_eq!(e.submit(session, "DROP TABLE t1"), Ok(1));
+        }
+    }
+    h.handle(
+        Command::Clock {
+            playing: false,
+            speed: 1.0,
+        },
+        &|| 0.0,
+    );
+    let mut i = 45;
+    while !page.complete && i < 100 {
+        frame(&mut h, i, &mut page);
+        i += 1;
+    }
+    for _ in 0..10 {
+        frame(&mut h, i, &mut page);
+        i += 1;
+    }
+    assert!(page.complete, "paused, the map comes to show one moment");
+    let r = h.engines().expect("opened").main();
+    let now = r.sim().now();
+    assert!(
+        page.labels
+            .iter()
+            .all(|l| l.is_some_and(|(at, _)| at == now)),
+        "every band's label row at {now:?}: {:?}",
+        page.labels
+    );
+    let status = status.expect("the figures");
+    assert_eq!(status.now, now);
+    let sum = |f: fn(&crate::model::map_pixels::BandInfo) -> u32| -> u64 {
+        page.labels
+            .iter()
+            .flatten()
+            .map(|(_, b)| u64::from(f(b)))
+            .sum()
+    };
+    assert_eq!(sum(|b| b.free), status.pages_free, "free pages");
+    assert_eq!(sum(|b| b.lru), status.pages_data, "data pages");
+    assert_eq!(sum(|b| b.dirty), status.pages_dirty, "dirty pages");
+    assert_eq!(sum(|b| b.stale), status.pages_stale, "stale pages");
+    // The canvas is the map of this moment, as painted whole afresh.
+    let theme = Theme::LIGHT;
+    let height = View {
+        width: 300,
+        dpr: 1.0,
+        dark: false,
+    }
+    .height(r.sim().pool().n_instances());
+    let mut fresh = MapPixels::default();
+    let ask = PaintAsk {
+        width: 300,
+        height,
+        dpr: 1.0,
+        theme: &theme,
+        budget_ms: 0.0,
+        extra: true,
+    };
+    assert!(fresh.paint(r.sim(), r.scans(), &ask, &|| 0.0).full);
+    assert!(
+        page.rgba == fresh.rgba(),
+        "the same pixels as a fresh paint"
+    );
+}

@@ -181,6 +181,11 @@ impl KeySet {
     pub(in crate::sim) fn spans(&self) -> &[(i64, i64)] {
         &self.spans
     }
+
+    /// The largest value, if any (`SELECT MAX(id)`).
+    pub(in crate::sim) fn max(&self) -> Option<i64> {
+        self.spans.last().map(|s| s.1)
+    }
 }
 
 #[cfg(test)]

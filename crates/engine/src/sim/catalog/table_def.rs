@@ -39,8 +39,11 @@ pub(in crate::sim) struct TriggerDef {
     pub(in crate::sim) timing: TriggerTiming,
     /// The row change that fires it.
     pub(in crate::sim) event: TriggerEvent,
-    /// The statement it runs for each row.
-    pub(in crate::sim) body: TriggerBody,
+    /// The statements it runs for each row, in order.
+    pub(in crate::sim) body: Vec<TriggerBody>,
+    /// Its body declares `CONTINUE HANDLER FOR 1146`: a statement of the body whose
+    /// table is missing is skipped.
+    pub(in crate::sim) continue_on_no_such_table: bool,
     /// The body as written (`SHOW TRIGGERS`' Statement).
     pub(in crate::sim) body_text: String,
     /// When it was created (`SHOW TRIGGERS`' Created).
@@ -83,6 +86,24 @@ impl TableDef {
         event: TriggerEvent,
     ) -> impl Iterator<Item = &TriggerDef> + '_ {
         self.triggers.iter().filter(move |t| t.event == event)
+    }
+}
+
+impl TriggerDef {
+    /// The body's statements that run for a row of `subject`: all of them, but a
+    /// DELETE guarded by `!(OLD.col <=> NEW.col)` on `subject`'s primary key (an
+    /// UPDATE here never changes a key value: `session/mod.rs`' simplification).
+    pub(in crate::sim) fn statements<'a>(
+        &'a self,
+        subject: &'a TableDef,
+    ) -> impl Iterator<Item = &'a TriggerBody> + 'a {
+        self.body.iter().filter(move |b| match b {
+            TriggerBody::Delete {
+                only_if_changed: Some(col),
+                ..
+            } => !subject.is_pk(col),
+            _ => true,
+        })
     }
 }
 

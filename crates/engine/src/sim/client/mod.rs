@@ -62,6 +62,10 @@ pub(super) struct Client {
     /// while its walk does theirs.
     trigger_pos: u64,
     subject: TableId,
+    /// The event's rows written so far, and the first one's position: its binary
+    /// log entry at commit (`sim/binlog.rs`).
+    binlog_rows: u64,
+    binlog_first: u64,
 }
 
 /// One statement's page work: the pages it touches, in order, each fixed through
@@ -220,6 +224,8 @@ impl Client {
             trigger_walked: 0,
             trigger_pos: 0,
             subject: TableId(0),
+            binlog_rows: 0,
+            binlog_first: 0,
         }
     }
 
@@ -585,6 +591,12 @@ impl Sim {
     /// `StatementEnd`: the statement is done; the event ends with its last one.
     fn client_statement_end(&mut self, c: &mut Client) -> Next {
         self.catalog[c.walk.table].users -= 1;
+        if c.stmts[c.stmt_idx].is_write() {
+            if c.binlog_rows == 0 {
+                c.binlog_first = self.client_row(c).map_or(0, |r| r.lo);
+            }
+            c.binlog_rows += 1;
+        }
         self.rec.counters.queries += 1;
         c.stmt_idx += 1;
         c.mdl_taken = 0;
@@ -602,8 +614,13 @@ impl Sim {
         // reports.
         let latency = self.sched.now - c.event_start;
         self.rec.latency.record(latency.as_us());
+        if let Some((span, interval_us)) = &mut self.rec.span {
+            span.record_corrected(latency.as_us(), *interval_us);
+        }
         self.rec.counters.transactions += 1;
         self.rec.running -= 1;
+        let rows = std::mem::take(&mut c.binlog_rows);
+        self.binlog_rows(c.event_start, rows, (c.walk.table, rows, c.binlog_first));
         c.step = ClientStep::NextEvent;
         Next::After(Tick::ZERO)
     }
@@ -699,6 +716,7 @@ impl Sim {
         self.lock_heap_bytes -= c.walk.lock_bytes;
         c.walk.lock_bytes = 0;
         self.rec.running -= 1;
+        c.binlog_rows = 0;
         c.step = ClientStep::NextEvent;
         Next::After(Tick::ZERO)
     }

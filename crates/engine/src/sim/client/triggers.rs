@@ -65,12 +65,20 @@ impl Sim {
             return Ok(());
         };
         for t in def.triggers_on(event) {
-            let found = self.catalog.resolve(&self.scenario.schema, t.body.table());
-            let target = *found.first().ok_or(())?;
-            out.push(ClientTrigger {
-                table: target,
-                insert: matches!(t.body, TriggerBody::Insert { .. }),
-            });
+            for body in t.statements(def) {
+                let found = self.catalog.resolve(&self.scenario.schema, body.table());
+                let Some(&target) = found.first() else {
+                    // DECLARE CONTINUE HANDLER FOR 1146 skips it; else the write fails.
+                    if t.continue_on_no_such_table {
+                        continue;
+                    }
+                    return Err(());
+                };
+                out.push(ClientTrigger {
+                    table: target,
+                    insert: matches!(body, TriggerBody::Insert { .. }),
+                });
+            }
         }
         Ok(())
     }

@@ -327,6 +327,9 @@ pub(in crate::sim) struct Session {
     pub(super) client: u32,
     /// After the connection went away, the one the client reconnected with.
     pub(super) reconnected_as: Option<u32>,
+    /// The thread of the program this connection belongs to (an online schema-change
+    /// tool, `sim/tools`), woken when a statement of it finishes.
+    pub(super) watcher: Option<ThreadId>,
 }
 
 /// A console session's thread.
@@ -452,8 +455,19 @@ impl Sim {
                 gone: false,
                 client: id,
                 reconnected_as: None,
+                watcher: None,
             },
         );
+        id
+    }
+
+    /// Opens a connection for a program whose thread `watcher` is woken each time
+    /// one of its statements finishes (an online schema-change tool reading results).
+    pub(in crate::sim) fn connect_program(&mut self, watcher: ThreadId) -> u32 {
+        let id = self.connect();
+        if let Some(s) = self.sql.sessions.get_mut(&id) {
+            s.watcher = Some(watcher);
+        }
         id
     }
 
@@ -506,6 +520,22 @@ impl Sim {
     /// variables and transaction reset); the rest run on the new connection.
     pub fn submit_to(&mut self, session: u32, sql: &str) -> Result<Vec<u32>, SqlError> {
         let parsed = crate::sql::parse(sql)?;
+        self.queue_parsed(session, parsed)
+    }
+
+    /// Queues `sql` on console session `session` as one query, `;` and all (a
+    /// program's `COM_QUERY`, not the `mysql` client's `;`-split lines): how an online
+    /// schema-change tool sends a trigger with a compound body. Returns its id.
+    pub fn submit_one(&mut self, session: u32, sql: &str) -> Result<u32, SqlError> {
+        let parsed = crate::sql::parse_one(sql)?;
+        Ok(self.queue_parsed(session, vec![parsed])?[0])
+    }
+
+    fn queue_parsed(
+        &mut self,
+        session: u32,
+        parsed: Vec<crate::sql::Parsed>,
+    ) -> Result<Vec<u32>, SqlError> {
         let Some(s) = self.sql.sessions.get(&session) else {
             return Err(SqlError::unknown_thread(u64::from(session)));
         };

@@ -705,8 +705,12 @@ impl Sim {
             }
         };
         rec.outcome = Some(outcome);
+        let started = rec.started_at.unwrap_or(rec.issued_at);
         let result = rec.client_output().unwrap_or_default();
         let sql = rec.sql.clone();
+        if run.command.is_ddl() && !error {
+            self.binlog_ddl(started, replica_cost(&run.command, elapsed));
+        }
         self.emit(EventKind::StatementFinished {
             session: s_client(&self.sql.sessions, id),
             sql,
@@ -715,12 +719,31 @@ impl Sim {
             error,
         });
         if let Some(s) = self.sql.sessions.get_mut(&id) {
+            // A program's connection: the program reads the result.
+            if let Some(w) = s.watcher {
+                self.sched.wake_early(w);
+            }
             if s.killed == Some(KillKind::Connection) {
                 self.disconnect(id);
             }
         }
         run.step = Step::Next;
         Next::After(Tick::ZERO)
+    }
+}
+
+/// What a DDL that took `elapsed` on the source costs a replica's applier: the
+/// statements that copy, build or drop data as long (waits included: a
+/// simplification), the others about nothing.
+fn replica_cost(c: &Command, elapsed: Tick) -> Tick {
+    match c {
+        Command::AlterTable { .. }
+        | Command::CreateIndex { .. }
+        | Command::DropIndex { .. }
+        | Command::OptimizeTable { .. }
+        | Command::TruncateTable { .. }
+        | Command::DropTable { .. } => elapsed,
+        _ => STATEMENT_OVERHEAD,
     }
 }
 

@@ -96,30 +96,35 @@ impl Sim {
         if def.triggers.is_empty() || events.is_empty() {
             return Ok(false);
         }
-        let mut tables: Vec<TableName> = Vec::new();
+        // Each table, and whether every trigger naming it handles its absence (1146).
+        let mut tables: Vec<(TableName, bool)> = Vec::new();
         for t in def.triggers.iter().filter(|t| events.contains(&t.event)) {
-            let name = t.body.table();
-            if !tables
-                .iter()
-                .any(|n| table_key("", n) == table_key("", name))
-            {
-                tables.push(name.clone());
+            for name in t.statements(def).map(TriggerBody::table) {
+                let handled = t.continue_on_no_such_table;
+                match tables
+                    .iter_mut()
+                    .find(|(n, _)| table_key("", n) == table_key("", name))
+                {
+                    Some((_, h)) => *h &= handled,
+                    None => tables.push((name.clone(), handled)),
+                }
             }
         }
         let schema = self.schema();
         let under_lock_tables = !self.sql.sessions[&id].locked_tables.is_empty();
         let mut grew = false;
-        for name in &tables {
+        for (name, handled) in &tables {
             if under_lock_tables {
                 self.check_locked_tables(id, name, true)?;
                 continue;
             }
             let key = table_key(&schema, name);
             if run.plan.iter().any(|r| r.key == key) {
-                // Taken: the table must be there now.
-                self.resolve(name).first().ok_or_else(|| {
-                    SqlError::no_such_table(name.schema.as_deref().unwrap_or(&schema), &name.table)
-                })?;
+                // Taken: the table must be there now, unless a handler skips it.
+                if self.resolve(name).is_empty() && !handled {
+                    let db = name.schema.as_deref().unwrap_or(&schema);
+                    return Err(SqlError::no_such_table(db, &name.table));
+                }
                 continue;
             }
             run.plan.push(MdlRequest::new(
@@ -153,9 +158,16 @@ impl Sim {
                 continue;
             }
             for trigger in def.triggers_on(event) {
-                let target = self.trigger_target(trigger.body.table())?;
-                let keyed = if unkeyed == 0 { Some(spans) } else { None };
-                writes.push(self.body_write(&trigger.body, def, target, keyed, rows)?);
+                for body in trigger.statements(def) {
+                    let target = match self.trigger_target(body.table()) {
+                        Ok(target) => target,
+                        // DECLARE CONTINUE HANDLER FOR 1146: the statement is skipped.
+                        Err(_) if trigger.continue_on_no_such_table => continue,
+                        Err(e) => return Err(e),
+                    };
+                    let keyed = if unkeyed == 0 { Some(spans) } else { None };
+                    writes.push(self.body_write(body, def, target, keyed, rows)?);
+                }
             }
         }
         Ok(writes)

@@ -34,7 +34,9 @@ use crate::resultset::ResultSet;
 use crate::sim::catalog::table_def::TriggerDef;
 use crate::sim::catalog::TableId;
 use crate::sim::{Next, Sim};
-use crate::sql::{Command, CreateTrigger, RowValue, SqlError, TriggerName, TriggerTiming};
+use crate::sql::{
+    Command, CreateTrigger, RowValue, SqlError, TriggerBody, TriggerName, TriggerTiming,
+};
 use crate::time::Tick;
 
 /// The table ticket's index in a trigger statement's plan: after the trigger's own
@@ -44,11 +46,18 @@ const TRIGGER_TABLE_TICKET: usize = 3;
 /// The first `NEW.col` or `OLD.col` of a body that `subject` lacks, as MySQL's 1054
 /// names it: `Unknown column 'x' in 'NEW'`.
 fn unknown_row_column(ct: &CreateTrigger, subject: &TableDef) -> Option<SqlError> {
-    ct.body.row_values().into_iter().find_map(|v| match v {
-        RowValue::New(c) if !subject.has_column(c) => Some(SqlError::unknown_column_in(c, "NEW")),
-        RowValue::Old(c) if !subject.has_column(c) => Some(SqlError::unknown_column_in(c, "OLD")),
-        _ => None,
-    })
+    ct.body
+        .iter()
+        .flat_map(TriggerBody::row_values)
+        .find_map(|v| match v {
+            RowValue::New(c) if !subject.has_column(c) => {
+                Some(SqlError::unknown_column_in(c, "NEW"))
+            }
+            RowValue::Old(c) if !subject.has_column(c) => {
+                Some(SqlError::unknown_column_in(c, "OLD"))
+            }
+            _ => None,
+        })
 }
 
 impl Sim {
@@ -80,6 +89,7 @@ impl Sim {
                     timing: ct.timing,
                     event: ct.event,
                     body: ct.body.clone(),
+                    continue_on_no_such_table: ct.continue_on_no_such_table,
                     body_text: ct.body_text.clone(),
                     created: self.sched.now,
                 };

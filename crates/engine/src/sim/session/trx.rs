@@ -4,6 +4,7 @@
 //! releases the explicit metadata locks.
 
 use crate::mdl::{MdlContextId, MdlDuration, MdlType};
+use crate::sim::catalog::TableId;
 use crate::sim::Sim;
 use crate::sql::Command;
 
@@ -11,10 +12,25 @@ impl Sim {
     /// Commits the session's transaction (`trans_commit()`): row locks and
     /// transactional metadata locks go. The redo flush was charged by the caller.
     pub(in crate::sim) fn commit_trx(&mut self, id: u32) {
-        if let Some(trx) = self.sql.sessions.get_mut(&id).and_then(|s| s.trx.take()) {
+        let session = self.sql.sessions.get_mut(&id);
+        // A tool's connections (pt-osc's copy, gh-ost's applier) are not the
+        // workload: the throughput the charts and the advisor read is what the
+        // application's clients get, as sysbench counts it.
+        let program = session.as_ref().is_some_and(|s| s.watcher.is_some());
+        if let Some(trx) = session.and_then(|s| s.trx.take()) {
             self.lock_heap_bytes -= trx.lock_bytes;
             if trx.wrote {
-                self.rec.counters.transactions += 1;
+                if !program {
+                    self.rec.counters.transactions += 1;
+                }
+                // Its row events, as the binary log gets them at commit: the rows on
+                // the first table it changed keys of, from the first such key.
+                let first = trx.key_undo.first().map(|(t, _)| *t);
+                let on_first = first.map_or(0, |t| {
+                    trx.key_undo.iter().filter(|(u, _)| *u == t).count() as u64
+                });
+                let table = first.unwrap_or(TableId(0));
+                self.binlog_rows(trx.started, trx.rows_modified, (table, on_first, 0));
             }
         }
         self.row_release(id);

@@ -96,9 +96,15 @@ impl Sim {
                 if session_scope {
                     return Err(SqlError::global_variable(name));
                 }
-                // Simplification: switching the AHI off stops new entries; the server
-                // also empties the hash (btr_search_disable()), which is not modelled.
-                self.scenario.innodb.adaptive_hash_index = as_bool()?;
+                let on = as_bool()?;
+                if self.scenario.innodb.adaptive_hash_index && !on {
+                    // btr_search_disable(): every block's entries go
+                    // (buf_pool_clear_hash_index()) and the hash is emptied.
+                    // Simplification: its walk of the pool, under the AHI latches
+                    // (which this simulator does not model as latches), takes no time.
+                    self.pool.ahi_clear_all();
+                }
+                self.scenario.innodb.adaptive_hash_index = on;
             }
             "max_write_lock_count" => {
                 if session_scope {

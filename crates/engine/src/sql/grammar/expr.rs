@@ -28,6 +28,8 @@ pub(in crate::sql) enum Expr {
     Binary(Box<Expr>, BinOp, Box<Expr>),
     Between(Box<Expr>, Box<Expr>, Box<Expr>),
     Nested(Box<Expr>),
+    /// `NOT e`, `!e`.
+    Not(Box<Expr>),
     /// `f(args)`; `args` is `None` when they are not all expressions (`COUNT(*)`).
     Call {
         name: String,
@@ -45,6 +47,8 @@ pub(in crate::sql) enum BinOp {
     Eq,
     /// `<=>`: equal, NULL-safe.
     NullSafeEq,
+    /// `<>`, `!=`.
+    NotEq,
     Lt,
     LtEq,
     Gt,
@@ -87,8 +91,7 @@ fn and_expr(c: &mut Cursor) -> Result<Expr> {
 
 fn not_expr(c: &mut Cursor) -> Result<Expr> {
     if c.word("NOT") {
-        c.nested(not_expr)?;
-        return Ok(Expr::Other);
+        return Ok(Expr::Not(Box::new(c.nested(not_expr)?)));
     }
     bool_pri(c)
 }
@@ -112,7 +115,7 @@ fn bool_pri(c: &mut Cursor) -> Result<Expr> {
             Token::Gt => BinOp::Gt,
             Token::GtEq => BinOp::GtEq,
             Token::Spaceship => BinOp::NullSafeEq,
-            Token::Neq => BinOp::Other,
+            Token::Neq => BinOp::NotEq,
             _ => return Ok(left),
         };
         c.next();
@@ -232,7 +235,11 @@ fn simple_expr_here(c: &mut Cursor) -> Result<Expr> {
             c.next();
             simple_expr(c)
         }
-        Token::Tilde | Token::ExclamationMark => {
+        Token::ExclamationMark => {
+            c.next();
+            Ok(Expr::Not(Box::new(simple_expr(c)?)))
+        }
+        Token::Tilde => {
             c.next();
             simple_expr(c)?;
             Ok(Expr::Other)

@@ -9,12 +9,26 @@
 //! ```
 //!
 //! The body is one INSERT, REPLACE or DELETE whose values are the firing row's
-//! columns (`NEW.col`, `OLD.col`). A `NEW` row in a DELETE trigger, or an `OLD` row in
-//! an INSERT trigger, is MySQL's 1363 as soon as it is read (the parser's check).
+//! columns (`NEW.col`, `OLD.col`), or a compound body of them as
+//! pt-online-schema-change 3.x writes it (`sp_proc_stmt_unlabeled` → `BEGIN
+//! sp_decls sp_proc_stmts END`, each statement ended by `;`):
 //!
-//! Simplification: a compound body (`BEGIN ... END`) and any other statement (`SET`,
-//! `UPDATE`, `CALL`, `IF`) are read up to the statement's end and named in a 1235; an
-//! INSERT body of several rows is too.
+//! ```text
+//!   CREATE TRIGGER `pt_osc_test_t_upd` AFTER UPDATE ON test.t FOR EACH ROW BEGIN
+//!     DECLARE CONTINUE HANDLER FOR 1146 begin end;
+//!     DELETE IGNORE FROM test._t_new WHERE !(OLD.id <=> NEW.id) AND test._t_new.id <=> OLD.id;
+//!     REPLACE INTO test._t_new (id, k, c, pad) VALUES (NEW.id, NEW.k, NEW.c, NEW.pad);
+//!   END
+//! ```
+//!
+//! The compound body comes as one statement (a client's single query, not the `mysql`
+//! client's `;`-split lines: `crate::sql::parse_one`). A `NEW` row in a DELETE
+//! trigger, or an `OLD` row in an INSERT trigger, is MySQL's 1363 as soon as it is
+//! read (the parser's check).
+//!
+//! Simplification: any other statement (`SET`, `UPDATE`, `CALL`, `IF`), a handler
+//! that runs a statement or for another condition than 1146, are read up to the
+//! statement's end and named in a 1235; an INSERT body of several rows is too.
 
 use super::super::command::{
     Command, CreateTrigger, OnDuplicate, RowValue, TriggerBody, TriggerEvent, TriggerName,
@@ -87,7 +101,11 @@ pub(in crate::sql) fn create_trigger_stmt(c: &mut Cursor) -> Result<Command> {
         c.ident()?;
     }
     let from = c.mark();
-    let body = trigger_body(c, event)?;
+    let (body, continue_on_no_such_table) = if c.word("BEGIN") {
+        compound_body(c, event)?
+    } else {
+        (vec![trigger_body(c, event)?], false)
+    };
     let body_text = c.text_since(from);
     c.finish()?;
     Ok(Command::CreateTrigger(Box::new(CreateTrigger {
@@ -98,6 +116,7 @@ pub(in crate::sql) fn create_trigger_stmt(c: &mut Cursor) -> Result<Command> {
         event,
         table,
         body,
+        continue_on_no_such_table,
         body_text,
     })))
 }
@@ -142,6 +161,47 @@ fn trigger_body(c: &mut Cursor, event: TriggerEvent) -> Result<TriggerBody> {
         }
     };
     Ok(body)
+}
+
+/// `BEGIN [DECLARE CONTINUE HANDLER FOR 1146 BEGIN END;] stmt; ... END`, the cursor
+/// after `BEGIN`: the statements, and whether a missing table is handled.
+fn compound_body(c: &mut Cursor, event: TriggerEvent) -> Result<(Vec<TriggerBody>, bool)> {
+    let mut handles_1146 = false;
+    let mut body = Vec::new();
+    while !c.word("END") {
+        if c.at_end() {
+            return Err(c.error());
+        }
+        if c.word("DECLARE") {
+            handles_1146 |= handler_declaration(c)?;
+        } else {
+            body.push(trigger_body(c, event)?);
+        }
+        c.expect(&Token::SemiColon)?;
+    }
+    Ok((body, handles_1146))
+}
+
+/// `DECLARE CONTINUE HANDLER FOR 1146 BEGIN END`, the cursor after `DECLARE`: true
+/// for that handler; any other declaration is read and deferred as 1235.
+fn handler_declaration(c: &mut Cursor) -> Result<bool> {
+    let continue_1146 = c.word("CONTINUE")
+        && c.word("HANDLER")
+        && c.word("FOR")
+        && matches!(c.peek(), Token::Number(n) if n == "1146")
+        && {
+            c.next();
+            c.words(&["BEGIN", "END"])
+        };
+    if !continue_1146 {
+        while !c.at_end() && c.peek() != &Token::SemiColon {
+            c.next();
+        }
+        c.defer(SqlError::not_modelled(
+            "CREATE TRIGGER with another DECLARE than CONTINUE HANDLER FOR 1146 BEGIN END",
+        ));
+    }
+    Ok(continue_1146)
 }
 
 /// `{INSERT [IGNORE] | REPLACE} [INTO] t [(cols)] {VALUES (row) | SET assignments}
@@ -247,6 +307,7 @@ fn delete_body(c: &mut Cursor, event: TriggerEvent) -> Result<TriggerBody> {
     c.expect_word("FROM")?;
     let table = table_ident(c)?;
     let mut key = None;
+    let mut only_if_changed = None;
     if c.word("WHERE") {
         let e = expr::expr(c)?;
         let mut conjuncts = Vec::new();
@@ -255,8 +316,32 @@ fn delete_body(c: &mut Cursor, event: TriggerEvent) -> Result<TriggerBody> {
             check_row_refs(conj, event)?;
         }
         key = conjuncts.iter().find_map(|e| key_conjunct(e));
+        only_if_changed = conjuncts.iter().find_map(|e| changed_conjunct(e));
     }
-    Ok(TriggerBody::Delete { table, key })
+    Ok(TriggerBody::Delete {
+        table,
+        key,
+        only_if_changed,
+    })
+}
+
+/// `!(OLD.col <=> NEW.col)`, `NOT OLD.col = NEW.col` or `OLD.col <> NEW.col` (either
+/// way round): the row's column `col` changed.
+fn changed_conjunct(e: &Expr) -> Option<String> {
+    let (l, r) = match unnest(e) {
+        Expr::Not(inner) => match unnest(inner) {
+            Expr::Binary(l, BinOp::Eq | BinOp::NullSafeEq, r) => (l, r),
+            _ => return None,
+        },
+        Expr::Binary(l, BinOp::NotEq, r) => (l, r),
+        _ => return None,
+    };
+    match (row_ref(unnest(l))?, row_ref(unnest(r))?) {
+        (RowValue::Old(a), RowValue::New(b)) | (RowValue::New(a), RowValue::Old(b)) if a == b => {
+            Some(a)
+        }
+        _ => None,
+    }
 }
 
 fn flatten_and<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
@@ -352,7 +437,7 @@ fn check_row_refs(e: &Expr, event: TriggerEvent) -> Result<()> {
             check_row_refs(b, event)?;
             check_row_refs(c, event)
         }
-        Expr::Nested(inner) | Expr::Neg(inner) => check_row_refs(inner, event),
+        Expr::Nested(inner) | Expr::Neg(inner) | Expr::Not(inner) => check_row_refs(inner, event),
         Expr::Call {
             args: Some(args), ..
         } => args.iter().try_for_each(|a| check_row_refs(a, event)),

@@ -55,6 +55,7 @@ fn a_frame_comes_back_as_it_went() {
                 }],
                 now: r.sim().now(),
                 engine: (3, r.seeks()),
+                complete: true,
             }),
             latches: Some(latch_view(r.sim(), r.latch_spans())),
             flush: Some(flush_view(

@@ -1,0 +1,175 @@
+//! The four figures a playbook is compared by, from a run's per-second throughput:
+//! how long the DDL took, the mean transactions a second while it ran, its worst
+//! second, and how many of its seconds fell under a tenth of the baseline.
+//!
+//! The same definitions serve the real server (sysbench's `--report-interval=1`
+//! lines) and the simulator, so the two columns of the table mean one thing.
+
+/// One second of the workload, as sysbench reports it: the second `[ Ns ]` covers
+/// the interval (N-1, N] after sysbench started.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Second {
+    pub end_s: u32,
+    pub tps: f64,
+}
+
+/// Where the DDL ran, in seconds since the workload started.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+/// What the table shows for one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    pub duration_s: f64,
+    pub baseline_tps: f64,
+    pub mean_tps_during: f64,
+    pub worst_second_tps: f64,
+    pub seconds_under_tenth: u32,
+    /// The longest run of consecutive seconds under a tenth: the advisor's
+    /// `worst_write_stall_s`.
+    pub longest_stall_s: u32,
+}
+
+/// A second sysbench reports before this is warm-up, not baseline: the pool and
+/// the connections are still filling.
+pub const WARM_UP_S: u32 = 5;
+
+/// Reads one sysbench report line: `[ 12s ] thds: 8 tps: 250.95 qps: …`.
+pub fn parse_report(line: &str) -> Option<Second> {
+    let rest = line.trim_start().strip_prefix('[')?;
+    let (secs, rest) = rest.split_once("s ]")?;
+    let end_s = secs.trim().parse().ok()?;
+    let tps = rest
+        .split_once("tps:")?
+        .1
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(Second { end_s, tps })
+}
+
+/// The figures of one run: the baseline is the mean of the warm seconds wholly
+/// before the DDL; "during" are the seconds that overlap the DDL's window.
+pub fn figures(seconds: &[Second], ddl: Window) -> Option<Figures> {
+    let before: Vec<f64> = seconds
+        .iter()
+        .filter(|s| s.end_s > WARM_UP_S && f64::from(s.end_s) <= ddl.start_s)
+        .map(|s| s.tps)
+        .collect();
+    let during: Vec<f64> = seconds
+        .iter()
+        .filter(|s| f64::from(s.end_s) > ddl.start_s && f64::from(s.end_s) - 1.0 < ddl.end_s)
+        .map(|s| s.tps)
+        .collect();
+    if before.is_empty() || during.is_empty() {
+        return None;
+    }
+    let baseline_tps = mean(&before);
+    Some(Figures {
+        duration_s: ddl.end_s - ddl.start_s,
+        baseline_tps,
+        mean_tps_during: mean(&during),
+        worst_second_tps: during.iter().copied().fold(f64::INFINITY, f64::min),
+        seconds_under_tenth: during.iter().filter(|&&t| t < baseline_tps / 10.0).count() as u32,
+        longest_stall_s: longest_run(&during, |t| t < baseline_tps / 10.0),
+    })
+}
+
+fn longest_run(values: &[f64], stalled: impl Fn(f64) -> bool) -> u32 {
+    let (mut longest, mut run) = (0, 0);
+    for &v in values {
+        run = if stalled(v) { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tps: &[f64]) -> Vec<Second> {
+        tps.iter()
+            .enumerate()
+            .map(|(i, &tps)| Second {
+                end_s: i as u32 + 1,
+                tps,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_sysbench_report_lines() {
+        let line = "[ 12s ] thds: 8 tps: 250.95 qps: 5036.93 (r/w/o: 3527.65/1005.80/503.48) \
+                    lat (ms,99%): 44.98 err/s: 0.00 reconn/s: 0.00";
+        assert_eq!(
+            parse_report(line),
+            Some(Second {
+                end_s: 12,
+                tps: 250.95
+            })
+        );
+        assert_eq!(parse_report("Threads started!"), None);
+        assert_eq!(parse_report("[ xs ] thds: 8 tps: 1"), None);
+    }
+
+    #[test]
+    fn the_ddl_window_splits_baseline_from_during() {
+        // Seconds 1–5 warm up (ignored), 6–10 at 100 tps, the DDL from 10.0 to 13.5:
+        // seconds 11, 12, 13 and 14 overlap it.
+        let tps = [
+            1.0, 1.0, 1.0, 1.0, 1.0, 100.0, 100.0, 100.0, 100.0, 100.0, 5.0, 50.0, 9.0, 80.0, 100.0,
+        ];
+        let f = figures(
+            &run(&tps),
+            Window {
+                start_s: 10.0,
+                end_s: 13.5,
+            },
+        )
+        .unwrap();
+        assert_eq!(f.baseline_tps, 100.0);
+        assert_eq!(f.duration_s, 3.5);
+        assert_eq!(f.worst_second_tps, 5.0);
+        assert_eq!(f.seconds_under_tenth, 2);
+        assert_eq!(f.longest_stall_s, 1);
+        assert_eq!(f.mean_tps_during, (5.0 + 50.0 + 9.0 + 80.0) / 4.0);
+    }
+
+    #[test]
+    fn the_longest_stall_is_consecutive_seconds() {
+        let mut tps = vec![100.0; 10];
+        tps.extend([5.0, 5.0, 50.0, 5.0, 5.0, 5.0, 100.0]);
+        let f = figures(
+            &run(&tps),
+            Window {
+                start_s: 10.0,
+                end_s: 16.0,
+            },
+        )
+        .unwrap();
+        assert_eq!((f.seconds_under_tenth, f.longest_stall_s), (5, 3));
+    }
+
+    #[test]
+    fn a_ddl_before_any_warm_second_has_no_figures() {
+        assert_eq!(
+            figures(
+                &run(&[100.0; 8]),
+                Window {
+                    start_s: 3.0,
+                    end_s: 4.0
+                }
+            ),
+            None
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! The simulator's side of the table: `ddlscope advise --json` on the calibration
+//! server (the `mariadb-10.11` profile, a 1 GB pool, 1,000,000 rows, 8 threads of
+//! oltp_read_write), once per DDL, lock mode and open transaction, and the figures
+//! of the playbook that matches each real run.
+
+use crate::util::Result;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// The advisor's figures for one playbook.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advised {
+    pub worst_write_stall_s: f64,
+    pub tps_dip_pct: f64,
+    pub total_s: f64,
+}
+
+/// What the advisor is asked, and which of its playbooks a real run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Question {
+    pub ddl: &'static str,
+    pub autoinc_lock_mode: u8,
+    pub open_txn_s: Option<u64>,
+}
+
+/// The advice for each question asked so far.
+#[derive(Default)]
+pub struct Advice {
+    answers: BTreeMap<Question, Vec<(String, Advised)>>,
+}
+
+impl Advice {
+    /// The figures of the playbook whose name contains `playbook` (case-insensitive).
+    pub fn figures(
+        &mut self,
+        ddlscope: &Path,
+        rows: u64,
+        q: Question,
+        playbook: &str,
+    ) -> Result<Option<Advised>> {
+        if let std::collections::btree_map::Entry::Vacant(e) = self.answers.entry(q) {
+            e.insert(parse_playbooks(&advise(ddlscope, rows, q)?));
+        }
+        let wanted = playbook.to_lowercase();
+        Ok(self.answers[&q]
+            .iter()
+            .find(|(name, _)| name.to_lowercase().contains(&wanted))
+            .map(|(_, f)| *f))
+    }
+}
+
+fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
+    let mut cmd = Command::new(ddlscope);
+    cmd.args([
+        "advise",
+        "--profile",
+        "mariadb-10.11",
+        "--pool",
+        "1G",
+        "--instances",
+        "1",
+    ])
+    .args([
+        "--fs",
+        "ext4",
+        "--workload",
+        "oltp_read_write",
+        "--threads",
+        "8",
+    ])
+    .arg("--table-rows")
+    .arg(rows.to_string())
+    .arg("--set")
+    .arg(format!("innodb_autoinc_lock_mode={}", q.autoinc_lock_mode))
+    .args(["--ddl", q.ddl, "--json"]);
+    if let Some(s) = q.open_txn_s {
+        cmd.arg("--open-txn").arg(s.to_string());
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{}: {e}", ddlscope.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "ddlscope advise failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The playbooks of `advise --json`: each object's name and figures. The shape is
+/// flat (docs/cli.md), so a scan for the keys reads it without a JSON library.
+pub fn parse_playbooks(json: &str) -> Vec<(String, Advised)> {
+    json.split("\"name\"")
+        .skip(1)
+        .filter_map(|object| {
+            let name = object.split('"').nth(1)?.to_string();
+            Some((
+                name,
+                Advised {
+                    worst_write_stall_s: number(object, "worst_write_stall_s")?,
+                    tps_dip_pct: number(object, "tps_dip_pct")?,
+                    total_s: number(object, "total_s")?,
+                },
+            ))
+        })
+        .collect()
+}
+
+fn number(object: &str, key: &str) -> Option<f64> {
+    let after = object.split(&format!("\"{key}\"")).nth(1)?;
+    let value = after.trim_start().strip_prefix(':')?.trim_start();
+    let end = value
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | 'e' | 'E' | '+')))
+        .unwrap_or(value.len());
+    value[..end].parse().ok()
+}
+
+/// The issue's bar: two figures agree within a factor of 1.5 or within `slack`
+/// (5 percentage points for a dip, 1 s for stall seconds).
+pub fn agree(real: f64, sim: f64, slack: f64) -> bool {
+    if (real - sim).abs() <= slack {
+        return true;
+    }
+    let (lo, hi) = if real < sim { (real, sim) } else { (sim, real) };
+    lo > 0.0 && hi / lo <= 1.5
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_playbooks_of_advise_json() {
+        let json = r#"{"playbooks": [{"name": "INPLACE", "rank": 1, "worst_write_stall_s": 2, "p99_ms": 40.5,
+            "tps_dip_pct": 12.5, "total_s": 31.2, "replica_lag_s": 0, "extra_disk_gb": 0.2, "errors": [],
+            "scenario": "a.toml"}, {"name": "pt-osc", "rank": 2, "worst_write_stall_s": 0,
+            "tps_dip_pct": -1.5e0, "total_s": 180}]}"#;
+        let got = parse_playbooks(json);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0, "INPLACE");
+        assert_eq!(
+            got[0].1,
+            Advised {
+                worst_write_stall_s: 2.0,
+                tps_dip_pct: 12.5,
+                total_s: 31.2
+            }
+        );
+        assert_eq!(got[1].1.tps_dip_pct, -1.5);
+    }
+
+    #[test]
+    fn agreement_is_a_factor_of_one_and_a_half_or_the_slack() {
+        assert!(agree(30.0, 44.0, 1.0));
+        assert!(!agree(30.0, 46.0, 1.0));
+        assert!(agree(0.0, 1.0, 1.0));
+        assert!(!agree(0.0, 3.0, 1.0));
+        assert!(agree(62.0, 58.0, 5.0));
+    }
+}

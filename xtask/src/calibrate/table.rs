@@ -1,0 +1,200 @@
+//! The calibration's files: every second of every real run (`.tsv`, which
+//! `--sim-only` reads back) and the table of real against simulated (`.md`).
+
+use super::figures::{figures, Second, Window};
+use super::real::{Playbook, RealRun};
+use super::sim::agree;
+use super::Row;
+use crate::util::{note, target_dir, Result};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const TSV_HEADER: &str =
+    "autoinc_lock_mode\tplaybook\topen_txn_s\tddl_start_s\tddl_end_s\terror\tsecond\ttps";
+
+fn tsv_path() -> PathBuf {
+    target_dir().join("calibrate-playbooks.tsv")
+}
+
+fn behind(row: &Row) -> String {
+    row.open_txn_s
+        .map_or("–".to_string(), |s| format!("{s} s txn"))
+}
+
+/// The real side of a row, as printed while the runs go.
+pub fn real_line(row: &Row) -> String {
+    let head = format!(
+        "{} | {} | {}",
+        row.autoinc_lock_mode,
+        row.playbook.name,
+        behind(row)
+    );
+    match (&row.figures, &row.run.error) {
+        (_, Some(e)) => format!("{head}: failed: {e}"),
+        (Some(f), None) => format!(
+            "{head}: {:.1} s, {:.0} of {:.0} tps, worst second {:.0}, {} s under a tenth",
+            f.duration_s,
+            f.mean_tps_during,
+            f.baseline_tps,
+            f.worst_second_tps,
+            f.seconds_under_tenth
+        ),
+        (None, None) => format!("{head}: no warm second before the change"),
+    }
+}
+
+/// A figure pair: `real / simulated`, with ✗ where they do not agree.
+fn pair(real: f64, sim: f64, slack: f64, unit: &str) -> String {
+    let mark = if agree(real, sim, slack) { "" } else { " ✗" };
+    format!("{real:.0}{unit} / {sim:.0}{unit}{mark}")
+}
+
+fn table_line(row: &Row) -> String {
+    let head = format!(
+        "| {} | {} | {} |",
+        row.autoinc_lock_mode,
+        row.playbook.name,
+        behind(row)
+    );
+    let Some(f) = row.figures.filter(|_| row.run.error.is_none()) else {
+        let why = row
+            .run
+            .error
+            .as_deref()
+            .unwrap_or("no warm second before the change");
+        return format!("{head} failed: {why} | | | | |");
+    };
+    let dip = 100.0 * (1.0 - f.mean_tps_during / f.baseline_tps);
+    let sim = match &row.advised {
+        Ok(a) => format!(
+            " {} | {} | {} |",
+            pair(f.duration_s, a.total_s, 1.0, " s"),
+            pair(dip, a.tps_dip_pct, 5.0, " %"),
+            pair(
+                f64::from(f.longest_stall_s),
+                a.worst_write_stall_s,
+                1.0,
+                " s"
+            ),
+        ),
+        Err(why) => format!(
+            " {:.0} s / – | {dip:.0} % / – | {} s / – ({why}) |",
+            f.duration_s, f.longest_stall_s
+        ),
+    };
+    format!(
+        "{head}{sim} {} | {:.0} |",
+        f.seconds_under_tenth, f.worst_second_tps
+    )
+}
+
+/// Writes the table to `target/calibrate-playbooks.md` and prints it.
+pub fn write(rows: &[Row]) -> Result {
+    let mut md = String::from(
+        "| lock mode | playbook | behind | duration real / sim | tps dip real / sim | \
+         longest stall real / sim | real s under 10 % | real worst second (tps) |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    for row in rows {
+        let _ = writeln!(md, "{}", table_line(row));
+    }
+    print!("{md}");
+    let path = target_dir().join("calibrate-playbooks.md");
+    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    note(format!(
+        "wrote {} (✗: real and simulated differ by more than the issue's bar)",
+        path.display()
+    ));
+    Ok(())
+}
+
+/// Writes every second of every real run to `target/calibrate-playbooks.tsv`.
+pub fn write_runs(rows: &[Row]) -> Result {
+    let mut tsv = format!("{TSV_HEADER}\n");
+    for row in rows {
+        let error = row
+            .run
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .replace(['\t', '\n'], " ");
+        for s in &row.run.seconds {
+            let _ = writeln!(
+                tsv,
+                "{}\t{}\t{}\t{:.2}\t{:.2}\t{error}\t{}\t{:.2}",
+                row.autoinc_lock_mode,
+                row.playbook.name,
+                row.open_txn_s.unwrap_or(0),
+                row.run.ddl.start_s,
+                row.run.ddl.end_s,
+                s.end_s,
+                s.tps
+            );
+        }
+    }
+    std::fs::create_dir_all(target_dir()).map_err(|e| e.to_string())?;
+    std::fs::write(tsv_path(), tsv).map_err(|e| format!("{}: {e}", tsv_path().display()))
+}
+
+/// The real runs of the last calibration, read back from its `.tsv`.
+pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
+    let path = tsv_path();
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: {e}; run `cargo xtask calibrate-playbooks` first",
+            path.display()
+        )
+    })?;
+    if text.lines().next() != Some(TSV_HEADER) {
+        return Err(format!(
+            "{} is from another version of this command; run it again",
+            path.display()
+        ));
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    for (n, line) in text.lines().enumerate().skip(1) {
+        let bad = || format!("{}:{}: not a calibration line", path.display(), n + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        let [mode, name, txn, start, end, error, second, tps] = f[..] else {
+            return Err(bad());
+        };
+        let playbook = playbooks.iter().find(|p| p.name == name).ok_or_else(bad)?;
+        let mode: u8 = mode.parse().map_err(|_| bad())?;
+        let open_txn_s = Some(txn.parse::<u64>().map_err(|_| bad())?).filter(|&s| s > 0);
+        let second = Second {
+            end_s: second.parse().map_err(|_| bad())?,
+            tps: tps.parse().map_err(|_| bad())?,
+        };
+        let same = rows.last().is_some_and(|r| {
+            r.autoinc_lock_mode == mode && r.playbook.name == name && r.open_txn_s == open_txn_s
+        });
+        if !same {
+            let ddl = Window {
+                start_s: start.parse().map_err(|_| bad())?,
+                end_s: end.parse().map_err(|_| bad())?,
+            };
+            let error = Some(error.to_string()).filter(|e| !e.is_empty());
+            rows.push(Row {
+                autoinc_lock_mode: mode,
+                playbook,
+                open_txn_s,
+                run: RealRun {
+                    seconds: Vec::new(),
+                    ddl,
+                    error,
+                },
+                figures: None,
+                advised: Err("not asked yet".into()),
+            });
+        }
+        rows.last_mut()
+            .expect("pushed above")
+            .run
+            .seconds
+            .push(second);
+    }
+    for row in &mut rows {
+        row.figures = figures(&row.run.seconds, row.run.ddl);
+    }
+    Ok(rows)
+}
