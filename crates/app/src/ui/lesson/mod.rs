@@ -10,8 +10,10 @@
 //! `question.rs` its question, `keys.rs` the player's keys (a presentation remote's
 //! and the learner's), `notes.rs` the notes window, `own.rs` a lesson of one's own
 //! (a file, a URL, pasted text, or carried in the workshop bundle), `markdown.rs`
-//! the narration, `style.rs` what a step points at and hides, as a style sheet.
+//! the narration, `style.rs` what a step points at and hides, as a style sheet, `adopted.rs` that sheet on the page through the CSSOM
+//! (a strict CSP refuses a `<style>` element).
 
+mod adopted;
 mod keys;
 mod list;
 mod markdown;
@@ -200,10 +202,13 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         let step = lesson.steps.get(place.step)?.clone();
         Some((place, lesson, step))
     });
-    let Some((place, lesson, step)) = open else {
+    let sheet = open.as_ref().map_or_else(String::new, |(_, _, step)| {
+        style::sheet(step, view.presenter, &sessions.borrow())
+    });
+    adopted::use_adopted_sheet(sheet);
+    let Some((place, lesson, _)) = open else {
         return html! { <div class="lesson-bar">{ list }</div> };
     };
-    let sheet = style::sheet(&step, view.presenter, &sessions.borrow());
     let variant_answer = lesson
         .plan(place.step, place.variant, place.seed)
         .and_then(|p| p.answer.map(str::to_string));
@@ -243,7 +248,6 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     };
     html! {
         <div class={classes!("lesson-bar", view.presenter.then_some("presenting"))}>
-            <style>{ sheet }</style>
             { list }
             <StepPanel ..panel />
         </div>
