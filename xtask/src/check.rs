@@ -96,7 +96,7 @@ fn run_steps() -> Vec<StepReport> {
     let mut site = None;
     step(&mut reports, "wasm dist build and workshop bundle", || {
         let dir = dist::dist()?;
-        bundle::bundle(&dir)?;
+        bundle::bundle(&dir, &[])?;
         site = Some(dir);
         Ok(())
     });
