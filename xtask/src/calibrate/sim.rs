@@ -1,6 +1,7 @@
 //! The simulator's side of the table: `ddlscope advise --json` on the calibration
-//! server (the `mariadb-10.11` profile, a 1 GB pool, 1,000,000 rows, 8 threads of
-//! oltp_read_write), once per DDL, lock mode and open transaction, and the figures
+//! server (the `mariadb-10.11` profile, a 1 GB pool, the adaptive hash index off,
+//! this machine's cores, 1,000,000 rows, 8 threads of oltp_read_write), once per
+//! DDL, lock mode and open transaction, and the figures
 //! of the playbook that matches each real run.
 
 use crate::util::Result;
@@ -69,6 +70,10 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
         "--threads",
         "8",
     ])
+    // MariaDB 10.5+ starts with the adaptive hash index off (MDEV-20487), as the
+    // private server does; its cores are this machine's, shared with sysbench.
+    .args(["--ahi", "off", "--cpus"])
+    .arg(cores().to_string())
     .arg("--table-rows")
     .arg(rows.to_string())
     .arg("--set")
@@ -87,6 +92,12 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The cores the real server ran on: this machine's (the real runs and `--sim-only`
+/// are meant for the same machine).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The playbooks of `advise --json`: each object's name and figures. The shape is
