@@ -78,7 +78,9 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
     .arg(rows.to_string())
     .arg("--set")
     .arg(format!("innodb_autoinc_lock_mode={}", q.autoinc_lock_mode))
-    .args(["--ddl", q.ddl, "--json"]);
+    .args(["--ddl", q.ddl, "--json", "--out"])
+    // The playbooks' scenario files go beside the table, not into the working tree.
+    .arg(crate::util::target_dir().join("calibrate-advice"));
     if let Some(s) = q.open_txn_s {
         cmd.arg("--open-txn").arg(s.to_string());
     }
