@@ -9,6 +9,7 @@
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
 //! unchanged, and its tests run natively.
 
+pub mod advisor;
 pub mod console;
 pub mod embed;
 pub mod export;
