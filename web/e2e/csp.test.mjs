@@ -107,9 +107,9 @@ test('the embed, live and as a poster, runs under the strict CSP with no console
     const card = page.locator('[data-testid=poster]');
     await card.waitFor({ state: 'visible', timeout: 20_000 });
     await pollUntil('the still frame to load', () => page.locator('[data-testid=poster-image]').evaluate((i) => i.complete && i.naturalWidth), (w) => w > 0, { timeoutMs: 10_000 });
-    const before = (await card.boundingBox()).height;
     await screenshot(page, 'csp-poster');
     // One click loads and plays; the box keeps its height while the player loads.
+    const before = (await card.boundingBox()).height;
     await page.locator('[data-testid=poster-load]').click();
     const held = await page.evaluate(() => document.getElementById('app').getBoundingClientRect().height);
     assert.ok(Math.abs(held - before) <= 1, `the box keeps its ${before} px while loading (${held} px)`);

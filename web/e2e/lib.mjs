@@ -300,6 +300,22 @@ export async function ensurePaused(page) {
   const play = page.locator(ids.play).first();
   if ((await play.getAttribute('aria-pressed')) === 'true') await play.click();
   await pollUntil('the play button to read Play', () => play.getAttribute('aria-pressed'), (v) => v === 'false', { timeoutMs: 5_000 });
+  // The pause crosses to the worker by message: a frame it posted before it heard the
+  // pause still arrives. Paused means the clock holds still across a few frames.
+  const clock = page.locator(ids.virtualTime).first();
+  if ((await clock.count()) === 0) return;
+  let last = null;
+  await pollUntil(
+    'the virtual clock to hold still',
+    async () => {
+      const now = await clock.textContent();
+      const still = now === last;
+      last = now;
+      return still;
+    },
+    (still) => still,
+    { timeoutMs: 10_000, intervalMs: 250 },
+  );
 }
 
 /** Sets the Server settings' pool size to `mib` MiB and waits until the pool holds it. */

@@ -1,6 +1,7 @@
 // Every reader: axe-core (npm, its axe.min.js injected into the page) on the app,
 // the embed and a lesson step at 1280x720 and 360x740 (wcag2a, wcag2aa, wcag21aa,
-// best-practice: no violation); a lesson run with the keyboard alone; a lesson of
+// best-practice: no violation); a focus ring of 3:1 and 2 px on every stop of a Tab
+// walk round the page at both sizes; a lesson run with the keyboard alone; a lesson of
 // one's own opened from a file, from a URL (and one whose server refuses CORS), and
 // an unknown lesson id said on the page. Screenshots go to target/e2e/readers-*.png;
 // axe's findings to target/e2e/axe-*.json.
@@ -133,6 +134,71 @@ test('a lesson run with the keyboard alone', async () => {
     await page.keyboard.press('ArrowRight');
     await expectStep(page, 4);
   });
+});
+
+/**
+ * The focused element's ring as the page draws it: its outline's colour, width and
+ * style, and the colour it is drawn on (the first opaque background among the
+ * element's ancestors, or its own for an inset ring), with their contrast ratio
+ * (WCAG 2.x relative luminance).
+ */
+function focusRing() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const rgba = (c) => {
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const lum = ({ r, g, b }) => {
+    const ch = (v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b);
+  };
+  const cs = getComputedStyle(el);
+  const name = `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''}${el.id ? `#${el.id}` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 24)}"`;
+  const width = parseFloat(cs.outlineWidth);
+  if (cs.outlineStyle === 'none' || !(width > 0)) return { name, ring: 'none', ratio: 0 };
+  const ring = rgba(cs.outlineColor);
+  const inset = parseFloat(cs.outlineOffset) < 0;
+  let bg = null;
+  for (let at = inset ? el : el.parentElement; at; at = at.parentElement) {
+    const c = rgba(getComputedStyle(at).backgroundColor);
+    if (c && c.a >= 1) {
+      bg = c;
+      break;
+    }
+  }
+  bg ??= { r: 255, g: 255, b: 255, a: 1 };
+  const [hi, lo] = [lum(ring), lum(bg)].sort((x, y) => y - x);
+  return { name, ring: cs.outlineColor, bg: `rgb(${bg.r}, ${bg.g}, ${bg.b})`, width, ratio: (hi + 0.05) / (lo + 0.05) };
+}
+
+test('every stop a Tab walk reaches shows a focus ring of at least 3:1 (WCAG 1.4.11)', async () => {
+  for (const size of SIZES) {
+    await withPage(`focus-ring-${size.width}`, size, async (page, problems) => {
+      await page.goto(BASE_URL);
+      await waitReady(page, { problems, timeoutMs: 120_000 });
+      await ensurePaused(page);
+      const stops = [];
+      for (let i = 0; i < 120; i++) {
+        await page.keyboard.press('Tab');
+        const ring = await page.evaluate(focusRing);
+        if (!ring) continue;
+        // Round the page once: the walk ends where it began.
+        if (stops.length > 0 && stops[0].name === ring.name) break;
+        stops.push(ring);
+      }
+      const least = Math.min(...stops.map((s) => s.ratio));
+      console.log(`focus rings at ${size.width} px: ${stops.length} stops, the weakest ${least.toFixed(2)}:1`);
+      assert.ok(stops.length >= 15, `the Tab walk reached ${stops.length} stops`);
+      const weak = stops.filter((s) => !(s.ratio >= 3) || !(s.width >= 2));
+      assert.deepEqual(weak, [], `focus rings under 3:1 or 2 px at ${size.width} px`);
+    });
+  }
 });
 
 test('the session tabs are one Tab stop and the arrows move between them', async () => {
