@@ -78,6 +78,22 @@ test('the main page runs under the strict CSP with no console message', { timeou
   });
 });
 
+test('a lesson step runs under the strict CSP: its highlights apply, no console message', { timeout: 180_000 }, async (t) => {
+  await withStrict(t, 'csp-lesson', async (page, problems) => {
+    await page.goto(new URL('index.html#lesson=mdl-queue&step=3', CSP_URL).href);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    // The step's sheet (a constructed, adopted sheet: no <style> element) outlines
+    // the panels the step is about.
+    assert.equal(await page.locator('style').count(), 0, 'no <style> element');
+    const lit = (await page.getAttribute('[data-testid=lesson-step]', 'data-lit')).split('|').filter(Boolean);
+    assert.ok(lit.length > 0, 'the step highlights a panel');
+    const outline = await pollUntil('the highlight to apply', () => page.locator(lit[0]).first().evaluate((e) => getComputedStyle(e).outlineStyle), (o) => o === 'solid', { timeoutMs: 10_000 });
+    assert.equal(outline, 'solid');
+    await screenshot(page, 'csp-lesson');
+  });
+});
+
 test('the embed, live and as a poster, runs under the strict CSP with no console message', { timeout: 240_000 }, async (t) => {
   await withStrict(t, 'csp-embed', async (page, problems) => {
     await page.goto(new URL('embed.html#scenario=drop-table-demo&engine=mysql-5.7&compare=mysql-8.0.23&panels=map,latches,mdl,chart-tps&start=8', CSP_URL).href);

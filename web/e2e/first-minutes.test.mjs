@@ -443,3 +443,34 @@ test('9. the speed note reads as information, and the first screen says what to 
     await shot(page, 'speed-note');
   });
 });
+
+// Issue 40: the app and the player mount in stages; nothing they hold may move what
+// the reader already sees (before this, a phone saw CLS 0.36: the toolbar's groups,
+// then the scenario card above the panes). Layout-shift entries, their sources
+// named, until the first frame and two seconds after.
+for (const path of ['/', '/embed.html#scenario=drop-table-demo&engine=mysql-5.7']) {
+  test(`1. nothing shifts at mount on a phone: ${path}`, { timeout: 120_000 }, async () => {
+    const { page, problems, close } = await openBrowser();
+    try {
+      await page.setViewportSize({ width: 412, height: 823 });
+      await page.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            if (e.hadRecentInput) continue;
+            const nodes = e.sources.map((s) => s.node?.className || s.node?.nodeName || '?');
+            window.__shifts.push(`${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms: ${nodes.join(', ')}`);
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(new URL(path, BASE_URL).href);
+      await waitReady(page, { problems });
+      await page.waitForTimeout(2000);
+      const shifts = await page.evaluate(() => window.__shifts);
+      assert.deepEqual(shifts, [], `layout shifts at mount:\n${shifts.join('\n')}`);
+      assert.deepEqual(problems, [], 'the page reported errors');
+    } finally {
+      await close();
+    }
+  });
+}

@@ -57,7 +57,7 @@ test('a lesson walks from the first step to the last with the remote keys', asyn
     // The help renders in the page's next frame, which may come late on a busy machine.
     await page.locator('[data-testid=help-lesson] dt').first().waitFor({ timeout: 10_000 });
     const listed = await page.locator('[data-testid=help-lesson] dt').allInnerTexts();
-    assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B']);
+    assert.deepEqual(listed.map((k) => k.trim()), ['→ PageDown Space', '← PageUp', 'P', 'B', 'L', '1–9', 'Enter', 'R']);
   });
 });
 
@@ -67,10 +67,10 @@ test('a question answered wrong, then right, then revealed from the simulation',
     await page.waitForSelector('[data-testid=lesson-question]');
     await page.fill('[data-testid=lesson-number]', '5');
     await page.click('[data-testid=lesson-check]');
-    assert.match(await page.textContent('[data-testid=lesson-feedback]'), /Not quite/);
+    assert.match(await page.textContent('[data-testid=lesson-feedback]'), /^5: not quite/);
     await page.fill('[data-testid=lesson-number]', '0.4');
     await page.click('[data-testid=lesson-check]');
-    assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right.');
+    assert.equal(await page.textContent('[data-testid=lesson-feedback]'), 'Right: 0.4.');
     await page.click('[data-testid=lesson-reveal]');
     const answer = await page.textContent('[data-testid=lesson-answer]');
     const shown = Number(/The simulation shows: ([0-9]+(?:\.[0-9]+)?)/.exec(answer)?.[1]);
@@ -96,6 +96,31 @@ test('presenter mode at 1280x720 keeps the highlighted panels in the viewport', 
     await page.waitForSelector('[data-testid=lesson-blank]');
     await screenshot(page, 'lessons-presenter-blank');
     await page.keyboard.press('b');
+  });
+});
+
+test('the notes window, opened late, shows the step rendered with its question, answer, next step and timer', async (t) => {
+  await withLesson(t, 'notes', 3, { width: 1280, height: 720 }, async (page) => {
+    await expectStep(page, 3);
+    // Opened by hand once the lesson is under way: it says hello and is told the step.
+    const notes = await page.context().newPage();
+    await notes.goto(`${BASE_URL}notes.html`);
+    const title = (await page.textContent('#lesson-title')).trim();
+    await pollUntil('the notes to show the step', () => notes.textContent('#title'), (v) => v === title, { timeoutMs: 10_000 });
+    // Rendered markdown: paragraphs and bold, the file's line breaks and marks gone.
+    const narration = await notes.innerHTML('#narration');
+    assert.match(narration, /^<p>.*<strong>pool's<\/strong>/s, narration);
+    assert.doesNotMatch(await notes.textContent('#narration'), /\*\*|`|\n/, 'no raw markdown, no hard wraps');
+    assert.equal(await notes.isVisible('#question'), true, 'the question');
+    assert.match(await notes.textContent('#answer'), /^Answer: 0\.4 s/, 'the stated answer before the reveal');
+    assert.match(await notes.textContent('#timer'), /^\d+:\d\d \/ 12:00$/, 'a timer against the lesson\'s 12 min');
+    const next = (await notes.textContent('#next')).trim();
+    await screenshot(notes, 'lessons-notes-window');
+    await page.bringToFront();
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 4);
+    assert.equal((await page.textContent('#lesson-title')).trim(), next, 'the preview named the next step');
+    await pollUntil('the notes to follow', () => notes.textContent('#title'), (v) => v === next, { timeoutMs: 10_000 });
   });
 });
 

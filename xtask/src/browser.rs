@@ -19,7 +19,7 @@ use crate::serve;
 use crate::util::{self, apt_install, capture, is_root, note, run, say, which, Result};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// playwright-core declares `engines.node >= 20`.
 const MIN_NODE_MAJOR: u32 = 20;
 

@@ -5,7 +5,12 @@
 //!   every linked stylesheet ──inline <style>─┤
 //!   ddlscope_app.js ──inline <script type="module">─┼──▶ target/ddlscope-workshop.html
 //!   ddlscope_app_bg.wasm ──base64, handed to init()─┘    (lessons are in the wasm)
+//!   --lesson FILE... ──<script type="application/toml" data-ddlscope-lesson>─┘
 //! ```
+//!
+//! A lesson file given with `--lesson` rides in the page as a data block (never run);
+//! the player reads it at start with the engine's reader, lists it with the built-in
+//! lessons, and says on the page what is wrong with one that does not read.
 //!
 //! The file opens from disk (`file://`): nothing is fetched, so no server is needed.
 //! The engines run in a Web Worker there too: a classic one started from a blob (a
@@ -144,6 +149,41 @@ fn carry_notes(html: &str, notes: &[u8]) -> Result<String> {
     ))
 }
 
+/// `html` with each lesson file (its name, its text) carried before `</head>` in a
+/// `<script type="application/toml" data-ddlscope-lesson="NAME">` data block.
+fn carry_lessons(html: &str, lessons: &[(String, String)]) -> Result<String> {
+    let head = html
+        .find("</head>")
+        .ok_or("index.html has no </head> to carry the lessons in")?;
+    let mut blocks = String::new();
+    for (name, text) in lessons {
+        if text.to_ascii_lowercase().contains("</script") {
+            return Err(format!("{name}: a lesson cannot hold the text </script>"));
+        }
+        let name = name.replace(['"', '<', '>', '&'], "_");
+        blocks.push_str(&format!(
+            "<script type=\"application/toml\" data-ddlscope-lesson=\"{name}\">\n{text}</script>\n"
+        ));
+    }
+    Ok(format!("{}{blocks}{}", &html[..head], &html[head..]))
+}
+
+/// Reads the lesson files `paths`, each with its file name.
+fn read_lessons(paths: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    paths
+        .iter()
+        .map(|p| {
+            let text = fs::read_to_string(p)
+                .map_err(|e| format!("cannot read the lesson {}: {e}", p.display()))?;
+            let name = p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Ok((name, text))
+        })
+        .collect()
+}
+
 /// The page's module script tag (app.js), which the bundle replaces with its own.
 const MODULE_TAG: &str = "<script type=\"module\" src=\"app.js\"></script>";
 /// The early worker's script (boot.js): it starts nothing from a file, and the one
@@ -178,8 +218,9 @@ fn inline_notes(dist: &Path) -> Result<Vec<u8>> {
         .into_bytes())
 }
 
-/// Writes the bundle from the site in `dist`; returns its path.
-pub fn bundle(dist: &Path) -> Result<PathBuf> {
+/// Writes the bundle from the site in `dist`, carrying the lesson files `lessons`;
+/// returns its path.
+pub fn bundle(dist: &Path, lessons: &[PathBuf]) -> Result<PathBuf> {
     say(
         "inlining the site into one HTML file",
         "a workshop room may have no network: the file must open from disk",
@@ -217,6 +258,7 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
     }
     let notes = inline_notes(dist)?;
     html = carry_notes(&html, &notes)?;
+    html = carry_lessons(&html, &read_lessons(lessons)?)?;
     let out = bundle_path();
     fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     say(
@@ -232,7 +274,19 @@ pub fn bundle(dist: &Path) -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{base64, carry_notes, module_script, worker_source, MODULE_TAG};
+    use super::{base64, carry_lessons, carry_notes, module_script, worker_source, MODULE_TAG};
+
+    #[test]
+    fn lessons_ride_in_the_head_as_data_blocks() {
+        let html = "<html><head></head><body></body></html>";
+        let lessons = [("my \"one\".toml".to_string(), "id = \"x\"\n".to_string())];
+        assert_eq!(
+            carry_lessons(html, &lessons).unwrap(),
+            "<html><head><script type=\"application/toml\" data-ddlscope-lesson=\"my _one_.toml\">\nid = \"x\"\n</script>\n</head><body></body></html>"
+        );
+        let bad = [("b.toml".to_string(), "x = \"</SCRIPT>\"".to_string())];
+        assert!(carry_lessons(html, &bad).unwrap_err().contains("b.toml"));
+    }
 
     #[test]
     fn the_worker_gets_the_glue_as_a_classic_script() {

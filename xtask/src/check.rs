@@ -53,6 +53,8 @@ fn run_steps() -> Vec<StepReport> {
         "layers (module circles)",
         crate::layers::layers,
     );
+    // Downloads and unpacks while clippy compiles; joined before the wasm build.
+    let setup = thread::spawn(crate::setup::prefetch);
     step(&mut reports, "cargo fmt --check", || {
         run(Command::new(host_cargo()).args(["fmt", "--all", "--check"]))
     });
@@ -78,6 +80,12 @@ fn run_steps() -> Vec<StepReport> {
             toolchain::JOBS,
         ]))
     });
+    match setup.join() {
+        Ok(Ok(())) => {}
+        // The steps below install what they need themselves, and say why they cannot.
+        Ok(Err(e)) => println!("setup: {e}; the steps will try again"),
+        Err(_) => println!("setup: the setup thread panicked; the steps will try again"),
+    }
     // The conformance scripts mostly wait (each statement at its `at` time, on a
     // server that runs at a favoured nice value), so they run beside the wasm build,
     // which wants both cores: minutes saved, and the scripts' timing allows a
@@ -88,7 +96,7 @@ fn run_steps() -> Vec<StepReport> {
     let mut site = None;
     step(&mut reports, "wasm dist build and workshop bundle", || {
         let dir = dist::dist()?;
-        bundle::bundle(&dir)?;
+        bundle::bundle(&dir, &[])?;
         site = Some(dir);
         Ok(())
     });

@@ -725,6 +725,24 @@ fn group(session: &str) -> Option<&str> {
     session.split_once('_').map(|(g, _)| g)
 }
 
+/// How many private servers run scripts at once. A script mostly waits for its
+/// statements' `at` times, so three lanes take about a third of one lane's time
+/// on 2 cores; a difference that is only a busy machine's timing does not repeat
+/// when the script runs again (REAL_RUNS).
+const LANES: usize = 3;
+
+/// One script's results, printed once every lane is done so the log reads in order.
+struct ScriptResult {
+    statements: usize,
+    matched: usize,
+    unexpected: usize,
+    noise: usize,
+    /// One line per statement: `=` or `≠`, real and simulated outcomes.
+    lines: Vec<String>,
+    /// Each difference, expected (with its reason) or not.
+    report: Vec<String>,
+}
+
 /// Runs every script both ways; `Ok(false)` when skipped (no server available).
 /// `only`: run just the scripts whose file name contains it.
 pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
@@ -744,101 +762,196 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
         crate::toolchain::JOBS,
     ]))?;
     let ddlscope = crate::util::target_dir().join("debug/ddlscope");
-    let mut server = Server::start(&[])?;
-    let (mut matched, mut statements, mut unexpected) = (0usize, 0usize, 0usize);
-    let mut noise = 0usize;
-    let mut report = Vec::new();
-    for file in scripts(which)? {
-        let name = file
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if only.is_some_and(|o| !name.contains(o)) {
-            continue;
+    let files: Vec<PathBuf> = scripts(which)?
+        .into_iter()
+        .filter(|f| only.is_none_or(|o| script_name(f).contains(o)))
+        .collect();
+    let results = run_lanes(&ddlscope, &files)?;
+    print_summary(&files, &results)
+}
+
+/// `assets/scripts/kill.script` → `kill`.
+fn script_name(file: &Path) -> String {
+    file.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The scripts shared out over LANES private servers, each lane taking the next
+/// script when it is done; the results in the scripts' order.
+fn run_lanes(ddlscope: &Path, files: &[PathBuf]) -> Result<Vec<Result<ScriptResult>>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<ScriptResult>>>> =
+        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let lane = || -> Result {
+        let mut server: Option<Server> = None;
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(file) = files.get(i) else {
+                return Ok(());
+            };
+            let result = run_script(&mut server, ddlscope, file);
+            let failed = result.is_err();
+            *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            if failed {
+                return Ok(());
+            }
         }
-        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-        let script = parse_script(&text);
-        if script.startup != server.options {
+    };
+    thread::scope(|scope| {
+        let lanes: Vec<_> = (0..LANES.min(files.len()))
+            .map(|_| scope.spawn(lane))
+            .collect();
+        for l in lanes {
+            l.join()
+                .map_err(|_| "a conformance lane panicked".to_string())??;
+        }
+        Ok::<(), String>(())
+    })?;
+    Ok(slots
+        .into_iter()
+        .zip(files)
+        .map(|(slot, file)| {
+            slot.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| {
+                    Err(format!(
+                        "{}: not run (another script's lane stopped on an error)",
+                        script_name(file)
+                    ))
+                })
+        })
+        .collect())
+}
+
+/// One script on this lane's server (started, or restarted with the script's
+/// `startup` options, as needed) and on the simulator, its differences confirmed by
+/// running it again on the real server.
+fn run_script(server: &mut Option<Server>, ddlscope: &Path, file: &Path) -> Result<ScriptResult> {
+    let name = script_name(file);
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let script = parse_script(&text);
+    if server.as_ref().is_none_or(|s| s.options != script.startup) {
+        if server.is_some() {
             // A script's `startup` lines need a server started with them.
             say(
                 format!("restarting mariadbd with {:?}", script.startup),
                 "startup variables are read-only while the server runs",
             );
-            drop(server);
-            server = Server::start(&script.startup)?;
         }
-        say(format!("script {name}"), "real MariaDB, then the simulator");
-        let mut real = run_real(&server, &script)?;
-        let sim = run_sim(&ddlscope, &file)?;
-        if sim.len() != real.len() {
-            return Err(format!(
-                "{name}: the simulator reported {} statements, the script has {}",
-                sim.len(),
-                real.len()
-            ));
+        *server = None;
+        *server = Some(Server::start(&script.startup)?);
+    }
+    let server = server.as_ref().ok_or("no server")?;
+    say(format!("script {name}"), "real MariaDB, then the simulator");
+    let mut real = run_real(server, &script)?;
+    let sim = run_sim(ddlscope, file)?;
+    if sim.len() != real.len() {
+        return Err(format!(
+            "{name}: the simulator reported {} statements, the script has {}",
+            sim.len(),
+            real.len()
+        ));
+    }
+    let mut diffs = compare(&script, &real, &sim);
+    let mut noise = 0;
+    // A real server's timings vary from run to run (a machine busy with builds, a
+    // shared disk's fsyncs); the simulator's do not. A difference counts when every
+    // one of up to REAL_RUNS runs shows it.
+    for _ in 1..REAL_RUNS {
+        let unexplained = diffs
+            .iter()
+            .any(|(i, _)| script.steps[*i].expected_difference.is_none());
+        if !unexplained {
+            break;
         }
-        let mut diffs = compare(&script, &real, &sim);
-        // A real server's timings vary from run to run (a machine busy with builds,
-        // a shared disk's fsyncs); the simulator's do not. A difference counts when
-        // every one of up to REAL_RUNS runs shows it.
-        for _ in 1..REAL_RUNS {
-            let unexplained = diffs
-                .iter()
-                .any(|(i, _)| script.steps[*i].expected_difference.is_none());
-            if !unexplained {
-                break;
-            }
-            say(
-                format!("script {name} again"),
-                "a difference must show in every run to count",
-            );
-            let again = run_real(&server, &script)?;
-            let seen = compare(&script, &again, &sim);
-            let before = diffs.len();
-            diffs.retain(|d| seen.iter().any(|t| same_difference(d, t)));
-            noise += before - diffs.len();
-            real = again;
-        }
-        statements += script.steps.len();
-        let mut differing: Vec<usize> = diffs.iter().map(|(i, _)| *i).collect();
-        differing.dedup();
-        matched += script.steps.len() - differing.len();
-        for (i, s) in script.steps.iter().enumerate() {
-            let mark = if differing.contains(&i) { "≠" } else { "=" };
-            note(format!(
-                "{mark} line {:>3} {:>6} ms {}: {:<60} real {:<7} {:>6}  sim {:<7} {:>6}",
-                s.line,
-                s.at_ms,
-                s.session,
-                s.sql.chars().take(60).collect::<String>(),
-                real[i].outcome(),
-                real[i].error.map_or(String::new(), |e| e.to_string())
-                    + &real[i]
-                        .finished_ms
-                        .map_or(String::new(), |f| format!("@{f}")),
-                sim[i].outcome(),
-                sim[i].error.map_or(String::new(), |e| e.to_string())
-                    + &sim[i]
-                        .finished_ms
-                        .map_or(String::new(), |f| format!("@{f}")),
-            ));
-        }
-        for (i, d) in diffs {
-            let step = &script.steps[i];
-            match &step.expected_difference {
-                Some(reason) => report.push(format!(
-                    "{name} line {}: {d}\n      expected: {reason}",
-                    step.line
-                )),
-                None => {
-                    unexpected += 1;
-                    report.push(format!("{name} line {}: {d}\n      UNEXPECTED", step.line));
-                }
+        say(
+            format!("script {name} again"),
+            "a difference must show in every run to count",
+        );
+        let again = run_real(server, &script)?;
+        let seen = compare(&script, &again, &sim);
+        let before = diffs.len();
+        diffs.retain(|d| seen.iter().any(|t| same_difference(d, t)));
+        noise += before - diffs.len();
+        real = again;
+    }
+    let mut differing: Vec<usize> = diffs.iter().map(|(i, _)| *i).collect();
+    differing.dedup();
+    let lines = script
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| statement_line(s, differing.contains(&i), &real[i], &sim[i]))
+        .collect();
+    let mut report = Vec::new();
+    let mut unexpected = 0;
+    for (i, d) in diffs {
+        let step = &script.steps[i];
+        match &step.expected_difference {
+            Some(reason) => report.push(format!(
+                "{name} line {}: {d}\n      expected: {reason}",
+                step.line
+            )),
+            None => {
+                unexpected += 1;
+                report.push(format!("{name} line {}: {d}\n      UNEXPECTED", step.line));
             }
         }
     }
-    drop(server);
+    Ok(ScriptResult {
+        statements: script.steps.len(),
+        matched: script.steps.len() - differing.len(),
+        unexpected,
+        noise,
+        lines,
+        report,
+    })
+}
+
+/// `= line  12   1500 ms s2: DROP TABLE t1    real ok   @1502  sim ok   @1500`.
+fn statement_line(s: &Step, differs: bool, real: &Fate, sim: &Fate) -> String {
+    let fate = |f: &Fate| {
+        f.error.map_or(String::new(), |e| e.to_string())
+            + &f.finished_ms.map_or(String::new(), |at| format!("@{at}"))
+    };
+    format!(
+        "{} line {:>3} {:>6} ms {}: {:<60} real {:<7} {:>6}  sim {:<7} {:>6}",
+        if differs { "≠" } else { "=" },
+        s.line,
+        s.at_ms,
+        s.session,
+        s.sql.chars().take(60).collect::<String>(),
+        real.outcome(),
+        fate(real),
+        sim.outcome(),
+        fate(sim),
+    )
+}
+
+/// Each script's statements, then the totals and the differences; an error when a
+/// script could not run or a difference was unexpected.
+fn print_summary(files: &[PathBuf], results: &[Result<ScriptResult>]) -> Result<bool> {
+    let (mut matched, mut statements, mut unexpected, mut noise) = (0, 0, 0, 0);
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for (file, result) in files.iter().zip(results) {
+        match result {
+            Ok(r) => {
+                println!("==> script {}", script_name(file));
+                for line in &r.lines {
+                    note(line);
+                }
+                matched += r.matched;
+                statements += r.statements;
+                unexpected += r.unexpected;
+                noise += r.noise;
+                report.extend(r.report.iter().cloned());
+            }
+            Err(e) => failures.push(e.clone()),
+        }
+    }
     println!();
     println!("conformance: {matched} of {statements} statements match the real MariaDB");
     if noise > 0 {
@@ -848,6 +961,9 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
     }
     for r in &report {
         println!("  {r}");
+    }
+    if !failures.is_empty() {
+        return Err(failures.join("\n"));
     }
     if unexpected > 0 {
         Err(format!("{unexpected} unexpected difference(s)"))

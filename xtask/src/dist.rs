@@ -22,6 +22,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::bindgen;
 use crate::toolchain::{self, WASM_TARGET};
 use crate::util::{self, human_size, note, run, say, Result};
 
@@ -61,8 +62,6 @@ pub fn dist_dir() -> PathBuf {
 pub fn dist() -> Result<PathBuf> {
     let root = util::workspace_root();
     let wasm = build_app_wasm()?;
-    let bindgen = toolchain::ensure_wasm_bindgen()?;
-
     let dist = dist_dir();
     say(
         format!("generating JS bindings into {}", dist.display()),
@@ -72,17 +71,7 @@ pub fn dist() -> Result<PathBuf> {
         // Start clean so files removed from web/ or assets/ do not linger.
         fs::remove_dir_all(&dist).map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
     }
-    run(Command::new(&bindgen)
-        // The name section only serves debuggers; it is 40% of the file.
-        .args([
-            "--target",
-            "web",
-            "--no-typescript",
-            "--remove-name-section",
-            "--out-dir",
-        ])
-        .arg(&dist)
-        .arg(&wasm))?;
+    bindgen::generate(&wasm, &dist, bindgen::Names::Removed)?;
     // No wasm-opt pass: binaryen's -Oz (and -O3) made the engine 30-40% slower in
     // Chromium and the gzipped module larger (docs/performance.md, "wasm-opt dropped").
     let shipped = dist.join(SHIPPED_WASM);

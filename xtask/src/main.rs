@@ -27,6 +27,7 @@
 //!   against the layers in ARCHITECTURE.md.
 
 mod bench_web;
+mod bindgen;
 mod browser;
 mod bundle;
 mod calibrate;
@@ -38,6 +39,7 @@ mod layers;
 mod mariadb;
 mod matrix;
 mod serve;
+mod setup;
 mod size;
 mod soak;
 mod toolchain;
@@ -56,6 +58,7 @@ commands:
   dist                      build the wasm app and assemble target/dist/
   bundle [--no-build]       dist, then inline it into one HTML file, target/ddlscope-workshop.html,
                             that opens from disk with no server (a workshop without Wi-Fi)
+         [--lesson FILE...] carrying these lesson files too (listed with the built-in lessons)
   serve [--port N]          dist, then serve target/dist/ on http://127.0.0.1:N/ (default 8080)
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
@@ -96,6 +99,8 @@ enum Task {
     Dist,
     Bundle {
         build: bool,
+        /// Lesson files carried in the bundle beside the built-in ones.
+        lessons: Vec<PathBuf>,
     },
     Serve {
         port: u16,
@@ -140,6 +145,7 @@ fn parse(args: &[String]) -> Result<Task> {
     };
     let mut port = 8080;
     let mut build = true;
+    let mut lessons: Vec<PathBuf> = Vec::new();
     let mut dir = None;
     let mut csp = false;
     let mut only = None;
@@ -170,6 +176,11 @@ fn parse(args: &[String]) -> Result<Task> {
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
             ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
+            ("bundle", "--lesson") => lessons.push(PathBuf::from(value("--lesson")?)),
+            // `--lesson a.toml b.toml`: the files after it.
+            ("bundle", f) if !f.starts_with('-') && !lessons.is_empty() => {
+                lessons.push(PathBuf::from(f))
+            }
             ("serve", "--csp") => csp = true,
             ("fuzz", "--no-build") => fuzz.build = false,
             ("conformance" | "e2e", "--only") => only = Some(value("--only")?),
@@ -210,7 +221,7 @@ fn parse(args: &[String]) -> Result<Task> {
     }
     match command {
         "dist" => Ok(Task::Dist),
-        "bundle" => Ok(Task::Bundle { build }),
+        "bundle" => Ok(Task::Bundle { build, lessons }),
         "serve" => Ok(Task::Serve {
             port,
             build,
@@ -262,13 +273,13 @@ fn execute(task: Task) -> Result {
             Ok(())
         }
         Task::Dist => dist::dist().map(|_| ()),
-        Task::Bundle { build } => {
+        Task::Bundle { build, lessons } => {
             let dir = if build {
                 dist::dist()?
             } else {
                 dist::dist_dir()
             };
-            bundle::bundle(&dir).map(|_| ())
+            bundle::bundle(&dir, &lessons).map(|_| ())
         }
         Task::Serve {
             port,
@@ -356,7 +367,22 @@ mod tests {
     fn parses_commands_and_options() {
         check(&[], Ok(Task::Help));
         check(&["dist"], Ok(Task::Dist));
-        check(&["bundle", "--no-build"], Ok(Task::Bundle { build: false }));
+        check(
+            &["bundle", "--no-build"],
+            Ok(Task::Bundle {
+                build: false,
+                lessons: vec![],
+            }),
+        );
+        check(
+            &[
+                "bundle", "--lesson", "a.toml", "b.toml", "--lesson", "c.toml",
+            ],
+            Ok(Task::Bundle {
+                build: true,
+                lessons: vec!["a.toml".into(), "b.toml".into(), "c.toml".into()],
+            }),
+        );
         check(&["test"], Ok(Task::Test));
         check(&["layers"], Ok(Task::Layers));
         check(

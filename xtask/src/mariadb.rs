@@ -5,6 +5,7 @@
 use crate::util::{apt_install, is_root, note, say, which, Result};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,11 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(options: &[String]) -> Result<Server> {
-        let dir = std::env::temp_dir().join(format!("ddlscope-conformance-{}", std::process::id()));
+        // One directory per server: the conformance lanes run several at once.
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("ddlscope-conformance-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("data")).map_err(|e| e.to_string())?;
         let socket = dir.join("mysqld.sock");
@@ -141,6 +146,9 @@ impl Drop for Server {
 }
 
 /// Makes sure the MariaDB server and client are installed.
+/// Debian's packages of the real server and its client.
+pub(crate) const PACKAGES: [&str; 2] = ["mariadb-server", "mariadb-client"];
+
 pub(crate) fn ensure_mariadb() -> Result<bool> {
     if which("mariadbd").is_some() && which("mariadb").is_some() {
         return Ok(true);
@@ -153,7 +161,7 @@ pub(crate) fn ensure_mariadb() -> Result<bool> {
         "installing mariadb-server and mariadb-client with apt-get",
         "the conformance scripts run against a real MariaDB 10.11 (Debian 12's)",
     );
-    match apt_install(&["mariadb-server", "mariadb-client"]) {
+    match apt_install(&PACKAGES) {
         Ok(()) => Ok(true),
         Err(e) => {
             note(format!("apt-get could not install mariadb-server: {e}"));

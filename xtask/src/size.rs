@@ -19,9 +19,9 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::dist;
 use crate::toolchain::{self, JOBS};
 use crate::util::{self, capture, host_cargo, run, say, which, Result};
+use crate::{bindgen, dist};
 
 /// Crates whose generic code is charged to the crate of its type parameters.
 const GENERIC: [&str; 8] = [
@@ -90,7 +90,6 @@ fn size_dir() -> PathBuf {
 /// The app's module as dist ships it, but with its function names.
 fn named_module() -> Result<PathBuf> {
     let wasm = dist::build_app_wasm()?;
-    let bindgen = toolchain::ensure_wasm_bindgen()?;
     let dir = size_dir();
     say(
         format!(
@@ -99,10 +98,7 @@ fn named_module() -> Result<PathBuf> {
         ),
         "the same wasm-bindgen run as dist's, without --remove-name-section",
     );
-    run(Command::new(&bindgen)
-        .args(["--target", "web", "--no-typescript", "--out-dir"])
-        .arg(&dir)
-        .arg(&wasm))?;
+    bindgen::generate(&wasm, &dir, bindgen::Names::Kept)?;
     Ok(dir.join("ddlscope_app_bg.wasm"))
 }
 

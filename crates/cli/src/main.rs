@@ -100,6 +100,9 @@ struct AdviseArgs {
     /// The storage device: hdd, sata_ssd or nvme.
     #[arg(long)]
     device: Option<String>,
+    /// The server's CPU cores, which its threads share (default: no CPU contention).
+    #[arg(long)]
+    cpus: Option<String>,
     /// The table's data file size, e.g. 10G.
     #[arg(long = "table-size")]
     table_size: Option<String>,
@@ -153,6 +156,7 @@ impl AdviseArgs {
             ("ahi", &self.ahi),
             ("fs", &self.fs),
             ("device", &self.device),
+            ("cpus", &self.cpus),
             ("table-size", &self.table_size),
             ("table-rows", &self.table_rows),
             ("row-format", &self.row_format),
@@ -553,6 +557,7 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
             sql,
             shell: String::new(),
             tool: String::new(),
+            session: 0,
         });
     }
     let profile = Profile::builtin(args.profile.as_deref().unwrap_or(&scenario.profile))?;

@@ -273,6 +273,14 @@ fn input_the_engine_cannot_model_is_refused_naming_the_field() {
             &["--ddl", "DROP TABLE big", "--profile", "mysql-9.9"],
             "--profile mysql-9.9: not a built-in profile",
         ),
+        (
+            &["--ddl", "DROP TABLE big", "--cpus", "0"],
+            "--cpus 0: must be between 1 and 4096",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--open-txn", "0"],
+            "--open-txn 0: must be between 1 and 3600",
+        ),
         (&[], "--ddl: missing"),
     ];
     for (extra, expect) in cases {

@@ -1,6 +1,7 @@
 //! The simulator's side of the table: `ddlscope advise --json` on the calibration
-//! server (the `mariadb-10.11` profile, a 1 GB pool, 1,000,000 rows, 8 threads of
-//! oltp_read_write), once per DDL, lock mode and open transaction, and the figures
+//! server (the `mariadb-10.11` profile, a 1 GB pool, the adaptive hash index off,
+//! this machine's cores, 1,000,000 rows, 8 threads of oltp_read_write), once per
+//! DDL, lock mode and open transaction, and the figures
 //! of the playbook that matches each real run.
 
 use crate::util::Result;
@@ -69,11 +70,17 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
         "--threads",
         "8",
     ])
+    // MariaDB 10.5+ starts with the adaptive hash index off (MDEV-20487), as the
+    // private server does; its cores are this machine's, shared with sysbench.
+    .args(["--ahi", "off", "--cpus"])
+    .arg(cores().to_string())
     .arg("--table-rows")
     .arg(rows.to_string())
     .arg("--set")
     .arg(format!("innodb_autoinc_lock_mode={}", q.autoinc_lock_mode))
-    .args(["--ddl", q.ddl, "--json"]);
+    .args(["--ddl", q.ddl, "--json", "--out"])
+    // The playbooks' scenario files go beside the table, not into the working tree.
+    .arg(crate::util::target_dir().join("calibrate-advice"));
     if let Some(s) = q.open_txn_s {
         cmd.arg("--open-txn").arg(s.to_string());
     }
@@ -87,6 +94,12 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The cores the real server ran on: this machine's (the real runs and `--sim-only`
+/// are meant for the same machine).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The playbooks of `advise --json`: each object's name and figures. The shape is

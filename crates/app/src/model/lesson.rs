@@ -49,16 +49,67 @@ pub fn lessons() -> Vec<Lesson> {
 
 /// The built-in lesson `id`, parsed alone; an unknown id is said so.
 pub fn lesson(id: &str) -> Result<Lesson, String> {
-    lesson::builtin_one(id).unwrap_or_else(|| Err(format!("no lesson '{id}'")))
+    lesson::builtin_one(id).unwrap_or_else(|| {
+        Err(format!(
+            "there is no built-in lesson '{id}' (to open your own, use Lessons → \
+             Open a lesson file, drop its file on the page, or a link #lesson-url=…)"
+        ))
+    })
 }
 
-/// The built-in lessons as the page's player holds them: the menu's heads from the
-/// build-time catalog, each lesson parsed the first time it is opened, so the page
-/// opens (and a lesson's link opens its step) without parsing the others.
-#[derive(Debug)]
+/// Lesson `id`: read from `source`, the text of a lesson the reader brought, when
+/// there is one (the worker is sent it with each ask), else the built-in one.
+pub fn lesson_from(id: &str, source: Option<&str>) -> Result<Lesson, String> {
+    match source {
+        Some(text) => lesson::parse(id, text),
+        None => lesson(id),
+    }
+}
+
+/// A lesson the reader brought: from a file, a URL or pasted text.
+#[derive(Clone, Debug)]
+pub struct Own {
+    /// The lesson, read and checked as `ddlscope lesson check` reads it.
+    pub lesson: Rc<Lesson>,
+    /// Its text, which the worker reads again.
+    pub source: Rc<str>,
+    /// The address it came from, for the page's link (`#lesson-url=`).
+    pub url: Option<String>,
+}
+
+impl Own {
+    /// Reads `text` (named `name` in errors: `my.toml:12: step 1 'one': ...`).
+    pub fn read(name: &str, text: &str, url: Option<String>) -> Result<Own, String> {
+        Ok(Own {
+            lesson: Rc::new(lesson::parse(name, text)?),
+            source: Rc::from(text),
+            url,
+        })
+    }
+}
+
+/// One line of the lessons menu.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MenuEntry {
+    /// The lesson's id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Length, steps and audience.
+    pub about: String,
+    /// Whether the reader brought it.
+    pub own: bool,
+}
+
+/// The lessons as the page's player holds them: the built-in ones (the menu's heads
+/// from the build-time catalog, each lesson parsed the first time it is opened, so
+/// the page opens, and a lesson's link opens its step, without parsing the others),
+/// then those the reader brought, numbered after them.
+#[derive(Debug, Default)]
 pub struct Lessons {
     heads: Vec<LessonHead>,
-    parsed: Vec<OnceCell<Option<Lesson>>>,
+    parsed: Vec<OnceCell<Option<Rc<Lesson>>>>,
+    own: RefCell<Vec<Own>>,
 }
 
 impl Lessons {
@@ -66,26 +117,81 @@ impl Lessons {
     pub fn builtin() -> Lessons {
         let heads = catalog::lessons();
         let parsed = heads.iter().map(|_| OnceCell::new()).collect();
-        Lessons { heads, parsed }
+        Lessons {
+            heads,
+            parsed,
+            own: RefCell::default(),
+        }
     }
 
     /// What the menu shows of each, in the menu's order.
-    pub fn heads(&self) -> &[LessonHead] {
-        &self.heads
+    pub fn menu(&self) -> Vec<MenuEntry> {
+        let builtin = self.heads.iter().map(|h| MenuEntry {
+            id: h.id.to_string(),
+            title: h.title.to_string(),
+            about: format!("{} · {} steps · {}", h.duration, h.steps, h.audience),
+            own: false,
+        });
+        let own = self.own.borrow();
+        let own = own.iter().map(|o| {
+            let l = &o.lesson;
+            MenuEntry {
+                id: l.id.clone(),
+                title: l.title.clone(),
+                about: format!("your lesson · {} · {} steps", l.duration, l.steps.len()),
+                own: true,
+            }
+        });
+        builtin.chain(own.collect::<Vec<_>>()).collect()
     }
 
-    /// The index of lesson `id`.
+    /// How many steps lesson `index` has (0 past the end).
+    pub fn steps(&self, index: usize) -> usize {
+        match self.heads.get(index) {
+            Some(h) => h.steps,
+            None => self.get(index).map_or(0, |l| l.steps.len()),
+        }
+    }
+
+    /// The index of lesson `id`: the reader's own of that id before a built-in one.
     pub fn position(&self, id: &str) -> Option<usize> {
-        self.heads.iter().position(|h| h.id == id)
+        let own = self.own.borrow().iter().position(|o| o.lesson.id == id);
+        own.map(|i| self.heads.len() + i)
+            .or_else(|| self.heads.iter().position(|h| h.id == id))
     }
 
     /// Lesson `index`, parsed on first use (`None` past the end; a built-in lesson
     /// always parses: the engine's tests parse them all).
-    pub fn get(&self, index: usize) -> Option<&Lesson> {
-        let head = self.heads.get(index)?;
-        self.parsed[index]
-            .get_or_init(|| lesson(head.id).ok())
-            .as_ref()
+    pub fn get(&self, index: usize) -> Option<Rc<Lesson>> {
+        match self.heads.get(index) {
+            Some(head) => self.parsed[index]
+                .get_or_init(|| lesson(head.id).ok().map(Rc::new))
+                .clone(),
+            None => self.own_at(index).map(|o| o.lesson),
+        }
+    }
+
+    /// The reader's lesson at `index`, if it is one.
+    pub fn own_at(&self, index: usize) -> Option<Own> {
+        let i = index.checked_sub(self.heads.len())?;
+        self.own.borrow().get(i).cloned()
+    }
+
+    /// Adds the reader's lesson (in place of one of theirs with its id) and gives
+    /// its index.
+    pub fn add(&self, own: Own) -> usize {
+        let mut list = self.own.borrow_mut();
+        let i = match list.iter().position(|o| o.lesson.id == own.lesson.id) {
+            Some(i) => {
+                list[i] = own;
+                i
+            }
+            None => {
+                list.push(own);
+                list.len() - 1
+            }
+        };
+        self.heads.len() + i
     }
 }
 
@@ -97,6 +203,69 @@ pub fn step_label(step: usize, steps: usize) -> String {
 /// `#lesson=ID&step=N` (N from 1).
 pub fn fragment(id: &str, step: usize) -> String {
     format!("#lesson={id}&step={}", step + 1)
+}
+
+/// What a fragment asks the player to open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// `#lesson=ID&step=N`: a lesson by its id.
+    Id(String, usize),
+    /// `#lesson-url=URL&step=N`: a lesson file fetched from a URL (percent-encoded
+    /// when it holds `&` or `#`).
+    Url(String, usize),
+}
+
+/// What a fragment names: `#lesson-url=` before `#lesson=`; none for other
+/// fragments (a shared moment's `#v1...`).
+pub fn wanted(fragment: &str) -> Option<Wanted> {
+    let (id, _) = parse_fragment(fragment).unwrap_or_default();
+    let pairs = || fragment.trim_start_matches('#').split('&');
+    let step = pairs()
+        .find_map(|kv| kv.strip_prefix("step="))
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(0, |n| n.saturating_sub(1));
+    let url = pairs()
+        .find_map(|kv| kv.strip_prefix("lesson-url="))
+        .filter(|v| !v.is_empty());
+    match (url, id.is_empty()) {
+        (Some(u), _) => Some(Wanted::Url(percent_decode(u), step)),
+        (None, false) => Some(Wanted::Id(id, step)),
+        (None, true) => None,
+    }
+}
+
+/// `#lesson-url=URL&step=N`, the URL percent-encoded where it must be.
+pub fn url_fragment(url: &str, step: usize) -> String {
+    let url = url
+        .replace('%', "%25")
+        .replace('&', "%26")
+        .replace('#', "%23")
+        .replace(' ', "%20");
+    format!("#lesson-url={url}&step={}", step + 1)
+}
+
+/// `%26` back to `&`; anything not a valid escape stays as it is.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The lesson id and 0-based step a fragment names (`#lesson=mdl-queue&step=3`); a
@@ -265,6 +434,25 @@ pub fn reveal(
     });
 }
 
+/// For a number question answered wrongly with a number: whether the answer is
+/// "higher" or "lower" than `guess`.
+pub fn hint(kind: &QuestionKind, guess: &str) -> Option<&'static str> {
+    let QuestionKind::Number {
+        answer, tolerance, ..
+    } = kind
+    else {
+        return None;
+    };
+    let g = guess.trim().parse::<f64>().ok()?;
+    if (g - answer).abs() <= *tolerance {
+        None
+    } else if g > *answer {
+        Some("lower")
+    } else {
+        Some("higher")
+    }
+}
+
 /// The stated answer in words.
 pub fn stated(q: &Question, variant_answer: Option<&str>) -> String {
     match &q.kind {
@@ -297,6 +485,59 @@ mod tests {
         );
         assert_eq!(parse_fragment("#v1abc"), None);
         assert_eq!(step_label(2, 9), "3 / 9");
+    }
+
+    #[test]
+    fn a_wrong_number_is_told_which_way_to_go() {
+        let kind = QuestionKind::Number {
+            answer: 10.0,
+            tolerance: 1.0,
+            unit: "s".into(),
+        };
+        assert_eq!(hint(&kind, "20"), Some("lower"));
+        assert_eq!(hint(&kind, " 2.5 "), Some("higher"));
+        assert_eq!(hint(&kind, "10.5"), None);
+        assert_eq!(hint(&kind, "ten"), None);
+    }
+
+    #[test]
+    fn a_lesson_url_round_trips_through_the_fragment() {
+        let url = "https://example.org/l.toml?a=1&b=2#x";
+        let f = url_fragment(url, 1);
+        assert_eq!(
+            f,
+            "#lesson-url=https://example.org/l.toml?a=1%26b=2%23x&step=2"
+        );
+        assert_eq!(wanted(&f), Some(Wanted::Url(url.into(), 1)));
+        assert_eq!(
+            wanted("#lesson=mdl-queue"),
+            Some(Wanted::Id("mdl-queue".into(), 0))
+        );
+        assert_eq!(wanted("#v1abc"), None);
+        assert_eq!(percent_decode("100%"), "100%");
+    }
+
+    #[test]
+    fn the_readers_own_lesson_joins_the_menu_and_says_what_is_wrong() {
+        let text = include_str!("../../../../assets/lessons/mdl-queue.toml")
+            .replace("id = \"mdl-queue\"", "id = \"mine\"");
+        let lessons = Lessons::builtin();
+        let n = lessons.menu().len();
+        let i = lessons.add(Own::read("mine.toml", &text, None).unwrap());
+        assert_eq!(i, n);
+        assert_eq!(lessons.position("mine"), Some(n));
+        assert_eq!(lessons.get(i).unwrap().id, "mine");
+        assert!(lessons.menu()[n].own);
+        assert_eq!(lessons.steps(i), lessons.get(i).unwrap().steps.len());
+        // Again: in its own place.
+        assert_eq!(lessons.add(Own::read("mine.toml", &text, None).unwrap()), n);
+        assert_eq!(lesson_from("mine", Some(&text)).unwrap().id, "mine");
+        let broken = text.replacen("at = \"", "at = \"x", 1);
+        let e = Own::read("mine.toml", &broken, None).unwrap_err();
+        assert!(e.starts_with("mine.toml:"), "{e}");
+        assert!(lesson("nope")
+            .unwrap_err()
+            .contains("no built-in lesson 'nope'"));
     }
 
     #[test]

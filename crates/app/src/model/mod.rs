@@ -9,6 +9,7 @@
 //! here, and no import of `ui` or `canvas`: the model could run in a Web Worker
 //! unchanged, and its tests run natively.
 
+pub mod advisor;
 pub mod console;
 pub mod embed;
 pub mod export;
@@ -17,8 +18,10 @@ pub mod frame_stats;
 pub mod inspect;
 pub mod knobs;
 pub mod lesson;
+pub mod lesson_notes;
 pub mod link;
 pub mod map_pixels;
+pub mod markdown;
 pub mod mdl;
 pub mod panel_layout;
 pub mod panels;

@@ -208,3 +208,59 @@ pub struct StampedNews {
     /// The news.
     pub news: News,
 }
+
+/// The buffer-pool map in words, for its canvas's text alternative: what the
+/// colours show, in figures (the frames in the LRU lists, dirty, free, and the
+/// stale pages of a dropped table waiting to be freed).
+pub fn map_summary(s: &Snapshot, instances: u16) -> String {
+    use super::format::int;
+    let mut out = format!(
+        "Buffer pool map, {} instance{}, {} frames: {} pages in the LRU lists ({} dirty), {} free",
+        instances,
+        if instances == 1 { "" } else { "s" },
+        int(s.pages_total),
+        int(s.pages_data),
+        int(s.pages_dirty),
+        int(s.pages_free),
+    );
+    if s.pages_stale > 0 {
+        let dropped: Vec<&str> = s
+            .tables
+            .iter()
+            .filter(|t| t.dropped)
+            .map(|t| t.name.as_str())
+            .collect();
+        out.push_str(&format!(", {} stale pages being freed", int(s.pages_stale)));
+        if !dropped.is_empty() {
+            out.push_str(&format!(" (of {})", dropped.join(", ")));
+        }
+    }
+    out.push('.');
+    out
+}
+
+#[cfg(test)]
+mod map_summary_tests {
+    use super::*;
+
+    #[test]
+    fn the_map_says_its_figures() {
+        let s = Snapshot {
+            pages_total: 8192,
+            pages_data: 6000,
+            pages_dirty: 120,
+            pages_free: 1000,
+            pages_stale: 1192,
+            tables: vec![TableInfo {
+                name: "t1".into(),
+                space: ddlscope_engine::SpaceId(5),
+                dropped: true,
+            }],
+            ..Snapshot::default()
+        };
+        assert_eq!(
+            map_summary(&s, 4),
+            "Buffer pool map, 4 instances, 8,192 frames: 6,000 pages in the LRU lists (120 dirty), 1,000 free, 1,192 stale pages being freed (of t1)."
+        );
+    }
+}

@@ -193,6 +193,8 @@ pub fn running(props: &RunningProps) -> Html {
 
     html! {
         <div class={classes!("app", comparing.then_some("comparing"), state.console_wide.then_some("console-wide"))}>
+            <a class="skip-link" href="#main" data-testid="skip-link">{ "Skip to the simulation" }</a>
+            <a class="skip-link" href="#sql-input">{ "Skip to the SQL console" }</a>
             <header class="toolbar" data-testid="toolbar">
                 { brand() }
                 if stage >= Stage::Toolbar {
@@ -208,7 +210,7 @@ pub fn running(props: &RunningProps) -> Html {
                         <ShareButton {make_url} {make_poster} panels={AttrValue::from(share_panels)} {comparing} />
                         <ExportMenu texts={export::texts(&engines)} canvases={canvases[0].clone()} />
                         <button type="button" data-testid="theme-toggle" title="Switch between light and dark" aria-label="Switch between light and dark theme" onclick={Callback::from(toggle_theme)}>{ "◐" }</button>
-                        <button type="button" data-testid="help-toggle" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
+                        <button type="button" data-testid="help-toggle" data-popup="" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" aria-expanded={if state.help { "true" } else { "false" }} onclick={on_help.clone()}>{ "?" }</button>
                     </div>
                 }
             </header>
@@ -222,7 +224,7 @@ pub fn running(props: &RunningProps) -> Html {
             if state.help {
                 <Help on_close={on_help} />
             }
-            <main class="grid">
+            <main class="grid" id="main" tabindex="-1">
                 <div class="main-col">
                     if stage >= Stage::Card {
                         { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
@@ -476,6 +478,7 @@ fn panes(
                     instances={instances.get(i).copied().unwrap_or(1)}
                     snapshot={state.snapshots.get(i).cloned().unwrap_or_default()}
                     layout={state.layout.clone()}
+                    names={state.session_names.clone()}
                     {title}
                     {inspect}
                     on_seek={seeker(engines)}

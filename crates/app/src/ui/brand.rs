@@ -6,6 +6,6 @@ use yew::prelude::*;
 /// The toolbar's title.
 pub fn brand() -> Html {
     html! {
-        <span class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></span>
+        <h1 class="brand">{ "ddlscope" }<small>{ "why a DDL statement can freeze InnoDB" }</small></h1>
     }
 }

@@ -41,7 +41,12 @@ pub fn export_menu(props: &ExportProps) -> Html {
     let error = use_state(|| None::<String>);
     let on_toggle = {
         let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        Callback::from(move |_: MouseEvent| {
+            if !*open {
+                crate::ui::hooks::focus_soon(".export-menu button");
+            }
+            open.set(!*open)
+        })
     };
     let text_item = |kind: TextExport, id: &'static str, label: &'static str| {
         let (texts, error) = (props.texts.clone(), error.clone());
@@ -65,9 +70,9 @@ pub fn export_menu(props: &ExportProps) -> Html {
     let c = &props.canvases;
     html! {
         <span class="export">
-            <button type="button" data-testid="export" title="Download the metrics, the event log, a picture or your statements" aria-expanded={if *open { "true" } else { "false" }} onclick={on_toggle}>{ "Export" }</button>
+            <button type="button" data-testid="export" data-popup="" title="Download the metrics, the event log, a picture or your statements" aria-expanded={if *open { "true" } else { "false" }} onclick={on_toggle}>{ "Export" }</button>
             if *open {
-                <span class="export-menu" role="menu" aria-label="Export">
+                <span class="export-menu" role="group" aria-label="Export">
                     { text_item(TextExport::MetricsCsv, "export-csv", "Metrics, CSV (ddlscope run's columns)") }
                     { text_item(TextExport::MetricsJson, "export-json", "Metrics, JSON lines") }
                     { text_item(TextExport::Events, "export-events", "Event log, NDJSON") }

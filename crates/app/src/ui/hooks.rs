@@ -32,6 +32,106 @@ fn typing(e: &KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
+/// Whether a key press belongs to the focused widget rather than to a shortcut:
+/// typing in a field; Space or Enter on a button or link; the arrows, Home, End and
+/// the page keys in a tablist or a box that scrolls (the processlist, the console's
+/// log), which they move or scroll.
+pub fn widget_key(e: &KeyboardEvent) -> bool {
+    if typing(e) {
+        return true;
+    }
+    let Some(el) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    match e.key().as_str() {
+        " " | "Enter" => {
+            matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+                || el.get_attribute("role").is_some_and(|r| r == "tab")
+        }
+        "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp"
+        | "PageDown" => {
+            let in_tabs = el.closest("[role=tablist]").ok().flatten().is_some();
+            in_tabs || scrolls(&el, "overflow-x") || scrolls(&el, "overflow-y")
+        }
+        _ => false,
+    }
+}
+
+/// Whether `el` is a box that scrolls along `axis` (`overflow-x` or `overflow-y`):
+/// its style lets it scroll and its content runs past it. A heading whose text only
+/// overflows its line box (the step's title, focused when a step opens) is none.
+fn scrolls(el: &web_sys::Element, axis: &str) -> bool {
+    let overflows = if axis == "overflow-x" {
+        el.scroll_width() > el.client_width() + 1
+    } else {
+        el.scroll_height() > el.client_height() + 1
+    };
+    overflows
+        && gloo::utils::window()
+            .get_computed_style(el)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value(axis).ok())
+            .is_some_and(|v| v == "auto" || v == "scroll")
+}
+
+/// Closes every open menu and pop-up (a `details` menu, a button marked
+/// `data-popup` whose pop-up is open) and gives the focus back to its button.
+pub fn close_popups() {
+    let document = gloo::utils::document();
+    let mut back: Option<web_sys::HtmlElement> = None;
+    if let Ok(open) = document.query_selector_all("details[open]") {
+        for i in 0..open.length() {
+            let Some(d) = open
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            let _ = d.remove_attribute("open");
+            back = d
+                .query_selector("summary")
+                .ok()
+                .flatten()
+                .and_then(|s| s.dyn_into().ok())
+                .or(back);
+        }
+    }
+    if let Ok(open) = document.query_selector_all("button[data-popup][aria-expanded=true]") {
+        for i in 0..open.length() {
+            if let Some(b) = open
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                b.click();
+                back = Some(b);
+            }
+        }
+    }
+    if let Some(b) = back {
+        let _ = b.focus();
+    }
+}
+
+/// Moves the focus to the first element `selector` finds, once the page has drawn
+/// what just opened.
+pub fn focus_soon(selector: &'static str) {
+    gloo::timers::callback::Timeout::new(0, move || {
+        let el = gloo::utils::document()
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
 /// The animation loop, drawing the worker's frames: built once, stopped when the
 /// page goes away.
 #[hook]
@@ -97,10 +197,11 @@ pub fn use_shortcuts(engines: &EnginesProxy, state: &UseReducerHandle<AppState>)
                 if typing(e) {
                     blur_focused();
                 }
+                close_popups();
                 d.dispatch(Action::Escape);
                 return;
             }
-            if typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            if widget_key(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
             match e.key().as_str() {

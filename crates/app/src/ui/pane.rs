@@ -10,6 +10,7 @@ use crate::canvas::latch_lanes::LatchLanes;
 use crate::canvas::pane_canvases::Canvases;
 use crate::canvas::pool_map::PoolMap;
 use crate::model::panel_layout::{Column, PanelId, PanelLayout};
+use crate::model::session_names::SessionNames;
 use crate::model::snapshot::Snapshot;
 use crate::ui::mdl_panel::MdlPanel;
 use crate::ui::mount::Stage;
@@ -30,6 +31,10 @@ pub struct PaneProps {
     pub snapshot: Snapshot,
     /// Which panels, in which order and column.
     pub layout: PanelLayout,
+    /// The sessions' names (a lesson's s2, s3, or the reader's), shown in the
+    /// processlist.
+    #[prop_or_default]
+    pub names: SessionNames,
     /// The engine's title, shown above the panels in compare mode.
     #[prop_or_default]
     pub title: Option<AttrValue>,
@@ -53,7 +58,7 @@ fn panel(props: &PaneProps, id: PanelId) -> Html {
     let on_seek = props.on_seek.clone();
     let inner = match id {
         PanelId::Map => html! {
-            <PoolMap canvas={c.map.clone()} {instances} tables={s.tables.clone()} inspect={props.inspect.clone()} />
+            <PoolMap canvas={c.map.clone()} {instances} tables={s.tables.clone()} summary={crate::model::snapshot::map_summary(s, instances)} inspect={props.inspect.clone()} />
         },
         PanelId::Latches => html! { <LatchLanes canvas={c.latches.clone()} {instances} /> },
         PanelId::Flush => html! {
@@ -65,7 +70,7 @@ fn panel(props: &PaneProps, id: PanelId) -> Html {
         PanelId::Mdl => html! { <MdlPanel view={s.mdl.clone()} /> },
         PanelId::Processlist => {
             let console: Vec<u32> = s.console.iter().map(|c| c.id).collect();
-            html! { <Processlist rows={s.processlist.clone()} blockers={s.mdl.blockers()} {console} /> }
+            html! { <Processlist rows={s.processlist.clone()} blockers={s.mdl.blockers()} {console} names={props.names.clone()} /> }
         }
     };
     html! { <div class="pane-panel" data-panel={id.name()} key={id.name()}>{ inner }</div> }

@@ -19,6 +19,7 @@
 //! sessions does not push the page down while the simulation runs).
 
 use crate::model::processlist::{summary, who_matters_first, ProcRow, Role, FIRST_ROWS};
+use crate::model::session_names::SessionNames;
 use yew::prelude::*;
 
 /// At most this many rows are kept for the panel; the summary line counts them all.
@@ -35,9 +36,12 @@ pub struct ProcesslistProps {
     /// The console sessions.
     #[prop_or_default]
     pub console: Vec<u32>,
+    /// The sessions' names, beside their ids.
+    #[prop_or_default]
+    pub names: SessionNames,
 }
 
-fn row((r, role): &(ProcRow, Role)) -> Html {
+fn row((r, role): &(ProcRow, Role), names: &SessionNames) -> Html {
     let waiting = r.is_waiting();
     let class = classes!(
         waiting.then_some("waiting"),
@@ -53,7 +57,7 @@ fn row((r, role): &(ProcRow, Role)) -> Html {
     let info = r.info.clone().unwrap_or_else(|| "NULL".to_string());
     html! {
         <tr key={r.id} {class} data-testid={waiting.then_some("proc-waiting")} data-role={role.name()} data-id={r.id.to_string()}>
-            <td class="num">{ r.id }</td>
+            <td class="num">{ r.id } if let Some(n) = names.get(&r.id) { <span class="proc-name" data-testid="proc-name">{ format!(" {n}") }</span> }</td>
             <td>{ r.user.to_string() }</td>
             <td>{ r.command.to_string() }</td>
             <td class="num">{ r.time_s }</td>
@@ -87,7 +91,7 @@ pub fn processlist(props: &ProcesslistProps) -> Html {
             <p class={classes!("proc-summary", (waiting > 0).then_some("waiting"))} data-testid="processlist-summary">
                 { summary(rows) }
             </p>
-            <div class={classes!("proc-scroll", (*all).then_some("all"))} tabindex="0" aria-label="Processlist rows">
+            <div class={classes!("proc-scroll", (*all).then_some("all"))} tabindex="0" role="region" aria-label="Processlist rows">
                 <table class="proc-table">
                     <thead>
                         <tr>
@@ -100,7 +104,7 @@ pub fn processlist(props: &ProcesslistProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for ordered.iter().take(shown).map(row) }
+                        { for ordered.iter().take(shown).map(|r| row(r, &props.names)) }
                     </tbody>
                 </table>
             </div>

@@ -140,9 +140,12 @@ pub fn current_params(opened: &[(String, String)]) -> Vec<(String, String)> {
     fragment_params(&hash).unwrap_or_else(|_| opened.to_vec())
 }
 
-/// Whether a lesson owns the address (`#lesson=ID&step=N`): it does while open.
+/// Whether a lesson owns the address (`#lesson=ID&step=N`, or `#lesson-url=URL&step=N`
+/// for one's own): it does while open, and while its file is fetched.
 fn lesson_open(params: &[(String, String)]) -> bool {
-    params.iter().any(|(k, _)| k == "lesson")
+    params
+        .iter()
+        .any(|(k, _)| k == "lesson" || k == "lesson-url")
 }
 
 /// Keeps the address bar's fragment on the engines' state and the panels' `layout`
@@ -301,7 +304,7 @@ pub fn share_button(props: &ShareProps) -> Html {
     };
     html! {
         <span class="share">
-            <button type="button" data-testid="share" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
+            <button type="button" data-testid="share" data-popup="" title="A link to this moment: the same run at the same virtual time" aria-expanded={if url.is_some() { "true" } else { "false" }} onclick={on_share}>{ "Share" }</button>
             if let Some(link) = (*url).clone() {
                 <span class="share-pop" role="dialog" aria-label="Share this moment">
                     <span class="share-tabs" role="tablist">

@@ -23,6 +23,7 @@ use crate::model::snapshot::{ConsoleSession, LogEntry};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -192,7 +193,7 @@ pub fn sql_console(props: &SqlConsoleProps) -> Html {
                     { if props.wide { "⤡ narrow" } else { "⤢ wide" } }
                 </button>
             </h2>
-            { tabs(props, &renaming) }
+            { tabs(props, &renaming, !shown.is_empty()) }
             if !shown.is_empty() {
                 { log_view(shown, &tab_label(&props.names, active)) }
             }
@@ -258,8 +259,12 @@ fn on_keydown(
     })
 }
 
-/// The session tabs, the one being renamed as an input, and the new-session button.
-fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html {
+/// The session tabs, the one being renamed as an input, and, outside the tablist,
+/// the rename and new-session buttons. The tabs are one Tab stop (the active one);
+/// the arrows, Home and End move between them.
+/// `log_shown`: whether the log the tabs control is on the page (an
+/// `aria-controls` must name an element that is there).
+fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>, log_shown: bool) -> Html {
     let active = props.active;
     let on_connect = props.on_connect.reform(|_: MouseEvent| ());
     let on_rename = {
@@ -267,7 +272,8 @@ fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html
         Callback::from(move |_: MouseEvent| renaming.set(Some(active)))
     };
     html! {
-    <div class="tabs" role="tablist" aria-label="Console sessions" data-testid="session-tabs">
+    <div class="tabs" data-testid="session-tabs">
+        <div class="tablist" role="tablist" aria-label="Console sessions" onkeydown={tab_keys(props)}>
         { for props.sessions.iter().map(|s| {
             if **renaming == Some(s.id) {
                 return name_input(props, s.id, renaming);
@@ -287,6 +293,8 @@ fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html
                     role="tab"
                     class={classes!("tab", (id == active).then_some("active"), waiting.then_some("waiting"))}
                     aria-selected={if id == active { "true" } else { "false" }}
+                    aria-controls={log_shown.then_some("session-log")}
+                    tabindex={if id == active { "0" } else { "-1" }}
                     data-session={id.to_string()}
                     title={if s.state.is_empty() { format!("{label}: idle (double-click to name it)") } else { format!("{label}: {}", s.state) }}
                     onclick={select}
@@ -297,12 +305,49 @@ fn tabs(props: &SqlConsoleProps, renaming: &UseStateHandle<Option<u32>>) -> Html
                 </button>
             }
         }) }
+        </div>
         if **renaming != Some(active) {
             <button type="button" class="tab rename" data-testid="rename-session" title="Name this session (as in session scripts: s1, alice)" aria-label="Name this session" onclick={on_rename}>{ "✎" }</button>
         }
         <button type="button" class="tab new" data-testid="new-session" title="Open another connection" onclick={on_connect}>{ "+ new" }</button>
     </div>
     }
+}
+
+/// The tablist's keys: ← → (and ↑ ↓) select the session before or after, Home and
+/// End the first and last; the focus follows to the selected tab.
+fn tab_keys(props: &SqlConsoleProps) -> Callback<KeyboardEvent> {
+    let ids: Vec<u32> = props.sessions.iter().map(|s| s.id).collect();
+    let (active, on_select) = (props.active, props.on_select.clone());
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(at) = ids.iter().position(|&id| id == active) else {
+            return;
+        };
+        let last = ids.len().saturating_sub(1);
+        let to = match e.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (at + 1).min(last),
+            "ArrowLeft" | "ArrowUp" => at.saturating_sub(1),
+            "Home" => 0,
+            "End" => last,
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_propagation();
+        let id = ids[to];
+        on_select.emit(id);
+        // Once the tabs are drawn with the new one selected.
+        gloo::timers::callback::Timeout::new(0, move || {
+            let tab = gloo::utils::document()
+                .query_selector(&format!("[role=tab][data-session=\"{id}\"]"))
+                .ok()
+                .flatten()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(tab) = tab {
+                let _ = tab.focus();
+            }
+        })
+        .forget();
+    })
 }
 
 /// The name field that replaces tab `id` while it is renamed.
@@ -391,7 +436,7 @@ fn name_field(props: &NameInputProps) -> Html {
 /// each statement with when it was sent and when it finished.
 fn log_view(shown: &[&LogEntry], label: &str) -> Html {
     html! {
-    <div class="console-log" data-testid="sql-log" role="tabpanel" aria-label={label.to_string()} tabindex="0">
+    <div class="console-log" id="session-log" data-testid="sql-log" role="tabpanel" aria-label={label.to_string()} tabindex="0">
         { for shown.iter().map(|e| {
             if e.note {
                 return html! {

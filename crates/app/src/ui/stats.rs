@@ -32,8 +32,8 @@ struct Stat {
 fn stat(s: Stat) -> Html {
     html! {
         <div class={classes!("stat", s.mood)} title={s.title}>
-            <p class="stat-label">{ s.label }</p>
-            <p class="stat-value" data-testid={s.id}>{ s.value }</p>
+            <dt class="stat-label">{ s.label }</dt>
+            <dd class="stat-value" data-testid={s.id}>{ s.value }</dd>
         </div>
     }
 }
@@ -141,9 +141,9 @@ pub fn stats(props: &StatsProps) -> Html {
                     <span class="title-plain title-strong title-warning" data-testid="dict-sys-held">{ "dict_sys held" }</span>
                 }
             </h2>
-            <div class="stats">
+            <dl class="stats">
                 { for items.into_iter().map(stat) }
-            </div>
+            </dl>
         </section>
     }
 }

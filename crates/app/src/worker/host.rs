@@ -239,6 +239,7 @@ impl Host {
             Command::OpenLesson {
                 ask,
                 lesson,
+                source,
                 step,
                 variant,
                 seed,
@@ -252,7 +253,7 @@ impl Host {
                 // A lesson's question reads both engines: its compare engine runs
                 // beside the main one.
                 self.partner = None;
-                self.open_lesson(ask, &lesson, place, generation);
+                self.open_lesson(ask, (&lesson, source.as_deref()), place, generation);
             }
             Command::Clock { playing, speed } => {
                 self.clock = (playing, speed);
@@ -355,7 +356,12 @@ impl Host {
                     .and_then(|r| tooltip(r, x, y, width));
                 self.replies.push(Reply::Inspected { ask, text });
             }
-            Command::Reveal { ask, lesson, step } => self.reveal(ask, &lesson, step as usize),
+            Command::Reveal {
+                ask,
+                lesson,
+                source,
+                step,
+            } => self.reveal(ask, (&lesson, source.as_deref()), step as usize),
             Command::Open { .. }
             | Command::OpenLink { .. }
             | Command::OpenLesson { .. }

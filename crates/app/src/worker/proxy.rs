@@ -12,7 +12,6 @@ use crate::model::remote::protocol::{Command, MapPatch, Reply};
 use crate::model::state::Opened;
 use ddlscope_engine::lesson::Lesson;
 use ddlscope_engine::{parse_sql, Tick};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A point on engine `pane`'s map canvas, `width` CSS px wide: where a tooltip is
@@ -208,17 +207,18 @@ impl EnginesProxy {
         );
     }
 
-    /// Opens step `place` of `lesson` on fresh engines as restart `generation`
+    /// Opens step `place` of `lesson` (with its text when the reader brought it: the
+    /// worker reads it again) on fresh engines as restart `generation`
     /// (their pools warm and they run to the step's moment in the frames that
-    /// follow); the lesson's sessions land in `sessions` once connected. What the
+    /// follow); the lesson's sessions (name and id) go to `connected` once connected. What the
     /// page's state becomes, or why the step cannot open; a refusal found only in
     /// the worker (building the server) goes to `failed`.
     pub fn open_lesson(
         &self,
-        l: &Lesson,
+        (l, source): (&Lesson, Option<&str>),
         place: &Place,
         generation: u32,
-        sessions: Rc<RefCell<Sessions>>,
+        connected: impl FnOnce(Sessions) + 'static,
         failed: impl FnOnce(String) + 'static,
     ) -> Result<Opened, String> {
         let plan = l
@@ -230,7 +230,7 @@ impl EnginesProxy {
             Box::new(move |reply| {
                 if let Reply::LessonOpened { result, .. } = reply {
                     match result {
-                        Ok(ids) => *sessions.borrow_mut() = ids,
+                        Ok(ids) => connected(ids),
                         Err(e) => failed(e),
                     }
                 }
@@ -238,6 +238,7 @@ impl EnginesProxy {
             |ask| Command::OpenLesson {
                 ask,
                 lesson: l.id.clone(),
+                source: source.map(String::from),
                 step: number(place.step),
                 variant: number(place.variant),
                 seed: number(place.seed),
@@ -252,7 +253,7 @@ impl EnginesProxy {
     /// words (or why not).
     pub fn reveal(
         &self,
-        l: &Lesson,
+        (l, source): (&Lesson, Option<&str>),
         step: usize,
         shown: impl FnOnce(Result<String, String>) + 'static,
     ) {
@@ -265,6 +266,7 @@ impl EnginesProxy {
             |ask| Command::Reveal {
                 ask,
                 lesson: l.id.clone(),
+                source: source.map(String::from),
                 step: u32::try_from(step).unwrap_or(u32::MAX),
             },
         );

@@ -53,7 +53,8 @@ pub struct AdviceInput {
     pub profile: String,
     /// Server variables, by name, as `--set` gave them (checked against [`SETTABLE`]).
     pub variables: Vec<(String, String)>,
-    /// An open transaction on the table, this many seconds old when the DDL starts.
+    /// An idle transaction that read the table a second before the DDL and stays open
+    /// this many seconds after it started.
     pub open_txn_s: Option<u64>,
     /// `innodb_buffer_pool_size`.
     pub pool: ByteSize,
@@ -65,6 +66,9 @@ pub struct AdviceInput {
     pub fs: FileSystemKind,
     /// The storage device.
     pub device: DeviceKind,
+    /// The server's CPU cores, shared by its threads (`server.cpus`); 0: as many as
+    /// there are runnable threads (no CPU contention).
+    pub cpus: u32,
     /// The table.
     pub table: TableInput,
     /// The sysbench script the application's load looks like.
@@ -86,6 +90,7 @@ pub struct InputBuilder {
     ahi: Option<bool>,
     fs: Option<FileSystemKind>,
     device: Option<DeviceKind>,
+    cpus: Option<u32>,
     size: Option<ByteSize>,
     rows: Option<u64>,
     row_format: Option<RowFormatConfig>,
@@ -99,7 +104,7 @@ pub struct InputBuilder {
 }
 
 /// The field names [`InputBuilder::set`] takes (the CLI's flags without `--`).
-pub const FIELDS: [&str; 16] = [
+pub const FIELDS: [&str; 17] = [
     "profile",
     "set",
     "open-txn",
@@ -108,6 +113,7 @@ pub const FIELDS: [&str; 16] = [
     "ahi",
     "fs",
     "device",
+    "cpus",
     "table-size",
     "table-rows",
     "row-format",
@@ -178,6 +184,11 @@ impl InputBuilder {
             "ahi" => self.ahi = Some(super::variables::switch(field, value)?),
             "fs" => self.fs = Some(keyword(field, value, "ext3, ext4, xfs")?),
             "device" => self.device = Some(keyword(field, value, "hdd, sata_ssd, nvme")?),
+            "cpus" => {
+                let n = number(field, value, "1 to 4096")?;
+                in_range(field, n, 1, 4096)?;
+                self.cpus = Some(n as u32);
+            }
             _ => return self.set_table_or_workload(field, value),
         }
         Ok(())
@@ -317,6 +328,12 @@ impl InputBuilder {
                 self.device,
                 DeviceKind::Nvme,
                 "the device is NVMe flash",
+            ),
+            cpus: assume(
+                &mut self.notes,
+                self.cpus,
+                0,
+                "a core for every runnable thread (no CPU contention; give --cpus)",
             ),
             workload: assume(
                 &mut self.notes,

@@ -35,6 +35,7 @@ fn sql(at_s: u64, text: impl Into<String>) -> ScriptStep {
         sql: text.into(),
         shell: String::new(),
         tool: String::new(),
+        session: 0,
     }
 }
 
@@ -44,6 +45,7 @@ fn shell(at_s: u64, line: impl Into<String>) -> ScriptStep {
         sql: String::new(),
         shell: line.into(),
         tool: String::new(),
+        session: 0,
     }
 }
 
@@ -53,6 +55,7 @@ fn tool(at_s: u64, line: impl Into<String>) -> ScriptStep {
         sql: String::new(),
         shell: String::new(),
         tool: line.into(),
+        session: 0,
     }
 }
 
@@ -131,10 +134,8 @@ pub fn playbooks(ddl: &Ddl, base: &Scenario) -> Vec<Playbook> {
     }
 }
 
-/// pt-online-schema-change with its documented defaults (`scenario/tool.rs`), for an
-/// `ALTER TABLE t <changes>`. gh-ost is not offered yet: while it runs, the engine's
-/// per-second transactions count its applier's commits beside the workload's, so its
-/// throughput figures would read twice the workload's.
+/// pt-online-schema-change and gh-ost with their documented defaults
+/// (`scenario/tool.rs`), for an `ALTER TABLE t <changes>`.
 fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
     let Some(changes) = alter_changes(&ddl.text, &ddl.table) else {
         return Vec::new();
@@ -144,6 +145,10 @@ fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
         .schema
         .as_deref()
         .map_or(String::new(), |d| format!("D={d},"));
+    let gh_db = ddl
+        .schema
+        .as_deref()
+        .map_or(String::new(), |d| format!(" --database {d}"));
     vec![
         playbook(
             "pt-osc",
@@ -151,6 +156,14 @@ fn online_tools(ddl: &Ddl, t0: u64) -> Vec<Playbook> {
             vec![tool(
                 t0,
                 format!("pt-online-schema-change --alter \"{changes}\" {db}t={} --execute", ddl.table),
+            )],
+        ),
+        playbook(
+            "gh-ost",
+            "gh-ost: a ghost table altered, the rows copied while the binary log's changes are applied to it, an atomic cut-over",
+            vec![tool(
+                t0,
+                format!("gh-ost --table {}{gh_db} --alter \"{changes}\" --execute", ddl.table),
             )],
         ),
     ]
@@ -250,6 +263,32 @@ fn hardlink_discard(ddl: &Ddl, base: &Scenario) -> Playbook {
         ],
     )
 }
+
+/// The application's transaction of `--open-txn SECONDS`, on a client of its own
+/// (script session 1): it reads the table a second before the playbook's first step
+/// and stays open, idle, until `open_s` seconds after that step, holding its
+/// SHARED_READ metadata lock; every DDL's EXCLUSIVE request (the native ALTER's
+/// upgrade, pt-osc's CREATE TRIGGER and RENAME, gh-ost's LOCK TABLES) waits for it.
+pub fn open_transaction(ddl: &Ddl, open_s: u64) -> Vec<ScriptStep> {
+    let t = match &ddl.schema {
+        Some(db) => format!("{db}.{}", ddl.table),
+        None => ddl.table.clone(),
+    };
+    let on_other = |at_s: u64, text: String| ScriptStep {
+        session: OPEN_TXN_SESSION,
+        ..sql(at_s, text)
+    };
+    vec![
+        on_other(
+            FIRST_STEP_S - 1,
+            format!("BEGIN; SELECT COUNT(*) FROM {t} WHERE id <= 10"),
+        ),
+        on_other(FIRST_STEP_S + open_s, "COMMIT".into()),
+    ]
+}
+
+/// The script session the open transaction runs on.
+pub const OPEN_TXN_SESSION: u32 = 1;
 
 /// The scenario that runs `p` on `base`, for `seconds`.
 pub fn scenario(base: &Scenario, p: &Playbook, seconds: u64) -> Scenario {

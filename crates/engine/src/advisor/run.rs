@@ -33,13 +33,13 @@ pub struct PlaybookRun {
     tool_steps: usize,
 }
 
-/// How many endings `scenario`'s statements and shell lines make: one a statement,
-/// one a shell line (a tool's step ends with its tool, [`PlaybookRun::ended`]).
+/// How many endings `scenario`'s console statements and shell lines make: one a
+/// statement, one a shell line (a tool's step ends with its tool, [`PlaybookRun::ended`]).
 fn endings(scenario: &Scenario) -> usize {
     scenario
         .script
         .iter()
-        .filter(|s| s.tool.is_empty())
+        .filter(|s| s.tool.is_empty() && s.session == 0)
         .map(|s| match s.sql.is_empty() {
             true => 1,
             false => crate::sql::parse(&s.sql).map_or(1, |p| p.len()),
@@ -51,9 +51,12 @@ impl PlaybookRun {
     /// The server of `scenario` running `profile`, at time zero; its first step must
     /// come after the baseline's seconds.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<PlaybookRun, String> {
+        // The playbook's steps are the console's; another client's (an open
+        // transaction) are the conditions it runs in.
         let first_step_s = scenario
             .script
             .iter()
+            .filter(|s| s.session == 0)
             .map(|s| s.at_s)
             .min()
             .ok_or("the scenario has no [[script]] steps to score")?;

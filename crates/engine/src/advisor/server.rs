@@ -105,7 +105,10 @@ pub fn base_scenario(input: &AdviceInput, ddl: &Ddl) -> Result<(Scenario, Vec<St
             adaptive_hash_index: input.ahi,
             ..InnodbConfig::default()
         },
-        server: ServerConfig::default(),
+        server: ServerConfig {
+            cpus: input.cpus,
+            ..ServerConfig::default()
+        },
         ha_probe: HaProbeConfig::default(),
         script: Vec::new(),
         // A replica shows what each way of altering costs it: a native ALTER holds

@@ -148,3 +148,26 @@ fn every_builtin_lesson_reads_as_its_file() {
     let files: Vec<Lesson> = from_files().into_iter().map(|(_, l)| l).collect();
     assert_eq!(compiled, files);
 }
+
+#[test]
+fn every_builtin_step_has_speaker_notes_that_state_its_answer() {
+    // The notes window is the presenter's: every step says what to say and what to
+    // point at, and a step with a question gives its answer there, before the reveal.
+    for (file, lesson) in from_files() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let at = format!("{file} step {}", i + 1);
+            assert!(
+                step.notes.split_whitespace().count() >= 12,
+                "{at}: speaker notes of a sentence or more, not {:?}",
+                step.notes
+            );
+            if step.question.is_some() {
+                assert!(
+                    step.notes.contains("**Answer") || step.notes.contains("stated answer"),
+                    "{at}: the notes give the answer before the reveal: {:?}",
+                    step.notes
+                );
+            }
+        }
+    }
+}

@@ -454,7 +454,15 @@ pub struct ScriptStep {
     /// (`pt-online-schema-change ...`, `gh-ost ...`; see `scenario/tool.rs`).
     #[serde(default)]
     pub tool: String,
+    /// Whose SQL this is: 0 the console session (the default), N another client's
+    /// connection, opened when its first step comes due (an application transaction
+    /// left open beside the console's DDL). Shell and tool steps are always 0.
+    #[serde(default)]
+    pub session: u32,
 }
+
+/// The other clients' connections a scenario's `[[script]]` may use (`session` 1..=).
+pub const MAX_SCRIPT_SESSIONS: u32 = 16;
 
 /// The checks on `row_format`, `key_block_size` and the partition fields of
 /// `tables[i]`.
@@ -828,6 +836,17 @@ impl Scenario {
                     ToolCommand::parse(&s.tool).map_err(at)?;
                 }
                 _ => return Err(at("give one of sql, shell or tool".into())),
+            }
+            if s.session > MAX_SCRIPT_SESSIONS {
+                return Err(at(format!(
+                    "session = {}: must be 0 (the console) to {MAX_SCRIPT_SESSIONS}",
+                    s.session
+                )));
+            }
+            if s.session > 0 && s.sql.is_empty() {
+                return Err(at(
+                    "session: only an sql step runs on another session".into()
+                ));
             }
         }
         Ok(())

@@ -600,20 +600,25 @@ impl Sim {
         }
     }
 
-    /// Wakes every row-lock waiter to look again (some lock went).
+    /// Wakes every row-lock waiter to look again (some lock went). A waiter is parked,
+    /// so its wake replaces any earlier one of the same instant (`wake_early`): two
+    /// locks released before it runs (gh-ost's applier and copy commit in one instant)
+    /// must wake it once, or it would run its next steps twice over, a second client
+    /// on one thread.
     pub(in crate::sim) fn row_wake_waiters(&mut self) {
         let waiters: Vec<ThreadId> = self.sql.row_waits.values().map(|w| w.thread).collect();
         for t in waiters {
-            self.sched.schedule_thread(self.sched.now, t);
+            self.sched.wake_early(t);
         }
     }
 
-    /// A row-lock wait's deadline: wake the session so it sees its timeout.
+    /// A row-lock wait's deadline: wake the session so it sees its timeout (once, even
+    /// if a lock went in the same instant).
     pub(in crate::sim) fn row_lock_timeout(&mut self, session: u32) {
         if let Some(w) = self.sql.row_waits.get(&session) {
             if self.sched.now >= w.deadline {
                 let t = w.thread;
-                self.sched.schedule_thread(self.sched.now, t);
+                self.sched.wake_early(t);
             }
         }
     }

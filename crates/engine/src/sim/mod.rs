@@ -439,7 +439,8 @@ impl Sim {
     }
 
     /// A scenario script line comes due: a shell command, or SQL for the console
-    /// session (an error in it is reported as the statement's result).
+    /// session or another client's (an error in it is reported as the statement's
+    /// result).
     fn run_script_line(&mut self, i: usize) {
         if !self.scenario.script[i].shell.is_empty() {
             let line = self.scenario.script[i].shell.clone();
@@ -452,7 +453,17 @@ impl Sim {
             return;
         }
         let sql = self.scenario.script[i].sql.clone();
-        let session = self.sql.console_session;
+        let session = match self.scenario.script[i].session {
+            0 => self.sql.console_session,
+            n => match self.sql.script_sessions.get(&n) {
+                Some(&id) => id,
+                None => {
+                    let id = self.connect();
+                    self.sql.script_sessions.insert(n, id);
+                    id
+                }
+            },
+        };
         if let Err(e) = self.submit_to(session, &sql) {
             self.emit(EventKind::StatementFinished {
                 session,

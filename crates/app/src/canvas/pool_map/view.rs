@@ -32,6 +32,9 @@ pub struct PoolMapProps {
     pub instances: u16,
     /// The tables, for the legend.
     pub tables: Vec<TableInfo>,
+    /// What the map shows, in words (`model::snapshot::map_summary`).
+    #[prop_or_default]
+    pub summary: AttrValue,
     /// What the frame under a point is (CSS px from the canvas's top left, and the
     /// canvas's CSS width): the tooltip's text.
     #[prop_or_default]
@@ -96,7 +99,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     data-testid="bufpool-map"
                     ~style={height}
                     role="img"
-                    aria-label="Buffer pool map: every page frame in LRU order, coloured by tablespace; point at a frame to see its page"
+                    aria-label={props.summary.clone()}
                     onmousemove={on_move.clone()}
                     onclick={on_move}
                     onmouseleave={on_leave}

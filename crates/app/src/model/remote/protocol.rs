@@ -158,6 +158,9 @@ pub enum Command {
         ask: u32,
         /// The lesson's id.
         lesson: String,
+        /// The text of a lesson the reader brought (a file, a URL), read again
+        /// here; `None` for a built-in one.
+        source: Option<String>,
         /// The step, 0-based.
         step: u32,
         /// The quiz variant.
@@ -184,6 +187,8 @@ pub enum Command {
         ask: u32,
         /// The lesson's id.
         lesson: String,
+        /// The text of a lesson the reader brought, as in [`Command::OpenLesson`].
+        source: Option<String>,
         /// The step, 0-based.
         step: u32,
     },

@@ -113,8 +113,8 @@ fn player(props: &PlayerProps) -> Html {
     let comparing = state.compare.is_some() && state.snapshots.len() > 1;
     let error = option_error.or_else(|| state.error.clone());
     html! {
-        <div class={classes!("embed-player", comparing.then_some("comparing"))} data-testid="embed-player">
-            <p class="embed-caption" data-testid="embed-caption">{ caption(&state) }</p>
+        <main class={classes!("embed-player", comparing.then_some("comparing"))} data-testid="embed-player" aria-labelledby="embed-caption">
+            <h1 class="embed-caption" id="embed-caption" data-testid="embed-caption">{ caption(&state) }</h1>
             if let Some(e) = error {
                 <p class="error-banner" role="alert" data-testid="embed-error">{ e }</p>
             }
@@ -131,7 +131,7 @@ fn player(props: &PlayerProps) -> Html {
                 on_seek={seeker(&proxy)}
                 on_step={stepper(&proxy, &state)}
             />
-        </div>
+        </main>
     }
 }
 

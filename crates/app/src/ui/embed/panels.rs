@@ -53,7 +53,7 @@ fn pane(
                 <h2 class="pane-title" data-testid="pane-title">{ title }</h2>
             }
             if show("map") {
-                <PoolMap canvas={c.map.clone()} {instances} tables={snapshot.tables.clone()} />
+                <PoolMap canvas={c.map.clone()} {instances} tables={snapshot.tables.clone()} summary={crate::model::snapshot::map_summary(&snapshot, instances)} />
             }
             if show("latches") {
                 <LatchLanes canvas={c.latches.clone()} {instances} />

@@ -1,84 +1,95 @@
-//! The keys a presentation remote sends while a step is open, taken before the
-//! page's own shortcuts.
+//! The player's keys, before the page's own shortcuts: the ones a presentation
+//! remote sends (→ PageDown Space, ← PageUp, B to blank; P for presenter mode) and
+//! the learner's (L the lessons, 1–9 an answer, R the reveal). A key that belongs to
+//! the focused widget (Space on a button, an arrow in the session tabs or a box that
+//! scrolls, typing) is left to it.
 
+use super::View;
+use crate::ui::hooks::{focus_soon, widget_key};
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use wasm_bindgen::JsCast;
-use web_sys::KeyboardEvent;
+use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
-/// What a key asks of the player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RemoteKey {
-    /// → , Page Down or Space: the next step.
-    Next,
-    /// ← or Page Up: the step before.
-    Back,
-    /// P: presenter mode on or off.
-    Presenter,
-    /// B: the screen blank or back.
-    Blank,
+/// Clicks the `n`th (from 0) element `selector` finds, if it is there and enabled.
+fn click(selector: &str, n: usize) -> bool {
+    let found = gloo::utils::document()
+        .query_selector_all(selector)
+        .ok()
+        .and_then(|l| l.item(u32::try_from(n).ok()?))
+        .and_then(|el| el.dyn_into::<HtmlElement>().ok())
+        .filter(|el| !el.has_attribute("disabled"));
+    found.map(|el| el.click()).is_some()
 }
 
-impl RemoteKey {
-    /// The player's key for `key` (`KeyboardEvent.key`), if it is one.
-    pub fn of(key: &str) -> Option<RemoteKey> {
-        match key {
-            "ArrowRight" | "PageDown" | " " => Some(RemoteKey::Next),
-            "ArrowLeft" | "PageUp" => Some(RemoteKey::Back),
-            "p" | "P" => Some(RemoteKey::Presenter),
-            "b" | "B" => Some(RemoteKey::Blank),
-            _ => None,
+/// What key `key` does to the player showing `view`: `None` when the key is not the
+/// player's, else the view it leaves, if it changes it. A step key changes no view
+/// here: `step_by` opens the step (and sets the view itself), which a view set after
+/// it from the one before would undo.
+fn act(key: &str, view: &View, step_by: &Callback<i32>) -> Option<Option<View>> {
+    let mut next = view.clone();
+    // A blanked screen: the keys that would move on only bring it back.
+    if view.blank {
+        if matches!(key, "ArrowRight" | "PageDown" | " " | "b" | "B" | "Escape") {
+            next.blank = false;
+            return Some(Some(next));
         }
+        return None;
     }
+    match key {
+        "l" | "L" => {
+            next.list = !view.list;
+            if next.list {
+                focus_soon("[data-testid=lessons] button");
+            }
+        }
+        _ if view.place.is_none() => return None,
+        "ArrowRight" | "PageDown" | " " => {
+            step_by.emit(1);
+            return Some(None);
+        }
+        "ArrowLeft" | "PageUp" => {
+            step_by.emit(-1);
+            return Some(None);
+        }
+        "p" | "P" => next.presenter = !view.presenter,
+        "b" | "B" => next.blank = true,
+        "r" | "R" if click("[data-testid=lesson-reveal]", 0) => return Some(None),
+        d if d.len() == 1 && ('1'..='9').contains(&d.chars().next()?) => {
+            let n = d.parse::<usize>().ok()? - 1;
+            return click("[data-testid=lesson-choice]", n).then_some(None);
+        }
+        _ => return None,
+    }
+    Some(Some(next))
 }
 
-/// While `open`, the player's keys go to `on_key` (in the capture phase, so the
-/// page's shortcuts do not see them); keys typed into a field, or with Ctrl, Meta
-/// or Alt, are left alone.
+/// Listens for the player's keys while the page shows the player (the view as it is
+/// now: the listener is made again when it changes).
 #[hook]
-pub fn use_remote_keys(open: bool, on_key: Callback<RemoteKey>) {
-    use_effect_with(open, move |open| {
-        let listener = open.then(|| {
-            let options = EventListenerOptions {
-                phase: EventListenerPhase::Capture,
-                passive: false,
-            };
+pub fn use_lesson_keys(view: &UseStateHandle<View>, step_by: &Callback<i32>) {
+    let (view, step_by) = (view.clone(), step_by.clone());
+    use_effect_with((*view).clone(), move |_| {
+        let options = EventListenerOptions {
+            phase: EventListenerPhase::Capture,
+            passive: false,
+        };
+        let listener =
             EventListener::new_with_options(&gloo::utils::window(), "keydown", options, move |e| {
                 let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };
-                let typing = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                    });
-                if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                if widget_key(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
-                if let Some(key) = RemoteKey::of(&e.key()) {
-                    on_key.emit(key);
+                if let Some(next) = act(&e.key(), &view, &step_by) {
                     e.prevent_default();
                     e.stop_immediate_propagation();
+                    if let Some(next) = next.filter(|n| n != &*view) {
+                        view.set(next);
+                    }
                 }
-            })
-        });
+            });
         move || drop(listener)
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::RemoteKey;
-
-    #[test]
-    fn a_remotes_keys_step_present_and_blank_and_others_pass() {
-        assert_eq!(RemoteKey::of("PageDown"), Some(RemoteKey::Next));
-        assert_eq!(RemoteKey::of(" "), Some(RemoteKey::Next));
-        assert_eq!(RemoteKey::of("PageUp"), Some(RemoteKey::Back));
-        assert_eq!(RemoteKey::of("P"), Some(RemoteKey::Presenter));
-        assert_eq!(RemoteKey::of("b"), Some(RemoteKey::Blank));
-        assert_eq!(RemoteKey::of("?"), None);
-        assert_eq!(RemoteKey::of("Enter"), None);
-    }
 }

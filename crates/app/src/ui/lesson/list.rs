@@ -1,19 +1,23 @@
-//! The Lessons button and the list it opens.
+//! The Lessons button and the list it opens, with the part for one's own lesson.
 
-use ddlscope_engine::catalog::LessonHead;
+use super::own::OwnLesson;
+use crate::model::lesson::{MenuEntry, Own};
+use crate::ui::hooks::focus_soon;
 use yew::prelude::*;
 
 /// The properties of [`LessonList`].
-#[derive(Properties, Clone, Debug, PartialEq)]
+#[derive(Properties, Clone, PartialEq)]
 pub struct LessonListProps {
-    /// The built-in lessons.
-    pub heads: Vec<LessonHead>,
+    /// The menu: the built-in lessons, then the reader's own.
+    pub entries: Vec<MenuEntry>,
     /// Whether the list is open.
     pub open: bool,
     /// Opens or closes the list.
     pub on_toggle: Callback<MouseEvent>,
     /// Opens lesson `i` at its first step.
     pub on_open: Callback<usize>,
+    /// Opens a lesson the reader brought (a file, a URL, pasted text).
+    pub on_read: Callback<Own>,
 }
 
 /// The Lessons button, and the list of lessons when it is open.
@@ -24,27 +28,40 @@ pub fn lesson_list(props: &LessonListProps) -> Html {
             <div class="lesson-list" data-testid="lessons" role="dialog" aria-label="Lessons">
                 <h2>{ "Lessons" }</h2>
                 <ul>
-                { for props.heads.iter().enumerate().map(|(i, l)| {
+                { for props.entries.iter().enumerate().map(|(i, l)| {
                     let on_open = props.on_open.clone();
                     let onclick = Callback::from(move |_: MouseEvent| on_open.emit(i));
                     html! {
                         <li>
-                            <button type="button" data-testid="lesson-open" data-lesson={l.id} {onclick}>
-                                <strong>{ l.title }</strong>
-                                <small>{ format!("{} · {} steps · {}", l.duration, l.steps, l.audience) }</small>
+                            <button type="button" data-testid="lesson-open" data-lesson={l.id.clone()} {onclick}>
+                                <strong>{ l.title.clone() }</strong>
+                                <small>{ format!("{} · {}", l.id, l.about) }</small>
                             </button>
                         </li>
                     }
                 }) }
                 </ul>
+                <OwnLesson on_open={props.on_read.clone()} />
             </div>
         }
     });
+    let on_toggle = {
+        let (open, toggle) = (props.open, props.on_toggle.clone());
+        Callback::from(move |e: MouseEvent| {
+            // The focus moves into the list it opens.
+            if !open {
+                focus_soon("[data-testid=lessons] button");
+            }
+            toggle.emit(e);
+        })
+    };
     html! {
         <>
-            <button type="button" class="lesson-toggle" data-testid="lessons-toggle" onclick={props.on_toggle.clone()}
-                aria-expanded={if props.open { "true" } else { "false" }}>{ "Lessons" }</button>
-            { for list }
+            <button type="button" class="lesson-toggle" data-testid="lessons-toggle" data-popup="" title="Lessons (L)"
+                onclick={on_toggle} aria-expanded={if props.open { "true" } else { "false" }}>{ "Lessons" }</button>
+            // One node, open or not: `for` would add none when closed, and Yew, matching
+            // children from the end, would make the button again (losing its focus).
+            { list.unwrap_or_default() }
         </>
     }
 }

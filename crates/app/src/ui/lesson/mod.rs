@@ -7,24 +7,27 @@
 //! to do.
 //!
 //! The files: `list.rs` the Lessons button and list, `step.rs` the open step's panel,
-//! `question.rs` its question, `keys.rs` the presentation remote's keys, `notes.rs`
-//! the notes window, `markdown.rs` the narration, `style.rs` what a step points at
-//! and hides, as a style sheet.
+//! `question.rs` its question, `keys.rs` the player's keys (a presentation remote's
+//! and the learner's), `notes.rs` the notes window, `own.rs` a lesson of one's own
+//! (a file, a URL, pasted text, or carried in the workshop bundle), `markdown.rs`
+//! the narration, `style.rs` what a step points at and hides, as a style sheet, `adopted.rs` that sheet on the page through the CSSOM
+//! (a strict CSP refuses a `<style>` element).
 
+mod adopted;
 mod keys;
 mod list;
 mod markdown;
 mod notes;
+mod own;
 mod question;
 mod step;
 mod style;
 
-use crate::model::lesson::{self as model, Answer, Lessons, Place, Sessions};
+use crate::model::lesson::{self as model, Answer, Lessons, Own, Place, Sessions, Wanted};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
 use ddlscope_engine::lesson::Lesson;
 use gloo::timers::callback::Timeout;
-use keys::{use_remote_keys, RemoteKey};
 use list::LessonList;
 use notes::post_notes;
 use std::cell::RefCell;
@@ -63,7 +66,8 @@ fn random_below(n: usize) -> usize {
 
 /// A place at step `step` of lesson `lesson`, a quiz's variant and seed drawn.
 fn place_at(lessons: &Lessons, lesson: usize, step: usize) -> Option<Place> {
-    let s = lessons.get(lesson)?.steps.get(step)?;
+    let l = lessons.get(lesson)?;
+    let s = l.steps.get(step)?;
     let variant = random_below(s.variants.len().max(1));
     let seeds = s.variants.get(variant).map_or(1, |v| v.seeds.len());
     Some(Place {
@@ -90,27 +94,72 @@ fn open_place(
     let failed = move |e: String| {
         on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
     };
+    let own = lessons.own_at(place.lesson);
+    // The sessions carry the names the narration uses (s2, s3), in the console's
+    // tabs and the processlist.
+    let connected = {
+        let (sessions, on_action) = (sessions.clone(), props.on_action.clone());
+        move |ids: Sessions| {
+            for (name, id) in &ids {
+                let (id, name) = (*id, name.clone());
+                on_action.emit(Action::NameSession { id, name });
+            }
+            *sessions.borrow_mut() = ids;
+        }
+    };
     let opened = props.engines.open_lesson(
-        lesson,
+        (&lesson, own.as_ref().map(|o| &*o.source)),
         place,
         props.generation + 1,
-        sessions.clone(),
+        connected,
         failed,
     )?;
     props.on_action.emit(Action::LessonOpened(Box::new(opened)));
-    let _ = gloo::utils::window()
-        .location()
-        .set_hash(&model::fragment(&lesson.id, place.step));
+    let fragment = match own.and_then(|o| o.url) {
+        Some(url) => model::url_fragment(&url, place.step),
+        None => model::fragment(&lesson.id, place.step),
+    };
+    let _ = gloo::utils::window().location().set_hash(&fragment);
     Ok(())
 }
 
-/// The lesson named in the page's fragment, if any.
-fn from_fragment(lessons: &Lessons) -> Option<Place> {
-    let hash = gloo::utils::window().location().hash().ok()?;
-    let (id, step) = model::parse_fragment(&hash)?;
-    let lesson = lessons.position(&id)?;
-    let step = step.min(lessons.heads()[lesson].steps.saturating_sub(1));
-    place_at(lessons, lesson, step)
+/// Opens what the page's fragment names, if anything: a lesson by its id (an
+/// unknown one is said so on the page) or a lesson file at a URL, fetched.
+fn from_fragment(
+    lessons: &Lessons,
+    go: &Callback<Place>,
+    own: &Callback<(Own, usize)>,
+    on_action: &Callback<Action>,
+) {
+    let Some(wanted) = gloo::utils::window()
+        .location()
+        .hash()
+        .ok()
+        .and_then(|h| model::wanted(&h))
+    else {
+        return;
+    };
+    match wanted {
+        Wanted::Id(id, step) => match lessons.position(&id) {
+            Some(lesson) => {
+                let step = step.min(lessons.steps(lesson).saturating_sub(1));
+                if let Some(place) = place_at(lessons, lesson, step) {
+                    go.emit(place);
+                }
+            }
+            None => on_action.emit(Action::Notice(model::lesson(&id).err().unwrap_or_default())),
+        },
+        Wanted::Url(url, step) => {
+            let (own, on_action) = (own.clone(), on_action.clone());
+            own::fetch_url(
+                url,
+                Callback::from(move |r: Result<Own, String>| match r {
+                    Ok(o) => own.emit((o, step)),
+                    Err(e) => on_action.emit(Action::Notice(e)),
+                }),
+            );
+        }
+    }
 }
 
 /// The player: the Lessons button and list, and the open step's panel with the
@@ -120,10 +169,23 @@ pub fn lesson_player(props: &LessonProps) -> Html {
     let lessons = use_memo((), |_| Lessons::builtin());
     let view = use_state(View::default);
     let sessions = use_mut_ref(Sessions::new);
-    use_linked_step(props, &lessons, &view, &sessions);
     let go = go_to_place(props, &lessons, &view, &sessions);
+    let open_own = open_own(&lessons, &go);
+    let open_read = open_read(&view, &lessons, &open_own);
+    {
+        let (open_read, on_action) = (open_read.clone(), props.on_action.clone());
+        own::use_lesson_drop(Callback::from(move |r: Result<Own, String>| match r {
+            Ok(own) => open_read.emit(own),
+            Err(e) => on_action.emit(Action::Notice(e)),
+        }));
+    }
+    use_linked_step(props, &lessons, &go, &open_own);
     let step_by = step_by(&view, &lessons, &go);
-    use_remote_keys(view.place.is_some(), remote_keys(&view, &step_by));
+    keys::use_lesson_keys(&view, &step_by);
+    notes::use_notes_hello(view.place.clone().and_then(|p| {
+        let revealed = view.answer.revealed.clone().unwrap_or_default();
+        Some((lessons.get(p.lesson)?, p, revealed))
+    }));
 
     let list = {
         let (all, go) = (lessons.clone(), go.clone());
@@ -133,17 +195,20 @@ pub fn lesson_player(props: &LessonProps) -> Html {
             }
         });
         let on_toggle = view_toggle(&view, |v| v.list = !v.list);
-        html! { <LessonList heads={lessons.heads().to_vec()} open={view.list} {on_toggle} {on_open} /> }
+        html! { <LessonList entries={lessons.menu()} open={view.list} {on_toggle} {on_open} on_read={open_read} /> }
     };
     let open = view.place.clone().and_then(|place| {
         let lesson = lessons.get(place.lesson)?;
-        let step = lesson.steps.get(place.step)?;
+        let step = lesson.steps.get(place.step)?.clone();
         Some((place, lesson, step))
     });
-    let Some((place, lesson, step)) = open else {
+    let sheet = open.as_ref().map_or_else(String::new, |(_, _, step)| {
+        style::sheet(step, view.presenter, &sessions.borrow())
+    });
+    adopted::use_adopted_sheet(sheet);
+    let Some((place, lesson, _)) = open else {
         return html! { <div class="lesson-bar">{ list }</div> };
     };
-    let sheet = style::sheet(step, view.presenter, &sessions.borrow());
     let variant_answer = lesson
         .plan(place.step, place.variant, place.seed)
         .and_then(|p| p.answer.map(str::to_string));
@@ -179,45 +244,73 @@ pub fn lesson_player(props: &LessonProps) -> Html {
                 })
             })
         },
-        on_reveal: revealer(props, &view, lesson, &place, variant_answer),
+        on_reveal: revealer(props, &view, (&lesson, &lessons), &place, variant_answer),
     };
     html! {
         <div class={classes!("lesson-bar", view.presenter.then_some("presenting"))}>
-            <style>{ sheet }</style>
             { list }
             <StepPanel ..panel />
         </div>
     }
 }
 
-/// Opens the step the page's link names, once, after the page's own first effects
-/// (which start the default engines).
+/// Once, after the page's own first effects (which start the default engines):
+/// adds the lessons the page carries (the workshop bundle's `--lesson`) and opens
+/// the step the page's link names.
 #[hook]
 fn use_linked_step(
     props: &LessonProps,
     lessons: &Rc<Lessons>,
-    view: &UseStateHandle<View>,
-    sessions: &Rc<RefCell<Sessions>>,
+    go: &Callback<Place>,
+    open_own: &Callback<(Own, usize)>,
 ) {
-    let (view, props, lessons, sessions) = (
-        view.clone(),
-        props.clone(),
+    let (lessons, go, open_own, on_action) = (
         lessons.clone(),
-        sessions.clone(),
+        go.clone(),
+        open_own.clone(),
+        props.on_action.clone(),
     );
     use_effect_with((), move |_| {
         Timeout::new(0, move || {
-            if let Some(place) = from_fragment(&lessons) {
-                let error = open_place(&props, &lessons, &place, &sessions).err();
-                view.set(View {
-                    place: Some(place),
-                    error,
-                    ..View::default()
-                });
+            for read in own::carried() {
+                match read {
+                    Ok(own) => drop(lessons.add(own)),
+                    Err(e) => on_action.emit(Action::Notice(e)),
+                }
             }
+            from_fragment(&lessons, &go, &open_own, &on_action)
         })
         .forget();
     });
+}
+
+/// A callback that opens the reader's own lesson at a step (or its last).
+fn open_own(lessons: &Rc<Lessons>, go: &Callback<Place>) -> Callback<(Own, usize)> {
+    let (lessons, go) = (lessons.clone(), go.clone());
+    Callback::from(move |(own, step): (Own, usize)| {
+        let lesson = lessons.add(own);
+        let step = step.min(lessons.steps(lesson).saturating_sub(1));
+        if let Some(place) = place_at(&lessons, lesson, step) {
+            go.emit(place);
+        }
+    })
+}
+
+/// A callback for a lesson opened from the menu or dropped: at the step shown when
+/// it is the lesson open (a preview while writing it), else at its start.
+fn open_read(
+    view: &UseStateHandle<View>,
+    lessons: &Rc<Lessons>,
+    open_own: &Callback<(Own, usize)>,
+) -> Callback<Own> {
+    let (view, lessons, open_own) = (view.clone(), lessons.clone(), open_own.clone());
+    Callback::from(move |own: Own| {
+        let same = view
+            .place
+            .as_ref()
+            .filter(|p| lessons.get(p.lesson).is_some_and(|l| l.id == own.lesson.id));
+        open_own.emit((own, same.map_or(0, |p| p.step)));
+    })
 }
 
 /// A callback that opens a place (presenter mode kept) and tells the notes window.
@@ -243,8 +336,10 @@ fn go_to_place(
             next.error = Some(e);
         }
         if let Some(lesson) = lessons.get(place.lesson) {
-            post_notes(lesson, &place, "");
+            post_notes(&lesson, &place, "");
         }
+        // The focus moves to the step opened (the list it was picked from is gone).
+        crate::ui::hooks::focus_soon("#lesson-title");
         view.set(next);
     })
 }
@@ -258,30 +353,13 @@ fn step_by(
     let (view, lessons, go) = (view.clone(), lessons.clone(), go.clone());
     Callback::from(move |delta: i32| {
         let Some(p) = view.place.clone() else { return };
-        let n = lessons.heads()[p.lesson].steps as i32;
+        let n = lessons.steps(p.lesson) as i32;
         let to = (p.step as i32 + delta).clamp(0, n - 1) as usize;
         if to != p.step {
             if let Some(place) = place_at(&lessons, p.lesson, to) {
                 go.emit(place);
             }
         }
-    })
-}
-
-/// What the presentation remote's keys do.
-fn remote_keys(view: &UseStateHandle<View>, step_by: &Callback<i32>) -> Callback<RemoteKey> {
-    let (view, step_by) = (view.clone(), step_by.clone());
-    Callback::from(move |key: RemoteKey| match key {
-        RemoteKey::Next => step_by.emit(1),
-        RemoteKey::Back => step_by.emit(-1),
-        RemoteKey::Presenter => view.set(View {
-            presenter: !view.presenter,
-            ..(*view).clone()
-        }),
-        RemoteKey::Blank => view.set(View {
-            blank: !view.blank,
-            ..(*view).clone()
-        }),
     })
 }
 
@@ -300,12 +378,13 @@ fn view_toggle(view: &UseStateHandle<View>, change: fn(&mut View)) -> Callback<M
 fn revealer(
     props: &LessonProps,
     view: &UseStateHandle<View>,
-    lesson: &Lesson,
+    (lesson, lessons): (&Rc<Lesson>, &Lessons),
     place: &Place,
     variant_answer: Option<String>,
 ) -> Callback<MouseEvent> {
     let (view, engines, on_action) = (view.clone(), props.engines.clone(), props.on_action.clone());
     let (lesson, place) = (lesson.clone(), place.clone());
+    let source = lessons.own_at(place.lesson).map(|o| o.source);
     Callback::from(move |_: MouseEvent| {
         let Some(q) = lesson
             .steps
@@ -337,6 +416,6 @@ fn revealer(
             })
             .forget();
         };
-        engines.reveal(&lesson, place.step, shown);
+        engines.reveal((&lesson, source.as_deref()), place.step, shown);
     })
 }

@@ -1,11 +1,15 @@
 //! The presenter's notes window: opened beside the player (notes.html, or the page
-//! the workshop bundle carries), and told each step as it opens.
+//! the workshop bundle carries), told each step as it opens, and the step shown
+//! whenever a window says hello (opened late or reloaded).
 
-use crate::model::lesson as model;
 use crate::model::lesson::Place;
+use crate::model::lesson_notes;
 use ddlscope_engine::lesson::Lesson;
+use gloo::events::EventListener;
 use std::cell::RefCell;
-use wasm_bindgen::JsCast;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
 
 thread_local! {
     /// The notes window this page opened, if any: posted to directly, as a window
@@ -56,18 +60,14 @@ pub fn open_notes() {
     NOTES.with(|n| *n.borrow_mut() = opened);
 }
 
-/// Posts the step to the notes window.
-pub fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
-    let step = &lesson.steps[place.step];
-    let msg = serde_json::json!({
-        "lesson": lesson.title,
-        "label": model::step_label(place.step, lesson.steps.len()),
-        "title": step.title,
-        "narration": step.narration,
-        "notes": step.notes,
-        "answer": answer,
-    });
-    let msg = wasm_bindgen::JsValue::from_str(&msg.to_string());
+/// What a notes window says when it opens: "tell me the step" (a window opened late,
+/// reloaded, or opened by hand beside a lesson already under way).
+const HELLO: &str = "ddlscope-notes-hello";
+
+/// Posts the step to the notes window (`model::lesson_notes`); `revealed` is what the
+/// reveal showed, empty before it.
+pub fn post_notes(lesson: &Lesson, place: &Place, revealed: &str) {
+    let msg = wasm_bindgen::JsValue::from_str(&lesson_notes::message(lesson, place, revealed));
     NOTES.with(|n| {
         if let Some(w) = n.borrow().as_ref().filter(|w| !w.closed().unwrap_or(true)) {
             let _ = w.post_message(&msg, "*");
@@ -77,4 +77,42 @@ pub fn post_notes(lesson: &Lesson, place: &Place, answer: &str) {
         let _ = channel.post_message(&msg);
         channel.close();
     }
+}
+
+/// Answers a notes window's hello with the step shown (`current`, with what its
+/// reveal showed), through the channel or, from the window this page opened, its
+/// message.
+#[hook]
+pub fn use_notes_hello(current: Option<(Rc<Lesson>, Place, String)>) {
+    use_effect_with(current, |current| {
+        let current = current.clone();
+        let answer = Rc::new(move |data: JsValue| {
+            if data.as_string().as_deref() != Some(HELLO) {
+                return;
+            }
+            if let Some((lesson, place, revealed)) = &current {
+                post_notes(lesson, place, revealed);
+            }
+        });
+        let channel = web_sys::BroadcastChannel::new("ddlscope-lesson").ok();
+        let heard = channel.as_ref().map(|c| {
+            let answer = answer.clone();
+            EventListener::new(c, "message", move |e| {
+                if let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() {
+                    answer(e.data());
+                }
+            })
+        });
+        let posted = EventListener::new(&gloo::utils::window(), "message", move |e| {
+            if let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() {
+                answer(e.data());
+            }
+        });
+        move || {
+            drop((heard, posted));
+            if let Some(c) = channel {
+                c.close();
+            }
+        }
+    });
 }

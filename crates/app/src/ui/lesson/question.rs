@@ -3,7 +3,7 @@
 //! answer is shown beside what the simulation measured).
 
 use super::markdown;
-use crate::model::lesson::Answer;
+use crate::model::lesson::{self as model, Answer};
 use ddlscope_engine::lesson::{Question, QuestionKind};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -40,13 +40,15 @@ pub fn question_card(props: &QuestionProps) -> Html {
             });
         })
     };
-    let feedback = props.answer.guess.as_ref().map(|(_, right)| {
-        let text = if *right {
-            "Right."
-        } else {
-            "Not quite: try again, or reveal the answer."
+    let feedback = props.answer.guess.as_ref().map(|(g, right)| {
+        let text = match (right, model::hint(&q.kind, g)) {
+            (true, _) => format!("Right: {g}."),
+            (false, Some(way)) => {
+                format!("{g}: not quite, the answer is {way}. Try again, or reveal it.")
+            }
+            (false, None) => format!("{g}: not quite. Try again, or reveal the answer."),
         };
-        html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback">{ text }</p> }
+        html! { <p class={classes!("lesson-feedback", right.then_some("right"))} data-testid="lesson-feedback" role="status">{ text }</p> }
     });
     let revealed = props.answer.revealed.clone().map(|t| {
         html! {
@@ -60,44 +62,54 @@ pub fn question_card(props: &QuestionProps) -> Html {
         <div class="lesson-question" data-testid="lesson-question">
             <p class="lesson-prompt">{ q.prompt.clone() }</p>
             { input(&q.kind, &props.answer, &guess) }
-            { for feedback }
+            // One node each, shown or not: with `for`, none when absent, and Yew,
+            // matching children from the end, would make the form (and what was typed)
+            // again when the feedback appears.
+            { feedback.unwrap_or_default() }
             <button type="button" data-testid="lesson-reveal" onclick={props.on_reveal.clone()}>{ "Run on and reveal" }</button>
-            { for revealed }
+            { revealed.unwrap_or_default() }
         </div>
     }
 }
 
-/// The choices to pick from, or the number to type, each guess to `guess`.
+/// The choices to pick from (keys 1 to 9), or the number to type, each guess to
+/// `guess`.
 fn input(kind: &QuestionKind, answer: &Answer, guess: &Callback<String>) -> Html {
     match kind {
         QuestionKind::Choice { choices, .. } => html! {
             <div class="lesson-choices">
-            { for choices.iter().map(|c| {
+            { for choices.iter().enumerate().map(|(i, c)| {
                 let (guess, c2) = (guess.clone(), c.clone());
                 let picked = answer.guess.as_ref().is_some_and(|(g, _)| g == c);
                 html! {
                     <button type="button" data-testid="lesson-choice" class={classes!(picked.then_some("picked"))}
-                        onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>{ c.clone() }</button>
+                        aria-pressed={if picked { "true" } else { "false" }}
+                        onclick={Callback::from(move |_: MouseEvent| guess.emit(c2.clone()))}>
+                        if i < 9 { <kbd class="choice-key" aria-hidden="true">{ i + 1 }</kbd> }
+                        { c.clone() }
+                    </button>
                 }
             }) }
             </div>
         },
         QuestionKind::Number { unit, .. } => {
             let input_ref = NodeRef::default();
-            let onclick = {
+            // Enter in the field checks it, as the button does; the number stays.
+            let onsubmit = {
                 let (guess, input_ref) = (guess.clone(), input_ref.clone());
-                Callback::from(move |_: MouseEvent| {
+                Callback::from(move |e: SubmitEvent| {
+                    e.prevent_default();
                     if let Some(i) = input_ref.cast::<HtmlInputElement>() {
                         guess.emit(i.value());
                     }
                 })
             };
             html! {
-                <div class="lesson-choices">
+                <form class="lesson-choices" {onsubmit}>
                     <input type="number" step="any" data-testid="lesson-number" ref={input_ref} aria-label="Your answer" />
                     <span>{ unit.clone() }</span>
-                    <button type="button" data-testid="lesson-check" {onclick}>{ "Check" }</button>
-                </div>
+                    <button type="submit" data-testid="lesson-check">{ "Check" }</button>
+                </form>
             }
         }
     }

@@ -4,16 +4,17 @@
 use super::markdown;
 use super::notes::{open_notes, post_notes};
 use super::question::QuestionCard;
+use super::style;
 use crate::model::lesson::{self as model, Answer, Place};
 use ddlscope_engine::lesson::Lesson;
-use gloo::timers::callback::Timeout;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The properties of [`StepPanel`].
 #[derive(Properties, Clone, Debug, PartialEq)]
 pub struct StepPanelProps {
     /// The lesson.
-    pub lesson: Lesson,
+    pub lesson: Rc<Lesson>,
     /// Where in it.
     pub place: Place,
     /// The variant's own answer to the step's question, when it has variants.
@@ -57,9 +58,9 @@ pub fn step_panel(props: &StepPanelProps) -> Html {
         let (lesson, place) = (lesson.clone(), place.clone());
         Callback::from(move |_: MouseEvent| {
             open_notes();
-            let (lesson, place) = (lesson.clone(), place.clone());
-            // The window needs a moment to start listening.
-            Timeout::new(800, move || post_notes(&lesson, &place, "")).forget();
+            // A window already open hears this; a new one says hello once it
+            // listens, and is answered (`notes::use_notes_hello`).
+            post_notes(&lesson, &place, "");
         })
     };
     let question = step.question.clone().map(|question| {
@@ -69,18 +70,26 @@ pub fn step_panel(props: &StepPanelProps) -> Html {
         }
     });
     let n = lesson.steps.len();
+    // What the step points at, for presenter mode's fit check (e2e): each lit panel's
+    // selector, `|` between them.
+    let lit: Vec<&str> = style::highlighted(step)
+        .into_iter()
+        .map(style::selector)
+        .collect();
+    // In presenter mode a long narration scrolls inside its box, which the keys reach.
+    let narration_tab = props.presenter.then_some("0");
     html! {
         <>
             if props.blank {
                 <div class="lesson-blank" data-testid="lesson-blank"></div>
             }
-            <section class="panel lesson-step" data-testid="lesson-step" aria-labelledby="lesson-title">
+            <section class="panel lesson-step" data-testid="lesson-step" aria-labelledby="lesson-title" data-lit={lit.join("|")}>
                 if props.presenter {
                     <span class="presenter-badge" data-testid="presenter">{ "Presenter" }</span>
                 }
                 <header class="lesson-head">
                     <span class="lesson-count" data-testid="lesson-count">{ model::step_label(place.step, n) }</span>
-                    <h2 id="lesson-title">{ step.title.clone() }</h2>
+                    <h2 id="lesson-title" tabindex="-1" aria-live="polite">{ step.title.clone() }</h2>
                     <small>{ lesson.title.clone() }</small>
                 </header>
                 if let Some(e) = props.error.clone() {
@@ -89,8 +98,9 @@ pub fn step_panel(props: &StepPanelProps) -> Html {
                 if let Some(busy) = props.busy.clone() {
                     <p class="lesson-busy" data-testid="lesson-busy" role="status">{ format!("Getting the step ready: {busy}") }</p>
                 }
-                <div class="lesson-narration">{ markdown::render(&step.narration) }</div>
-                { for question }
+                <div class="lesson-narration" tabindex={narration_tab} role={props.presenter.then_some("region")}
+                    aria-label={props.presenter.then_some("Narration")}>{ markdown::render(&step.narration) }</div>
+                { question.unwrap_or_default() }
                 <nav class="lesson-nav">
                     <button type="button" data-testid="lesson-prev" disabled={place.step == 0} onclick={nav(-1)}>{ "← Back" }</button>
                     <button type="button" data-testid="lesson-reset" onclick={props.on_reset.clone()}>{ "Reset step" }</button>

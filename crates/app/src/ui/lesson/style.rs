@@ -40,17 +40,11 @@ pub fn highlighted(step: &Step) -> Vec<Panel> {
     out
 }
 
-/// Presenter mode when no panel of the side column is highlighted: the column goes.
-const PRESENTER_NO_SIDE: &str = "\
-.grid { grid-template-columns: minmax(0, 1fr) !important; }
-.grid > .side { display: none !important; }
-.main-col { grid-column: 1 / -1 !important; }
-";
-
 /// The style sheet for `step`: its panels outlined, a session's processlist row and
 /// console tab marked (its id from `sessions`, once connected), its hidden panels
 /// gone; in presenter mode, everything else hidden too, so the highlighted panels
-/// fit.
+/// fit (the presenter layout itself is static, in styles.css, under
+/// `.lesson-bar.presenting`).
 pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
     let lit = highlighted(step);
     let mut css = String::new();
@@ -88,28 +82,6 @@ pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
             "{} {{ display: none !important; }}\n",
             selector(p)
         ));
-    }
-    if presenter {
-        css.push_str(concat!(
-            "[data-testid=scenario-card] .about-row > :not(.lesson-bar), [data-testid=scenario-card] .about-text { display: none; }\n",
-            ".toolbar .group:not(.toolbar-end) { display: none; }\n",
-            "html { font-size: 125%; }\n",
-            // The step's text stays on the first screen with its panels: the list
-            // button and the lesson's subtitle go, a long narration scrolls.
-            ".lesson-bar .lesson-toggle, .lesson-head small { display: none; }\n",
-            ".lesson-bar { margin-bottom: 4px; }\n",
-            ".lesson-narration { max-height: 24vh; overflow-y: auto; }\n",
-            ".lesson-narration p { margin: 2px 0; }\n",
-            // The lit panels side by side, whichever column of the layout they are in.
-            ".pane-cols { display: flex; flex-wrap: wrap; }\n",
-            ".pane-col { display: contents; }\n",
-            ".pane-panel { flex: 1 1 360px; }\n",
-        ));
-        // No panel of the side column lit: the column goes.
-        let aside = [Panel::Console, Panel::LiveLog, Panel::Stats];
-        if !lit.iter().any(|p| aside.contains(p)) {
-            css.push_str(PRESENTER_NO_SIDE);
-        }
     }
     css
 }

@@ -3,18 +3,24 @@
 //! thread does them (`model::lesson`).
 
 use super::Host;
-use crate::model::lesson::{lesson, open, plan_of, reveal, Sessions, StepPick};
+use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 impl Host {
-    /// Opens step `place` of lesson `id` as restart
-    /// `generation`; the answer to `ask` goes out once its sessions are connected,
-    /// or at once with why it cannot open.
-    pub(super) fn open_lesson(&mut self, ask: u32, id: &str, place: StepPick, generation: u32) {
+    /// Opens step `place` of lesson `id` (read from its text when the reader
+    /// brought it) as restart `generation`; the answer to `ask` goes out once its
+    /// sessions are connected, or at once with why it cannot open.
+    pub(super) fn open_lesson(
+        &mut self,
+        ask: u32,
+        (id, source): (&str, Option<&str>),
+        place: StepPick,
+        generation: u32,
+    ) {
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
-        let opened = lesson(id).and_then(|l| {
+        let opened = lesson_from(id, source).and_then(|l| {
             let (_, plan) = plan_of(std::slice::from_ref(&l), id, place)?;
             open(&plan, generation, sessions.clone())
         });
@@ -38,8 +44,8 @@ impl Host {
 
     /// Runs on to the question of step `step` of lesson `id` and answers `ask` with
     /// what the simulation shows there, once it is there.
-    pub(super) fn reveal(&mut self, ask: u32, id: &str, step: usize) {
-        let found = lesson(id).ok();
+    pub(super) fn reveal(&mut self, ask: u32, (id, source): (&str, Option<&str>), step: usize) {
+        let found = lesson_from(id, source).ok();
         let question = found
             .as_ref()
             .and_then(|l| l.steps.get(step))

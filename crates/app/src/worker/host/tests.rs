@@ -320,6 +320,7 @@ fn a_lesson_step_opens_and_reveals_as_on_the_page() {
         Command::OpenLesson {
             ask: 3,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 2,
             variant: 0,
             seed: 0,
@@ -336,6 +337,7 @@ fn a_lesson_step_opens_and_reveals_as_on_the_page() {
         Command::Reveal {
             ask: 4,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 2,
         },
         &|| 0.0,
@@ -361,6 +363,7 @@ fn a_lesson_step_that_is_not_there_is_refused_with_why() {
         Command::Reveal {
             ask: 1,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 2,
         },
         &|| 0.0,
@@ -370,6 +373,7 @@ fn a_lesson_step_that_is_not_there_is_refused_with_why() {
             Command::OpenLesson {
                 ask,
                 lesson: lesson.into(),
+                source: None,
                 step,
                 variant: 0,
                 seed: 0,
@@ -392,7 +396,8 @@ fn a_lesson_step_that_is_not_there_is_refused_with_why() {
         texts,
         [
             "Not done: no server is running yet.",
-            "no lesson 'no-such-lesson'",
+            "there is no built-in lesson 'no-such-lesson' (to open your own, use Lessons → \
+             Open a lesson file, drop its file on the page, or a link #lesson-url=…)",
             "lesson 'mdl-queue' has no step 1000"
         ]
     );
@@ -419,6 +424,7 @@ fn the_clock_stops_at_a_lesson_steps_pause() {
         Command::OpenLesson {
             ask: 1,
             lesson: id,
+            source: None,
             step: step as u32,
             variant: 0,
             seed: 0,

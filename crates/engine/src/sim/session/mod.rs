@@ -195,6 +195,9 @@ pub(in crate::sim) struct SqlLayer {
     pub(super) ddl_outcomes: BTreeMap<u32, SqlError>,
     /// The session `Sim::execute` and the scenario's script lines run in.
     pub(super) console_session: u32,
+    /// The scenario script's other clients: `session = N` → its connection, opened
+    /// when its first step came due.
+    pub(super) script_sessions: BTreeMap<u32, u32>,
     /// Every statement given to `Sim::execute`, with its time.
     pub(super) commands: Vec<(Tick, String)>,
 }
@@ -263,6 +266,7 @@ impl SqlLayer {
             ddl_running: Vec::new(),
             ddl_outcomes: BTreeMap::new(),
             console_session: workload_threads + 1,
+            script_sessions: BTreeMap::new(),
             commands: Vec::new(),
         }
     }

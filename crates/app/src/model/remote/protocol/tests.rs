@@ -136,6 +136,7 @@ fn every_command_comes_back_as_it_went() {
         Command::OpenLesson {
             ask: 11,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 3,
             variant: 1,
             seed: 2,
@@ -144,6 +145,7 @@ fn every_command_comes_back_as_it_went() {
         Command::Reveal {
             ask: 12,
             lesson: "mdl-queue".into(),
+            source: None,
             step: 3,
         },
         Command::Follow {

@@ -1,0 +1,223 @@
+//! The Advisor panel's model: the form's fields as the advisor's question, and the
+//! advice run a playbook at a time in budgets of virtual seconds, so that the worker
+//! can report progress (playbook k of n, seconds done) and hear a cancel between
+//! budgets. The engine's `advisor` plans, runs and ranks exactly as `ddlscope advise`
+//! does (each playbook run to its end the way `advisor::run_to_end` runs it), so the
+//! panel and the CLI give the same ranking (tests.rs checks it against the CLI's
+//! golden).
+
+use ddlscope_engine::advisor::{self, Figures, InputBuilder, PlannedPlaybook, PlaybookRun};
+use ddlscope_engine::{Profile, Scenario};
+
+/// The form as the user left it: each field's text, blank for "not given". The
+/// names are the CLI's flags (`--pool` is `pool`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AdvisorForm {
+    /// `(field, value)` for the single-valued fields of [`advisor::FIELDS`].
+    pub fields: Vec<(String, String)>,
+    /// `NAME=VALUE` server settings, one a line (each a `--set`).
+    pub settings: String,
+    /// Pasted `SHOW VARIABLES` output, if any.
+    pub show_variables: String,
+    /// Pasted `SHOW TABLE STATUS` output, if any.
+    pub table_status: String,
+}
+
+impl AdvisorForm {
+    /// The field's text, blank when not given.
+    pub fn get(&self, field: &str) -> &str {
+        self.fields
+            .iter()
+            .find(|(f, _)| f == field)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// Sets one field (a blank value leaves it out of the question).
+    pub fn set(&mut self, field: &str, value: &str) {
+        match self.fields.iter_mut().find(|(f, _)| f == field) {
+            Some(slot) => slot.1 = value.to_string(),
+            None => self.fields.push((field.to_string(), value.to_string())),
+        }
+    }
+
+    /// The question, in the order the CLI reads it: the fields, the settings, then
+    /// the pasted output for what they leave out; and what was assumed. Errors name
+    /// the field, as the CLI's do.
+    pub fn question(&self) -> Result<(advisor::AdviceInput, Vec<String>), String> {
+        let mut b = InputBuilder::new();
+        for field in advisor::FIELDS {
+            if field == "set" {
+                for line in self
+                    .settings
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                {
+                    b.set("set", line)?;
+                }
+                continue;
+            }
+            let value = self.get(field).trim();
+            if !value.is_empty() {
+                b.set(field, value)?;
+            }
+        }
+        if !self.show_variables.trim().is_empty() {
+            advisor::read_show_variables(&mut b, &self.show_variables)?;
+        }
+        if !self.table_status.trim().is_empty() {
+            let ddl = self.get("ddl").trim();
+            if ddl.is_empty() {
+                return Err("--ddl: missing (e.g. \"DROP TABLE big\")".into());
+            }
+            let table = advisor::Ddl::parse(ddl)?.table;
+            advisor::read_table_status(&mut b, &self.table_status, &table)?;
+        }
+        b.finish()
+    }
+}
+
+/// Where the advice is: the playbook running (1-based) of how many, its name and the
+/// virtual seconds it has run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// The playbook running, 1 = the first.
+    pub playbook: usize,
+    /// How many playbooks the advice runs.
+    pub of: usize,
+    /// Its name.
+    pub name: String,
+    /// Virtual seconds it has run.
+    pub seconds: u64,
+}
+
+/// One line of the ranked table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdviceRow {
+    /// 1 = try it first.
+    pub rank: usize,
+    /// The playbook's name.
+    pub name: String,
+    /// What it does.
+    pub summary: String,
+    /// Its figures.
+    pub figures: Figures,
+    /// The scenario that replays its run (`seconds` set to the run's length).
+    pub scenario: Scenario,
+}
+
+/// The finished advice: best first, and what was assumed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    /// Best first.
+    pub rows: Vec<AdviceRow>,
+    /// What was taken from pasted output and what was assumed.
+    pub assumptions: Vec<String>,
+}
+
+/// The advice being run, one playbook after another.
+#[derive(Debug)]
+pub struct AdviceJob {
+    planned: Vec<PlannedPlaybook>,
+    assumptions: Vec<String>,
+    running: Option<(Scenario, PlaybookRun)>,
+    done: Vec<(Scenario, Figures)>,
+}
+
+impl AdviceJob {
+    /// Plans the advice for `form`; refuses input it cannot model, naming the field.
+    pub fn start(form: &AdvisorForm) -> Result<AdviceJob, String> {
+        let (input, mut assumptions) = form.question()?;
+        let (planned, notes) = advisor::plan(&input)?;
+        assumptions.extend(notes);
+        Ok(AdviceJob {
+            planned,
+            assumptions,
+            running: None,
+            done: Vec::new(),
+        })
+    }
+
+    /// How many playbooks the advice runs.
+    pub fn len(&self) -> usize {
+        self.planned.len()
+    }
+
+    /// Whether no playbook applies.
+    pub fn is_empty(&self) -> bool {
+        self.planned.is_empty()
+    }
+
+    /// Runs up to `budget_s` virtual seconds; where the advice is after them, or
+    /// `None` once every playbook has run.
+    pub fn advance(&mut self, budget_s: u64) -> Result<Option<Progress>, String> {
+        let mut left = budget_s.max(1);
+        while left > 0 {
+            if self.running.is_none() {
+                let Some(p) = self.planned.get(self.done.len()) else {
+                    return Ok(None);
+                };
+                // As advisor::run_to_end: the run's scenario is MAX_RUN_S long.
+                let mut scenario = p.scenario.clone();
+                scenario.seconds = advisor::MAX_RUN_S;
+                let profile = Profile::builtin(&scenario.profile)?;
+                let run = PlaybookRun::new(scenario.clone(), profile)?;
+                self.running = Some((scenario, run));
+            }
+            let (_, run) = self.running.as_mut().expect("started above");
+            if run.seconds() < advisor::MAX_RUN_S && !run.settled() {
+                run.second();
+                left -= 1;
+                continue;
+            }
+            let (mut scenario, run) = self.running.take().expect("started above");
+            scenario.seconds = run.seconds();
+            self.done.push((scenario, run.figures()));
+        }
+        Ok(Some(self.progress()))
+    }
+
+    /// Where the advice is now.
+    pub fn progress(&self) -> Progress {
+        let k = self.done.len().min(self.planned.len().saturating_sub(1));
+        Progress {
+            playbook: k + 1,
+            of: self.planned.len(),
+            name: self
+                .planned
+                .get(k)
+                .map_or(String::new(), |p| p.playbook.name.clone()),
+            seconds: self.running.as_ref().map_or(0, |(_, r)| r.seconds()),
+        }
+    }
+
+    /// The ranked advice, once [`AdviceJob::advance`] returned `None`.
+    pub fn finish(self) -> Result<Advice, String> {
+        if self.done.len() < self.planned.len() {
+            return Err(format!(
+                "the advice has run {} of {} playbooks",
+                self.done.len(),
+                self.planned.len()
+            ));
+        }
+        let figures: Vec<Figures> = self.done.iter().map(|(_, f)| f.clone()).collect();
+        let rows = advisor::rank(&figures)
+            .into_iter()
+            .enumerate()
+            .map(|(rank, i)| AdviceRow {
+                rank: rank + 1,
+                name: self.planned[i].playbook.name.clone(),
+                summary: self.planned[i].playbook.summary.clone(),
+                figures: figures[i].clone(),
+                scenario: self.done[i].0.clone(),
+            })
+            .collect();
+        Ok(Advice {
+            rows,
+            assumptions: self.assumptions,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

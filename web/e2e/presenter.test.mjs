@@ -1,0 +1,117 @@
+// Presenter mode on a 1280x720 projector, every step of every built-in lesson: each
+// panel the step highlights (the step panel's data-lit names their selectors) lies
+// whole inside the viewport, measured as the share of its box the viewport shows;
+// the panels' smallest text is written down beside it. A narration longer than its
+// box scrolls with the keys, which then leave the step where it is. Steps with two
+// engines side by side (compare mode) do not fit yet: a TODO sub-test reports them.
+// The figures go to target/e2e/presenter-fit.json and the test's output; a
+// screenshot per step to target/e2e/presenter-LESSON-N.png.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS, BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+
+const VIEWPORT = { width: 1280, height: 720 };
+const LESSONS_DIR = new URL('../../assets/lessons/', import.meta.url);
+/** The built-in lessons' ids, as their files give them. */
+const LESSONS = readdirSync(LESSONS_DIR)
+  .filter((f) => f.endsWith('.toml'))
+  .map((f) => /^id = "(.*)"$/m.exec(readFileSync(new URL(f, LESSONS_DIR), 'utf8'))[1])
+  .sort();
+
+const count = (page) => page.textContent('[data-testid=lesson-count]');
+
+/** Each highlighted panel's share of its box inside the viewport, and its smallest text. */
+function measure() {
+  const section = document.querySelector('[data-testid=lesson-step]');
+  const selectors = (section?.dataset.lit ?? '').split('|').filter(Boolean);
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const panels = [];
+  for (const sel of selectors) {
+    const found = [...document.querySelectorAll(sel)];
+    if (found.length === 0) panels.push({ sel, visible: 0, why: 'not on the page' });
+    for (const el of found) {
+      const r = el.getBoundingClientRect();
+      const area = r.width * r.height;
+      const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
+      const h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+      let smallest = Infinity;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent.trim() || !n.parentElement.checkVisibility()) continue;
+        smallest = Math.min(smallest, parseFloat(getComputedStyle(n.parentElement).fontSize));
+      }
+      panels.push({
+        sel: el.dataset.panel ?? el.dataset.testid ?? el.getAttribute('aria-labelledby') ?? sel,
+        visible: area > 0 ? Math.round((1000 * w * h) / area) / 10 : 0,
+        box: [r.left, r.top, r.width, r.height].map(Math.round),
+        text: Number.isFinite(smallest) ? smallest : null,
+      });
+    }
+  }
+  const n = section?.querySelector('.lesson-narration');
+  const comparing = document.querySelector('.app.comparing') !== null;
+  return { comparing, panels, narration: n ? { scroll: n.scrollHeight, client: n.clientHeight } : null };
+}
+
+test('presenter mode fits every built-in step on a 1280x720 projector', { timeout: 1_800_000 }, async (t) => {
+  const { page, problems, close } = await openBrowser();
+  const figures = [];
+  let scrolled = null;
+  try {
+    await page.setViewportSize(VIEWPORT);
+    for (const id of LESSONS) {
+      // A page of its own for each lesson (a new fragment alone would not load one).
+      await page.goto('about:blank');
+      await page.goto(`${BASE_URL}#lesson=${id}&step=1`);
+      await waitReady(page, { problems, timeoutMs: 120_000 });
+      await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+      const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
+      await page.keyboard.press('p');
+      await page.waitForSelector('[data-testid=presenter]');
+      for (let step = 1; step <= steps; step++) {
+        await pollUntil(`${id} step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
+        await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 120_000 });
+        await page.waitForTimeout(600); // a few frames: the panels filled
+        const m = await page.evaluate(measure);
+        figures.push({ lesson: id, step, ...m });
+        await screenshot(page, `presenter-${id}-${step}`);
+        if (!scrolled && m.narration && m.narration.scroll > m.narration.client + 4) {
+          // The narration runs past its box: focused, the keys scroll it and the step stays.
+          await page.focus('.lesson-narration');
+          const top = () => page.$eval('.lesson-narration', (n) => n.scrollTop);
+          await page.keyboard.press('PageDown');
+          await page.keyboard.press('ArrowDown');
+          await pollUntil('the narration scrolled', top, (t) => t > 0, { timeoutMs: 5_000 });
+          assert.equal(await count(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
+          scrolled = `${id} step ${step}`;
+        }
+        if (step < steps) await page.click('[data-testid=lesson-next]');
+      }
+    }
+  } finally {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'presenter-fit.json'), JSON.stringify(figures, null, 2));
+    await close();
+  }
+  const lines = figures.map(
+    (f) => `${f.lesson} ${f.step}: ${f.panels.map((p) => `${p.sel} ${p.visible}% (text ≥ ${p.text ?? '-'} px)`).join(', ')}`,
+  );
+  console.log(`highlighted panel visible %, 1280x720, presenter mode:\n${lines.join('\n')}`);
+  console.log(`narration scrolled with the keys on ${scrolled ?? 'no step (none ran past its box)'}`);
+  assert.deepEqual(problems, [], 'the page reported no errors');
+  assert.ok(figures.length >= LESSONS.length, 'every lesson measured');
+  const short = (compare) =>
+    figures
+      .filter((f) => f.comparing === compare)
+      .flatMap((f) => f.panels.filter((p) => p.visible < 100).map((p) => `${f.lesson} ${f.step} ${p.sel} ${p.visible}%`));
+  assert.deepEqual(short(false), [], 'every highlighted panel of a one-engine step whole inside 1280x720');
+  // Not yet: two engines side by side show every lit panel twice (six charts and two
+  // Server statuses), which do not fit at their size; reported as a TODO on every run.
+  await t.test('two engines (compare mode) fit too', { todo: 'compare-mode steps do not fit yet' }, () => {
+    assert.deepEqual(short(true), [], 'every highlighted panel of a compare-mode step whole inside 1280x720');
+  });
+});

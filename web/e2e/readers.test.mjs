@@ -1,0 +1,229 @@
+// Every reader: axe-core (npm, its axe.min.js injected into the page) on the app,
+// the embed and a lesson step at 1280x720 and 360x740 (wcag2a, wcag2aa, wcag21aa,
+// best-practice: no violation); a lesson run with the keyboard alone; a lesson of
+// one's own opened from a file, from a URL (and one whose server refuses CORS), and
+// an unknown lesson id said on the page. Screenshots go to target/e2e/readers-*.png;
+// axe's findings to target/e2e/axe-*.json.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ARTIFACTS, BASE_URL, ensurePaused, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'];
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 360, height: 740 },
+];
+const PAGES = [
+  { name: 'index', path: '' },
+  { name: 'embed', path: 'embed.html' },
+  { name: 'lesson-step', path: '#lesson=mdl-queue&step=3', ready: '[data-testid=lesson-step]' },
+];
+
+async function withPage(name, viewport, body, { allow = () => false } = {}) {
+  const { page, problems, close } = await openBrowser();
+  try {
+    await page.setViewportSize(viewport);
+    await body(page, problems);
+    await screenshot(page, `readers-${name}`);
+    assert.deepEqual(problems.filter((p) => !allow(p)), [], 'the page reported no errors');
+  } catch (e) {
+    await screenshot(page, `readers-${name}-failure`).catch(() => {});
+    throw e;
+  } finally {
+    await close();
+  }
+}
+
+/** axe's violations on the page as it is, written to ARTIFACTS/axe-<name>.json. */
+async function axe(page, name) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    TAGS,
+  );
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, `axe-${name}.json`), JSON.stringify(result.violations, null, 2));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+}
+
+for (const p of PAGES) {
+  for (const size of SIZES) {
+    const name = `${p.name}-${size.width}x${size.height}`;
+    test(`axe-core finds no violation on ${name}`, async () => {
+      await withPage(`axe-${name}`, size, async (page, problems) => {
+        await page.goto(`${BASE_URL}${p.path}`);
+        await waitReady(page, { problems, timeoutMs: 120_000 });
+        if (p.ready) await page.waitForSelector(p.ready, { timeout: 60_000 });
+        // A few frames in: the panels drawn, the figures filled.
+        await page.waitForTimeout(1500);
+        assert.deepEqual(await axe(page, name), [], `axe-core's violations on ${name}`);
+      });
+    });
+  }
+}
+
+const LESSON = 'drop-table-57-vs-80';
+const count = (page) => page.textContent('[data-testid=lesson-count]');
+const expectStep = (page, n, steps = 6) =>
+  pollUntil(`step ${n}`, () => count(page), (c) => c === `${n} / ${steps}`, { timeoutMs: 60_000 });
+const focused = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el ? `${el.tagName}#${el.id}[${el.dataset.testid ?? ''}]` : '';
+  });
+
+/** Presses Tab until the focused element matches `selector` (at most `max` times). */
+async function tabTo(page, selector, max = 60) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return i;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${selector} not reached in ${max} Tabs (focus on ${await focused(page)})`);
+}
+
+test('a lesson run with the keyboard alone', async () => {
+  await withPage('keyboard-lesson', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.goto(BASE_URL);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    // The skip link is the first Tab stop and lands in the page's main part.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.getAttribute(':focus', 'data-testid'), 'skip-link');
+    // L opens the lessons with the focus in the list; Esc closes it and gives it back.
+    await page.keyboard.press('l');
+    await page.waitForSelector('[data-testid=lessons]');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('[data-testid=lessons]')), true, 'focus in the list');
+    await page.keyboard.press('Escape');
+    await pollUntil('the list closed', () => page.$('[data-testid=lessons]'), (l) => l === null);
+    assert.equal(await page.getAttribute(':focus', 'data-testid'), 'lessons-toggle', 'focus back on its button');
+    await page.keyboard.press('l');
+    await page.waitForSelector('[data-testid=lessons]');
+    await tabTo(page, `[data-lesson="${LESSON}"]`);
+    await page.keyboard.press('Enter');
+    await expectStep(page, 1);
+    await pollUntil('focus on the step', () => focused(page), (f) => f.startsWith('H2#lesson-title'));
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 2);
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 3);
+    // A number: Enter checks it, it stays on screen, and the hint says which way.
+    await tabTo(page, '[data-testid=lesson-number]');
+    await page.keyboard.type('5');
+    await page.keyboard.press('Enter');
+    await pollUntil('feedback', () => page.textContent('[data-testid=lesson-feedback]').catch(() => ''), (t) => /lower/.test(t));
+    assert.equal(await page.inputValue('[data-testid=lesson-number]'), '5', 'the number stays');
+    await page.fill('[data-testid=lesson-number]', '0.4');
+    await page.keyboard.press('Enter');
+    await pollUntil('right', () => page.textContent('[data-testid=lesson-feedback]'), (t) => /^Right/.test(t));
+    // Esc leaves the field; R reveals.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('r');
+    await page.waitForSelector('[data-testid=lesson-answer]', { timeout: 60_000 });
+    // Blanked, → only brings the screen back.
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=lesson-blank]');
+    await page.keyboard.press('ArrowRight');
+    await pollUntil('unblanked', () => page.$('[data-testid=lesson-blank]'), (b) => b === null);
+    assert.equal(await count(page), '3 / 6', '→ on a blank screen did not move on');
+    await page.keyboard.press('ArrowRight');
+    await expectStep(page, 4);
+  });
+});
+
+test('the session tabs are one Tab stop and the arrows move between them', async () => {
+  await withPage('tabs', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.goto(BASE_URL);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.click('[data-testid=new-session]');
+    await pollUntil('two tabs', () => page.locator('[role=tab]').count(), (n) => n >= 2);
+    assert.equal(await page.locator('[role=tablist] > :not([role=tab])').count(), 0, 'only tabs in the tablist');
+    assert.equal(await page.locator('[role=tab][tabindex="0"]').count(), 1, 'one Tab stop');
+    // Paused (the page plays on load), so that a step the arrow took would show.
+    await ensurePaused(page);
+    await page.focus('[role=tab][aria-selected=true]');
+    const before = await page.getAttribute(':focus', 'data-session');
+    const time = await page.textContent('[data-testid=virtual-time]');
+    await page.keyboard.press('ArrowLeft');
+    await pollUntil('another tab', () => page.getAttribute(':focus', 'data-session'), (s) => s !== null && s !== before);
+    // The focused tab is the selected one (the selection renders in Yew's next pass).
+    await pollUntil('the focused tab selected', () => page.getAttribute(':focus', 'aria-selected'), (v) => v === 'true', { timeoutMs: 5_000 });
+    assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'the arrow did not step the simulation');
+  });
+});
+
+/** A lesson of one's own: the built-in mdl-queue under another id and title. */
+const MINE = readFileSync(new URL('../../assets/lessons/mdl-queue.toml', import.meta.url), 'utf8')
+  .replace(/^id = ".*"$/m, 'id = "my-lesson"')
+  .replace(/^title = ".*"$/m, 'title = "My own lesson"');
+
+const lessonTitle = (page) => page.textContent('[data-testid=lesson-step] header small');
+
+test('a lesson opens from a file, and a broken one says its line', async () => {
+  await withPage('own-file', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.goto(BASE_URL);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.click('[data-testid=lessons-toggle]');
+    const broken = MINE.replace(/^pause_at = ".*"$/m, 'pause_at = "10x"');
+    await page.setInputFiles('[data-testid=lesson-file]', { name: 'broken.toml', mimeType: 'text/plain', buffer: Buffer.from(broken) });
+    const error = await page.textContent('[data-testid=lesson-load-error]', { timeout: 10_000 });
+    assert.match(error, /^broken\.toml:\d+: .*10x/, `the error names the file and line: ${error}`);
+    await page.setInputFiles('[data-testid=lesson-file]', { name: 'mine.toml', mimeType: 'text/plain', buffer: Buffer.from(MINE) });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    await pollUntil('my lesson', () => lessonTitle(page), (t) => t === 'My own lesson');
+    assert.equal(await page.evaluate(() => location.hash), '#lesson=my-lesson&step=1');
+    await page.keyboard.press('ArrowRight');
+    await pollUntil('step 2', () => count(page), (c) => c.startsWith('2 / '));
+  });
+});
+
+test('a lesson opens from a URL; a server without CORS and an unknown id are explained', async () => {
+  // A server of another origin that sends no Access-Control-Allow-Origin: the
+  // strict-CSP twin of the site (a route Playwright fulfils is not held to CORS).
+  const other = process.env.E2E_CSP_URL;
+  assert.ok(other, 'E2E_CSP_URL names a second origin (cargo xtask e2e serves it)');
+  const refused = `${other}assets/lessons/mdl-queue.toml`;
+  const allow = (p) => p.includes(refused) || /CORS policy|Failed to fetch|Failed to load resource: net::ERR_FAILED/.test(p);
+  await withPage('own-url', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.route('https://lessons.example/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', headers: { 'Access-Control-Allow-Origin': '*' }, body: MINE }),
+    );
+    await page.goto(`${BASE_URL}#lesson-url=https://lessons.example/mine.toml&step=2`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    await pollUntil('my lesson', () => lessonTitle(page), (t) => t === 'My own lesson');
+    await pollUntil('step 2', () => count(page), (c) => c.startsWith('2 / '));
+    assert.equal(await page.evaluate(() => location.hash), '#lesson-url=https://lessons.example/mine.toml&step=2');
+
+    await page.goto(`${BASE_URL}#lesson-url=${refused}`);
+    await page.reload();
+    // The refusal is reported as the page starts: withPage's check sorts it out.
+    await waitReady(page, { timeoutMs: 120_000 });
+    const notice = await page.textContent('[data-testid=notice]', { timeout: 30_000 });
+    assert.match(notice, /CORS/, notice);
+
+    await page.goto(`${BASE_URL}#lesson=no-such-lesson`);
+    await page.reload();
+    await waitReady(page, { timeoutMs: 120_000 });
+    await pollUntil('said', () => page.textContent('[data-testid=notice]').catch(() => ''), (t) => /no built-in lesson 'no-such-lesson'/.test(t));
+  }, { allow });
+});
+
+test("a lesson's sessions carry the names its narration uses, in the console and the processlist", async () => {
+  await withPage('names', { width: 1280, height: 720 }, async (page, problems) => {
+    await page.goto(`${BASE_URL}#lesson=mdl-queue&step=3`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+    // The narration's s2 and s3 (s1 the console's first session) are the tabs' names.
+    const tabs = () => page.locator('[role=tab]').allTextContents();
+    const named = await pollUntil('named tabs', tabs, (t) => ['s1', 's2', 's3'].every((n) => t.some((x) => x.startsWith(`${n} · `))));
+    const id = Number(/^s3 · (\d+)/.exec(named.find((x) => x.startsWith('s3 · ')))[1]);
+    // The processlist's row of that id says s3 beside it.
+    const row = page.locator(`[data-testid=processlist] tr[data-id="${id}"] [data-testid=proc-name]`);
+    await pollUntil("s3's processlist row", () => row.textContent().catch(() => ''), (t) => t.trim() === 's3', { timeoutMs: 30_000 });
+  });
+});
