@@ -54,6 +54,9 @@ pub struct PoolFigures {
     pub exact_lru_accesses_per_cpu_s: Option<f64>,
     /// Its miss ratio.
     pub exact_lru_miss_ratio: f64,
+    /// Accesses per CPU second (wall second where Linux does not tell CPU time)
+    /// through the exact-LRU pool access by access, without the replay's read-ahead.
+    pub exact_lru_one_by_one_accesses_per_cpu_s: f64,
     /// Accesses per second through InnoDB's midpoint LRU.
     pub innodb_lru_accesses_per_s: f64,
     /// Accesses per second of this thread's CPU time (Linux only).
@@ -61,6 +64,9 @@ pub struct PoolFigures {
     pub innodb_lru_accesses_per_cpu_s: Option<f64>,
     /// Its miss ratio.
     pub innodb_lru_miss_ratio: f64,
+    /// Accesses per CPU second (wall second where Linux does not tell CPU time)
+    /// through the midpoint LRU access by access.
+    pub innodb_lru_one_by_one_accesses_per_cpu_s: f64,
     /// Simulator bytes per pool page (descriptors, page hash, flush list, tablespaces).
     pub bytes_per_page: f64,
     /// Wall time of the pass that frees a tablespace's pages / a plain sweep.
@@ -247,27 +253,48 @@ struct Replay {
     cpu_s: Option<f64>,
 }
 
+/// How many accesses the replay reads ahead for at once
+/// ([`BufPool::replay_read_ahead`]), before making them.
+const READ_AHEAD_BATCH: usize = 16;
+
+/// How a replay walks the trace.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Walk {
+    /// Access by access, as the engine's own accesses come (it cannot know the next).
+    OneByOne,
+    /// [`READ_AHEAD_BATCH`] accesses read ahead for, then made: what a trace replay,
+    /// which knows what comes next, can do.
+    ReadAhead,
+}
+
 /// Replays `trace` through a pool of `POOL_PAGES` pages; returns the replay and the
 /// pool.
-fn replay(trace: &[u32], policy: LruPolicy) -> (Replay, BufPool) {
+fn replay(trace: &[u32], policy: LruPolicy, walk: Walk) -> (Replay, BufPool) {
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
     pool.register_space(SpaceId(1));
     let cpu_before = thread_cpu_s();
     let ((misses, pool), wall) = timed(move || {
         let mut misses = 0u64;
-        for (i, &p) in trace.iter().enumerate() {
-            // One access per virtual microsecond: innodb_old_blocks_time (1 s) spans a
-            // million accesses.
-            let now_ms = (i / 1000) as u32 + 1;
-            if !pool.replay_access(
-                PageId {
-                    space: SpaceId(1),
-                    page_no: p,
-                },
-                now_ms,
-                1000,
-            ) {
-                misses += 1;
+        for (n, batch) in trace.chunks(READ_AHEAD_BATCH).enumerate() {
+            let mut pages = [PageId {
+                space: SpaceId(1),
+                page_no: 0,
+            }; READ_AHEAD_BATCH];
+            for (page, &p) in pages.iter_mut().zip(batch) {
+                page.page_no = p;
+            }
+            let pages = &pages[..batch.len()];
+            if walk == Walk::ReadAhead {
+                std::hint::black_box(pool.replay_read_ahead(pages));
+            }
+            for (k, &page) in pages.iter().enumerate() {
+                // One access per virtual microsecond: innodb_old_blocks_time (1 s)
+                // spans a million accesses.
+                let i = n * READ_AHEAD_BATCH + k;
+                let now_ms = (i / 1000) as u32 + 1;
+                if !pool.replay_access(page, now_ms, 1000) {
+                    misses += 1;
+                }
             }
         }
         (misses, pool)
@@ -281,6 +308,17 @@ fn replay(trace: &[u32], policy: LruPolicy) -> (Replay, BufPool) {
         },
         pool,
     )
+}
+
+impl Replay {
+    /// Accesses of `n` per CPU second, or per wall second where the CPU time is
+    /// unknown.
+    fn per_cpu_s(&self, n: f64) -> f64 {
+        n / self
+            .cpu_s
+            .filter(|&c| c > 0.0)
+            .unwrap_or(self.wall.as_secs_f64())
+    }
 }
 
 /// The real-time factor run: the I4 calibration scenario on a 128 GB pool.
@@ -533,10 +571,18 @@ pub fn pool_figures(
             "generated (reference shape, engine PRNG)".to_string(),
         ),
     };
-    progress("replaying through exact LRU");
-    let (exact, _) = replay(&trace, LruPolicy::Exact);
-    progress("replaying through InnoDB's midpoint LRU");
-    let (innodb, pool) = replay(&trace, LruPolicy::Midpoint);
+    progress("replaying through exact LRU, access by access");
+    let (exact_one, _) = replay(&trace, LruPolicy::Exact, Walk::OneByOne);
+    progress("replaying through exact LRU, reading ahead");
+    let (exact, _) = replay(&trace, LruPolicy::Exact, Walk::ReadAhead);
+    progress("replaying through InnoDB's midpoint LRU, access by access");
+    let (innodb_one, _) = replay(&trace, LruPolicy::Midpoint, Walk::OneByOne);
+    progress("replaying through InnoDB's midpoint LRU, reading ahead");
+    let (innodb, pool) = replay(&trace, LruPolicy::Midpoint, Walk::ReadAhead);
+    assert_eq!(
+        (exact.misses, innodb.misses),
+        (exact_one.misses, innodb_one.misses)
+    );
     let bytes_per_page = pool.bytes_per_page();
     drop(pool);
     progress("timing a tablespace-eviction pass against a plain sweep");
@@ -550,9 +596,11 @@ pub fn pool_figures(
         exact_lru_accesses_per_s: n / exact.wall.as_secs_f64(),
         exact_lru_accesses_per_cpu_s: exact.cpu_s.filter(|&c| c > 0.0).map(|c| n / c),
         exact_lru_miss_ratio: exact.misses as f64 / n,
+        exact_lru_one_by_one_accesses_per_cpu_s: exact_one.per_cpu_s(n),
         innodb_lru_accesses_per_s: n / innodb.wall.as_secs_f64(),
         innodb_lru_accesses_per_cpu_s: innodb.cpu_s.filter(|&c| c > 0.0).map(|c| n / c),
         innodb_lru_miss_ratio: innodb.misses as f64 / n,
+        innodb_lru_one_by_one_accesses_per_cpu_s: innodb_one.per_cpu_s(n),
         bytes_per_page,
         evict_pass_vs_sweep_ratio,
         scan,

@@ -103,6 +103,12 @@ pub fn write_pool(out: &mut impl Write, p: &PoolFigures) -> io::Result<()> {
         p.innodb_lru_miss_ratio,
         goal(p.innodb_lru_accesses_per_s >= 20e6)
     )?;
+    writeln!(
+        out,
+        "             read ahead 16 accesses at a time (a replay knows what comes next); access by access, as the engine's own accesses come: exact {:.2} M, InnoDB {:.2} M per CPU second",
+        p.exact_lru_one_by_one_accesses_per_cpu_s / 1e6,
+        p.innodb_lru_one_by_one_accesses_per_cpu_s / 1e6
+    )?;
     if p.trace_distinct_pages <= u64::from(crate::bench::POOL_PAGES) {
         writeln!(
             out,

@@ -132,6 +132,12 @@ impl BufPoolInstance {
         panic!("{page:?} is not in the page hash");
     }
 
+    /// The first descriptor of `page`'s chain (local + 1, 0 = an empty cell).
+    #[inline]
+    pub(super) fn hash_head(&self, page: PageId) -> u32 {
+        self.page_hash.cells[self.page_hash.cell(page)]
+    }
+
     /// The chain of `page`'s cell, as local descriptor indices.
     fn hash_chain(&self, page: PageId) -> impl Iterator<Item = u32> + '_ {
         let mut at = self.page_hash.cells[self.page_hash.cell(page)];

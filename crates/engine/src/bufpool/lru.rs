@@ -388,6 +388,37 @@ impl BufPool {
         }
     }
 
+    /// Reads ahead for a batch of accesses of a replayed trace, changing nothing: the
+    /// memory those accesses will touch is loaded in three rounds, each round's loads
+    /// independent of each other (the page-hash cells; the first descriptor of each
+    /// chain; the LRU neighbours of each page found, what making it young relinks), so
+    /// that their cache misses overlap instead of following each other access by
+    /// access. Returns a value made of what was read, for the caller to hand to
+    /// [`std::hint::black_box`] so that the loads are kept.
+    pub fn replay_read_ahead(&self, pages: &[PageId]) -> u32 {
+        let inst = |p: PageId| &self.instances[usize::from(self.instance_of(p))];
+        let cells = pages.iter().fold(0, |acc, &p| acc ^ inst(p).hash_head(p));
+        let heads = pages.iter().fold(0, |acc, &p| {
+            let i = inst(p);
+            match i.hash_head(p).checked_sub(1) {
+                Some(l) => acc ^ i.blocks[l as usize].page_no,
+                None => acc,
+            }
+        });
+        let neighbours = pages.iter().fold(0, |acc, &p| {
+            let i = inst(p);
+            match self.hash_find(usize::from(self.instance_of(p)), p) {
+                Some(l) => {
+                    let b = &i.blocks[l as usize];
+                    let at = |x: u32| i.blocks.get(x as usize).map_or(0, |n| n.flags);
+                    acc ^ u32::from(at(b.prev)) ^ u32::from(at(b.next))
+                }
+                None => acc,
+            }
+        });
+        cells ^ heads ^ neighbours
+    }
+
     fn replay_zip_access(&mut self, page: PageId, now_ms: u32, old_blocks_time_ms: u32) -> bool {
         let _zip_frame = match self.lookup(page) {
             Lookup::Hit(f) if !self.is_zip_only(f) => {

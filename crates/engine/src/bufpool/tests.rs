@@ -286,3 +286,42 @@ fn an_lru_batch_refills_toward_the_scan_depth_and_writes_as_innodb_does() {
     let (fixed, _) = lru_batch(true, 300);
     assert_eq!((fixed.writes, fixed.scanned), (1024, 1324));
 }
+
+#[test]
+fn reading_ahead_changes_no_access() {
+    // Two pools replay the same trace (with evictions: 3,000 pages through 1,024
+    // frames), one reading ahead for each batch of 16 accesses: every access answers
+    // alike, and the pools end with the same pages in the same LRU order and frames.
+    let page = |p| PageId {
+        space: T,
+        page_no: p,
+    };
+    let trace: Vec<PageId> = (0..20_000u32)
+        .map(|i| page(i.wrapping_mul(2_654_435_761) % 3000))
+        .collect();
+    for policy in [LruPolicy::Exact, LruPolicy::Midpoint] {
+        let mut plain = BufPool::with_policy(1024, 2, 37, policy);
+        let mut ahead = BufPool::with_policy(1024, 2, 37, policy);
+        plain.register_space(T);
+        ahead.register_space(T);
+        for (n, batch) in trace.chunks(16).enumerate() {
+            std::hint::black_box(ahead.replay_read_ahead(batch));
+            for (k, &p) in batch.iter().enumerate() {
+                let now_ms = (n * 16 + k) as u32 / 10 + 1;
+                assert_eq!(
+                    plain.replay_access(p, now_ms, 1000),
+                    ahead.replay_access(p, now_ms, 1000)
+                );
+            }
+        }
+        plain.validate();
+        ahead.validate();
+        for i in 0..2 {
+            let order = |pool: &BufPool| pool.instances[i].lru_iter().collect::<Vec<_>>();
+            assert_eq!(order(&plain), order(&ahead));
+        }
+        for p in 0..3000 {
+            assert_eq!(plain.frame_of(page(p)), ahead.frame_of(page(p)));
+        }
+    }
+}
