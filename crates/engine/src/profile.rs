@@ -304,6 +304,11 @@ pub struct SqlLayer {
     /// `innobase_lock_autoinc()`).
     #[serde(default = "default_autoinc_lock_mode")]
     pub autoinc_lock_mode: u8,
+    /// `innodb_adaptive_hash_index` default: ON through MySQL 8.3 and MariaDB 10.4; OFF
+    /// from MariaDB 10.5.0 (MDEV-20487) and MySQL 8.4.0 (its changed InnoDB defaults).
+    /// What `ddlscope advise` assumes when the user does not say.
+    #[serde(default = "default_adaptive_hash_index")]
+    pub adaptive_hash_index: bool,
 }
 
 /// The lock an admin statement (OPTIMIZE, REPAIR) opens its table with.
@@ -328,6 +333,7 @@ impl Default for SqlLayer {
             lock_wait_timeout_min_s: default_lock_wait_timeout_min_s(),
             optimize_open_lock: AdminOpenLock::default(),
             autoinc_lock_mode: default_autoinc_lock_mode(),
+            adaptive_hash_index: default_adaptive_hash_index(),
             drop_partition_snw_first: false,
             create_like_source_shared_read: false,
             dup_key_name_has_table: false,
@@ -349,6 +355,10 @@ fn default_lock_wait_timeout_min_s() -> u64 {
 }
 fn default_autoinc_lock_mode() -> u8 {
     1
+}
+
+fn default_adaptive_hash_index() -> bool {
+    true
 }
 
 fn default_zip_decompress_ns() -> u64 {

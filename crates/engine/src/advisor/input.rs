@@ -304,6 +304,8 @@ impl InputBuilder {
             .pool
             .ok_or("--pool: missing (innodb_buffer_pool_size, e.g. 128G)")?;
         let table = self.table()?;
+        // The server's own default (a built-in profile: profile_name checked it).
+        let ahi_default = crate::Profile::builtin(&profile)?.sql.adaptive_hash_index;
         let input = AdviceInput {
             instances: assume(
                 &mut self.notes,
@@ -314,8 +316,11 @@ impl InputBuilder {
             ahi: assume(
                 &mut self.notes,
                 self.ahi,
-                true,
-                "innodb_adaptive_hash_index = ON (the default)",
+                ahi_default,
+                &format!(
+                    "innodb_adaptive_hash_index = {} ({profile}'s default)",
+                    if ahi_default { "ON" } else { "OFF" }
+                ),
             ),
             fs: assume(
                 &mut self.notes,

@@ -122,6 +122,37 @@ mod tests {
     ];
 
     #[test]
+    fn the_adaptive_hash_index_is_assumed_as_the_server_defaults_it() {
+        // OFF from MariaDB 10.5 (MDEV-20487) and MySQL 8.4; ON before; what is given wins.
+        for (profile, ahi, on) in [
+            ("mysql-5.7", None, true),
+            ("mysql-8.0.23", None, true),
+            ("mysql-8.4", None, false),
+            ("mariadb-10.11", None, false),
+            ("mariadb-10.11", Some("on"), true),
+        ] {
+            let mut b = InputBuilder::new();
+            for (f, v) in [
+                ("profile", profile),
+                ("pool", "8G"),
+                ("table-size", "1G"),
+                ("ddl", "DROP TABLE big"),
+            ] {
+                b.set(f, v).unwrap();
+            }
+            if let Some(v) = ahi {
+                b.set("ahi", v).unwrap();
+            }
+            let (input, notes) = b.finish().unwrap();
+            assert_eq!(input.ahi, on, "{profile} {ahi:?}");
+            let said = notes
+                .iter()
+                .any(|n| n.contains("innodb_adaptive_hash_index"));
+            assert_eq!(said, ahi.is_none(), "{profile}: {notes:?}");
+        }
+    }
+
+    #[test]
     fn a_drop_gets_the_removal_playbooks_on_the_same_server() {
         let (planned, notes) = plan(&question(&I1)).unwrap();
         assert_eq!(
