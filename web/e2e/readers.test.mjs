@@ -201,6 +201,30 @@ test('every stop a Tab walk reaches shows a focus ring of at least 3:1 (WCAG 1.4
   }
 });
 
+test('at 360 px every toolbar menu opens inside the screen, from the keyboard, and Esc closes it', async () => {
+  await withPage('menus-360', { width: 360, height: 740 }, async (page, problems) => {
+    await page.goto(BASE_URL);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    const menus = await page.$$eval('.toolbar details[data-testid]', (ds) => ds.map((d) => d.dataset.testid));
+    assert.ok(menus.length >= 2, `toolbar menus: ${menus.join(', ')}`);
+    const outside = [];
+    for (const id of menus) {
+      const summary = page.locator(`details[data-testid="${id}"] > summary`);
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      await pollUntil(`${id} open`, () => page.$eval(`details[data-testid="${id}"]`, (d) => d.open), (o) => o === true, { timeoutMs: 5_000 });
+      const box = await page.$eval(`details[data-testid="${id}"]`, (d) => {
+        const r = d.querySelector(':scope > :not(summary)').getBoundingClientRect();
+        return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
+      });
+      if (box.left < 0 || box.right > box.width) outside.push(`${id}: ${Math.round(box.left)}..${Math.round(box.right)} of ${box.width}`);
+      await page.keyboard.press('Escape');
+      await pollUntil(`${id} closed by Esc`, () => page.$eval(`details[data-testid="${id}"]`, (d) => d.open), (o) => o === false, { timeoutMs: 5_000 });
+    }
+    assert.deepEqual(outside, [], 'menus that open past the screen');
+  });
+});
+
 test('the session tabs are one Tab stop and the arrows move between them', async () => {
   await withPage('tabs', { width: 1280, height: 720 }, async (page, problems) => {
     await page.goto(BASE_URL);
