@@ -201,7 +201,7 @@ test('every stop a Tab walk reaches shows a focus ring of at least 3:1 (WCAG 1.4
   }
 });
 
-test('at 360 px every toolbar menu opens inside the screen, from the keyboard, and Esc closes it', async () => {
+test('at 360 px every toolbar menu opens inside the screen, from the keyboard, and Esc closes it; one tap reaches the console', async () => {
   await withPage('menus-360', { width: 360, height: 740 }, async (page, problems) => {
     await page.goto(BASE_URL);
     await waitReady(page, { problems, timeoutMs: 120_000 });
@@ -222,6 +222,11 @@ test('at 360 px every toolbar menu opens inside the screen, from the keyboard, a
       await pollUntil(`${id} closed by Esc`, () => page.$eval(`details[data-testid="${id}"]`, (d) => d.open), (o) => o === false, { timeoutMs: 5_000 });
     }
     assert.deepEqual(outside, [], 'menus that open past the screen');
+    // The console is screens below the card on a phone: one tap there, its box focused.
+    await page.locator('[data-testid=to-console]').click();
+    await pollUntil('the console focused', () => page.evaluate(() => document.activeElement?.id), (id) => id === 'sql-input', { timeoutMs: 5_000 });
+    const top = await page.$eval('#sql-input', (e) => e.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 740, `the console's box on screen (top ${top} px)`);
   });
 });
 

@@ -10,6 +10,7 @@
 
 use crate::model::format;
 use crate::ui::controls::{on_select, ProfileChoice, ScenarioChoice};
+use crate::ui::hooks::focus_soon;
 use yew::prelude::*;
 
 /// Properties of [`ScenarioCard`].
@@ -96,6 +97,11 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
             </div>
             <div class="about-row about-hints">
                 <p class="try-it" data-testid="try-it">{ props.try_it.clone() }</p>
+                // On a phone the console is screens below: one tap takes the reader
+                // there, its box focused (shown under 900 px only, by the stylesheet).
+                <button type="button" class="to-console" data-testid="to-console" onclick={Callback::from(|_| focus_soon("#sql-input"))}>
+                    { "To the console ↓" }
+                </button>
                 if let Some(busy) = &props.busy {
                     <p class="about-note" data-testid="scenario-note" role="status">{ busy.clone() }</p>
                 } else if props.building && chosen.is_some_and(|s| s.heavy) {
