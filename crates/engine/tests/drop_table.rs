@@ -281,3 +281,46 @@ fn bad_statements_are_refused_and_change_nothing() {
         "no lock left behind"
     );
 }
+
+#[test]
+fn on_a_32_gb_pool_8_0_22_walks_every_lru_list_and_8_0_23_does_not() {
+    // drop-table-80-32g: DROP TABLE t1 (4 GB, cached) at 10 s on a 32 GB, 8-instance
+    // pool under a read workload on t2.
+    let run = |profile: &str| {
+        let s = ddlscope_engine::Scenario::builtin("drop-table-80-32g").unwrap();
+        let p = ddlscope_engine::Profile::builtin(profile).unwrap();
+        let mut sim = Sim::new(s, p).unwrap();
+        sim.run_until(Tick::from_secs(14));
+        sim
+    };
+    let lru_scans = |sim: &Sim| {
+        sim.events()
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Scan {
+                        list: ddlscope_engine::ListKind::Lru,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    let worst_ms = |sim: &Sim| {
+        sim.samples()
+            .iter()
+            .filter(|s| s.t_s > 10)
+            .map(|s| s.latency_max_ms)
+            .fold(0.0, f64::max)
+    };
+    let old = run("mysql-8.0.22");
+    let new = run("mysql-8.0.23");
+    // 8.0.22: buf_LRU_flush_or_remove_pages() walks each instance's LRU list under its
+    // mutex; a read that needs the mutex waits for the walk.
+    assert_eq!(lru_scans(&old), 8);
+    assert!(worst_ms(&old) > 10.0, "8.0.22 worst {} ms", worst_ms(&old));
+    // 8.0.23: a version bump, no walk; reads never wait for the DROP.
+    assert_eq!(lru_scans(&new), 0);
+    assert!(worst_ms(&new) < 2.0, "8.0.23 worst {} ms", worst_ms(&new));
+}
