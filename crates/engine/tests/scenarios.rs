@@ -377,3 +377,53 @@ fn a_rebuild_builds_a_new_tablespace_and_drops_the_old_one_along_the_drop_path()
         assert_eq!(lock_open_over_unlink, under_lock_open, "{profile}");
     }
 }
+
+#[test]
+fn the_65th_instant_column_is_refused_or_rebuilds_the_table() {
+    let sim = run("instant-columns-row-version-limit", 40, |_| {});
+    let records = sim.statements();
+    let outcome = |sql: &str| {
+        let r = records.iter().rev().find(|r| r.sql == sql).unwrap();
+        (r.outcome.clone(), r.finished_at.zip(r.started_at))
+    };
+    let instant = records
+        .iter()
+        .filter(|r| r.sql.ends_with("INT, ALGORITHM=INSTANT"))
+        .collect::<Vec<_>>();
+    assert_eq!(instant.len(), 65);
+    // MAX_ROW_VERSION = 64: each of the 64 in milliseconds.
+    for r in &instant[..64] {
+        assert!(
+            matches!(
+                r.outcome,
+                Some(ddlscope_engine::StatementOutcome::Ok { .. })
+            ),
+            "{}: {:?}",
+            r.sql,
+            r.outcome
+        );
+        assert!(r.finished_at.unwrap() - r.started_at.unwrap() < Tick::from_ms(50));
+    }
+    let (refused, _) = outcome("ALTER TABLE sbtest1 ADD COLUMN x65 INT, ALGORITHM=INSTANT");
+    assert!(
+        matches!(
+            refused,
+            Some(ddlscope_engine::StatementOutcome::Error { code: 4092, .. })
+        ),
+        "{refused:?}"
+    );
+    // Without ALGORITHM=: INPLACE, the whole table rebuilt.
+    let (rebuilt, span) = outcome("ALTER TABLE sbtest1 ADD COLUMN x65 INT");
+    assert!(
+        matches!(rebuilt, Some(ddlscope_engine::StatementOutcome::Ok { .. })),
+        "{rebuilt:?}"
+    );
+    let (end, start) = span.unwrap();
+    assert!(end - start > Tick::from_secs(5), "{:?}", end - start);
+    let stopped = sim
+        .samples()
+        .iter()
+        .filter(|s| s.t_s > 12 && s.t_s <= 25 && s.tps == 0)
+        .count();
+    assert!(stopped >= 2, "seconds without a transaction: {stopped}");
+}
