@@ -118,10 +118,11 @@ pub fn close_popups() {
 
 /// Moves the focus to the first element `selector` finds, once the page has drawn
 /// what just opened.
-pub fn focus_soon(selector: &'static str) {
+pub fn focus_soon(selector: impl Into<String>) {
+    let selector = selector.into();
     gloo::timers::callback::Timeout::new(0, move || {
         let el = gloo::utils::document()
-            .query_selector(selector)
+            .query_selector(&selector)
             .ok()
             .flatten()
             .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());

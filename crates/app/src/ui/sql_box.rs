@@ -23,7 +23,6 @@ use crate::model::snapshot::{ConsoleSession, LogEntry};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -336,17 +335,7 @@ fn tab_keys(props: &SqlConsoleProps) -> Callback<KeyboardEvent> {
         let id = ids[to];
         on_select.emit(id);
         // Once the tabs are drawn with the new one selected.
-        gloo::timers::callback::Timeout::new(0, move || {
-            let tab = gloo::utils::document()
-                .query_selector(&format!("[role=tab][data-session=\"{id}\"]"))
-                .ok()
-                .flatten()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(tab) = tab {
-                let _ = tab.focus();
-            }
-        })
-        .forget();
+        crate::ui::hooks::focus_soon(format!("[role=tab][data-session=\"{id}\"]"));
     })
 }
 

@@ -99,11 +99,16 @@ mod tests {
     use super::*;
 
     fn question(flags: &[(&str, &str)]) -> AdviceInput {
+        question_and_notes(flags).0
+    }
+
+    /// The checked question and what was assumed.
+    fn question_and_notes(flags: &[(&str, &str)]) -> (AdviceInput, Vec<String>) {
         let mut b = InputBuilder::new();
         for (f, v) in flags {
             b.set(f, v).unwrap();
         }
-        b.finish().unwrap().0
+        b.finish().unwrap()
     }
 
     fn names(planned: &[PlannedPlaybook]) -> Vec<&str> {
@@ -131,19 +136,14 @@ mod tests {
             ("mariadb-10.11", None, false),
             ("mariadb-10.11", Some("on"), true),
         ] {
-            let mut b = InputBuilder::new();
-            for (f, v) in [
+            let mut flags = vec![
                 ("profile", profile),
                 ("pool", "8G"),
                 ("table-size", "1G"),
                 ("ddl", "DROP TABLE big"),
-            ] {
-                b.set(f, v).unwrap();
-            }
-            if let Some(v) = ahi {
-                b.set("ahi", v).unwrap();
-            }
-            let (input, notes) = b.finish().unwrap();
+            ];
+            flags.extend(ahi.map(|v| ("ahi", v)));
+            let (input, notes) = question_and_notes(&flags);
             assert_eq!(input.ahi, on, "{profile} {ahi:?}");
             let said = notes
                 .iter()
