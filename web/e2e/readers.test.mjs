@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, ensurePaused, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+import { ARTIFACTS, BASE_URL, chartBands, ensurePaused, openBrowser, pollUntil, screenshot, settled, virtualMs, waitReady } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -248,6 +248,45 @@ test('the session tabs are one Tab stop and the arrows move between them', async
     // The focused tab is the selected one (the selection renders in Yew's next pass).
     await pollUntil('the focused tab selected', () => page.getAttribute(':focus', 'aria-selected'), (v) => v === 'true', { timeoutMs: 5_000 });
     assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'the arrow did not step the simulation');
+  });
+});
+
+test("the map's frames and the charts' bands are reached and read with the keyboard", async () => {
+  await withPage('canvas-keys', { width: 1280, height: 720 }, async (page, problems) => {
+    // The demo's DROP TABLE at 10 s: a statement band on the charts, t1's pages freed.
+    await page.goto(`${BASE_URL}#scenario=drop-table-demo&engine=mysql-5.7&start=16`);
+    await waitReady(page, { problems, timeoutMs: 120_000 });
+    await settled(page);
+    await ensurePaused(page);
+    const time = await page.textContent('[data-testid=virtual-time]');
+    const read = () => page.textContent('[data-testid=map-read]');
+
+    await page.focus('[data-testid=bufpool-map]');
+    const position = (t) => Number((/LRU position ([\d,]+)/.exec(t ?? '')?.[1] ?? 'NaN').replaceAll(',', ''));
+    const head = await pollUntil('a frame near the LRU head read out', read, (t) => /^buf_pool\[0\] /.test(t ?? '') && position(t) < 1000, { timeoutMs: 10_000 });
+    await page.keyboard.press('Shift+ArrowRight');
+    await pollUntil('a frame further down the LRU list', read, (t) => /^buf_pool\[0\] /.test(t ?? '') && position(t) > position(head) + 1000, { timeoutMs: 10_000 });
+    assert.equal(await page.locator('[data-testid=map-cursor]').count(), 1, 'the cursor is drawn over the band');
+    await page.keyboard.press('ArrowDown');
+    await pollUntil('the next instance', read, (t) => /^buf_pool\[1\]/.test(t ?? ''), { timeoutMs: 10_000 });
+    await page.keyboard.press('End');
+    await pollUntil("the band's end: its free list", read, (t) => /^buf_pool\[1\] · a free block/.test(t ?? ''), { timeoutMs: 10_000 });
+    assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'the arrows did not step the simulation');
+
+    const bands = await chartBands(page, '[data-testid=chart-tps]');
+    assert.ok(bands.some((b) => b.kind === 'statement'), `a statement band to read: ${JSON.stringify(bands)}`);
+    await page.focus('[data-testid=chart-tps]');
+    await page.keyboard.press('Home');
+    const bandRead = () => page.locator('[data-testid=band-read]').first().textContent();
+    await pollUntil('the first band read out', bandRead, (t) => / \(1 of \d+\)\. Enter jumps there\.$/.test(t ?? ''), { timeoutMs: 5_000 });
+    await page.keyboard.press('End');
+    const last = await pollUntil('the last band', bandRead, (t) => /\((\d+) of \1\)/.test(t ?? ''), { timeoutMs: 5_000 });
+    assert.ok(/DROP TABLE/.test(last), `the DROP's band is the last: ${last}`);
+    assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'stepping through bands does not seek');
+    const before = await virtualMs(page);
+    await page.keyboard.press('Enter');
+    await settled(page);
+    await pollUntil('a seek to the band', () => virtualMs(page), (ms) => ms !== before && ms >= 9_500 && ms <= 10_500, { timeoutMs: 20_000 });
   });
 });
 

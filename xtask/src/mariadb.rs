@@ -51,24 +51,14 @@ impl Server {
             ),
             "the conformance run must not touch any other server or data",
         );
-        let out = Command::new("mariadb-install-db")
-            .arg("--no-defaults")
-            .arg(format!("--datadir={}", dir.join("data").display()))
-            .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
-            .output()
-            .map_err(|e| format!("mariadb-install-db: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "mariadb-install-db failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
+        install_db(&dir)?;
         let mut cmd = favoured("mariadbd");
         cmd.arg("--no-defaults")
             .arg(format!("--datadir={}", dir.join("data").display()))
             .arg(format!("--socket={}", socket.display()))
             .arg(format!("--pid-file={}", dir.join("mariadbd.pid").display()))
             .arg(format!("--log-error={}", dir.join("error.log").display()))
+            .arg(format!("--tmpdir={}", dir.join("tmp").display()))
             .args([
                 "--skip-networking",
                 "--skip-grant-tables",
@@ -125,6 +115,37 @@ impl Server {
             Err(String::from_utf8_lossy(&out.stderr).into_owned())
         }
     }
+}
+
+/// `mariadb-install-db` into `dir/data`, with the bootstrap server's temporary tables in
+/// `dir/tmp` (not the shared /tmp, where another process's clean-up once took one
+/// mid-bootstrap: "Could not remove temporary table ... error: 2", then 1051 on
+/// `mysql.tmp_user_sys`). A failed bootstrap is tried once more on a clean datadir.
+fn install_db(dir: &std::path::Path) -> Result {
+    let mut last = String::new();
+    for attempt in 0..2 {
+        if attempt > 0 {
+            note(format!(
+                "mariadb-install-db failed; trying once more:\n{last}"
+            ));
+            let _ = std::fs::remove_dir_all(dir.join("data"));
+        }
+        for sub in ["data", "tmp"] {
+            std::fs::create_dir_all(dir.join(sub)).map_err(|e| e.to_string())?;
+        }
+        let out = Command::new("mariadb-install-db")
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", dir.join("data").display()))
+            .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
+            .arg(format!("--tmpdir={}", dir.join("tmp").display()))
+            .output()
+            .map_err(|e| format!("mariadb-install-db: {e}"))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        last = String::from_utf8_lossy(&out.stderr).into_owned();
+    }
+    Err(format!("mariadb-install-db failed:\n{last}"))
 }
 
 impl Drop for Server {

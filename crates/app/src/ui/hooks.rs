@@ -34,8 +34,9 @@ fn typing(e: &KeyboardEvent) -> bool {
 
 /// Whether a key press belongs to the focused widget rather than to a shortcut:
 /// typing in a field; Space or Enter on a button or link; the arrows, Home, End and
-/// the page keys in a tablist or a box that scrolls (the processlist, the console's
-/// log), which they move or scroll.
+/// the page keys in a tablist, a canvas with a keyboard cursor (`data-cursor`: the map,
+/// the charts) or a box that scrolls (the processlist, the console's log), which they
+/// move or scroll.
 pub fn widget_key(e: &KeyboardEvent) -> bool {
     if typing(e) {
         return true;
@@ -54,7 +55,10 @@ pub fn widget_key(e: &KeyboardEvent) -> bool {
         "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp"
         | "PageDown" => {
             let in_tabs = el.closest("[role=tablist]").ok().flatten().is_some();
-            in_tabs || scrolls(&el, "overflow-x") || scrolls(&el, "overflow-y")
+            in_tabs
+                || el.has_attribute("data-cursor")
+                || scrolls(&el, "overflow-x")
+                || scrolls(&el, "overflow-y")
         }
         _ => false,
     }

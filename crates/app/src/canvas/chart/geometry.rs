@@ -106,6 +106,24 @@ impl Drawn {
             .min_by(|a, b| (a.x1 - a.x0).total_cmp(&(b.x1 - b.x0)))
     }
 
+    /// The bands a keyboard reader steps through, left to right: each band once (a
+    /// chart with two plot areas draws each twice, one above the other; the upper
+    /// one stands for both), at the same start the narrower first.
+    pub fn stops(&self) -> Vec<&HitBand> {
+        let mut out: Vec<&HitBand> = Vec::new();
+        for b in &self.bands {
+            let same = |o: &&HitBand| o.kind == b.kind && o.x0 == b.x0 && o.x1 == b.x1;
+            if !out.iter().any(same) {
+                out.push(b);
+            }
+        }
+        out.sort_by(|a, b| {
+            a.x0.total_cmp(&b.x0)
+                .then((a.x1 - a.x0).total_cmp(&(b.x1 - b.x0)))
+        });
+        out
+    }
+
     /// The bands as the `data-band-hits` attribute lists them for the browser tests:
     /// `kind:x0:x1` in whole CSS px, space separated.
     pub fn describe(&self) -> String {
@@ -309,6 +327,38 @@ mod tests {
             ],
         };
         assert_eq!(drawn.describe(), "statement:150:160 lock-wait:100:300");
+    }
+
+    #[test]
+    fn the_keyboard_steps_through_each_band_once_left_to_right() {
+        let mut lower = band(BandKind::Statement, 150.0, 160.0, 12);
+        lower.y0 = 120.0;
+        lower.y1 = 200.0;
+        let drawn = Drawn {
+            x: XMap::default(),
+            bands: vec![
+                band(BandKind::Failover, 400.0, 420.0, 40),
+                band(BandKind::Statement, 150.0, 160.0, 12),
+                lower,
+                band(BandKind::LockWait, 100.0, 300.0, 10),
+                band(BandKind::Statement, 100.0, 110.0, 10),
+            ],
+        };
+        let order: Vec<(BandKind, u64)> = drawn
+            .stops()
+            .iter()
+            .map(|b| (b.kind, b.seek_to.as_secs()))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                (BandKind::Statement, 10),
+                (BandKind::LockWait, 10),
+                (BandKind::Statement, 12),
+                (BandKind::Failover, 40),
+            ]
+        );
+        assert!(Drawn::default().stops().is_empty());
     }
 
     #[test]

@@ -3,9 +3,10 @@
 
 use super::canvases::{ChartSlot, Which};
 use super::draw::DATA;
+use super::geometry::Drawn;
 use crate::canvas::theme::{self, Rgb, Theme};
 use ddlscope_engine::Tick;
-use web_sys::{HtmlCanvasElement, MouseEvent};
+use web_sys::{FocusEvent, HtmlCanvasElement, KeyboardEvent, MouseEvent};
 use yew::prelude::*;
 
 /// Properties of the chart panels.
@@ -50,9 +51,69 @@ fn band_entries() -> Html {
     }
 }
 
-/// The canvas with its pointer handlers: a click on a band seeks to the band's start;
-/// over a band the cursor is a pointer and the tooltip tells the band's story.
-fn canvas(which: Which, props: &ChartProps, label: &str) -> Html {
+/// The canvas of chart `which`, with the panel's seek.
+fn canvas(which: Which, props: &ChartProps, label: &'static str) -> Html {
+    html! {
+        <ChartCanvas {which} slot={props.slot.clone()} on_seek={props.on_seek.clone()} {label} />
+    }
+}
+
+/// Properties of [`ChartCanvas`].
+#[derive(Properties, PartialEq, Debug)]
+struct ChartCanvasProps {
+    which: Which,
+    slot: ChartSlot,
+    on_seek: Callback<Tick>,
+    label: &'static str,
+}
+
+/// The band the keyboard cursor is on: its place among the chart's stops, its box in
+/// CSS px (left, top, width, height) and what it reads out.
+#[derive(Clone, Debug, PartialEq)]
+struct BandCursor {
+    index: usize,
+    at: (f64, f64, f64, f64),
+    text: String,
+    seek_to: Tick,
+}
+
+/// The stop `index` would move to after `key` among `count` stops (`None`: the key is
+/// not the cursor's, or there are no stops).
+fn band_step(key: &str, index: Option<usize>, count: usize) -> Option<usize> {
+    let last = count.checked_sub(1)?;
+    Some(match (key, index) {
+        ("ArrowRight" | "ArrowDown", Some(i)) => (i + 1).min(last),
+        ("ArrowLeft" | "ArrowUp", Some(i)) => i.saturating_sub(1),
+        ("ArrowRight" | "ArrowDown" | "ArrowLeft" | "ArrowUp" | "Home", _) => 0,
+        ("End", _) => last,
+        _ => return None,
+    })
+}
+
+/// The cursor on stop `index` of what the chart last drew, if it is there.
+fn band_cursor(drawn: &Drawn, index: usize) -> Option<BandCursor> {
+    let stops = drawn.stops();
+    let b = stops.get(index)?;
+    Some(BandCursor {
+        index,
+        at: (b.x0, b.y0, (b.x1 - b.x0).max(2.0), b.y1 - b.y0),
+        text: format!(
+            "{} ({} of {}). Enter jumps there.",
+            b.title,
+            index + 1,
+            stops.len()
+        ),
+        seek_to: b.seek_to,
+    })
+}
+
+/// A chart's canvas with its pointer and keyboard handlers: a click on a band seeks to
+/// the band's start, and over a band the cursor is a pointer and the tooltip tells the
+/// band's story; focused, the arrow keys (Home, End) step through the bands, each read
+/// out, and Enter seeks to the one the cursor is on.
+#[function_component(ChartCanvas)]
+fn chart_canvas(props: &ChartCanvasProps) -> Html {
+    let cursor = use_state(|| None::<BandCursor>);
     let at = |e: &MouseEvent| (f64::from(e.offset_x()), f64::from(e.offset_y()));
     let onclick = {
         let (drawn, on_seek) = (props.slot.drawn.clone(), props.on_seek.clone());
@@ -80,17 +141,62 @@ fn canvas(which: Which, props: &ChartProps, label: &str) -> Html {
             hover(&canvas, None);
         }
     });
+    let onkeydown = {
+        let (drawn, on_seek, cursor) = (
+            props.slot.drawn.clone(),
+            props.on_seek.clone(),
+            cursor.clone(),
+        );
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                if let Some(c) = cursor.as_ref() {
+                    e.prevent_default();
+                    on_seek.emit(c.seek_to);
+                }
+                return;
+            }
+            let drawn = drawn.borrow();
+            let index = cursor.as_ref().map(|c| c.index);
+            let Some(next) = band_step(&e.key(), index, drawn.stops().len()) else {
+                return;
+            };
+            e.prevent_default();
+            cursor.set(band_cursor(&drawn, next));
+        })
+    };
+    let onblur = {
+        let cursor = cursor.clone();
+        Callback::from(move |_: FocusEvent| cursor.set(None))
+    };
+    let which = props.which;
+    let read_out = match cursor.as_ref() {
+        Some(c) => c.text.clone(),
+        None => String::new(),
+    };
     html! {
-        <canvas
-            ref={props.slot.canvas.clone()}
-            data-testid={which.test_id()}
-            ~style={format!("height: {}px", which.css_height())}
-            role="img"
-            aria-label={label.to_string()}
-            {onclick}
-            {onmousemove}
-            {onmouseleave}
-        />
+        <div class="chart-wrap">
+            <canvas
+                ref={props.slot.canvas.clone()}
+                data-testid={which.test_id()}
+                data-cursor=""
+                tabindex="0"
+                ~style={format!("height: {}px", which.css_height())}
+                role="img"
+                aria-label={props.label}
+                aria-describedby={format!("{}-keys", which.test_id())}
+                {onclick}
+                {onmousemove}
+                {onmouseleave}
+                {onkeydown}
+                {onblur}
+            />
+            if let Some(c) = cursor.as_ref() {
+                <div class="band-cursor" data-testid="band-cursor" aria-hidden="true"
+                    ~style={format!("left: {:.0}px; top: {:.0}px; width: {:.0}px; height: {:.0}px", c.at.0, c.at.1, c.at.2, c.at.3)}></div>
+            }
+            <p id={format!("{}-keys", which.test_id())} class="visually-hidden">{ "The arrow keys step through the chart's bands (statements, lock waits, failovers), Home and End to the first and last; Enter jumps to the one read out." }</p>
+            <p class="visually-hidden" data-testid="band-read" aria-live="polite">{ read_out }</p>
+        </div>
     }
 }
 

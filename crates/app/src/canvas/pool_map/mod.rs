@@ -49,10 +49,11 @@
 //! The files: `fit.rs` (sizing the canvas to the map crate's band geometry),
 //! `paint.rs` (the overlays), `poster.rs` (the Share dialog's PNG of a moment),
 //! `view.rs` (the panel component; the tooltip's text is
-//! `model::inspect`). The pure parts (shades, the pixel majority, the RGBA image, the
+//! `model::inspect`), `cursor.rs` (the keyboard cursor that reads the same tooltip). The pure parts (shades, the pixel majority, the RGBA image, the
 //! geometry and its point → frame inverse, the repaint order) are the `ddlscope-map`
 //! crate's, which the CLI's `ddlscope poster` renders with too.
 
+pub mod cursor;
 pub mod fit;
 pub mod paint;
 mod poster;
