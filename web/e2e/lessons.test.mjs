@@ -1,7 +1,8 @@
 // The lesson player in headless Chromium: a lesson walked with a presentation remote's
 // keys, a question answered wrong then right and revealed, presenter mode at 1280x720,
 // and the one-file workshop bundle opened from file:// (E2E_BUNDLE names it), its
-// engines in a worker started from a blob.
+// engines in a worker started from a blob; the next step opened ahead while a step is
+// shown, so that Next finds it ready.
 // Screenshots go to target/e2e/lessons-*.png.
 
 import { test } from 'node:test';
@@ -196,4 +197,24 @@ test('a 128 GB lesson step opens a slice at a time, its progress shown, then at 
   } finally {
     await close();
   }
+});
+
+test('the next step is opened ahead while one is shown: Next finds it ready, with nothing left to build', { timeout: 180_000 }, async () => {
+  await withLesson(null, 'opened-ahead', 4, { width: 1280, height: 720 }, async (page) => {
+    const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
+    await pollUntil('step 4 at its moment', opened, (s) => s === '4', { timeoutMs: 120_000 });
+    // The reader talks over step 4 (the worker opens step 5, two engines, meanwhile).
+    await page.waitForTimeout(15_000);
+    const busy = new Set();
+    const asked = Date.now();
+    await page.click('[data-testid=lesson-next]');
+    await pollUntil('step 5 at its moment', async () => {
+      const text = await page.locator('[data-testid=lesson-busy]').textContent({ timeout: 20 }).catch(() => null);
+      if (text) busy.add(text);
+      return opened();
+    }, (s) => s === '5', { timeoutMs: 60_000, intervalMs: 20 });
+    console.log(`drop-table-57-vs-80 step 5 ready ${Date.now() - asked} ms after Next, after 15 s on step 4`);
+    assert.deepEqual([...busy], [], 'no build or replay was left to show');
+    assert.match(await count(page), /^5 \/ /);
+  });
 });

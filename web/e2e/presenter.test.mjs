@@ -5,7 +5,8 @@
 // box scrolls with the keys, which then leave the step where it is. Steps with two
 // engines side by side (compare mode) do not fit yet: a TODO sub-test reports them.
 // The figures go to target/e2e/presenter-fit.json and the test's output; a
-// screenshot per step to target/e2e/presenter-LESSON-N.png.
+// screenshot per step to target/e2e/presenter-LESSON-N.png. Each step's wait after Next is
+// printed per lesson (slowest, median) and written beside the fit figures.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,12 +73,18 @@ test('presenter mode fits every built-in step on a 1280x720 projector', { timeou
       const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
       await page.keyboard.press('p');
       await page.waitForSelector('[data-testid=presenter]');
+      let asked = null;
       for (let step = 1; step <= steps; step++) {
         await pollUntil(`${id} step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
+        const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
+        await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
         await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 120_000 });
+        // From the click on Next to the step at its moment (the first step's open is
+        // the page's load, not timed).
+        const readyMs = asked === null ? null : Date.now() - asked;
         await page.waitForTimeout(600); // a few frames: the panels filled
         const m = await page.evaluate(measure);
-        figures.push({ lesson: id, step, ...m });
+        figures.push({ lesson: id, step, readyMs, ...m });
         await screenshot(page, `presenter-${id}-${step}`);
         if (!scrolled && m.narration && m.narration.scroll > m.narration.client + 4) {
           // The narration runs past its box: focused, the keys scroll it and the step stays.
@@ -89,7 +96,10 @@ test('presenter mode fits every built-in step on a 1280x720 projector', { timeou
           assert.equal(await count(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
           scrolled = `${id} step ${step}`;
         }
-        if (step < steps) await page.click('[data-testid=lesson-next]');
+        if (step < steps) {
+          asked = Date.now();
+          await page.click('[data-testid=lesson-next]');
+        }
       }
     }
   } finally {
@@ -102,6 +112,13 @@ test('presenter mode fits every built-in step on a 1280x720 projector', { timeou
   );
   console.log(`highlighted panel visible %, 1280x720, presenter mode:\n${lines.join('\n')}`);
   console.log(`narration scrolled with the keys on ${scrolled ?? 'no step (none ran past its box)'}`);
+  // Each step's wait after Next, per lesson: its slowest and its median (the next
+  // step is opened ahead in the worker while this one is shown: worker/host/prefetch.rs).
+  const waits = LESSONS.map((id) => {
+    const ms = figures.filter((f) => f.lesson === id && f.readyMs !== null).map((f) => f.readyMs).sort((a, b) => a - b);
+    return `${id}: slowest ${ms[ms.length - 1] ?? '-'} ms, median ${ms[Math.floor(ms.length / 2)] ?? '-'} ms over ${ms.length} steps`;
+  });
+  console.log(`a step ready after Next (1280x720, presenter mode):\n${waits.join('\n')}`);
   assert.deepEqual(problems, [], 'the page reported no errors');
   assert.ok(figures.length >= LESSONS.length, 'every lesson measured');
   const short = (compare) =>

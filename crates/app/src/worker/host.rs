@@ -155,6 +155,8 @@ pub struct Host {
     drawn_fifo: VecDeque<bool>,
     /// The main engine's time in the last frame posted.
     last_now: Option<Tick>,
+    /// The open lesson's next step, opened ahead (`prefetch.rs`).
+    prefetch: Option<Prefetch>,
 }
 
 impl Host {
@@ -376,6 +378,7 @@ impl Host {
     /// to its tick a slice a frame (`model::replay::open`); one that cannot be
     /// opened is said why, and the default scenario opens instead (as on the page).
     fn open_link(&mut self, link: &LinkState, generation: u32) {
+        self.prefetch = None;
         match replay::open(link, generation) {
             Ok(engines) => {
                 self.clock = engines.main().clock();
@@ -416,6 +419,9 @@ impl Host {
                 notice,
                 compare_failed,
             } => {
+                // Out of the lesson (another scenario, engine or setting): its next
+                // step will not be asked for.
+                self.prefetch = None;
                 self.replies.extend(notice.map(Reply::Notice));
                 self.replies
                     .extend(compare_failed.map(Reply::CompareFailed));
@@ -464,6 +470,7 @@ impl Host {
             r.digest();
         }
         lap.to(phase::DIGEST);
+        self.work_ahead(clock);
         new_view
     }
 
@@ -856,9 +863,11 @@ fn paint_pane(
 
 mod lesson;
 mod partner;
+mod prefetch;
 mod timings;
 
 use partner::Partner;
+use prefetch::Prefetch;
 
 use timings::{phase, HostTimings, Lap};
 

@@ -96,15 +96,20 @@ fn open_place(
     };
     let own = lessons.own_at(place.lesson);
     // The sessions carry the names the narration uses (s2, s3), in the console's
-    // tabs and the processlist.
+    // tabs and the processlist. They connect once the step is at its moment, which
+    // body[data-lesson-step] then tells (the browser tests time a step by it).
+    let body = gloo::utils::body();
+    let _ = body.remove_attribute("data-lesson-step");
     let connected = {
         let (sessions, on_action) = (sessions.clone(), props.on_action.clone());
+        let step = (place.step + 1).to_string();
         move |ids: Sessions| {
             for (name, id) in &ids {
                 let (id, name) = (*id, name.clone());
                 on_action.emit(Action::NameSession { id, name });
             }
             *sessions.borrow_mut() = ids;
+            let _ = body.set_attribute("data-lesson-step", &step);
         }
     };
     let opened = props.engines.open_lesson(

@@ -1,7 +1,8 @@
 //! A lesson in the worker: a step opened on fresh engines by replay, its question
 //! run on to and measured, and the clock stopped at the step's pause, as the page's
-//! thread does them (`model::lesson`).
+//! thread does them (`model::lesson`); the next step opened ahead (`prefetch.rs`).
 
+use super::prefetch::{self, Prefetch};
 use super::Host;
 use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
@@ -11,7 +12,8 @@ use std::rc::Rc;
 impl Host {
     /// Opens step `place` of lesson `id` (read from its text when the reader
     /// brought it) as restart `generation`; the answer to `ask` goes out once its
-    /// sessions are connected, or at once with why it cannot open.
+    /// sessions are connected, or at once with why it cannot open. The step opened
+    /// ahead is taken when it is this one; the one after is then opened ahead.
     pub(super) fn open_lesson(
         &mut self,
         ask: u32,
@@ -19,13 +21,23 @@ impl Host {
         place: StepPick,
         generation: u32,
     ) {
-        let sessions: Rc<RefCell<Sessions>> = Rc::default();
-        let opened = lesson_from(id, source).and_then(|l| {
-            let (_, plan) = plan_of(std::slice::from_ref(&l), id, place)?;
-            open(&plan, generation, sessions.clone())
-        });
+        let ahead = self
+            .prefetch
+            .take()
+            .filter(|p| p.is(id, source, place))
+            .map(|p| p.adopt(generation));
+        let found = lesson_from(id, source);
+        let opened = match ahead {
+            Some(taken) => Ok(taken),
+            None => found.clone().and_then(|l| {
+                let sessions: Rc<RefCell<Sessions>> = Rc::default();
+                let (_, plan) = plan_of(std::slice::from_ref(&l), id, place)?;
+                let (engines, _) = open(&plan, generation, sessions.clone())?;
+                Ok((engines, sessions))
+            }),
+        };
         match opened {
-            Ok((mut engines, _)) => {
+            Ok((mut engines, sessions)) => {
                 self.lesson_sessions = sessions.clone();
                 let late = self.late.clone();
                 engines.when_settled(move |_| {
@@ -34,12 +46,31 @@ impl Host {
                 });
                 self.clock = engines.main().clock();
                 self.engines = Some(engines);
+                self.prefetch = found.ok().and_then(|l| Prefetch::next(&l, source, place));
             }
             Err(e) => self.replies.push(Reply::LessonOpened {
                 ask,
                 result: Err(e),
             }),
         }
+    }
+
+    /// Gives the step opened ahead the frame's spare time: none while the open
+    /// step's engines are busy or behind the clock, a little while they play, more
+    /// while they are paused.
+    pub(super) fn work_ahead(&mut self, clock: &dyn Fn() -> f64) {
+        let (Some(e), Some(p)) = (self.engines.as_ref(), self.prefetch.as_mut()) else {
+            return;
+        };
+        if e.busy().is_some() || self.lagging || p.engines.busy().is_none() {
+            return;
+        }
+        let budget = if self.clock.0 {
+            prefetch::PLAYING_WORK_MS
+        } else {
+            prefetch::PAUSED_WORK_MS
+        };
+        p.engines.work(budget, clock);
     }
 
     /// Runs on to the question of step `step` of lesson `id` and answers `ask` with

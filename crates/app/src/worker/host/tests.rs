@@ -769,3 +769,107 @@ fn paused_the_map_comes_to_one_moment_whose_counts_are_server_status() {
         "the same pixels as a fresh paint"
     );
 }
+
+fn open_lesson_step(h: &mut Host, lesson: &str, ask: u32, step: u32, generation: u32) {
+    h.handle(
+        Command::OpenLesson {
+            ask,
+            lesson: lesson.into(),
+            source: None,
+            step,
+            variant: 0,
+            seed: 0,
+            generation,
+        },
+        &|| 0.0,
+    );
+}
+
+#[test]
+fn the_next_lesson_step_is_opened_ahead_and_taken_as_a_fresh_open_would_be() {
+    let mut h = Host::new();
+    open_lesson_step(&mut h, "mdl-queue", 1, 1, 5);
+    assert!(matches!(
+        answer_to(&mut h, 400, 1),
+        Some(Reply::LessonOpened { result: Ok(_), .. })
+    ));
+    let ahead = |h: &Host| {
+        h.prefetch
+            .as_ref()
+            .map(|p| (p.place.step, p.engines.busy().is_none()))
+    };
+    assert_eq!(
+        ahead(&h).map(|a| a.0),
+        Some(2),
+        "the step after is opened ahead"
+    );
+    frames_until(&mut h, 400, |_, _| false);
+    assert_eq!(
+        ahead(&h),
+        Some((2, true)),
+        "in the frames' spare time, to its moment"
+    );
+
+    // → : taken at once, under the page's new generation.
+    open_lesson_step(&mut h, "mdl-queue", 2, 2, 6);
+    let (f, _) = h.frame(16.0, 0.0, &|| 0.0).expect("a frame");
+    let taken = f.replies.iter().find(|r| r.ask() == Some(2));
+    assert!(
+        matches!(taken, Some(Reply::LessonOpened { result: Ok(_), .. })),
+        "opened in the first frame: {taken:?}"
+    );
+    assert_eq!(h.engines().unwrap().main().generation(), 6);
+    assert_eq!(
+        ahead(&h).map(|a| a.0),
+        Some(3),
+        "and the next one goes ahead"
+    );
+
+    // The same moment as the step opened the slow way.
+    let mut fresh = Host::new();
+    open_lesson_step(&mut fresh, "mdl-queue", 3, 2, 6);
+    let Some(Reply::LessonOpened { result, .. }) = answer_to(&mut fresh, 400, 3) else {
+        panic!("the step opens");
+    };
+    let Some(Reply::LessonOpened { result: taken, .. }) = taken.cloned() else {
+        unreachable!()
+    };
+    assert_eq!(taken, result, "the same sessions");
+    let (a, b) = (
+        h.engines().unwrap().main().sim(),
+        fresh.engines().unwrap().main().sim(),
+    );
+    assert_eq!(a.trace_hash(), b.trace_hash());
+    // The slow open settled inside a frame, which then played its 16 ms on.
+    assert!(a.now() <= b.now() && b.now() <= a.now() + Tick::from_ms(16));
+}
+
+#[test]
+fn a_step_the_page_draws_at_random_is_not_opened_ahead_nor_is_one_out_of_the_lesson() {
+    let mut h = Host::new();
+    // which-statement's steps are quizzes of several variants.
+    open_lesson_step(&mut h, "which-statement", 1, 0, 1);
+    answer_to(&mut h, 400, 1).expect("the step opens");
+    assert!(h.prefetch.is_none());
+    open_lesson_step(&mut h, "mdl-queue", 2, 0, 2);
+    answer_to(&mut h, 400, 2).expect("the step opens");
+    assert!(h.prefetch.is_some());
+    // The page's own restart hook asks again for what is running: nothing changes.
+    let main = h.engines().unwrap().main();
+    let same = Command::Open {
+        scenario: main.scenario().into(),
+        profile: main.profile().into(),
+        knobs: main.knobs().clone(),
+        generation: main.generation(),
+    };
+    h.handle(same, &|| 0.0);
+    assert!(
+        h.prefetch.is_some(),
+        "the same server asked for again keeps it"
+    );
+    open(&mut h, "drop-table-demo", 3);
+    assert!(
+        h.prefetch.is_none(),
+        "a scenario opened: no lesson step to come"
+    );
+}
