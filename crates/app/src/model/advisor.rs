@@ -8,10 +8,11 @@
 
 use ddlscope_engine::advisor::{self, Figures, InputBuilder, PlannedPlaybook, PlaybookRun};
 use ddlscope_engine::{Profile, Scenario};
+use serde::{Deserialize, Serialize};
 
 /// The form as the user left it: each field's text, blank for "not given". The
 /// names are the CLI's flags (`--pool` is `pool`).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AdvisorForm {
     /// `(field, value)` for the single-valued fields of [`advisor::FIELDS`].
     pub fields: Vec<(String, String)>,
@@ -77,9 +78,88 @@ impl AdvisorForm {
     }
 }
 
+impl AdvisorForm {
+    /// The `ddlscope advise` command that asks the same question (pasted output
+    /// left out: the CLI reads it from files, `--show-variables FILE`).
+    pub fn command_line(&self) -> String {
+        let mut out = String::from("ddlscope advise");
+        for field in advisor::FIELDS {
+            if field == "set" {
+                for line in self
+                    .settings
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                {
+                    out.push_str(&format!(" --set {}", shell_word(line)));
+                }
+                continue;
+            }
+            let value = self.get(field).trim();
+            if !value.is_empty() {
+                out.push_str(&format!(" --{field} {}", shell_word(value)));
+            }
+        }
+        out.push_str(" --json");
+        out
+    }
+}
+
+/// `s` as one word of a POSIX shell: as it is when it is plain, else single-quoted.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,:/+@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A playbook's line as the panel shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdviceLine {
+    /// 1 = try it first.
+    pub rank: usize,
+    /// The playbook's name.
+    pub name: String,
+    /// What it does.
+    pub summary: String,
+    /// Its figures.
+    pub figures: Figures,
+}
+
+/// The advice as the panel shows it, sent from the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdviceView {
+    /// Best first.
+    pub rows: Vec<AdviceLine>,
+    /// What was taken from pasted output and what was assumed.
+    pub assumptions: Vec<String>,
+}
+
+impl From<&Advice> for AdviceView {
+    fn from(a: &Advice) -> AdviceView {
+        AdviceView {
+            rows: a
+                .rows
+                .iter()
+                .map(|r| AdviceLine {
+                    rank: r.rank,
+                    name: r.name.clone(),
+                    summary: r.summary.clone(),
+                    figures: r.figures.clone(),
+                })
+                .collect(),
+            assumptions: a.assumptions.clone(),
+        }
+    }
+}
+
 /// Where the advice is: the playbook running (1-based) of how many, its name and the
 /// virtual seconds it has run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// The playbook running, 1 = the first.
     pub playbook: usize,

@@ -15,6 +15,7 @@
 //! [`Engines`] behind an `Rc<RefCell<…>>`, driven by the frame loop; Yew never clones
 //! them.
 
+use super::advisor::Progress;
 use super::format;
 use super::knobs::Knobs;
 use super::panel_layout::{PanelId, PanelLayout};
@@ -65,6 +66,8 @@ pub struct AppState {
     pub session_names: SessionNames,
     /// Whether the console takes the width of the page (for wide result tables).
     pub console_wide: bool,
+    /// Where the Advisor's advice running in the worker is, if one runs.
+    pub advice_progress: Option<Progress>,
 }
 
 impl Default for AppState {
@@ -88,6 +91,7 @@ impl Default for AppState {
             layout: PanelLayout::default(),
             session_names: SessionNames::new(),
             console_wide: false,
+            advice_progress: None,
         }
     }
 }
@@ -182,6 +186,10 @@ pub enum Action {
     /// A lesson step put these engines in place (built, statements queued, run to the
     /// step's moment): the page follows them rather than rebuilding.
     LessonOpened(Box<Opened>),
+    /// The advice running in the worker got this far (`None`: it ended).
+    AdviceProgress(Progress),
+    /// The advice ended, with its ranking or its error, or was cancelled.
+    AdviceEnded,
     /// The frame loop reports on simulation `generation`.
     Frame {
         /// Which simulation the news is from.
@@ -264,6 +272,8 @@ impl AppState {
                 next.notice = Some(text);
             }
             Action::DismissNotice => next.notice = None,
+            Action::AdviceProgress(p) => next.advice_progress = Some(p),
+            Action::AdviceEnded => next.advice_progress = None,
             Action::SelectSession(id) => next.active = id,
             Action::ToggleHelp => next.help = !next.help,
             Action::Escape => {

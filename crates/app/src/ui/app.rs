@@ -8,6 +8,7 @@ use crate::canvas::pool_map::InspectAsk;
 use crate::model::runner::{DEFAULT_SCENARIO, HEAVY_POOL_BYTES};
 use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
+use crate::ui::advisor::Advisor;
 use crate::ui::brand::brand;
 use crate::ui::choices::{profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
@@ -228,8 +229,12 @@ pub fn running(props: &RunningProps) -> Html {
                 <div class="main-col">
                     if stage >= Stage::Card {
                         { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
+                            <>
                             <LessonPlayer engines={engines.clone()} on_action={dispatch(&state, |a: Action| a)}
                                 generation={state.generation} busy={main_snapshot.busy.clone()} />
+                            <Advisor engines={engines.clone()} progress={state.advice_progress.clone()}
+                                on_action={dispatch(&state, |a: Action| a)} profile={AttrValue::from(state.profile.clone())} />
+                            </>
                         }) }
                     }
                     <div class="panes">{ for panes }</div>

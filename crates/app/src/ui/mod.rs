@@ -4,6 +4,7 @@
 //! the keyboard help and the panic banner. They read the model's snapshot and state,
 //! dispatch its actions, and mount the canvases that `canvas` draws.
 
+pub mod advisor;
 pub mod app;
 pub mod boot;
 pub mod brand;

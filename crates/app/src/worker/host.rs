@@ -157,6 +157,8 @@ pub struct Host {
     last_now: Option<Tick>,
     /// The open lesson's next step, opened ahead (`prefetch.rs`).
     prefetch: Option<Prefetch>,
+    /// The Advisor's advice running beside the engines (`advice.rs`).
+    advising: Option<advice::Advising>,
 }
 
 impl Host {
@@ -265,6 +267,8 @@ impl Host {
                 self.tell_partner(Command::Clock { playing, speed });
             }
             Command::Follow { to, inputs } => self.follow(to, inputs),
+            Command::Advise { ask, form } => self.advise(ask, &form),
+            Command::CancelAdvice => self.cancel_advice(),
             Command::Compare(profile) if self.partner_ok => self.compare_in_partner(profile),
             Command::Inspect {
                 ask,
@@ -370,7 +374,9 @@ impl Host {
             | Command::View { .. }
             | Command::Drawn
             | Command::Clock { .. }
-            | Command::Follow { .. } => {}
+            | Command::Follow { .. }
+            | Command::Advise { .. }
+            | Command::CancelAdvice => {}
         }
     }
 
@@ -495,6 +501,7 @@ impl Host {
         now_ms: f64,
         clock: &dyn Fn() -> f64,
     ) -> Option<(Frame, Vec<Vec<u8>>)> {
+        self.work_advice(clock);
         let mut replies = std::mem::take(&mut self.replies);
         self.bound_by_partner();
         if self.engines.is_none() {
@@ -861,6 +868,7 @@ fn paint_pane(
     Some((patch, rows))
 }
 
+mod advice;
 mod lesson;
 mod partner;
 mod prefetch;

@@ -3,6 +3,7 @@
 //! arrives; the others post their command and return.
 
 use super::client::Remote;
+use crate::model::advisor::{AdviceView, AdvisorForm};
 use crate::model::export::TextExport;
 use crate::model::knobs::Knobs;
 use crate::model::lesson::{self, Place, Sessions};
@@ -270,6 +271,29 @@ impl EnginesProxy {
                 step: u32::try_from(step).unwrap_or(u32::MAX),
             },
         );
+    }
+
+    /// Runs the Advisor's playbooks for `form` in the worker; `done` gets the
+    /// ranking or why there is none (the progress comes as
+    /// [`crate::model::state::Action::AdviceProgress`]).
+    pub fn advise(
+        &self,
+        form: AdvisorForm,
+        done: impl FnOnce(Result<AdviceView, String>) + 'static,
+    ) {
+        self.0.ask(
+            Box::new(move |reply| {
+                if let Reply::Advised { result, .. } = reply {
+                    done(result);
+                }
+            }),
+            |ask| Command::Advise { ask, form },
+        );
+    }
+
+    /// Stops the advice running, if any.
+    pub fn cancel_advice(&self) {
+        self.0.send(&Command::CancelAdvice);
     }
 }
 

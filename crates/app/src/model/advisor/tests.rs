@@ -100,3 +100,20 @@ fn an_unfinished_advice_is_no_ranking() {
     assert_eq!((p.playbook, p.seconds, p.name.as_str()), (1, 3, "drop"));
     assert!(job.finish().unwrap_err().contains("0 of 5"));
 }
+
+#[test]
+fn the_command_line_asks_the_cli_the_same_question() {
+    let form = i1_small();
+    assert_eq!(
+        form.command_line(),
+        "ddlscope advise --profile mysql-5.7 --set rpl_semi_sync_master_enabled=ON --pool 4G \
+         --instances 4 --ahi on --fs ext4 --table-size 1G --workload oltp_write_only \
+         --threads 8 --ddl 'DROP TABLE big' --json"
+    );
+    let mut odd = AdvisorForm::default();
+    odd.set("ddl", "ALTER TABLE t COMMENT 'it''s'");
+    assert_eq!(
+        odd.command_line(),
+        "ddlscope advise --ddl 'ALTER TABLE t COMMENT '\\''it'\\'''\\''s'\\''' --json"
+    );
+}

@@ -214,6 +214,7 @@ fn action_of(reply: Reply) -> Option<Action> {
         Reply::Refused(e) => Some(Action::Notice(format!(
             "The engine's worker could not read a message from the page: {e}."
         ))),
+        Reply::AdviceProgress(p) => Some(Action::AdviceProgress(p)),
         // An answer whose asker went away (the page restarted meanwhile).
         Reply::Connected { .. }
         | Reply::Submitted { .. }
@@ -222,7 +223,8 @@ fn action_of(reply: Reply) -> Option<Action> {
         | Reply::Exported { .. }
         | Reply::Inspected { .. }
         | Reply::LessonOpened { .. }
-        | Reply::Revealed { .. } => None,
+        | Reply::Revealed { .. }
+        | Reply::Advised { .. } => None,
     }
 }
 

@@ -16,6 +16,7 @@
 //! enum) as a number (`wire.rs`). MessagePack, self-describing, reads both, but its
 //! code made the shipped module 0.8 MiB larger.
 
+use crate::model::advisor::{AdviceView, AdvisorForm, Progress};
 use crate::model::export::TextExport;
 use crate::model::knobs::Knobs;
 use crate::model::link::LinkState;
@@ -192,6 +193,17 @@ pub enum Command {
         /// The step, 0-based.
         step: u32,
     },
+    /// Run the Advisor's playbooks for `form` beside the engines, a slice a frame
+    /// (`worker/host/advice.rs`): progress comes as [`Reply::AdviceProgress`], the
+    /// ranking as [`Reply::Advised`]. A new one replaces one running.
+    Advise {
+        /// The ask's number.
+        ask: u32,
+        /// The question, as the panel's form has it.
+        form: AdvisorForm,
+    },
+    /// Stop the advice running, if any.
+    CancelAdvice,
 }
 
 /// An answer, or something the page should say.
@@ -286,6 +298,16 @@ pub enum Reply {
     LinkFailed(String),
     /// A message the worker could not read, and why.
     Refused(String),
+    /// Where the advice running is.
+    AdviceProgress(Progress),
+    /// [`Command::Advise`]'s answer: the playbooks ranked, or why there is no
+    /// advice (input the advisor cannot model, naming the field).
+    Advised {
+        /// The ask's number.
+        ask: u32,
+        /// The ranking, or why not.
+        result: Result<AdviceView, String>,
+    },
 }
 
 impl Reply {
@@ -299,13 +321,15 @@ impl Reply {
             | Reply::Exported { ask, .. }
             | Reply::Inspected { ask, .. }
             | Reply::LessonOpened { ask, .. }
-            | Reply::Revealed { ask, .. } => Some(*ask),
+            | Reply::Revealed { ask, .. }
+            | Reply::Advised { ask, .. } => Some(*ask),
             Reply::Notice(_)
             | Reply::PausedAtMark
             | Reply::RestartFailed { .. }
             | Reply::CompareFailed(_)
             | Reply::LinkFailed(_)
-            | Reply::Refused(_) => None,
+            | Reply::Refused(_)
+            | Reply::AdviceProgress(_) => None,
         }
     }
 }

@@ -873,3 +873,85 @@ fn a_step_the_page_draws_at_random_is_not_opened_ahead_nor_is_one_out_of_the_les
         "a scenario opened: no lesson step to come"
     );
 }
+
+/// A small I1 question (4 GB pool, 1 GB table), as the panel's form holds it.
+fn small_advice_form() -> crate::model::advisor::AdvisorForm {
+    let mut form = crate::model::advisor::AdvisorForm::default();
+    for (f, v) in [
+        ("profile", "mysql-5.7"),
+        ("pool", "4G"),
+        ("instances", "4"),
+        ("ahi", "on"),
+        ("table-size", "1G"),
+        ("workload", "oltp_write_only"),
+        ("threads", "8"),
+        ("ddl", "DROP TABLE big"),
+    ] {
+        form.set(f, v);
+    }
+    form
+}
+
+#[test]
+fn the_advice_runs_beside_the_engines_with_progress_and_ranks_as_the_model_does() {
+    use crate::model::advisor::{AdviceJob, AdviceView};
+    let form = small_advice_form();
+    let mut direct = AdviceJob::start(&form).unwrap();
+    while direct.advance(60).unwrap().is_some() {}
+    let want = AdviceView::from(&direct.finish().unwrap());
+
+    let mut h = Host::new();
+    open(&mut h, "drop-table-demo", 1);
+    h.handle(Command::Advise { ask: 9, form }, &|| 0.0);
+    // A clock that moves 1 ms a call: each frame's slice ends after a few seconds.
+    let t = std::cell::Cell::new(0.0);
+    let clock = moving_clock(&t);
+    let mut progress = Vec::new();
+    let mut answer = None;
+    for i in 0..20_000 {
+        if let Some((f, _)) = h.frame(16.0, f64::from(i) * 16.0, &clock) {
+            for r in f.replies {
+                match r {
+                    Reply::AdviceProgress(p) => progress.push(p),
+                    Reply::Advised { ask: 9, result } => answer = Some(result),
+                    _ => {}
+                }
+            }
+        }
+        if answer.is_some() {
+            break;
+        }
+    }
+    assert_eq!(answer, Some(Ok(want)), "the model's ranking");
+    assert!(progress.len() > 3, "progress told as it went: {progress:?}");
+    assert!(progress
+        .windows(2)
+        .all(|w| (w[0].playbook, w[0].seconds) <= (w[1].playbook, w[1].seconds)));
+    assert!(h.engines().is_some(), "the page's engines still there");
+}
+
+#[test]
+fn advice_it_cannot_model_is_refused_naming_the_field_and_a_cancel_stops_it() {
+    let mut h = Host::new();
+    let mut form = small_advice_form();
+    form.set("fs", "zfs");
+    h.handle(Command::Advise { ask: 1, form }, &|| 0.0);
+    let Some(Reply::Advised { result: Err(e), .. }) = answer_to(&mut h, 5, 1) else {
+        panic!("refused at once");
+    };
+    assert!(e.contains("--fs"), "names the field: {e}");
+
+    h.handle(
+        Command::Advise {
+            ask: 2,
+            form: small_advice_form(),
+        },
+        &|| 0.0,
+    );
+    h.handle(Command::CancelAdvice, &|| 0.0);
+    assert!(h.advising.is_none());
+    let Some(Reply::Advised { result: Err(e), .. }) = answer_to(&mut h, 5, 2) else {
+        panic!("the ask is answered");
+    };
+    assert_eq!(e, "the advice was cancelled");
+}
