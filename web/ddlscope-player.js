@@ -54,15 +54,25 @@ function adoptStyle(root, frame) {
   }
 }
 
+/** The legacy keyCode of the keys a host needs: reveal.js (and other decks) read it. */
+const KEY_CODES = { Escape: 27, ' ': 32, PageUp: 33, PageDown: 34, End: 35, Home: 36, ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40 };
+
+/** A key event of `type` carrying `data`'s key, with the keyCode and which a real one has. */
+function keyEvent(type, data, composed) {
+  const e = new KeyboardEvent(type, {
+    key: String(data.key), code: String(data.code ?? ''), shiftKey: !!data.shiftKey,
+    altKey: !!data.altKey, ctrlKey: !!data.ctrlKey, metaKey: !!data.metaKey,
+    bubbles: true, cancelable: true, composed,
+  });
+  const code = KEY_CODES[data.key] ?? 0;
+  Object.defineProperty(e, 'keyCode', { get: () => code });
+  Object.defineProperty(e, 'which', { get: () => code });
+  return e;
+}
+
 /** A key the player handed back, pressed again on `target` (it bubbles to the page). */
 function pressAgain(target, data) {
-  for (const type of ['keydown', 'keyup']) {
-    target.dispatchEvent(new KeyboardEvent(type, {
-      key: String(data.key), code: String(data.code ?? ''), shiftKey: !!data.shiftKey,
-      altKey: !!data.altKey, ctrlKey: !!data.ctrlKey, metaKey: !!data.metaKey,
-      bubbles: true, cancelable: true, composed: true,
-    }));
-  }
+  for (const type of ['keydown', 'keyup']) target.dispatchEvent(keyEvent(type, data, true));
 }
 
 class DdlscopePlayer extends HTMLElement {

@@ -8,24 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { BASE_URL, ids, openBrowser, pollUntil, screenshot } from './lib.mjs';
+import { BASE_URL, clock, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
 
 const EMBED = new URL('embed.html', BASE_URL).href;
 const SCRIPT = new URL('ddlscope-player.js', BASE_URL).href;
-
-/** Serves `pages` (path → HTML) on a free port of 127.0.0.1; returns its origin. */
-async function hostServer(t, pages) {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://x').pathname;
-    const body = pages[path];
-    res.writeHead(body ? 200 : path === '/favicon.ico' ? 204 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((r) => server.close(r)));
-  return `http://127.0.0.1:${server.address().port}`;
-}
 
 /** A fresh browser recording every console message of the page and its frames. */
 async function withHost(t, name, url, body) {
@@ -45,17 +31,6 @@ async function withHost(t, name, url, body) {
   }
 }
 
-/** The iframe `selector` (in the page or a component's shadow root) once its player is ready. */
-async function readyFrame(page, find) {
-  return pollUntil('the player to be ready', async () => {
-    const handle = await page.evaluateHandle(find);
-    const frame = await handle.asElement()?.contentFrame();
-    return (await frame?.evaluate(() => document.body.dataset.ready).catch(() => null)) === '1' ? frame : null;
-  }, (f) => f !== null, { timeoutMs: 120_000 });
-}
-
-const clock = async (frame) => Math.round(Number(/([\d.]+)/.exec(await frame.locator(ids.virtualTime).textContent())[1]) * 1000);
-const playing = async (frame) => (await frame.locator(ids.play).getAttribute('aria-pressed')) === 'true';
 
 test('a cross-origin embed logs nothing; the allowed host still hears from it', { timeout: 240_000 }, async (t) => {
   const frames = (origins) => `<!doctype html><meta charset="utf-8"><title>host</title>

@@ -2,6 +2,7 @@
 // reading the app's figures, polling for a condition, and telling a blank canvas from
 // a drawn one. The tests themselves are in *.test.mjs.
 
+import { createServer } from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -331,4 +332,55 @@ export async function setPool(page, mib) {
   );
   // Built: its pool warms a slice a frame.
   await settled(page, { timeoutMs: 240_000 });
+}
+
+// ---- host pages on another origin (hosts.test.mjs, sites.test.mjs) ----
+
+/** Serves `pages` (path → HTML) on a free port of 127.0.0.1; returns its origin. */
+export async function hostServer(t, pages) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const body = pages[path];
+    res.writeHead(body ? 200 : path === '/favicon.ico' ? 204 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((r) => server.close(r)));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+/** The iframe `selector` (in the page or a component's shadow root) once its player is ready. */
+export async function readyFrame(page, find) {
+  return pollUntil('the player to be ready', async () => {
+    const handle = await page.evaluateHandle(find);
+    const frame = await handle.asElement()?.contentFrame();
+    return (await frame?.evaluate(() => document.body.dataset.ready).catch(() => null)) === '1' ? frame : null;
+  }, (f) => f !== null, { timeoutMs: 120_000 });
+}
+
+export const clock = async (frame) => Math.round(Number(/([\d.]+)/.exec(await frame.locator(ids.virtualTime).textContent())[1]) * 1000);
+export const playing = async (frame) => (await frame.locator(ids.play).getAttribute('aria-pressed')) === 'true';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff' };
+
+/** Serves the files under `root` (a directory's index.html for it) on a free port of 127.0.0.1; returns its origin. */
+export async function fileServer(t, root) {
+  const { readFile, stat } = await import('node:fs/promises');
+  const { extname, join: joinPath, normalize } = await import('node:path');
+  const server = createServer(async (req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let file = joinPath(root, path);
+    try {
+      if ((await stat(file)).isDirectory()) file = joinPath(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(path === '/favicon.ico' ? 204 : 404, { 'content-type': 'text/plain' });
+      res.end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((r) => server.close(r)));
+  return `http://127.0.0.1:${server.address().port}`;
 }

@@ -264,7 +264,14 @@ test("the map's frames and the charts' bands are reached and read with the keybo
     const time = await page.textContent('[data-testid=virtual-time]');
     const read = () => page.textContent('[data-testid=map-read]');
 
-    await page.focus('[data-testid=bufpool-map]');
+    // Reached with the keyboard (a click's focus leaves the arrows to the page or host).
+    const tabTo = async (selector) => {
+      await page.focus(selector);
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      assert.ok(await page.$eval(selector, (el) => el === document.activeElement && el.matches(':focus-visible')), `${selector} focused from the keyboard`);
+    };
+    await tabTo('[data-testid=bufpool-map]');
     const position = (t) => Number((/LRU position ([\d,]+)/.exec(t ?? '')?.[1] ?? 'NaN').replaceAll(',', ''));
     const head = await pollUntil('a frame near the LRU head read out', read, (t) => /^buf_pool\[0\] /.test(t ?? '') && position(t) < 1000, { timeoutMs: 10_000 });
     await page.keyboard.press('Shift+ArrowRight');
@@ -276,7 +283,7 @@ test("the map's frames and the charts' bands are reached and read with the keybo
     await pollUntil("the band's end: its free list", read, (t) => /^buf_pool\[1\] · a free block/.test(t ?? ''), { timeoutMs: 10_000 });
     assert.equal(await page.textContent('[data-testid=virtual-time]'), time, 'the arrows did not step the simulation');
 
-    await page.focus('[data-testid=chart-tps]');
+    await tabTo('[data-testid=chart-tps]');
     await page.keyboard.press('Home');
     const bandRead = () => page.locator('[data-testid=band-read]').first().textContent();
     await pollUntil('the first band read out', bandRead, (t) => / \(1 of \d+\)\. Enter jumps there\.$/.test(t ?? ''), { timeoutMs: 5_000 });

@@ -57,6 +57,20 @@ pub fn ensure_browser_tools() -> Result {
             missing.join(", ")
         ));
     }
+    // The documentation-tool case builds a real Hugo site (web/e2e/sites.test.mjs).
+    if which("hugo").is_none() {
+        if is_root() {
+            say(
+                "installing hugo with apt-get",
+                "the browser tests build a real Hugo site",
+            );
+            apt_install(&["hugo"])?;
+        } else {
+            return Err(
+                "missing hugo: install Debian's package with\n  sudo apt-get install hugo".into(),
+            );
+        }
+    }
 
     say(
         "checking Node.js",

@@ -3,7 +3,7 @@
 //! On a fresh machine the wasm build, the conformance step and the browser tests each
 //! found a package missing and ran apt-get in turn, each while the machine waited
 //! for it. Here one apt-get installs all of them (Debian's wasm toolchain,
-//! mariadb-server, chromium and its driver, brotli) and `npm ci` the browser tests'
+//! mariadb-server, chromium and its driver, brotli, hugo) and `npm ci` the browser tests'
 //! packages, in a thread that runs while clippy compiles: downloading and unpacking
 //! are mostly network and disk, which the compiler leaves free. The steps still
 //! check for what they need, and install it themselves if this could not.
@@ -24,6 +24,10 @@ pub fn missing_packages() -> Vec<&'static str> {
     }
     if which("brotli").is_none() {
         packages.push("brotli");
+    }
+    // The browser tests build a real Hugo site (web/e2e/sites.test.mjs).
+    if which("hugo").is_none() {
+        packages.push("hugo");
     }
     packages
 }

@@ -35,7 +35,7 @@ fn typing(e: &KeyboardEvent) -> bool {
 /// Whether a key press belongs to the focused widget rather than to a shortcut:
 /// typing in a field; Space or Enter on a button or link; the arrows, Home, End and
 /// the page keys in a tablist, a canvas with a keyboard cursor (`data-cursor`: the map,
-/// the charts) or a box that scrolls (the processlist, the console's log), which they
+/// the charts, focused from the keyboard) or a box that scrolls (the processlist, the console's log), which they
 /// move or scroll.
 pub fn widget_key(e: &KeyboardEvent) -> bool {
     if typing(e) {
@@ -55,10 +55,9 @@ pub fn widget_key(e: &KeyboardEvent) -> bool {
         "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp"
         | "PageDown" => {
             let in_tabs = el.closest("[role=tablist]").ok().flatten().is_some();
-            in_tabs
-                || el.has_attribute("data-cursor")
-                || scrolls(&el, "overflow-x")
-                || scrolls(&el, "overflow-y")
+            let cursor =
+                el.has_attribute("data-cursor") && crate::canvas::pool_map::keyboard_focused(&el);
+            in_tabs || cursor || scrolls(&el, "overflow-x") || scrolls(&el, "overflow-y")
         }
         _ => false,
     }

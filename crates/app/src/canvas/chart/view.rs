@@ -148,6 +148,10 @@ fn chart_canvas(props: &ChartCanvasProps) -> Html {
             cursor.clone(),
         );
         Callback::from(move |e: KeyboardEvent| {
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            if !crate::canvas::pool_map::keyboard_focused(&canvas) {
+                return;
+            }
             if e.key() == "Enter" {
                 if let Some(c) = cursor.as_ref() {
                     e.prevent_default();
@@ -166,7 +170,10 @@ fn chart_canvas(props: &ChartCanvasProps) -> Html {
     };
     let onblur = {
         let cursor = cursor.clone();
-        Callback::from(move |_: FocusEvent| cursor.set(None))
+        Callback::from(move |e: FocusEvent| {
+            crate::canvas::pool_map::clear_pointer_focus(&e);
+            cursor.set(None);
+        })
     };
     let which = props.which;
     let read_out = match cursor.as_ref() {
@@ -187,6 +194,7 @@ fn chart_canvas(props: &ChartCanvasProps) -> Html {
                 {onclick}
                 {onmousemove}
                 {onmouseleave}
+                onmousedown={Callback::from(|e: MouseEvent| crate::canvas::pool_map::mark_pointer_focus(&e))}
                 {onkeydown}
                 {onblur}
             />

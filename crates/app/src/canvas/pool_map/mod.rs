@@ -63,7 +63,10 @@ pub use crate::model::inspect::describe;
 pub use fit::{band_order, css_height, fit_canvas, locate};
 pub use paint::{draw_overlays, label_forms, Mark, Overlay, Shade, Swept};
 pub use poster::poster_png;
-pub use view::{Inspect, InspectAsk, PoolMap, PoolMapProps};
+pub use view::{
+    clear_pointer_focus, keyboard_focused, mark_pointer_focus, Inspect, InspectAsk, PoolMap,
+    PoolMapProps,
+};
 
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,32 @@ fn ask_tip(
     });
 }
 
+/// Whether `el` has the focus from the keyboard (Tab), not from a click: only then do
+/// the arrows move its cursor. A click into an embedded player leaves them to the
+/// host page (a reveal.js deck's slides: `web/embed-host.js`). A press of the mouse
+/// marks the canvas ([`mark_pointer_focus`]) until it loses the focus. (Chromium's
+/// `:focus-visible` cannot tell: a key pressed after a click turns it on.)
+pub fn keyboard_focused(el: &web_sys::Element) -> bool {
+    !el.has_attribute(POINTER_FOCUS)
+}
+
+/// The attribute a press of the mouse leaves on a canvas until it loses the focus.
+const POINTER_FOCUS: &str = "data-pointer-focus";
+
+/// Marks the canvas a mouse button went down on: its focus came from the pointer.
+pub fn mark_pointer_focus(e: &MouseEvent) {
+    if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+        let _ = el.set_attribute(POINTER_FOCUS, "");
+    }
+}
+
+/// Clears the mark as the canvas loses the focus.
+pub fn clear_pointer_focus(e: &FocusEvent) {
+    if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+        let _ = el.remove_attribute(POINTER_FOCUS);
+    }
+}
+
 /// The canvas's CSS width, whole pixels (the map's columns).
 fn canvas_columns(canvas: &HtmlCanvasElement) -> u32 {
     canvas.get_bounding_client_rect().width().floor().max(1.0) as u32
@@ -206,6 +232,9 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
         let read_at = read_at.clone();
         Callback::from(move |e: KeyboardEvent| {
             let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            if !keyboard_focused(&canvas) {
+                return;
+            }
             let Some(m) = CursorMove::from_key(&e.key(), e.shift_key(), canvas_columns(&canvas))
             else {
                 return;
@@ -214,10 +243,16 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
             read_at(&canvas, Some(m));
         })
     };
-    let on_focus = Callback::from(move |e: FocusEvent| read_at(&e.target_unchecked_into(), None));
+    let on_focus = Callback::from(move |e: FocusEvent| {
+        let canvas: HtmlCanvasElement = e.target_unchecked_into();
+        if keyboard_focused(&canvas) {
+            read_at(&canvas, None);
+        }
+    });
     let on_blur = {
         let (tip, cursor) = (tip.clone(), cursor.clone());
-        Callback::from(move |_: FocusEvent| {
+        Callback::from(move |e: FocusEvent| {
+            clear_pointer_focus(&e);
             *left.borrow_mut() += 1;
             cursor.set(None);
             tip.set(None);
@@ -246,6 +281,7 @@ pub fn pool_map(props: &PoolMapProps) -> Html {
                     onmousemove={on_move.clone()}
                     onclick={on_move}
                     onmouseleave={on_leave}
+                    onmousedown={Callback::from(|e: MouseEvent| mark_pointer_focus(&e))}
                     onkeydown={on_key}
                     onfocus={on_focus}
                     onblur={on_blur}
