@@ -63,7 +63,7 @@ pub const PROFILES: &[(&str, Asset)] = assets!("profiles": "mysql-5.1", "mysql-5
 pub const SCENARIOS: &[(&str, Asset)] = assets!("scenarios": "drop-table-demo", "steady-oltp-rw", "full-pool-writes", "i1-ahi-drop", "i3-ext3-drop", "i4-create-index", "i2-instant-columns", "workaround-truncate", "workaround-create-like-rename-drop", "workaround-hardlink-discard", "hardlink-plain-drop", "i5-compressed-partition-drop", "i5-truncate-then-drop", "gh-ost-cut-over-long-transaction", "pt-osc-triggers-write-load", "replica-lag-native", "replica-lag-gh-ost", "inplace-row-log-overflow", "drop-table-80-32g", "instant-columns-row-version-limit");
 
 /// Built-in lessons: (id, TOML file), in the order the app lists them.
-pub const LESSONS: &[(&str, Asset)] = assets!("lessons": "mdl-queue", "drop-table-57-vs-80", "ahi-dict-sys-stall", "ext3-lock-open", "instant-columns", "compressed-partitions", "which-statement");
+pub const LESSONS: &[(&str, Asset)] = assets!("lessons": "mdl-queue", "drop-table-57-vs-80", "ahi-dict-sys-stall", "ext3-lock-open", "instant-columns", "compressed-partitions", "which-statement", "choosing-how-to-run-a-ddl");
 
 /// The TOML text of a built-in profile.
 pub fn profile_text(name: &str) -> Option<&'static str> {

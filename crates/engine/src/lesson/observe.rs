@@ -333,10 +333,18 @@ fn window(sim: &Sim, w: Window) -> impl Iterator<Item = &Sample> {
         .filter(move |s| (s.t_s as f64) > from && (s.t_s as f64) <= to)
 }
 
-/// `column` of the samples in `w`, as numbers.
+/// The replica's lag, the column `ddlscope run` adds when the scenario has a replica.
+const REPLICA_LAG: &str = "replica_lag_s";
+
+/// `column` of the samples in `w`, as numbers (seconds without a replica have no
+/// `replica_lag_s`).
 fn column_values<'a>(sim: &'a Sim, column: &str, w: Window) -> impl Iterator<Item = f64> + 'a {
+    let lag = column == REPLICA_LAG;
     let i = Sample::COLUMNS.iter().position(|c| *c == column);
-    window(sim, w).filter_map(move |s| s.row()[i?].parse().ok())
+    window(sim, w).filter_map(move |s| match lag {
+        true => s.replica_lag_s.map(|v| v as f64),
+        false => s.row()[i?].parse().ok(),
+    })
 }
 
 /// A [`Sample`] column's name, checked.
@@ -344,9 +352,9 @@ fn column(c: &Option<String>) -> Result<String, String> {
     let c = c
         .clone()
         .ok_or("observe 'sample_max' and 'sample_mean' need column = \"...\"")?;
-    if !Sample::COLUMNS.contains(&c.as_str()) {
+    if !Sample::COLUMNS.contains(&c.as_str()) && c != REPLICA_LAG {
         return Err(format!(
-            "observe column '{c}': one of {}",
+            "observe column '{c}': one of {}, {REPLICA_LAG}",
             Sample::COLUMNS.join(", ")
         ));
     }
