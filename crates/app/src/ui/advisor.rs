@@ -160,10 +160,8 @@ fn text_area(
     id: &'static str,
     label: &'static str,
     hint: &'static str,
-    (form, part): (
-        &UseStateHandle<AdvisorForm>,
-        fn(&mut AdvisorForm) -> &mut String,
-    ),
+    form: &UseStateHandle<AdvisorForm>,
+    part: fn(&mut AdvisorForm) -> &mut String,
 ) -> Html {
     let value = part(&mut (**form).clone()).clone();
     let form = form.clone();
@@ -283,6 +281,9 @@ pub fn advisor(props: &AdvisorProps) -> Html {
     let asked = use_state(|| None::<String>);
     // Counts runs and cancels: an answer to a run since cancelled or replaced is dropped.
     let runs = use_mut_ref(|| 0u32);
+    // Whether a run of this panel's is on: progress that arrives after its end or a
+    // cancel (frames already on their way) is not shown.
+    let running = use_state(|| false);
     let on_toggle = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| {
@@ -300,16 +301,23 @@ pub fn advisor(props: &AdvisorProps) -> Html {
             asked.clone(),
             props.on_action.clone(),
         );
-        let runs = runs.clone();
+        let (runs, running) = (runs.clone(), running.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             result.set(None);
             asked.set(Some(form.command_line()));
             *runs.borrow_mut() += 1;
+            running.set(true);
             let this = *runs.borrow();
-            let (result, on_action, runs) = (result.clone(), on_action.clone(), runs.clone());
+            let (result, on_action, runs, running) = (
+                result.clone(),
+                on_action.clone(),
+                runs.clone(),
+                running.clone(),
+            );
             engines.advise((*form).clone(), move |r| {
                 if *runs.borrow() == this {
+                    running.set(false);
                     result.set(Some(r));
                     on_action.emit(Action::AdviceEnded);
                 }
@@ -318,13 +326,16 @@ pub fn advisor(props: &AdvisorProps) -> Html {
     };
     let on_cancel = {
         let (engines, on_action) = (props.engines.clone(), props.on_action.clone());
+        let running = running.clone();
         Callback::from(move |_: MouseEvent| {
             *runs.borrow_mut() += 1;
+            running.set(false);
             engines.cancel_advice();
             on_action.emit(Action::AdviceEnded);
         })
     };
-    let running = props.progress.is_some();
+    let progress = props.progress.as_ref().filter(|_| *running);
+    let running = *running;
     html! {
         <>
             <button type="button" data-testid="advisor-toggle" aria-expanded={if *open { "true" } else { "false" }} onclick={on_toggle}
@@ -339,9 +350,9 @@ pub fn advisor(props: &AdvisorProps) -> Html {
                         <fieldset><legend>{ "Table and workload" }</legend>{ for TABLE.iter().map(|f| field_input(f, &form)) }</fieldset>
                         <details class="advisor-paste">
                             <summary>{ "Settings and pasted output" }</summary>
-                            { text_area("advisor-set", "Settings, NAME=VALUE a line", "innodb_autoinc_lock_mode=2", (&form, |f| &mut f.settings)) }
-                            { text_area("advisor-variables", "SHOW VARIABLES output", "paste it here", (&form, |f| &mut f.show_variables)) }
-                            { text_area("advisor-status", "SHOW TABLE STATUS output", "paste it here", (&form, |f| &mut f.table_status)) }
+                            { text_area("advisor-set", "Settings, NAME=VALUE a line", "innodb_autoinc_lock_mode=2", &form, |f| &mut f.settings) }
+                            { text_area("advisor-variables", "SHOW VARIABLES output", "paste it here", &form, |f| &mut f.show_variables) }
+                            { text_area("advisor-status", "SHOW TABLE STATUS output", "paste it here", &form, |f| &mut f.table_status) }
                         </details>
                         <div class="advisor-actions">
                             <button type="submit" class="primary" data-testid="advisor-run" disabled={running}>{ "Run the playbooks" }</button>
@@ -350,7 +361,7 @@ pub fn advisor(props: &AdvisorProps) -> Html {
                             }
                         </div>
                     </form>
-                    if let Some(p) = &props.progress { { progress_view(p) } }
+                    if let Some(p) = progress { { progress_view(p) } }
                     { match &*result {
                         Some(Ok(a)) => advice_view(a, asked.as_deref().unwrap_or_default()),
                         Some(Err(e)) => html! { <p class="advisor-error" role="alert" data-testid="advisor-error">{ e.clone() }</p> },

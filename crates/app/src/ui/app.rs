@@ -228,13 +228,15 @@ pub fn running(props: &RunningProps) -> Html {
             <main class="grid" id="main" tabindex="-1">
                 <div class="main-col">
                     if stage >= Stage::Card {
-                        { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), html! {
-                            <>
-                            <LessonPlayer engines={engines.clone()} on_action={dispatch(&state, |a: Action| a)}
-                                generation={state.generation} busy={main_snapshot.busy.clone()} />
-                            <Advisor engines={engines.clone()} progress={state.advice_progress.clone()}
-                                on_action={dispatch(&state, |a: Action| a)} profile={AttrValue::from(state.profile.clone())} />
-                            </>
+                        { scenario_card(&state, &scenarios, &profiles, heavy, &main_snapshot, try_it(&state, chosen.as_ref(), &suggested), CardExtras {
+                            lessons: html! {
+                                <LessonPlayer engines={engines.clone()} on_action={dispatch(&state, |a: Action| a)}
+                                    generation={state.generation} busy={main_snapshot.busy.clone()} />
+                            },
+                            advisor: html! {
+                                <Advisor engines={engines.clone()} progress={state.advice_progress.clone()}
+                                    on_action={dispatch(&state, |a: Action| a)} profile={AttrValue::from(state.profile.clone())} />
+                            },
                         }) }
                     }
                     <div class="panes">{ for panes }</div>
@@ -303,6 +305,15 @@ fn controls(
     }
 }
 
+/// What the scenario card holds beside its own controls.
+struct CardExtras {
+    /// The lesson player: its button on the first row, its list or step below.
+    lessons: Html,
+    /// The Advisor: its button on the hints row (the first row is full at 1280 px),
+    /// its form below.
+    advisor: Html,
+}
+
 /// The scenario card, wired to the reducer.
 fn scenario_card(
     state: &UseReducerHandle<AppState>,
@@ -311,7 +322,7 @@ fn scenario_card(
     heavy: bool,
     snapshot: &Snapshot,
     try_it: String,
-    lessons: Html,
+    extras: CardExtras,
 ) -> Html {
     let on_scenario = {
         let d = state.dispatcher();
@@ -345,8 +356,9 @@ fn scenario_card(
             on_profile={dispatch(state, Action::SetProfile)}
             on_compare={dispatch(state, Action::SetCompare)}
             on_open={dispatch(state, |()| Action::ToggleAbout)}
+            tools={extras.advisor}
         >
-            { lessons }
+            { extras.lessons }
         </ScenarioCard>
     }
 }

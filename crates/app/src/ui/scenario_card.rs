@@ -60,6 +60,10 @@ pub struct ScenarioCardProps {
     /// once opened its list or step on a row of their own).
     #[prop_or_default]
     pub children: Html,
+    /// Tools on the hints row (the Advisor's button, and once opened its form on a
+    /// row of its own).
+    #[prop_or_default]
+    pub tools: Html,
 }
 
 /// The note on the achieved speed, when the engine runs noticeably slower than
@@ -102,6 +106,7 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                 <button type="button" class="to-console" data-testid="to-console" onclick={Callback::from(|_| focus_soon("#sql-input"))}>
                     { "To the console ↓" }
                 </button>
+                { props.tools.clone() }
                 if let Some(busy) = &props.busy {
                     <p class="about-note" data-testid="scenario-note" role="status">{ busy.clone() }</p>
                 } else if props.building && chosen.is_some_and(|s| s.heavy) {
