@@ -46,22 +46,8 @@ impl AdvisorForm {
     /// the field, as the CLI's do.
     pub fn question(&self) -> Result<(advisor::AdviceInput, Vec<String>), String> {
         let mut b = InputBuilder::new();
-        for field in advisor::FIELDS {
-            if field == "set" {
-                for line in self
-                    .settings
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                {
-                    b.set("set", line)?;
-                }
-                continue;
-            }
-            let value = self.get(field).trim();
-            if !value.is_empty() {
-                b.set(field, value)?;
-            }
+        for (field, value) in self.given() {
+            b.set(field, value)?;
         }
         if !self.show_variables.trim().is_empty() {
             advisor::read_show_variables(&mut b, &self.show_variables)?;
@@ -79,26 +65,27 @@ impl AdvisorForm {
 }
 
 impl AdvisorForm {
+    /// The fields given, trimmed, as `(flag, value)` in the order the CLI reads them:
+    /// each settings line a `set`.
+    fn given(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        advisor::FIELDS.into_iter().flat_map(move |field| {
+            let values: Vec<&str> = match field {
+                "set" => self.settings.lines().map(str::trim).collect(),
+                _ => vec![self.get(field).trim()],
+            };
+            values
+                .into_iter()
+                .filter(|v| !v.is_empty())
+                .map(move |v| (field, v))
+        })
+    }
+
     /// The `ddlscope advise` command that asks the same question (pasted output
     /// left out: the CLI reads it from files, `--show-variables FILE`).
     pub fn command_line(&self) -> String {
         let mut out = String::from("ddlscope advise");
-        for field in advisor::FIELDS {
-            if field == "set" {
-                for line in self
-                    .settings
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                {
-                    out.push_str(&format!(" --set {}", shell_word(line)));
-                }
-                continue;
-            }
-            let value = self.get(field).trim();
-            if !value.is_empty() {
-                out.push_str(&format!(" --{field} {}", shell_word(value)));
-            }
+        for (field, value) in self.given() {
+            out.push_str(&format!(" --{field} {}", shell_word(value)));
         }
         out.push_str(" --json");
         out
