@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE_URL, clock, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
+import { BASE_URL, clock, clockStill, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
 
 const EMBED = new URL('embed.html', BASE_URL).href;
 const SCRIPT = new URL('ddlscope-player.js', BASE_URL).href;
@@ -87,6 +87,7 @@ test('hidden or off screen the player pauses, shown it resumes; autoplay waits u
     // Scrolled away: it pauses, and its clock stands still.
     await page.evaluate(() => window.scrollTo(0, 0));
     await pollUntil('the player to pause off screen', () => playing(frame), (p) => p === false, { timeoutMs: 10_000 });
+    await clockStill(frame);
     const stopped = await clock(frame);
     await page.waitForTimeout(1_000);
     assert.equal(await clock(frame), stopped, 'the clock stands still off screen');

@@ -301,8 +301,15 @@ export async function ensurePaused(page) {
   const play = page.locator(ids.play).first();
   if ((await play.getAttribute('aria-pressed')) === 'true') await play.click();
   await pollUntil('the play button to read Play', () => play.getAttribute('aria-pressed'), (v) => v === 'false', { timeoutMs: 5_000 });
-  // The pause crosses to the worker by message: a frame it posted before it heard the
-  // pause still arrives. Paused means the clock holds still across a few frames.
+  await clockStill(page);
+}
+
+/**
+ * Waits until the virtual clock of `page` (or a frame) holds still across a few frames.
+ * A pause crosses to the worker by message: a frame it posted before it heard the pause
+ * still arrives, so Play reading "paused" is not yet a clock that stands.
+ */
+export async function clockStill(page) {
   const clock = page.locator(ids.virtualTime).first();
   if ((await clock.count()) === 0) return;
   let last = null;

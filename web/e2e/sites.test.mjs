@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BASE_URL, clock, fileServer, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
+import { BASE_URL, clock, clockStill, fileServer, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const REVEAL = dirname(require.resolve('reveal.js/dist/reveal.js'));
@@ -136,6 +136,7 @@ test('a reveal.js deck: arrows move the slides after a click into a player; a le
     await sweep.page().keyboard.press('ArrowRight');
     await pollUntil('slide 3 after → in the player', slide, (h) => h === 2, { timeoutMs: 5_000 });
     await pollUntil('the left slide\'s player to pause', () => playing(sweep), (p) => p === false, { timeoutMs: 10_000 });
+    await clockStill(sweep);
     const stopped = await clock(sweep);
     await pollUntil('slide 3\'s autoplay player to start', () => playing(stale), (p) => p === true, { timeoutMs: 20_000 });
     await page.waitForTimeout(1_000);
