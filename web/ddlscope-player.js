@@ -29,11 +29,14 @@ const VALUE_ATTRS = ['scenario', 'engine', 'compare', 'seed', 'start', 'end', 'c
   'panels', 'theme', 'state', 'speed'];
 const FLAG_ATTRS = ['autoplay', 'loop', 'sandbox'];
 
-const STYLE = `
-  :host { display: block; max-width: 100%; }
-  iframe { display: block; width: 100%; height: var(--ddlscope-height, 450px);
-           border: 1px solid #dfe3e8; border-radius: 8px; background: transparent; }
-`;
+// The frame's border is the element's, outside the iframe: an iframe of width 100%
+// with a border of its own would be 2 px wider than the column it sits in.
+const HOST_LOOK = [['display', 'block'], ['max-width', '100%'], ['border', '1px solid #dfe3e8'],
+  ['border-radius', '8px'], ['overflow', 'hidden']];
+const FRAME_LOOK = [['display', 'block'], ['width', '100%'],
+  ['height', 'var(--ddlscope-height, 450px)'], ['border', '0'], ['background', 'transparent']];
+const rule = (selector, look) => `${selector} { ${look.map(([name, value]) => `${name}: ${value};`).join(' ')} }`;
+const STYLE = `${rule(':host', HOST_LOOK)}\n${rule('iframe', FRAME_LOOK)}`;
 
 /**
  * The shadow root's style: a constructed stylesheet, which no Content-Security-Policy
@@ -47,11 +50,8 @@ function adoptStyle(root, frame) {
     root.adoptedStyleSheets = [sheet];
     return;
   }
-  for (const [name, value] of [['display', 'block'], ['width', '100%'],
-    ['height', 'var(--ddlscope-height, 450px)'], ['border', '1px solid #dfe3e8'],
-    ['border-radius', '8px'], ['background', 'transparent']]) {
-    frame.style.setProperty(name, value);
-  }
+  for (const [name, value] of HOST_LOOK) root.host.style.setProperty(name, value);
+  for (const [name, value] of FRAME_LOOK) frame.style.setProperty(name, value);
 }
 
 /** The legacy keyCode of the keys a host needs: reveal.js (and other decks) read it. */

@@ -14,7 +14,11 @@
 // current one) and an autoplay one would run unseen. This plugin tells each player
 // whether its slide is the current one when the deck is ready and when the player's
 // page has loaded. (Give the iframe `src`, not `data-src`: reveal.js unloads a
-// `data-src` iframe off its slide, and the player's state with it.)
+// `data-src` iframe off its slide, and the player's state with it.) It also tells
+// each player, and each <ddlscope-player>'s, how much the deck scales its slides
+// (`{type: "ddlscope:scale", scale}`, on ready, on every resize and when a player
+// loads): a player cannot see the transform from inside its iframe, and draws its
+// canvases with that many more pixels, so they are not stretched on the screen.
 (() => {
   /** The legacy keyCode of the keys a host needs: reveal.js reads it (its key bindings are by keyCode). */
   const KEY_CODES = { Escape: 27, ' ': 32, PageUp: 33, PageDown: 34, End: 35, Home: 36, ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40 };
@@ -54,6 +58,18 @@
     return [...document.querySelectorAll('iframe')].filter((f) => /\/embed\.html(?:$|[?#])/.test(f.src));
   }
 
+  /** The iframes of <ddlscope-player> elements (they pause with their slide by themselves). */
+  function componentFrames() {
+    return [...document.querySelectorAll('ddlscope-player')]
+      .map((p) => p.shadowRoot?.querySelector('iframe')).filter(Boolean);
+  }
+
+  /** Tells `frame`'s player how much the deck scales it on screen. */
+  function tellScale(deck, frame) {
+    const scale = deck.getScale();
+    if (Number.isFinite(scale) && scale > 0) frame.contentWindow?.postMessage({ type: 'ddlscope:scale', scale }, '*');
+  }
+
   /** Tells `frame`'s player whether its slide is the one shown. */
   function tell(deck, frame) {
     const shown = !!deck.getCurrentSlide()?.contains(frame);
@@ -67,8 +83,19 @@
       deck.on('ready', () => {
         for (const frame of players()) {
           tell(deck, frame);
-          frame.addEventListener('load', () => tell(deck, frame));
+          tellScale(deck, frame);
+          frame.addEventListener('load', () => {
+            tell(deck, frame);
+            tellScale(deck, frame);
+          });
         }
+        for (const frame of componentFrames()) {
+          tellScale(deck, frame);
+          frame.addEventListener('load', () => tellScale(deck, frame));
+        }
+      });
+      deck.on('resize', () => {
+        for (const frame of [...players(), ...componentFrames()]) tellScale(deck, frame);
       });
     },
     destroy() {

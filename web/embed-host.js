@@ -6,6 +6,8 @@
 //   visible, not at load (a deck's later slides do not run from slide 1).
 // - reveal.js posts `slide:start` / `slide:stop` to the iframes of the slide it
 //   shows / leaves: the player resumes / pauses with its slide.
+// - ddlscope-reveal.js posts `{type: "ddlscope:scale", scale}`, how much the deck
+//   scales its slides: kept, and handed to the player once it is ready.
 // - The keys a host needs (arrows, PageUp, PageDown, Home, End, Space, Escape) go to
 //   the parent as `{type: "ddlscope:key", key, code, shiftKey, altKey, ctrlKey,
 //   metaKey}` unless the reader is typing in the player (a text field, the speed menu,
@@ -20,6 +22,8 @@
 const HOST_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown',
   'Home', 'End', ' ', 'Escape']);
 
+/** The host's `ddlscope:scale` (a reveal.js slide's transform), kept for the player. */
+let hostScale = null;
 let autoplay = false;
 let ready = false;
 let visible = false;
@@ -33,6 +37,15 @@ function command(type) {
 
 function playing() {
   return document.querySelector('.embed-player [data-testid=play]')?.getAttribute('aria-pressed') === 'true';
+}
+
+/**
+ * Hands the host's scale to the player (its own window, its own origin): the host may
+ * say it before the player listens (when the iframe loads, the module is still on
+ * its way), so it is said again once the player is ready.
+ */
+function tellScale() {
+  if (ready && hostScale !== null) window.postMessage(hostScale, location.origin);
 }
 
 /** Plays or pauses as visibility says; called on every change. */
@@ -101,6 +114,7 @@ export function start(play) {
     if (document.body.dataset.ready !== '1') return;
     observer.disconnect();
     ready = true;
+    tellScale();
     apply();
   }).observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
   // The implicit root: the top-level viewport, through every iframe between.
@@ -117,6 +131,9 @@ window.addEventListener('message', (e) => {
   if (e.data === 'slide:start' || e.data === 'slide:stop') {
     slideHidden = e.data === 'slide:stop';
     apply();
+  } else if (e.data?.type === 'ddlscope:scale') {
+    hostScale = { type: 'ddlscope:scale', scale: e.data.scale };
+    tellScale();
   }
 });
 document.addEventListener('keydown', onKey);

@@ -3,8 +3,8 @@
 // - Hugo (Debian's `hugo`): a site built from the shipped shortcodes (web/hugo/) with
 //   Goldmark's defaults: the raw <iframe> pasted in Markdown is dropped, as the docs
 //   warn, and the four shortcodes render players that load and size themselves.
-// - reveal.js (npm): a deck with ddlscope-reveal.js; after the reader clicks into a
-//   player, the arrows still move the slides; a player whose slide is left pauses, and
+// - reveal.js (npm): a deck with ddlscope-reveal.js; the player draws its map at the
+//   deck's scale; after the reader clicks into a player, the arrows still move the slides; a player whose slide is left pauses, and
 //   an autoplay player on a later slide waits until its slide is shown.
 // mdBook takes minutes to build from crates.io: it is `cargo xtask sites`, not here.
 // Screenshots go to target/e2e/sites-*.png.
@@ -131,6 +131,11 @@ test('a reveal.js deck: arrows move the slides after a click into a player; a le
     await sweepFrame.locator('button').first().click();
     const sweep = await readyFrame(page, () => document.getElementById('sweep'));
     await pollUntil('the loaded player to play', () => playing(sweep), (p) => p, { timeoutMs: 60_000 });
+    // The deck scales its slide; the player draws its map with that many more pixels,
+    // so they are not stretched (doubled strokes in the map's pixelated text).
+    const scale = await page.evaluate(() => Reveal.getScale());
+    const mapScale = () => sweep.locator(ids.bufpoolMap).evaluate((c) => c.width / c.clientWidth);
+    await pollUntil(`the map drawn at the deck's scale ${scale.toFixed(3)}`, mapScale, (r) => Math.abs(r - scale) < 0.01, { timeoutMs: 10_000 });
     await sweep.locator(ids.bufpoolMap).click();
     // Focus is in the player: a clicker's → still moves the deck.
     await sweep.page().keyboard.press('ArrowRight');

@@ -147,26 +147,12 @@ fn needs_npm_ci(dir: &Path) -> bool {
 /// Serves `site` on a free loopback port and runs the e2e tests against it: every
 /// `*.test.mjs`, or with `only` those whose file name holds it.
 pub fn run_e2e(site: &Path, only: Option<&str>) -> Result {
-    if !site.join("index.html").is_file() {
-        return Err(format!(
-            "{} has no index.html; run `cargo xtask dist` first",
-            site.display()
-        ));
-    }
-    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
-    let base_url = format!("http://{addr}/");
-    // The same site under the strict Content-Security-Policy (csp.test.mjs).
-    let strict = serve::spawn(site.to_path_buf(), serve::Options { strict_csp: true })?;
-    let csp_url = format!("http://{strict}/");
-    let artifacts = artifacts_dir();
-    // Start empty, so every screenshot there belongs to this run.
-    if artifacts.exists() {
-        fs::remove_dir_all(&artifacts)
-            .map_err(|e| format!("cannot clear {}: {e}", artifacts.display()))?;
-    }
-    fs::create_dir_all(&artifacts)
-        .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
+    let tests = test_files(only)?;
+    run_tests(site, &tests, &[])
+}
 
+/// The `*.test.mjs` files of `web/e2e/` (with `only`, those whose name holds it), sorted.
+fn test_files(only: Option<&str>) -> Result<Vec<PathBuf>> {
     let dir = e2e_dir();
     let mut tests: Vec<PathBuf> = fs::read_dir(&dir)
         .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
@@ -190,6 +176,31 @@ pub fn run_e2e(site: &Path, only: Option<&str>) -> Result {
             None => format!("no *.test.mjs files in {}", dir.display()),
         });
     }
+    Ok(tests)
+}
+
+/// Serves `site` (and again under the strict CSP) on free loopback ports and runs
+/// `tests` with node's test runner against it, `env` added to what every test reads.
+pub fn run_tests(site: &Path, tests: &[PathBuf], env: &[(&str, &std::ffi::OsStr)]) -> Result {
+    if !site.join("index.html").is_file() {
+        return Err(format!(
+            "{} has no index.html; run `cargo xtask dist` first",
+            site.display()
+        ));
+    }
+    let addr = serve::spawn(site.to_path_buf(), serve::Options::default())?;
+    let base_url = format!("http://{addr}/");
+    // The same site under the strict Content-Security-Policy (csp.test.mjs).
+    let strict = serve::spawn(site.to_path_buf(), serve::Options { strict_csp: true })?;
+    let csp_url = format!("http://{strict}/");
+    let artifacts = artifacts_dir();
+    // Start empty, so every screenshot there belongs to this run.
+    if artifacts.exists() {
+        fs::remove_dir_all(&artifacts)
+            .map_err(|e| format!("cannot clear {}: {e}", artifacts.display()))?;
+    }
+    fs::create_dir_all(&artifacts)
+        .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
 
     say(
         format!(
@@ -199,15 +210,17 @@ pub fn run_e2e(site: &Path, only: Option<&str>) -> Result {
         "they load the real page in headless Chromium and check it the way a person would",
     );
     note(format!("screenshots go to {}", artifacts.display()));
-    run(Command::new("node")
-        .args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
-        .args(&tests)
+    let mut node = Command::new("node");
+    node.args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
+        .args(tests)
         .env("E2E_BASE_URL", &base_url)
         .env("E2E_CSP_URL", &csp_url)
         .env("E2E_ARTIFACTS", &artifacts)
         .env("E2E_CHROMIUM", CHROMIUM)
         .env("E2E_BUNDLE", crate::bundle::bundle_path())
-        .current_dir(&dir))
+        .envs(env.iter().copied())
+        .current_dir(e2e_dir());
+    run(&mut node)
 }
 
 #[cfg(test)]

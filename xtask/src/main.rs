@@ -19,6 +19,8 @@
 //! - `bench-web [--no-build] [--dir DIR]`: the browser's figures (frames, long
 //!   tasks, speed, heap, first map, the I1 switch, wasm size) of the page (the
 //!   engines in their Web Worker) into `target/bench-web.json`.
+//! - `sites [--no-build] [--dir DIR]`: the docs' mdBook snippet in a real book (mdBook
+//!   built from crates.io once, into `target/tools/`); never in `test`.
 //! - `soak [--seeds N] [--first N] | --seed N | --hours H`: the random-schedule
 //!   property test over many seeds, one seed replayed, or the long runs.
 //! - `fuzz [--seconds N] [--runs N] [--no-build] [TARGET]`: the cargo-fuzz targets of `fuzz/`,
@@ -40,6 +42,7 @@ mod mariadb;
 mod matrix;
 mod serve;
 mod setup;
+mod sites;
 mod size;
 mod soak;
 mod toolchain;
@@ -80,6 +83,9 @@ commands:
         [--sim-only]        only the simulator's side (ddlscope advise), beside the last real runs
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json
         [--dir DIR]         against DIR instead of a fresh dist
+  sites [--no-build]        the docs' mdBook snippet in a real book in Chromium (mdBook built
+                            from crates.io into target/tools/ the first time: minutes)
+        [--dir DIR]         against DIR instead of a fresh dist
   size [--no-build]         what each crate costs in the shipped wasm (twiggy), into target/size.md
   soak [--seeds N]          the engine's random-schedule property test over N seeds (10000)
         [--first N]         starting at seed N (1)
@@ -116,6 +122,10 @@ enum Task {
         only: Option<String>,
     },
     BenchWeb {
+        build: bool,
+        dir: Option<PathBuf>,
+    },
+    Sites {
         build: bool,
         dir: Option<PathBuf>,
     },
@@ -175,7 +185,7 @@ fn parse(args: &[String]) -> Result<Task> {
                     .parse()
                     .map_err(|_| format!("--port wants a number from 0 to 65535, not {v:?}"))?;
             }
-            ("serve" | "bench-web" | "bundle" | "size", "--no-build") => build = false,
+            ("serve" | "bench-web" | "bundle" | "size" | "sites", "--no-build") => build = false,
             ("bundle", "--lesson") => lessons.push(PathBuf::from(value("--lesson")?)),
             // `--lesson a.toml b.toml`: the files after it.
             ("bundle", f) if !f.starts_with('-') && !lessons.is_empty() => {
@@ -207,7 +217,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("fuzz", t) if !t.starts_with('-') && fuzz.target.is_none() => {
                 fuzz.target = Some(t.to_string());
             }
-            ("serve" | "e2e" | "bench-web", "--dir") => {
+            ("serve" | "e2e" | "bench-web" | "sites", "--dir") => {
                 dir = Some(PathBuf::from(value("--dir")?));
                 build = false;
             }
@@ -231,6 +241,7 @@ fn parse(args: &[String]) -> Result<Task> {
         "test" => Ok(Task::Test),
         "e2e" => Ok(Task::E2e { dir, only }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
+        "sites" => Ok(Task::Sites { build, dir }),
         "conformance" => Ok(Task::Conformance {
             only,
             random: match (random, seed) {
@@ -327,19 +338,23 @@ fn execute(task: Task) -> Result {
         }
         Task::Soak(what) => soak::soak(&what),
         Task::Size { build } => size::size(build),
-        Task::BenchWeb { build, dir } => {
-            let site = match dir {
-                Some(dir) => dir,
-                None if build => dist::dist()?,
-                None => dist::dist_dir(),
-            };
-            bench_web::bench_web(&site)
-        }
+        Task::BenchWeb { build, dir } => bench_web::bench_web(&site_for(build, dir)?),
+        Task::Sites { build, dir } => sites::sites(&site_for(build, dir)?),
         Task::E2e { dir, only } => {
             browser::ensure_browser_tools()?;
             browser::run_e2e(&dir.unwrap_or_else(dist::dist_dir), only.as_deref())
         }
     }
+}
+
+/// The site a command measures or tests: `--dir DIR`, else a fresh dist (or, with
+/// `--no-build`, the one in `target/dist/`).
+fn site_for(build: bool, dir: Option<PathBuf>) -> Result<PathBuf> {
+    Ok(match dir {
+        Some(dir) => dir,
+        None if build => dist::dist()?,
+        None => dist::dist_dir(),
+    })
 }
 
 fn main() -> ExitCode {
@@ -488,6 +503,13 @@ mod tests {
             Ok(Task::E2e {
                 dir: None,
                 only: Some("csp".into()),
+            }),
+        );
+        check(
+            &["sites", "--dir", "x"],
+            Ok(Task::Sites {
+                build: true,
+                dir: Some(PathBuf::from("x")),
             }),
         );
         check(

@@ -13,6 +13,7 @@ use crate::canvas::css_width::css_width_now;
 use crate::canvas::debug_overlay::PageTimings;
 use crate::canvas::flush_list;
 use crate::canvas::frame_stages::{FrameStages, Stage, Stages};
+use crate::canvas::host_scale::device_px_per_css;
 use crate::canvas::latch_lanes;
 use crate::canvas::pane_canvases::Canvases;
 use crate::canvas::pool_map::{self, draw_overlays, Overlay};
@@ -217,7 +218,7 @@ impl FrameLoop {
         // render (only the map's pane, see `ui::mount`: its layout is a few nodes'),
         // not a frame later: the worker paints it while the page mounts the rest.
         let dark = dark_theme(inner.dark_query.as_ref());
-        inner.describe_views(gloo::utils::window().device_pixel_ratio().max(1.0), dark);
+        inner.describe_views(device_px_per_css(), dark);
         let weak = Rc::downgrade(&inner);
         let raf = RafLoop::start(move || match weak.upgrade() {
             Some(inner) => inner.frame(),
@@ -272,7 +273,7 @@ impl PageLoop {
         let room_from = started - rendered.map_or(0.0, |_| NEWS_LIFECYCLE_MS);
         let dark = dark_theme(self.dark_query.as_ref());
         let theme = Theme::for_scheme(dark);
-        let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
+        let dpr = device_px_per_css();
         self.describe_views(dpr, dark);
         let mut came = self.held.take();
         came.panels

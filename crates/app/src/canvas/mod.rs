@@ -9,6 +9,7 @@ pub mod debug_overlay;
 pub mod flush_list;
 pub mod frame_loop;
 pub mod frame_stages;
+pub mod host_scale;
 pub mod latch_lanes;
 pub mod pane_canvases;
 pub mod panel;

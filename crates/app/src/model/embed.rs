@@ -241,6 +241,29 @@ pub fn parse_command(json: &str) -> Result<Command, String> {
     })
 }
 
+/// The scales a host may say it shows the player at (`ddlscope:scale`).
+pub const HOST_SCALES: std::ops::RangeInclusive<f64> = 0.25..=4.0;
+
+/// A host's `{"type": "ddlscope:scale", "scale": s}`: how much the page that hosts
+/// the player scales it on screen (a reveal.js slide's transform, which the player
+/// cannot see from inside its iframe). `None` when `json` is another message; an
+/// error naming the field for a scale outside [`HOST_SCALES`]. Not a command: it
+/// changes nothing but how many device pixels the canvases are drawn with, so any
+/// parent may send it, as reveal.js's `slide:*` messages.
+pub fn parse_host_scale(json: &str) -> Option<Result<f64, String>> {
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    if value.get("type")?.as_str()? != "ddlscope:scale" {
+        return None;
+    }
+    Some(
+        match value.get("scale").and_then(serde_json::Value::as_f64) {
+            Some(s) if HOST_SCALES.contains(&s) => Ok(s),
+            Some(s) => Err(format!("ddlscope:scale: scale = {s} is not 0.25 to 4")),
+            None => Err("ddlscope:scale: no numeric scale".into()),
+        },
+    )
+}
+
 /// The player's console warning for a message it does not obey (once: later ones
 /// are ignored silently).
 pub fn ignored(why: &str) -> String {

@@ -89,3 +89,29 @@ fn error_codes_come_from_the_clients_error_line() {
     );
     assert_eq!(error_code("Query OK, 0 rows affected"), None);
 }
+
+#[test]
+fn a_host_scale_is_read_and_checked() {
+    assert_eq!(
+        parse_host_scale(r#"{"type":"ddlscope:scale","scale":1.097}"#),
+        Some(Ok(1.097))
+    );
+    assert_eq!(
+        parse_host_scale(r#"{"type":"play"}"#),
+        None,
+        "a command is not a scale"
+    );
+    assert_eq!(parse_host_scale("\"slide:start\""), None);
+    assert_eq!(parse_host_scale("not json"), None);
+    for bad in [
+        r#"{"type":"ddlscope:scale","scale":0}"#,
+        r#"{"type":"ddlscope:scale","scale":9}"#,
+    ] {
+        let err = parse_host_scale(bad).unwrap().unwrap_err();
+        assert!(err.contains("is not 0.25 to 4"), "{err}");
+    }
+    let err = parse_host_scale(r#"{"type":"ddlscope:scale","scale":"big"}"#)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(err, "ddlscope:scale: no numeric scale");
+}

@@ -9,9 +9,14 @@
 //! (twice a second), so before the parent's origin is known nothing is posted.
 //! (`ddlscope:resize {height}` is posted by embed.js itself, to any parent; reveal.js's
 //! `slide:start`/`slide:stop` are embed-host.js's, and quietly not commands here.)
+//! From the parent, whatever its origin: `{type: "ddlscope:scale", scale}`, how much
+//! the host scales the player on screen (`canvas::host_scale`; ddlscope-reveal.js
+//! sends it), which changes nothing but the canvases' resolution.
 
+use crate::canvas::host_scale::set_host_scale;
 use crate::model::embed::{
-    error_code, foreign, ignored, parse_command, run_refused, Command, EmbedOptions,
+    error_code, foreign, ignored, parse_command, parse_host_scale, run_refused, Command,
+    EmbedOptions,
 };
 use crate::model::snapshot::LogEntry;
 use crate::model::state::{Action, AppState};
@@ -124,18 +129,24 @@ pub fn use_messages(
                         gloo::console::warn!(ignored(&why));
                     }
                 };
-                if let Some(why) = foreign(&options, &e.origin(), &own_origin()) {
-                    return warn(why);
-                }
-                let data = e.data();
-                // Our own outgoing messages and other tools' are not commands.
-                if is_ours_outgoing(&data) {
-                    return;
-                }
-                let text = js_sys::JSON::stringify(&data)
+                let text = js_sys::JSON::stringify(&e.data())
                     .ok()
                     .and_then(|s| s.as_string())
                     .unwrap_or_default();
+                // From the host, or embed-host.js passing it on once the player is up.
+                let from_self = e
+                    .source()
+                    .is_some_and(|s| JsValue::from(s) == JsValue::from(window.clone()));
+                if let Some(scale) = parse_host_scale(&text).filter(|_| from_parent || from_self) {
+                    return scale.map_or_else(warn, set_host_scale);
+                }
+                if let Some(why) = foreign(&options, &e.origin(), &own_origin()) {
+                    return warn(why);
+                }
+                // Our own outgoing messages and other tools' are not commands.
+                if is_ours_outgoing(&e.data()) {
+                    return;
+                }
                 match parse_command(&text) {
                     Ok(c) => obey(c, &engines, &d, !seen.borrow().paused),
                     Err(why) => warn(why),

@@ -1,0 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+const url = process.argv[2];
+const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' });
+await chrome.kill();
+const a = result.lhr.audits;
+writeFileSync('/tmp/lhr.json', JSON.stringify(result.lhr, null, 1));
+console.log('score', result.lhr.categories.performance.score, 'TBT', a['total-blocking-time'].numericValue, 'CLS', a['cumulative-layout-shift'].numericValue, 'LCP', a['largest-contentful-paint'].numericValue, 'TTI', a['interactive']?.numericValue);
+for (const it of (a['long-tasks'].details?.items ?? []).slice(0, 25)) console.log('long', it.url?.slice(-40), Math.round(it.startTime), Math.round(it.duration));
+console.log(JSON.stringify(a['layout-shifts']?.details?.items?.slice(0,5), null, 1)?.slice(0, 3000));
