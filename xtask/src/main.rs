@@ -508,7 +508,7 @@ mod tests {
         check(
             &["sites", "--dir", "x"],
             Ok(Task::Sites {
-                build: true,
+                build: false,
                 dir: Some(PathBuf::from("x")),
             }),
         );
