@@ -123,7 +123,10 @@ export async function screenshot(page, name) {
 export async function waitReady(page, { timeoutMs = 60_000, problems = [] } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ready = await page.evaluate(() => document.body?.dataset.ready === '1').catch(() => false);
+    // The app is shown once its first frame is in and the parts above its panes
+    // are mounted (styles.css); a player, at its first frame.
+    const ready = await page.evaluate(() => document.body?.dataset.ready === '1'
+      && (document.querySelector('#app > .app') === null || document.body.dataset.topMounted === '1')).catch(() => false);
     if (ready) return;
     if (problems.length > 0) throw new Error(`the page reported problems before it was ready:\n  ${problems.join('\n  ')}`);
     if (Date.now() > deadline) throw new Error(`the app did not set body[data-ready="1"] within ${timeoutMs} ms`);

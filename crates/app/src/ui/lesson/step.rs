@@ -6,6 +6,7 @@ use super::notes::{open_notes, post_notes};
 use super::question::QuestionCard;
 use super::style;
 use crate::model::lesson::{self as model, Answer, Place};
+use crate::ui::mount::say_on_body;
 use ddlscope_engine::lesson::Lesson;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -46,6 +47,8 @@ pub struct StepPanelProps {
 /// The step's panel (and the blank screen over the page, when asked for).
 #[function_component(StepPanel)]
 pub fn step_panel(props: &StepPanelProps) -> Html {
+    // A lesson's link: the step card is the last part above the panes to mount.
+    use_effect_with((), |()| say_on_body("topMounted"));
     let (lesson, place) = (&props.lesson, &props.place);
     let Some(step) = lesson.steps.get(place.step) else {
         return Html::default();
