@@ -3,12 +3,14 @@
 // advise --json` to) asked in the panel, run in the engine's worker with its progress
 // shown, ranks the same playbooks with the same figures; input the advisor cannot
 // model is refused naming the field while the simulation plays on; a cancel stops it.
+// axe-core finds no violation on the open panel: its form at 360 px, a refusal, and
+// the ranking at 1280 px (its findings to target/e2e/axe-advisor-*.json).
 // Screenshots go to target/e2e/advisor-*.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BASE_URL, ensurePlaying, openBrowser, pollUntil, screenshot, virtualMs, waitReady } from './lib.mjs';
+import { BASE_URL, axe, ensurePlaying, openBrowser, pollUntil, screenshot, virtualMs, waitReady } from './lib.mjs';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('../../crates/cli/tests/advise/i1-small-drop.json', import.meta.url), 'utf8'));
 
@@ -66,16 +68,19 @@ test('the Advisor ranks the playbooks as ddlscope advise does, with its progress
     const command = await page.textContent('[data-testid=advisor-command]');
     assert.match(command, /^ddlscope advise --profile mysql-5\.7 --set rpl_semi_sync_master_enabled=ON --pool 4G .* --ddl 'DROP TABLE big' --json$/);
     assert.equal(await page.locator('[data-testid=advisor-progress]').count(), 0, 'the progress went with the end');
+    assert.deepEqual(await axe(page, 'advisor-ranked-1280x900'), [], 'axe-core on the panel with its ranking');
   });
 });
 
 test('input the Advisor cannot model is refused naming the field, and the simulation plays on; a cancel stops a run', { timeout: 180_000 }, async () => {
   await withAdvisor('refused', { width: 360, height: 740 }, async (page) => {
     await ensurePlaying(page);
+    assert.deepEqual(await axe(page, 'advisor-form-360x740'), [], 'axe-core on the open panel\'s form at 360 px');
     await page.fill('#advisor-pool', 'lots');
     await page.click('[data-testid=advisor-run]');
     const error = await pollUntil('the refusal', () => page.locator('[data-testid=advisor-error]').textContent({ timeout: 50 }).catch(() => null), (t) => t !== null);
     assert.match(error, /--pool/, 'names the field');
+    assert.deepEqual(await axe(page, 'advisor-refused-360x740'), [], 'axe-core on the refusal');
     const before = await virtualMs(page);
     await pollUntil('the simulation playing on', () => virtualMs(page), (ms) => ms > before + 500, { timeoutMs: 30_000 });
 

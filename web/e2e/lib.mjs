@@ -3,7 +3,7 @@
 // a drawn one. The tests themselves are in *.test.mjs.
 
 import { createServer } from 'node:http';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -129,7 +129,7 @@ export async function waitReady(page, { timeoutMs = 60_000, problems = [] } = {}
       && (document.querySelector('#app > .app') === null || document.body.dataset.topMounted === '1')).catch(() => false);
     if (ready) return;
     if (problems.length > 0) throw new Error(`the page reported problems before it was ready:\n  ${problems.join('\n  ')}`);
-    if (Date.now() > deadline) throw new Error(`the app did not set body[data-ready="1"] within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`the page did not set body[data-ready="1"] (and, the app, data-top-mounted="1") within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -393,4 +393,23 @@ export async function fileServer(t, root) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((r) => server.close(r)));
   return `http://127.0.0.1:${server.address().port}`;
+}
+
+/** axe-core's rule tags the pages are held to (issue 38). */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'];
+
+/**
+ * axe-core's violations on the page as it is (npm's axe.min.js injected), one line
+ * each with up to five of its nodes; the whole finding to ARTIFACTS/axe-<name>.json.
+ */
+export async function axe(page, name) {
+  const { createRequire } = await import('node:module');
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const result = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    AXE_TAGS,
+  );
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, `axe-${name}.json`), JSON.stringify(result.violations, null, 2));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
 }

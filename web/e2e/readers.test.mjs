@@ -8,14 +8,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, chartBands, ensurePaused, ensurePlaying, runSql, openBrowser, pollUntil, screenshot, settled, virtualMs, waitReady } from './lib.mjs';
+import { readFileSync } from 'node:fs';
+import { BASE_URL, axe, chartBands, ensurePaused, ensurePlaying, runSql, openBrowser, pollUntil, screenshot, settled, virtualMs, waitReady } from './lib.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'];
 const SIZES = [
   { width: 1280, height: 720 },
   { width: 360, height: 740 },
@@ -39,18 +34,6 @@ async function withPage(name, viewport, body, { allow = () => false } = {}) {
   } finally {
     await close();
   }
-}
-
-/** axe's violations on the page as it is, written to ARTIFACTS/axe-<name>.json. */
-async function axe(page, name) {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(
-    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
-    TAGS,
-  );
-  mkdirSync(ARTIFACTS, { recursive: true });
-  writeFileSync(join(ARTIFACTS, `axe-${name}.json`), JSON.stringify(result.violations, null, 2));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
 }
 
 for (const p of PAGES) {

@@ -26,6 +26,7 @@ mod style;
 use crate::model::lesson::{self as model, Answer, Lessons, Own, Place, Sessions, Wanted};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
+use crate::ui::mount::say_on_body;
 use ddlscope_engine::lesson::Lesson;
 use gloo::timers::callback::Timeout;
 use list::LessonList;
@@ -92,7 +93,7 @@ fn open_place(
         .ok_or_else(|| format!("no lesson number {}", place.lesson + 1))?;
     let on_action = props.on_action.clone();
     let failed = move |e: String| {
-        on_action.emit(Action::Notice(format!("The lesson step did not open: {e}")));
+        not_opened(&on_action, format!("The lesson step did not open: {e}"));
     };
     let own = lessons.own_at(place.lesson);
     // The sessions carry the names the narration uses (s2, s3), in the console's
@@ -148,11 +149,12 @@ fn from_fragment(
         Wanted::Id(id, step) => match lessons.position(&id) {
             Some(lesson) => {
                 let step = step.min(lessons.steps(lesson).saturating_sub(1));
-                if let Some(place) = place_at(lessons, lesson, step) {
-                    go.emit(place);
+                match place_at(lessons, lesson, step) {
+                    Some(place) => go.emit(place),
+                    None => say_on_body("topMounted"),
                 }
             }
-            None => on_action.emit(Action::Notice(model::lesson(&id).err().unwrap_or_default())),
+            None => not_opened(on_action, model::lesson(&id).err().unwrap_or_default()),
         },
         Wanted::Url(url, step) => {
             let (own, on_action) = (own.clone(), on_action.clone());
@@ -160,11 +162,18 @@ fn from_fragment(
                 url,
                 Callback::from(move |r: Result<Own, String>| match r {
                     Ok(o) => own.emit((o, step)),
-                    Err(e) => on_action.emit(Action::Notice(e)),
+                    Err(e) => not_opened(&on_action, e),
                 }),
             );
         }
     }
+}
+
+/// The linked lesson cannot open: the page says why, and is shown without its step
+/// card (which would otherwise say the parts above the panes are in: `ui::mount`).
+fn not_opened(on_action: &Callback<Action>, why: String) {
+    say_on_body("topMounted");
+    on_action.emit(Action::Notice(why));
 }
 
 /// The player: the Lessons button and list, and the open step's panel with the
