@@ -751,11 +751,13 @@ pub fn conformance(which: Scripts, only: Option<&str>) -> Result<bool> {
         return Ok(false);
     }
     say(
-        "building the ddlscope CLI",
+        "building the ddlscope CLI (the test profile: the native tests built it already)",
         "the simulated side runs each script through `ddlscope script`",
     );
     crate::util::run(Command::new(crate::util::host_cargo()).args([
         "build",
+        "--profile",
+        "test",
         "-p",
         "ddlscope",
         "-j",
