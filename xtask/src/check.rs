@@ -8,7 +8,7 @@ use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::util::{host_cargo, human_duration, run, Result};
+use crate::util::{display_command, host_cargo, human_duration, run, Result};
 use crate::{browser, bundle, dist, toolchain};
 
 /// How one step ended.
@@ -70,15 +70,11 @@ fn run_steps() -> Vec<StepReport> {
             "warnings",
         ]))
     });
-    step(&mut reports, "cargo test (native)", || {
-        // --no-fail-fast: one failing test binary should not hide the others' results.
-        run(Command::new(host_cargo()).args([
-            "test",
-            "--workspace",
-            "--no-fail-fast",
-            "-j",
-            toolchain::JOBS,
-        ]))
+    let mut built = false;
+    step(&mut reports, "cargo test (native): build", || {
+        run(&mut native_tests(&["--no-run"]))?;
+        built = true;
+        Ok(())
     });
     match setup.join() {
         Ok(Ok(())) => {}
@@ -93,6 +89,11 @@ fn run_steps() -> Vec<StepReport> {
     let conformance = thread::spawn(|| {
         timed(|| crate::conformance::conformance(crate::conformance::Scripts::Written, None))
     });
+    // The tests' runs beside the wasm build too: its last minutes (the module's
+    // link-time optimisation, one codegen unit) keep one core busy, not two. Their
+    // output is printed after the wasm step's, not mixed into it.
+    let native = built
+        .then(|| thread::spawn(|| timed(|| run_captured(&mut native_tests(&["--no-fail-fast"])))));
     let mut site = None;
     step(&mut reports, "wasm dist build and workshop bundle", || {
         let dir = dist::dist()?;
@@ -107,6 +108,7 @@ fn run_steps() -> Vec<StepReport> {
         )
     });
     reports.push(conformance_report(result, duration));
+    reports.push(native_report(native));
     match site {
         Some(site) => step(&mut reports, "browser tests", || {
             browser::ensure_browser_tools()?;
@@ -121,6 +123,58 @@ fn run_steps() -> Vec<StepReport> {
     }
 
     reports
+}
+
+/// The row of the native tests' runs, `None` when they did not build.
+fn native_report(native: Option<thread::JoinHandle<(Result, Duration)>>) -> StepReport {
+    let name = "cargo test (native): run, beside the wasm build";
+    match native.map(thread::JoinHandle::join) {
+        Some(Ok((result, duration))) => report(name, result, duration),
+        Some(Err(_)) => report(
+            name,
+            Err("the native tests' thread panicked".into()),
+            Duration::ZERO,
+        ),
+        None => StepReport {
+            name,
+            outcome: Outcome::Skipped,
+            duration: Duration::ZERO,
+            detail: "the tests did not build".into(),
+        },
+    }
+}
+
+/// `cargo test --workspace` with `extra` (`--no-run`, `--no-fail-fast`: one failing
+/// test binary should not hide the others' results).
+fn native_tests(extra: &[&str]) -> Command {
+    let mut cmd = Command::new(host_cargo());
+    cmd.args(["test", "--workspace", "-j", toolchain::JOBS])
+        .args(extra);
+    cmd
+}
+
+/// Runs `cmd` with its output gathered, then prints it whole: a step running beside
+/// another does not mix its lines into the other's.
+fn run_captured(cmd: &mut Command) -> Result {
+    println!(
+        "    $ {} (its output follows when it ends)",
+        display_command(cmd)
+    );
+    let out = cmd
+        .output()
+        .map_err(|e| format!("could not start `{}`: {e}", display_command(cmd)))?;
+    println!("━━━ the output of `{}` ━━━", display_command(cmd));
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` failed ({})",
+            display_command(cmd),
+            out.status
+        ))
+    }
 }
 
 /// How long `body` took, with its result.
@@ -167,28 +221,30 @@ fn step(reports: &mut Vec<StepReport>, name: &'static str, body: impl FnOnce() -
     println!();
     println!("━━━ step: {name} ━━━");
     let (result, duration) = timed(body);
+    reports.push(report(name, result, duration));
+}
+
+/// How a step that took `duration` ended, said on the console.
+fn report(name: &'static str, result: Result, duration: Duration) -> StepReport {
     let (outcome, detail) = match result {
         Ok(()) => (Outcome::Passed, String::new()),
         Err(message) => (Outcome::Failed, message),
     };
-    println!(
-        "━━━ {name}: {} in {} ━━━",
-        if outcome == Outcome::Passed {
-            "passed"
-        } else {
-            "FAILED"
-        },
-        human_duration(duration)
-    );
+    let said = if outcome == Outcome::Passed {
+        "passed"
+    } else {
+        "FAILED"
+    };
+    println!("━━━ {name}: {said} in {} ━━━", human_duration(duration));
     if !detail.is_empty() {
         println!("{detail}");
     }
-    reports.push(StepReport {
+    StepReport {
         name,
         outcome,
         duration,
         detail,
-    });
+    }
 }
 
 /// The table; the total is the wall-clock time, less than the steps' sum when two
