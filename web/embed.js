@@ -23,7 +23,18 @@ const payload = items.some((p) => /^v\d+\./.test(p));
 /** Loads the player; with `play`, it runs as soon as it is shown (the poster's click). */
 function start(play = false) {
   host.start(play);
-  init().catch(showFailure);
+  init().catch((err) => {
+    releaseHold();
+    showFailure(err);
+  });
+}
+
+/** Lets #app take its content's height again after a clicked poster held it. */
+function releaseHold() {
+  const app = document.getElementById('app');
+  app.style.removeProperty('height');
+  app.style.removeProperty('overflow');
+  app.classList.remove('holding');
 }
 
 // The host page sizes its iframe from these (any parent: a height tells nothing).
@@ -31,7 +42,10 @@ function start(play = false) {
 // them (the page itself is as tall as the iframe, whatever it holds).
 let reported = 0;
 function contentHeight() {
-  const parts = ['#poster', '.embed-player', '#app > .error-banner', '#app > .boot', '#app.holding']
+  // While a clicked poster's box holds its place, that box is the content.
+  const queries = document.querySelector('#app.holding') ? ['#app.holding']
+    : ['#poster', '.embed-player', '#app > .error-banner', '#app > .boot'];
+  const parts = queries
     .map((q) => document.querySelector(q))
     .filter((el) => el && !el.hidden && el.getClientRects().length > 0);
   const bottom = Math.max(0, ...parts.map((el) => el.getBoundingClientRect().bottom + window.scrollY));
@@ -139,16 +153,22 @@ async function showPoster(choice) {
   document.querySelector('#app .boot-stuck').hidden = true;
   card.querySelector('button').addEventListener('click', () => {
     const app = document.getElementById('app');
-    app.style.setProperty('min-height', `${card.getBoundingClientRect().height}px`);
+    // The card's height exactly, not at least: the loading line that stands in for
+    // the card (in the flow until the player mounts) would make it taller, and on a
+    // slow machine the box grew 23 px before the player appeared.
+    app.style.setProperty('height', `${card.getBoundingClientRect().height}px`);
+    app.style.setProperty('overflow', 'hidden');
     app.classList.add('holding');
     card.remove();
     document.querySelector('#app .boot').hidden = false;
-    new MutationObserver((_, observer) => {
-      if (document.body.dataset.ready !== '1') return;
-      observer.disconnect();
-      app.style.removeProperty('min-height');
-      app.classList.remove('holding');
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
+    // Until the first frame, or until the player says it cannot start (its banner
+    // must not be cut to the card's height).
+    const release = new MutationObserver(() => {
+      if (document.body.dataset.ready !== '1' && !app.querySelector('.error-banner, .notice-banner')) return;
+      release.disconnect();
+      releaseHold();
+    });
+    release.observe(document.body, { attributes: true, attributeFilter: ['data-ready'], childList: true, subtree: true });
     start(true);
   }, { once: true });
   const isDark = dark();

@@ -4,6 +4,10 @@
 //! This crate is the only one that prints. It stands on the engine's public API, the
 //! same one the browser app uses, and runs the same scenario files.
 
+// Small functions: clippy's too_many_lines (clippy.toml) holds the code to 120 lines a
+// function; tests (a table of cases, a walk through a scenario) may run longer.
+#![cfg_attr(test, allow(clippy::too_many_lines))]
+
 use clap::{Parser, Subcommand, ValueEnum};
 use ddlscope_engine::{
     scenario_text, EventKind, ListKind, Profile, Sample, Scenario, Sim, Tick, PROFILES, SCENARIOS,

@@ -29,7 +29,10 @@
 
 use crate::mdl::{MdlDuration, MdlKey, MdlRequest, MdlType};
 use crate::profile::{AdminOpenLock, SqlLayer as SqlProfile};
-use crate::sql::{AlterAction, Command, FlushMode, RowLock, SqlError, TableLockMode, TableName};
+use crate::sql::{
+    AlterAction, Command, CreateTrigger, FlushMode, InsertSelect, RowLock, SqlError, TableLockMode,
+    TableName,
+};
 
 /// What the lock plan needs to know of the session running the statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,21 +134,7 @@ pub(in crate::sim) fn lock_plan(
             if ctx.global_read_lock {
                 return Err(SqlError::cant_update_with_readlock());
             }
-            // mysql_create_or_drop_trigger(): the trigger's name first, then the table
-            // opened for TL_READ_NO_INSERT (SHARED_NO_WRITE, upgraded later).
-            let name = crate::sql::TriggerName {
-                schema: ct.name.schema.clone().or_else(|| ct.table.schema.clone()),
-                name: ct.name.name.clone(),
-            };
-            requests.push(trigger_request(ctx.schema, &name));
-            requests.push(global_ix());
-            let schema_key = MdlKey::schema(&ctx.schema.to_ascii_lowercase());
-            requests.push(MdlRequest::new(
-                schema_key,
-                MdlType::IntentionExclusive,
-                trx,
-            ));
-            requests.push(MdlRequest::new(key(&ct.table), MdlType::SharedNoWrite, trx));
+            create_trigger_plan(ct, ctx, requests);
         }
         Command::DropTrigger { name, .. } => {
             if ctx.global_read_lock {
@@ -159,17 +148,7 @@ pub(in crate::sim) fn lock_plan(
                 return Err(SqlError::cant_update_with_readlock());
             }
             if !ctx.under_lock_tables {
-                // The insert's table first, then the SELECT's (the table list's order).
-                requests.push(global_ix());
-                requests.push(MdlRequest::new(key(&is.table), MdlType::SharedWrite, trx));
-                let source_lock = if is.lock == RowLock::Exclusive {
-                    MdlType::SharedWrite
-                } else {
-                    MdlType::SharedRead
-                };
-                if key(&is.source) != key(&is.table) {
-                    requests.push(MdlRequest::new(key(&is.source), source_lock, trx));
-                }
+                insert_select_plan(is, ctx, requests);
             }
         }
         Command::AnalyzeTable { tables } => {
@@ -182,12 +161,7 @@ pub(in crate::sim) fn lock_plan(
                 return Err(SqlError::cant_update_with_readlock());
             }
             requests.push(global_ix());
-            let schema_key = MdlKey::schema(&ctx.schema.to_ascii_lowercase());
-            requests.push(MdlRequest::new(
-                schema_key,
-                MdlType::IntentionExclusive,
-                trx,
-            ));
+            requests.push(schema_ix(ctx));
             let mut keys = ddl_table_locks(c, ctx, sql);
             keys.sort_by(|a, b| a.0.cmp(&b.0));
             keys.dedup_by(|a, b| a.0 == b.0);
@@ -207,6 +181,63 @@ pub(in crate::sim) fn lock_plan(
         _ => {}
     }
     Ok(plan)
+}
+
+/// The statement's INTENTION_EXCLUSIVE lock on the current schema, for the transaction.
+fn schema_ix(ctx: &LockContext) -> MdlRequest {
+    let schema_key = MdlKey::schema(&ctx.schema.to_ascii_lowercase());
+    MdlRequest::new(
+        schema_key,
+        MdlType::IntentionExclusive,
+        MdlDuration::Transaction,
+    )
+}
+
+/// CREATE TRIGGER's locks, as mysql_create_or_drop_trigger() takes them: the
+/// trigger's name first, then the global and schema intention locks, then the table
+/// opened for TL_READ_NO_INSERT (SHARED_NO_WRITE, upgraded later).
+fn create_trigger_plan(ct: &CreateTrigger, ctx: &LockContext, requests: &mut Vec<MdlRequest>) {
+    let name = crate::sql::TriggerName {
+        schema: ct.name.schema.clone().or_else(|| ct.table.schema.clone()),
+        name: ct.name.name.clone(),
+    };
+    requests.push(trigger_request(ctx.schema, &name));
+    requests.push(MdlRequest::new(
+        MdlKey::global(),
+        MdlType::IntentionExclusive,
+        MdlDuration::Statement,
+    ));
+    requests.push(schema_ix(ctx));
+    let table = table_key(ctx.schema, &ct.table);
+    requests.push(MdlRequest::new(
+        table,
+        MdlType::SharedNoWrite,
+        MdlDuration::Transaction,
+    ));
+}
+
+/// INSERT … SELECT's locks outside LOCK TABLES: the global intention lock, then the
+/// insert's table, then the SELECT's (the table list's order), once if they are one.
+fn insert_select_plan(is: &InsertSelect, ctx: &LockContext, requests: &mut Vec<MdlRequest>) {
+    let trx = MdlDuration::Transaction;
+    let (target, source) = (
+        table_key(ctx.schema, &is.table),
+        table_key(ctx.schema, &is.source),
+    );
+    requests.push(MdlRequest::new(
+        MdlKey::global(),
+        MdlType::IntentionExclusive,
+        MdlDuration::Statement,
+    ));
+    requests.push(MdlRequest::new(target.clone(), MdlType::SharedWrite, trx));
+    let source_lock = if is.lock == RowLock::Exclusive {
+        MdlType::SharedWrite
+    } else {
+        MdlType::SharedRead
+    };
+    if source != target {
+        requests.push(MdlRequest::new(source, source_lock, trx));
+    }
 }
 
 /// The EXCLUSIVE lock on a trigger's name, for the statement (MariaDB takes it

@@ -437,6 +437,21 @@ impl Sim {
                 let full = self.system_table(&s, &table, id)?;
                 run.result = Some(project(full, &columns, where_text.as_deref())?);
             }
+            other => return self.open_admin(id, run, other),
+        }
+        run.step = Step::End;
+        Ok(Next::After(Tick::ZERO))
+    }
+
+    /// [`Self::statement_open`] for what operators send: SHOW, KILL, LOCK/UNLOCK
+    /// TABLES, FLUSH TABLES, ANALYZE TABLE and DDL.
+    fn open_admin(
+        &mut self,
+        id: u32,
+        run: &mut Running,
+        command: Command,
+    ) -> Result<Next, SqlError> {
+        match command {
             Command::ShowProcesslist { full } => {
                 run.result = Some(self.processlist(id, full));
             }
