@@ -32,10 +32,12 @@ function start(play = false) {
 /** Lets #app take its content's height again after a clicked poster held it. */
 function releaseHold() {
   const app = document.getElementById('app');
-  app.style.removeProperty('height');
-  app.style.removeProperty('overflow');
+  for (const name of HOLD) app.style.removeProperty(name);
   app.classList.remove('holding');
 }
+
+/** What holds #app at a clicked poster's height (the stylesheet's min-height too). */
+const HOLD = ['height', 'min-height', 'overflow'];
 
 // The host page sizes its iframe from these (any parent: a height tells nothing).
 // The height is the content's: the poster card, the player, or what stands in for
@@ -156,8 +158,8 @@ async function showPoster(choice) {
     // The card's height exactly, not at least: the loading line that stands in for
     // the card (in the flow until the player mounts) would make it taller, and on a
     // slow machine the box grew 23 px before the player appeared.
-    app.style.setProperty('height', `${card.getBoundingClientRect().height}px`);
-    app.style.setProperty('overflow', 'hidden');
+    const held = `${card.getBoundingClientRect().height}px`;
+    for (const name of HOLD) app.style.setProperty(name, name === 'overflow' ? 'hidden' : held);
     app.classList.add('holding');
     card.remove();
     document.querySelector('#app .boot').hidden = false;
