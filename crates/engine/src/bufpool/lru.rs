@@ -252,10 +252,33 @@ impl BufPoolInstance {
             inst.stats.not_made_young += 1;
             return false;
         }
-        // buf_page_peek_if_young(): young enough if not too far behind the clock.
-        let window = (u64::from(inst.size()) * u64::from(1024 - inst.old_ratio) / 4096) as u32;
+        !inst.peek_if_young(&b)
+    }
+
+    /// InnoDB: `buf_page_peek_if_young()`: the block is young enough, not too far
+    /// behind the clock, to stay where it is.
+    fn peek_if_young(&self, b: &BufBlock) -> bool {
+        let window = (u64::from(self.size()) * u64::from(1024 - self.old_ratio) / 4096) as u32;
         // The pool's clock is compared in 31 bits, as the block keeps it.
-        (inst.freed_page_clock & PAGE_CLOCK_MASK) >= b.page_clock().saturating_add(window)
+        (self.freed_page_clock & PAGE_CLOCK_MASK) < b.page_clock().saturating_add(window)
+    }
+
+    /// Whether some access might make a page of this instance young: under the midpoint
+    /// policy none does before the first eviction (`buf_page_peek_if_too_old()` says no
+    /// while `freed_page_clock` is 0).
+    fn may_make_any_young(&self) -> bool {
+        self.policy == LruPolicy::Exact || self.freed_page_clock != 0
+    }
+
+    /// Whether an access to `blocks[local]` might make it young, at any time: what
+    /// [`BufPoolInstance::note_access`] answers, without its side effects, and yes
+    /// where the answer waits on the old-blocks time.
+    fn may_make_young(&self, local: u32) -> bool {
+        if self.policy == LruPolicy::Exact {
+            return self.lru_head != local;
+        }
+        let b = &self.blocks[local as usize];
+        self.freed_page_clock != 0 && (b.is(F_OLD) || !self.peek_if_young(b))
     }
 }
 
@@ -391,10 +414,12 @@ impl BufPool {
     /// Reads ahead for a batch of accesses of a replayed trace, changing nothing: the
     /// memory those accesses will touch is loaded in three rounds, each round's loads
     /// independent of each other (the page-hash cells; the first descriptor of each
-    /// chain; the LRU neighbours of each page found, what making it young relinks), so
-    /// that their cache misses overlap instead of following each other access by
-    /// access. Returns a value made of what was read, for the caller to hand to
-    /// [`std::hint::black_box`] so that the loads are kept.
+    /// chain; the LRU neighbours of each page found that the access may make young,
+    /// what making it young relinks: under the midpoint policy none before the first
+    /// eviction, nor of a young page near the head), so that their cache misses
+    /// overlap instead of following each other access by access. Returns a value made
+    /// of what was read, for the caller to hand to [`std::hint::black_box`] so that
+    /// the loads are kept.
     pub fn replay_read_ahead(&self, pages: &[PageId]) -> u32 {
         let inst = |p: PageId| &self.instances[usize::from(self.instance_of(p))];
         let cells = pages.iter().fold(0, |acc, &p| acc ^ inst(p).hash_head(p));
@@ -407,13 +432,16 @@ impl BufPool {
         });
         let neighbours = pages.iter().fold(0, |acc, &p| {
             let i = inst(p);
+            if !i.may_make_any_young() {
+                return acc;
+            }
             match self.hash_find(usize::from(self.instance_of(p)), p) {
-                Some(l) => {
+                Some(l) if i.may_make_young(l) => {
                     let b = &i.blocks[l as usize];
                     let at = |x: u32| i.blocks.get(x as usize).map_or(0, |n| n.flags);
                     acc ^ u32::from(at(b.prev)) ^ u32::from(at(b.next))
                 }
-                None => acc,
+                _ => acc,
             }
         });
         cells ^ heads ^ neighbours
