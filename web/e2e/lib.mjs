@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 
 /** The site under test; xtask serves target/dist/ on a free loopback port. */
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080/';
@@ -412,4 +413,28 @@ export async function axe(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   writeFileSync(join(ARTIFACTS, `axe-${name}.json`), JSON.stringify(result.violations, null, 2));
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+}
+
+/**
+ * Opens `url` (a documentation tool's page hosting players) in a fresh browser at
+ * `viewport`, runs `body(page, messages)` with the console's messages gathered, and
+ * checks the page reported no error; a screenshot to ARTIFACTS/sites-<name>.png, or
+ * sites-<name>-failure.png when it fails.
+ */
+export async function withSitePage(name, url, body, { viewport = { width: 1100, height: 800 } } = {}) {
+  const { page, problems, close } = await openBrowser();
+  const messages = [];
+  page.on('console', (msg) => messages.push(`${msg.type()}: ${msg.text()}`));
+  try {
+    await page.setViewportSize(viewport);
+    await page.goto(url);
+    await body(page, messages);
+    await screenshot(page, `sites-${name}`);
+    assert.deepEqual(problems, [], 'the page reported no errors');
+  } catch (e) {
+    await screenshot(page, `sites-${name}-failure`).catch(() => {});
+    throw e;
+  } finally {
+    await close();
+  }
 }

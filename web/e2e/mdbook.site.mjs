@@ -9,7 +9,7 @@
 //   the next chapter (mdBook's own key);
 // - no console error, in the book or the player.
 // env: MDBOOK (the mdbook binary), and what `run_e2e` sets. Screenshots go to
-// target/e2e/sites-mdbook*.png.
+// target/e2e/sites-mdbook*.png (the chapter, then the page it turned to).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL, fileServer, ids, openBrowser, pollUntil, readyFrame, screenshot } from './lib.mjs';
+import { BASE_URL, fileServer, ids, pollUntil, readyFrame, screenshot, withSitePage } from './lib.mjs';
 
 const MDBOOK = process.env.MDBOOK;
 const DOCS = new URL('../../docs/embedding.md', import.meta.url);
@@ -50,12 +50,7 @@ function book(t, snippet) {
 
 test('an mdBook chapter: the docs\' snippet loads a player that sizes itself, and → turns the page after a click into it', { timeout: 300_000, skip: !MDBOOK && 'MDBOOK is not set (cargo xtask sites sets it)' }, async (t) => {
   const origin = await fileServer(t, book(t, docsSnippet()));
-  const { page, problems, close } = await openBrowser();
-  const messages = [];
-  page.on('console', (msg) => messages.push(`${msg.type()}: ${msg.text()}`));
-  try {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${origin}/mdl.html`);
+  await withSitePage('mdbook', `${origin}/mdl.html`, async (page, messages) => {
     const iframe = () => document.querySelector('ddlscope-player').shadowRoot.querySelector('iframe');
     await page.locator('ddlscope-player').scrollIntoViewIfNeeded();
     const player = await readyFrame(page, iframe);
@@ -69,17 +64,11 @@ test('an mdBook chapter: the docs\' snippet loads a player that sizes itself, an
     const frameBox = await box();
     assert.ok(frameBox.left >= column.left - 1 && frameBox.right <= column.right + 1,
       `the player stays in mdBook's column (${Math.round(frameBox.left)}–${Math.round(frameBox.right)} in ${Math.round(column.left)}–${Math.round(column.right)})`);
-    await screenshot(page, 'sites-mdbook');
+    await screenshot(page, 'sites-mdbook-chapter');
     // The reader clicks into the player, then presses → as they would to read on.
     await player.locator(ids.bufpoolMap).click();
     await page.keyboard.press('ArrowRight');
     await pollUntil('mdBook to turn to the next chapter', () => page.url(), (u) => u.endsWith('/next.html'), { timeoutMs: 10_000 });
     assert.deepEqual(messages.filter((m) => m.startsWith('error') || m.startsWith('warning')), [], 'no console error or warning');
-    assert.deepEqual(problems, [], 'the page reported no errors');
-  } catch (e) {
-    await screenshot(page, 'sites-mdbook-failure').catch(() => {});
-    throw e;
-  } finally {
-    await close();
-  }
+  }, { viewport: { width: 1280, height: 800 } });
 });

@@ -16,30 +16,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BASE_URL, clock, clockStill, fileServer, hostServer, ids, openBrowser, playing, pollUntil, readyFrame, screenshot } from './lib.mjs';
+import { BASE_URL, clock, clockStill, fileServer, hostServer, ids, playing, pollUntil, readyFrame, withSitePage } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const REVEAL = dirname(require.resolve('reveal.js/dist/reveal.js'));
 const HUGO_LAYOUTS = new URL('../hugo/layouts/', import.meta.url).pathname;
 const EMBED = new URL('embed.html', BASE_URL).href;
-
-async function withPage(name, url, body) {
-  const { page, problems, close } = await openBrowser();
-  const messages = [];
-  page.on('console', (msg) => messages.push(`${msg.type()}: ${msg.text()}`));
-  try {
-    await page.setViewportSize({ width: 1100, height: 800 });
-    await page.goto(url);
-    await body(page, messages);
-    await screenshot(page, `sites-${name}`);
-    assert.deepEqual(problems, [], 'the page reported no errors');
-  } catch (e) {
-    await screenshot(page, `sites-${name}-failure`).catch(() => {});
-    throw e;
-  } finally {
-    await close();
-  }
-}
 
 /** A Hugo site with the shipped layouts and one page of the docs' snippets, built. */
 function hugoSite(t) {
@@ -74,7 +56,7 @@ Pasted raw, as an author would first try:
 
 test('a Hugo site: raw HTML dropped as the docs warn, the four shortcodes load players that size themselves', { timeout: 300_000 }, async (t) => {
   const origin = await fileServer(t, hugoSite(t));
-  await withPage('hugo', `${origin}/drop/`, async (page, messages) => {
+  await withSitePage('hugo', `${origin}/drop/`, async (page, messages) => {
     const html = await page.content();
     assert.ok(html.includes('<!-- raw HTML omitted -->'), 'Goldmark dropped the pasted iframe');
     assert.equal(await page.locator('#raw').count(), 0);
@@ -117,7 +99,7 @@ test('a reveal.js deck: arrows move the slides after a click into a player; a le
       <script>Reveal.initialize({ plugins: [DdlscopeReveal], hash: false, transition: 'none', controls: false });</script>
       </body></html>`,
   });
-  await withPage('reveal', `${origin}/deck.html`, async (page) => {
+  await withSitePage('reveal', `${origin}/deck.html`, async (page) => {
     const slide = () => page.evaluate(() => window.Reveal?.isReady() ? Reveal.getIndices().h : -1);
     await pollUntil('the deck ready', slide, (h) => h === 0, { timeoutMs: 30_000 });
     // Slide 3's player, autoplay, is not shown yet: it waits at start=.

@@ -166,7 +166,7 @@ fn test_files(only: Option<&str>) -> Result<Vec<PathBuf>> {
             })
         })
         .collect();
-    tests.sort_by_key(|p| (longest_first(p), p.clone()));
+    tests.sort();
     if tests.is_empty() {
         return Err(match only {
             Some(o) => format!(
@@ -177,23 +177,6 @@ fn test_files(only: Option<&str>) -> Result<Vec<PathBuf>> {
         });
     }
     Ok(tests)
-}
-
-/// The files whose tests take longest (2026-12-05, two at a time: links 181 s, app
-/// 106 s, presenter 81 s, moments 81 s, the rest 54 s or less), started first so
-/// that the suite does not end on one of them alone.
-const LONGEST: [&str; 4] = ["links", "app", "presenter", "moments"];
-
-/// Where `file` goes in the run: the [`LONGEST`] in that order, then the rest.
-fn longest_first(file: &Path) -> usize {
-    let stem = file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    LONGEST
-        .iter()
-        .position(|l| stem == format!("{l}.test.mjs"))
-        .unwrap_or(LONGEST.len())
 }
 
 /// Test files run at once, each in its own Chromium. Two at a time took the suite

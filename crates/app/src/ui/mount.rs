@@ -122,10 +122,16 @@ impl Stage {
 /// do not appear and then move down (a layout shift of 0.24 at 4× CPU slowdown); and
 /// on a phone, where the side panel is below the panes, it keeps that panel unseen
 /// until the second, since each stage's panels push it down.
-pub fn say_on_body(flag: &str) {
+fn say_on_body(flag: &str) {
     if let Some(body) = gloo::utils::document().body() {
         let _ = body.dataset().set(flag, "1");
     }
+}
+
+/// Marks the body `data-top-mounted`: the parts above the panes are in (the lesson
+/// player says it on a lesson's link, [`say_on_body`]).
+pub fn say_top_mounted() {
+    say_on_body("topMounted");
 }
 
 /// Whether the page's address opens a lesson (`#lesson=`, `#lesson-url=`).
@@ -151,7 +157,7 @@ pub fn use_mount_stage() -> Stage {
             perf_marks::once(s.mark());
             match *s {
                 // A lesson's link mounts its step card in the card too: that says it.
-                Stage::LAST_ABOVE_PANES if !names_a_lesson() => say_on_body("topMounted"),
+                Stage::LAST_ABOVE_PANES if !names_a_lesson() => say_top_mounted(),
                 Stage::Full => say_on_body("mounted"),
                 _ => {}
             }

@@ -26,7 +26,7 @@ mod style;
 use crate::model::lesson::{self as model, Answer, Lessons, Own, Place, Sessions, Wanted};
 use crate::model::state::Action;
 use crate::ui::hooks::EnginesProxy;
-use crate::ui::mount::say_on_body;
+use crate::ui::mount::say_top_mounted;
 use ddlscope_engine::lesson::Lesson;
 use gloo::timers::callback::Timeout;
 use list::LessonList;
@@ -151,7 +151,7 @@ fn from_fragment(
                 let step = step.min(lessons.steps(lesson).saturating_sub(1));
                 match place_at(lessons, lesson, step) {
                     Some(place) => go.emit(place),
-                    None => say_on_body("topMounted"),
+                    None => say_top_mounted(),
                 }
             }
             None => not_opened(on_action, model::lesson(&id).err().unwrap_or_default()),
@@ -172,7 +172,7 @@ fn from_fragment(
 /// The linked lesson cannot open: the page says why, and is shown without its step
 /// card (which would otherwise say the parts above the panes are in: `ui::mount`).
 fn not_opened(on_action: &Callback<Action>, why: String) {
-    say_on_body("topMounted");
+    say_top_mounted();
     on_action.emit(Action::Notice(why));
 }
 

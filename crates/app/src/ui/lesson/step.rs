@@ -6,7 +6,7 @@ use super::notes::{open_notes, post_notes};
 use super::question::QuestionCard;
 use super::style;
 use crate::model::lesson::{self as model, Answer, Place};
-use crate::ui::mount::say_on_body;
+use crate::ui::mount::say_top_mounted;
 use ddlscope_engine::lesson::Lesson;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -48,7 +48,7 @@ pub struct StepPanelProps {
 #[function_component(StepPanel)]
 pub fn step_panel(props: &StepPanelProps) -> Html {
     // A lesson's link: the step card is the last part above the panes to mount.
-    use_effect_with((), |()| say_on_body("topMounted"));
+    use_effect_with((), |()| say_top_mounted());
     let (lesson, place) = (&props.lesson, &props.place);
     let Some(step) = lesson.steps.get(place.step) else {
         return Html::default();
