@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!   Scenario [DROP TABLE on a busy server ▾] Engine [MySQL 5.7 ▾] ☐ compare with  Lessons  About ▸
-//!   Try it: run DROP TABLE t1 in the SQL console …      0.85× real time: this machine's CPU is the limit
+//!   Try it: run DROP TABLE t1 in the SQL console …      0.85× real time: CPU-bound
 //! ```
 
 use crate::model::format;
@@ -67,14 +67,30 @@ pub struct ScenarioCardProps {
 }
 
 /// The note on the achieved speed, when the engine runs noticeably slower than
-/// asked: information, not an error.
+/// asked: information, not an error. Short, so that it fits beside what to try.
 pub fn speed_note(playing: bool, speed: f64, actual: f64) -> Option<String> {
-    (playing && actual > 0.0 && actual < speed * 0.9).then(|| {
-        format!(
-            "{} real time: this machine's CPU is the limit",
-            format::speed(actual)
-        )
-    })
+    (playing && actual > 0.0 && actual < speed * 0.9)
+        .then(|| format!("{} real time: CPU-bound", format::speed(actual)))
+}
+
+/// The widest note `speed_note` gives (speeds go to 1000×, so the achieved one is
+/// under 900×). The note's box is always this wide, shown or not, so that its coming
+/// and going never moves what is below it.
+const SPEED_NOTE_WIDEST: &str = "888.88× real time: CPU-bound";
+
+/// The speed note in its box of fixed size: the widest text, unseen, holds the box.
+fn speed_note_box(note: Option<String>) -> Html {
+    let title = note
+        .as_ref()
+        .map(|_| "This machine's CPU is the limit: the engine runs slower than the speed asked");
+    html! {
+        <p data-testid="actual-speed" role="status" title={title}
+            aria-hidden={if note.is_some() { "false" } else { "true" }}
+            class={classes!("about-note", "speed-note", note.is_none().then_some("on-pace"))}>
+            <span class="speed-note-widest" aria-hidden="true">{ SPEED_NOTE_WIDEST }</span>
+            <span class="speed-note-text">{ note.unwrap_or_default() }</span>
+        </p>
+    }
 }
 
 /// The card.
@@ -114,10 +130,8 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                         { format!("building a {} GB pool…", chosen.map_or(0, |s| s.pool_bytes >> 30)) }
                     </p>
                 }
-                // Always laid out, hidden when on pace: showing it shifts nothing.
-                <p data-testid="actual-speed" role="status" aria-hidden={if note.is_some() { "false" } else { "true" }} class={classes!("about-note", note.is_none().then_some("on-pace"))}>
-                    { note.unwrap_or_else(|| "on pace".to_string()) }
-                </p>
+                // Always laid out at its widest, hidden when on pace: showing it shifts nothing.
+                { speed_note_box(note) }
             </div>
             if props.open {
                 <div class="about-text">
@@ -224,10 +238,20 @@ mod tests {
     fn the_speed_note_is_information_and_only_when_behind() {
         assert_eq!(
             speed_note(true, 1.0, 0.85).as_deref(),
-            Some("0.85× real time: this machine's CPU is the limit")
+            Some("0.85× real time: CPU-bound")
         );
         assert_eq!(speed_note(true, 1.0, 0.95), None, "on pace");
         assert_eq!(speed_note(false, 1.0, 0.5), None, "paused");
         assert_eq!(speed_note(true, 1.0, 0.0), None, "not measured yet");
+    }
+
+    #[test]
+    fn the_widest_note_is_as_wide_as_any() {
+        let widest = speed_note(true, 1000.0, 888.88).expect("behind");
+        assert_eq!(widest.chars().count(), SPEED_NOTE_WIDEST.chars().count());
+        assert_eq!(
+            speed_note(true, 1000.0, 899.99).map(|s| s.chars().count()),
+            Some(widest.chars().count())
+        );
     }
 }
