@@ -4,13 +4,14 @@
 // shown, ranks the same playbooks with the same figures; input the advisor cannot
 // model is refused naming the field while the simulation plays on; a cancel stops it.
 // axe-core finds no violation on the open panel: its form at 360 px, a refusal, and
-// the ranking at 1280 px (its findings to target/e2e/axe-advisor-*.json).
+// the ranking at 1280 px (its findings to target/e2e/axe-advisor-*.json). The first
+// playbook's link opens its run in a new tab.
 // Screenshots go to target/e2e/advisor-*.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BASE_URL, axe, ensurePlaying, openBrowser, pollUntil, screenshot, virtualMs, waitReady } from './lib.mjs';
+import { BASE_URL, axe, ensurePlaying, ids, openBrowser, pollUntil, screenshot, virtualMs, waitReady } from './lib.mjs';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('../../crates/cli/tests/advise/i1-small-drop.json', import.meta.url), 'utf8'));
 
@@ -69,8 +70,34 @@ test('the Advisor ranks the playbooks as ddlscope advise does, with its progress
     assert.match(command, /^ddlscope advise --profile mysql-5\.7 --set rpl_semi_sync_master_enabled=ON --pool 4G .* --ddl 'DROP TABLE big' --json$/);
     assert.equal(await page.locator('[data-testid=advisor-progress]').count(), 0, 'the progress went with the end');
     assert.deepEqual(await axe(page, 'advisor-ranked-1280x900'), [], 'axe-core on the panel with its ranking');
+    await watchTheFirst(page, rows[0].name);
   });
 });
+
+/**
+ * The first playbook's "Watch it run" link opens, in a new tab, a page playing that
+ * playbook's scenario (carried whole in the link) from 3 s before its first step: the
+ * select names it, and its statements run there.
+ */
+async function watchTheFirst(page, name) {
+  const link = page.locator('[data-testid=advisor-watch]').first();
+  assert.equal(await link.getAttribute('target'), '_blank');
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  const problems = [];
+  tab.on('pageerror', (e) => problems.push(String(e)));
+  await tab.setViewportSize({ width: 1280, height: 900 });
+  await waitReady(tab, { problems, timeoutMs: 120_000 });
+  assert.equal(await tab.locator(ids.scenarioSelect).inputValue(), `advise-${name}`);
+  const title = await tab.locator(`${ids.scenarioSelect} option:checked`).textContent();
+  assert.match(title, new RegExp(`^Playbook ${name}: `), "the playbook's own title");
+  const t0 = await virtualMs(tab);
+  assert.ok(t0 >= 6_000 && t0 < 10_000, `starts 3 s before its first step (10 s): ${t0} ms`);
+  const log = await pollUntil("the playbook's first step to run", () => tab.locator(ids.liveLog).textContent(), (t) => /innodb_adaptive_hash_index|DROP TABLE/i.test(t ?? ''), { timeoutMs: 60_000 });
+  assert.match(log, /innodb_adaptive_hash_index|DROP TABLE/i);
+  await screenshot(tab, 'advisor-watch');
+  assert.deepEqual(problems, [], "the playbook's page reported no errors");
+  await tab.close();
+}
 
 test('input the Advisor cannot model is refused naming the field, and the simulation plays on; a cancel stops a run', { timeout: 180_000 }, async () => {
   await withAdvisor('refused', { width: 360, height: 740 }, async (page) => {

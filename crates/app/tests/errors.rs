@@ -92,7 +92,7 @@ fn refused_settings_are_as_documented_and_the_simulation_goes_on() {
     let mut engines = page();
     catalogue::check("setting", |json| {
         let knobs: Knobs = serde_json::from_str(json).expect("a setting case is Knobs JSON");
-        let got = match Runner::with_knobs(DEFAULT_SCENARIO, DEFAULT_PROFILE, &knobs, 1) {
+        let got = match Runner::with_knobs(DEFAULT_SCENARIO, None, DEFAULT_PROFILE, &knobs, 1) {
             Err(e) => Knobs::refused(&e),
             Ok(_) => "(runs)".into(),
         };

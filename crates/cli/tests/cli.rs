@@ -392,6 +392,7 @@ fn a_poster_of_a_shared_link_is_that_moment() {
     // The scenario's own script at 8 s, as a link: the built-in moment, byte for byte.
     let scripted = Moment {
         scenario: "drop-table-demo".into(),
+        own: None,
         engine: "mysql-5.7".into(),
         compare: None,
         knobs: Knobs {

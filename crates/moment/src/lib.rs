@@ -1,13 +1,14 @@
 //! A moment of a run as a link carries it, apart from any page: the payload's
 //! encoding (`v1.` + deflated JSON in base64url, [`payload`]), what the user did
 //! ([`JournalEntry`]) and the server settings ([`Knobs`]), and the server those
-//! inputs replay to ([`Moment::replay`]). The app's links (`crates/app`,
+//! inputs replay to ([`Moment::replay`]). A scenario that is not built in (an
+//! Advisor playbook's run) travels whole in the link ([`own`]). The app's links (`crates/app`,
 //! `model::link`) and the CLI's `ddlscope poster LINK` read the same format with
 //! this crate, so a poster of a shared moment is the page's moment.
 //!
 //! ```text
 //!   "#v1.<payload>&k=v" ──payload::decode──▶ JSON ──serde──▶ Moment { scenario, engine,
-//!                                                            knobs, journal, t }
+//!                                                            own, knobs, journal, t }
 //!   Moment::replay ──▶ Sim::new(scenario with knobs) ──run_until(at), apply each input──▶ Sim at t
 //! ```
 //!
@@ -20,6 +21,7 @@
 pub mod journal;
 pub mod knobs;
 pub mod moment;
+pub mod own;
 pub mod payload;
 
 pub use journal::JournalEntry;

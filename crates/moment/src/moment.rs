@@ -22,8 +22,11 @@ pub const MAX_JOURNAL: usize = 2000;
 /// A moment of a run: what makes the server's state there.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Moment {
-    /// The built-in scenario.
+    /// The scenario's name: a built-in one's, or [`Moment::own`]'s.
     pub scenario: String,
+    /// The scenario itself, when it is not built in (`crate::own`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own: Option<Box<Scenario>>,
     /// The engine profile.
     pub engine: String,
     /// The profile compared side by side, if any (its server is this one's replay on
@@ -53,6 +56,9 @@ impl Moment {
         let moment: Moment =
             serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))?;
         check_times(moment.t, &moment.journal)?;
+        if let Some(own) = &moment.own {
+            crate::own::check_own(&moment.scenario, own).map_err(LinkError::Invalid)?;
+        }
         Ok(moment)
     }
 
@@ -68,7 +74,7 @@ impl Moment {
     /// only when the settings run them), warmed, each journal entry applied at its
     /// tick, run to `t`: as the app's runner replays a link (`model::runner`).
     pub fn replay_on(&self, engine: &str) -> Result<Sim, String> {
-        let mut scenario = Scenario::builtin(&self.scenario)?;
+        let mut scenario = crate::own::scenario_of(&self.scenario, self.own.as_deref())?;
         self.knobs.apply(&mut scenario);
         if !self.knobs.runs_script() {
             scenario.script.clear();

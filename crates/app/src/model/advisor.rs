@@ -6,8 +6,10 @@
 //! panel and the CLI give the same ranking (tests.rs checks it against the CLI's
 //! golden).
 
+use crate::model::knobs::Knobs;
+use crate::model::link::LinkState;
 use ddlscope_engine::advisor::{self, Figures, InputBuilder, PlannedPlaybook, PlaybookRun};
-use ddlscope_engine::{Profile, Scenario};
+use ddlscope_engine::{Profile, Scenario, Tick};
 use serde::{Deserialize, Serialize};
 
 /// The form as the user left it: each field's text, blank for "not given". The
@@ -115,6 +117,37 @@ pub struct AdviceLine {
     pub summary: String,
     /// Its figures.
     pub figures: Figures,
+    /// Its run as a link's state item (`v1.…`): the page opened on it plays the
+    /// playbook's scenario, carried whole, from shortly before its first step.
+    pub link: String,
+}
+
+/// Seconds of workload a playbook's link shows before the playbook's first step.
+const LINK_LEAD_S: u64 = 3;
+
+/// The link of a playbook's run: its scenario carried whole (`ddlscope_moment::own`),
+/// its script run, on its profile, playing at 1× from [`LINK_LEAD_S`] before its
+/// first step (the baseline before that is already run when the page opens).
+pub fn run_link(scenario: &Scenario) -> String {
+    let first_step_s = scenario
+        .script
+        .iter()
+        .filter(|s| s.session == 0)
+        .map(|s| s.at_s)
+        .min()
+        .unwrap_or(0);
+    LinkState {
+        scenario: scenario.name.clone(),
+        own: Some(Box::new(scenario.clone())),
+        engine: scenario.profile.clone(),
+        knobs: Knobs {
+            script: Some(true),
+            ..Knobs::default()
+        },
+        t: Tick::from_secs(first_step_s.saturating_sub(LINK_LEAD_S)),
+        ..LinkState::default()
+    }
+    .encode()
 }
 
 /// The advice as the panel shows it, sent from the worker.
@@ -137,6 +170,7 @@ impl From<&Advice> for AdviceView {
                     name: r.name.clone(),
                     summary: r.summary.clone(),
                     figures: r.figures.clone(),
+                    link: run_link(&r.scenario),
                 })
                 .collect(),
             assumptions: a.assumptions.clone(),

@@ -17,7 +17,7 @@
 use super::knobs::Knobs;
 use super::panel_layout::{PanelId, PanelLayout};
 use super::runner::{Input, InputKind, DEFAULT_PROFILE, DEFAULT_SCENARIO};
-use ddlscope_engine::Tick;
+use ddlscope_engine::{Scenario, Tick};
 use ddlscope_moment::moment::check_times;
 pub use ddlscope_moment::moment::{MAX_JOURNAL, MAX_LINK_TIME};
 use ddlscope_moment::payload::{self, is_state_item};
@@ -61,8 +61,12 @@ pub fn entry_of(input: &Input) -> JournalEntry {
 /// Everything a link carries: the model's inputs and where the viewer was.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LinkState {
-    /// The built-in scenario.
+    /// The scenario's name: a built-in one's, or [`LinkState::own`]'s.
     pub scenario: String,
+    /// The scenario itself, when it is not built in (an Advisor playbook's run:
+    /// `ddlscope_moment::own`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own: Option<Box<Scenario>>,
     /// The engine profile.
     pub engine: String,
     /// The profile compared side by side, if any.
@@ -105,6 +109,7 @@ impl Default for LinkState {
     fn default() -> LinkState {
         LinkState {
             scenario: DEFAULT_SCENARIO.to_string(),
+            own: None,
             engine: DEFAULT_PROFILE.to_string(),
             compare: None,
             knobs: Knobs::default(),
@@ -208,6 +213,9 @@ impl LinkState {
         }
         if let Some(layout) = &self.layout {
             PanelLayout::parse(layout).map_err(|e| LinkError::Invalid(format!("layout: {e}")))?;
+        }
+        if let Some(own) = &self.own {
+            ddlscope_moment::own::check_own(&self.scenario, own).map_err(LinkError::Invalid)?;
         }
         Ok(())
     }

@@ -14,7 +14,13 @@ use std::fmt;
 /// same counters and pool as where the link was made. The clock is left as the link
 /// says (paused or playing, at its speed).
 pub fn open(state: &LinkState, generation: u32) -> Result<Engines, String> {
-    let mut main = Runner::starting(&state.scenario, &state.engine, &state.knobs, generation)?;
+    let mut main = Runner::starting(
+        &state.scenario,
+        state.own.as_deref(),
+        &state.engine,
+        &state.knobs,
+        generation,
+    )?;
     main.set_clock(!state.paused, state.speed);
     main.restore(state.inputs(), state.branches.clone(), state.t);
     let mut engines = Engines::new(main);
@@ -30,6 +36,7 @@ pub fn capture(engines: &Engines, layout: &PanelLayout) -> LinkState {
     let (playing, speed) = main.clock();
     LinkState {
         scenario: main.scenario().to_string(),
+        own: main.own().map(|o| Box::new(o.clone())),
         engine: main.profile().to_string(),
         compare: engines.panes.get(1).map(|r| r.profile().to_string()),
         knobs: main.knobs().clone(),

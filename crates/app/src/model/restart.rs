@@ -6,6 +6,7 @@
 use super::knobs::Knobs;
 use super::replay::carry_over;
 use super::runner::{Engines, Runner};
+use ddlscope_engine::Scenario;
 
 /// What a restart did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,10 +34,12 @@ pub enum Restarted {
     },
 }
 
-/// Rebuilds `e` as `scenario` on `profile` with `knobs`, restart `generation`.
+/// Rebuilds `e` as `scenario` (built in, or `own`) on `profile` with `knobs`,
+/// restart `generation`.
 pub fn restart(
     e: &mut Engines,
     scenario: &str,
+    own: Option<&Scenario>,
     profile: &str,
     knobs: &Knobs,
     generation: u32,
@@ -50,7 +53,7 @@ pub fn restart(
         return Restarted::Same;
     }
     let compared = e.panes.get(1).map(|r| r.profile().to_string());
-    match Runner::starting(scenario, profile, knobs, generation) {
+    match Runner::starting(scenario, own, profile, knobs, generation) {
         Ok(mut runner) => {
             let (playing, speed) = e.main().clock();
             runner.set_clock(playing, speed);

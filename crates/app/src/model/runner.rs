@@ -128,6 +128,10 @@ pub struct Runner {
     scenario: Scenario,
     profile: Profile,
     knobs: Knobs,
+    /// The scenario as a link carried it, when it is not built in (an Advisor
+    /// playbook's run, `ddlscope_moment::own`): a restart or a compare engine
+    /// builds from it again, and a link of this page carries it on.
+    own: Option<Box<Scenario>>,
     generation: u32,
     playing: bool,
     speed: f64,
@@ -178,33 +182,37 @@ impl Runner {
     /// script is dropped: on this page the user is the script (its statements are
     /// offered in the console, see [`Runner::script`]).
     pub fn new(scenario: &str, profile: &str, generation: u32) -> Result<Runner, String> {
-        Runner::with_knobs(scenario, profile, &Knobs::default(), generation)
+        Runner::with_knobs(scenario, None, profile, &Knobs::default(), generation)
     }
 
     /// Like [`Runner::new`], with the toolbar's server settings applied.
     pub fn with_knobs(
         scenario: &str,
+        own: Option<&Scenario>,
         profile: &str,
         knobs: &Knobs,
         generation: u32,
     ) -> Result<Runner, String> {
-        let mut runner = Runner::starting(scenario, profile, knobs, generation)?;
+        let mut runner = Runner::starting(scenario, own, profile, knobs, generation)?;
         runner.settle();
         Ok(runner)
     }
 
     /// Like [`Runner::with_knobs`], its pool not warmed yet: [`Runner::work`] warms
     /// it a slice a frame (a 128 GB pool takes seconds), the page showing it fill.
+    /// `scenario` names a built-in scenario, or `own` (see [`Runner::own`]).
     pub fn starting(
         scenario: &str,
+        own: Option<&Scenario>,
         profile: &str,
         knobs: &Knobs,
         generation: u32,
     ) -> Result<Runner, String> {
-        let mut s = Scenario::builtin(scenario)?;
+        let mut s = ddlscope_moment::own::scenario_of(scenario, own)?;
         knobs.apply(&mut s);
         let mut runner = Runner::prepare(s, profile, generation, knobs.runs_script())?;
         runner.knobs = knobs.clone();
+        runner.own = own.map(|o| Box::new(o.clone()));
         Ok(runner)
     }
 
@@ -271,6 +279,7 @@ impl Runner {
             scenario,
             profile,
             knobs: Knobs::default(),
+            own: None,
             generation,
             playing: true,
             speed: 1.0,
@@ -323,6 +332,10 @@ impl Runner {
     /// The scenario's name.
     pub fn scenario(&self) -> &str {
         &self.sim.scenario().name
+    }
+    /// The scenario as its link carried it, when it is not built in.
+    pub fn own(&self) -> Option<&Scenario> {
+        self.own.as_deref()
     }
     /// The statements of the scenario's script (which this page does not run itself).
     pub fn script(&self) -> &[String] {
@@ -1180,7 +1193,13 @@ impl Engines {
             return Ok(());
         };
         let main = &self.panes[0];
-        let mut other = Runner::starting(main.scenario(), profile, knobs, main.generation())?;
+        let mut other = Runner::starting(
+            main.scenario(),
+            main.own(),
+            profile,
+            knobs,
+            main.generation(),
+        )?;
         let (playing, speed) = main.clock();
         other.set_clock(playing, speed);
         other.inputs = main.inputs.clone();

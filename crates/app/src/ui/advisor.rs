@@ -233,7 +233,12 @@ fn line_row(l: &AdviceLine) -> Html {
     html! {
         <tr data-testid="advisor-row">
             <td class="num">{ l.rank }</td>
-            <th scope="row"><span class="advisor-name">{ l.name.clone() }</span><small>{ l.summary.clone() }</small></th>
+            <th scope="row">
+                <span class="advisor-name">{ l.name.clone() }</span><small>{ l.summary.clone() }</small>
+                // Its run on a page of its own: the link carries the playbook's scenario.
+                <a class="advisor-watch" data-testid="advisor-watch" href={format!("#{}", l.link)} target="_blank" rel="noopener"
+                    aria-label={format!("Watch {} run, in a new tab", l.name)}>{ "Watch it run ↗" }</a>
+            </th>
             <td class="num">{ f.worst_write_stall_s }</td>
             <td class="num">{ format!("{:.1}", f.p99_ms) }</td>
             <td class="num">{ format!("{:.0}", f.tps_dip_pct) }</td>

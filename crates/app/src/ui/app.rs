@@ -10,7 +10,7 @@ use crate::model::snapshot::Snapshot;
 use crate::model::state::{Action, AppState};
 use crate::ui::advisor::Advisor;
 use crate::ui::brand::brand;
-use crate::ui::choices::{profiles, scenarios, suggestions};
+use crate::ui::choices::{own_choice, profiles, scenarios, suggestions};
 use crate::ui::controls::{Controls, ProfileChoice, ScenarioChoice};
 use crate::ui::export::{self, ExportMenu};
 use crate::ui::help::Help;
@@ -140,7 +140,13 @@ pub fn running(props: &RunningProps) -> Html {
     let canvases = use_memo((), |_| vec![Canvases::default(), Canvases::default()]);
     let debug = use_memo((), |_| debug_requested().then(NodeRef::default));
     let profiles = use_memo((), |_| profiles());
-    let scenarios = use_memo((), |_| scenarios());
+    // The built-in scenarios, and the one the opened link carried whole, if any.
+    let scenarios = use_memo((), |_| {
+        let mut list = scenarios();
+        let own = opening.state.as_ref().and_then(|l| l.own.as_deref());
+        list.extend(own.map(own_choice));
+        list
+    });
     let chosen = scenarios.iter().find(|s| s.name == state.scenario).cloned();
     let heavy = chosen.as_ref().is_some_and(|s| {
         s.heavy

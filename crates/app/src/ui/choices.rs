@@ -4,7 +4,7 @@
 use crate::model::runner::HEAVY_POOL_BYTES;
 use crate::model::snapshot::Snapshot;
 use crate::ui::controls::{ProfileChoice, ScenarioChoice};
-use ddlscope_engine::catalog;
+use ddlscope_engine::{catalog, Scenario};
 
 /// The built-in profiles, for the select and the summary (from the build-time
 /// catalog: the page opens without parsing a profile).
@@ -42,6 +42,24 @@ pub fn scenarios() -> Vec<ScenarioChoice> {
             pool_bytes: s.pool_bytes(),
         })
         .collect()
+}
+
+/// A scenario a link carried whole (an Advisor playbook's run), as the select offers it.
+pub fn own_choice(s: &Scenario) -> ScenarioChoice {
+    ScenarioChoice {
+        heavy: s.buffer_pool.size.0 >= HEAVY_POOL_BYTES,
+        name: s.name.clone(),
+        title: s.title.clone(),
+        description: s.description.clone(),
+        profile: s.profile.clone(),
+        script: s
+            .script
+            .iter()
+            .filter(|st| !st.sql.is_empty())
+            .map(|st| (st.at_s, st.sql.clone()))
+            .collect(),
+        pool_bytes: s.buffer_pool.size.0,
+    }
 }
 
 /// The console's one-click statements: the scenario's scripted ones, or, for a

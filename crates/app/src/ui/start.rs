@@ -35,6 +35,7 @@ pub fn first_engines(
     };
     remote.send(&Command::Open {
         scenario: state.scenario.clone(),
+        own: opening.state.as_ref().and_then(|l| l.own.clone()),
         profile: state.profile.clone(),
         knobs: state.knobs.clone(),
         generation: state.generation,

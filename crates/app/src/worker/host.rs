@@ -146,6 +146,10 @@ pub struct Host {
     /// Compare engines started in a worker of their own so far: each gets a fresh
     /// worker (a late frame of the one before cannot be taken for its).
     partner_epoch: u32,
+    /// The scenario a link or the page carried whole (an Advisor playbook's run,
+    /// `ddlscope_moment::own`), kept so that naming it again (another engine, other
+    /// settings, chosen again in the select) rebuilds it.
+    own_scenario: Option<Box<ddlscope_engine::Scenario>>,
     /// In the compare engine's worker: the main engine's moment it follows.
     follow: Option<Tick>,
     /// An engine opened since the last `Follow`: it goes to that moment by replay.
@@ -181,10 +185,14 @@ impl Host {
         match c {
             Command::Open {
                 scenario,
+                own,
                 profile,
                 knobs,
                 generation,
             } => {
+                if own.is_some() {
+                    self.own_scenario = own;
+                }
                 if self.follow.is_some() {
                     // The compare engine's worker: a fresh engine, the inputs follow.
                     self.engines = None;
@@ -385,6 +393,9 @@ impl Host {
     /// opened is said why, and the default scenario opens instead (as on the page).
     fn open_link(&mut self, link: &LinkState, generation: u32) {
         self.prefetch = None;
+        if link.own.is_some() {
+            self.own_scenario = link.own.clone();
+        }
         match replay::open(link, generation) {
             Ok(engines) => {
                 self.clock = engines.main().clock();
@@ -404,8 +415,9 @@ impl Host {
     }
 
     fn open(&mut self, scenario: &str, profile: &str, knobs: &crate::model::knobs::Knobs, g: u32) {
+        let own = self.own_scenario.as_deref().filter(|o| o.name == scenario);
         let Some(e) = self.engines.as_mut() else {
-            match Runner::starting(scenario, profile, knobs, g) {
+            match Runner::starting(scenario, own, profile, knobs, g) {
                 Ok(mut r) => {
                     r.set_clock(self.clock.0, self.clock.1);
                     self.engines = Some(Engines::new(r));
@@ -419,7 +431,7 @@ impl Host {
             }
             return;
         };
-        match restart(e, scenario, profile, knobs, g) {
+        match restart(e, scenario, own, profile, knobs, g) {
             Restarted::Same => {}
             Restarted::New {
                 notice,

@@ -113,6 +113,7 @@ impl EnginesProxy {
     pub fn restart(&self, scenario: &str, profile: &str, knobs: &Knobs, generation: u32) {
         self.0.send(&Command::Open {
             scenario: scenario.to_string(),
+            own: None,
             profile: profile.to_string(),
             knobs: knobs.clone(),
             generation,

@@ -60,6 +60,7 @@ fn a_link_without_a_state_or_damaged_says_what_is_wrong() {
 fn a_statement_in_the_journal_changes_the_server_it_replays_to() {
     let quiet = Moment {
         scenario: DEFAULT_SCENARIO.into(),
+        own: None,
         engine: DEFAULT_PROFILE.into(),
         compare: None,
         knobs: Knobs::default(),

@@ -42,6 +42,7 @@ fn the_panel_ranks_as_the_cli_golden() {
     let golden: serde_json::Value = serde_json::from_str(GOLDEN).unwrap();
     let golden = golden["playbooks"].as_array().unwrap();
     let advice = run(&i1_small(), 7);
+    each_link_opens_its_run(&advice);
     assert_eq!(advice.rows.len(), golden.len());
     for (row, want) in advice.rows.iter().zip(golden) {
         assert_eq!(row.name, want["name"], "rank {}", row.rank);
@@ -116,4 +117,50 @@ fn the_command_line_asks_the_cli_the_same_question() {
         odd.command_line(),
         "ddlscope advise --ddl 'ALTER TABLE t COMMENT '\\''it'\\'''\\''s'\\''' --json"
     );
+}
+
+/// Each row's link carries its playbook's scenario whole, and the page opened on it
+/// is that scenario's server at the link's moment: the same as the engine's own run
+/// of the scenario to that tick (the trace hashes agree), its script running.
+fn each_link_opens_its_run(advice: &Advice) {
+    let view = AdviceView::from(advice);
+    for (row, line) in advice.rows.iter().zip(&view.rows) {
+        let state = LinkState::decode(&line.link).unwrap();
+        assert_eq!(state.scenario, row.scenario.name, "{}", row.name);
+        assert_eq!(state.own.as_deref(), Some(&row.scenario), "{}", row.name);
+        assert_eq!(state.knobs.script, Some(true));
+        let first = row
+            .scenario
+            .script
+            .iter()
+            .filter(|s| s.session == 0)
+            .map(|s| s.at_s)
+            .min()
+            .unwrap();
+        assert_eq!(
+            state.t,
+            Tick::from_secs(first - LINK_LEAD_S),
+            "{}",
+            row.name
+        );
+    }
+    // One of them opened, as a page would (the advice's first, to keep the test short).
+    let row = &advice.rows[0];
+    let state = LinkState::decode(&view.rows[0].link).unwrap();
+    let mut opened = crate::model::replay::open(&state, 1).unwrap();
+    opened.settle();
+    let mut alone = ddlscope_engine::Sim::new(
+        row.scenario.clone(),
+        Profile::builtin(&row.scenario.profile).unwrap(),
+    )
+    .unwrap();
+    alone.run_until(state.t);
+    assert_eq!(opened.main().sim().now(), state.t);
+    assert_eq!(
+        opened.main().sim().trace_hash(),
+        alone.trace_hash(),
+        "{}",
+        row.name
+    );
+    assert_eq!(opened.main().own(), Some(&row.scenario));
 }

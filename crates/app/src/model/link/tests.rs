@@ -14,6 +14,7 @@ fn sample_state(statements: usize) -> LinkState {
     }
     LinkState {
         scenario: "drop-table-demo".into(),
+        own: None,
         engine: "mysql-5.7".into(),
         compare: Some("mysql-8.0.23".into()),
         knobs: Knobs {
@@ -367,4 +368,37 @@ fn the_parameters_of_a_fragment_are_read_without_its_state() {
     let odd = vec![("v1.k".to_string(), "v".to_string())];
     assert_eq!(fragment_params("v1.k=v").unwrap(), odd);
     assert_eq!(parse_fragment("v1.k=v").unwrap().params, odd);
+}
+
+#[test]
+fn a_scenario_carried_whole_is_checked_as_a_scenario_file_is() {
+    let mut own = ddlscope_engine::Scenario::builtin("drop-table-demo").unwrap();
+    own.name = "advise-alter-copy".into();
+    let good = LinkState {
+        scenario: own.name.clone(),
+        own: Some(Box::new(own.clone())),
+        ..LinkState::default()
+    };
+    assert_eq!(LinkState::decode(&good.encode()).unwrap(), good);
+    let misnamed = LinkState {
+        scenario: "drop-table-demo".into(),
+        ..good.clone()
+    };
+    let e = LinkState::decode(&misnamed.encode())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("called 'advise-alter-copy', not 'drop-table-demo'"),
+        "{e}"
+    );
+    own.buffer_pool.instances = 0;
+    let broken = LinkState {
+        own: Some(Box::new(own)),
+        ..good
+    };
+    let e = LinkState::decode(&broken.encode()).unwrap_err().to_string();
+    assert!(
+        e.contains("the link's own scenario 'advise-alter-copy': "),
+        "{e}"
+    );
 }

@@ -10,9 +10,9 @@
 //! RGBA bytes travel beside the encoded frame as a transferred `ArrayBuffer`, never
 //! copied into the page's wasm memory.
 //!
-//! Two kinds of field bincode cannot carry as derived: [`Knobs`] (it skips its
-//! absent settings when serialised, which only self-describing formats read back)
-//! crosses as its link form, JSON; the engine's `LatchId` (an adjacently tagged
+//! Three kinds of field bincode cannot carry as derived: [`Knobs`] and a scenario a
+//! link carried whole (they skip absent settings when serialised, which only
+//! self-describing formats read back) cross as their link form, JSON; the engine's `LatchId` (an adjacently tagged
 //! enum) as a number (`wire.rs`). MessagePack, self-describing, reads both, but its
 //! code made the shipped module 0.8 MiB larger.
 
@@ -44,8 +44,12 @@ pub enum Command {
     /// engine, or a new scenario, engine or setting: what was typed is carried over
     /// to the same scenario, as on the page); compare mode stays on.
     Open {
-        /// The built-in scenario.
+        /// The scenario's name: a built-in one's, or `own`'s.
         scenario: String,
+        /// The scenario itself when a link carried it whole (`ddlscope_moment::own`);
+        /// the worker keeps it, so that naming it again later rebuilds it.
+        #[serde(with = "own_json")]
+        own: Option<Box<ddlscope_engine::Scenario>>,
         /// The engine profile.
         profile: String,
         /// The server settings.
@@ -551,6 +555,27 @@ mod knobs_json {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Knobs, D::Error> {
         let text = String::deserialize(d)?;
         serde_json::from_str(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A scenario a link carried whole, as its JSON text (see the module's note).
+mod own_json {
+    use ddlscope_engine::Scenario;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(own: &Option<Box<Scenario>>, s: S) -> Result<S::Ok, S::Error> {
+        own.as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<Scenario>>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| serde_json::from_str(&text))
+            .transpose()
+            .map_err(serde::de::Error::custom)
     }
 }
 

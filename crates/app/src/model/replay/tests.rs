@@ -107,7 +107,7 @@ fn typed_statements_carry_over_to_a_new_engine_and_new_thread_counts() {
         threads: Some(4),
         ..Knobs::default()
     };
-    let mut new = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-8.0.23", &knobs, 1).unwrap();
+    let mut new = Runner::with_knobs(DEFAULT_SCENARIO, None, "mysql-8.0.23", &knobs, 1).unwrap();
     let report = carry_over(old, &mut new);
     assert_eq!(report.statements, 2);
     assert_eq!(report.sessions, 1);
@@ -162,8 +162,9 @@ fn the_scenarios_own_script_runs_when_asked() {
         ..Knobs::default()
     };
     let scenario = "i5-truncate-then-drop";
-    let mut with = Runner::with_knobs(scenario, "mysql-5.7", &knobs, 0).unwrap();
-    let mut without = Runner::with_knobs(scenario, "mysql-5.7", &Knobs::default(), 0).unwrap();
+    let mut with = Runner::with_knobs(scenario, None, "mysql-5.7", &knobs, 0).unwrap();
+    let mut without =
+        Runner::with_knobs(scenario, None, "mysql-5.7", &Knobs::default(), 0).unwrap();
     assert!(!with.script().is_empty());
     assert_eq!(with.script(), without.script());
     let end = Tick::from_secs(6);
@@ -220,7 +221,7 @@ fn a_setting_changed_mid_run_is_the_run_its_link_replays() {
         ahi: Some(true),
         ..Knobs::default()
     };
-    let done = restart(&mut e, DEFAULT_SCENARIO, "mysql-5.7", &knobs, 1);
+    let done = restart(&mut e, DEFAULT_SCENARIO, None, "mysql-5.7", &knobs, 1);
     assert!(matches!(done, Restarted::New { .. }), "{done:?}");
     e.settle();
     assert_eq!(

@@ -474,7 +474,7 @@ fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
         threads: Some(4),
         ..Knobs::default()
     };
-    let r = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 3).unwrap();
+    let r = Runner::with_knobs(DEFAULT_SCENARIO, None, "mysql-5.7", &knobs, 3).unwrap();
     assert_eq!(r.sim().pool().pages_total(), 512 * 64);
     assert_eq!(r.sim().pool().n_instances(), 2);
     assert_eq!(r.sim().scenario().workload.threads, 4);
@@ -484,7 +484,7 @@ fn settings_apply_and_a_bad_one_is_refused_with_the_reason() {
         instances: Some(64),
         ..Knobs::default()
     };
-    let e = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &bad, 4).unwrap_err();
+    let e = Runner::with_knobs(DEFAULT_SCENARIO, None, "mysql-5.7", &bad, 4).unwrap_err();
     assert!(!e.is_empty());
 }
 
@@ -605,8 +605,8 @@ fn ticking(step: f64) -> impl Fn() -> f64 {
 #[test]
 fn a_server_built_a_slice_a_frame_plays_the_run_built_at_once() {
     let knobs = Knobs::default();
-    let mut whole = Runner::with_knobs(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 0).unwrap();
-    let mut sliced = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &knobs, 0).unwrap();
+    let mut whole = Runner::with_knobs(DEFAULT_SCENARIO, None, "mysql-5.7", &knobs, 0).unwrap();
+    let mut sliced = Runner::starting(DEFAULT_SCENARIO, None, "mysql-5.7", &knobs, 0).unwrap();
     let clock = ticking(1.0);
     let mut frames = 0;
     let mut seen = 0;
@@ -653,7 +653,8 @@ fn a_seek_done_a_slice_a_frame_lands_on_the_state_of_one_done_at_once() {
 
 #[test]
 fn a_statement_sent_while_the_server_builds_is_refused_and_said_so() {
-    let mut r = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &Knobs::default(), 0).unwrap();
+    let mut r =
+        Runner::starting(DEFAULT_SCENARIO, None, "mysql-5.7", &Knobs::default(), 0).unwrap();
     let session = r.sim().console_session();
     let e = r.submit(session, "SELECT 1").unwrap_err();
     assert!(
@@ -668,7 +669,7 @@ fn a_statement_sent_while_the_server_builds_is_refused_and_said_so() {
 
 #[test]
 fn what_waits_for_the_engines_runs_once_they_settle() {
-    let r = Runner::starting(DEFAULT_SCENARIO, "mysql-5.7", &Knobs::default(), 0).unwrap();
+    let r = Runner::starting(DEFAULT_SCENARIO, None, "mysql-5.7", &Knobs::default(), 0).unwrap();
     let mut e = Engines::new(r);
     let ran = std::rc::Rc::new(std::cell::Cell::new(Tick::ZERO));
     let seen = ran.clone();

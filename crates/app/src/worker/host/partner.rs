@@ -204,6 +204,7 @@ impl Host {
         let mut p = Partner::new(profile);
         p.outbox.push(Command::Open {
             scenario: main.scenario().to_string(),
+            own: main.own().map(|o| Box::new(o.clone())),
             profile: profile.to_string(),
             knobs: main.knobs().clone(),
             generation: main.generation(),

@@ -6,6 +6,7 @@ fn open(h: &mut Host, scenario: &str, generation: u32) {
     h.handle(
         Command::Open {
             scenario: scenario.into(),
+            own: None,
             profile: "mysql-5.7".into(),
             knobs: Knobs::default(),
             generation,
@@ -150,6 +151,7 @@ fn a_refused_setting_keeps_the_running_server_and_says_so() {
     h.handle(
         Command::Open {
             scenario: "no-such-scenario".into(),
+            own: None,
             profile: "mysql-5.7".into(),
             knobs: Knobs::default(),
             generation: 2,
@@ -858,6 +860,7 @@ fn a_step_the_page_draws_at_random_is_not_opened_ahead_nor_is_one_out_of_the_les
     let main = h.engines().unwrap().main();
     let same = Command::Open {
         scenario: main.scenario().into(),
+        own: None,
         profile: main.profile().into(),
         knobs: main.knobs().clone(),
         generation: main.generation(),

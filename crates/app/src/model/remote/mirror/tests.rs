@@ -29,6 +29,7 @@ fn answers_go_to_their_askers_and_news_to_the_reducer() {
     h.handle(
         Command::Open {
             scenario: "drop-table-demo".into(),
+            own: None,
             profile: "mysql-5.7".into(),
             knobs: Knobs::default(),
             generation: 4,
@@ -83,6 +84,7 @@ fn a_pane_gone_from_the_frame_is_gone_from_the_mirror() {
     h.handle(
         Command::Open {
             scenario: "drop-table-demo".into(),
+            own: None,
             profile: "mysql-5.7".into(),
             knobs: Knobs::default(),
             generation: 1,

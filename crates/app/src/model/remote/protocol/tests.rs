@@ -107,9 +107,21 @@ fn every_command_comes_back_as_it_went() {
     let commands = [
         Command::Open {
             scenario: "drop-table-demo".into(),
+            own: None,
             profile: "mysql-8.0.23".into(),
             knobs: knobs.clone(),
             generation: 4,
+        },
+        Command::Open {
+            scenario: "advise-alter-copy".into(),
+            own: Some(Box::new({
+                let mut s = ddlscope_engine::Scenario::builtin("drop-table-demo").unwrap();
+                s.name = "advise-alter-copy".into();
+                s
+            })),
+            profile: "mysql-5.7".into(),
+            knobs: Knobs::default(),
+            generation: 5,
         },
         Command::Compare(Some("mysql-5.7".into())),
         Command::Compare(None),

@@ -31,6 +31,7 @@ impl Pair {
         };
         pair.page(Command::Open {
             scenario: SCENARIO.into(),
+            own: None,
             profile: "mysql-5.7".into(),
             knobs: Knobs::default(),
             generation: 1,
@@ -114,7 +115,7 @@ impl Pair {
 /// The compare engine as compare mode on one thread would have it: `COMPARED` with
 /// the main engine's inputs, run to `t`.
 fn beside(main: &Runner, t: Tick) -> u64 {
-    let mut r = Runner::starting(SCENARIO, COMPARED, &Knobs::default(), 1).expect("builds");
+    let mut r = Runner::starting(SCENARIO, None, COMPARED, &Knobs::default(), 1).expect("builds");
     r.restore(main.inputs().to_vec(), Vec::new(), t);
     let mut e = Engines::new(r);
     e.settle();
