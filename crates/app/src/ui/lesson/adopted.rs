@@ -8,7 +8,7 @@ use web_sys::CssStyleSheet;
 use yew::prelude::*;
 
 /// A new constructed sheet, added to the document's adopted sheets.
-fn adopt() -> Option<CssStyleSheet> {
+pub(super) fn adopt() -> Option<CssStyleSheet> {
     let sheet = CssStyleSheet::new().ok()?;
     let doc = gloo::utils::document();
     let list = js_sys::Array::from(&doc.adopted_style_sheets());
@@ -18,7 +18,7 @@ fn adopt() -> Option<CssStyleSheet> {
 }
 
 /// Takes `sheet` off the document's adopted sheets.
-fn drop_sheet(sheet: &CssStyleSheet) {
+pub(super) fn drop_sheet(sheet: &CssStyleSheet) {
     let doc = gloo::utils::document();
     let target: &JsValue = sheet.as_ref();
     let kept: js_sys::Array = doc

@@ -29,6 +29,16 @@ pub fn selector(p: Panel) -> &'static str {
     }
 }
 
+/// The selectors of the panels a step highlights, one for each page element kind
+/// (the charts' three panels apart).
+pub fn lit_selectors(step: &Step) -> Vec<String> {
+    highlighted(step)
+        .into_iter()
+        .flat_map(|p| selector(p).split(", "))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The panels a step highlights, each once.
 pub fn highlighted(step: &Step) -> Vec<Panel> {
     let mut out: Vec<Panel> = Vec::new();
