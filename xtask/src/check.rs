@@ -8,8 +8,9 @@ use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::stamps::{self, Inputs};
 use crate::util::{display_command, host_cargo, human_duration, run, Result};
-use crate::{browser, bundle, dist, toolchain};
+use crate::{browser, bundle, dist, native_tests, toolchain};
 
 /// How one step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +29,12 @@ struct StepReport {
     detail: String,
 }
 
-/// Runs every step and returns an error if any failed.
-pub fn test() -> Result {
+/// Runs every step and returns an error if any failed; `rerun` forgets which long
+/// steps passed on the same inputs before (`stamps`), so that every one runs.
+pub fn test(rerun: bool) -> Result {
+    if rerun {
+        stamps::forget_all();
+    }
     let (reports, wall) = timed(run_steps);
     print_summary(&reports, wall);
     let failed = reports
@@ -70,10 +75,9 @@ fn run_steps() -> Vec<StepReport> {
             "warnings",
         ]))
     });
-    let mut built = false;
+    let mut built = None;
     step(&mut reports, "cargo test (native): build", || {
-        run(&mut native_tests(&["--no-run"]))?;
-        built = true;
+        built = Some(native_tests::build()?);
         Ok(())
     });
     match setup.join() {
@@ -86,14 +90,12 @@ fn run_steps() -> Vec<StepReport> {
     // server that runs at a favoured nice value), so they run beside the wasm build,
     // which wants both cores: minutes saved, and the scripts' timing allows a
     // busy machine (crate::conformance retries a script that differs).
-    let conformance = thread::spawn(|| {
-        timed(|| crate::conformance::conformance(crate::conformance::Scripts::Written, None))
-    });
+    let conformance = thread::spawn(|| timed(conformance_unless_passed));
     // The tests' runs beside the wasm build too: its last minutes (the module's
     // link-time optimisation, one codegen unit) keep one core busy, not two. Their
     // output is printed after the wasm step's, not mixed into it.
-    let native = built
-        .then(|| thread::spawn(|| timed(|| run_captured(&mut native_tests(&["--no-fail-fast"])))));
+    let native =
+        built.map(|b| thread::spawn(move || timed(|| native_tests::run(&b, run_captured))));
     let mut site = None;
     step(&mut reports, "wasm dist build and workshop bundle", || {
         let dir = dist::dist()?;
@@ -110,10 +112,10 @@ fn run_steps() -> Vec<StepReport> {
     reports.push(conformance_report(result, duration));
     reports.push(native_report(native));
     match site {
-        Some(site) => step(&mut reports, "browser tests", || {
-            browser::ensure_browser_tools()?;
-            browser::run_e2e(&site, None)
-        }),
+        Some(site) => {
+            let (result, duration) = timed(|| browser_tests_unless_passed(&site));
+            reports.push(report_said("browser tests", result, duration));
+        }
         None => reports.push(StepReport {
             name: "browser tests",
             outcome: Outcome::Skipped,
@@ -125,11 +127,55 @@ fn run_steps() -> Vec<StepReport> {
     reports
 }
 
+/// Conformance, unless it passed before with the same CLI, scripts and MariaDB
+/// (`stamps`): `Ok(Some(words))` then, `Ok(None)` when MariaDB could not be
+/// installed.
+fn conformance_unless_passed() -> Result<Option<String>> {
+    let mut inputs = Inputs::new();
+    inputs
+        .file_meta(&crate::util::target_dir().join("debug/ddlscope"))
+        .dir_contents(&crate::util::workspace_root().join("assets/scripts"))
+        .output_of("mariadbd", &["--version"]);
+    let key = inputs.key();
+    if stamps::passed_before("conformance", key) {
+        return Ok(Some(UNCHANGED.into()));
+    }
+    let ran = crate::conformance::conformance(crate::conformance::Scripts::Written, None)?;
+    if ran {
+        stamps::mark_passed("conformance", key);
+    }
+    Ok(ran.then(String::new))
+}
+
+/// The browser tests, unless they passed before on the same site, tests and
+/// Chromium (`stamps`).
+fn browser_tests_unless_passed(site: &std::path::Path) -> Result<String> {
+    println!();
+    println!("━━━ step: browser tests ━━━");
+    let mut inputs = Inputs::new();
+    inputs
+        .dir_contents(site)
+        .dir_contents(&crate::bundle::bundle_path())
+        .dir_contents(&browser::e2e_dir())
+        .output_of(browser::CHROMIUM, &["--version"]);
+    let key = inputs.key();
+    if stamps::passed_before("browser-tests", key) {
+        return Ok(UNCHANGED.into());
+    }
+    browser::ensure_browser_tools()?;
+    browser::run_e2e(site, None)?;
+    stamps::mark_passed("browser-tests", key);
+    Ok(String::new())
+}
+
+/// What a step that was not run again says.
+const UNCHANGED: &str = "unchanged since it passed: not run again (`--rerun` runs it)";
+
 /// The row of the native tests' runs, `None` when they did not build.
-fn native_report(native: Option<thread::JoinHandle<(Result, Duration)>>) -> StepReport {
+fn native_report(native: Option<thread::JoinHandle<(Result<String>, Duration)>>) -> StepReport {
     let name = "cargo test (native): run, beside the wasm build";
     match native.map(thread::JoinHandle::join) {
-        Some(Ok((result, duration))) => report(name, result, duration),
+        Some(Ok((result, duration))) => report_said(name, result, duration),
         Some(Err(_)) => report(
             name,
             Err("the native tests' thread panicked".into()),
@@ -142,15 +188,6 @@ fn native_report(native: Option<thread::JoinHandle<(Result, Duration)>>) -> Step
             detail: "the tests did not build".into(),
         },
     }
-}
-
-/// `cargo test --workspace` with `extra` (`--no-run`, `--no-fail-fast`: one failing
-/// test binary should not hide the others' results).
-fn native_tests(extra: &[&str]) -> Command {
-    let mut cmd = Command::new(host_cargo());
-    cmd.args(["test", "--workspace", "-j", toolchain::JOBS])
-        .args(extra);
-    cmd
 }
 
 /// Runs `cmd` with its output gathered, then prints it whole: a step running beside
@@ -189,11 +226,11 @@ fn timed<T>(body: impl FnOnce() -> T) -> (T, Duration) {
 }
 
 /// The conformance step's row: skipped when MariaDB could not be installed.
-fn conformance_report(result: Result<bool>, duration: Duration) -> StepReport {
+fn conformance_report(result: Result<Option<String>>, duration: Duration) -> StepReport {
     let name = "conformance (MariaDB, beside the wasm build)";
     let (outcome, detail) = match result {
-        Ok(true) => (Outcome::Passed, String::new()),
-        Ok(false) => (
+        Ok(Some(words)) => (Outcome::Passed, words),
+        Ok(None) => (
             Outcome::Skipped,
             "mariadb-server could not be installed with apt-get".to_string(),
         ),
@@ -226,8 +263,14 @@ fn step(reports: &mut Vec<StepReport>, name: &'static str, body: impl FnOnce() -
 
 /// How a step that took `duration` ended, said on the console.
 fn report(name: &'static str, result: Result, duration: Duration) -> StepReport {
+    report_said(name, result.map(|()| String::new()), duration)
+}
+
+/// Like [`report`], for a step that passes with words for the summary (that it was
+/// not run again, or what of it ran).
+fn report_said(name: &'static str, result: Result<String>, duration: Duration) -> StepReport {
     let (outcome, detail) = match result {
-        Ok(()) => (Outcome::Passed, String::new()),
+        Ok(words) => (Outcome::Passed, words),
         Err(message) => (Outcome::Failed, message),
     };
     let said = if outcome == Outcome::Passed {

@@ -44,11 +44,13 @@ mod fuzz;
 mod layers;
 mod mariadb;
 mod matrix;
+mod native_tests;
 mod serve;
 mod setup;
 mod sites;
 mod size;
 mod soak;
+mod stamps;
 mod toolchain;
 mod util;
 mod walks;
@@ -70,7 +72,9 @@ commands:
         [--no-build]        serve the existing target/dist/ without building
         [--dir DIR]         serve DIR instead (implies --no-build)
         [--csp]             send the strict Content-Security-Policy the pages must run under
-  test                      layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs)
+  test [--rerun]            layers, fmt, clippy, native tests, wasm build, browser tests (what CI runs);
+                            a long step that passed on the same inputs is not run again
+                            (--rerun: every step runs)
   e2e [--dir DIR] [--only TEXT]
                             only the browser tests, against target/dist/ or DIR
                             (--only: the test files whose name holds TEXT)
@@ -119,7 +123,10 @@ enum Task {
         /// `--csp`: every response under `serve::STRICT_CSP`.
         csp: bool,
     },
-    Test,
+    Test {
+        /// Forget which long steps passed on the same inputs (`stamps`).
+        rerun: bool,
+    },
     E2e {
         dir: Option<PathBuf>,
         /// `--only TEXT`: the test files whose name holds TEXT.
@@ -167,6 +174,7 @@ fn parse(args: &[String]) -> Result<Task> {
     let (mut seeds, mut first, mut seed, mut hours) = (None, None, None, None);
     let mut rows = None;
     let mut sim_only = false;
+    let mut rerun = false;
     let mut fuzz = fuzz::Options {
         seconds: 60,
         runs: None,
@@ -196,6 +204,7 @@ fn parse(args: &[String]) -> Result<Task> {
             ("conformance", "--random") => random = Some(number("--random", &value("--random")?)?),
             ("conformance" | "soak", "--seed") => seed = Some(number("--seed", &value("--seed")?)?),
             ("calibrate-playbooks", "--sim-only") => sim_only = true,
+            ("test", "--rerun") => rerun = true,
             ("calibrate-playbooks", "--rows") => rows = Some(number("--rows", &value("--rows")?)?),
             ("soak", "--seeds") => seeds = Some(number("--seeds", &value("--seeds")?)?),
             ("soak", "--first") => first = Some(number("--first", &value("--first")?)?),
@@ -237,7 +246,7 @@ fn parse(args: &[String]) -> Result<Task> {
             dir,
             csp,
         }),
-        "test" => Ok(Task::Test),
+        "test" => Ok(Task::Test { rerun }),
         "e2e" => Ok(Task::E2e { dir, only }),
         "bench-web" => Ok(Task::BenchWeb { build, dir }),
         "sites" => Ok(Task::Sites { build, dir }),
@@ -328,7 +337,7 @@ fn execute(task: Task) -> Result {
             serve::serve_forever(listener, site, serve::Options { strict_csp: csp });
             Ok(())
         }
-        Task::Test => check::test(),
+        Task::Test { rerun } => check::test(rerun),
         Task::Conformance { only, random } => {
             let which = match random {
                 Some((count, seed)) => conformance::Scripts::Random { count, seed },
@@ -403,7 +412,8 @@ mod tests {
                 lessons: vec!["a.toml".into(), "b.toml".into(), "c.toml".into()],
             }),
         );
-        check(&["test"], Ok(Task::Test));
+        check(&["test"], Ok(Task::Test { rerun: false }));
+        check(&["test", "--rerun"], Ok(Task::Test { rerun: true }));
         check(&["layers"], Ok(Task::Layers));
         check(
             &["calibrate-playbooks"],

@@ -45,7 +45,10 @@ fn fits(selectors: &[String], (vw, vh): (f64, f64)) -> bool {
             return true;
         };
         (0..found.length()).all(|i| {
-            let Some(el) = found.item(i).and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok()) else {
+            let Some(el) = found
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            else {
                 return true;
             };
             let r = el.get_bounding_client_rect();

@@ -221,9 +221,11 @@ pub fn lesson_player(props: &LessonProps) -> Html {
         style::sheet(step, view.presenter, &sessions.borrow())
     });
     adopted::use_adopted_sheet(sheet);
-    let (step_key, lit) = open.as_ref().map_or_else(Default::default, |(place, _, step)| {
-        (format!("{place:?}"), style::lit_selectors(step))
-    });
+    let (step_key, lit) = open
+        .as_ref()
+        .map_or_else(Default::default, |(place, _, step)| {
+            (format!("{place:?}"), style::lit_selectors(step))
+        });
     fit::use_presenter_fit(view.presenter && open.is_some(), step_key, lit);
     let Some((place, lesson, _)) = open else {
         return html! { <div class="lesson-bar">{ list }</div> };
