@@ -127,15 +127,24 @@ fn run_steps() -> Vec<StepReport> {
     reports
 }
 
-/// Conformance, unless it passed before with the same CLI, scripts and MariaDB
-/// (`stamps`): `Ok(Some(words))` then, `Ok(None)` when MariaDB could not be
-/// installed.
+/// Conformance, unless it passed before with the same CLI sources, scripts and
+/// MariaDB (`stamps`; the sources, as the CLI's binary is relinked with other
+/// features by each run): `Ok(Some(words))` then, `Ok(None)` when MariaDB could not
+/// be installed.
 fn conformance_unless_passed() -> Result<Option<String>> {
+    let root = crate::util::workspace_root();
     let mut inputs = Inputs::new();
-    inputs
-        .file_meta(&crate::util::target_dir().join("debug/ddlscope"))
-        .dir_contents(&crate::util::workspace_root().join("assets/scripts"))
-        .output_of("mariadbd", &["--version"]);
+    for part in [
+        "crates/engine",
+        "crates/moment",
+        "crates/map",
+        "crates/cli",
+        "assets",
+        "Cargo.lock",
+    ] {
+        inputs.dir_contents(&root.join(part));
+    }
+    inputs.output_of("mariadbd", &["--version"]);
     let key = inputs.key();
     if stamps::passed_before("conformance", key) {
         return Ok(Some(UNCHANGED.into()));

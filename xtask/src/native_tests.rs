@@ -1,6 +1,6 @@
 //! The native tests of `cargo xtask test`: built first (`cargo test --no-run`, which
 //! says what it built as JSON), then run beside the wasm build. A package whose test
-//! binaries and programs are the very ones that passed before (`stamps`) is not run
+//! binaries are the very ones that passed before (`stamps`) is not run
 //! again; when every package changed (a fresh checkout, CI) it is `cargo test
 //! --workspace` as ever, and when only some did, their test binaries are run
 //! directly, as cargo runs them (in the package's directory, `CARGO_MANIFEST_DIR`
@@ -21,7 +21,10 @@ pub struct PackageTests {
     dir: PathBuf,
     /// Its test binaries.
     tests: Vec<PathBuf>,
-    /// Its test binaries and programs (an integration test runs the latter).
+    /// Its test binaries. (Not its programs: the conformance and poster builds
+    /// relink them with other features, a new file each run; a change to a program's
+    /// code changes its own unit-test binary, and a change below it every test binary
+    /// linking it.)
     inputs: Inputs,
 }
 
@@ -69,8 +72,8 @@ fn read_artifacts(json_lines: &str) -> Built {
         let name = package_name(Path::new(manifest)).unwrap_or_else(|| dir.display().to_string());
         let p = built.entry(name).or_default();
         p.dir = dir;
-        p.inputs.file_meta(Path::new(exe));
         if m["profile"]["test"].as_bool() == Some(true) {
+            p.inputs.file_meta(Path::new(exe));
             p.tests.push(PathBuf::from(exe));
         }
     }

@@ -2,9 +2,8 @@
 //! runs, a package at a time; conformance; the browser tests) that passed on the same
 //! inputs has a stamp, the hash of those inputs, under `target/xtask/stamps/`, and a
 //! later run whose inputs hash the same says so instead of running it. The engine is
-//! deterministic and the tests' inputs are what they read: the built test and
-//! program binaries (their size and modification time: cargo rewrites one only when
-//! it rebuilds it), the conformance scripts, the site's files, the browser tests'
+//! deterministic and the tests' inputs are what they read: the built test binaries
+//! (their size and modification time: cargo rewrites one only when it rebuilds it), the conformance scripts, the site's files, the browser tests'
 //! files, the versions of MariaDB and Chromium, and this program itself.
 //! A fresh checkout (CI) has no `target/` and runs everything; `cargo xtask test
 //! --rerun` forgets the stamps first.
