@@ -11,7 +11,7 @@
 //! Links and cells hold a local descriptor index plus one; 0 ends a chain, so a new
 //! table is zeroed memory.
 
-use super::{BufBlock, BufPool, BufPoolInstance, PageId};
+use super::{BufBlock, BufPool, BufPoolInstance, HugeArray, PageId};
 
 /// `UT_HASH_RANDOM_MASK2`.
 const RANDOM_MASK2: u64 = 1_653_893_711;
@@ -19,7 +19,7 @@ const RANDOM_MASK2: u64 = 1_653_893_711;
 /// One instance's cells.
 #[derive(Clone, Debug)]
 pub(super) struct PageHash {
-    cells: Vec<u32>,
+    cells: HugeArray<u32>,
     /// `⌊(2^64 − 1) / cells⌋`, so that a cell is found with a multiplication instead
     /// of a 64-bit division (Barrett reduction), the lookup's longest step otherwise.
     reciprocal: u64,
@@ -30,7 +30,7 @@ impl PageHash {
     pub(super) fn new(blocks: u32) -> PageHash {
         let n = find_prime(u64::from(blocks) * 3 / 4);
         PageHash {
-            cells: vec![0; n as usize],
+            cells: HugeArray::from_elem(0, n as usize),
             reciprocal: u64::MAX / n,
         }
     }
@@ -141,9 +141,11 @@ impl BufPoolInstance {
     /// The chain of `page`'s cell, as local descriptor indices.
     fn hash_chain(&self, page: PageId) -> impl Iterator<Item = u32> + '_ {
         let mut at = self.page_hash.cells[self.page_hash.cell(page)];
+        // The slice once, not a checked view of the mapping a link (`HugeArray`).
+        let blocks: &[BufBlock] = &self.blocks;
         std::iter::from_fn(move || {
             let local = at.checked_sub(1)?;
-            at = self.blocks[local as usize].hash;
+            at = blocks[local as usize].hash;
             Some(local)
         })
     }
@@ -155,9 +157,10 @@ impl BufPool {
     #[inline]
     pub(super) fn hash_find(&self, i: usize, page: PageId) -> Option<u32> {
         let inst = &self.instances[i];
+        let blocks: &[BufBlock] = &inst.blocks;
         inst.hash_chain(page).find(|&l| {
             // A chain holds only pages (`validate_hash`), so the slot names the space.
-            let b: &BufBlock = &inst.blocks[l as usize];
+            let b = &blocks[l as usize];
             b.page_no == page.page_no && self.spaces.slot(b.slot).space == page.space
         })
     }

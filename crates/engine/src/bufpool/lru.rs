@@ -169,12 +169,13 @@ impl BufPoolInstance {
     /// from `head` to the end.
     pub(super) fn chain_from(&self, head: u32) -> impl Iterator<Item = u32> + '_ {
         let mut b = head;
+        let blocks: &[BufBlock] = &self.blocks;
         std::iter::from_fn(move || {
             if b == FRAME_NONE {
                 return None;
             }
             let cur = b;
-            b = self.blocks[b as usize].next;
+            b = blocks[b as usize].next;
             Some(cur)
         })
     }
@@ -340,17 +341,22 @@ impl BufPool {
         let i = usize::from(instance);
         let (mut freed, mut skipped) = (0, 0);
         let of_space = self.spaces.slots_of(space);
-        for b in 0..self.instances[i].blocks.len() {
+        let (mut b, end) = (0, self.instances[i].blocks.len());
+        // The next page of the space, found in the slice of the descriptors taken once
+        // for the run of blocks between two frees.
+        while let Some(run) = self.instances[i].blocks[b..end]
+            .iter()
+            .position(|blk| blk.holds_page() && of_space[usize::from(blk.slot)])
+        {
+            b += run;
             let blk = self.instances[i].blocks[b];
-            if !blk.holds_page() || !of_space[usize::from(blk.slot)] {
-                continue;
-            }
             if blk.is(F_IO) {
                 skipped += 1;
             } else {
                 self.evict(self.instances[i].frame_id(b as u32));
                 freed += 1;
             }
+            b += 1;
         }
         (freed, skipped)
     }

@@ -54,6 +54,7 @@ mod ahi;
 mod flush;
 mod free;
 mod hash;
+mod huge_array;
 mod lru;
 #[cfg(test)]
 mod props_tests;
@@ -66,6 +67,7 @@ mod zip;
 
 use flush::{FlushEntry, FlushList};
 use hash::PageHash;
+use huge_array::HugeArray;
 use lru::old_ratio;
 use space::{Slot, Spaces};
 
@@ -169,6 +171,7 @@ const F_BUDDY: u8 = 1 << 7;
 /// bytes. What a page-hash lookup reads comes first (`repr(C)` keeps the order), so
 /// that it is more often within one cache line.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(target_os = "linux", derive(bytemuck::Pod, bytemuck::Zeroable))]
 #[repr(C)]
 struct BufBlock {
     page_no: u32,
@@ -283,7 +286,7 @@ pub struct BufPoolInstance {
     /// them), then those compressed-only pages'. Room for every pool block is reserved
     /// up front but only touched as blocks come into use, so a 128 GB pool is built
     /// without writing 8 M descriptors.
-    blocks: Vec<BufBlock>,
+    blocks: HugeArray<BufBlock>,
     /// The free list: blocks put back (`free_head`, linked through `next`), then the
     /// blocks never used yet, `unused..n_blocks` in order, as a list built in frame
     /// order would hand them out.
@@ -412,7 +415,7 @@ impl BufPoolInstance {
             id,
             base,
             policy,
-            blocks: Vec::with_capacity(frames as usize),
+            blocks: HugeArray::with_capacity(frames as usize),
             free_head: FRAME_NONE,
             unused: 0,
             free_len: frames,
