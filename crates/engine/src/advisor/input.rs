@@ -14,8 +14,9 @@ use crate::units::PAGE_SIZE;
 use crate::workload::WorkloadKind;
 
 /// The server variables `--set NAME=VALUE` takes, and what each sets.
-pub const SETTABLE: [&str; 14] = [
+pub const SETTABLE: [&str; 15] = [
     "innodb_autoinc_lock_mode",
+    "innodb_redo_log_capacity",
     "innodb_online_alter_log_max_size",
     "innodb_sort_buffer_size",
     "innodb_io_capacity",
