@@ -107,6 +107,10 @@ struct AdviseArgs {
     /// The server's CPU cores, which its threads share (default: no CPU contention).
     #[arg(long)]
     cpus: Option<String>,
+    /// The server's CPU a statement takes besides its page accesses, µs (default 50):
+    /// with --cpus, how many statements a second the cores serve.
+    #[arg(long = "statement-cpu-us")]
+    statement_cpu_us: Option<String>,
     /// The table's data file size, e.g. 10G.
     #[arg(long = "table-size")]
     table_size: Option<String>,
@@ -161,6 +165,7 @@ impl AdviseArgs {
             ("fs", &self.fs),
             ("device", &self.device),
             ("cpus", &self.cpus),
+            ("statement-cpu-us", &self.statement_cpu_us),
             ("table-size", &self.table_size),
             ("table-rows", &self.table_rows),
             ("row-format", &self.row_format),

@@ -278,6 +278,18 @@ fn input_the_engine_cannot_model_is_refused_naming_the_field() {
             "--cpus 0: must be between 1 and 4096",
         ),
         (
+            &["--ddl", "DROP TABLE big", "--statement-cpu-us", "0"],
+            "--statement-cpu-us 0: must be between 1 and 100000",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--statement-cpu-us", "fast"],
+            "--statement-cpu-us fast: not a whole number (1 to 100000)",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--set", "innodb_redo_log_capacity=1M"],
+            "--set innodb_redo_log_capacity=1M: must be between 8M and 512G",
+        ),
+        (
             &["--ddl", "DROP TABLE big", "--open-txn", "0"],
             "--open-txn 0: must be between 1 and 3600",
         ),

@@ -106,6 +106,15 @@ pub struct Mechanisms {
     /// `fil_system->mutex` (5.7 `fil_names_write_if_was_clean()`); 8.0 splits it into
     /// 64 shards.
     pub mtr_takes_fil_sys: bool,
+    /// An index build's clustered-index scan reads a missing leaf's extent at once and
+    /// the next extent ahead (`buf_read_ahead_linear()`; `sim/alter/bulk_io.rs`).
+    /// Default off: the other profiles' build costs were fitted leaf by leaf.
+    #[serde(default)]
+    pub scan_read_ahead: bool,
+    /// The index build's bulk load writes redo for its pages (MariaDB 10.5+, MDEV-19747:
+    /// `PageBulk::init()` logs), where MySQL's is redo-less (`MTR_LOG_NO_REDO`).
+    #[serde(default)]
+    pub bulk_load_redo: bool,
 }
 
 /// TRUNCATE TABLE.

@@ -174,11 +174,31 @@ fn advise_rows(rows: &mut [Row], table_rows: u64) -> Result {
     run(Command::new(host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
     let ddlscope = target_dir().join("release").join("ddlscope");
     let mut advice = sim::Advice::default();
+    // Each lock mode's runs were one server: its statements' measured CPU.
+    let cpu_us = |mode: u8| {
+        let baselines: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.autoinc_lock_mode == mode)
+            .filter_map(|r| r.figures.as_ref().map(|f| f.baseline_tps))
+            .collect();
+        sim::statement_cpu_us(&baselines).unwrap_or(50)
+    };
+    let per_mode = [(1, cpu_us(1)), (2, cpu_us(2))];
+    for (mode, us) in per_mode {
+        note(format!(
+            "innodb_autoinc_lock_mode={mode}: {us} µs of the cores a statement (median baseline)"
+        ));
+    }
     for row in rows.iter_mut() {
+        let statement_cpu_us = per_mode
+            .iter()
+            .find(|(m, _)| *m == row.autoinc_lock_mode)
+            .map_or(50, |(_, us)| *us);
         let question = sim::Question {
             ddl: row.playbook.asked,
             autoinc_lock_mode: row.autoinc_lock_mode,
             open_txn_s: row.open_txn_s,
+            statement_cpu_us,
         };
         let wanted = row.playbook.advisor_playbook;
         row.advised = match advice.figures(&ddlscope, table_rows, question, wanted) {

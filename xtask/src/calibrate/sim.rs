@@ -23,6 +23,27 @@ pub struct Question {
     pub ddl: &'static str,
     pub autoinc_lock_mode: u8,
     pub open_txn_s: Option<u64>,
+    /// The server's CPU a statement took on this machine ([`statement_cpu_us`]).
+    pub statement_cpu_us: u64,
+}
+
+/// Statements of one sysbench oltp_read_write transaction: BEGIN, 10 point selects,
+/// 4 ranges, 2 updates, a delete, an insert, COMMIT (the engine's `event_statements`).
+const STATEMENTS_PER_TXN: f64 = 20.0;
+
+/// The core time one statement took in the real runs: the cores over the statements
+/// a second of the runs' median baseline (sysbench's 8 threads keep both cores busy,
+/// its own client work included, so this is what a statement costs the machine).
+/// `None` without a baseline.
+pub fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
+    let mut b: Vec<f64> = baselines.iter().copied().filter(|t| *t > 0.0).collect();
+    if b.is_empty() {
+        return None;
+    }
+    b.sort_by(f64::total_cmp);
+    let median = b[b.len() / 2];
+    let us = cores() as f64 * 1e6 / (median * STATEMENTS_PER_TXN);
+    Some(us.round().max(1.0) as u64)
 }
 
 /// The advice for each question asked so far.
@@ -78,6 +99,10 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
     .arg(rows.to_string())
     .arg("--set")
     .arg(format!("innodb_autoinc_lock_mode={}", q.autoinc_lock_mode))
+    // The private server's redo log (crate::mariadb: --innodb-log-file-size=16M).
+    .args(["--set", "innodb_redo_log_capacity=16M"])
+    .arg("--statement-cpu-us")
+    .arg(q.statement_cpu_us.to_string())
     .args(["--ddl", q.ddl, "--json", "--out"])
     // The playbooks' scenario files go beside the table, not into the working tree.
     .arg(crate::util::target_dir().join("calibrate-advice"));
@@ -143,6 +168,14 @@ pub fn agree(real: f64, sim: f64, slack: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_costs_the_cores_over_the_statements_a_second() {
+        let cores = cores() as f64;
+        let got = statement_cpu_us(&[1000.0, 0.0, 1100.0, 900.0]).unwrap() as f64;
+        assert!((got - cores * 1e6 / 20_000.0).abs() <= 1.0, "{got}");
+        assert_eq!(statement_cpu_us(&[0.0]), None);
+    }
 
     #[test]
     fn reads_the_playbooks_of_advise_json() {

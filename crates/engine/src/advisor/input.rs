@@ -14,8 +14,9 @@ use crate::units::PAGE_SIZE;
 use crate::workload::WorkloadKind;
 
 /// The server variables `--set NAME=VALUE` takes, and what each sets.
-pub const SETTABLE: [&str; 14] = [
+pub const SETTABLE: [&str; 15] = [
     "innodb_autoinc_lock_mode",
+    "innodb_redo_log_capacity",
     "innodb_online_alter_log_max_size",
     "innodb_sort_buffer_size",
     "innodb_io_capacity",
@@ -69,6 +70,10 @@ pub struct AdviceInput {
     /// The server's CPU cores, shared by its threads (`server.cpus`); 0: as many as
     /// there are runnable threads (no CPU contention).
     pub cpus: u32,
+    /// The server's CPU a statement takes on a core besides its page accesses (parse,
+    /// optimise, execute), µs: `workload.statement_cpu_us`, which with `cpus` > 0 sets
+    /// how many statements a second the cores serve.
+    pub statement_cpu_us: u64,
     /// The table.
     pub table: TableInput,
     /// The sysbench script the application's load looks like.
@@ -91,6 +96,7 @@ pub struct InputBuilder {
     fs: Option<FileSystemKind>,
     device: Option<DeviceKind>,
     cpus: Option<u32>,
+    statement_cpu_us: Option<u64>,
     size: Option<ByteSize>,
     rows: Option<u64>,
     row_format: Option<RowFormatConfig>,
@@ -104,7 +110,7 @@ pub struct InputBuilder {
 }
 
 /// The field names [`InputBuilder::set`] takes (the CLI's flags without `--`).
-pub const FIELDS: [&str; 17] = [
+pub const FIELDS: [&str; 18] = [
     "profile",
     "set",
     "open-txn",
@@ -114,6 +120,7 @@ pub const FIELDS: [&str; 17] = [
     "fs",
     "device",
     "cpus",
+    "statement-cpu-us",
     "table-size",
     "table-rows",
     "row-format",
@@ -188,6 +195,11 @@ impl InputBuilder {
                 let n = number(field, value, "1 to 4096")?;
                 in_range(field, n, 1, 4096)?;
                 self.cpus = Some(n as u32);
+            }
+            "statement-cpu-us" => {
+                let n = number(field, value, "1 to 100000")?;
+                in_range(field, n, 1, 100_000)?;
+                self.statement_cpu_us = Some(n);
             }
             _ => return self.set_table_or_workload(field, value),
         }
@@ -340,6 +352,7 @@ impl InputBuilder {
                 0,
                 "a core for every runnable thread (no CPU contention; give --cpus)",
             ),
+            statement_cpu_us: self.statement_cpu_us(),
             workload: assume(
                 &mut self.notes,
                 self.workload,
@@ -356,6 +369,22 @@ impl InputBuilder {
         };
         check_pool(&input)?;
         Ok((input, self.notes))
+    }
+
+    /// `--statement-cpu-us`, or the workload's default: noted as assumed only with
+    /// `--cpus`, where it sets the cores' throughput (without, it is a fixed delay).
+    fn statement_cpu_us(&mut self) -> u64 {
+        let default_us = crate::scenario::default_statement_cpu_us();
+        match (self.statement_cpu_us, self.cpus) {
+            (Some(us), _) => us,
+            (None, Some(_)) => assume(
+                &mut self.notes,
+                None,
+                default_us,
+                "50 µs of server CPU a statement (give --statement-cpu-us)",
+            ),
+            (None, None) => default_us,
+        }
     }
 
     /// The table's fields, checked together.

@@ -141,5 +141,6 @@ fn workload(input: &AdviceInput, tables: Vec<String>) -> WorkloadConfig {
     w.distribution = Distribution::Special;
     // I1's clients: a 0.3 ms round trip.
     w.round_trip_us = 300;
+    w.statement_cpu_us = input.statement_cpu_us;
     w
 }

@@ -34,6 +34,14 @@ pub fn apply_variable(s: &mut Scenario, name: &str, value: &str) -> Result<(), S
         "innodb_autoinc_lock_mode" => inn.autoinc_lock_mode = Some(int(0, 2)? as u8),
         "innodb_online_alter_log_max_size" => inn.online_alter_log_max_size = bytes()?,
         "innodb_sort_buffer_size" => inn.sort_buffer_size = bytes()?,
+        // The redo log's size (MySQL 8.0.30+; MariaDB 10.5+'s one innodb_log_file_size).
+        "innodb_redo_log_capacity" => {
+            let b = bytes()?;
+            if !(8 * ByteSize::MIB..=512 * ByteSize::GIB).contains(&b.bytes()) {
+                return Err(format!("--set {name}={value}: must be between 8M and 512G"));
+            }
+            inn.redo_log_capacity = b
+        }
         "innodb_io_capacity" => inn.io_capacity = int(100, u64::from(u32::MAX / 2))? as u32,
         "innodb_io_capacity_max" => inn.io_capacity_max = int(100, u64::from(u32::MAX))? as u32,
         "innodb_max_dirty_pages_pct" => inn.max_dirty_pages_pct = int(0, 99)? as u32,

@@ -284,7 +284,7 @@ fn default_jitter_pct() -> u32 {
 fn default_tail_x() -> u32 {
     4
 }
-fn default_statement_cpu_us() -> u64 {
+pub(crate) fn default_statement_cpu_us() -> u64 {
     50
 }
 

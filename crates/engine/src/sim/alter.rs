@@ -32,6 +32,8 @@
 //! statement's length, so a busy server slows the build and the build takes its share
 //! from the workload: I4's 6.87 s idle against 31.97 s under sysbench.
 
+mod bulk_io;
+
 use super::locks::MdlPoll;
 use super::{Next, Sim};
 use crate::bufpool::{FrameId, FreeBlock, Lookup, PageId, SpaceId};
@@ -77,6 +79,8 @@ pub(super) struct IndexBuild {
     after_cpu: BuildStep,
     /// Next clustered leaf to read (0-based among the leaves).
     leaf: u64,
+    /// Read-ahead requests of the scan (`bulk_io.rs`): leaves `start..end`, done at.
+    read_ahead: Vec<(u64, u64, Tick)>,
     /// Entries in the current sort buffer, runs written.
     in_buffer: u64,
     runs: u64,
@@ -211,6 +215,7 @@ impl IndexBuild {
             instance: 0,
             walk_left: 0,
             walk_target: None,
+            read_ahead: Vec::new(),
             in_flight: Vec::new(),
             flushed: 0,
             restarts: 0,
@@ -558,6 +563,9 @@ impl Sim {
                 self.rec.counters.read_requests -= 1;
                 Next::After(Tick::from_us(20))
             }
+            Lookup::Stale(_) | Lookup::Miss if self.profile.mechanisms.scan_read_ahead => {
+                self.index_build_read_ahead(b, pk.leaves())
+            }
             Lookup::Stale(_) | Lookup::Miss => {
                 // Simplification: the scan reads a missing leaf into a frame taken
                 // from the free list when one is free, and otherwise into its own
@@ -655,6 +663,9 @@ impl Sim {
             b.step = BuildStep::FlushScan;
             return Next::After(Tick::ZERO);
         }
+        if let Some(wait) = self.bulk_log_full() {
+            return wait;
+        }
         let page = PageId {
             space: b.target_space,
             page_no: b.next_page,
@@ -671,7 +682,8 @@ impl Sim {
         match self.pool.lookup(page) {
             Lookup::Stale(f) => self.pool.free_stale(f),
             Lookup::Hit(f) => {
-                self.pool.mark_dirty(f, self.log.lsn);
+                let lsn = self.bulk_page_lsn();
+                self.pool.mark_dirty(f, lsn);
                 self.release(latch, t, false);
                 return self.index_build_page_made(b);
             }
@@ -695,8 +707,10 @@ impl Sim {
         };
         self.pool.init_for_read(f, page);
         self.pool.complete_read(f);
-        // A no-redo mini-transaction: the page is dirty as of the current LSN.
-        self.pool.mark_dirty(f, self.log.lsn);
+        // A no-redo mini-transaction (the page is dirty as of the current LSN), or
+        // MariaDB 10.5+'s logged one (`bulk_io.rs`).
+        let lsn = self.bulk_page_lsn();
+        self.pool.mark_dirty(f, lsn);
         self.release(latch, t, false);
         self.index_build_page_made(b)
     }

@@ -44,6 +44,11 @@ impl Cpu {
         }
     }
 
+    /// Whether the cores are contended: `server.cpus` > 0.
+    pub(super) fn limited(&self) -> bool {
+        self.cores > 0
+    }
+
     /// Threads waiting for a core.
     pub(super) fn queued(&self) -> usize {
         self.queue.len()

@@ -437,6 +437,13 @@ impl Sim {
             self.catalog[table].row_log_ops += 1;
             cpu += Tick(self.profile.costs.row_log_ns);
         }
+        if self.cpu.limited() {
+            // Each trigger body runs as a statement of its own (`sp_head::execute()`).
+            // Without contention modelled (`server.cpus = 0`) the bodies cost only
+            // their pages, as before.
+            let bodies = c.triggers.len() as u64;
+            cpu += Tick::from_us(self.scenario.workload.statement_cpu_us).times(bodies);
+        }
         self.cpu_run(t, cpu)
     }
 

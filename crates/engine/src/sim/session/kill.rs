@@ -95,6 +95,8 @@ impl Sim {
             // The wake-up comes with the aborted request.
         } else if let Some(t) = self.row_cancel_wait(id) {
             self.sched.schedule_thread(self.sched.now, t);
+        } else if self.sql.sessions[&id].on_cpu {
+            // On a core or in the run queue: the kill is seen once the burst ends.
         } else if self.sql.ddl_running.contains(&id) {
             // Simplification: a DDL's storage-engine phase runs to its end; the kill
             // is seen at the next SQL-layer step.

@@ -56,6 +56,7 @@
 //! | `show.rs` | SHOW PROCESSLIST, performance_schema, information_schema, ... |
 
 mod autoinc;
+mod cpu;
 mod ddl_phases;
 mod dml;
 mod insert_select;
@@ -334,6 +335,9 @@ pub(in crate::sim) struct Session {
     /// The thread of the program this connection belongs to (an online schema-change
     /// tool, `sim/tools`), woken when a statement of it finishes.
     pub(super) watcher: Option<ThreadId>,
+    /// The thread runs a CPU burst on a core or waits in the run queue for one
+    /// (`sim/cpu.rs`, with `server.cpus` > 0): a KILL is seen once the burst ends.
+    pub(super) on_cpu: bool,
 }
 
 /// A console session's thread.
@@ -425,6 +429,8 @@ pub(in crate::sim) struct Running {
     autocommit_trx: bool,
     /// When the per-row work ends.
     work_until: Option<Tick>,
+    /// The rows' CPU still to run on a core (with `server.cpus` > 0), in bursts.
+    cpu_left: Tick,
 }
 
 impl Sim {
@@ -460,6 +466,7 @@ impl Sim {
                 client: id,
                 reconnected_as: None,
                 watcher: None,
+                on_cpu: false,
             },
         );
         id

@@ -39,6 +39,7 @@ impl Sim {
     #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
     pub(in crate::sim) fn step_session(&mut self, t: ThreadId, th: &mut SessionThread) -> Next {
         let id = th.id;
+        self.session_cpu_done(id);
         if th.run.is_none() {
             let Some(s) = self.sql.sessions.get_mut(&id) else {
                 return Next::Exit;
@@ -88,9 +89,10 @@ impl Sim {
                 error: None,
                 autocommit_trx: false,
                 work_until: None,
+                cpu_left: Tick::ZERO,
             }));
             self.set_state(id, "starting");
-            return Next::After(STATEMENT_OVERHEAD);
+            return self.session_cpu(t, id, self.statement_cpu());
         }
         let mut run = th.run.take().expect("checked");
         let next = self.step_statement(t, id, &mut run, &mut th.rng);
@@ -175,7 +177,7 @@ impl Sim {
             Step::RowLock => self.step_statement_row_lock(t, id, run),
             Step::Triggers => self.step_trigger_writes(t, id, run),
             Step::Walk => self.step_statement_walk(t, id, run, rng),
-            Step::RowWork => self.step_statement_row_work(id, run),
+            Step::RowWork => self.step_statement_row_work(t, id, run),
             Step::Ddl => self.step_ddl_ops(t, id, run),
             Step::Sleep | Step::Commit => {
                 run.step = Step::End;
@@ -280,13 +282,21 @@ impl Sim {
     }
 
     /// `RowWork`: the rows' CPU work, charged after the pages; a KILL wakes the session
-    /// early and ends it in [`Sim::step_statement`].
-    fn step_statement_row_work(&mut self, id: u32, run: &mut Running) -> Next {
+    /// early and ends it in [`Sim::step_statement`]. With `server.cpus` > 0 the work
+    /// runs on a core, in bursts from the run queue (`session/cpu.rs`), after the
+    /// rows' sleeps.
+    fn step_statement_row_work(&mut self, t: ThreadId, id: u32, run: &mut Running) -> Next {
         match run.work_until {
             None => {
                 let c = &self.profile.costs;
-                let mut cost = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                let cpu = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
                     + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                let mut cost = Tick::ZERO;
+                if self.cpu.limited() {
+                    run.cpu_left = cpu;
+                } else {
+                    cost = cpu;
+                }
                 if let Command::Select {
                     sleep_ms_per_row: sleep @ 1..,
                     ..
@@ -300,6 +310,11 @@ impl Sim {
                 Next::After(cost)
             }
             Some(until) if self.sched.now < until => Next::After(until - self.sched.now),
+            Some(_) if run.cpu_left > Tick::ZERO => {
+                let slice = run.cpu_left.min(super::cpu::SESSION_CPU_SLICE);
+                run.cpu_left = run.cpu_left.saturating_sub(slice);
+                self.session_cpu(t, id, slice)
+            }
             Some(_) => {
                 self.finish_dml(id, run);
                 run.step = Step::End;
