@@ -30,7 +30,8 @@ impl Inputs {
     pub fn new() -> Inputs {
         let mut i = Inputs(0xcbf2_9ce4_8422_2325);
         let xtask = crate::util::workspace_root().join("xtask");
-        i.dir_contents(&xtask.join("src")).dir_contents(&xtask.join("Cargo.toml"));
+        i.dir_contents(&xtask.join("src"))
+            .dir_contents(&xtask.join("Cargo.toml"));
         i
     }
 

@@ -286,7 +286,12 @@ fn input_the_engine_cannot_model_is_refused_naming_the_field() {
             "--statement-cpu-us fast: not a whole number (1 to 100000)",
         ),
         (
-            &["--ddl", "DROP TABLE big", "--set", "innodb_redo_log_capacity=1M"],
+            &[
+                "--ddl",
+                "DROP TABLE big",
+                "--set",
+                "innodb_redo_log_capacity=1M",
+            ],
             "--set innodb_redo_log_capacity=1M: must be between 8M and 512G",
         ),
         (

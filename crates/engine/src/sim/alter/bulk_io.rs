@@ -53,7 +53,9 @@ impl Sim {
         };
         // buf_read_ahead_linear(): far enough into this extent, ask for the next one.
         let next_asked = b.read_ahead.iter().any(|w| w.0 == end);
-        if b.leaf >= start + READ_AHEAD_THRESHOLD.min(end - start - 1) && !next_asked && end < leaves
+        if b.leaf >= start + READ_AHEAD_THRESHOLD.min(end - start - 1)
+            && !next_asked
+            && end < leaves
         {
             let next_end = (end + EXTENT_PAGES).min(leaves);
             let w = (end, next_end, self.read_extent(now, end, next_end));
@@ -67,7 +69,8 @@ impl Sim {
     /// the device); when it is done.
     fn read_extent(&mut self, now: Tick, start: u64, end: u64) -> Tick {
         self.rec.counters.reads += end - start;
-        self.device.submit(now, IoOp::Read, (end - start) * PAGE_SIZE)
+        self.device
+            .submit(now, IoOp::Read, (end - start) * PAGE_SIZE)
     }
 
     /// `log_free_check()` before a bulk-load page, when the load writes redo: the
