@@ -73,8 +73,16 @@ fn read_artifacts(json_lines: &str) -> Built {
         let p = built.entry(name).or_default();
         p.dir = dir;
         if m["profile"]["test"].as_bool() == Some(true) {
-            p.inputs.file_meta(Path::new(exe));
             p.tests.push(PathBuf::from(exe));
+        }
+    }
+    // Cargo says what it built in the order it finished, which varies from run to
+    // run: the binaries in name order, each once.
+    for p in built.values_mut() {
+        p.tests.sort();
+        p.tests.dedup();
+        for exe in &p.tests {
+            p.inputs.file_meta(exe);
         }
     }
     built
@@ -146,5 +154,16 @@ mod tests {
         let p = &built["xtask"];
         assert_eq!(p.tests, vec![PathBuf::from("/x/xtask-1")]);
         assert_eq!(p.dir, Path::new(here));
+    }
+
+    #[test]
+    fn the_order_cargo_reports_in_changes_no_key() {
+        let here = env!("CARGO_MANIFEST_DIR");
+        let line = |exe: &str| {
+            format!("{{\"manifest_path\":\"{here}/Cargo.toml\",\"profile\":{{\"test\":true}},\"executable\":\"{exe}\"}}\n")
+        };
+        let ab = read_artifacts(&(line("/x/a") + &line("/x/b")));
+        let ba = read_artifacts(&(line("/x/b") + &line("/x/a")));
+        assert_eq!(ab["xtask"].inputs.key(), ba["xtask"].inputs.key());
     }
 }
