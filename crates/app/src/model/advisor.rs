@@ -129,13 +129,7 @@ const LINK_LEAD_S: u64 = 3;
 /// its script run, on its profile, playing at 1× from [`LINK_LEAD_S`] before its
 /// first step (the baseline before that is already run when the page opens).
 pub fn run_link(scenario: &Scenario) -> String {
-    let first_step_s = scenario
-        .script
-        .iter()
-        .filter(|s| s.session == 0)
-        .map(|s| s.at_s)
-        .min()
-        .unwrap_or(0);
+    let first_step_s = advisor::first_step_s(scenario).unwrap_or(0);
     LinkState {
         scenario: scenario.name.clone(),
         own: Some(Box::new(scenario.clone())),

@@ -25,7 +25,7 @@ mod variables;
 pub use ddl::{Ddl, DdlKind};
 pub use input::{AdviceInput, InputBuilder, TableInput, FIELDS, SETTABLE};
 pub use playbook::Playbook;
-pub use run::{run_to_end, PlaybookRun, TAIL_S};
+pub use run::{first_step_s, run_to_end, PlaybookRun, TAIL_S};
 pub use score::{rank, Figures};
 pub use show::{read_show_variables, read_table_status};
 

@@ -15,6 +15,18 @@ use crate::time::Tick;
 /// late, writes catching up) counts too.
 pub const TAIL_S: u64 = 5;
 
+/// When a playbook's first step comes, virtual seconds: the playbook's steps are
+/// the console's; another client's (an open transaction) are the conditions it
+/// runs in. `None` without a step.
+pub fn first_step_s(scenario: &Scenario) -> Option<u64> {
+    scenario
+        .script
+        .iter()
+        .filter(|s| s.session == 0)
+        .map(|s| s.at_s)
+        .min()
+}
+
 /// One run being watched.
 #[derive(Debug)]
 pub struct PlaybookRun {
@@ -51,15 +63,8 @@ impl PlaybookRun {
     /// The server of `scenario` running `profile`, at time zero; its first step must
     /// come after the baseline's seconds.
     pub fn new(scenario: Scenario, profile: Profile) -> Result<PlaybookRun, String> {
-        // The playbook's steps are the console's; another client's (an open
-        // transaction) are the conditions it runs in.
-        let first_step_s = scenario
-            .script
-            .iter()
-            .filter(|s| s.session == 0)
-            .map(|s| s.at_s)
-            .min()
-            .ok_or("the scenario has no [[script]] steps to score")?;
+        let first_step_s =
+            first_step_s(&scenario).ok_or("the scenario has no [[script]] steps to score")?;
         if first_step_s < 5 {
             return Err(format!(
                 "the first [[script]] step is at {first_step_s} s: figures need at least 5 s of workload before it"
