@@ -8,7 +8,7 @@ use web_sys::CssStyleSheet;
 use yew::prelude::*;
 
 /// A new constructed sheet, added to the document's adopted sheets.
-pub(super) fn adopt() -> Option<CssStyleSheet> {
+fn adopt() -> Option<CssStyleSheet> {
     let sheet = CssStyleSheet::new().ok()?;
     let doc = gloo::utils::document();
     let list = js_sys::Array::from(&doc.adopted_style_sheets());
@@ -18,7 +18,7 @@ pub(super) fn adopt() -> Option<CssStyleSheet> {
 }
 
 /// Takes `sheet` off the document's adopted sheets.
-pub(super) fn drop_sheet(sheet: &CssStyleSheet) {
+fn drop_sheet(sheet: &CssStyleSheet) {
     let doc = gloo::utils::document();
     let target: &JsValue = sheet.as_ref();
     let kept: js_sys::Array = doc
@@ -29,10 +29,10 @@ pub(super) fn drop_sheet(sheet: &CssStyleSheet) {
     doc.set_adopted_style_sheets(&kept);
 }
 
-/// Keeps `css` applied to the page while the component lives: one adopted sheet,
-/// its text replaced as `css` changes, removed when the component goes.
+/// One adopted sheet of the component's own, taken off the page when the component
+/// goes (`None` where constructed sheets are missing).
 #[hook]
-pub fn use_adopted_sheet(css: String) {
+pub fn use_own_sheet() -> std::rc::Rc<Option<CssStyleSheet>> {
     let sheet = use_memo((), |_| adopt());
     {
         let sheet = sheet.clone();
@@ -44,6 +44,14 @@ pub fn use_adopted_sheet(css: String) {
             }
         });
     }
+    sheet
+}
+
+/// Keeps `css` applied to the page while the component lives: one adopted sheet,
+/// its text replaced as `css` changes, removed when the component goes.
+#[hook]
+pub fn use_adopted_sheet(css: String) {
+    let sheet = use_own_sheet();
     use_effect_with(css, move |css| {
         if let Some(s) = sheet.as_ref() {
             if let Err(e) = s.replace_sync(css) {

@@ -10,8 +10,6 @@
 
 use crate::canvas::host_scale::set_presenter_zoom;
 use gloo::timers::callback::Interval;
-use std::cell::Cell;
-use std::rc::Rc;
 use web_sys::CssStyleSheet;
 use yew::prelude::*;
 
@@ -88,18 +86,8 @@ fn best_zoom(sheet: &CssStyleSheet, selectors: &[String]) -> f64 {
 /// `presenting`; otherwise the panels at their own size.
 #[hook]
 pub fn use_presenter_fit(presenting: bool, step: String, lit: Vec<String>) {
-    let sheet = use_memo((), |_| super::adopted::adopt());
-    {
-        let sheet = sheet.clone();
-        use_effect_with((), move |_| {
-            move || {
-                if let Some(s) = sheet.as_ref() {
-                    super::adopted::drop_sheet(s);
-                }
-                set_presenter_zoom(1.0);
-            }
-        });
-    }
+    let sheet = super::adopted::use_own_sheet();
+    use_effect_with((), |_| || set_presenter_zoom(1.0));
     use_effect_with((presenting, step, lit), move |(presenting, step, lit)| {
         let _ = step; // a new step fits afresh
         let check = match (presenting, (*sheet).clone()) {
@@ -117,12 +105,12 @@ pub fn use_presenter_fit(presenting: bool, step: String, lit: Vec<String>) {
 /// Fits at once, then checks every [`CHECK_MS`], fitting again when the screen
 /// changed since the last fit or a panel no longer fits.
 fn start_checks(sheet: CssStyleSheet, lit: Vec<String>) -> Interval {
-    let fitted: Rc<Cell<Option<(f64, f64)>>> = Rc::new(Cell::new(None));
-    let check = move || {
+    let mut fitted: Option<(f64, f64)> = None;
+    let mut check = move || {
         let view = viewport();
-        if fitted.get() != Some(view) || !fits(&lit, view) {
+        if fitted != Some(view) || !fits(&lit, view) {
             best_zoom(&sheet, &lit);
-            fitted.set(Some(view));
+            fitted = Some(view);
         }
     };
     check();
