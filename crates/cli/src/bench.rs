@@ -28,7 +28,7 @@
 //! Wall-clock times vary with the machine and its load; the ratios are what compare.
 
 use ddlscope_engine::SimRng;
-use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId};
+use ddlscope_engine::{BufPool, LruPolicy, PageId, SpaceId, REPLAY_PREFETCH};
 use ddlscope_engine::{Profile, Scenario, SimBuild, SpeedRun};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -253,18 +253,14 @@ struct Replay {
     cpu_s: Option<f64>,
 }
 
-/// How many accesses the replay reads ahead for at once
-/// ([`BufPool::replay_read_ahead`]), before making them.
-const READ_AHEAD_BATCH: usize = 16;
-
 /// How a replay walks the trace.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Walk {
     /// Access by access, as the engine's own accesses come (it cannot know the next).
     OneByOne,
-    /// [`READ_AHEAD_BATCH`] accesses read ahead for, then made: what a trace replay,
-    /// which knows what comes next, can do.
-    ReadAhead,
+    /// Each access made after prefetching for the next ones ([`BufPool::replay_prefetch`]
+    /// at [`REPLAY_PREFETCH`]): what a trace replay, which knows what comes next, can do.
+    Prefetching,
 }
 
 /// Replays `trace` through a pool of `POOL_PAGES` pages; returns the replay and the
@@ -272,29 +268,22 @@ enum Walk {
 fn replay(trace: &[u32], policy: LruPolicy, walk: Walk) -> (Replay, BufPool) {
     let mut pool = BufPool::with_policy(POOL_PAGES, 1, 37, policy);
     pool.register_space(SpaceId(1));
+    let page = |page_no| PageId {
+        space: SpaceId(1),
+        page_no,
+    };
     let cpu_before = thread_cpu_s();
     let ((misses, pool), wall) = timed(move || {
         let mut misses = 0u64;
-        for (n, batch) in trace.chunks(READ_AHEAD_BATCH).enumerate() {
-            let mut pages = [PageId {
-                space: SpaceId(1),
-                page_no: 0,
-            }; READ_AHEAD_BATCH];
-            for (page, &p) in pages.iter_mut().zip(batch) {
-                page.page_no = p;
+        for (i, &p) in trace.iter().enumerate() {
+            if walk == Walk::Prefetching {
+                pool.replay_prefetch(REPLAY_PREFETCH, |k| trace.get(i + k).map(|&q| page(q)));
             }
-            let pages = &pages[..batch.len()];
-            if walk == Walk::ReadAhead {
-                std::hint::black_box(pool.replay_read_ahead(pages));
-            }
-            for (k, &page) in pages.iter().enumerate() {
-                // One access per virtual microsecond: innodb_old_blocks_time (1 s)
-                // spans a million accesses.
-                let i = n * READ_AHEAD_BATCH + k;
-                let now_ms = (i / 1000) as u32 + 1;
-                if !pool.replay_access(page, now_ms, 1000) {
-                    misses += 1;
-                }
+            // One access per virtual microsecond: innodb_old_blocks_time (1 s) spans a
+            // million accesses.
+            let now_ms = (i / 1000) as u32 + 1;
+            if !pool.replay_access(page(p), now_ms, 1000) {
+                misses += 1;
             }
         }
         (misses, pool)
@@ -573,12 +562,12 @@ pub fn pool_figures(
     };
     progress("replaying through exact LRU, access by access");
     let (exact_one, _) = replay(&trace, LruPolicy::Exact, Walk::OneByOne);
-    progress("replaying through exact LRU, reading ahead");
-    let (exact, _) = replay(&trace, LruPolicy::Exact, Walk::ReadAhead);
+    progress("replaying through exact LRU, prefetching");
+    let (exact, _) = replay(&trace, LruPolicy::Exact, Walk::Prefetching);
     progress("replaying through InnoDB's midpoint LRU, access by access");
     let (innodb_one, _) = replay(&trace, LruPolicy::Midpoint, Walk::OneByOne);
-    progress("replaying through InnoDB's midpoint LRU, reading ahead");
-    let (innodb, pool) = replay(&trace, LruPolicy::Midpoint, Walk::ReadAhead);
+    progress("replaying through InnoDB's midpoint LRU, prefetching");
+    let (innodb, pool) = replay(&trace, LruPolicy::Midpoint, Walk::Prefetching);
     assert_eq!(
         (exact.misses, innodb.misses),
         (exact_one.misses, innodb_one.misses)

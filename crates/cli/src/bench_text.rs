@@ -105,7 +105,8 @@ pub fn write_pool(out: &mut impl Write, p: &PoolFigures) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "             read ahead 16 accesses at a time (a replay knows what comes next); access by access, as the engine's own accesses come: exact {:.2} M, InnoDB {:.2} M per CPU second",
+        "             prefetching {} accesses ahead (a replay knows what comes next); access by access, as the engine's own accesses come: exact {:.2} M, InnoDB {:.2} M per CPU second",
+        ddlscope_engine::REPLAY_PREFETCH.cell,
         p.exact_lru_one_by_one_accesses_per_cpu_s / 1e6,
         p.innodb_lru_one_by_one_accesses_per_cpu_s / 1e6
     )?;

@@ -80,6 +80,7 @@ pub use resultset::ResultSet;
 pub use sim::{ProcesslistRow, SessionView, StatementOutcome, StatementRecord, ToolView};
 // The buffer pool itself: the CLI's bench measures it, the app draws its cells.
 pub use bufpool::{BufPool, Cell, CellKind, FrameInfo, Lookup, LruPolicy, Lsn, PageId, SpaceId};
+pub use bufpool::{ReplayPrefetch, REPLAY_PREFETCH};
 pub use rng::SimRng;
 
 // Errors.

@@ -141,13 +141,18 @@ impl BufPool {
     /// true)`): the buddy slot is freed, and a compressed-only page's descriptor too.
     pub(super) fn evict(&mut self, frame: FrameId) -> bool {
         let i = self.inst_of_frame(frame);
-        let b = *self.block(frame);
+        let local = self.instances[i].local(frame);
+        self.evict_local(i, local)
+    }
+
+    /// [`BufPool::evict`] of `blocks[local]` of instance `i`.
+    pub(super) fn evict_local(&mut self, i: usize, local: u32) -> bool {
+        let b = self.instances[i].blocks[local as usize];
         let stale = self.is_stale(&b);
         let page = PageId {
             space: self.block_space(&b),
             page_no: b.page_no,
         };
-        let local = self.instances[i].local(frame);
         if b.is(F_ZIP) {
             self.instances[i].zip_release_frame(local, b);
         }

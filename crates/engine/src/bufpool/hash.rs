@@ -40,6 +40,12 @@ impl PageHash {
         self.cells.capacity() as u64 * 4
     }
 
+    /// Prefetches `page`'s cell (`bufpool/prefetch.rs`).
+    #[inline]
+    pub(super) fn prefetch_cell(&self, page: PageId) {
+        prefetch_index::prefetch_index::<u32>(&*self.cells, self.cell(page));
+    }
+
     /// `hash_calc_hash(buf_page_address_fold(space, page_no), page_hash)`.
     #[inline]
     fn cell(&self, page: PageId) -> usize {

@@ -56,6 +56,7 @@ mod free;
 mod hash;
 mod huge_array;
 mod lru;
+mod prefetch;
 #[cfg(test)]
 mod props_tests;
 mod space;
@@ -73,6 +74,7 @@ use space::{Slot, Spaces};
 
 pub use flush::SinglePageFlush;
 pub use free::FreeBlock;
+pub use prefetch::{ReplayPrefetch, REPLAY_PREFETCH};
 pub use view::{Cell, CellKind, FrameInfo};
 pub use zip::zip_class;
 

@@ -122,6 +122,30 @@ fn exact_lru_evicts_the_least_recently_used_page() {
 }
 
 #[test]
+fn the_sweep_frees_every_version_of_a_space() {
+    // Pages of T's first version (stale once its version is bumped, as an 8.0.23
+    // TRUNCATE leaves them), of its second, and of another space: freeing T takes
+    // both versions' pages (the sweep's many-slot path) and leaves the other's.
+    let mut pool = BufPool::new(4096, 2, 37);
+    pool.register_space(T);
+    pool.register_space(SpaceId(2));
+    let read = |pool: &mut BufPool, space, pages: std::ops::Range<u32>| {
+        for p in pages {
+            pool.replay_access(PageId { space, page_no: p }, p, 1000);
+        }
+    };
+    read(&mut pool, T, 0..800);
+    pool.bump_space_version(T);
+    read(&mut pool, T, 1000..1700);
+    read(&mut pool, SpaceId(2), 0..900);
+    assert_eq!(pool.count_space_pages(T), 1500);
+    let freed: u32 = (0..2).map(|i| pool.remove_space_pages(i, T).0).sum();
+    assert_eq!((freed, pool.count_space_pages(T)), (1500, 0));
+    assert_eq!(pool.resident_pages(SpaceId(2)), 900);
+    pool.validate();
+}
+
+#[test]
 fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
     let build = || {
         let mut pool = BufPool::new(4096, 2, 37);
@@ -288,10 +312,10 @@ fn an_lru_batch_refills_toward_the_scan_depth_and_writes_as_innodb_does() {
 }
 
 #[test]
-fn reading_ahead_changes_no_access() {
+fn prefetching_changes_no_access() {
     // Two pools replay the same trace (with evictions: 3,000 pages through 1,024
-    // frames), one reading ahead for each batch of 16 accesses: every access answers
-    // alike, and the pools end with the same pages in the same LRU order and frames.
+    // frames), one prefetching before each access: every access answers alike, and the
+    // pools end with the same pages in the same LRU order and frames.
     let page = |p| PageId {
         space: T,
         page_no: p,
@@ -304,15 +328,13 @@ fn reading_ahead_changes_no_access() {
         let mut ahead = BufPool::with_policy(1024, 2, 37, policy);
         plain.register_space(T);
         ahead.register_space(T);
-        for (n, batch) in trace.chunks(16).enumerate() {
-            std::hint::black_box(ahead.replay_read_ahead(batch));
-            for (k, &p) in batch.iter().enumerate() {
-                let now_ms = (n * 16 + k) as u32 / 10 + 1;
-                assert_eq!(
-                    plain.replay_access(p, now_ms, 1000),
-                    ahead.replay_access(p, now_ms, 1000)
-                );
-            }
+        for (i, &p) in trace.iter().enumerate() {
+            ahead.replay_prefetch(super::REPLAY_PREFETCH, |k| trace.get(i + k).copied());
+            let now_ms = i as u32 / 10 + 1;
+            assert_eq!(
+                plain.replay_access(p, now_ms, 1000),
+                ahead.replay_access(p, now_ms, 1000)
+            );
         }
         plain.validate();
         ahead.validate();
