@@ -29,6 +29,9 @@ pub struct Overlay<'a> {
     pub dpr: f64,
 }
 
+/// The smallest text the map draws ("young | old"), CSS px; its labels are 11 px.
+pub const SMALLEST_TEXT_PX: f64 = 10.0;
+
 /// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
 /// freshly put pixels.
 pub fn draw_overlays(
@@ -169,7 +172,10 @@ fn draw_midpoint(
         ctx.close_path();
         ctx.fill();
         if x - 6.0 * dpr > text_end {
-            ctx.set_font(&format!("{}px system-ui, sans-serif", 10.0 * dpr));
+            ctx.set_font(&format!(
+                "{}px system-ui, sans-serif",
+                SMALLEST_TEXT_PX * dpr
+            ));
             ctx.set_fill_style_str(&theme::css(theme.text_muted));
             let _ = ctx.fill_text("young | old", x + 6.0 * dpr, baseline);
         }
