@@ -806,7 +806,7 @@ fn draw_labels(map: &yew::NodeRef, patch: &MapPatch, theme: &Theme) {
 fn record_labels(canvas: &HtmlCanvasElement, patch: &MapPatch) {
     let dataset = canvas.dataset();
     // Its smallest text, CSS px of the canvas (the presenter test: times the zoom).
-    let _ = dataset.set("labelPx", &pool_map::SMALLEST_TEXT_PX.to_string());
+    let _ = dataset.set("labelPx", &pool_map::smallest_text_px().to_string());
     let _ = dataset.set("bands", &patch.infos.len().to_string());
     for &i in &patch.bands {
         if let Some(b) = patch.infos.get(usize::from(i)) {

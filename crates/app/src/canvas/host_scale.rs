@@ -32,6 +32,11 @@ pub fn set_presenter_zoom(zoom: Option<f64>, large_text: bool) {
     PRESENTER_TEXT.with(|s| s.set(large_text && zoom.is_some()));
 }
 
+/// Whether presenter mode shows its text at [`PRESENTER_TEXT_PX`].
+pub fn large_text() -> bool {
+    large_text_zoom().is_some()
+}
+
 /// The zoom, when presenter mode shows its text at [`PRESENTER_TEXT_PX`].
 fn large_text_zoom() -> Option<f64> {
     PRESENTER_ZOOM
@@ -54,10 +59,10 @@ pub fn label_px(own: f64) -> f64 {
     }
 }
 
-/// The pool map's zoom in presenter mode, at least: its smallest label
-/// (`pool_map::paint::SMALLEST_TEXT_PX`, 10 px) at 20 px on screen. styles.css zooms
-/// the map's panel by as much (`--panel-zoom`).
-pub const MAP_PRESENTER_ZOOM: f64 = 2.0;
+/// The pool map's zoom with presenter mode's large text, at least: its smallest
+/// text then (`pool_map::smallest_text_px`, 11 px) at 20 px on screen. The fit's
+/// sheet zooms the map's panel by as much (`--panel-zoom`).
+pub const MAP_PRESENTER_ZOOM: f64 = 1.82;
 
 /// How many more device pixels per CSS pixel the pool map is drawn with than the
 /// other canvases ([`device_px_per_css`]): its own zoom over the panels' in
@@ -92,7 +97,10 @@ mod tests {
         assert_eq!(label_px(12.0), 12.0);
         set_presenter_zoom(Some(0.8), true);
         assert!(label_px(12.0) * 0.8 >= 20.0 && label_px(12.0) * 0.8 < 20.01);
-        assert_eq!(map_gain(), 2.5, "the map at zoom 2");
+        assert!(
+            (map_gain() - 1.82 / 0.8).abs() < 1e-9,
+            "the map at zoom 1.82"
+        );
         set_presenter_zoom(Some(2.0), true);
         assert_eq!(label_px(12.0), 12.0, "zoomed past 20 px: its own size");
         set_presenter_zoom(Some(0.8), false);

@@ -129,7 +129,11 @@ pub fn draw(
     // The time axis.
     let axis_y = lanes.len() as f64 * LANE_PX + 9.0;
     ctx.set_fill_style_str(&css(theme.text_muted));
-    let _ = ctx.fill_text("−60 s", LABEL_PX, axis_y);
+    // Unless the plot is too narrow to hold it apart from "now" (presenter mode's
+    // zoomed lanes beside another panel).
+    if plot_w > 90.0 {
+        let _ = ctx.fill_text("−60 s", LABEL_PX, axis_y);
+    }
     // "start" where the run began, unless it would run into "now".
     if now < WINDOW && LABEL_PX + plot_w - x(Tick::ZERO) > 70.0 {
         let _ = ctx.fill_text("start", x(Tick::ZERO) + 4.0, axis_y);

@@ -29,8 +29,18 @@ pub struct Overlay<'a> {
     pub dpr: f64,
 }
 
-/// The smallest text the map draws ("young | old"), CSS px; its labels are 11 px.
-pub const SMALLEST_TEXT_PX: f64 = 10.0;
+/// The map's labels, CSS px.
+pub const LABEL_PX: f64 = 11.0;
+
+/// The smallest text the map draws, CSS px: "young | old" at 10 px, at the labels'
+/// 11 in presenter mode's large text (the map zoomed to take them to 20 px).
+pub fn smallest_text_px() -> f64 {
+    if crate::canvas::host_scale::large_text() {
+        LABEL_PX
+    } else {
+        10.0
+    }
+}
 
 /// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
 /// freshly put pixels.
@@ -174,7 +184,7 @@ fn draw_midpoint(
         if x - 6.0 * dpr > text_end {
             ctx.set_font(&format!(
                 "{}px system-ui, sans-serif",
-                SMALLEST_TEXT_PX * dpr
+                smallest_text_px() * dpr
             ));
             ctx.set_fill_style_str(&theme::css(theme.text_muted));
             let _ = ctx.fill_text("young | old", x + 6.0 * dpr, baseline);
