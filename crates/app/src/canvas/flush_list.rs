@@ -10,6 +10,7 @@
 //! Each pixel column is coloured by the tablespace of the entries it covers (pages
 //! being written in the I/O colour). Lengths are to scale across instances.
 
+use crate::canvas::panel::text_scale;
 use crate::canvas::theme::{css, Rgb, Theme};
 use crate::model::panels::{FlushView, MAX_FLUSH_LANES};
 use wasm_bindgen::Clamped;
@@ -18,6 +19,8 @@ use yew::prelude::*;
 
 /// CSS pixels per instance lane.
 const LANE_PX: f64 = 16.0;
+/// The lanes' text, CSS px (larger in presenter mode: `panel::text_scale`).
+const TEXT_PX: f64 = 12.0;
 /// Label and count columns, CSS pixels.
 const LABEL_PX: f64 = 84.0;
 const COUNT_PX: f64 = 160.0;
@@ -29,7 +32,7 @@ pub fn css_height(instances: u16) -> f64 {
 
 /// Sizes the canvas's pixel buffer; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, instances: u16, dpr: f64) -> (u32, u32) {
-    crate::canvas::panel::fit(canvas, css_height(instances), dpr)
+    crate::canvas::panel::fit(canvas, css_height(instances) * text_scale(TEXT_PX), dpr)
 }
 
 /// Draws the first instances' flush lists with the walks running now.
@@ -41,13 +44,17 @@ pub fn draw(
 ) -> Result<(), String> {
     let context = crate::canvas::panel::context_2d(canvas)?;
     let ctx = crate::canvas::pen::Pen::new(&context);
+    // Everything drawn larger by the text's scale (presenter mode), the canvas too.
+    let scale = text_scale(TEXT_PX);
+    let dpr = dpr * scale;
+    let _ = canvas.set_attribute("data-label-px", &format!("{:.3}", TEXT_PX * scale));
     let w = f64::from(canvas.width()) / dpr;
     let plot_w = (w - LABEL_PX - COUNT_PX).max(10.0);
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)
         .map_err(|_| "transform")?;
     ctx.set_fill_style_str(&css(theme.background));
     ctx.fill_rect(0.0, 0.0, w, f64::from(canvas.height()) / dpr);
-    ctx.set_font("12px system-ui, sans-serif");
+    ctx.set_font(&format!("{TEXT_PX}px system-ui, sans-serif"));
     ctx.set_text_baseline("middle");
     let longest = view.lanes.iter().map(|l| l.len).max().unwrap_or(0).max(1);
     let now = view.now;
@@ -123,6 +130,7 @@ pub fn flush_list(props: &FlushListProps) -> Html {
             canvas={props.canvas.clone()}
             testid="flush-list"
             label="Each instance's flush list, oldest modification first"
+            text_px={TEXT_PX}
             css_height={css_height(props.instances)}
         >
             { "dirty pages, oldest modification first, with a walk's cursor; walks by DDL: " }

@@ -672,6 +672,8 @@ impl PageLoop {
     /// page's first frames) the worker's first patch sizes it (`put_patch`), so the
     /// first map needs no round trip.
     fn describe_views(&self, dpr: f64, dark: bool) {
+        // The map's own zoom in presenter mode (host_scale::map_gain).
+        let dpr = dpr * crate::canvas::host_scale::map_gain();
         let instances: Vec<u16> = self
             .remote
             .mirror
@@ -803,6 +805,8 @@ fn draw_labels(map: &yew::NodeRef, patch: &MapPatch, theme: &Theme) {
 /// status.
 fn record_labels(canvas: &HtmlCanvasElement, patch: &MapPatch) {
     let dataset = canvas.dataset();
+    // Its smallest text, CSS px of the canvas (the presenter test: times the zoom).
+    let _ = dataset.set("labelPx", &pool_map::smallest_text_px().to_string());
     let _ = dataset.set("bands", &patch.infos.len().to_string());
     for &i in &patch.bands {
         if let Some(b) = patch.infos.get(usize::from(i)) {

@@ -4,20 +4,74 @@
 //! that many more device pixels, so the deck's scaling maps their pixels one to one:
 //! stretched instead, the map's pixelated cells double some strokes of its text every
 //! ten or so pixels, and the other canvases blur.
+//!
+//! Presenter mode's zoom lives here too: the canvases draw with its pixels, and their
+//! text at [`PRESENTER_TEXT_PX`] on screen ([`label_px`]).
 
 use std::cell::Cell;
+
+/// The smallest text presenter mode shows, CSS px on screen: a projector's back row.
+/// (styles.css sets the panels' text to the same, `--presenter-text`.)
+pub const PRESENTER_TEXT_PX: f64 = 20.0;
 
 thread_local! {
     /// The host's scale; 1 until it says otherwise.
     static HOST_SCALE: Cell<f64> = const { Cell::new(1.0) };
-    /// Presenter mode's zoom of the panels (`ui/lesson/fit.rs`); 1 outside it.
-    static PRESENTER_ZOOM: Cell<f64> = const { Cell::new(1.0) };
+    /// Presenter mode's zoom of the panels (`ui/lesson/fit.rs`); `None` outside it.
+    static PRESENTER_ZOOM: Cell<Option<f64>> = const { Cell::new(None) };
+    /// Whether presenter mode shows its text at [`PRESENTER_TEXT_PX`] (the fit's
+    /// first choice; when the step's panels do not fit so, their own sizes, zoomed).
+    static PRESENTER_TEXT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Takes presenter mode's zoom of the panels (CSS `zoom`, which scales a canvas's
-/// box, not its pixels).
-pub fn set_presenter_zoom(zoom: f64) {
+/// box, not its pixels), `None` when presenter mode ends, and whether its text is
+/// at [`PRESENTER_TEXT_PX`].
+pub fn set_presenter_zoom(zoom: Option<f64>, large_text: bool) {
     PRESENTER_ZOOM.with(|s| s.set(zoom));
+    PRESENTER_TEXT.with(|s| s.set(large_text && zoom.is_some()));
+}
+
+/// Whether presenter mode shows its text at [`PRESENTER_TEXT_PX`].
+pub fn large_text() -> bool {
+    large_text_zoom().is_some()
+}
+
+/// The zoom, when presenter mode shows its text at [`PRESENTER_TEXT_PX`].
+fn large_text_zoom() -> Option<f64> {
+    PRESENTER_ZOOM
+        .with(Cell::get)
+        .filter(|z| *z > 0.0 && PRESENTER_TEXT.with(Cell::get))
+}
+
+/// Whether presenter mode is on.
+pub fn presenting() -> bool {
+    PRESENTER_ZOOM.with(Cell::get).is_some()
+}
+
+/// The size, CSS px of the canvas, to draw text the canvas draws at `own` px: `own`,
+/// and with presenter mode's large text at least [`PRESENTER_TEXT_PX`] once zoomed.
+pub fn label_px(own: f64) -> f64 {
+    match large_text_zoom() {
+        // Up to a thousandth, as the canvases report it (`data-label-px`).
+        Some(z) => own.max((PRESENTER_TEXT_PX / z * 1000.0).ceil() / 1000.0),
+        None => own,
+    }
+}
+
+/// The pool map's zoom with presenter mode's large text, at least: its smallest
+/// text then (`pool_map::smallest_text_px`, 11 px) at 20 px on screen. The fit's
+/// sheet zooms the map's panel by as much (`--panel-zoom`).
+pub const MAP_PRESENTER_ZOOM: f64 = 1.82;
+
+/// How many more device pixels per CSS pixel the pool map is drawn with than the
+/// other canvases ([`device_px_per_css`]): its own zoom over the panels' in
+/// presenter mode, so it stays sharp; 1 outside it.
+pub fn map_gain() -> f64 {
+    match large_text_zoom() {
+        Some(z) => z.max(MAP_PRESENTER_ZOOM) / z,
+        None => 1.0,
+    }
 }
 
 /// Takes the host's scale (already checked: `model::embed::HOST_SCALES`).
@@ -30,5 +84,28 @@ pub fn set_host_scale(scale: f64) {
 pub fn device_px_per_css() -> f64 {
     gloo::utils::window().device_pixel_ratio().max(1.0)
         * HOST_SCALE.with(Cell::get)
-        * PRESENTER_ZOOM.with(Cell::get)
+        * PRESENTER_ZOOM.with(Cell::get).unwrap_or(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presenter_text_is_twenty_px_once_zoomed_and_own_size_outside() {
+        set_presenter_zoom(None, true);
+        assert_eq!(label_px(12.0), 12.0);
+        set_presenter_zoom(Some(0.8), true);
+        assert!(label_px(12.0) * 0.8 >= 20.0 && label_px(12.0) * 0.8 < 20.01);
+        assert!(
+            (map_gain() - 1.82 / 0.8).abs() < 1e-9,
+            "the map at zoom 1.82"
+        );
+        set_presenter_zoom(Some(2.0), true);
+        assert_eq!(label_px(12.0), 12.0, "zoomed past 20 px: its own size");
+        set_presenter_zoom(Some(0.8), false);
+        assert_eq!(label_px(12.0), 12.0, "the fit fell back to the own sizes");
+        assert_eq!(map_gain(), 1.0);
+        set_presenter_zoom(None, false);
+    }
 }

@@ -19,6 +19,7 @@
 //! the axis says it is. What was drawn is also written to the canvas's `data-holds`
 //! attribute (`dict_sys:x0:x1 …`, CSS px), for the browser tests.
 
+use crate::canvas::panel::text_scale;
 use crate::canvas::theme::{css, css_alpha, Theme};
 use crate::model::panels::{LatchView, MAX_POOL_LANES};
 use crate::model::spans::LATCH_WINDOW;
@@ -30,6 +31,8 @@ use yew::prelude::*;
 pub const WINDOW: Tick = LATCH_WINDOW;
 /// CSS pixels per lane.
 const LANE_PX: f64 = 20.0;
+/// The lanes' text, CSS px (larger in presenter mode: `panel::text_scale`).
+const TEXT_PX: f64 = 14.0;
 /// Width of the label column and of the waiting count, CSS pixels.
 const LABEL_PX: f64 = 96.0;
 const COUNT_PX: f64 = 92.0;
@@ -50,7 +53,7 @@ pub fn css_height(n: usize) -> f64 {
 
 /// Sizes the canvas's pixel buffer for `n` lanes; returns its pixel size.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, n: usize, dpr: f64) -> (u32, u32) {
-    crate::canvas::panel::fit(canvas, css_height(n), dpr)
+    crate::canvas::panel::fit(canvas, css_height(n) * text_scale(TEXT_PX), dpr)
 }
 
 /// Draws the lanes of `view` at its time.
@@ -62,6 +65,10 @@ pub fn draw(
 ) -> Result<(), String> {
     let context = crate::canvas::panel::context_2d(canvas)?;
     let ctx = crate::canvas::pen::Pen::new(&context);
+    // Everything drawn larger by the text's scale (presenter mode), the canvas too.
+    let scale = text_scale(TEXT_PX);
+    let dpr = dpr * scale;
+    let _ = canvas.set_attribute("data-label-px", &format!("{:.3}", TEXT_PX * scale));
     let (lanes, spans) = (&view.lanes, &view.spans);
     let w = f64::from(canvas.width()) / dpr;
     let now = view.now;
@@ -82,7 +89,7 @@ pub fn draw(
         ctx.set_fill_style_str(&css_alpha(theme.grid, 0.6));
         ctx.fill_rect(LABEL_PX, 0.0, x(Tick::ZERO) - LABEL_PX, h);
     }
-    ctx.set_font("14px system-ui, sans-serif");
+    ctx.set_font(&format!("{TEXT_PX}px system-ui, sans-serif"));
     ctx.set_text_baseline("middle");
     for (i, lane) in lanes.iter().enumerate() {
         let latch = lane.latch;
@@ -122,7 +129,11 @@ pub fn draw(
     // The time axis.
     let axis_y = lanes.len() as f64 * LANE_PX + 9.0;
     ctx.set_fill_style_str(&css(theme.text_muted));
-    let _ = ctx.fill_text("−60 s", LABEL_PX, axis_y);
+    // Unless the plot is too narrow to hold it apart from "now" (presenter mode's
+    // zoomed lanes beside another panel).
+    if plot_w > 90.0 {
+        let _ = ctx.fill_text("−60 s", LABEL_PX, axis_y);
+    }
     // "start" where the run began, unless it would run into "now".
     if now < WINDOW && LABEL_PX + plot_w - x(Tick::ZERO) > 70.0 {
         let _ = ctx.fill_text("start", x(Tick::ZERO) + 4.0, axis_y);
@@ -157,6 +168,7 @@ pub fn latch_lanes(props: &LatchLanesProps) -> Html {
             canvas={props.canvas.clone()}
             testid="latch-lanes"
             label="Latch holds over the last minute"
+            text_px={TEXT_PX}
             css_height={css_height(3 + usize::from(props.instances).min(MAX_POOL_LANES))}
         >
             { "holds in the last minute · waiting now" }

@@ -4,6 +4,13 @@
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+/// How much larger than its own a canvas drawing `own` px text draws everything
+/// (text, lanes, columns), so that in presenter mode its text is 20 px on screen; 1
+/// outside it. Its CSS height grows as much (styles.css, `.scales-text`).
+pub fn text_scale(own: f64) -> f64 {
+    super::host_scale::label_px(own) / own
+}
+
 /// Sizes the canvas's pixel buffer to its CSS width (as last laid out: see
 /// [`super::css_width`]) and `css_height` × device pixel ratio, only when that changed
 /// (resizing clears the canvas). Returns the size in device pixels: (0, 0), the
@@ -50,6 +57,10 @@ pub struct CanvasPanelProps {
     pub label: yew::AttrValue,
     /// The canvas's height, CSS px.
     pub css_height: f64,
+    /// The size of the text the canvas draws, CSS px: in presenter mode the canvas
+    /// grows by as much as its text must to reach 20 px on screen (styles.css;
+    /// [`text_scale`]).
+    pub text_px: f64,
 }
 
 /// A panel holding one canvas under a heading: the frame loop draws the canvas.
@@ -68,7 +79,8 @@ pub fn canvas_panel(props: &CanvasPanelProps) -> yew::Html {
                 data-testid={props.testid.clone()}
                 role="img"
                 aria-label={props.label.clone()}
-                class="panel-canvas" ~style={format!("height: {}px", props.css_height)}
+                class="panel-canvas scales-text"
+                ~style={format!("--canvas-h: {}px; --canvas-text: {}", props.css_height, props.text_px)}
             />
         </section>
     }

@@ -4,6 +4,7 @@
 use super::bands;
 use super::draw::{self, Frame};
 use super::geometry::{self, Drawn};
+use crate::canvas::host_scale;
 use crate::canvas::theme::Theme;
 use crate::model::spans::{DdlSpan, FailoverMark};
 use crate::worker::perf_marks::now_ms;
@@ -127,6 +128,8 @@ impl ChartCanvases {
             theme,
             dpr,
             pages_total: input.pages_total,
+            label_px: host_scale::label_px(draw::LABEL_PX),
+            presenter: host_scale::presenting(),
         };
         for (which, slot) in self.slots().into_iter().filter(|(w, _)| pick(*w)) {
             let Some(canvas) = slot.canvas.cast::<HtmlCanvasElement>() else {
@@ -148,6 +151,10 @@ impl ChartCanvases {
                     let _ = canvas.set_attribute("data-bands", &drawn_count(&count).to_string());
                     let _ = canvas.set_attribute("data-band-hits", &count);
                     let _ = canvas.set_attribute("data-draw-ms", &format!("{took:.2}"));
+                    // The labels' size, CSS px of the canvas (the browser tests read
+                    // it times the panel's zoom: the text as seen).
+                    let _ =
+                        canvas.set_attribute("data-label-px", &format!("{:.3}", frame.label_px));
                     *slot.drawn.borrow_mut() = drawn;
                 }
                 Err(e) => gloo::console::error!(format!("chart {}: {e}", which.test_id())),

@@ -26,8 +26,13 @@ pub const DATA: Rgb = [0x3b, 0x82, 0xf6];
 
 /// Narrowest band, CSS px: a 5.7 DROP TABLE lasts well under a second.
 const MIN_BAND_PX: f64 = 4.0;
-/// Axis labels and band labels, CSS px: readable on a projector.
-const LABEL_PX: f64 = 12.0;
+/// Axis labels and band labels, CSS px (presenter mode draws them larger:
+/// [`Frame::label_px`]).
+pub const LABEL_PX: f64 = 12.0;
+/// The time axis's labels and their description, CSS px at [`LABEL_PX`]; presenter
+/// mode leaves the description out, for the plots' room.
+const X_AXIS_PX: f64 = 36.0;
+const X_AXIS_PRESENTER_PX: f64 = 20.0;
 /// Left label area, CSS px: room for `100k` and the axis name.
 const LEFT_AXIS_PX: f64 = 58.0;
 /// Right label area of the latency axis, CSS px: room for `1000 s`.
@@ -50,6 +55,11 @@ pub struct Frame<'a> {
     pub dpr: f64,
     /// `Innodb_buffer_pool_pages_total`, for the y scale before the first sample.
     pub pages_total: u64,
+    /// The labels' size, CSS px of the canvas: [`LABEL_PX`], larger in presenter
+    /// mode (`canvas::host_scale::label_px`), where the whole drawing scales with it.
+    pub label_px: f64,
+    /// Presenter mode: fewer ticks, no time axis description.
+    pub presenter: bool,
 }
 
 type Root = DrawingArea<CanvasBackend, Shift>;
@@ -68,17 +78,46 @@ fn rgb(c: Rgb) -> RGBColor {
 }
 
 impl Frame<'_> {
+    /// Device px per CSS px of the drawing's text, margins and strokes: the labels'
+    /// growth in presenter mode on top of the canvas's own ratio.
+    fn ink(&self) -> f64 {
+        self.dpr * self.label_px / LABEL_PX
+    }
     fn font(&self, size_css: f64, colour: Rgb) -> TextStyle<'static> {
         TextStyle {
             color: rgb(colour).to_backend_color(),
-            ..TextStyle::from(("system-ui, sans-serif", size_css * self.dpr).into_font())
+            ..TextStyle::from(("system-ui, sans-serif", size_css * self.ink()).into_font())
         }
     }
     fn line(&self, c: Rgb, width_css: f64) -> ShapeStyle {
-        rgb(c).stroke_width((width_css * self.dpr).round().max(1.0) as u32)
+        rgb(c).stroke_width((width_css * self.ink()).round().max(1.0) as u32)
     }
     fn px(&self, css: f64) -> f64 {
-        css * self.dpr
+        css * self.ink()
+    }
+    /// The time axis's label area, device px.
+    fn x_axis(&self) -> f64 {
+        self.px(if self.presenter {
+            X_AXIS_PRESENTER_PX
+        } else {
+            X_AXIS_PX
+        })
+    }
+    /// The time axis's description: none in presenter mode.
+    fn x_desc(&self) -> &'static str {
+        if self.presenter {
+            ""
+        } else {
+            "virtual time (s)"
+        }
+    }
+    /// `own` value labels on a y axis, 3 in presenter mode.
+    fn y_labels(&self, own: usize) -> usize {
+        if self.presenter {
+            3
+        } else {
+            own
+        }
     }
     /// `(t_s, value)` of every visible sample.
     fn points(&self, v: impl Fn(&Sample) -> f64) -> Vec<(f64, f64)> {
@@ -90,7 +129,7 @@ impl Frame<'_> {
     }
     /// X labels: about one per 80 CSS px.
     fn x_labels(&self, root: &Root) -> usize {
-        ((f64::from(root.dim_in_pixel().0) / self.dpr / 80.0) as usize).clamp(3, 12)
+        ((f64::from(root.dim_in_pixel().0) / self.ink() / 80.0) as usize).clamp(3, 12)
     }
 }
 
@@ -203,7 +242,7 @@ fn draw_bands(
         };
         for (i, (b, a)) in of_kind.iter().enumerate() {
             let room = geometry::label_room(&starts, i, x1 / f.dpr);
-            let chars = (room / (LABEL_PX * CHAR_EM)) as usize;
+            let chars = (room / (f.label_px * CHAR_EM)) as usize;
             if chars < 5 {
                 continue;
             }
@@ -295,7 +334,7 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
     };
 
     let mut chart = builder(&root, f)
-        .x_label_area_size(f.px(36.0))
+        .x_label_area_size(f.x_axis())
         .right_y_label_area_size(f.px(RIGHT_AXIS_PX))
         .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
         .map_err(err)?
@@ -303,10 +342,10 @@ pub fn draw_tps(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Stri
         // logarithm, computed in floating point, lies inside the range.
         .set_secondary_coord(x_lo..x_hi, (lat_lo * 0.999..lat_hi * 1.001).log_scale());
     mesh_style(&mut chart.configure_mesh(), f, &root)
-        .y_labels(5)
+        .y_labels(f.y_labels(5))
         .y_label_formatter(&count_fmt)
         .x_label_formatter(&x_fmt)
-        .x_desc("virtual time (s)")
+        .x_desc(f.x_desc())
         .y_desc("tps")
         .draw()
         .map_err(err)?;
@@ -411,7 +450,7 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
         let blank = |_: &f64| String::new();
         mesh_style(&mut chart.configure_mesh(), f, &root)
             .x_label_formatter(&blank)
-            .y_labels(4)
+            .y_labels(f.y_labels(4))
             .y_label_formatter(&count_fmt)
             .y_desc("pages")
             .draw()
@@ -465,14 +504,15 @@ pub fn draw_bp(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, Strin
         let (lo, hi) = geometry::count_log_range(max);
         let mut chart = builder(&lower, f)
             .margin_top(f.px(6.0))
-            .x_label_area_size(f.px(36.0))
+            .x_label_area_size(f.x_axis())
             .build_cartesian_2d(x_lo..x_hi, (lo * 0.999..hi * 1.001).log_scale())
             .map_err(err)?;
         mesh_style(&mut chart.configure_mesh(), f, &root)
             .x_label_formatter(&x_fmt)
-            .y_labels(4)
+            // The lower plot is short: two decades in presenter mode's large labels.
+            .y_labels(if f.presenter { 2 } else { 4 })
             .y_label_formatter(&count_fmt)
-            .x_desc("virtual time (s)")
+            .x_desc(f.x_desc())
             .y_desc("per s")
             .draw()
             .map_err(err)?;
@@ -519,7 +559,7 @@ pub fn draw_waits(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, St
         .max(4) as f64;
     let y_hi = (peak * 1.35).ceil();
     let mut chart = builder(&root, f)
-        .x_label_area_size(f.px(36.0))
+        .x_label_area_size(f.x_axis())
         .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
         .map_err(err)?;
     let whole = |v: &f64| {
@@ -530,10 +570,10 @@ pub fn draw_waits(canvas: &HtmlCanvasElement, f: &Frame<'_>) -> Result<Drawn, St
         }
     };
     mesh_style(&mut chart.configure_mesh(), f, &root)
-        .y_labels(5)
+        .y_labels(f.y_labels(5))
         .y_label_formatter(&whole)
         .x_label_formatter(&x_fmt)
-        .x_desc("virtual time (s)")
+        .x_desc(f.x_desc())
         .y_desc("waiting")
         .draw()
         .map_err(err)?;

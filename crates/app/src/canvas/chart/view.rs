@@ -25,6 +25,14 @@ fn entry(swatch_style: String, name: &str, title: &str) -> Html {
     }
 }
 
+/// A band's legend entry (presenter mode leaves these out: the bands are labelled on
+/// the plots).
+fn band_entry(swatch_style: String, name: &str, title: &str) -> Html {
+    html! {
+        <li class="band-entry" title={title.to_string()}><span class="swatch" ~style={swatch_style}></span>{ name.to_string() }</li>
+    }
+}
+
 /// A legend entry in a theme colour.
 fn themed(pick: fn(&Theme) -> Rgb, name: &str, title: &str) -> Html {
     entry(
@@ -44,9 +52,9 @@ fn band_entries() -> Html {
     };
     html! {
         <>
-            { entry(band(|t| t.ddl_band), "statement", "A statement from the console, from StatementStarted to StatementFinished. Click a band to jump there.") }
-            { entry(band(|t| t.lock_band), "lock wait ≥ 2 s", "Seconds in a row (two or more) in which sessions waited for a metadata lock or a row lock. Click a band to jump there.") }
-            { entry(band(|t| t.failover), "failover", "Writes stalled until the HA probe failed over (the solid edge). Click a band to jump there.") }
+            { band_entry(band(|t| t.ddl_band), "statement", "A statement from the console, from StatementStarted to StatementFinished. Click a band to jump there.") }
+            { band_entry(band(|t| t.lock_band), "lock wait ≥ 2 s", "Seconds in a row (two or more) in which sessions waited for a metadata lock or a row lock. Click a band to jump there.") }
+            { band_entry(band(|t| t.failover), "failover", "Writes stalled until the HA probe failed over (the solid edge). Click a band to jump there.") }
         </>
     }
 }

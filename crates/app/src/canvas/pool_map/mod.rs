@@ -61,7 +61,7 @@ mod view;
 
 pub use crate::model::inspect::describe;
 pub use fit::{band_order, css_height, fit_canvas, locate};
-pub use paint::{draw_overlays, label_forms, Mark, Overlay, Shade, Swept};
+pub use paint::{draw_overlays, label_forms, smallest_text_px, Mark, Overlay, Shade, Swept};
 pub use poster::poster_png;
 pub use view::{
     clear_pointer_focus, keyboard_focused, mark_pointer_focus, Inspect, InspectAsk, PoolMap,

@@ -29,6 +29,19 @@ pub struct Overlay<'a> {
     pub dpr: f64,
 }
 
+/// The map's labels, CSS px.
+pub const LABEL_PX: f64 = 11.0;
+
+/// The smallest text the map draws, CSS px: "young | old" at 10 px, at the labels'
+/// 11 in presenter mode's large text (the map zoomed to take them to 20 px).
+pub fn smallest_text_px() -> f64 {
+    if crate::canvas::host_scale::large_text() {
+        LABEL_PX
+    } else {
+        10.0
+    }
+}
+
 /// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
 /// freshly put pixels.
 pub fn draw_overlays(
@@ -169,7 +182,10 @@ fn draw_midpoint(
         ctx.close_path();
         ctx.fill();
         if x - 6.0 * dpr > text_end {
-            ctx.set_font(&format!("{}px system-ui, sans-serif", 10.0 * dpr));
+            ctx.set_font(&format!(
+                "{}px system-ui, sans-serif",
+                smallest_text_px() * dpr
+            ));
             ctx.set_fill_style_str(&theme::css(theme.text_muted));
             let _ = ctx.fill_text("young | old", x + 6.0 * dpr, baseline);
         }
