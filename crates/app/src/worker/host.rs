@@ -477,6 +477,7 @@ impl Host {
         let budget = work_budget(e.busy().is_some(), self.lagging, first_map);
         let viewless = self.panes.iter().all(|p| p.view.is_none());
         let wait_for_view = first_map && viewless && now_ms < FIRST_VIEW_WAIT_MS;
+        let started_ms = clock();
         if !new_view && !wait_for_view {
             self.lagging = match self.follow {
                 Some(to) => e.follow(to, dt_ms, budget, clock),
@@ -488,7 +489,8 @@ impl Host {
             r.digest();
         }
         lap.to(phase::DIGEST);
-        self.work_ahead(clock);
+        let spare_ms = (WORK_MS - (clock() - started_ms)).max(0.0);
+        self.work_ahead(spare_ms, clock);
         new_view
     }
 

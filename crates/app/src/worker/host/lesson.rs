@@ -45,6 +45,11 @@ impl Host {
                     late.borrow_mut().push(Reply::LessonOpened { ask, result });
                 });
                 self.clock = engines.main().clock();
+                if engines.panes.len() > 1 {
+                    // The step's compare engine runs beside the main one (its
+                    // question reads both): no worker runs another.
+                    self.partner = None;
+                }
                 self.engines = Some(engines);
                 self.prefetch = found.ok().and_then(|l| Prefetch::next(&l, source, place));
             }
@@ -56,9 +61,10 @@ impl Host {
     }
 
     /// Gives the step opened ahead the frame's spare time: none while the open
-    /// step's engines are busy or behind the clock, a little while they play, more
-    /// while they are paused.
-    pub(super) fn work_ahead(&mut self, clock: &dyn Fn() -> f64) {
+    /// step's engines are busy or behind the clock; while they play, a little and
+    /// what they left of their own share of the frame (`spare_ms` of
+    /// [`super::WORK_MS`]); more while they are paused.
+    pub(super) fn work_ahead(&mut self, spare_ms: f64, clock: &dyn Fn() -> f64) {
         let (Some(e), Some(p)) = (self.engines.as_ref(), self.prefetch.as_mut()) else {
             return;
         };
@@ -66,7 +72,7 @@ impl Host {
             return;
         }
         let budget = if self.clock.0 {
-            prefetch::PLAYING_WORK_MS
+            prefetch::PLAYING_WORK_MS + spare_ms
         } else {
             prefetch::PAUSED_WORK_MS
         };

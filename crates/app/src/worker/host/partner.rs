@@ -26,7 +26,7 @@
 
 use super::{Host, View};
 use crate::model::remote::protocol::{Command, Frame, PaneFrame, Reply};
-use crate::model::runner::Input;
+use crate::model::runner::{Input, Runner};
 use ddlscope_engine::Tick;
 
 /// How far ahead of the compare engine's last reported moment the main engine may
@@ -178,12 +178,17 @@ impl Host {
     }
 
     /// Compare mode with `profile` in the compare engine's worker, or off with
-    /// `None`; a compare engine running beside the main one (a lesson's) is
-    /// dropped.
+    /// `None`. A compare engine running beside the main one on `profile` is a
+    /// lesson step's, whose question reads both engines: it stays, and no worker
+    /// runs another. Any other beside the main one is dropped.
     pub(super) fn compare_in_partner(&mut self, profile: Option<String>) {
         let Some(e) = self.engines.as_mut() else {
             return;
         };
+        if profile.is_some() && e.panes.get(1).map(Runner::profile) == profile.as_deref() {
+            self.partner = None;
+            return;
+        }
         let knobs = e.main().knobs().clone();
         let _ = e.compare(None, &knobs);
         match profile {

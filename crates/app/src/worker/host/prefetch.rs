@@ -4,8 +4,9 @@
 //!
 //! ```text
 //!   step N opens ──▶ Prefetch::next(N+1): its engines built like any step's, idle
-//!   each timer frame: the open step's work first, then the prefetch's (a little while
-//!                     the step plays, a build's slice while it is paused)
+//!   each timer frame: the open step's work first, then the prefetch's (a little and
+//!                     what the step left while it plays, a build's slice while it
+//!                     is paused)
 //!   → (open N+1)  ──▶ the page asks for exactly that step: the engines are taken as
 //!                     they are (settled, or part way), under the page's generation
 //! ```
@@ -20,8 +21,9 @@ use ddlscope_engine::lesson::Lesson;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Wall time a frame gives the prefetch while the open step plays, ms (the step's own
-/// frames come first: see `host::WORK_MS`).
+/// Wall time a frame gives the prefetch while the open step plays, ms, besides what
+/// the step left of its own share (`host::WORK_MS`): a frame's work stays within
+/// the two together, as a playing step that used its share whole has it.
 pub(super) const PLAYING_WORK_MS: f64 = 8.0;
 /// Wall time a frame gives the prefetch while the open step is paused, ms.
 pub(super) const PAUSED_WORK_MS: f64 = 24.0;

@@ -359,6 +359,46 @@ fn a_lesson_step_opens_and_reveals_as_on_the_page() {
 }
 
 #[test]
+fn a_lesson_steps_compare_engine_stays_beside_the_main_one_for_its_question() {
+    // instant-columns' first step compares two engines and asks for the throughput
+    // one lost against the other. The page, hearing the step opened in compare mode,
+    // asks for compare mode on the step's profile: with nested workers allowed, the
+    // step's own compare engine stays (it once went to a worker of its own, and the
+    // reveal said "no compare engine").
+    let all = crate::model::lesson::lessons();
+    let lesson = all.iter().find(|l| l.id == "instant-columns").unwrap();
+    let compared = lesson.plan(0, 0, 0).unwrap().setup.compare.clone().unwrap();
+    let mut h = Host::new();
+    h.allow_partner();
+    open_lesson_step(&mut h, "instant-columns", 1, 0, 1);
+    let Some(Reply::LessonOpened { result, .. }) = answer_to(&mut h, 4000, 1) else {
+        panic!("the step opens");
+    };
+    assert!(result.is_ok(), "{result:?}");
+    h.handle(Command::Compare(Some(compared)), &|| 0.0);
+    assert_eq!(
+        h.partner_wanted(),
+        None,
+        "no worker for another compare engine"
+    );
+    assert_eq!(h.engines().unwrap().panes.len(), 2);
+    h.handle(
+        Command::Reveal {
+            ask: 2,
+            lesson: "instant-columns".into(),
+            source: None,
+            step: 0,
+        },
+        &|| 0.0,
+    );
+    let Some(Reply::Revealed { seen, .. }) = answer_to(&mut h, 40_000, 2) else {
+        panic!("the question's moment is reached");
+    };
+    let seen = seen.expect("measured on both engines");
+    assert!(seen.trim_end_matches(" %").parse::<f64>().is_ok(), "{seen}");
+}
+
+#[test]
 fn a_lesson_step_that_is_not_there_is_refused_with_why() {
     let mut h = Host::new();
     h.handle(
