@@ -9,7 +9,7 @@
 //! the misses of several accesses to come overlap instead of following each other. A
 //! replay prefetches each access in stages, farthest first: its cell, then (the cell
 //! now cached) the first descriptor of its chain, then (that descriptor cached) the
-//! rest of the chain and the neighbours. On wasm32 a prefetch is nothing at all.
+//! LRU neighbours of the page the chain leads to. On wasm32 a prefetch is nothing.
 
 use super::{BufBlock, BufPool, PageId, FRAME_NONE};
 use prefetch_index::prefetch_index;
@@ -23,7 +23,7 @@ pub struct ReplayPrefetch {
     pub cell: usize,
     /// The first descriptor of the cell's chain.
     pub chain_head: usize,
-    /// The rest of the chain, and the LRU neighbours of the page found.
+    /// The LRU neighbours of the page the chain leads to (walked, not prefetched).
     pub neighbours: usize,
 }
 
