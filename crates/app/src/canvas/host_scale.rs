@@ -61,10 +61,10 @@ pub fn label_px(own: f64) -> f64 {
 
 /// The pool map's zoom with presenter mode's large text, at least (the fit's sheet
 /// zooms the map's panel by as much, `--panel-zoom`): its labels are drawn larger
-/// than their own 11 px to reach 20 px on screen ([`map_label_px`]), up to the 14.3 px
+/// than their own 11 px to reach 20 px on screen ([`map_label_px`]), up to the 15.4 px
 /// its 18 px label rows hold, rather than the whole map zoomed by 1.82 (8 instances'
 /// bands would then run below a 720 px screen).
-pub const MAP_PRESENTER_ZOOM: f64 = 1.4;
+pub const MAP_PRESENTER_ZOOM: f64 = 1.3;
 
 /// The size, CSS px of the map's canvas, to draw its text of `own` px at: `own`, and
 /// with presenter mode's large text at least [`PRESENTER_TEXT_PX`] once zoomed by
