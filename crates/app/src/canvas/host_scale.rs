@@ -59,10 +59,24 @@ pub fn label_px(own: f64) -> f64 {
     }
 }
 
-/// The pool map's zoom with presenter mode's large text, at least: its smallest
-/// text then (`pool_map::smallest_text_px`, 11 px) at 20 px on screen. The fit's
-/// sheet zooms the map's panel by as much (`--panel-zoom`).
-pub const MAP_PRESENTER_ZOOM: f64 = 1.82;
+/// The pool map's zoom with presenter mode's large text, at least (the fit's sheet
+/// zooms the map's panel by as much, `--panel-zoom`): its labels are drawn larger
+/// than their own 11 px to reach 20 px on screen ([`map_label_px`]), up to the 15.4 px
+/// its 18 px label rows hold, rather than the whole map zoomed by 1.82 (8 instances'
+/// bands would then run below a 720 px screen).
+pub const MAP_PRESENTER_ZOOM: f64 = 1.3;
+
+/// The size, CSS px of the map's canvas, to draw its text of `own` px at: `own`, and
+/// with presenter mode's large text at least [`PRESENTER_TEXT_PX`] once zoomed by
+/// the map's zoom (the panels', at least [`MAP_PRESENTER_ZOOM`]).
+pub fn map_label_px(own: f64) -> f64 {
+    match large_text_zoom() {
+        Some(z) => {
+            own.max((PRESENTER_TEXT_PX / z.max(MAP_PRESENTER_ZOOM) * 1000.0).ceil() / 1000.0)
+        }
+        None => own,
+    }
+}
 
 /// How many more device pixels per CSS pixel the pool map is drawn with than the
 /// other canvases ([`device_px_per_css`]): its own zoom over the panels' in
@@ -98,14 +112,23 @@ mod tests {
         set_presenter_zoom(Some(0.8), true);
         assert!(label_px(12.0) * 0.8 >= 20.0 && label_px(12.0) * 0.8 < 20.01);
         assert!(
-            (map_gain() - 1.82 / 0.8).abs() < 1e-9,
-            "the map at zoom 1.82"
+            (map_gain() - MAP_PRESENTER_ZOOM / 0.8).abs() < 1e-9,
+            "the map at its own zoom"
         );
+        let map = map_label_px(11.0) * MAP_PRESENTER_ZOOM;
+        assert!(
+            (20.0..20.01).contains(&map),
+            "the map's labels at 20 px: {map}"
+        );
+        set_presenter_zoom(Some(1.6), true);
+        let map = map_label_px(11.0) * 1.6;
+        assert!((20.0..20.01).contains(&map), "zoomed past its own: {map}");
         set_presenter_zoom(Some(2.0), true);
         assert_eq!(label_px(12.0), 12.0, "zoomed past 20 px: its own size");
         set_presenter_zoom(Some(0.8), false);
         assert_eq!(label_px(12.0), 12.0, "the fit fell back to the own sizes");
         assert_eq!(map_gain(), 1.0);
+        assert_eq!(map_label_px(11.0), 11.0);
         set_presenter_zoom(None, false);
     }
 }

@@ -204,7 +204,13 @@ pub enum Highlight {
     MdlTable(String),
     /// A session, in the processlist and the console's tabs.
     Session(String),
+    /// One of the charts ([`CHARTS`]: `throughput`, `buffer-pool`, `waits`), the
+    /// others left out in presenter mode.
+    Chart(String),
 }
+
+/// The charts' names in lesson files, in the order the page shows them.
+pub const CHARTS: [&str; 3] = ["throughput", "buffer-pool", "waits"];
 
 impl Highlight {
     /// The panel it is in.
@@ -214,6 +220,7 @@ impl Highlight {
             Highlight::Latch(_) => Panel::LatchLanes,
             Highlight::MdlTable(_) => Panel::Mdl,
             Highlight::Session(_) => Panel::Processlist,
+            Highlight::Chart(_) => Panel::Charts,
         }
     }
 }

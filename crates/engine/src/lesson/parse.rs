@@ -95,6 +95,7 @@ struct RawHighlight {
     latch: Option<String>,
     mdl_table: Option<String>,
     session: Option<String>,
+    chart: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -408,9 +409,21 @@ fn panel(name: &str) -> Result<Panel, String> {
 }
 
 fn highlight(raw: RawHighlight) -> Result<Highlight, String> {
-    let given = [&raw.panel, &raw.latch, &raw.mdl_table, &raw.session];
+    let given = [
+        &raw.panel,
+        &raw.latch,
+        &raw.mdl_table,
+        &raw.session,
+        &raw.chart,
+    ];
     if given.iter().filter(|g| g.is_some()).count() != 1 {
-        return Err("a highlight is one of { panel = ... }, { latch = ... }, { mdl_table = ... }, { session = ... }".into());
+        return Err("a highlight is one of { panel = ... }, { latch = ... }, { mdl_table = ... }, { session = ... }, { chart = ... }".into());
+    }
+    if let Some(c) = raw.chart {
+        if !super::CHARTS.contains(&c.as_str()) {
+            return Err(format!("chart '{c}': one of {}", super::CHARTS.join(", ")));
+        }
+        return Ok(Highlight::Chart(c));
     }
     Ok(if let Some(p) = raw.panel {
         Highlight::Panel(panel(&p)?)

@@ -90,6 +90,10 @@ fn bad_lessons_name_the_file_the_line_and_the_step() {
             "x.toml:18: step 2 'two': panel 'nowhere': one of pool-map",
         ),
         (
+            format!("{step}continue = true\nhighlight = [{{ chart = \"tps\" }}]\n"),
+            "x.toml:18: step 2 'two': chart 'tps': one of throughput, buffer-pool, waits",
+        ),
+        (
             format!("{step}continue = true\n[steps.question]\nprompt = \"?\"\nchoices = [\"a\", \"b\"]\nanswer = \"c\"\nobserve = {{ kind = \"failed_over\" }}\nat = \"4s\"\n"),
             "x.toml:18: step 2 'two': answer 'c' is not one of the choices",
         ),

@@ -33,13 +33,19 @@ pub struct Overlay<'a> {
 pub const LABEL_PX: f64 = 11.0;
 
 /// The smallest text the map draws, CSS px: "young | old" at 10 px, at the labels'
-/// 11 in presenter mode's large text (the map zoomed to take them to 20 px).
+/// size in presenter mode's large text (20 px on screen once zoomed).
 pub fn smallest_text_px() -> f64 {
     if crate::canvas::host_scale::large_text() {
-        LABEL_PX
+        label_px()
     } else {
         10.0
     }
+}
+
+/// The labels' size, CSS px of the canvas: [`LABEL_PX`], larger with presenter
+/// mode's large text (`host_scale::map_label_px`).
+fn label_px() -> f64 {
+    crate::canvas::host_scale::map_label_px(LABEL_PX)
 }
 
 /// Draws the label rows, midpoints, regions and scan cursors of `bands` over their
@@ -69,7 +75,7 @@ fn draw_label(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout, 
     let baseline = layout.label_top(i) + layout.label_h - 5.0 * dpr;
 
     let name = format!("buf_pool[{i}]");
-    ctx.set_font(&format!("600 {}px system-ui, sans-serif", 11.0 * dpr));
+    ctx.set_font(&format!("600 {}px system-ui, sans-serif", label_px() * dpr));
     ctx.set_fill_style_str(&theme::css(theme.text));
     let _ = ctx.fill_text(&name, 0.0, baseline);
     let name_w = ctx.measure_text(&name).map_or(70.0 * dpr, |m| m.width());
@@ -82,7 +88,7 @@ fn draw_label(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout, 
         ("AHI/lock", inst.memory),
     ];
     let waiting = inst.waiting;
-    ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
+    ctx.set_font(&format!("{}px system-ui, sans-serif", label_px() * dpr));
     ctx.set_fill_style_str(&theme::css(theme.text_muted));
     let detail_x = name_w + 8.0 * dpr;
     // The fullest form that fits the row: a narrow map (a phone, an embed) gets
@@ -206,7 +212,7 @@ fn draw_regions(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout
     ];
     for (name, x0, x1, colour) in regions {
         if x1 - x0 > 60.0 * dpr && layout.band_h as f64 > 14.0 * dpr {
-            ctx.set_font(&format!("{}px system-ui, sans-serif", 11.0 * dpr));
+            ctx.set_font(&format!("{}px system-ui, sans-serif", label_px() * dpr));
             ctx.set_fill_style_str(&theme::css(colour));
             ctx.set_text_align("center");
             let _ = ctx.fill_text(
@@ -239,7 +245,7 @@ fn draw_cursors(ctx: &Pen<'_>, o: &Overlay<'_>, inst: &BandInfo, layout: &Layout
             bottom - layout.label_top(i) - 2.0 * dpr,
         );
         let label = format!("{} held", s.latch);
-        ctx.set_font(&format!("600 {}px system-ui, sans-serif", 11.0 * dpr));
+        ctx.set_font(&format!("600 {}px system-ui, sans-serif", label_px() * dpr));
         let tw = ctx.measure_text(&label).map_or(90.0 * dpr, |m| m.width());
         let pw = tw + 12.0 * dpr;
         let ph = 16.0 * dpr;

@@ -36,7 +36,8 @@ const ROOM: f64 = 0.98;
 
 /// Presenter text, the fit's first choice: every highlighted panel's text, headings
 /// and legends too, at [`PRESENTER_TEXT_PX`] on screen whatever the zoom; the pool
-/// map zoomed at least [`MAP_PRESENTER_ZOOM`] (its 11 px labels at 20 px); a canvas
+/// map zoomed at least [`MAP_PRESENTER_ZOOM`] (its labels drawn to be 20 px then,
+/// `host_scale::map_label_px`); a canvas
 /// panel's canvas (canvas/panel.rs sets `--canvas-h` and its text's size,
 /// `--canvas-text`) grown as its drawing grows, by as much as its text must.
 fn large_text_rules() -> String {

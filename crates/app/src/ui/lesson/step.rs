@@ -75,10 +75,7 @@ pub fn step_panel(props: &StepPanelProps) -> Html {
     let n = lesson.steps.len();
     // What the step points at, for presenter mode's fit check (e2e): each lit panel's
     // selector, `|` between them.
-    let lit: Vec<&str> = style::highlighted(step)
-        .into_iter()
-        .map(style::selector)
-        .collect();
+    let lit = style::lit_selectors(step);
     // In presenter mode a long narration scrolls inside its box, which the keys reach.
     let narration_tab = props.presenter.then_some("0");
     html! {

@@ -29,12 +29,44 @@ pub fn selector(p: Panel) -> &'static str {
     }
 }
 
+/// The selector of a chart as lesson files name it (`lesson::CHARTS`).
+fn chart_selector(name: &str) -> Option<&'static str> {
+    match name {
+        "throughput" => Some(".pane-panel[data-panel=tps]"),
+        "buffer-pool" => Some(".pane-panel[data-panel=bp]"),
+        "waits" => Some(".pane-panel[data-panel=waits]"),
+        _ => None,
+    }
+}
+
+/// The charts a step leaves out: those it does not name when it names some
+/// (`{ chart = ... }`) and does not highlight the charts whole.
+fn unlit_charts(step: &Step) -> Vec<&'static str> {
+    let named: Vec<&str> = step
+        .highlights
+        .iter()
+        .filter_map(|h| match h {
+            Highlight::Chart(c) => chart_selector(c),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() || step.highlights.contains(&Highlight::Panel(Panel::Charts)) {
+        return Vec::new();
+    }
+    selector(Panel::Charts)
+        .split(", ")
+        .filter(|s| !named.contains(s))
+        .collect()
+}
+
 /// The selectors of the panels a step highlights, one for each page element kind
-/// (the charts' three panels apart).
+/// (the charts' three panels apart, only those it names when it names some).
 pub fn lit_selectors(step: &Step) -> Vec<String> {
+    let unlit = unlit_charts(step);
     highlighted(step)
         .into_iter()
         .flat_map(|p| selector(p).split(", "))
+        .filter(|s| !unlit.contains(s))
         .map(str::to_string)
         .collect()
 }
@@ -58,10 +90,9 @@ pub fn highlighted(step: &Step) -> Vec<Panel> {
 pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
     let lit = highlighted(step);
     let mut css = String::new();
-    for p in &lit {
+    for sel in lit_selectors(step) {
         css.push_str(&format!(
-            "{} {{ outline: 3px solid var(--accent, #e8a33d); outline-offset: 2px; }}\n",
-            selector(*p)
+            "{sel} {{ outline: 3px solid var(--accent, #e8a33d); outline-offset: 2px; }}\n"
         ));
     }
     for h in &step.highlights {
@@ -87,11 +118,13 @@ pub fn sheet(step: &Step, presenter: bool, sessions: &Sessions) -> String {
     } else {
         step.hide.clone()
     };
-    for p in hidden {
-        css.push_str(&format!(
-            "{} {{ display: none !important; }}\n",
-            selector(p)
-        ));
+    let unlit = if presenter {
+        unlit_charts(step)
+    } else {
+        Vec::new()
+    };
+    for sel in hidden.into_iter().map(selector).chain(unlit) {
+        css.push_str(&format!("{sel} {{ display: none !important; }}\n"));
     }
     css
 }
@@ -110,6 +143,35 @@ mod tests {
         let presenting = sheet(&quiz.steps[1], true, &Sessions::new());
         assert!(presenting.contains("[data-panel=mdl] { display: none !important; }"));
         assert!(!presenting.contains("[data-panel=waits] { display: none"));
+    }
+
+    #[test]
+    fn a_step_naming_one_chart_lights_it_alone_and_presenter_mode_leaves_the_others_out() {
+        let lessons = crate::model::lesson::lessons();
+        let drop = lessons
+            .iter()
+            .find(|l| l.id == "drop-table-57-vs-80")
+            .unwrap();
+        let step = drop
+            .steps
+            .iter()
+            .find(|s| s.highlights == [Highlight::Chart("throughput".into())])
+            .unwrap();
+        assert_eq!(lit_selectors(step), [".pane-panel[data-panel=tps]"]);
+        let css = sheet(step, false, &Sessions::new());
+        assert!(css.contains("[data-panel=tps] { outline"), "{css}");
+        assert!(!css.contains("[data-panel=bp]"), "{css}");
+        let presenting = sheet(step, true, &Sessions::new());
+        assert!(presenting.contains("[data-panel=bp] { display: none !important; }"));
+        assert!(presenting.contains("[data-panel=waits] { display: none !important; }"));
+        assert!(!presenting.contains("[data-panel=tps] { display: none"));
+        // A step that highlights the charts whole keeps all three.
+        let whole = &drop.steps[2];
+        assert_eq!(
+            lit_selectors(whole).len(),
+            4,
+            "the console and three charts"
+        );
     }
 
     #[test]
