@@ -1,4 +1,4 @@
-// Presenter mode on a 1280x720 projector, every step of every built-in lesson: each
+// Presenter mode on a 1280x720 projector and a 1920x1080 one, every step of every built-in lesson: each
 // panel the step highlights (the step panel's data-lit names their selectors) lies
 // whole inside the viewport, measured as the share of its box the viewport shows,
 // once presenter mode has zoomed them as large as fits (ui/lesson/fit.rs); the
@@ -7,8 +7,8 @@
 // zoom), 20 px or more on every step. A narration longer than its box scrolls with the keys,
 // which then leave the step where it is. Steps with two engines side by side
 // (compare mode) fit too, an engine a column.
-// The figures go to target/e2e/presenter-fit.json and the test's output; a
-// screenshot per step to target/e2e/presenter-LESSON-N.png. Each step's wait after Next is
+// The figures go to target/e2e/presenter-fit-SIZE.json and the test's output; a
+// screenshot per step to target/e2e/presenter-SIZE-LESSON-N.png. Each step's wait after Next is
 // printed per lesson (slowest, median) and written beside the fit figures.
 
 import { test } from 'node:test';
@@ -17,7 +17,11 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
 
-const VIEWPORT = { width: 1280, height: 720 };
+/** A 720p projector, and a 1080p one. */
+const VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+];
 const LESSONS_DIR = new URL('../../assets/lessons/', import.meta.url);
 /** The built-in lessons' ids, as their files give them. */
 const LESSONS = readdirSync(LESSONS_DIR)
@@ -75,90 +79,93 @@ function measure() {
   return { comparing, panels, narration: n ? { scroll: n.scrollHeight, client: n.clientHeight } : null };
 }
 
-test('presenter mode fits every built-in step on a 1280x720 projector', { timeout: 1_800_000 }, async () => {
-  const { page, problems, close } = await openBrowser();
-  const figures = [];
-  let scrolled = null;
-  try {
-    await page.setViewportSize(VIEWPORT);
-    for (const id of LESSONS) {
-      // A page of its own for each lesson (a new fragment alone would not load one).
-      await page.goto('about:blank');
-      await page.goto(`${BASE_URL}#lesson=${id}&step=1`);
-      await waitReady(page, { problems, timeoutMs: 120_000 });
-      await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
-      const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
-      await page.keyboard.press('p');
-      await page.waitForSelector('[data-testid=presenter]');
-      let asked = null;
-      for (let step = 1; step <= steps; step++) {
-        await pollUntil(`${id} step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
-        const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
-        await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
-        await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 120_000 });
-        // From the click on Next to the step at its moment (the first step's open is
-        // the page's load, not timed).
-        const readyMs = asked === null ? null : Date.now() - asked;
-        await page.waitForTimeout(600); // a few frames: the panels filled
-        // Rows arriving grow a panel; the fit (ui/lesson/fit.rs) zooms them out again
-        // within its next check, 100 ms: measured once it has.
-        let m = await page.evaluate(measure);
-        for (let i = 0; i < 10 && m.panels.some((p) => p.visible < 100); i++) {
-          await page.waitForTimeout(150);
-          m = await page.evaluate(measure);
-        }
-        figures.push({ lesson: id, step, readyMs, ...m });
-        await screenshot(page, `presenter-${id}-${step}`);
-        if (!scrolled && m.narration && m.narration.scroll > m.narration.client + 4) {
-          // The narration runs past its box: focused, the keys scroll it and the step stays.
-          await page.focus('.lesson-narration');
-          const top = () => page.$eval('.lesson-narration', (n) => n.scrollTop);
-          await page.keyboard.press('PageDown');
-          await page.keyboard.press('ArrowDown');
-          await pollUntil('the narration scrolled', top, (t) => t > 0, { timeoutMs: 5_000 });
-          assert.equal(await count(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
-          scrolled = `${id} step ${step}`;
-        }
-        if (step < steps) {
-          asked = Date.now();
-          await page.click('[data-testid=lesson-next]');
+for (const VIEWPORT of VIEWPORTS) {
+  const size = `${VIEWPORT.width}x${VIEWPORT.height}`;
+  test(`presenter mode fits every built-in step on a ${size} projector`, { timeout: 1_800_000 }, async () => {
+    const { page, problems, close } = await openBrowser();
+    const figures = [];
+    let scrolled = null;
+    try {
+      await page.setViewportSize(VIEWPORT);
+      for (const id of LESSONS) {
+        // A page of its own for each lesson (a new fragment alone would not load one).
+        await page.goto('about:blank');
+        await page.goto(`${BASE_URL}#lesson=${id}&step=1`);
+        await waitReady(page, { problems, timeoutMs: 120_000 });
+        await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
+        const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
+        await page.keyboard.press('p');
+        await page.waitForSelector('[data-testid=presenter]');
+        let asked = null;
+        for (let step = 1; step <= steps; step++) {
+          await pollUntil(`${id} step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
+          const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
+          await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
+          await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 120_000 });
+          // From the click on Next to the step at its moment (the first step's open is
+          // the page's load, not timed).
+          const readyMs = asked === null ? null : Date.now() - asked;
+          await page.waitForTimeout(600); // a few frames: the panels filled
+          // Rows arriving grow a panel; the fit (ui/lesson/fit.rs) zooms them out again
+          // within its next check, 100 ms: measured once it has.
+          let m = await page.evaluate(measure);
+          for (let i = 0; i < 10 && m.panels.some((p) => p.visible < 100); i++) {
+            await page.waitForTimeout(150);
+            m = await page.evaluate(measure);
+          }
+          figures.push({ lesson: id, step, readyMs, ...m });
+          await screenshot(page, `presenter-${size}-${id}-${step}`);
+          if (!scrolled && m.narration && m.narration.scroll > m.narration.client + 4) {
+            // The narration runs past its box: focused, the keys scroll it and the step stays.
+            await page.focus('.lesson-narration');
+            const top = () => page.$eval('.lesson-narration', (n) => n.scrollTop);
+            await page.keyboard.press('PageDown');
+            await page.keyboard.press('ArrowDown');
+            await pollUntil('the narration scrolled', top, (t) => t > 0, { timeoutMs: 5_000 });
+            assert.equal(await count(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
+            scrolled = `${id} step ${step}`;
+          }
+          if (step < steps) {
+            asked = Date.now();
+            await page.click('[data-testid=lesson-next]');
+          }
         }
       }
+    } finally {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, `presenter-fit-${size}.json`), JSON.stringify(figures, null, 2));
+      await close();
     }
-  } finally {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'presenter-fit.json'), JSON.stringify(figures, null, 2));
-    await close();
-  }
-  const lines = figures.map(
-    (f) => `${f.lesson} ${f.step}: ${f.panels.map((p) => `${p.sel} ${p.visible}% (zoom ${p.zoom?.toFixed(2)}, text ≥ ${p.text ?? '-'} px, canvas ${p.canvasText ?? '-'} px)`).join(', ')}`,
-  );
-  // The panels' text as the room sees it: the smallest over each step's lit panels.
-  const smallest = figures.map((f) => Math.min(...f.panels.map((p) => p.text ?? Infinity)));
-  const at20 = smallest.filter((t) => t >= 20).length;
-  console.log(`steps whose highlighted panels' text is 20 px or more: ${at20} of ${figures.length}; smallest text per step from ${Math.min(...smallest)} to ${Math.max(...smallest.filter(Number.isFinite))} px`);
-  console.log(`highlighted panel visible %, 1280x720, presenter mode:\n${lines.join('\n')}`);
-  console.log(`narration scrolled with the keys on ${scrolled ?? 'no step (none ran past its box)'}`);
-  // Each step's wait after Next, per lesson: its slowest and its median (the next
-  // step is opened ahead in the worker while this one is shown: worker/host/prefetch.rs).
-  const waits = LESSONS.map((id) => {
-    const ms = figures.filter((f) => f.lesson === id && f.readyMs !== null).map((f) => f.readyMs).sort((a, b) => a - b);
-    return `${id}: slowest ${ms[ms.length - 1] ?? '-'} ms, median ${ms[Math.floor(ms.length / 2)] ?? '-'} ms over ${ms.length} steps`;
+    const lines = figures.map(
+      (f) => `${f.lesson} ${f.step}: ${f.panels.map((p) => `${p.sel} ${p.visible}% (zoom ${p.zoom?.toFixed(2)}, text ≥ ${p.text ?? '-'} px, canvas ${p.canvasText ?? '-'} px)`).join(', ')}`,
+    );
+    // The panels' text as the room sees it: the smallest over each step's lit panels.
+    const smallest = figures.map((f) => Math.min(...f.panels.map((p) => p.text ?? Infinity)));
+    const at20 = smallest.filter((t) => t >= 20).length;
+    console.log(`steps whose highlighted panels' text is 20 px or more: ${at20} of ${figures.length}; smallest text per step from ${Math.min(...smallest)} to ${Math.max(...smallest.filter(Number.isFinite))} px`);
+    console.log(`highlighted panel visible %, ${size}, presenter mode:\n${lines.join('\n')}`);
+    console.log(`narration scrolled with the keys on ${scrolled ?? 'no step (none ran past its box)'}`);
+    // Each step's wait after Next, per lesson: its slowest and its median (the next
+    // step is opened ahead in the worker while this one is shown: worker/host/prefetch.rs).
+    const waits = LESSONS.map((id) => {
+      const ms = figures.filter((f) => f.lesson === id && f.readyMs !== null).map((f) => f.readyMs).sort((a, b) => a - b);
+      return `${id}: slowest ${ms[ms.length - 1] ?? '-'} ms, median ${ms[Math.floor(ms.length / 2)] ?? '-'} ms over ${ms.length} steps`;
+    });
+    console.log(`a step ready after Next (${size}, presenter mode):\n${waits.join('\n')}`);
+    assert.deepEqual(problems, [], 'the page reported no errors');
+    assert.ok(figures.length >= LESSONS.length, 'every lesson measured');
+    const short = (compare) =>
+      figures
+        .filter((f) => f.comparing === compare)
+        .flatMap((f) => f.panels.filter((p) => p.visible < 100).map((p) => `${f.lesson} ${f.step} ${p.sel} ${p.visible}%`));
+    assert.deepEqual(short(false), [], `every highlighted panel of a one-engine step whole inside ${size}`);
+    // Two engines side by side show every lit panel twice (six charts and two Server
+    // statuses): they fit too.
+    assert.deepEqual(short(true), [], `every highlighted panel of a compare-mode step whole inside ${size}`);
+    // And readable from the back of the room: every lit panel's text, DOM and canvas,
+    // 20 px or more on screen, on every step (issue 38).
+    const small = figures.flatMap((f) => f.panels.filter((p) => !(p.text >= 20)).map((p) => `${f.lesson} ${f.step} ${p.sel} ${p.text} px`));
+    console.log(`lit panels under 20 px at ${size}:\n${small.join('\n') || 'none'}`);
+    assert.deepEqual(small, [], `every lit panel's text 20 px or more (${at20} of ${figures.length} steps)`);
   });
-  console.log(`a step ready after Next (1280x720, presenter mode):\n${waits.join('\n')}`);
-  assert.deepEqual(problems, [], 'the page reported no errors');
-  assert.ok(figures.length >= LESSONS.length, 'every lesson measured');
-  const short = (compare) =>
-    figures
-      .filter((f) => f.comparing === compare)
-      .flatMap((f) => f.panels.filter((p) => p.visible < 100).map((p) => `${f.lesson} ${f.step} ${p.sel} ${p.visible}%`));
-  assert.deepEqual(short(false), [], 'every highlighted panel of a one-engine step whole inside 1280x720');
-  // Two engines side by side show every lit panel twice (six charts and two Server
-  // statuses): they fit too.
-  assert.deepEqual(short(true), [], 'every highlighted panel of a compare-mode step whole inside 1280x720');
-  // And readable from the back of the room: every lit panel's text, DOM and canvas,
-  // 20 px or more on screen, on every step (issue 38).
-  const small = figures.flatMap((f) => f.panels.filter((p) => !(p.text >= 20)).map((p) => `${f.lesson} ${f.step} ${p.sel} ${p.text} px`));
-  console.log(`lit panels under 20 px:\n${small.join('\n') || 'none'}`);
-  assert.deepEqual(small, [], `every lit panel's text 20 px or more (${at20} of ${figures.length} steps)`);
-});
+}
