@@ -3,7 +3,7 @@
 // a drawn one. The tests themselves are in *.test.mjs.
 
 import { createServer } from 'node:http';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -30,6 +30,26 @@ const CHROMIUM_ARGS = [
 ];
 
 /** The contract between these tests and the app: data-testid values. */
+const LESSONS_DIR = new URL('../../assets/lessons/', import.meta.url);
+/** The built-in lessons' ids, as their files give them, sorted. */
+export const BUILTIN_LESSONS = readdirSync(LESSONS_DIR)
+  .filter((f) => f.endsWith('.toml'))
+  .map((f) => /^id = "(.*)"$/m.exec(readFileSync(new URL(f, LESSONS_DIR), 'utf8'))[1])
+  .sort();
+
+/** The lesson step counter's text ("2 / 6"). */
+export const lessonCount = (page) => page.textContent('[data-testid=lesson-count]');
+
+/** Waits until step `step` of `steps` is open and at its moment (not getting ready). */
+export async function lessonStepReady(page, step, steps) {
+  await pollUntil(`step ${step}`, () => lessonCount(page), (c) => c === `${step} / ${steps}`);
+  const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
+  await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
+  await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, {
+    timeoutMs: 120_000,
+  });
+}
+
 export const ids = {
   bufpoolMap: '[data-testid=bufpool-map]',
   latchLanes: '[data-testid=latch-lanes]',

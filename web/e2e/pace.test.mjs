@@ -11,30 +11,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, openBrowser, pollUntil, waitReady } from './lib.mjs';
+import { ARTIFACTS, BASE_URL, BUILTIN_LESSONS, lessonCount, lessonStepReady, openBrowser, pollUntil, waitReady } from './lib.mjs';
 
 /** How long a step is shown, and a question left to the room, before the next move. */
 const DWELL_MS = 5_000;
-const LESSONS_DIR = new URL('../../assets/lessons/', import.meta.url);
-/** The built-in lessons' ids, as their files give them. */
-const LESSONS = readdirSync(LESSONS_DIR)
-  .filter((f) => f.endsWith('.toml'))
-  .map((f) => /^id = "(.*)"$/m.exec(readFileSync(new URL(f, LESSONS_DIR), 'utf8'))[1])
-  .sort();
-
-const count = (page) => page.textContent('[data-testid=lesson-count]');
-
-/** Waits until step `step` of `steps` is open and at its moment. */
-async function stepReady(page, step, steps) {
-  await pollUntil(`step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
-  const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
-  await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
-  await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, {
-    timeoutMs: 120_000,
-  });
-}
+const LESSONS = BUILTIN_LESSONS;
 
 /** Reveals the step's answer; the milliseconds until it shows, and its text. */
 async function reveal(page) {
@@ -51,11 +34,11 @@ async function walk(page, problems, id) {
   await page.goto(`${BASE_URL}#lesson=${id}&step=1`);
   await waitReady(page, { problems, timeoutMs: 120_000 });
   await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
-  const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
+  const steps = Number((await pollUntil('the count', () => lessonCount(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
   const figures = [];
   let asked = null;
   for (let step = 1; step <= steps; step++) {
-    await stepReady(page, step, steps);
+    await lessonStepReady(page, step, steps);
     const shownAt = Date.now();
     const f = { lesson: id, step, readyMs: asked === null ? null : shownAt - asked };
     if ((await page.locator('[data-testid=lesson-question]').count()) > 0) {

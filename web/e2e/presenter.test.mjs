@@ -13,23 +13,17 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, BASE_URL, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
+import { ARTIFACTS, BASE_URL, BUILTIN_LESSONS, lessonCount, lessonStepReady, openBrowser, pollUntil, screenshot, waitReady } from './lib.mjs';
 
 /** A 720p projector, and a 1080p one. */
 const VIEWPORTS = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ];
-const LESSONS_DIR = new URL('../../assets/lessons/', import.meta.url);
-/** The built-in lessons' ids, as their files give them. */
-const LESSONS = readdirSync(LESSONS_DIR)
-  .filter((f) => f.endsWith('.toml'))
-  .map((f) => /^id = "(.*)"$/m.exec(readFileSync(new URL(f, LESSONS_DIR), 'utf8'))[1])
-  .sort();
-
-const count = (page) => page.textContent('[data-testid=lesson-count]');
+const LESSONS = BUILTIN_LESSONS;
+const count = lessonCount;
 
 /** Each highlighted panel's share of its box inside the viewport, and its smallest text. */
 function measure() {
@@ -98,10 +92,7 @@ for (const VIEWPORT of VIEWPORTS) {
         await page.waitForSelector('[data-testid=presenter]');
         let asked = null;
         for (let step = 1; step <= steps; step++) {
-          await pollUntil(`${id} step ${step}`, () => count(page), (c) => c === `${step} / ${steps}`);
-          const opened = () => page.evaluate(() => document.body.dataset.lessonStep ?? '');
-          await pollUntil('the step opened', opened, (s) => s === String(step), { timeoutMs: 120_000 });
-          await pollUntil('the step at its moment', () => page.locator('[data-testid=lesson-busy]').count(), (n) => n === 0, { timeoutMs: 120_000 });
+          await lessonStepReady(page, step, steps);
           // From the click on Next to the step at its moment (the first step's open is
           // the page's load, not timed).
           const readyMs = asked === null ? null : Date.now() - asked;
