@@ -23,7 +23,6 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ];
 const LESSONS = BUILTIN_LESSONS;
-const count = lessonCount;
 
 /** Each highlighted panel's share of its box inside the viewport, and its smallest text. */
 function measure() {
@@ -87,7 +86,7 @@ for (const VIEWPORT of VIEWPORTS) {
         await page.goto(`${BASE_URL}#lesson=${id}&step=1`);
         await waitReady(page, { problems, timeoutMs: 120_000 });
         await page.waitForSelector('[data-testid=lesson-step]', { timeout: 60_000 });
-        const steps = Number((await pollUntil('the count', () => count(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
+        const steps = Number((await pollUntil('the count', () => lessonCount(page), (c) => /^1 \/ \d+$/.test(c ?? ''))).split('/ ')[1]);
         await page.keyboard.press('p');
         await page.waitForSelector('[data-testid=presenter]');
         let asked = null;
@@ -113,7 +112,7 @@ for (const VIEWPORT of VIEWPORTS) {
             await page.keyboard.press('PageDown');
             await page.keyboard.press('ArrowDown');
             await pollUntil('the narration scrolled', top, (t) => t > 0, { timeoutMs: 5_000 });
-            assert.equal(await count(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
+            assert.equal(await lessonCount(page), `${step} / ${steps}`, 'the keys scrolled, the step stayed');
             scrolled = `${id} step ${step}`;
           }
           if (step < steps) {

@@ -53,10 +53,15 @@ pub fn presenting() -> bool {
 /// and with presenter mode's large text at least [`PRESENTER_TEXT_PX`] once zoomed.
 pub fn label_px(own: f64) -> f64 {
     match large_text_zoom() {
-        // Up to a thousandth, as the canvases report it (`data-label-px`).
-        Some(z) => own.max((PRESENTER_TEXT_PX / z * 1000.0).ceil() / 1000.0),
+        Some(z) => at_least_presenter_text(own, z),
         None => own,
     }
+}
+
+/// `own`, or larger: the size that shows [`PRESENTER_TEXT_PX`] at zoom `zoom`, up to
+/// a thousandth, as the canvases report it (`data-label-px`).
+fn at_least_presenter_text(own: f64, zoom: f64) -> f64 {
+    own.max((PRESENTER_TEXT_PX / zoom * 1000.0).ceil() / 1000.0)
 }
 
 /// The pool map's zoom with presenter mode's large text, at least (the fit's sheet
@@ -71,9 +76,7 @@ pub const MAP_PRESENTER_ZOOM: f64 = 1.3;
 /// the map's zoom (the panels', at least [`MAP_PRESENTER_ZOOM`]).
 pub fn map_label_px(own: f64) -> f64 {
     match large_text_zoom() {
-        Some(z) => {
-            own.max((PRESENTER_TEXT_PX / z.max(MAP_PRESENTER_ZOOM) * 1000.0).ceil() / 1000.0)
-        }
+        Some(z) => at_least_presenter_text(own, z.max(MAP_PRESENTER_ZOOM)),
         None => own,
     }
 }
