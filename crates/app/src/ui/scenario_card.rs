@@ -78,17 +78,31 @@ pub fn speed_note(playing: bool, speed: f64, actual: f64) -> Option<String> {
 /// and going never moves what is below it.
 const SPEED_NOTE_WIDEST: &str = "888.88× real time: CPU-bound";
 
-/// The speed note in its box of fixed size: the widest text, unseen, holds the box.
-fn speed_note_box(note: Option<String>) -> Html {
-    let title = note
-        .as_ref()
-        .map(|_| "This machine's CPU is the limit: the engine runs slower than the speed asked");
+/// The card's status line in its box of fixed size: what the engine is busy with
+/// (building its pool, replaying to a moment), else the speed note. The widest speed
+/// note, unseen, holds the box; the busy text never widens it (cut short, whole in
+/// its title): neither's coming and going moves what is below it. (Under load a
+/// phone saw the pool's build note come and go, the panes 26 px up: CLS 0.014.)
+fn status_box(busy: Option<String>, note: Option<String>) -> Html {
+    let shown = busy.is_some() || note.is_some();
+    let title = match (&busy, &note) {
+        (Some(b), _) => Some(b.clone()),
+        (None, Some(_)) => Some(
+            "This machine's CPU is the limit: the engine runs slower than the speed asked"
+                .to_string(),
+        ),
+        (None, None) => None,
+    };
+    let speed = if busy.is_some() { None } else { note };
     html! {
         <p data-testid="actual-speed" role="status" title={title}
-            aria-hidden={if note.is_some() { "false" } else { "true" }}
-            class={classes!("about-note", "speed-note", note.is_none().then_some("on-pace"))}>
+            aria-hidden={if shown { "false" } else { "true" }}
+            class={classes!("about-note", "speed-note", (!shown).then_some("on-pace"))}>
             <span class="speed-note-widest" aria-hidden="true">{ SPEED_NOTE_WIDEST }</span>
-            <span class="speed-note-text">{ note.unwrap_or_default() }</span>
+            <span class="speed-note-text">{ speed.unwrap_or_default() }</span>
+            if let Some(busy) = busy {
+                <span class="status-busy" data-testid="scenario-note">{ busy }</span>
+            }
         </p>
     }
 }
@@ -123,15 +137,8 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                     { "To the console ↓" }
                 </button>
                 { props.tools.clone() }
-                if let Some(busy) = &props.busy {
-                    <p class="about-note" data-testid="scenario-note" role="status">{ busy.clone() }</p>
-                } else if props.building && chosen.is_some_and(|s| s.heavy) {
-                    <p class="about-note" data-testid="scenario-note" role="status">
-                        { format!("building a {} GB pool…", chosen.map_or(0, |s| s.pool_bytes >> 30)) }
-                    </p>
-                }
-                // Always laid out at its widest, hidden when on pace: showing it shifts nothing.
-                { speed_note_box(note) }
+                // Always laid out, at its widest: what shows in it shifts nothing.
+                { status_box(busy_text(props, chosen), note) }
             </div>
             if props.open {
                 <div class="about-text">
@@ -146,6 +153,28 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+/// What the engine is busy with, in words: its own progress, or a heavy scenario's
+/// pool being built before the engine says more.
+fn busy_text(props: &ScenarioCardProps, chosen: Option<&ScenarioChoice>) -> Option<String> {
+    match (&props.busy, chosen) {
+        (Some(busy), _) => Some(progress_first(busy)),
+        (None, Some(s)) if props.building && s.heavy => {
+            Some(format!("building a {} GB pool…", s.pool_bytes >> 30))
+        }
+        _ => None,
+    }
+}
+
+/// A busy text with its progress first ("building the buffer pool (8.4 M frames):
+/// 45 %" as "45 % · building the buffer pool (8.4 M frames)"), so that the status box,
+/// cutting it short at the end, still shows how far it has got.
+fn progress_first(busy: &str) -> String {
+    match busy.rsplit_once(": ") {
+        Some((what, pct)) if pct.ends_with(" %") => format!("{pct} · {what}"),
+        _ => busy.to_string(),
     }
 }
 
