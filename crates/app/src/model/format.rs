@@ -76,6 +76,16 @@ pub fn count_short(v: f64) -> String {
     }
 }
 
+/// A busy text with its progress first ("building the buffer pool (8.4 M frames):
+/// 45 %" as "45 % · building the buffer pool (8.4 M frames)"), so that a status line
+/// cutting it short at the end, still shows how far it has got.
+pub fn progress_first(busy: &str) -> String {
+    match busy.rsplit_once(": ") {
+        Some((what, pct)) if pct.ends_with(" %") => format!("{pct} · {what}"),
+        _ => busy.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +141,21 @@ mod tests {
         assert_eq!(count_short(250_000.0), "250k");
         assert_eq!(count_short(1_000_000.0), "1M");
         assert_eq!(count_short(8_400_000.0), "8.4M");
+    }
+
+    #[test]
+    fn progress_first_puts_the_percentage_where_a_cut_keeps_it() {
+        assert_eq!(
+            progress_first("building the buffer pool (8.4 M frames): 45 %"),
+            "45 % · building the buffer pool (8.4 M frames)"
+        );
+        assert_eq!(
+            progress_first("replaying to 9.2 s: 100 %"),
+            "100 % · replaying to 9.2 s"
+        );
+        assert_eq!(
+            progress_first("building a 128 GB pool…"),
+            "building a 128 GB pool…"
+        );
     }
 }

@@ -160,21 +160,11 @@ pub fn scenario_card(props: &ScenarioCardProps) -> Html {
 /// pool being built before the engine says more.
 fn busy_text(props: &ScenarioCardProps, chosen: Option<&ScenarioChoice>) -> Option<String> {
     match (&props.busy, chosen) {
-        (Some(busy), _) => Some(progress_first(busy)),
+        (Some(busy), _) => Some(format::progress_first(busy)),
         (None, Some(s)) if props.building && s.heavy => {
             Some(format!("building a {} GB pool…", s.pool_bytes >> 30))
         }
         _ => None,
-    }
-}
-
-/// A busy text with its progress first ("building the buffer pool (8.4 M frames):
-/// 45 %" as "45 % · building the buffer pool (8.4 M frames)"), so that the status box,
-/// cutting it short at the end, still shows how far it has got.
-fn progress_first(busy: &str) -> String {
-    match busy.rsplit_once(": ") {
-        Some((what, pct)) if pct.ends_with(" %") => format!("{pct} · {what}"),
-        _ => busy.to_string(),
     }
 }
 

@@ -5,6 +5,7 @@ use super::markdown;
 use super::notes::{open_notes, post_notes};
 use super::question::QuestionCard;
 use super::style;
+use crate::model::format;
 use crate::model::lesson::{self as model, Answer, Place};
 use crate::ui::mount::say_top_mounted;
 use ddlscope_engine::lesson::Lesson;
@@ -90,13 +91,23 @@ pub fn step_panel(props: &StepPanelProps) -> Html {
                 <header class="lesson-head">
                     <span class="lesson-count" data-testid="lesson-count">{ model::step_label(place.step, n) }</span>
                     <h2 id="lesson-title" tabindex="-1" aria-live="polite">{ step.title.clone() }</h2>
-                    <small>{ lesson.title.clone() }</small>
+                    // The lesson's title, and over it while the step gets ready what the
+                    // engines are busy with: one line, held whether it shows or not, so
+                    // that its coming and going moves nothing below (a paragraph of its
+                    // own did: a layout shift each step).
+                    <small class="lesson-sub">
+                        <span class="lesson-sub-title">{ lesson.title.clone() }</span>
+                        <span class="lesson-status" role="status">
+                            if let Some(busy) = props.busy.as_deref() {
+                                <span class="lesson-busy" data-testid="lesson-busy" title={busy.to_string()}>
+                                    { format!("Getting the step ready: {}", format::progress_first(busy)) }
+                                </span>
+                            }
+                        </span>
+                    </small>
                 </header>
                 if let Some(e) = props.error.clone() {
                     <p role="alert">{ e }</p>
-                }
-                if let Some(busy) = props.busy.clone() {
-                    <p class="lesson-busy" data-testid="lesson-busy" role="status">{ format!("Getting the step ready: {busy}") }</p>
                 }
                 <div class="lesson-narration" tabindex={narration_tab} role={props.presenter.then_some("region")}
                     aria-label={props.presenter.then_some("Narration")}>{ markdown::render(&step.narration) }</div>
