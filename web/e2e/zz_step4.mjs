@@ -1,0 +1,13 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const page = await browser.newPage();
+await page.setViewportSize({ width: 1280, height: 720 });
+await page.goto('http://127.0.0.1:8093/#lesson=drop-table-57-vs-80&step=4');
+await page.waitForTimeout(4000);
+const log = async () => page.evaluate(() => [...document.querySelectorAll('.log-entry')].map(e => e.innerText.replace(/\s+/g,' ').slice(0,100)));
+console.log('at open', await log(), await page.evaluate(() => document.body.dataset.virtualMs));
+await page.keyboard.press('Space');
+await page.waitForTimeout(20000);
+console.log('after play', await log(), await page.evaluate(() => document.body.dataset.virtualMs));
+await page.screenshot({ path: '/tmp/step4.png' });
+await browser.close();
