@@ -31,7 +31,24 @@ pub(super) const PAUSED_WORK_MS: f64 = 24.0;
 /// (the worker would hold two large pools at once): 48 GB, 3 Mi frames of 16 KB,
 /// about 100 MB more in the worker (compressed-partitions' 36 GB pool is in; I1's
 /// 128 GB ones are not).
-const MAX_POOL_BYTES: u64 = 48 << 30;
+pub(super) const MAX_POOL_BYTES: u64 = 48 << 30;
+
+/// The pool bytes of step `step` of `lesson`, all its engines together, when it
+/// can be opened ahead: the page opens it as variant 0, seed 0 (one variant with
+/// one seed: a quiz of several draws at random on the page), and it is no more
+/// than [`MAX_POOL_BYTES`].
+pub(super) fn pool_bytes(lesson: &Lesson, step: usize) -> Option<u64> {
+    let s = lesson.steps.get(step)?;
+    let drawn = s.variants.len() > 1 || s.variants.first().is_some_and(|v| v.seeds.len() > 1);
+    if drawn {
+        return None;
+    }
+    let plan = lesson.plan(step, 0, 0)?;
+    let scenario = plan.setup.scenario(plan.seed).ok()?;
+    let engines_n = 1 + u64::from(plan.setup.compare.is_some());
+    let bytes = scenario.buffer_pool.size.bytes() * engines_n;
+    (bytes <= MAX_POOL_BYTES).then_some(bytes)
+}
 
 /// A step opened ahead.
 #[derive(Debug)]
@@ -50,20 +67,19 @@ pub(super) struct Prefetch {
 impl Prefetch {
     /// The step after `place` of `lesson` (its text `source` when the reader brought
     /// it), opened ahead, if the page will ask for it as it is opened here and its
-    /// pool is small enough to hold twice.
-    pub(super) fn next(lesson: &Lesson, source: Option<&str>, place: StepPick) -> Option<Prefetch> {
+    /// pool takes at most `room` bytes (what [`MAX_POOL_BYTES`] leaves beside the
+    /// open step's question run ahead, `reveal_ahead.rs`).
+    pub(super) fn next(
+        lesson: &Lesson,
+        source: Option<&str>,
+        place: StepPick,
+        room: u64,
+    ) -> Option<Prefetch> {
         let step = place.step + 1;
-        let s = lesson.steps.get(step)?;
-        let drawn = s.variants.len() > 1 || s.variants.first().is_some_and(|v| v.seeds.len() > 1);
-        if drawn {
+        if pool_bytes(lesson, step)? > room {
             return None;
         }
         let plan = lesson.plan(step, 0, 0)?;
-        let scenario = plan.setup.scenario(plan.seed).ok()?;
-        let engines_n = 1 + u64::from(plan.setup.compare.is_some());
-        if scenario.buffer_pool.size.bytes() * engines_n > MAX_POOL_BYTES {
-            return None;
-        }
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (engines, _) = open(&plan, 0, sessions.clone()).ok()?;
         Some(Prefetch {

@@ -1,0 +1,129 @@
+//! The open step's question, run to and measured ahead on a second copy of the step
+//! in the worker's spare time, so that Reveal answers at once instead of after the
+//! engines run on to the question's moment (up to 1.5 s: choosing,
+//! compressed-partitions, ext3, instant-columns).
+//!
+//! ```text
+//!   step N opens ──▶ RevealAhead::open: a copy of N's engines (the same plan), with
+//!                    model::lesson::reveal asked of it at once
+//!   each timer frame: the open step's work first, then the copy's (before the next
+//!                     step's prefetch: a reveal comes before →)
+//!   any input to N ──▶ the copy is dropped (a statement, a seek, a step, a restart,
+//!                     another step or link: N would no longer reach its state)
+//!   Reveal (N)    ──▶ the copy answered and N is not past the question: the copy's
+//!                     engines, at the question's moment, take N's place, and its
+//!                     answer goes out in the next frame; else the usual reveal
+//! ```
+//!
+//! The engine is deterministic: from the step's moment with the same inputs, the
+//! copy reaches exactly the state the open step reaches at the question's moment.
+//! Only a step opened ahead the way the next step is (`prefetch.rs`: one variant
+//! with one seed, a pool of at most [`MAX_POOL_BYTES`]) gets a copy.
+
+use super::prefetch::pool_bytes;
+#[cfg(doc)]
+use super::prefetch::MAX_POOL_BYTES;
+use crate::model::lesson::{open, reveal, Sessions, StepPick};
+use crate::model::runner::Engines;
+use ddlscope_engine::lesson::Lesson;
+use ddlscope_engine::Tick;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The open step's copy, on its way to its question's answer.
+#[derive(Debug)]
+pub(super) struct RevealAhead {
+    /// The lesson's id and its text when the reader brought it.
+    id: String,
+    source: Option<String>,
+    /// The step, as the page opened it.
+    place: StepPick,
+    /// The question's moment.
+    at: Tick,
+    /// The copy's engines: warming, on their way to the question's moment, or there.
+    pub(super) engines: Engines,
+    /// The copy's sessions' names and ids, once connected.
+    sessions: Rc<RefCell<Sessions>>,
+    /// What the question asks about, measured at its moment, once there.
+    seen: Rc<RefCell<Option<String>>>,
+    /// The copy's pool bytes, all its engines together.
+    pub(super) bytes: u64,
+}
+
+impl RevealAhead {
+    /// A copy of step `place` of `lesson` (its text `source` when the reader brought
+    /// it), on its way to its question's answer, if it asks one and its pool is
+    /// small enough to hold twice.
+    pub(super) fn open(
+        lesson: &Lesson,
+        source: Option<&str>,
+        place: StepPick,
+    ) -> Option<RevealAhead> {
+        let q = lesson.steps.get(place.step)?.question.as_ref()?;
+        if place.variant != 0 || place.seed != 0 {
+            return None;
+        }
+        let bytes = pool_bytes(lesson, place.step)?;
+        let plan = lesson.plan(place.step, 0, 0)?;
+        let sessions: Rc<RefCell<Sessions>> = Rc::default();
+        let (mut engines, _) = open(&plan, 0, sessions.clone()).ok()?;
+        let seen: Rc<RefCell<Option<String>>> = Rc::default();
+        let put = seen.clone();
+        reveal(&mut engines, sessions.clone(), q, move |o| {
+            *put.borrow_mut() = Some(o.to_string());
+        });
+        Some(RevealAhead {
+            id: lesson.id.clone(),
+            source: source.map(str::to_string),
+            place,
+            at: q.at,
+            engines,
+            sessions,
+            seen,
+            bytes,
+        })
+    }
+
+    /// Whether this is a copy of step `step` of lesson `id` (its text `source`).
+    pub(super) fn is(&self, id: &str, source: Option<&str>, step: usize) -> bool {
+        self.id == id && self.source.as_deref() == source && self.place.step == step
+    }
+
+    /// The lesson's id, its text and the step: the step after it is opened ahead
+    /// once the copy is gone, when the two pools did not fit together.
+    pub(super) fn place(&self) -> (&str, Option<&str>, StepPick) {
+        (&self.id, self.source.as_deref(), self.place)
+    }
+
+    /// The question's moment.
+    pub(super) fn at(&self) -> Tick {
+        self.at
+    }
+
+    /// The answer, once measured.
+    pub(super) fn answer(&self) -> Option<String> {
+        self.seen.borrow().clone()
+    }
+
+    /// Gives the copy `budget_ms` of the frame, until it has its answer.
+    pub(super) fn work(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        if self.seen.borrow().is_none() {
+            self.engines.work(budget_ms, clock);
+        }
+    }
+
+    /// Whether the copy still wants the frames' spare time.
+    pub(super) fn working(&self) -> bool {
+        self.seen.borrow().is_none()
+    }
+
+    /// The copy's engines under generation `g` (the open step's), its sessions and
+    /// its answer; `None` before it has one.
+    pub(super) fn adopt(mut self, g: u32) -> Option<(Engines, Rc<RefCell<Sessions>>, String)> {
+        let seen = self.answer()?;
+        for r in &mut self.engines.panes {
+            r.adopt_generation(g);
+        }
+        Some((self.engines, self.sessions, seen))
+    }
+}
