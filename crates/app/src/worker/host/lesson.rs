@@ -138,12 +138,13 @@ impl Host {
             self.replies.push(Reply::Revealed { ask, seen });
             return;
         };
+        let now = e.main().sim().now();
         let ready = self.reveal_ahead.as_ref().is_some_and(|r| {
             r.is(id, source, step)
                 && r.at() == q.at
-                && r.answer().is_some()
                 && e.busy().is_none()
-                && e.main().sim().now() <= q.at
+                && now <= q.at
+                && r.ahead_of(now)
         });
         if ready {
             let r = self.reveal_ahead.take().expect("checked above");
@@ -161,20 +162,18 @@ impl Host {
         });
     }
 
-    /// Puts the question's copy, at its moment, in the open step's place and
-    /// answers `ask` with what it measured there. The copy takes the open step's
-    /// generation, clock and pause; the next frame sends the console's log and a
-    /// whole map again, as after the usual reveal's run (a seek).
+    /// Puts the question's copy (at its moment, or on its way there) in the open
+    /// step's place and answers `ask` with what it measured there, at once or once
+    /// it is there. The copy takes the open step's generation, clock and pause; the
+    /// next frame sends the console's log and a whole map again, as after the usual
+    /// reveal's run (a seek).
     fn adopt_reveal(&mut self, ask: u32, r: RevealAhead) {
         let Some(old) = self.engines.take() else {
             return;
         };
         let (id, source, place) = r.place();
         let (id, source) = (id.to_string(), source.map(str::to_string));
-        let Some((mut engines, sessions, seen)) = r.adopt(old.main().generation()) else {
-            self.engines = Some(old);
-            return;
-        };
+        let (mut engines, sessions, seen) = r.adopt(old.main().generation());
         engines.pause_at = old.pause_at;
         engines.bound = old.bound;
         engines.set_clock(self.clock.0, self.clock.1);
@@ -187,10 +186,22 @@ impl Host {
             p.panels = None;
             p.charts = None;
         }
-        self.replies.push(Reply::Revealed {
-            ask,
-            seen: Ok(seen),
-        });
+        let answer = seen.borrow_mut().take();
+        match answer {
+            Some(a) => self.replies.push(Reply::Revealed { ask, seen: Ok(a) }),
+            None => {
+                let late = self.late.clone();
+                let e = self.engines.as_mut().expect("just put");
+                // After the copy's own measure, queued before.
+                e.when_settled(move |_| {
+                    let seen = seen
+                        .borrow_mut()
+                        .take()
+                        .ok_or_else(|| "the question was not measured".to_string());
+                    late.borrow_mut().push(Reply::Revealed { ask, seen });
+                });
+            }
+        }
         self.prefetch_after(&id, source.as_deref(), place);
     }
 

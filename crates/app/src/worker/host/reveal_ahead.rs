@@ -10,9 +10,10 @@
 //!                     step's prefetch: a reveal comes before →)
 //!   any input to N ──▶ the copy is dropped (a statement, a seek, a step, a restart,
 //!                     another step or link: N would no longer reach its state)
-//!   Reveal (N)    ──▶ the copy answered and N is not past the question: the copy's
-//!                     engines, at the question's moment, take N's place, and its
-//!                     answer goes out in the next frame; else the usual reveal
+//!   Reveal (N)    ──▶ N not past the question, and the copy answered (or on its
+//!                     last run, past N's moment): the copy's engines take N's
+//!                     place, its answer goes out in the next frame (or once they
+//!                     reach the question); else the usual reveal
 //! ```
 //!
 //! The engine is deterministic: from the step's moment with the same inputs, the
@@ -24,11 +25,14 @@ use super::prefetch::pool_bytes;
 #[cfg(doc)]
 use super::prefetch::MAX_POOL_BYTES;
 use crate::model::lesson::{open, reveal, Sessions, StepPick};
-use crate::model::runner::Engines;
+use crate::model::runner::{Busy, Engines};
 use ddlscope_engine::lesson::Lesson;
 use ddlscope_engine::Tick;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// Where the copy's answer comes, measured at the question's moment.
+pub(super) type Seen = Rc<RefCell<Option<String>>>;
 
 /// The open step's copy, on its way to its question's answer.
 #[derive(Debug)]
@@ -38,14 +42,16 @@ pub(super) struct RevealAhead {
     source: Option<String>,
     /// The step, as the page opened it.
     place: StepPick,
-    /// The question's moment.
+    /// The question's moment, and where the copy runs to measure it (the step's
+    /// moment when that is later, as `model::lesson::reveal` goes).
     at: Tick,
+    to: Tick,
     /// The copy's engines: warming, on their way to the question's moment, or there.
     pub(super) engines: Engines,
     /// The copy's sessions' names and ids, once connected.
     sessions: Rc<RefCell<Sessions>>,
     /// What the question asks about, measured at its moment, once there.
-    seen: Rc<RefCell<Option<String>>>,
+    seen: Seen,
     /// The copy's pool bytes, all its engines together.
     pub(super) bytes: u64,
 }
@@ -67,7 +73,7 @@ impl RevealAhead {
         let plan = lesson.plan(place.step, 0, 0)?;
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (mut engines, _) = open(&plan, 0, sessions.clone()).ok()?;
-        let seen: Rc<RefCell<Option<String>>> = Rc::default();
+        let seen: Seen = Rc::default();
         let put = seen.clone();
         reveal(&mut engines, sessions.clone(), q, move |o| {
             *put.borrow_mut() = Some(o.to_string());
@@ -77,6 +83,7 @@ impl RevealAhead {
             source: source.map(str::to_string),
             place,
             at: q.at,
+            to: q.at.max(plan.open_at),
             engines,
             sessions,
             seen,
@@ -105,6 +112,18 @@ impl RevealAhead {
         self.seen.borrow().clone()
     }
 
+    /// Whether the copy would answer sooner than the open step run on from `now`:
+    /// it has its answer, or it is on its last run, to the question's moment, and
+    /// past `now` (every engine of it; the frames after finish its run and measure).
+    pub(super) fn ahead_of(&self, now: Tick) -> bool {
+        self.answer().is_some()
+            || self.engines.panes.iter().all(|r| {
+                !matches!(r.busy(), Some(Busy::Warming { .. }))
+                    && r.destination() == self.to
+                    && r.sim().now() > now
+            })
+    }
+
     /// Gives the copy `budget_ms` of the frame, until it has its answer.
     pub(super) fn work(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
         if self.seen.borrow().is_none() {
@@ -118,12 +137,12 @@ impl RevealAhead {
     }
 
     /// The copy's engines under generation `g` (the open step's), its sessions and
-    /// its answer; `None` before it has one.
-    pub(super) fn adopt(mut self, g: u32) -> Option<(Engines, Rc<RefCell<Sessions>>, String)> {
-        let seen = self.answer()?;
+    /// where its answer comes (at once, or once its engines settle at the
+    /// question's moment).
+    pub(super) fn adopt(mut self, g: u32) -> (Engines, Rc<RefCell<Sessions>>, Seen) {
         for r in &mut self.engines.panes {
             r.adopt_generation(g);
         }
-        Some((self.engines, self.sessions, seen))
+        (self.engines, self.sessions, self.seen)
     }
 }

@@ -1125,3 +1125,54 @@ fn an_input_to_the_step_drops_its_question_run_ahead_and_reveal_runs_the_usual_w
         usual.engines().unwrap().main().sim().trace_hash()
     );
 }
+
+#[test]
+fn a_question_on_its_way_ahead_is_taken_when_it_is_further_than_the_step() {
+    let pause = Command::Clock {
+        playing: false,
+        speed: 1.0,
+    };
+    let mut h = Host::new();
+    open_lesson_step(&mut h, "mdl-queue", 1, 2, 5);
+    answer_to(&mut h, 400, 1).expect("the step opens");
+    h.handle(pause.clone(), &|| 0.0);
+    let now = h.engines().unwrap().main().sim().now();
+    // The copy run by hand, a short slice at a time, until it is on its last run
+    // and past the step's moment.
+    let t = std::cell::Cell::new(0.0);
+    let tick = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let copy = h
+        .reveal_ahead
+        .as_mut()
+        .expect("the step's question runs ahead");
+    let mut n = 0;
+    while !copy.ahead_of(now) {
+        copy.engines.work(2.0, &tick);
+        n += 1;
+        assert!(n < 1_000_000, "the copy gets there");
+    }
+    assert!(copy.answer().is_none(), "not measured yet: on its way");
+
+    let mut usual = Host::new();
+    open_lesson_step(&mut usual, "mdl-queue", 1, 2, 5);
+    answer_to(&mut usual, 400, 1).expect("the step opens");
+    usual.reveal_ahead = None;
+    usual.handle(pause, &|| 0.0);
+    reveal_step(&mut usual, "mdl-queue", 2, 2);
+    let Some(Reply::Revealed { seen: want, .. }) = answer_to(&mut usual, 4000, 2) else {
+        panic!("the question's moment is reached");
+    };
+    reveal_step(&mut h, "mdl-queue", 2, 2);
+    assert!(h.reveal_ahead.is_none(), "taken");
+    let Some(Reply::Revealed { seen, .. }) = answer_to(&mut h, 4000, 2) else {
+        panic!("the question's moment is reached");
+    };
+    assert!(want.is_ok(), "{want:?}");
+    assert_eq!(seen, want);
+    let (a, b) = (h.engines().unwrap().main(), usual.engines().unwrap().main());
+    assert_eq!(a.sim().trace_hash(), b.sim().trace_hash());
+    assert_eq!(a.log(), b.log(), "the same console log");
+}
