@@ -184,7 +184,7 @@ impl Host {
     /// Does what `c` asks; answers go out with the next frame.
     pub fn handle(&mut self, c: Command, clock: &dyn Fn() -> f64) {
         self.handled = self.handled.wrapping_add(1);
-        if changes_the_step(&c) {
+        if changes_the_step(&c, self.compared()) {
             self.drop_reveal_ahead();
         }
         match c {
@@ -292,6 +292,14 @@ impl Host {
             } if self.partner_inspect(ask, pane, (x, y, width)) => {}
             other => self.on_engines(other, clock),
         }
+    }
+
+    /// The compare engine's profile, beside the main one or in its own worker.
+    fn compared(&self) -> Option<&str> {
+        let beside = self.engines.as_ref().and_then(|e| e.panes.get(1));
+        beside
+            .map(Runner::profile)
+            .or(self.partner.as_ref().map(|p| p.profile.as_str()))
     }
 
     /// A message the worker could not read: the page hears why.
@@ -703,16 +711,18 @@ fn paint_due(last_ms: Option<f64>, now_ms: f64, lagging: bool) -> bool {
 }
 
 /// Whether `c` changes what the open lesson step's engines reach at its question's
-/// moment (an input, a seek, a step, another engine or server), so that its copy
-/// run ahead (`reveal_ahead.rs`) no longer shows it. Looking (a view, a link, an
-/// export, a tooltip, the Advisor beside) and the clock (play, pause, speed: the
-/// engine reaches the same state at a tick however fast) do not. A restart that
-/// changes the server and an opened link or step drop the copy where they are done
-/// (an `Open` asking for what runs changes nothing); a reveal takes or drops it.
-fn changes_the_step(c: &Command) -> bool {
+/// moment (an input, a seek, a step, another compare engine than `compared`), so
+/// that its copy run ahead (`reveal_ahead.rs`) no longer shows it. Looking (a view,
+/// a link, an export, a tooltip, the Advisor beside) and the clock (play, pause,
+/// speed: the engine reaches the same state at a tick however fast) do not, nor
+/// does asking for the compare engine running (the page does, hearing a step
+/// opened in compare mode). A restart that changes the server and an opened link
+/// or step drop the copy where they are done (an `Open` asking for what runs
+/// changes nothing); a reveal takes or drops it.
+fn changes_the_step(c: &Command, compared: Option<&str>) -> bool {
     match c {
-        Command::Compare(_)
-        | Command::Connect { .. }
+        Command::Compare(profile) => profile.as_deref() != compared,
+        Command::Connect { .. }
         | Command::Submit { .. }
         | Command::Seek(_)
         | Command::GoTo(_)

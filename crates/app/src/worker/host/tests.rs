@@ -381,6 +381,10 @@ fn a_lesson_steps_compare_engine_stays_beside_the_main_one_for_its_question() {
         None,
         "no worker for another compare engine"
     );
+    assert!(
+        h.reveal_ahead.is_some(),
+        "asking for the compare engine running keeps the question's copy"
+    );
     assert_eq!(h.engines().unwrap().panes.len(), 2);
     h.handle(
         Command::Reveal {
