@@ -13,7 +13,8 @@
 //!
 //! Only a step the page would open the same way is opened ahead: one variant with one
 //! seed (a quiz of several draws at random on the page), and a pool the worker can
-//! hold twice.
+//! hold beside the open step's (and beside the copy of it running on to its
+//! question, `reveal_ahead.rs`).
 
 use crate::model::lesson::{open, Sessions, StepPick};
 use crate::model::runner::Engines;
@@ -30,7 +31,9 @@ pub(super) const PAUSED_WORK_MS: f64 = 24.0;
 /// Pools larger than this, all engines of the step together, are not opened twice
 /// (the worker would hold two large pools at once): 48 GB, 3 Mi frames of 16 KB,
 /// about 100 MB more in the worker (compressed-partitions' 36 GB pool is in; I1's
-/// 128 GB ones are not).
+/// 128 GB ones are not). The open step's question copy (`reveal_ahead.rs`) and the
+/// next step share it: the copy is opened first (a reveal comes before →), the
+/// next step then if the rest holds it, else once the copy is gone.
 pub(super) const MAX_POOL_BYTES: u64 = 48 << 30;
 
 /// The pool bytes of step `step` of `lesson`, all its engines together, when it
