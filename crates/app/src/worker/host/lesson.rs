@@ -15,10 +15,9 @@ impl Host {
     /// Opens step `place` of lesson `id` (read from its text when the reader
     /// brought it) as restart `generation`; the answer to `ask` goes out once its
     /// sessions are connected, or at once with why it cannot open. The step opened
-    /// ahead is taken when it is this one; a copy of it then runs on to its question
-    /// (`reveal_ahead.rs`) and the one after is opened ahead, as far as
-    /// [`MAX_POOL_BYTES`] holds both beside it: the copy first, as a reveal comes
-    /// before → (the next step is then opened ahead once the copy is gone).
+    /// ahead is taken when it is this one; the one after is then opened ahead, and
+    /// a copy of this one runs on to its question (`reveal_ahead.rs`) if
+    /// [`MAX_POOL_BYTES`] holds it beside the one after.
     pub(super) fn open_lesson(
         &mut self,
         ask: u32,
@@ -58,11 +57,11 @@ impl Host {
                 }
                 self.engines = Some(engines);
                 let lesson = found.ok();
-                self.reveal_ahead = lesson
+                self.prefetch = lesson
                     .as_ref()
-                    .and_then(|l| RevealAhead::open(l, source, place));
-                let room = MAX_POOL_BYTES - self.reveal_ahead.as_ref().map_or(0, |r| r.bytes);
-                self.prefetch = lesson.and_then(|l| Prefetch::next(&l, source, place, room));
+                    .and_then(|l| Prefetch::next(l, source, place));
+                let room = MAX_POOL_BYTES - self.prefetch.as_ref().map_or(0, |p| p.bytes);
+                self.reveal_ahead = lesson.and_then(|l| RevealAhead::open(&l, source, place, room));
             }
             Err(e) => self.replies.push(Reply::LessonOpened {
                 ask,
@@ -99,26 +98,9 @@ impl Host {
     }
 
     /// Drops the question run ahead: an input changed the open step (a statement, a
-    /// seek, a step, another engine), or its question was answered. The step after
-    /// is then opened ahead if the copy's pool had kept it out.
+    /// seek, a step, another engine).
     pub(super) fn drop_reveal_ahead(&mut self) {
-        let Some(r) = self.reveal_ahead.take() else {
-            return;
-        };
-        let (id, source, place) = r.place();
-        let (id, source) = (id.to_string(), source.map(str::to_string));
-        drop(r);
-        self.prefetch_after(&id, source.as_deref(), place);
-    }
-
-    /// Opens the step after `place` of lesson `id` ahead, unless one is (the
-    /// question's copy, gone now, had kept it out).
-    fn prefetch_after(&mut self, id: &str, source: Option<&str>, place: StepPick) {
-        if self.prefetch.is_none() {
-            self.prefetch = lesson_from(id, source)
-                .ok()
-                .and_then(|l| Prefetch::next(&l, source, place, MAX_POOL_BYTES));
-        }
+        self.reveal_ahead = None;
     }
 
     /// Runs on to the question of step `step` of lesson `id` and answers `ask` with
@@ -171,8 +153,6 @@ impl Host {
         let Some(old) = self.engines.take() else {
             return;
         };
-        let (id, source, place) = r.place();
-        let (id, source) = (id.to_string(), source.map(str::to_string));
         let (mut engines, sessions, seen) = r.adopt(old.main().generation());
         engines.pause_at = old.pause_at;
         engines.bound = old.bound;
@@ -202,7 +182,6 @@ impl Host {
                 });
             }
         }
-        self.prefetch_after(&id, source.as_deref(), place);
     }
 
     /// Stops the clock where a lesson step pauses, once it is there; the page hears

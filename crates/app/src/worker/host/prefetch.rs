@@ -31,9 +31,12 @@ pub(super) const PAUSED_WORK_MS: f64 = 24.0;
 /// Pools larger than this, all engines of the step together, are not opened twice
 /// (the worker would hold two large pools at once): 48 GB, 3 Mi frames of 16 KB,
 /// about 100 MB more in the worker (compressed-partitions' 36 GB pool is in; I1's
-/// 128 GB ones are not). The open step's question copy (`reveal_ahead.rs`) and the
-/// next step share it: the copy is opened first (a reveal comes before →), the
-/// next step then if the rest holds it, else once the copy is gone.
+/// 128 GB ones are not). The next step and the open step's question copy
+/// (`reveal_ahead.rs`) share it: the next step first, the copy only if the rest
+/// holds it (compressed-partitions' 36 GB steps keep their next step ahead, ready
+/// within 0.3 s after →, and reveal the usual way: a copy of theirs, building its
+/// pool in the spare time of a playing step, was not at its question after 5 s,
+/// and it kept the next step out).
 pub(super) const MAX_POOL_BYTES: u64 = 48 << 30;
 
 /// The pool bytes of step `step` of `lesson`, all its engines together, when it
@@ -65,23 +68,17 @@ pub(super) struct Prefetch {
     pub(super) engines: Engines,
     /// Its sessions' names and ids, once connected.
     pub(super) sessions: Rc<RefCell<Sessions>>,
+    /// Its pool bytes, all its engines together.
+    pub(super) bytes: u64,
 }
 
 impl Prefetch {
     /// The step after `place` of `lesson` (its text `source` when the reader brought
     /// it), opened ahead, if the page will ask for it as it is opened here and its
-    /// pool takes at most `room` bytes (what [`MAX_POOL_BYTES`] leaves beside the
-    /// open step's question run ahead, `reveal_ahead.rs`).
-    pub(super) fn next(
-        lesson: &Lesson,
-        source: Option<&str>,
-        place: StepPick,
-        room: u64,
-    ) -> Option<Prefetch> {
+    /// pool is small enough to hold twice.
+    pub(super) fn next(lesson: &Lesson, source: Option<&str>, place: StepPick) -> Option<Prefetch> {
         let step = place.step + 1;
-        if pool_bytes(lesson, step)? > room {
-            return None;
-        }
+        let bytes = pool_bytes(lesson, step)?;
         let plan = lesson.plan(step, 0, 0)?;
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (engines, _) = open(&plan, 0, sessions.clone()).ok()?;
@@ -95,6 +92,7 @@ impl Prefetch {
             },
             engines,
             sessions,
+            bytes,
         })
     }
 

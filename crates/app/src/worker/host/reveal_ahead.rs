@@ -19,7 +19,8 @@
 //! The engine is deterministic: from the step's moment with the same inputs, the
 //! copy reaches exactly the state the open step reaches at the question's moment.
 //! Only a step opened ahead the way the next step is (`prefetch.rs`: one variant
-//! with one seed, a pool of at most [`MAX_POOL_BYTES`]) gets a copy.
+//! with one seed) gets a copy, and only when its pool fits in [`MAX_POOL_BYTES`]
+//! beside the next step's opened ahead (the next step first: see there).
 
 use super::prefetch::pool_bytes;
 #[cfg(doc)]
@@ -52,24 +53,24 @@ pub(super) struct RevealAhead {
     sessions: Rc<RefCell<Sessions>>,
     /// What the question asks about, measured at its moment, once there.
     seen: Seen,
-    /// The copy's pool bytes, all its engines together.
-    pub(super) bytes: u64,
 }
 
 impl RevealAhead {
     /// A copy of step `place` of `lesson` (its text `source` when the reader brought
-    /// it), on its way to its question's answer, if it asks one and its pool is
-    /// small enough to hold twice.
+    /// it), on its way to its question's answer, if it asks one and its pool takes
+    /// at most `room` bytes (what [`MAX_POOL_BYTES`] leaves beside the next step
+    /// opened ahead).
     pub(super) fn open(
         lesson: &Lesson,
         source: Option<&str>,
         place: StepPick,
+        room: u64,
     ) -> Option<RevealAhead> {
         let q = lesson.steps.get(place.step)?.question.as_ref()?;
         if place.variant != 0 || place.seed != 0 {
             return None;
         }
-        let bytes = pool_bytes(lesson, place.step)?;
+        pool_bytes(lesson, place.step).filter(|b| *b <= room)?;
         let plan = lesson.plan(place.step, 0, 0)?;
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (mut engines, _) = open(&plan, 0, sessions.clone()).ok()?;
@@ -87,19 +88,12 @@ impl RevealAhead {
             engines,
             sessions,
             seen,
-            bytes,
         })
     }
 
     /// Whether this is a copy of step `step` of lesson `id` (its text `source`).
     pub(super) fn is(&self, id: &str, source: Option<&str>, step: usize) -> bool {
         self.id == id && self.source.as_deref() == source && self.place.step == step
-    }
-
-    /// The lesson's id, its text and the step: the step after it is opened ahead
-    /// once the copy is gone, when the two pools did not fit together.
-    pub(super) fn place(&self) -> (&str, Option<&str>, StepPick) {
-        (&self.id, self.source.as_deref(), self.place)
     }
 
     /// The question's moment.
