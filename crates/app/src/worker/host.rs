@@ -161,6 +161,8 @@ pub struct Host {
     last_now: Option<Tick>,
     /// The open lesson's next step, opened ahead (`prefetch.rs`).
     prefetch: Option<Prefetch>,
+    /// A copy of the open lesson step running on to its question (`reveal_ahead.rs`).
+    reveal_ahead: Option<RevealAhead>,
     /// The Advisor's advice running beside the engines (`advice.rs`).
     advising: Option<advice::Advising>,
 }
@@ -182,6 +184,9 @@ impl Host {
     /// Does what `c` asks; answers go out with the next frame.
     pub fn handle(&mut self, c: Command, clock: &dyn Fn() -> f64) {
         self.handled = self.handled.wrapping_add(1);
+        if changes_the_step(&c, self.compared()) {
+            self.drop_reveal_ahead();
+        }
         match c {
             Command::Open {
                 scenario,
@@ -289,6 +294,14 @@ impl Host {
         }
     }
 
+    /// The compare engine's profile, beside the main one or in its own worker.
+    fn compared(&self) -> Option<&str> {
+        let beside = self.engines.as_ref().and_then(|e| e.panes.get(1));
+        beside
+            .map(Runner::profile)
+            .or(self.partner.as_ref().map(|p| p.profile.as_str()))
+    }
+
     /// A message the worker could not read: the page hears why.
     pub fn refuse(&mut self, error: String) {
         self.handled = self.handled.wrapping_add(1);
@@ -393,6 +406,7 @@ impl Host {
     /// opened is said why, and the default scenario opens instead (as on the page).
     fn open_link(&mut self, link: &LinkState, generation: u32) {
         self.prefetch = None;
+        self.reveal_ahead = None;
         if link.own.is_some() {
             self.own_scenario = link.own.clone();
         }
@@ -438,8 +452,9 @@ impl Host {
                 compare_failed,
             } => {
                 // Out of the lesson (another scenario, engine or setting): its next
-                // step will not be asked for.
+                // step will not be asked for, nor its question.
                 self.prefetch = None;
+                self.reveal_ahead = None;
                 self.replies.extend(notice.map(Reply::Notice));
                 self.replies
                     .extend(compare_failed.map(Reply::CompareFailed));
@@ -695,6 +710,40 @@ fn paint_due(last_ms: Option<f64>, now_ms: f64, lagging: bool) -> bool {
     last_ms.is_none_or(|t| now_ms - t >= every)
 }
 
+/// Whether `c` changes what the open lesson step's engines reach at its question's
+/// moment (an input, a seek, a step, another compare engine than `compared`), so
+/// that its copy run ahead (`reveal_ahead.rs`) no longer shows it. Looking (a view,
+/// a link, an export, a tooltip, the Advisor beside) and the clock (play, pause,
+/// speed: the engine reaches the same state at a tick however fast) do not, nor
+/// does asking for the compare engine running (the page does, hearing a step
+/// opened in compare mode). A restart that changes the server and an opened link
+/// or step drop the copy where they are done (an `Open` asking for what runs
+/// changes nothing); a reveal takes or drops it.
+fn changes_the_step(c: &Command, compared: Option<&str>) -> bool {
+    match c {
+        Command::Compare(profile) => profile.as_deref() != compared,
+        Command::Connect { .. }
+        | Command::Submit { .. }
+        | Command::Seek(_)
+        | Command::GoTo(_)
+        | Command::Step(_)
+        | Command::Follow { .. } => true,
+        Command::Open { .. }
+        | Command::OpenLink { .. }
+        | Command::OpenLesson { .. }
+        | Command::Reveal { .. }
+        | Command::View { .. }
+        | Command::Drawn
+        | Command::Clock { .. }
+        | Command::Link { .. }
+        | Command::Poster { .. }
+        | Command::Export { .. }
+        | Command::Inspect { .. }
+        | Command::Advise { .. }
+        | Command::CancelAdvice => false,
+    }
+}
+
 /// The answer to an ask that came before the first engine, if it is one.
 fn unanswerable(c: Command) -> Option<Reply> {
     let none = "Not done: no server is running yet.";
@@ -886,10 +935,12 @@ mod advice;
 mod lesson;
 mod partner;
 mod prefetch;
+mod reveal_ahead;
 mod timings;
 
 use partner::Partner;
 use prefetch::Prefetch;
+use reveal_ahead::RevealAhead;
 
 use timings::{phase, HostTimings, Lap};
 

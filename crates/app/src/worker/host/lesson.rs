@@ -1,8 +1,10 @@
 //! A lesson in the worker: a step opened on fresh engines by replay, its question
 //! run on to and measured, and the clock stopped at the step's pause, as the page's
-//! thread does them (`model::lesson`); the next step opened ahead (`prefetch.rs`).
+//! thread does them (`model::lesson`); the open step's question answered ahead
+//! (`reveal_ahead.rs`) and the next step opened ahead (`prefetch.rs`).
 
-use super::prefetch::{self, Prefetch};
+use super::prefetch::{self, Prefetch, MAX_POOL_BYTES};
+use super::reveal_ahead::RevealAhead;
 use super::Host;
 use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
@@ -13,7 +15,9 @@ impl Host {
     /// Opens step `place` of lesson `id` (read from its text when the reader
     /// brought it) as restart `generation`; the answer to `ask` goes out once its
     /// sessions are connected, or at once with why it cannot open. The step opened
-    /// ahead is taken when it is this one; the one after is then opened ahead.
+    /// ahead is taken when it is this one; the one after is then opened ahead, and
+    /// a copy of this one runs on to its question (`reveal_ahead.rs`) if
+    /// [`MAX_POOL_BYTES`] holds it beside the one after.
     pub(super) fn open_lesson(
         &mut self,
         ask: u32,
@@ -21,6 +25,7 @@ impl Host {
         place: StepPick,
         generation: u32,
     ) {
+        self.reveal_ahead = None;
         let ahead = self
             .prefetch
             .take()
@@ -51,7 +56,12 @@ impl Host {
                     self.partner = None;
                 }
                 self.engines = Some(engines);
-                self.prefetch = found.ok().and_then(|l| Prefetch::next(&l, source, place));
+                let lesson = found.ok();
+                self.prefetch = lesson
+                    .as_ref()
+                    .and_then(|l| Prefetch::next(l, source, place));
+                let room = MAX_POOL_BYTES - self.prefetch.as_ref().map_or(0, |p| p.bytes);
+                self.reveal_ahead = lesson.and_then(|l| RevealAhead::open(&l, source, place, room));
             }
             Err(e) => self.replies.push(Reply::LessonOpened {
                 ask,
@@ -60,15 +70,15 @@ impl Host {
         }
     }
 
-    /// Gives the step opened ahead the frame's spare time: none while the open
-    /// step's engines are busy or behind the clock; while they play, a little and
-    /// what they left of their own share of the frame (`spare_ms` of
-    /// [`super::WORK_MS`]); more while they are paused.
+    /// Gives the question run ahead, then the step opened ahead, the frame's spare
+    /// time: none while the open step's engines are busy or behind the clock; while
+    /// they play, a little and what they left of their own share of the frame
+    /// (`spare_ms` of [`super::WORK_MS`]); more while they are paused.
     pub(super) fn work_ahead(&mut self, spare_ms: f64, clock: &dyn Fn() -> f64) {
-        let (Some(e), Some(p)) = (self.engines.as_ref(), self.prefetch.as_mut()) else {
+        let Some(e) = self.engines.as_ref() else {
             return;
         };
-        if e.busy().is_some() || self.lagging || p.engines.busy().is_none() {
+        if e.busy().is_some() || self.lagging {
             return;
         }
         let budget = if self.clock.0 {
@@ -76,11 +86,26 @@ impl Host {
         } else {
             prefetch::PAUSED_WORK_MS
         };
-        p.engines.work(budget, clock);
+        if let Some(r) = self.reveal_ahead.as_mut().filter(|r| r.working()) {
+            r.work(budget, clock);
+        } else if let Some(p) = self
+            .prefetch
+            .as_mut()
+            .filter(|p| p.engines.busy().is_some())
+        {
+            p.engines.work(budget, clock);
+        }
+    }
+
+    /// Drops the question run ahead: an input changed the open step (a statement, a
+    /// seek, a step, another engine).
+    pub(super) fn drop_reveal_ahead(&mut self) {
+        self.reveal_ahead = None;
     }
 
     /// Runs on to the question of step `step` of lesson `id` and answers `ask` with
-    /// what the simulation shows there, once it is there.
+    /// what the simulation shows there, once it is there: at once when the question
+    /// was answered ahead (`reveal_ahead.rs`) and the open step is not past it.
     pub(super) fn reveal(&mut self, ask: u32, (id, source): (&str, Option<&str>), step: usize) {
         let found = lesson_from(id, source).ok();
         let question = found
@@ -95,11 +120,68 @@ impl Host {
             self.replies.push(Reply::Revealed { ask, seen });
             return;
         };
+        let now = e.main().sim().now();
+        let ready = self.reveal_ahead.as_ref().is_some_and(|r| {
+            r.is(id, source, step)
+                && r.at() == q.at
+                && e.busy().is_none()
+                && now <= q.at
+                && r.ahead_of(now)
+        });
+        if ready {
+            let r = self.reveal_ahead.take().expect("checked above");
+            self.adopt_reveal(ask, r);
+            return;
+        }
+        self.drop_reveal_ahead();
+        let Some(e) = self.engines.as_mut() else {
+            return;
+        };
         let late = self.late.clone();
         reveal(e, self.lesson_sessions.clone(), q, move |seen| {
             let seen = Ok(seen.to_string());
             late.borrow_mut().push(Reply::Revealed { ask, seen });
         });
+    }
+
+    /// Puts the question's copy (at its moment, or on its way there) in the open
+    /// step's place and answers `ask` with what it measured there, at once or once
+    /// it is there. The copy takes the open step's generation, clock and pause; the
+    /// next frame sends the console's log and a whole map again, as after the usual
+    /// reveal's run (a seek).
+    fn adopt_reveal(&mut self, ask: u32, r: RevealAhead) {
+        let Some(old) = self.engines.take() else {
+            return;
+        };
+        let (mut engines, sessions, seen) = r.adopt(old.main().generation());
+        engines.pause_at = old.pause_at;
+        engines.bound = old.bound;
+        engines.set_clock(self.clock.0, self.clock.1);
+        drop(old);
+        self.engines = Some(engines);
+        self.lesson_sessions = sessions;
+        self.last_log = None;
+        for p in &mut self.panes {
+            p.painted = None;
+            p.panels = None;
+            p.charts = None;
+        }
+        let answer = seen.borrow_mut().take();
+        match answer {
+            Some(a) => self.replies.push(Reply::Revealed { ask, seen: Ok(a) }),
+            None => {
+                let late = self.late.clone();
+                let e = self.engines.as_mut().expect("just put");
+                // After the copy's own measure, queued before.
+                e.when_settled(move |_| {
+                    let seen = seen
+                        .borrow_mut()
+                        .take()
+                        .ok_or_else(|| "the question was not measured".to_string());
+                    late.borrow_mut().push(Reply::Revealed { ask, seen });
+                });
+            }
+        }
     }
 
     /// Stops the clock where a lesson step pauses, once it is there; the page hears

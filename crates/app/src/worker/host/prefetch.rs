@@ -13,7 +13,8 @@
 //!
 //! Only a step the page would open the same way is opened ahead: one variant with one
 //! seed (a quiz of several draws at random on the page), and a pool the worker can
-//! hold twice.
+//! hold beside the open step's (and beside the copy of it running on to its
+//! question, `reveal_ahead.rs`).
 
 use crate::model::lesson::{open, Sessions, StepPick};
 use crate::model::runner::Engines;
@@ -30,8 +31,30 @@ pub(super) const PAUSED_WORK_MS: f64 = 24.0;
 /// Pools larger than this, all engines of the step together, are not opened twice
 /// (the worker would hold two large pools at once): 48 GB, 3 Mi frames of 16 KB,
 /// about 100 MB more in the worker (compressed-partitions' 36 GB pool is in; I1's
-/// 128 GB ones are not).
-const MAX_POOL_BYTES: u64 = 48 << 30;
+/// 128 GB ones are not). The next step and the open step's question copy
+/// (`reveal_ahead.rs`) share it: the next step first, the copy only if the rest
+/// holds it (compressed-partitions' 36 GB steps keep their next step ahead, ready
+/// within 0.3 s after →, and reveal the usual way: a copy of theirs, building its
+/// pool in the spare time of a playing step, was not at its question after 5 s,
+/// and it kept the next step out).
+pub(super) const MAX_POOL_BYTES: u64 = 48 << 30;
+
+/// The pool bytes of step `step` of `lesson`, all its engines together, when it
+/// can be opened ahead: the page opens it as variant 0, seed 0 (one variant with
+/// one seed: a quiz of several draws at random on the page), and it is no more
+/// than [`MAX_POOL_BYTES`].
+pub(super) fn pool_bytes(lesson: &Lesson, step: usize) -> Option<u64> {
+    let s = lesson.steps.get(step)?;
+    let drawn = s.variants.len() > 1 || s.variants.first().is_some_and(|v| v.seeds.len() > 1);
+    if drawn {
+        return None;
+    }
+    let plan = lesson.plan(step, 0, 0)?;
+    let scenario = plan.setup.scenario(plan.seed).ok()?;
+    let engines_n = 1 + u64::from(plan.setup.compare.is_some());
+    let bytes = scenario.buffer_pool.size.bytes() * engines_n;
+    (bytes <= MAX_POOL_BYTES).then_some(bytes)
+}
 
 /// A step opened ahead.
 #[derive(Debug)]
@@ -45,6 +68,8 @@ pub(super) struct Prefetch {
     pub(super) engines: Engines,
     /// Its sessions' names and ids, once connected.
     pub(super) sessions: Rc<RefCell<Sessions>>,
+    /// Its pool bytes, all its engines together.
+    pub(super) bytes: u64,
 }
 
 impl Prefetch {
@@ -53,17 +78,8 @@ impl Prefetch {
     /// pool is small enough to hold twice.
     pub(super) fn next(lesson: &Lesson, source: Option<&str>, place: StepPick) -> Option<Prefetch> {
         let step = place.step + 1;
-        let s = lesson.steps.get(step)?;
-        let drawn = s.variants.len() > 1 || s.variants.first().is_some_and(|v| v.seeds.len() > 1);
-        if drawn {
-            return None;
-        }
+        let bytes = pool_bytes(lesson, step)?;
         let plan = lesson.plan(step, 0, 0)?;
-        let scenario = plan.setup.scenario(plan.seed).ok()?;
-        let engines_n = 1 + u64::from(plan.setup.compare.is_some());
-        if scenario.buffer_pool.size.bytes() * engines_n > MAX_POOL_BYTES {
-            return None;
-        }
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (engines, _) = open(&plan, 0, sessions.clone()).ok()?;
         Some(Prefetch {
@@ -76,6 +92,7 @@ impl Prefetch {
             },
             engines,
             sessions,
+            bytes,
         })
     }
 
