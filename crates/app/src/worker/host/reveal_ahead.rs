@@ -6,8 +6,8 @@
 //! ```text
 //!   step N opens ──▶ RevealAhead::open: a copy of N's engines (the same plan), with
 //!                    model::lesson::reveal asked of it at once
-//!   each timer frame: the open step's work first, then the copy's (before the next
-//!                     step's prefetch: a reveal comes before →)
+//!   each timer frame: the open step's work first, then the copy's and the next
+//!                     step's prefetch's, half the spare time each while both work
 //!   any input to N ──▶ the copy is dropped (a statement, a seek, a step, a restart,
 //!                     another step or link: N would no longer reach its state)
 //!   Reveal (N)    ──▶ N not past the question, and the copy answered (or on its
