@@ -18,7 +18,7 @@
 
 use crate::model::lesson::{open, Sessions, StepPick};
 use crate::model::runner::Engines;
-use ddlscope_engine::lesson::Lesson;
+use ddlscope_engine::lesson::{Lesson, Plan};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -49,7 +49,11 @@ pub(super) fn pool_bytes(lesson: &Lesson, step: usize) -> Option<u64> {
     if drawn {
         return None;
     }
-    let plan = lesson.plan(step, 0, 0)?;
+    plan_pool_bytes(&lesson.plan(step, 0, 0)?)
+}
+
+/// The pools of a step's `plan` together, bytes, when they fit in [`MAX_POOL_BYTES`].
+pub(super) fn plan_pool_bytes(plan: &Plan<'_>) -> Option<u64> {
     let scenario = plan.setup.scenario(plan.seed).ok()?;
     let engines_n = 1 + u64::from(plan.setup.compare.is_some());
     let bytes = scenario.buffer_pool.size.bytes() * engines_n;

@@ -18,11 +18,11 @@
 //!
 //! The engine is deterministic: from the step's moment with the same inputs, the
 //! copy reaches exactly the state the open step reaches at the question's moment.
-//! Only a step opened ahead the way the next step is (`prefetch.rs`: one variant
-//! with one seed) gets a copy, and only when its pool fits in [`MAX_POOL_BYTES`]
-//! beside the next step's opened ahead (the next step first: see there).
+//! The copy is of the step as the page opened it (a quiz's drawn variant and seed
+//! too), and only when its pool fits in [`MAX_POOL_BYTES`] beside the next step's
+//! opened ahead (the next step first: see there).
 
-use super::prefetch::pool_bytes;
+use super::prefetch::plan_pool_bytes;
 #[cfg(doc)]
 use super::prefetch::MAX_POOL_BYTES;
 use crate::model::lesson::{open, reveal, Sessions, StepPick};
@@ -67,11 +67,9 @@ impl RevealAhead {
         room: u64,
     ) -> Option<RevealAhead> {
         let q = lesson.steps.get(place.step)?.question.as_ref()?;
-        if place.variant != 0 || place.seed != 0 {
-            return None;
-        }
-        pool_bytes(lesson, place.step).filter(|b| *b <= room)?;
-        let plan = lesson.plan(place.step, 0, 0)?;
+        // The variant and seed the page drew (a quiz's): the copy is of this step.
+        let plan = lesson.plan(place.step, place.variant, place.seed)?;
+        plan_pool_bytes(&plan).filter(|b| *b <= room)?;
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (mut engines, _) = open(&plan, 0, sessions.clone()).ok()?;
         let seen: Seen = Rc::default();

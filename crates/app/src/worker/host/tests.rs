@@ -1019,16 +1019,49 @@ fn reveal_step(h: &mut Host, lesson: &str, ask: u32, step: u32) {
 /// Opens step `step` of `lesson` on a fresh host and runs frames until it has opened
 /// and its question's copy has its answer (or is gone).
 fn opened_with_answer_ahead(lesson: &str, step: u32) -> Host {
+    opened_variant_with_answer_ahead(lesson, step, 0)
+}
+
+/// [`opened_with_answer_ahead`] with the quiz variant `variant` drawn.
+fn opened_variant_with_answer_ahead(lesson: &str, step: u32, variant: u32) -> Host {
     let mut h = Host::new();
-    open_lesson_step(&mut h, lesson, 1, step, 5);
+    open_lesson_variant(&mut h, lesson, step, variant);
     answer_to(&mut h, 400, 1).expect("the step opens");
     frames_until(&mut h, 400, |_, _| false);
     h
 }
 
+/// Opens step `step` of `lesson` (ask 1, generation 5) with quiz variant `variant`.
+fn open_lesson_variant(h: &mut Host, lesson: &str, step: u32, variant: u32) {
+    h.handle(
+        Command::OpenLesson {
+            ask: 1,
+            lesson: lesson.into(),
+            source: None,
+            step,
+            variant,
+            seed: 0,
+            generation: 5,
+        },
+        &|| 0.0,
+    );
+}
+
 #[test]
 fn a_question_answered_ahead_is_revealed_at_once_as_the_usual_run_would_show_it() {
-    let mut h = opened_with_answer_ahead("mdl-queue", 2);
+    answered_ahead_as_the_usual_run("mdl-queue", 2, 0);
+}
+
+#[test]
+fn a_quiz_variant_drawn_is_answered_ahead_as_the_usual_run_would_show_it() {
+    // which-statement's steps draw one of several variants.
+    answered_ahead_as_the_usual_run("which-statement", 1, 2);
+}
+
+/// Step `step` of `lesson`, variant `variant`: its question's copy answers in the
+/// first frame after Reveal what the usual run shows, and leaves the same server.
+fn answered_ahead_as_the_usual_run(lesson: &str, step: u32, variant: u32) {
+    let mut h = opened_variant_with_answer_ahead(lesson, step, variant);
     let copy = h
         .reveal_ahead
         .as_ref()
@@ -1039,16 +1072,16 @@ fn a_question_answered_ahead_is_revealed_at_once_as_the_usual_run_would_show_it(
     );
     // The usual way: the same step and frames, the copy dropped.
     let mut usual = Host::new();
-    open_lesson_step(&mut usual, "mdl-queue", 1, 2, 5);
+    open_lesson_variant(&mut usual, lesson, step, variant);
     answer_to(&mut usual, 400, 1).expect("the step opens");
     usual.reveal_ahead = None;
     frames_until(&mut usual, 400, |_, _| false);
-    reveal_step(&mut usual, "mdl-queue", 2, 2);
+    reveal_step(&mut usual, lesson, 2, step);
     let Some(Reply::Revealed { seen: want, .. }) = answer_to(&mut usual, 4000, 2) else {
         panic!("the question's moment is reached");
     };
 
-    reveal_step(&mut h, "mdl-queue", 2, 2);
+    reveal_step(&mut h, lesson, 2, step);
     let (f, _) = h.frame(16.0, 0.0, &|| 0.0).expect("a frame");
     let seen = f.replies.iter().find_map(|r| match r {
         Reply::Revealed { ask: 2, seen } => Some(seen.clone()),
