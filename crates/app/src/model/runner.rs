@@ -141,6 +141,9 @@ pub struct Runner {
     applied: usize,
     checkpoints: Vec<Checkpoint>,
     checkpoint_every: Tick,
+    /// Whether it takes checkpoints: a copy run on ahead (`runner/fork.rs`) takes
+    /// none, and the original's when it takes its place.
+    checkpointing: bool,
     /// The furthest virtual time reached.
     horizon: Tick,
     /// Events already digested.
@@ -287,6 +290,7 @@ impl Runner {
             applied: 0,
             checkpoints: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY,
+            checkpointing: true,
             horizon: Tick::ZERO,
             cursor: 0,
             marks: Vec::new(),
@@ -647,6 +651,9 @@ impl Runner {
     /// Takes a checkpoint when the last one is `checkpoint_every` old; thins them out
     /// when they outgrow the memory budget.
     fn checkpoint(&mut self) {
+        if !self.checkpointing {
+            return;
+        }
         let now = self.sim.now();
         if let Some(last) = self.checkpoints.last() {
             if now < last.sim.now() + self.checkpoint_every {
@@ -1217,6 +1224,7 @@ fn drop_oldest<T>(v: &mut Vec<T>, keep: usize) {
 }
 
 mod busy;
+mod fork;
 #[cfg(test)]
 mod tests;
 

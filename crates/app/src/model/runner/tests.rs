@@ -785,3 +785,44 @@ fn a_compare_engine_a_frame_ahead_takes_a_statement_at_the_main_engines_tick() {
         );
     }
 }
+
+#[test]
+fn a_fork_runs_on_to_the_state_the_original_reaches_and_takes_its_checkpoints() {
+    let mut r = Runner::new(DEFAULT_SCENARIO, "mysql-5.7", 0).unwrap();
+    for _ in 0..60 {
+        r.advance(100.0, &|| 0.0);
+    }
+    r.execute("DROP TABLE t2").unwrap();
+    r.digest();
+    let mut copy = r.fork().expect("settled: forked");
+    assert!(copy.checkpoints.is_empty(), "the original's memory stays");
+    assert_eq!(state(&copy), state(&r));
+    // The original plays on; the copy runs there in one go.
+    for _ in 0..40 {
+        r.advance(100.0, &|| 0.0);
+    }
+    copy.go_to(r.sim().now());
+    while !copy.work(f64::INFINITY, &|| 0.0) {}
+    r.digest();
+    copy.digest();
+    assert_eq!(state(&copy), state(&r));
+    assert_eq!(copy.log(), r.log(), "the same console log");
+    assert!(copy.checkpoints.is_empty(), "none taken on its way");
+    let times = |r: &Runner| {
+        r.checkpoints
+            .iter()
+            .map(|c| c.sim.now())
+            .collect::<Vec<_>>()
+    };
+    let theirs = times(&r);
+    assert!(theirs.len() >= 2, "{theirs:?}");
+    copy.take_checkpoints(&mut r);
+    assert_eq!(times(&copy), theirs, "taken");
+    let at = state(&copy);
+    copy.seek(Tick::from_ms(2_000));
+    copy.seek(at.1);
+    assert_eq!(state(&copy), at, "seeks back and forth from them");
+    // Busy (on its way to a moment): not forked.
+    copy.go_to(at.1 + Tick::SECOND);
+    assert!(copy.fork().is_none());
+}

@@ -3,8 +3,8 @@
 //! thread does them (`model::lesson`); the open step's question answered ahead
 //! (`reveal_ahead.rs`) and the next step opened ahead (`prefetch.rs`).
 
-use super::prefetch::{self, Prefetch, MAX_POOL_BYTES};
-use super::reveal_ahead::RevealAhead;
+use super::prefetch::{self, Prefetch};
+use super::reveal_ahead::{Adopted, RevealAhead};
 use super::Host;
 use crate::model::lesson::{lesson_from, open, plan_of, reveal, Sessions, StepPick};
 use crate::model::remote::protocol::Reply;
@@ -16,8 +16,8 @@ impl Host {
     /// brought it) as restart `generation`; the answer to `ask` goes out once its
     /// sessions are connected, or at once with why it cannot open. The step opened
     /// ahead is taken when it is this one; the one after is then opened ahead, and
-    /// a copy of this one runs on to its question (`reveal_ahead.rs`) if
-    /// [`MAX_POOL_BYTES`] holds it beside the one after.
+    /// a copy of this one, once it settles, runs on to its question
+    /// (`reveal_ahead.rs`).
     pub(super) fn open_lesson(
         &mut self,
         ask: u32,
@@ -60,8 +60,7 @@ impl Host {
                 self.prefetch = lesson
                     .as_ref()
                     .and_then(|l| Prefetch::next(l, source, place));
-                let room = MAX_POOL_BYTES - self.prefetch.as_ref().map_or(0, |p| p.bytes);
-                self.reveal_ahead = lesson.and_then(|l| RevealAhead::open(&l, source, place, room));
+                self.reveal_ahead = lesson.and_then(|l| RevealAhead::open(&l, source, place));
             }
             Err(e) => self.replies.push(Reply::LessonOpened {
                 ask,
@@ -71,15 +70,25 @@ impl Host {
     }
 
     /// Gives the question run ahead and the step opened ahead the frame's spare
-    /// time, half each while both work: none while the open step's engines are busy or behind the clock; while
-    /// they play, a little and what they left of their own share of the frame
-    /// (`spare_ms` of [`super::WORK_MS`]); more while they are paused.
+    /// time, half each while both work: none while the open step's engines are
+    /// busy or behind the clock; while they play, a little and what they left of
+    /// their own share of the frame (`spare_ms` of [`super::WORK_MS`]); more while
+    /// they are paused. The question's copy is cloned from the open step's engines
+    /// about a second of such frames on (they are settled then), or dropped once
+    /// the step is at its question.
     pub(super) fn work_ahead(&mut self, spare_ms: f64, clock: &dyn Fn() -> f64) {
         let Some(e) = self.engines.as_ref() else {
             return;
         };
         if e.busy().is_some() || self.lagging {
             return;
+        }
+        let copied = self
+            .reveal_ahead
+            .as_mut()
+            .map(|r| r.copy(e, &self.lesson_sessions.borrow()));
+        if copied == Some(false) {
+            self.reveal_ahead = None;
         }
         let budget = if self.clock.0 {
             prefetch::PLAYING_WORK_MS + spare_ms
@@ -138,9 +147,14 @@ impl Host {
                 && now <= q.at
                 && r.ahead_of(now)
         });
-        if ready {
-            let r = self.reveal_ahead.take().expect("checked above");
-            self.adopt_reveal(ask, r);
+        let g = e.main().generation();
+        if let Some(copy) = self
+            .reveal_ahead
+            .take()
+            .filter(|_| ready)
+            .and_then(|r| r.adopt(g))
+        {
+            self.adopt_reveal(ask, copy);
             return;
         }
         self.drop_reveal_ahead();
@@ -159,14 +173,18 @@ impl Host {
     /// it is there. The copy takes the open step's generation, clock and pause; the
     /// next frame sends the console's log and a whole map again, as after the usual
     /// reveal's run (a seek).
-    fn adopt_reveal(&mut self, ask: u32, r: RevealAhead) {
-        let Some(old) = self.engines.take() else {
+    fn adopt_reveal(&mut self, ask: u32, (mut engines, sessions, seen): Adopted) {
+        let Some(mut old) = self.engines.take() else {
             return;
         };
-        let (mut engines, sessions, seen) = r.adopt(old.main().generation());
         engines.pause_at = old.pause_at;
         engines.bound = old.bound;
         engines.set_clock(self.clock.0, self.clock.1);
+        // The open step's checkpoints hold for the copy (the same inputs): a seek
+        // back after the reveal starts from them, as it would have.
+        for (new, old) in engines.panes.iter_mut().zip(&mut old.panes) {
+            new.take_checkpoints(old);
+        }
         drop(old);
         self.engines = Some(engines);
         self.lesson_sessions = sessions;

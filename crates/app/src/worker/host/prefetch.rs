@@ -14,7 +14,7 @@
 //! Only a step the page would open the same way is opened ahead: one variant with one
 //! seed (a quiz of several draws at random on the page), and a pool the worker can
 //! hold beside the open step's (and beside the copy of it running on to its
-//! question, `reveal_ahead.rs`).
+//! question, `reveal_ahead.rs`: see [`MAX_POOL_BYTES`]).
 
 use crate::model::lesson::{open, Sessions, StepPick};
 use crate::model::runner::Engines;
@@ -32,24 +32,24 @@ pub(super) const PAUSED_WORK_MS: f64 = 24.0;
 /// (the worker would hold two large pools at once): 48 GB, 3 Mi frames of 16 KB,
 /// about 100 MB more in the worker (compressed-partitions' 36 GB pool is in; I1's
 /// 128 GB ones are not). The next step and the open step's question copy
-/// (`reveal_ahead.rs`) share it: the next step first, the copy only if the rest
-/// holds it (compressed-partitions' 36 GB steps keep their next step ahead, ready
-/// within 0.3 s after →, and reveal the usual way: a copy of theirs, building its
-/// pool in the spare time of a playing step, was not at its question after 5 s,
-/// and it kept the next step out).
+/// (`reveal_ahead.rs`) each have this budget: a 36 GB step holds three pools, the
+/// open one, its copy and the next step's (73 MB each at 31 bytes a page; 170 MB
+/// each with the events and samples, as `Sim::approx_bytes` counts them).
 pub(super) const MAX_POOL_BYTES: u64 = 48 << 30;
 
-/// The pool bytes of step `step` of `lesson`, all its engines together, when it
-/// can be opened ahead: the page opens it as variant 0, seed 0 (one variant with
-/// one seed: a quiz of several draws at random on the page), and it is no more
-/// than [`MAX_POOL_BYTES`].
-pub(super) fn pool_bytes(lesson: &Lesson, step: usize) -> Option<u64> {
+/// The plan of step `step` of `lesson` when it can be opened ahead: the page opens
+/// it as variant 0, seed 0 (one variant with one seed: a quiz of several draws at
+/// random on the page), and its pools, all its engines together, are no more than
+/// [`MAX_POOL_BYTES`].
+fn plan_ahead(lesson: &Lesson, step: usize) -> Option<Plan<'_>> {
     let s = lesson.steps.get(step)?;
     let drawn = s.variants.len() > 1 || s.variants.first().is_some_and(|v| v.seeds.len() > 1);
     if drawn {
         return None;
     }
-    plan_pool_bytes(&lesson.plan(step, 0, 0)?)
+    let plan = lesson.plan(step, 0, 0)?;
+    plan_pool_bytes(&plan)?;
+    Some(plan)
 }
 
 /// The pools of a step's `plan` together, bytes, when they fit in [`MAX_POOL_BYTES`].
@@ -72,8 +72,6 @@ pub(super) struct Prefetch {
     pub(super) engines: Engines,
     /// Its sessions' names and ids, once connected.
     pub(super) sessions: Rc<RefCell<Sessions>>,
-    /// Its pool bytes, all its engines together.
-    pub(super) bytes: u64,
 }
 
 impl Prefetch {
@@ -82,8 +80,7 @@ impl Prefetch {
     /// pool is small enough to hold twice.
     pub(super) fn next(lesson: &Lesson, source: Option<&str>, place: StepPick) -> Option<Prefetch> {
         let step = place.step + 1;
-        let bytes = pool_bytes(lesson, step)?;
-        let plan = lesson.plan(step, 0, 0)?;
+        let plan = plan_ahead(lesson, step)?;
         let sessions: Rc<RefCell<Sessions>> = Rc::default();
         let (engines, _) = open(&plan, 0, sessions.clone()).ok()?;
         Some(Prefetch {
@@ -96,7 +93,6 @@ impl Prefetch {
             },
             engines,
             sessions,
-            bytes,
         })
     }
 

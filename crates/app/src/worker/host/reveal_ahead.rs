@@ -4,10 +4,14 @@
 //! compressed-partitions, ext3, instant-columns).
 //!
 //! ```text
-//!   step N opens ──▶ RevealAhead::open: a copy of N's engines (the same plan), with
-//!                    model::lesson::reveal asked of it at once
-//!   each timer frame: the open step's work first, then the copy's and the next
-//!                     step's prefetch's, half the spare time each while both work
+//!   step N opens ──▶ RevealAhead::open: the question noted, no engines yet
+//!   each timer frame: the open step's work first; once its engines have been
+//!                     settled about a second (before the question's moment),
+//!                     RevealAhead::copy clones them (model::runner::fork: no
+//!                     pool built, no replay)
+//!                     with model::lesson::reveal asked of the clone; then the
+//!                     copy's work and the next step's prefetch's, half the spare
+//!                     time each while both work
 //!   any input to N ──▶ the copy is dropped (a statement, a seek, a step, a restart,
 //!                     another step or link: N would no longer reach its state)
 //!   Reveal (N)    ──▶ N not past the question, and the copy answered (or on its
@@ -16,24 +20,42 @@
 //!                     reach the question); else the usual reveal
 //! ```
 //!
-//! The engine is deterministic: from the step's moment with the same inputs, the
-//! copy reaches exactly the state the open step reaches at the question's moment.
-//! The copy is of the step as the page opened it (a quiz's drawn variant and seed
-//! too), and only when its pool fits in [`MAX_POOL_BYTES`] beside the next step's
-//! opened ahead (the next step first: see there).
+//! The engine is deterministic: the clone, run on with the same inputs, reaches
+//! exactly the state the open step reaches at the question's moment. The copy is of
+//! the step as the page opened it (a quiz's drawn variant and seed too), and only
+//! when its pool fits in [`MAX_POOL_BYTES`] (its own budget, beside the next step's
+//! opened ahead: compressed-partitions' 36 GB steps hold three engines, about
+//! 170 MB each as the engine counts them). A copy built afresh, its pool and a
+//! replay to the step's moment, was not
+//! at compressed-partitions' questions after 5 s of a playing step's spare time;
+//! the clone starts where the open step is.
 
 use super::prefetch::plan_pool_bytes;
 #[cfg(doc)]
 use super::prefetch::MAX_POOL_BYTES;
-use crate::model::lesson::{open, reveal, Sessions, StepPick};
+use crate::model::lesson::{reveal, Sessions, StepPick};
 use crate::model::runner::{Busy, Engines};
-use ddlscope_engine::lesson::Lesson;
+use ddlscope_engine::lesson::{Lesson, Question};
 use ddlscope_engine::Tick;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// Frames the open step's engines are settled before they are cloned, about a
+/// second of the worker's 16 ms frames: the step's first frames (its LessonOpened,
+/// its first map) go to the page before the clone, a copy of the whole pool (about
+/// 170 MB for compressed-partitions' 36 GB, tens of ms), and the next step opened
+/// ahead has that second's spare time alone, so a presenter who moves on within it
+/// does not wait for the copy. Four frames: compressed-partitions' steps ready after
+/// Next at 1 s a step in 1,073 ms (median of one walk under load; a second: 903;
+/// main, no copy for it: 604 and 824).
+const COPY_AFTER_FRAMES: u32 = 60;
+
 /// Where the copy's answer comes, measured at the question's moment.
 pub(super) type Seen = Rc<RefCell<Option<String>>>;
+
+/// The copy as it takes the open step's place: its engines, its sessions and where
+/// its answer comes.
+pub(super) type Adopted = (Engines, Rc<RefCell<Sessions>>, Seen);
 
 /// The open step's copy, on its way to its question's answer.
 #[derive(Debug)]
@@ -43,50 +65,78 @@ pub(super) struct RevealAhead {
     source: Option<String>,
     /// The step, as the page opened it.
     place: StepPick,
-    /// The question's moment, and where the copy runs to measure it (the step's
-    /// moment when that is later, as `model::lesson::reveal` goes).
+    /// The question, and its moment (where the copy runs to measure it).
+    question: Question,
     at: Tick,
-    to: Tick,
-    /// The copy's engines: warming, on their way to the question's moment, or there.
-    pub(super) engines: Engines,
-    /// The copy's sessions' names and ids, once connected.
+    /// The copy's engines, once cloned from the open step's: on their way to the
+    /// question's moment, or there.
+    pub(super) engines: Option<Engines>,
+    /// Frames the open step has been settled, until it is cloned.
+    settled_frames: u32,
+    /// The copy's sessions' names and ids (the open step's, when cloned).
     sessions: Rc<RefCell<Sessions>>,
     /// What the question asks about, measured at its moment, once there.
     seen: Seen,
 }
 
 impl RevealAhead {
-    /// A copy of step `place` of `lesson` (its text `source` when the reader brought
-    /// it), on its way to its question's answer, if it asks one and its pool takes
-    /// at most `room` bytes (what [`MAX_POOL_BYTES`] leaves beside the next step
-    /// opened ahead).
+    /// The copy of step `place` of `lesson` (its text `source` when the reader
+    /// brought it) to come, if the step asks a question and its pool fits in
+    /// [`MAX_POOL_BYTES`]; its engines are cloned once the open step's settle
+    /// ([`RevealAhead::copy`]).
     pub(super) fn open(
         lesson: &Lesson,
         source: Option<&str>,
         place: StepPick,
-        room: u64,
     ) -> Option<RevealAhead> {
         let q = lesson.steps.get(place.step)?.question.as_ref()?;
         // The variant and seed the page drew (a quiz's): the copy is of this step.
         let plan = lesson.plan(place.step, place.variant, place.seed)?;
-        plan_pool_bytes(&plan).filter(|b| *b <= room)?;
-        let sessions: Rc<RefCell<Sessions>> = Rc::default();
-        let (mut engines, _) = open(&plan, 0, sessions.clone()).ok()?;
-        let seen: Seen = Rc::default();
-        let put = seen.clone();
-        reveal(&mut engines, sessions.clone(), q, move |o| {
-            *put.borrow_mut() = Some(o.to_string());
-        });
+        plan_pool_bytes(&plan)?;
         Some(RevealAhead {
             id: lesson.id.clone(),
             source: source.map(str::to_string),
             place,
+            question: q.clone(),
             at: q.at,
-            to: q.at.max(plan.open_at),
-            engines,
-            sessions,
-            seen,
+            engines: None,
+            settled_frames: 0,
+            sessions: Rc::default(),
+            seen: Rc::default(),
         })
+    }
+
+    /// Clones the open step's `engines` and `sessions` once the engines have been
+    /// settled [`COPY_AFTER_FRAMES`] frames (a frame's call each), and sets the clone
+    /// off to the question's moment (nothing once cloned). False
+    /// when the copy is of no use: the open step is at the question's moment or past
+    /// it (the usual reveal measures where it is, at once).
+    pub(super) fn copy(&mut self, open: &Engines, sessions: &Sessions) -> bool {
+        if self.engines.is_some() {
+            return true;
+        }
+        if open.main().sim().now() >= self.at {
+            return false;
+        }
+        if self.settled_frames < COPY_AFTER_FRAMES {
+            self.settled_frames += 1;
+            return true;
+        }
+        let Some(mut engines) = open.fork() else {
+            return true;
+        };
+        *self.sessions.borrow_mut() = sessions.clone();
+        let put = self.seen.clone();
+        reveal(
+            &mut engines,
+            self.sessions.clone(),
+            &self.question,
+            move |o| {
+                *put.borrow_mut() = Some(o.to_string());
+            },
+        );
+        self.engines = Some(engines);
+        true
     }
 
     /// Whether this is a copy of step `step` of lesson `id` (its text `source`).
@@ -109,32 +159,39 @@ impl RevealAhead {
     /// past `now` (every engine of it; the frames after finish its run and measure).
     pub(super) fn ahead_of(&self, now: Tick) -> bool {
         self.answer().is_some()
-            || self.engines.panes.iter().all(|r| {
-                !matches!(r.busy(), Some(Busy::Warming { .. }))
-                    && r.destination() == self.to
-                    && r.sim().now() > now
+            || self.engines.as_ref().is_some_and(|e| {
+                e.panes.iter().all(|r| {
+                    !matches!(r.busy(), Some(Busy::Warming { .. }))
+                        && r.destination() == self.at
+                        && r.sim().now() > now
+                })
             })
     }
 
     /// Gives the copy `budget_ms` of the frame, until it has its answer.
     pub(super) fn work(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) {
-        if self.seen.borrow().is_none() {
-            self.engines.work(budget_ms, clock);
+        if let Some(e) = self
+            .engines
+            .as_mut()
+            .filter(|_| self.seen.borrow().is_none())
+        {
+            e.work(budget_ms, clock);
         }
     }
 
-    /// Whether the copy still wants the frames' spare time.
+    /// Whether the copy still wants the frames' spare time: cloned and on its way.
     pub(super) fn working(&self) -> bool {
-        self.seen.borrow().is_none()
+        self.engines.is_some() && self.seen.borrow().is_none()
     }
 
     /// The copy's engines under generation `g` (the open step's), its sessions and
     /// where its answer comes (at once, or once its engines settle at the
-    /// question's moment).
-    pub(super) fn adopt(mut self, g: u32) -> (Engines, Rc<RefCell<Sessions>>, Seen) {
-        for r in &mut self.engines.panes {
+    /// question's moment); None before the clone.
+    pub(super) fn adopt(self, g: u32) -> Option<Adopted> {
+        let mut engines = self.engines?;
+        for r in &mut engines.panes {
             r.adopt_generation(g);
         }
-        (self.engines, self.sessions, self.seen)
+        Some((engines, self.sessions, self.seen))
     }
 }

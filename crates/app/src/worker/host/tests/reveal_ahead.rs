@@ -168,9 +168,15 @@ fn a_question_on_its_way_ahead_is_taken_when_it_is_further_than_the_step() {
         .reveal_ahead
         .as_mut()
         .expect("the step's question runs ahead");
+    assert!(!copy.ahead_of(now), "not cloned yet");
+    let open = h.engines.as_ref().expect("the open step");
+    for _ in 0..100 {
+        assert!(copy.copy(open, &h.lesson_sessions.borrow()), "of use");
+    }
+    assert!(copy.engines.is_some(), "cloned a second on");
     let mut n = 0;
     while !copy.ahead_of(now) {
-        copy.engines.work(2.0, &tick);
+        copy.work(2.0, &tick);
         n += 1;
         assert!(n < 1_000_000, "the copy gets there");
     }
@@ -195,4 +201,42 @@ fn a_question_on_its_way_ahead_is_taken_when_it_is_further_than_the_step() {
     let (a, b) = (h.engines().unwrap().main(), usual.engines().unwrap().main());
     assert_eq!(a.sim().trace_hash(), b.sim().trace_hash());
     assert_eq!(a.log(), b.log(), "the same console log");
+}
+
+#[test]
+fn a_36_gb_step_is_copied_for_its_question_beside_its_next_step_opened_ahead() {
+    // compressed-partitions' second step: one engine with a 36 GB pool, its next
+    // step (the same pool) opened ahead too.
+    let mut h = Host::new();
+    open_lesson_step(&mut h, "compressed-partitions", 1, 1, 5);
+    assert!(h.prefetch.is_some(), "the next step is opened ahead");
+    let copy = h
+        .reveal_ahead
+        .as_ref()
+        .expect("the question's copy comes too");
+    assert!(copy.engines.is_none(), "cloned once the step settles");
+    let Some(Reply::LessonOpened { result, .. }) = answer_to(&mut h, 400, 1) else {
+        panic!("the step opens");
+    };
+    assert!(result.is_ok(), "{result:?}");
+    let cloned = |h: &Host| h.reveal_ahead.as_ref().is_some_and(|r| r.engines.is_some());
+    assert!(!cloned(&h), "not in the frame the step settled");
+    frames_until(&mut h, 30, |_, _| false);
+    assert!(!cloned(&h), "nor in the next half second");
+    frames_until(&mut h, 40, |_, _| false);
+    assert!(cloned(&h), "cloned a second on");
+    assert!(h.prefetch.is_some(), "beside the next step");
+    let answer = h.reveal_ahead.as_ref().and_then(RevealAhead::answer);
+    assert!(answer.is_some(), "answered in the frames' spare time");
+    reveal_step(&mut h, "compressed-partitions", 2, 1);
+    let (f, _) = h.frame(16.0, 0.0, &|| 0.0).expect("a frame");
+    let seen = f.replies.iter().find_map(|r| match r {
+        Reply::Revealed { ask: 2, seen } => Some(seen.clone()),
+        _ => None,
+    });
+    assert_eq!(seen, Some(Ok(answer.unwrap())), "at once, the copy's");
+    // The question's moment, as the step's pause (30 s).
+    let e = h.engines().unwrap();
+    assert_eq!(e.main().sim().now(), ddlscope_engine::Tick::from_secs(30));
+    assert_eq!(e.main().generation(), 5);
 }
