@@ -104,6 +104,15 @@ struct AdviseArgs {
     /// The storage device: hdd, sata_ssd or nvme.
     #[arg(long)]
     device: Option<String>,
+    /// One 16 KB page write on the server's disk, µs (default: the device's).
+    #[arg(long = "write-us")]
+    write_us: Option<String>,
+    /// A write and fsync of the redo log, µs (default: the device's).
+    #[arg(long = "fsync-us")]
+    fsync_us: Option<String>,
+    /// Writes the disk serves at once (default: the device's).
+    #[arg(long = "io-channels")]
+    io_channels: Option<String>,
     /// The server's CPU cores, which its threads share (default: no CPU contention).
     #[arg(long)]
     cpus: Option<String>,
@@ -164,6 +173,9 @@ impl AdviseArgs {
             ("ahi", &self.ahi),
             ("fs", &self.fs),
             ("device", &self.device),
+            ("write-us", &self.write_us),
+            ("fsync-us", &self.fsync_us),
+            ("io-channels", &self.io_channels),
             ("cpus", &self.cpus),
             ("statement-cpu-us", &self.statement_cpu_us),
             ("table-size", &self.table_size),

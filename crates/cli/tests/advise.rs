@@ -286,6 +286,18 @@ fn input_the_engine_cannot_model_is_refused_naming_the_field() {
             "--statement-cpu-us fast: not a whole number (1 to 100000)",
         ),
         (
+            &["--ddl", "DROP TABLE big", "--write-us", "0"],
+            "--write-us 0: must be between 1 and 1000000",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--fsync-us", "slow"],
+            "--fsync-us slow: not a whole number (µs, 1 to 1000000)",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--io-channels", "257"],
+            "--io-channels 257: must be between 1 and 256",
+        ),
+        (
             &[
                 "--ddl",
                 "DROP TABLE big",

@@ -115,6 +115,12 @@ pub struct Mechanisms {
     /// `PageBulk::init()` logs), where MySQL's is redo-less (`MTR_LOG_NO_REDO`).
     #[serde(default)]
     pub bulk_load_redo: bool,
+    /// The checkpoint age counts from the last checkpoint written, and a writer past
+    /// `max_checkpoint_age` waits for a sync flush and a checkpoint
+    /// (`log_checkpoint_margin()`, MariaDB 10.5+; `sim/checkpoint.rs`). Default off:
+    /// the age counts from the oldest modification.
+    #[serde(default)]
+    pub checkpoint_margin: bool,
 }
 
 /// TRUNCATE TABLE.

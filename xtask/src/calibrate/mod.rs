@@ -13,8 +13,9 @@
 //!  figures (calibrate::figures): duration, baseline tps, mean tps during, worst
 //!  second, seconds under a tenth of the baseline → target/calibrate-playbooks.tsv
 //!  (every second of every run)
-//!  ddlscope advise --json on the same server, per DDL, lock mode and open
-//!  transaction (calibrate::sim): each run's playbook's figures beside it
+//!  ddlscope advise --json on the same server and disk (calibrate::disk: dd's 16 KB
+//!  direct and synced writes), per DDL, lock mode and open transaction
+//!  (calibrate::sim): each run's playbook's figures beside it
 //!  → target/calibrate-playbooks.md: the table, each figure pair marked as agreeing
 //!    (within a factor of 1.5, or 5 points of dip, or 1 s of stall) or not
 //! ```
@@ -25,6 +26,7 @@
 //! It takes about half an hour and loads both cores, so it is not part of
 //! `cargo xtask test`; the README's calibration table comes from its output.
 
+mod disk;
 mod figures;
 mod real;
 mod sim;
@@ -173,7 +175,13 @@ fn advise_rows(rows: &mut [Row], table_rows: u64) -> Result {
     );
     run(Command::new(host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
     let ddlscope = target_dir().join("release").join("ddlscope");
-    let mut advice = sim::Advice::default();
+    // The disk the private server's datadir was on (std::env::temp_dir()).
+    let disk = disk::measure(&std::env::temp_dir())?;
+    note(format!(
+        "this machine's disk: a 16 KB direct write {} µs, a synced one {} µs",
+        disk.write_us, disk.fsync_us
+    ));
+    let mut advice = sim::Advice::new(disk);
     // Each lock mode's runs were one server: its statements' measured CPU.
     let cpu_us = |mode: u8| {
         let baselines: Vec<f64> = rows

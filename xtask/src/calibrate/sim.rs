@@ -4,6 +4,7 @@
 //! DDL, lock mode and open transaction, and the figures
 //! of the playbook that matches each real run.
 
+use super::disk::Disk;
 use crate::util::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -46,13 +47,21 @@ pub fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
     Some(us.round().max(1.0) as u64)
 }
 
-/// The advice for each question asked so far.
-#[derive(Default)]
+/// The advice for each question asked so far, on one disk.
 pub struct Advice {
+    disk: Disk,
     answers: BTreeMap<Question, Vec<(String, Advised)>>,
 }
 
 impl Advice {
+    /// No question asked yet; every answer for a server on `disk`.
+    pub fn new(disk: Disk) -> Advice {
+        Advice {
+            disk,
+            answers: BTreeMap::new(),
+        }
+    }
+
     /// The figures of the playbook whose name contains `playbook` (case-insensitive).
     pub fn figures(
         &mut self,
@@ -62,7 +71,7 @@ impl Advice {
         playbook: &str,
     ) -> Result<Option<Advised>> {
         if let std::collections::btree_map::Entry::Vacant(e) = self.answers.entry(q) {
-            e.insert(parse_playbooks(&advise(ddlscope, rows, q)?));
+            e.insert(parse_playbooks(&advise(ddlscope, rows, q, self.disk)?));
         }
         let wanted = playbook.to_lowercase();
         Ok(self.answers[&q]
@@ -72,7 +81,7 @@ impl Advice {
     }
 }
 
-fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
+fn advise(ddlscope: &Path, rows: u64, q: Question, disk: Disk) -> Result<String> {
     let mut cmd = Command::new(ddlscope);
     cmd.args([
         "advise",
@@ -103,6 +112,12 @@ fn advise(ddlscope: &Path, rows: u64, q: Question) -> Result<String> {
     .args(["--set", "innodb_redo_log_capacity=16M"])
     .arg("--statement-cpu-us")
     .arg(q.statement_cpu_us.to_string())
+    // This machine's disk, one write at a time (calibrate::disk).
+    .arg("--write-us")
+    .arg(disk.write_us.to_string())
+    .arg("--fsync-us")
+    .arg(disk.fsync_us.to_string())
+    .args(["--io-channels", "1"])
     .args(["--ddl", q.ddl, "--json", "--out"])
     // The playbooks' scenario files go beside the table, not into the working tree.
     .arg(crate::util::target_dir().join("calibrate-advice"));

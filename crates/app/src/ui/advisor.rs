@@ -61,12 +61,15 @@ const fn choice(
 }
 
 /// The server's fields.
-const SERVER: [Field; 6] = [
+const SERVER: [Field; 9] = [
     field("pool", "Buffer pool", "128G"),
     field("instances", "Pool instances", "8"),
     choice("ahi", "Adaptive hash index", &["", "on", "off"]),
     choice("fs", "File system", &["", "ext3", "ext4", "xfs"]),
     choice("device", "Device", &["", "nvme", "sata_ssd", "hdd"]),
+    field("write-us", "Page write, µs", "the device's"),
+    field("fsync-us", "Log fsync, µs", "the device's"),
+    field("io-channels", "Writes at once", "the device's"),
     field("cpus", "CPU cores", "none contended"),
 ];
 

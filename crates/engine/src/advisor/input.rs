@@ -6,7 +6,7 @@
 //! gets the same checks and the same messages. [`InputBuilder::finish`] fills what was
 //! not given with a stated assumption.
 
-use crate::device::DeviceKind;
+use crate::device::{DeviceConfig, DeviceKind};
 use crate::fs::FileSystemKind;
 use crate::scenario::{RowFormatConfig, POOL_MAX, POOL_MIN};
 use crate::size::ByteSize;
@@ -65,8 +65,9 @@ pub struct AdviceInput {
     pub ahi: bool,
     /// The data files' file system.
     pub fs: FileSystemKind,
-    /// The storage device.
-    pub device: DeviceKind,
+    /// The storage device: its kind, and the latencies and queue measured on the
+    /// server's own disk where given (the kind's figures where not).
+    pub device: DeviceConfig,
     /// The server's CPU cores, shared by its threads (`server.cpus`); 0: as many as
     /// there are runnable threads (no CPU contention).
     pub cpus: u32,
@@ -95,6 +96,9 @@ pub struct InputBuilder {
     ahi: Option<bool>,
     fs: Option<FileSystemKind>,
     device: Option<DeviceKind>,
+    write_us: Option<u64>,
+    fsync_us: Option<u64>,
+    io_channels: Option<u32>,
     cpus: Option<u32>,
     statement_cpu_us: Option<u64>,
     size: Option<ByteSize>,
@@ -110,7 +114,7 @@ pub struct InputBuilder {
 }
 
 /// The field names [`InputBuilder::set`] takes (the CLI's flags without `--`).
-pub const FIELDS: [&str; 18] = [
+pub const FIELDS: [&str; 21] = [
     "profile",
     "set",
     "open-txn",
@@ -119,6 +123,9 @@ pub const FIELDS: [&str; 18] = [
     "ahi",
     "fs",
     "device",
+    "write-us",
+    "fsync-us",
+    "io-channels",
     "cpus",
     "statement-cpu-us",
     "table-size",
@@ -148,6 +155,13 @@ fn number<T: std::str::FromStr>(field: &str, value: &str, range: &str) -> Result
         .replace('_', "")
         .parse()
         .map_err(|_| format!("--{field} {value}: not a whole number ({range})"))
+}
+
+/// A device latency, µs: what `fio` or `dd oflag=direct` measures on the server's disk.
+fn micros(field: &str, value: &str) -> Result<u64, String> {
+    let n = number(field, value, "µs, 1 to 1000000")?;
+    in_range(field, n, 1, 1_000_000)?;
+    Ok(n)
 }
 
 fn in_range(field: &str, value: u64, lo: u64, hi: u64) -> Result<(), String> {
@@ -191,6 +205,13 @@ impl InputBuilder {
             "ahi" => self.ahi = Some(super::variables::switch(field, value)?),
             "fs" => self.fs = Some(keyword(field, value, "ext3, ext4, xfs")?),
             "device" => self.device = Some(keyword(field, value, "hdd, sata_ssd, nvme")?),
+            "write-us" => self.write_us = Some(micros(field, value)?),
+            "fsync-us" => self.fsync_us = Some(micros(field, value)?),
+            "io-channels" => {
+                let n = number(field, value, "1 to 256")?;
+                in_range(field, n, 1, 256)?;
+                self.io_channels = Some(n as u32);
+            }
             "cpus" => {
                 let n = number(field, value, "1 to 4096")?;
                 in_range(field, n, 1, 4096)?;
@@ -340,12 +361,18 @@ impl InputBuilder {
                 FileSystemKind::Ext4,
                 "the data files are on ext4",
             ),
-            device: assume(
-                &mut self.notes,
-                self.device,
-                DeviceKind::Nvme,
-                "the device is NVMe flash",
-            ),
+            device: DeviceConfig {
+                kind: assume(
+                    &mut self.notes,
+                    self.device,
+                    DeviceKind::Nvme,
+                    "the device is NVMe flash",
+                ),
+                write_latency_us: self.write_us,
+                fsync_latency_us: self.fsync_us,
+                channels: self.io_channels,
+                ..DeviceConfig::default()
+            },
             cpus: assume(
                 &mut self.notes,
                 self.cpus,

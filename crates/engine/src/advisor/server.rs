@@ -4,7 +4,6 @@
 use super::ddl::Ddl;
 use super::input::AdviceInput;
 use super::variables::apply_variable;
-use crate::device::DeviceConfig;
 use crate::fs::FileSystemConfig;
 use crate::scenario::{
     BufferPoolConfig, HaProbeConfig, InnodbConfig, Scenario, ServerConfig, TableConfig,
@@ -94,10 +93,7 @@ pub fn base_scenario(input: &AdviceInput, ddl: &Ddl) -> Result<(Scenario, Vec<St
         seconds: 60,
         schema: ddl.schema.clone().unwrap_or_else(|| "test".into()),
         buffer_pool: buffer_pool(input),
-        device: DeviceConfig {
-            kind: input.device,
-            ..DeviceConfig::default()
-        },
+        device: input.device.clone(),
         file_system: FileSystemConfig { kind: input.fs },
         tables,
         workload: workload(input, on),

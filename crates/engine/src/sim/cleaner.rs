@@ -12,6 +12,10 @@
 //!
 //! The writes go to the device together; when the last completes the pages are clean
 //! (and the LRU-batch ones freed), and the coordinator sleeps until the next second.
+//! With `mechanisms.checkpoint_margin` (MariaDB 10.5+, `sim/checkpoint.rs`) a batch
+//! that wrote is followed by a sync and a checkpoint, and a writer's sync-flush target
+//! makes the next batches furious: `innodb_io_capacity_max` pages older than the
+//! target, one after another with no sleep, until a checkpoint passes it.
 //!
 //! Adaptive flushing, simplified from `page_cleaner_flush_pages_recommendation()`: the
 //! percentage of `innodb_io_capacity` to use is the larger of one for dirty pages
@@ -37,6 +41,8 @@ pub(super) struct PageCleaner {
     period: Tick,
     /// Flush-list pages to write per instance this round.
     flush_quota: u32,
+    /// Only pages modified before this: a sync flush's target (`Lsn(u64::MAX)`: any).
+    lsn_limit: Lsn,
     /// Pages write-fixed this round, and whether each is freed after its write.
     writes: Vec<(FrameId, bool)>,
     lru_writes: Vec<FrameId>,
@@ -53,6 +59,9 @@ enum CleanerStep {
     BatchDone,
     /// `buf_flush_wait_batch_end()`: the writes are done; clean (and free) the pages.
     WritesDone,
+    /// `log_checkpoint()` (`mechanisms.checkpoint_margin`): the files synced and the
+    /// checkpoint written; it moves.
+    Checkpoint,
 }
 
 impl PageCleaner {
@@ -63,6 +72,7 @@ impl PageCleaner {
             next_round: period,
             period,
             flush_quota: 0,
+            lsn_limit: Lsn(u64::MAX),
             writes: Vec::new(),
             lru_writes: Vec::new(),
             flush_writes: Vec::new(),
@@ -88,9 +98,10 @@ impl Sim {
         } else {
             0.0
         };
-        // af_get_pct_for_lsn(): age as a percentage of the async flush point (7/8 capacity).
-        let max_async_age = (inn.redo_log_capacity.bytes() / 8 * 7) as f64;
-        let age_pct = self.checkpoint_age() as f64 * 100.0 / max_async_age;
+        // af_get_pct_for_lsn(): the oldest modification's age as a percentage of
+        // max_modified_age_async.
+        let max_async_age = self.max_modified_age_async() as f64;
+        let age_pct = self.oldest_modification_age() as f64 * 100.0 / max_async_age;
         let pct_for_lsn = if age_pct < f64::from(inn.adaptive_flushing_lwm) {
             0.0
         } else {
@@ -100,6 +111,18 @@ impl Sim {
         let pct = pct_for_dirty.max(pct_for_lsn);
         let pages = (f64::from(inn.io_capacity) * pct / 100.0) as u32;
         pages.min(inn.io_capacity_max)
+    }
+
+    /// The round is over: the next at once if a session signalled, a sync flush is
+    /// still short of its target, or the round overran its second; else sleep.
+    fn cleaner_round_end(&mut self, p: &mut PageCleaner) -> Next {
+        p.step = CleanerStep::RoundStart;
+        let furious = self.buf_flush_sync_lsn.is_some();
+        if self.cleaner_signalled || furious || p.next_round <= self.sched.now {
+            return Next::After(Tick::ZERO);
+        }
+        self.cleaner_sleeping = true;
+        Next::After(p.next_round - self.sched.now)
     }
 
     #[cfg_attr(target_arch = "wasm32", inline(never))] // see `Sim::step_thread_until_it_waits`
@@ -112,7 +135,14 @@ impl Sim {
                 // started, so an early wake-up shifts the cadence, as in the server.
                 p.next_round = self.sched.now + p.period;
                 let n = u32::from(self.pool.n_instances());
-                p.flush_quota = self.flush_recommendation().div_ceil(n);
+                // buf_flush_sync_for_checkpoint(): a sync flush writes io_capacity_max
+                // pages older than its target.
+                let (quota, limit) = match self.buf_flush_sync_lsn {
+                    Some(target) => (self.scenario.innodb.io_capacity_max, target),
+                    None => (self.flush_recommendation(), Lsn(u64::MAX)),
+                };
+                p.flush_quota = quota.div_ceil(n);
+                p.lsn_limit = limit;
                 p.instance = 0;
                 p.writes.clear();
                 p.step = CleanerStep::Batch;
@@ -131,7 +161,7 @@ impl Sim {
                 let scanned = self.pool.flush_list_batch(
                     p.instance,
                     p.flush_quota,
-                    Lsn(u64::MAX),
+                    p.lsn_limit,
                     &mut p.flush_writes,
                 );
                 p.writes.extend(p.lru_writes.iter().map(|&f| (f, true)));
@@ -160,13 +190,24 @@ impl Sim {
                 for &(frame, evict) in &p.writes {
                     self.pool.complete_write(frame, evict);
                 }
+                let wrote = !p.writes.is_empty();
                 p.writes.clear();
-                p.step = CleanerStep::RoundStart;
-                if self.cleaner_signalled || p.next_round <= self.sched.now {
-                    return Next::After(Tick::ZERO);
+                // A sync flush tries a checkpoint after every batch, written or not
+                // (else a target its pages already passed would never be met); other
+                // batches when they wrote, or when nothing is dirty.
+                let furious = p.lsn_limit != Lsn(u64::MAX);
+                if self.profile.mechanisms.checkpoint_margin
+                    && (wrote || furious || self.pool.oldest_modification().is_none())
+                {
+                    // fil_flush_file_spaces(), then the checkpoint block written and synced.
+                    p.step = CleanerStep::Checkpoint;
+                    return Next::After(self.device.fsync_latency().times(2));
                 }
-                self.cleaner_sleeping = true;
-                Next::After(p.next_round - self.sched.now)
+                self.cleaner_round_end(p)
+            }
+            CleanerStep::Checkpoint => {
+                self.log_checkpoint();
+                self.cleaner_round_end(p)
             }
         }
     }

@@ -21,6 +21,7 @@
 mod alter;
 mod binlog;
 mod catalog;
+mod checkpoint;
 mod cleaner;
 mod client;
 mod cpu;
@@ -153,6 +154,11 @@ pub struct Sim {
     cleaner_signalled: bool,
     /// The page cleaner is in its between-rounds sleep.
     cleaner_sleeping: bool,
+    /// `log_sys.last_checkpoint_lsn` (`sim/checkpoint.rs`).
+    last_checkpoint_lsn: crate::bufpool::Lsn,
+    /// `buf_flush_sync_lsn`: a writer waits for the pages older than this to be
+    /// written and a checkpoint past it (`mechanisms.checkpoint_margin`).
+    buf_flush_sync_lsn: Option<crate::bufpool::Lsn>,
     /// Bytes of row-lock structures held by open transactions (`trx->lock.lock_heap`).
     lock_heap_bytes: u64,
     /// Next instance to lend a frame from.
@@ -248,6 +254,8 @@ impl Sim {
             cleaner: ThreadId(0),
             cleaner_signalled: false,
             cleaner_sleeping: false,
+            last_checkpoint_lsn: crate::bufpool::Lsn(0),
+            buf_flush_sync_lsn: None,
             lock_heap_bytes: 0,
             lend_cursor: 0,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),
@@ -692,12 +700,6 @@ impl Sim {
     /// DDL is changing queue for its metadata lock, as in the server.)
     fn table_open(&self, t: TableId) -> bool {
         !self.catalog[t].table.dropped && !self.catalog[t].table.discarded
-    }
-
-    /// Redo bytes between the current LSN and the oldest unflushed modification.
-    pub fn checkpoint_age(&self) -> u64 {
-        let oldest = self.pool.oldest_modification();
-        oldest.map_or(0, |o| self.log.lsn.0.saturating_sub(o.0))
     }
 
     // ---- what viewers read -------------------------------------------------------------

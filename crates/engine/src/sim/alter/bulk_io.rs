@@ -33,8 +33,6 @@ const EXTENT_PAGES: u64 = 64;
 /// `innodb_read_ahead_threshold` (default 56): leaves of an extent read in order
 /// before the next extent is asked for.
 const READ_AHEAD_THRESHOLD: u64 = 56;
-/// `log_free_check()` waits for the checkpoint in steps of this long.
-const LOG_FREE_CHECK_POLL: Tick = Tick::from_ms(1);
 
 impl Sim {
     /// `ReadLeaf` of a leaf not in the pool, with read-ahead: the leaf's extent, read
@@ -73,19 +71,13 @@ impl Sim {
             .submit(now, IoOp::Read, (end - start) * PAGE_SIZE)
     }
 
-    /// `log_free_check()` before a bulk-load page, when the load writes redo: the
-    /// checkpoint age is near the log's capacity, so wait for the page cleaner.
+    /// `log_free_check()` before a bulk-load page, when the load writes redo: the log
+    /// is nearly full, so wait for the page cleaner (`sim/checkpoint.rs`).
     pub(super) fn bulk_log_full(&mut self) -> Option<Next> {
         if !self.profile.mechanisms.bulk_load_redo {
             return None;
         }
-        let capacity = self.scenario.innodb.redo_log_capacity.bytes();
-        if self.checkpoint_age() <= capacity / 16 * 15 {
-            return None;
-        }
-        self.rec.counters.log_waits += 1;
-        self.signal_page_cleaner();
-        Some(Next::After(LOG_FREE_CHECK_POLL))
+        self.log_free_check().map(Next::After)
     }
 
     /// The LSN a new bulk-load page is dirty at: its records' redo appended when the

@@ -34,9 +34,6 @@ mod triggers;
 const IO_WAIT_POLL: Tick = Tick::from_us(20);
 /// `buf_LRU_get_free_block()` sleeps 10 ms from its third attempt on.
 const FREE_BLOCK_SLEEP: Tick = Tick::from_ms(10);
-/// `log_free_check()` waits in steps of this while the checkpoint age is too high.
-const LOG_FREE_CHECK_POLL: Tick = Tick::from_ms(1);
-
 /// A client session running the workload.
 #[derive(Clone, Debug)]
 pub(super) struct Client {

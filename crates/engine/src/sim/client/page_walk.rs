@@ -5,7 +5,7 @@
 //! the statements of other sessions (`session::statement`) too.
 
 use super::{after, PageWalk, WalkNext, WalkStep, PARKED};
-use super::{FREE_BLOCK_SLEEP, IO_WAIT_POLL, LOG_FREE_CHECK_POLL};
+use super::{FREE_BLOCK_SLEEP, IO_WAIT_POLL};
 use crate::bufpool::{FreeBlock, Lookup, PageId, SinglePageFlush, LRU_SEARCH_SCAN_THRESHOLD};
 use crate::device::IoOp;
 use crate::latch::LatchId;
@@ -357,13 +357,9 @@ impl Sim {
                     return after(Tick::ZERO);
                 }
             }
-            // log_free_check(): no new redo while the checkpoint age is near the log's
-            // capacity.
-            let capacity = self.scenario.innodb.redo_log_capacity.bytes();
-            if self.checkpoint_age() > capacity / 16 * 15 {
-                self.rec.counters.log_waits += 1;
-                self.signal_page_cleaner();
-                return after(LOG_FREE_CHECK_POLL);
+            // log_free_check(): no new redo while the log is nearly full.
+            if let Some(wait) = self.log_free_check() {
+                return after(wait);
             }
             if self.profile.mechanisms.mtr_takes_fil_sys {
                 w.step = WalkStep::FilNames;

@@ -589,7 +589,15 @@ impl Sim {
         let mut lines: Vec<String> = d
             .columns
             .iter()
-            .map(|c| format!("  `{c}` int NOT NULL"))
+            .map(|c| {
+                // pt-online-schema-change and gh-ost create their new table from
+                // this: without AUTO_INCREMENT its copy would take no AUTO-INC lock.
+                let auto = d.auto_increment.as_deref() == Some(c.as_str());
+                format!(
+                    "  `{c}` int NOT NULL{}",
+                    if auto { " AUTO_INCREMENT" } else { "" }
+                )
+            })
             .collect();
         if let Some(pk) = &d.pk {
             lines.push(format!("  PRIMARY KEY (`{pk}`)"));
