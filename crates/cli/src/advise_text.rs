@@ -15,7 +15,7 @@ pub fn write(out: &mut impl Write, advice: &Advice) -> io::Result<()> {
         .max(8);
     writeln!(
         out,
-        "rank  {:<width$}  stall_s   p99_ms  tps_dip_%  total_s  lag_s  extra_GB  errors",
+        "rank  {:<width$}  stall_s   p99_ms  tps_dip_%  total_s  lag_s  extra_GB  wl_err  errors",
         "playbook"
     )?;
     for p in &advice.playbooks {
@@ -25,7 +25,7 @@ pub fn write(out: &mut impl Write, advice: &Advice) -> io::Result<()> {
             .map_or_else(|| "-".to_string(), |l| format!("{l:.1}"));
         writeln!(
             out,
-            "{:>4}  {:<width$}  {:>7}  {:>7.1}  {:>9.1}  {:>7.1}  {:>5}  {:>8.2}  {}",
+            "{:>4}  {:<width$}  {:>7}  {:>7.1}  {:>9.1}  {:>7.1}  {:>5}  {:>8.2}  {:>6}  {}",
             p.rank,
             p.name,
             f.worst_write_stall_s,
@@ -34,6 +34,7 @@ pub fn write(out: &mut impl Write, advice: &Advice) -> io::Result<()> {
             f.total_s,
             lag,
             f.extra_disk_gb,
+            f.workload_errors,
             f.errors.len()
         )?;
     }
@@ -51,6 +52,6 @@ pub fn write(out: &mut impl Write, advice: &Advice) -> io::Result<()> {
     }
     writeln!(
         out,
-        "stall_s: the longest run of seconds under 10% of the baseline transactions; lag_s '-': no replica in the run (one runs beside ALTERs)"
+        "stall_s: the longest run of seconds under 10% of the baseline transactions; lag_s '-': no replica in the run (one runs beside ALTERs); wl_err: the workload's failed statements (sysbench retries them); errors: why the change was not made"
     )
 }

@@ -226,6 +226,12 @@ pub struct Costs {
     /// the read view or lock the record, evaluate the condition).
     #[serde(default = "default_row_search_ns")]
     pub row_search_ns_per_row: u64,
+    /// A consistent (non-locking) read's work per row (`row_search_mvcc()` with a
+    /// read view and no lock; the LIMIT offset's rows, read and not sent, included):
+    /// pt-online-schema-change's `/*next chunk boundary*/` query reads a chunk's worth
+    /// of the primary key.
+    #[serde(default = "default_consistent_read_ns")]
+    pub consistent_read_ns_per_row: u64,
     /// ...and per row it changes (`row_upd_clust_step()`: undo record, in-place
     /// update, redo; secondary-index maintenance for `k`).
     #[serde(default = "default_row_update_ns")]
@@ -254,6 +260,13 @@ fn default_row_search_ns() -> u64 {
 }
 fn default_row_update_ns() -> u64 {
     14_040
+}
+/// Measured on mariadbd 10.11 on this machine class (6 December 2026, quiet, a warm
+/// 1 GB pool): pt-online-schema-change's boundary query over 100,000 rows of the
+/// primary key took 17 to 27 ms, about 250 ns a row; a consistent read takes no lock,
+/// which is most of a locking read's 1.5 µs. The same code in every profile.
+fn default_consistent_read_ns() -> u64 {
+    250
 }
 
 /// The SQL layer's defaults that differ between servers.

@@ -709,3 +709,55 @@ fn key_values_follow_deletes_rollbacks_and_auto_increment() {
     assert!(run(&ins(1)).starts_with("ok"));
     assert!(run(&ins(1)).starts_with("error 1062"));
 }
+
+#[test]
+fn limit_with_an_offset_sends_n_rows_of_the_off_plus_n_it_reads() {
+    // What the real MariaDB 10.11 answers (assets/scripts/limit-offset.script runs the
+    // same statements against it for their locks and timing).
+    let mut s = sim();
+    let a = s.connect();
+    let stmts = [
+        (
+            "SELECT * FROM t ORDER BY id LIMIT 100, 10",
+            "10 rows in set",
+        ),
+        (
+            "SELECT * FROM t WHERE id > 9990 LIMIT 5, 10",
+            "5 rows in set",
+        ),
+        (
+            "SELECT * FROM t WHERE id > 9990 LIMIT 10 OFFSET 8",
+            "2 rows in set",
+        ),
+        (
+            "SELECT * FROM t WHERE id > 9990 LIMIT 20, 10",
+            "0 rows in set",
+        ),
+        ("CREATE TABLE t2 LIKE t", "Query OK"),
+        (
+            "INSERT INTO t2 SELECT * FROM t WHERE id > 9990 LIMIT 5, 3",
+            "3 rows affected",
+        ),
+        ("SELECT * FROM t2", "3 rows in set"),
+    ];
+    let ids: Vec<u32> = stmts
+        .iter()
+        .map(|(sql, _)| s.submit_to(a, sql).unwrap()[0])
+        .collect();
+    s.run_for(Tick::from_secs(2));
+    for (id, (sql, want)) in ids.iter().zip(stmts) {
+        let out = s.statements()[*id as usize].client_output().unwrap();
+        assert!(out.contains(want), "{sql}: {out}");
+    }
+    // UPDATE and DELETE take `LIMIT n` only, as the server's grammar does.
+    for (sql, near) in [
+        ("UPDATE t SET k = 1 LIMIT 1, 2", "near '2'"),
+        ("DELETE FROM t LIMIT 2 OFFSET 1", "near 'OFFSET 1'"),
+    ] {
+        let e = s.submit_to(a, sql).unwrap_err().to_string();
+        assert!(
+            e.contains("ERROR 1064 (42000)") && e.contains(near),
+            "{sql}: {e}"
+        );
+    }
+}

@@ -46,9 +46,96 @@ pub struct Shape {
 #[derive(Clone, Debug)]
 pub struct RealRun {
     pub seconds: Vec<Second>,
+    /// The server's InnoDB counters about once a second (`STATUS_SAMPLED`), for
+    /// calibrating the page cleaner and the checkpoint: what the table does not show.
+    pub status: Vec<StatusSample>,
     pub ddl: Window,
     /// The DDL's or the tool's error, if it failed.
     pub error: Option<String>,
+}
+
+/// The counters sampled: the checkpoint's age and what the page cleaner wrote.
+pub const STATUS_SAMPLED: [&str; 8] = [
+    "Innodb_checkpoint_age",
+    "Innodb_buffer_pool_pages_dirty",
+    "Innodb_buffer_pool_pages_flushed",
+    "Innodb_dblwr_writes",
+    "Innodb_dblwr_pages_written",
+    "Innodb_data_fsyncs",
+    "Innodb_os_log_written",
+    "Innodb_log_waits",
+];
+
+/// One counter's value at `at_s` seconds after sysbench started its threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusSample {
+    pub at_s: f64,
+    pub name: String,
+    pub value: u64,
+}
+
+/// A client asking for [`STATUS_SAMPLED`] every second until told to stop.
+struct StatusSampler {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: thread::JoinHandle<Vec<StatusSample>>,
+}
+
+fn start_status_sampler(server: &Server, started: Instant) -> Result<StatusSampler> {
+    let mut child = server
+        .client()
+        .args(["--batch", "--skip-column-names", "--unbuffered"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("mariadb: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("mariadb has no stdin")?;
+    let stdout = child.stdout.take().ok_or("mariadb has no stdout")?;
+    let names: Vec<String> = STATUS_SAMPLED.iter().map(|n| format!("'{n}'")).collect();
+    let query = format!(
+        "SHOW GLOBAL STATUS WHERE Variable_name IN ({});",
+        names.join(", ")
+    );
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let samples = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&samples);
+    let reader = thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(|l| l.ok()) {
+            let Some((name, value)) = line.split_once('\t') else {
+                continue;
+            };
+            if let Ok(value) = value.trim().parse() {
+                sink.lock()
+                    .expect("the reader alone pushes")
+                    .push(StatusSample {
+                        at_s: started.elapsed().as_secs_f64(),
+                        name: name.to_string(),
+                        value,
+                    });
+            }
+        }
+    });
+    let thread = thread::spawn(move || {
+        while stopped.recv_timeout(Duration::from_secs(1)).is_err() {
+            if writeln!(stdin, "{query}").is_err() {
+                break;
+            }
+        }
+        drop(stdin);
+        let _ = child.wait();
+        let _ = reader.join();
+        Arc::try_unwrap(samples)
+            .map(|m| m.into_inner().unwrap_or_default())
+            .unwrap_or_default()
+    });
+    Ok(StatusSampler { stop, thread })
+}
+
+impl StatusSampler {
+    fn stop(self) -> Vec<StatusSample> {
+        let _ = self.stop.send(());
+        self.thread.join().unwrap_or_default()
+    }
 }
 
 fn sysbench(server: &Server, shape: &Shape, action: &str) -> Command {
@@ -225,6 +312,7 @@ pub fn run(
     open_txn_s: Option<u64>,
 ) -> Result<RealRun> {
     let workload = start_workload(server, shape)?;
+    let sampler = start_status_sampler(server, workload.started)?;
     let ddl_at = shape.warm_s as f64;
     let txn = match open_txn_s {
         Some(s) => {
@@ -241,12 +329,14 @@ pub fn run(
     if let Some(txn) = txn {
         let _ = txn.join();
     }
+    let status = sampler.stop();
     let seconds = workload.stop();
     if let Some(undo) = playbook.undo.filter(|_| error.is_none()) {
         server.sql(&format!("USE sbtest; {undo}"))?;
     }
     Ok(RealRun {
         seconds,
+        status,
         ddl: Window { start_s, end_s },
         error,
     })

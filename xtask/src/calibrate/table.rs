@@ -16,6 +16,12 @@ fn tsv_path() -> PathBuf {
     target_dir().join("calibrate-playbooks.tsv")
 }
 
+/// The real runs the README's table comes from, kept in the repository so that
+/// `--sim-only` works on a machine that never ran them.
+fn kept_tsv_path() -> PathBuf {
+    crate::util::workspace_root().join("assets/calibration/playbooks-real.tsv")
+}
+
 fn behind(row: &Row) -> String {
     row.open_txn_s
         .map_or("–".to_string(), |s| format!("{s} s txn"))
@@ -133,12 +139,40 @@ pub fn write_runs(rows: &[Row]) -> Result {
         }
     }
     std::fs::create_dir_all(target_dir()).map_err(|e| e.to_string())?;
-    std::fs::write(tsv_path(), tsv).map_err(|e| format!("{}: {e}", tsv_path().display()))
+    std::fs::write(tsv_path(), tsv).map_err(|e| format!("{}: {e}", tsv_path().display()))?;
+    write_status(rows)
 }
 
-/// The real runs of the last calibration, read back from its `.tsv`.
+/// Writes the InnoDB counters sampled during every real run to
+/// `target/calibrate-playbooks-status.tsv`: one line a counter a sample.
+fn write_status(rows: &[Row]) -> Result {
+    let mut tsv = String::from("autoinc_lock_mode\tplaybook\topen_txn_s\tat_s\tname\tvalue\n");
+    for row in rows {
+        for s in &row.run.status {
+            let _ = writeln!(
+                tsv,
+                "{}\t{}\t{}\t{:.2}\t{}\t{}",
+                row.autoinc_lock_mode,
+                row.playbook.name,
+                row.open_txn_s.unwrap_or(0),
+                s.at_s,
+                s.name,
+                s.value
+            );
+        }
+    }
+    let path = target_dir().join("calibrate-playbooks-status.tsv");
+    std::fs::write(&path, tsv).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The real runs of the last calibration, read back from its `.tsv` (this
+/// machine's last run, else the runs kept in the repository).
 pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
-    let path = tsv_path();
+    let path = [tsv_path(), kept_tsv_path()]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(tsv_path);
+    note(format!("the real runs: {}", path.display()));
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
             "{}: {e}; run `cargo xtask calibrate-playbooks` first",
@@ -180,6 +214,7 @@ pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
                 open_txn_s,
                 run: RealRun {
                     seconds: Vec::new(),
+                    status: Vec::new(),
                     ddl,
                     error,
                 },

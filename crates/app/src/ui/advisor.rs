@@ -249,6 +249,7 @@ fn line_row(l: &AdviceLine) -> Html {
             <td class="num">{ maybe(f.replica_lag_s) }</td>
             <td class="num">{ format!("{:.1}", f.extra_disk_gb) }</td>
             <td>{ if f.errors.is_empty() { "none".to_string() } else { f.errors.join("; ") } }</td>
+            <td class="num">{ f.workload_errors }</td>
         </tr>
     }
 }
@@ -264,7 +265,8 @@ fn advice_view(a: &AdviceView, command: &str) -> Html {
                         <th scope="col" title="The longest run of seconds under 10% of the baseline writes">{ "Worst stall, s" }</th>
                         <th scope="col">{ "p99, ms" }</th><th scope="col">{ "tps dip, %" }</th>
                         <th scope="col">{ "Total, s" }</th><th scope="col">{ "Replica lag, s" }</th>
-                        <th scope="col">{ "Extra disk, GB" }</th><th scope="col">{ "Errors" }</th>
+                        <th scope="col">{ "Extra disk, GB" }</th><th scope="col" title="Why the change was not made, if it was not">{ "Errors" }</th>
+                        <th scope="col" title="Statements of the workload that failed (deadlocks, lock wait timeouts), which sysbench retries">{ "Workload errors" }</th>
                     </tr></thead>
                     <tbody>{ for a.rows.iter().map(line_row) }</tbody>
                 </table>

@@ -112,6 +112,8 @@ pub enum Command {
         lock: RowLock,
         /// Stop after this many rows (`LIMIT off, n` counts `off + n`: rows read).
         limit: Option<u64>,
+        /// `LIMIT off, n`'s `off`: rows read but not sent.
+        offset: u64,
         /// `SELECT SLEEP(n) FROM t`: the server evaluates `SLEEP()` once per row it
         /// sends, holding the statement's metadata lock throughout (0: no sleep).
         sleep_ms_per_row: u64,
@@ -529,8 +531,11 @@ pub struct InsertSelect {
     /// `LOCK IN SHARE MODE` / `FOR UPDATE` as written (InnoDB reads the rows of an
     /// INSERT ... SELECT with shared locks whatever it says, `ha_innobase::store_lock()`).
     pub lock: RowLock,
-    /// Stop after this many rows.
+    /// Stop after this many rows (`LIMIT off, n` counts `off + n`: rows read and
+    /// locked).
     pub limit: Option<u64>,
+    /// `LIMIT off, n`'s `off`: rows read but not inserted.
+    pub offset: u64,
     /// `USE`/`FORCE`/`IGNORE INDEX (...)` on the source.
     pub index_hints: Vec<IndexHint>,
     /// What a row whose primary key is there does (`IGNORE`, `REPLACE`, `ON DUPLICATE

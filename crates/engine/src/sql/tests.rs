@@ -53,7 +53,7 @@ fn front_door_forms() {
     check(
         "SELECT * FROM sbtest1 WHERE id = 5 LOCK IN SHARE MODE",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: Shared, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check("CREATE TABLE log (id INT NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (1000), PARTITION p1 VALUES LESS THAN (2000), PARTITION p2 VALUES LESS THAN MAXVALUE)", expect![[r#"CreateTable(CreateTable { table: log, if_not_exists: false, columns: [ColumnDef { name: "id", data_type: "INT", nullable: false, auto_increment: false }], primary_key: [id], indexes: [], engine: None, row_format: None, key_block_size: None, partition_by: Some(RangePartitioning { expr: "id", partitions: [PartitionDef { name: "p0", less_than: Value(1000) }, PartitionDef { name: "p1", less_than: Value(2000) }, PartitionDef { name: "p2", less_than: MaxValue }] }) })"#]]);
@@ -185,49 +185,49 @@ fn selects() {
     check(
         "SELECT * FROM sbtest1 WHERE id = 5",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT c FROM sbtest1 WHERE id BETWEEN 100 AND 199",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(100), max: Some(199) }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(100), max: Some(199) }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 WHERE id < 10 FOR UPDATE",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: Exclusive, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: Exclusive, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 WHERE id >= 10 AND id < 20 AND k > 0 FOR SHARE",
         expect![[
-            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(10), max: Some(19) }, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Range { column: "id", min: Some(10), max: Some(19) }, lock: Shared, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "select count(*) from sbtest1",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM sbtest1 WHERE k = 3 OR id = 4",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM test.sbtest1 s WHERE 10 > s.id LIMIT 5",
         expect![[
-            r#"Select { table: test.sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: NonLocking, limit: Some(5), sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: test.sbtest1, access: Range { column: "id", min: None, max: Some(9) }, lock: NonLocking, limit: Some(5), offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM sbtest1 ORDER BY id LIMIT 100, 10",
-        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: Some(110), sleep_ms_per_row: 0, index_hints: [] }"],
+        expect!["Select { table: sbtest1, access: FullScan, lock: NonLocking, limit: Some(110), offset: 100, sleep_ms_per_row: 0, index_hints: [] }"],
     );
     check(
         "SELECT * FROM `sbtest1` WHERE `ID` = -1",
         expect![[
-            r#"Select { table: sbtest1, access: Point { column: "id", value: -1 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: sbtest1, access: Point { column: "id", value: -1 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
@@ -614,7 +614,7 @@ fn batches_comments_whitespace() {
         "BEGIN; SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE; COMMIT;",
         expect![[r#"
             "BEGIN" => Begin { consistent_snapshot: false }
-            "SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE" => Select { table: sbtest1, access: Point { column: "id", value: 1 }, lock: Exclusive, limit: None, sleep_ms_per_row: 0, index_hints: [] }
+            "SELECT * FROM sbtest1 WHERE id = 1 FOR UPDATE" => Select { table: sbtest1, access: Point { column: "id", value: 1 }, lock: Exclusive, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }
             "COMMIT" => Commit"#]],
     );
     check(
@@ -637,7 +637,7 @@ fn batches_comments_whitespace() {
     check(
         "\n\t  sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3  ;;  ",
         expect![[
-            r#""sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3" => Select { table: sbtest1, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#""sElEcT   *\n  FROM\tsbtest1\n WHERE  ID=3" => Select { table: sbtest1, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
@@ -652,7 +652,7 @@ fn batches_comments_whitespace() {
     );
     check("START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT * FROM sbtest1 LOCK IN SHARE MODE; ALTER TABLE sbtest1 ENGINE=InnoDB", expect![[r#"
         "START TRANSACTION WITH CONSISTENT SNAPSHOT" => Begin { consistent_snapshot: true }
-        "SELECT * FROM sbtest1 LOCK IN SHARE MODE" => Select { table: sbtest1, access: FullScan, lock: Shared, limit: None, sleep_ms_per_row: 0, index_hints: [] }
+        "SELECT * FROM sbtest1 LOCK IN SHARE MODE" => Select { table: sbtest1, access: FullScan, lock: Shared, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }
         "ALTER TABLE sbtest1 ENGINE=InnoDB" => AlterTable { table: sbtest1, actions: [Engine { name: "InnoDB" }], algorithm: Default, lock: Default }"#]]);
 }
 
@@ -776,13 +776,13 @@ fn not_modelled() {
     check(
         "SELECT SLEEP(0.5), c FROM t1 WHERE id = 5",
         expect![[
-            r#"Select { table: t1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 500, index_hints: [] }"#
+            r#"Select { table: t1, access: Point { column: "id", value: 5 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 500, index_hints: [] }"#
         ]],
     );
     check(
         "SELECT * FROM t1 FORCE INDEX (idx_kc) IGNORE KEY (k_1) WHERE k = 5",
         expect![[
-            r#"Select { table: t1, access: Point { column: "k", value: 5 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [IndexHint { kind: Force, names: ["idx_kc"] }, IndexHint { kind: Ignore, names: ["k_1"] }] }"#
+            r#"Select { table: t1, access: Point { column: "k", value: 5 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [IndexHint { kind: Force, names: ["idx_kc"] }, IndexHint { kind: Ignore, names: ["k_1"] }] }"#
         ]],
     );
     check(
@@ -1006,7 +1006,7 @@ fn grammar_matches_the_server() {
     check(
         "SELECT * FROM t WHERE id IN (SELECT id FROM u) AND id = 3",
         expect![[
-            r#"Select { table: t, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None, sleep_ms_per_row: 0, index_hints: [] }"#
+            r#"Select { table: t, access: Point { column: "id", value: 3 }, lock: NonLocking, limit: None, offset: 0, sleep_ms_per_row: 0, index_hints: [] }"#
         ]],
     );
     check(
@@ -1150,25 +1150,25 @@ fn lexer_matches_the_server() {
 /// errors.
 #[test]
 fn tool_statements() {
-    check("INSERT INTO t2 SELECT * FROM t1", expect!["InsertSelect(InsertSelect { table: t2, columns: [], source: t1, items: [Star], access: FullScan, lock: NonLocking, limit: None, index_hints: [], on_duplicate: Error })"]);
+    check("INSERT INTO t2 SELECT * FROM t1", expect!["InsertSelect(InsertSelect { table: t2, columns: [], source: t1, items: [Star], access: FullScan, lock: NonLocking, limit: None, offset: 0, index_hints: [], on_duplicate: Error })"]);
     check("REPLACE INTO t1 VALUES (1)", expect!["Insert { table: t1, rows: 1, columns: [], values: [[Some(1)]], on_duplicate: Replace }"]);
     check(
         "INSERT LOW_PRIORITY IGNORE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) SELECT `id`, `k`, `c`, `pad` FROM `test`.`t` FORCE INDEX(`PRIMARY`) WHERE ((`id` >= '1')) AND ((`id` <= '1000')) LOCK IN SHARE MODE /*pt-online-schema-change 1 copy nibble*/",
-        expect![[r#""INSERT LOW_PRIORITY IGNORE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) SELECT `id`, `k`, `c`, `pad` FROM `test`.`t` FORCE INDEX(`PRIMARY`) WHERE ((`id` >= '1')) AND ((`id` <= '1000')) LOCK IN SHARE MODE" => InsertSelect(InsertSelect { table: test._t_new, columns: ["id", "k", "c", "pad"], source: test.t, items: [Column("id"), Column("k"), Column("c"), Column("pad")], access: Range { column: "id", min: Some(1), max: Some(1000) }, lock: Shared, limit: None, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
+        expect![[r#""INSERT LOW_PRIORITY IGNORE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) SELECT `id`, `k`, `c`, `pad` FROM `test`.`t` FORCE INDEX(`PRIMARY`) WHERE ((`id` >= '1')) AND ((`id` <= '1000')) LOCK IN SHARE MODE" => InsertSelect(InsertSelect { table: test._t_new, columns: ["id", "k", "c", "pad"], source: test.t, items: [Column("id"), Column("k"), Column("c"), Column("pad")], access: Range { column: "id", min: Some(1), max: Some(1000) }, lock: Shared, limit: None, offset: 0, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
     );
     check(
         "INSERT IGNORE INTO `test`.`_t_gho` (`id`, `k`) (SELECT `id`, `k` FROM `test`.`t` FORCE INDEX (`PRIMARY`) WHERE (((`id` > 20)) AND ((`id` < 30) OR ((`id` = 30)))) LOCK IN SHARE MODE)",
-        expect![[r#"InsertSelect(InsertSelect { table: test._t_gho, columns: ["id", "k"], source: test.t, items: [Column("id"), Column("k")], access: Range { column: "id", min: Some(21), max: Some(30) }, lock: Shared, limit: None, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
+        expect![[r#"InsertSelect(InsertSelect { table: test._t_gho, columns: ["id", "k"], source: test.t, items: [Column("id"), Column("k")], access: Range { column: "id", min: Some(21), max: Some(30) }, lock: Shared, limit: None, offset: 0, index_hints: [IndexHint { kind: Force, names: ["PRIMARY"] }], on_duplicate: Ignore })"#]],
     );
     check(
         "REPLACE INTO n (k, c) SELECT k, c FROM t WHERE id BETWEEN 1 AND 10 LIMIT 5",
         expect![[
-            r#"InsertSelect(InsertSelect { table: n, columns: ["k", "c"], source: t, items: [Column("k"), Column("c")], access: Range { column: "id", min: Some(1), max: Some(10) }, lock: NonLocking, limit: Some(5), index_hints: [], on_duplicate: Replace })"#
+            r#"InsertSelect(InsertSelect { table: n, columns: ["k", "c"], source: t, items: [Column("k"), Column("c")], access: Range { column: "id", min: Some(1), max: Some(10) }, lock: NonLocking, limit: Some(5), offset: 0, index_hints: [], on_duplicate: Replace })"#
         ]],
     );
     check(
         "INSERT INTO n SELECT * FROM t ON DUPLICATE KEY UPDATE k = 1",
-        expect!["InsertSelect(InsertSelect { table: n, columns: [], source: t, items: [Star], access: FullScan, lock: NonLocking, limit: None, index_hints: [], on_duplicate: Update })"],
+        expect!["InsertSelect(InsertSelect { table: n, columns: [], source: t, items: [Star], access: FullScan, lock: NonLocking, limit: None, offset: 0, index_hints: [], on_duplicate: Update })"],
     );
     check(
         "CREATE TRIGGER `pt_osc_test_t_ins` AFTER INSERT ON `test`.`t` FOR EACH ROW REPLACE INTO `test`.`_t_new` (`id`, `k`, `c`, `pad`) VALUES (NEW.`id`, NEW.`k`, NEW.`c`, NEW.`pad`)",

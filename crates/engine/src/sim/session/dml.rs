@@ -344,6 +344,8 @@ fn apply_limit(r: &mut Reach, l: u64) {
         r.hi = if l == 0 { 0 } else { l - 1 };
     } else {
         r.hi = r.hi.min(r.lo + l.max(1) - 1);
+        // The scan stops at the LIMIT's last row: it reads no position past it.
+        r.scanned = r.scanned.min(r.hi.saturating_sub(r.lo) + 1);
     }
 }
 
@@ -893,7 +895,9 @@ impl Sim {
             }
         }
         match &run.command {
-            Command::Select { .. } => {
+            Command::Select { offset, .. } => {
+                // LIMIT off, n: the first `off` rows read are not sent.
+                let n = n.saturating_sub(*offset);
                 let mut r = ResultSet::new(&["rows"], &["rows"]);
                 r.rows.clear();
                 // The rows' values are not modelled: report the count as the client's

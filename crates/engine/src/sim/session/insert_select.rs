@@ -167,7 +167,8 @@ impl Sim {
         run.opened = true;
         self.dml_trx_start(id, run);
         let read = self.locking_read(id, source, &is.access, is.limit)?;
-        let rows = self.rows_read(source, &read, is.limit);
+        // LIMIT off, n: the first `off` rows are read and locked, not inserted.
+        let rows = skip_keys(self.rows_read(source, &read, is.limit), is.offset);
         run.rows_scanned = read.scanned;
         run.walk.ops = read.pages.clone();
         run.walk.restart(source);
@@ -387,8 +388,31 @@ impl InsertSelectRun {
     }
 }
 
+/// The key intervals `runs` without their first `n` keys.
+fn skip_keys(runs: Vec<(i64, i64)>, mut n: u64) -> Vec<(i64, i64)> {
+    let mut out = Vec::with_capacity(runs.len());
+    for (a, b) in runs {
+        let len = b.abs_diff(a).saturating_add(1);
+        if n >= len {
+            n -= len;
+            continue;
+        }
+        out.push((a.saturating_add_unsigned(n), b));
+        n = 0;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn skip_keys_drops_the_first_n_keys_across_intervals() {
+        assert_eq!(super::skip_keys(vec![(1, 3), (7, 9)], 4), vec![(8, 9)]);
+        assert_eq!(super::skip_keys(vec![(1, 3), (7, 9)], 3), vec![(7, 9)]);
+        assert_eq!(super::skip_keys(vec![(1, 3)], 0), vec![(1, 3)]);
+        assert_eq!(super::skip_keys(vec![(1, 3)], 5), vec![]);
+    }
+
     use super::*;
 
     fn def(columns: &[&str], pk: Option<&str>) -> TableDef {

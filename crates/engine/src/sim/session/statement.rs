@@ -25,7 +25,7 @@ use crate::sim::catalog::TableId;
 use crate::sim::client::{PageWalk, WalkNext};
 use crate::sim::{Next, Sim};
 use crate::sql::codes;
-use crate::sql::{Command, FlushMode, KillKind, SqlError, TableLockMode, TableName};
+use crate::sql::{Command, FlushMode, KillKind, RowLock, SqlError, TableLockMode, TableName};
 use crate::time::Tick;
 use crate::ThreadId;
 
@@ -289,7 +289,14 @@ impl Sim {
         match run.work_until {
             None => {
                 let c = &self.profile.costs;
-                let cpu = Tick(c.row_search_ns_per_row).times(run.rows_scanned)
+                let per_row_read = match run.command {
+                    Command::Select {
+                        lock: RowLock::NonLocking,
+                        ..
+                    } => c.consistent_read_ns_per_row,
+                    _ => c.row_search_ns_per_row,
+                };
+                let cpu = Tick(per_row_read).times(run.rows_scanned)
                     + Tick(c.row_update_ns_per_row).times(run.rows_changed);
                 let mut cost = Tick::ZERO;
                 if self.cpu.limited() {

@@ -8,6 +8,10 @@
 //!   AlterNew     ALTER TABLE `db`.`_t_new` <--alter>
 //!   Triggers     CREATE TRIGGER `pt_osc_db_t_del|upd|ins` AFTER ... BEGIN ... END
 //!                (each tried --tries create_triggers times, 1 s apart)
+//!   Boundary     SELECT /*!40001 SQL_NO_CACHE */ `id` FROM t FORCE INDEX(`PRIMARY`)
+//!                WHERE ((`id` >= 'lo')) ORDER BY `id` LIMIT chunk-1, 2
+//!                /*next chunk boundary*/ (NibbleIterator's `ub_sql`: this chunk's
+//!                upper boundary and the next one's lower)
 //!   Copy         INSERT LOW_PRIORITY IGNORE INTO _t_new (...) SELECT ... FROM t
 //!                FORCE INDEX(PRIMARY) WHERE ((id >= 'lo')) AND ((id <= 'hi'))
 //!                LOCK IN SHARE MODE     a chunk sized to take --chunk-time
@@ -22,10 +26,10 @@
 //!   DropTriggers DROP TRIGGER IF EXISTS ... (gone with the old table: warnings)
 //! ```
 //!
-//! Simplifications: the chunk boundaries are read from the table's primary-key values
-//! (what the tool's `SELECT ... ORDER BY id LIMIT n, 2` boundary query returns; the
-//! simulator's SELECT reports no values, so the query is not sent); the columns are
-//! the SQL layer's.
+//! Simplifications: the boundary query is sent and costs what it reads, but the
+//! boundaries are taken from the table's primary-key values (what it returns: the
+//! simulator's SELECT reports no values); the `EXPLAIN`s of `--check-plan` are not
+//! sent; the columns are the SQL layer's.
 
 use super::{rows_of, Sent};
 use crate::scenario::tool::{PtOscOptions, Tries};
@@ -70,6 +74,7 @@ enum PtStep {
     AlterNew,
     /// The n-th trigger (del, upd, ins).
     Trigger(u8),
+    Boundary,
     Copy,
     CheckLoad,
     Analyze,
@@ -168,6 +173,17 @@ impl PtOsc {
         )
     }
 
+    /// NibbleIterator's `ub_sql`: from the chunk's lower boundary, the row at the
+    /// chunk's size (its upper boundary) and the one after it (the next lower).
+    fn boundary_sql(&self, pk: &str) -> String {
+        format!(
+            "SELECT /*!40001 SQL_NO_CACHE */ `{pk}` FROM {} FORCE INDEX(`PRIMARY`) WHERE ((`{pk}` >= '{}')) ORDER BY `{pk}` LIMIT {}, 2 /*next chunk boundary*/",
+            self.orig(),
+            self.lo,
+            self.chunk_size.saturating_sub(1)
+        )
+    }
+
     /// `WeightedAvgRate::update()`: the next chunk's size after `n` rows in `t`.
     fn adjust_chunk(&mut self, n: u64, t: Tick) {
         if self.o.chunk_time_ms == 0 {
@@ -245,7 +261,7 @@ impl Sim {
                 }
                 p.trigger_sql(i, &columns, &pk)
             }
-            PtStep::Copy => {
+            PtStep::Boundary => {
                 let keys = &self.catalog[orig_id].keys;
                 let chunk = keys.within(p.lo, i64::MAX, Some(p.chunk_size));
                 let Some(&(_, hi)) = chunk.last() else {
@@ -258,8 +274,11 @@ impl Sim {
                     self.tool_say(view, "Copying approximately all rows...".into(), false);
                 }
                 p.hi = hi;
-                p.chunk_started = self.sched.now;
                 self.tool_view(view).state = "copying rows".into();
+                p.boundary_sql(&pk)
+            }
+            PtStep::Copy => {
+                p.chunk_started = self.sched.now;
                 p.copy_sql(&columns, &pk)
             }
             PtStep::Analyze => format!(
@@ -308,7 +327,8 @@ impl Sim {
             }
             PtStep::AlterNew => PtStep::Trigger(0),
             PtStep::Trigger(i) if usize::from(i) + 1 < TRIGGERS.len() => PtStep::Trigger(i + 1),
-            PtStep::Trigger(_) => PtStep::Copy,
+            PtStep::Trigger(_) => PtStep::Boundary,
+            PtStep::Boundary => PtStep::Copy,
             PtStep::Copy => {
                 let rows = rows_of(msg);
                 let took = self.sched.now - p.chunk_started;
@@ -409,7 +429,7 @@ impl Sim {
         if let Some(since) = p.throttle_started.take() {
             self.tool_view(view).throttled_ms += (now - since).as_ms();
         }
-        p.step = PtStep::Copy;
+        p.step = PtStep::Boundary;
         Next::After(Tick::ZERO)
     }
 

@@ -8,7 +8,8 @@ use super::cursor::Cursor;
 use super::expr;
 use super::names::table_ident;
 use super::select::{
-    classify, join_keyword, limit_clause, order_clause, source_select, table_alias, where_clause,
+    classify, join_keyword, order_clause, simple_limit_clause, source_select, table_alias,
+    where_clause,
 };
 
 /// `{INSERT | REPLACE} [options] [INTO] t [PARTITION (p)] [(cols)] {VALUES rows |
@@ -81,6 +82,7 @@ pub(in crate::sql) fn insert_stmt(c: &mut Cursor) -> Result<Command> {
             access: s.access,
             lock: s.lock,
             limit: s.limit,
+            offset: s.offset,
             index_hints: s.index_hints,
             on_duplicate,
         })));
@@ -167,7 +169,7 @@ pub(in crate::sql) fn update_stmt(c: &mut Cursor) -> Result<Command> {
     assignments(c)?;
     let selection = where_clause(c)?;
     order_clause(c)?;
-    let limit = limit_clause(c)?;
+    let limit = simple_limit_clause(c)?;
     c.finish()?;
     Ok(Command::Update {
         table,
@@ -204,7 +206,7 @@ pub(in crate::sql) fn delete_stmt(c: &mut Cursor) -> Result<Command> {
     }
     let selection = where_clause(c)?;
     order_clause(c)?;
-    let limit = limit_clause(c)?;
+    let limit = simple_limit_clause(c)?;
     c.finish()?;
     Ok(Command::Delete {
         table,

@@ -41,7 +41,7 @@ struct QuerySpec {
     where_text: Option<(String, Expr)>,
     /// GROUP BY, HAVING or ORDER BY was written.
     grouped_or_ordered: bool,
-    limit: Option<u64>,
+    limit: Limit,
     lock: RowLock,
 }
 
@@ -111,7 +111,7 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
         if !SYSTEM_TABLES.contains(&(schema.as_str(), name.as_str())) {
             return Err(SqlError::not_modelled(&format!("SELECT FROM {full}")).into());
         }
-        if lock != RowLock::NonLocking || limit.is_some() || grouped_or_ordered {
+        if lock != RowLock::NonLocking || limit.read.is_some() || grouped_or_ordered {
             return Err(SqlError::not_modelled(&format!(
                 "SELECT FROM {full} with GROUP BY, ORDER BY, LIMIT or a locking clause"
             ))
@@ -132,7 +132,8 @@ pub(in crate::sql) fn select_stmt(c: &mut Cursor) -> Result<Command> {
         table: from.table,
         access: classify(where_expr.as_ref()),
         lock,
-        limit,
+        limit: limit.read,
+        offset: limit.offset,
         sleep_ms_per_row,
         index_hints: from.index_hints,
     })
@@ -188,7 +189,8 @@ pub(in crate::sql) fn source_select(c: &mut Cursor) -> Result<SourceSelect> {
         items,
         access: classify(q.where_text.as_ref().map(|(_, e)| e)),
         lock: q.lock,
-        limit: q.limit,
+        limit: q.limit.read,
+        offset: q.limit.offset,
         index_hints,
     })
 }
@@ -200,6 +202,7 @@ pub(in crate::sql) struct SourceSelect {
     pub(in crate::sql) access: RowAccess,
     pub(in crate::sql) lock: RowLock,
     pub(in crate::sql) limit: Option<u64>,
+    pub(in crate::sql) offset: u64,
     pub(in crate::sql) index_hints: Vec<IndexHint>,
 }
 
@@ -472,11 +475,21 @@ fn ordered_list(c: &mut Cursor) -> Result<()> {
     }
 }
 
-/// `LIMIT n`, `LIMIT off, n`, `LIMIT n OFFSET off`: the rows it lets a statement
-/// read (off + n).
-pub(in crate::sql) fn limit_clause(c: &mut Cursor) -> Result<Option<u64>> {
+/// A SELECT's `LIMIT`: the rows it lets the statement read, and of those the first
+/// ones it does not send.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::sql) struct Limit {
+    /// `off + n`: the rows InnoDB reads (and a locking read locks) before it stops;
+    /// `None` without a LIMIT.
+    pub(in crate::sql) read: Option<u64>,
+    /// `off`: the rows read but not sent.
+    pub(in crate::sql) offset: u64,
+}
+
+/// `LIMIT n`, `LIMIT off, n`, `LIMIT n OFFSET off` of a SELECT.
+pub(in crate::sql) fn limit_clause(c: &mut Cursor) -> Result<Limit> {
     if !c.word("LIMIT") {
-        return Ok(None);
+        return Ok(Limit::default());
     }
     let first = limit_option(c)?;
     let (count, offset) = if c.token(&Token::Comma) {
@@ -487,12 +500,31 @@ pub(in crate::sql) fn limit_clause(c: &mut Cursor) -> Result<Option<u64>> {
         (first, Some(0))
     };
     match (count, offset) {
-        (Some(n), Some(off)) => Ok(Some(n.saturating_add(off))),
+        (Some(n), Some(off)) => Ok(Limit {
+            read: Some(n.saturating_add(off)),
+            offset: off,
+        }),
         _ => {
             c.defer(SqlError::not_modelled("LIMIT of an expression"));
-            Ok(None)
+            Ok(Limit::default())
         }
     }
+}
+
+/// `LIMIT n` of an UPDATE or a DELETE: the server's grammar takes no offset there
+/// (`LIMIT 1, 2` fails near `2`, `LIMIT 2 OFFSET 1` near `OFFSET`).
+pub(in crate::sql) fn simple_limit_clause(c: &mut Cursor) -> Result<Option<u64>> {
+    if !c.word("LIMIT") {
+        return Ok(None);
+    }
+    let n = limit_option(c)?;
+    if c.token(&Token::Comma) {
+        return Err(c.error());
+    }
+    if n.is_none() {
+        c.defer(SqlError::not_modelled("LIMIT of an expression"));
+    }
+    Ok(n)
 }
 
 /// One LIMIT number; `None` when it is not a constant.
