@@ -86,7 +86,7 @@ commands:
         [--seed S]          the walks' seed (default 1): the same seed writes the same walks
   calibrate-playbooks       INPLACE, INSTANT, COPY and pt-online-schema-change under sysbench on a
                             private MariaDB, at both AUTO-INC lock modes, alone and behind an open
-                            transaction, into target/calibrate-playbooks.md (about half an hour)
+                            transaction, into target/calibrate-playbooks.md (about twenty minutes)
         [--rows N]          the table's rows (default 1000000)
         [--sim-only]        only the simulator's side (ddlscope advise), beside the last real runs
   bench-web [--no-build]    measure the app in headless Chromium into target/bench-web.json

@@ -20,10 +20,11 @@
 //!    (within a factor of 1.5, or 5 points of dip, or 1 s of stall) or not
 //! ```
 //!
-//! `--sim-only` skips the real runs and reads the last `.tsv`: the simulator's side
-//! again after a change to the model, in a minute.
+//! `--sim-only` skips the real runs and reads the last ones (this machine's `target/`,
+//! else `assets/calibration/`: the seconds and the disk measured after them): the
+//! simulator's side again after a change to the model, in seconds.
 //!
-//! It takes about half an hour and loads both cores, so it is not part of
+//! It takes about twenty minutes and loads both cores, so it is not part of
 //! `cargo xtask test`; the README's calibration table comes from its output.
 
 mod disk;
@@ -168,15 +169,22 @@ fn runs_at_mode(shape: &Shape, mode: u8, rows: &mut Vec<Row>) -> Result {
 
 /// The simulator's figures beside each real run: `ddlscope advise` (release build)
 /// on the same server, table, workload, lock mode and open transaction.
-fn advise_rows(rows: &mut [Row], table_rows: u64) -> Result {
+fn advise_rows(rows: &mut [Row], table_rows: u64, sim_only: bool) -> Result {
     say(
         "building the CLI natively (release) for `ddlscope advise`",
         "the simulator's side of the table is the advisor's own figures",
     );
     run(Command::new(host_cargo()).args(["build", "--release", "-p", "ddlscope"]))?;
     let ddlscope = target_dir().join("release").join("ddlscope");
-    // The disk the private server's datadir was on (std::env::temp_dir()).
-    let disk = disk::measure(&std::env::temp_dir())?;
+    // The disk the private server's datadir was on (std::env::temp_dir()), as measured
+    // after the real runs; `--sim-only` takes those figures again.
+    let disk = if sim_only {
+        table::read_disk()?
+    } else {
+        let disk = disk::measure(&std::env::temp_dir())?;
+        table::write_disk(disk)?;
+        disk
+    };
     note(format!(
         "this machine's disk: a 16 KB direct write {} µs, a synced one {} µs",
         disk.write_us, disk.fsync_us
@@ -226,7 +234,7 @@ pub fn calibrate_playbooks(table_rows: u64, sim_only: bool) -> Result {
     } else {
         real_runs(table_rows)?
     };
-    advise_rows(&mut rows, table_rows)?;
+    advise_rows(&mut rows, table_rows, sim_only)?;
     table::write(&rows)
 }
 

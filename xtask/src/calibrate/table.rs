@@ -1,6 +1,7 @@
 //! The calibration's files: every second of every real run (`.tsv`, which
 //! `--sim-only` reads back) and the table of real against simulated (`.md`).
 
+use super::disk::Disk;
 use super::figures::{figures, Second, Window};
 use super::real::{Playbook, RealRun};
 use super::sim::agree;
@@ -163,6 +164,35 @@ fn write_status(rows: &[Row]) -> Result {
     }
     let path = target_dir().join("calibrate-playbooks-status.tsv");
     std::fs::write(&path, tsv).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The disk figures measured after the real runs: `write_us fsync_us`.
+fn disk_path(dir: &std::path::Path) -> PathBuf {
+    dir.join("calibrate-playbooks-disk.txt")
+}
+
+/// Keeps the disk measured after the real runs beside them.
+pub fn write_disk(disk: Disk) -> Result {
+    let path = disk_path(&target_dir());
+    std::fs::write(&path, format!("{} {}\n", disk.write_us, disk.fsync_us))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The disk measured after the real runs `--sim-only` reads (this machine's last
+/// run, else the one kept in the repository).
+pub fn read_disk() -> Result<Disk> {
+    let kept = crate::util::workspace_root().join("assets/calibration");
+    let path = [disk_path(&target_dir()), disk_path(&kept)]
+        .into_iter()
+        .find(|p| p.exists())
+        .ok_or("no disk figures of a real run: run `cargo xtask calibrate-playbooks` first")?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bad = || format!("{}: not `WRITE_US FSYNC_US`", path.display());
+    let mut nums = text.split_whitespace().map(|n| n.parse::<u64>());
+    match (nums.next(), nums.next()) {
+        (Some(Ok(write_us)), Some(Ok(fsync_us))) => Ok(Disk { write_us, fsync_us }),
+        _ => Err(bad()),
+    }
 }
 
 /// The real runs of the last calibration, read back from its `.tsv` (this
