@@ -48,7 +48,7 @@ impl PageHash {
 
     /// `hash_calc_hash(buf_page_address_fold(space, page_no), page_hash)`.
     #[inline]
-    fn cell(&self, page: PageId) -> usize {
+    pub(super) fn cell(&self, page: PageId) -> usize {
         let space = u64::from(page.space.0);
         let fold = (space << 20) + space + u64::from(page.page_no);
         reduce(
@@ -56,6 +56,12 @@ impl PageHash {
             self.cells.len() as u64,
             self.reciprocal,
         ) as usize
+    }
+
+    /// The cells, mutable, as a slice taken once.
+    #[inline]
+    pub(super) fn cells_mut(&mut self) -> &mut [u32] {
+        &mut self.cells
     }
 }
 

@@ -11,8 +11,15 @@
 use super::{
     BufBlock, BufPool, BufPoolInstance, FrameId, FreeBlock, Lookup, LruPolicy, PageId, PageLook,
     SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN,
-    LRU_OLD_TOLERANCE, PAGE_CLOCK_MASK,
+    LRU_OLD_TOLERANCE, PAGE_CLOCK_MASK, STATE_FILE,
 };
+
+/// A page a tablespace sweep found: its descriptor and its page's hash cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Found {
+    pub(super) local: u32,
+    pub(super) cell: u32,
+}
 
 /// `LRU_old_ratio` from `innodb_old_blocks_pct` (`buf_LRU_old_ratio_update_instance()`).
 pub(super) fn old_ratio(pct: u32) -> u32 {
@@ -346,50 +353,218 @@ impl BufPool {
         // the sweep's stream.) Freeing a page changes no other descriptor's state or
         // tablespace: the pages found are those a sweep that freed each page as it met
         // it would free.
-        let found = self.space_page_locals(i, space);
-        for k in 0..found.len() {
-            self.free_found(i, &found[k..], &mut counts);
+        let found = self.space_pages_found(i, space);
+        let mut k = 0;
+        while k < found.len() {
+            k = self.free_plain_run(i, &found, k, &mut counts);
+            // A page the run stopped at: under I/O, or freed step by step.
+            let Some(&Found { local, .. }) = found.get(k) else {
+                break;
+            };
+            if self.instances[i].blocks[local as usize].is(F_IO) {
+                counts.1 += 1;
+            } else {
+                self.evict_local(i, local);
+                counts.0 += 1;
+            }
+            k += 1;
         }
         counts
     }
 
-    /// Frees `pending[0]` of instance `i` (or skips it, under I/O), counting it in
-    /// (freed, skipped), after prefetching for the frees of the pages after it.
-    fn free_found(&mut self, i: usize, pending: &[u32], counts: &mut (u32, u32)) {
-        self.prefetch_free(i, pending);
-        let local = pending[0];
-        if self.instances[i].blocks[local as usize].is(F_IO) {
-            counts.1 += 1;
-        } else {
-            self.evict_local(i, local);
-            counts.0 += 1;
+    /// [`BufPool::remove_space_pages`] as it was before its plain frees: each page the
+    /// sweep found freed by [`BufPool::evict_local`], in order, without prefetching.
+    /// Tests hold the two to the same pool, field for field.
+    #[cfg(test)]
+    pub(super) fn remove_space_pages_one_by_one(
+        &mut self,
+        instance: u16,
+        space: SpaceId,
+    ) -> (u32, u32) {
+        let i = usize::from(instance);
+        let mut counts = (0, 0);
+        for Found { local, .. } in self.space_pages_found(i, space) {
+            if self.instances[i].blocks[local as usize].is(F_IO) {
+                counts.1 += 1;
+            } else {
+                self.evict_local(i, local);
+                counts.0 += 1;
+            }
         }
+        counts
     }
 
-    /// The local indices of instance `i`'s descriptors that hold a page of `space` (any
-    /// version), in order.
-    fn space_page_locals(&self, i: usize, space: SpaceId) -> Vec<u32> {
+    /// Frees `found[k..]` of instance `i` in order, after prefetching for each, while
+    /// they free plainly: uncompressed, clean pages without AHI entries, on a midpoint
+    /// list longer than `BUF_LRU_OLD_MIN_LEN`, so that [`BufPool::evict_local`] would
+    /// only take the page out of its hash chain, its slot, the LRU list (moving
+    /// `LRU_old` as `buf_LRU_old_adjust_len()` does) and put it on the free list. Those
+    /// same steps, in the same order, are done here with the descriptors and cells
+    /// taken once for the whole run, and none of the checks that cannot apply (the
+    /// per-access views of the mapped arrays were most of a free's instructions).
+    /// Returns the index of the first page that does not free plainly (prefetched
+    /// for, not freed), or the end.
+    fn free_plain_run(
+        &mut self,
+        i: usize,
+        found: &[Found],
+        mut k: usize,
+        counts: &mut (u32, u32),
+    ) -> usize {
+        let spaces = &mut self.spaces;
+        let BufPoolInstance {
+            blocks,
+            page_hash,
+            policy,
+            lru_head,
+            lru_tail,
+            lru_len,
+            lru_old,
+            lru_old_len,
+            old_ratio,
+            free_head,
+            free_len,
+            n_blocks,
+            short_of_blocks,
+            freed_page_clock,
+            stale_len,
+            stats,
+            slot_pages,
+            ..
+        } = &mut self.instances[i];
+        let blocks: &mut [BufBlock] = blocks;
+        let cells = page_hash.cells_mut();
+        while let Some(&Found { local, cell }) = found.get(k) {
+            super::prefetch::prefetch_free(blocks, cells, &found[k..], *lru_old);
+            let b = blocks[local as usize];
+            if !(b.flags & !F_OLD == STATE_FILE
+                && b.ahi_index == 0
+                && *policy == LruPolicy::Midpoint
+                && *lru_len > LRU_OLD_MIN_LEN
+                && *lru_old != FRAME_NONE)
+            {
+                break;
+            }
+            let stale = !spaces.slot(b.slot).current;
+            // buf_LRU_block_remove_hashed(): HASH_DELETE.
+            let to = b.hash;
+            let cell = cell as usize;
+            let mut at = cells[cell];
+            if at == local + 1 {
+                cells[cell] = to;
+            } else {
+                loop {
+                    assert!(at != 0, "descriptor {local} is not in the page hash");
+                    let x = &mut blocks[at as usize - 1];
+                    if x.hash == local + 1 {
+                        x.hash = to;
+                        break;
+                    }
+                    at = x.hash;
+                }
+            }
+            slot_pages[usize::from(b.slot)] -= 1;
+            spaces.give_back(b.slot);
+            // buf_LRU_remove_block(), the list longer than BUF_LRU_OLD_MIN_LEN.
+            if local == *lru_old {
+                let prev = b.prev;
+                *lru_old = prev;
+                blocks[prev as usize].set(F_OLD, true);
+                *lru_old_len += 1;
+            }
+            if b.prev == FRAME_NONE {
+                *lru_head = b.next;
+            } else {
+                blocks[b.prev as usize].next = b.next;
+            }
+            if b.next == FRAME_NONE {
+                *lru_tail = b.prev;
+            } else {
+                blocks[b.next as usize].prev = b.prev;
+            }
+            *lru_len -= 1;
+            if b.is(F_OLD) {
+                *lru_old_len -= 1;
+            }
+            // buf_LRU_old_adjust_len().
+            let new_len = (u64::from(*lru_len) * u64::from(*old_ratio) / 1024) as u32;
+            let new_len = new_len.min(*lru_len - (LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN));
+            loop {
+                let old = *lru_old;
+                if *lru_old_len + LRU_OLD_TOLERANCE < new_len {
+                    let prev = blocks[old as usize].prev;
+                    *lru_old = prev;
+                    blocks[prev as usize].set(F_OLD, true);
+                    *lru_old_len += 1;
+                } else if *lru_old_len > new_len + LRU_OLD_TOLERANCE {
+                    blocks[old as usize].set(F_OLD, false);
+                    *lru_old = blocks[old as usize].next;
+                    *lru_old_len -= 1;
+                } else {
+                    break;
+                }
+            }
+            // The free list.
+            blocks[local as usize] = BufBlock {
+                next: *free_head,
+                ..BufBlock::FREE
+            };
+            *free_head = local;
+            *free_len += 1;
+            *short_of_blocks = *free_len + *lru_len < *n_blocks / 4;
+            *freed_page_clock = freed_page_clock.wrapping_add(1);
+            if stale {
+                *stale_len -= 1;
+                stats.stale_freed += 1;
+            } else {
+                stats.evicted += 1;
+            }
+            counts.0 += 1;
+            k += 1;
+        }
+        k
+    }
+
+    /// The pages of `space` (any version) in instance `i`'s descriptors, in order.
+    fn space_pages_found(&self, i: usize, space: SpaceId) -> Vec<Found> {
         let of_space = self.spaces.slots_of(space);
         let slots: Vec<usize> = (0..of_space.len()).filter(|&s| of_space[s]).collect();
         match slots[..] {
             // The usual case, the space's current version only: one comparison a
             // descriptor, no table.
-            [only] => self.locals_where(i, |b| usize::from(b.slot) == only && b.holds_page()),
-            _ => self.locals_where(i, |b| b.holds_page() && of_space[usize::from(b.slot)]),
+            [only] => self.found_where(i, space, |b| usize::from(b.slot) == only && b.holds_page()),
+            _ => self.found_where(i, space, |b| {
+                b.holds_page() && of_space[usize::from(b.slot)]
+            }),
         }
     }
 
-    /// The local indices of instance `i`'s descriptors `wanted` says yes to, in order.
+    /// The descriptors of instance `i` that `wanted` says yes to, in order, each with
+    /// its page's hash cell (every one a page of `space`).
     #[inline]
-    fn locals_where(&self, i: usize, wanted: impl Fn(&BufBlock) -> bool) -> Vec<u32> {
-        let blocks: &[BufBlock] = &self.instances[i].blocks;
+    fn found_where(
+        &self,
+        i: usize,
+        space: SpaceId,
+        wanted: impl Fn(&BufBlock) -> bool,
+    ) -> Vec<Found> {
+        let inst = &self.instances[i];
+        let blocks: &[BufBlock] = &inst.blocks;
         let mut found = Vec::new();
         // A tight search for the next one, then the push: faster than a push in the
         // loop over every descriptor, the pages of one table among many being sparse.
+        // The cell is computed while the descriptor is in the cache.
         let mut b = 0;
         while let Some(run) = blocks[b..].iter().position(&wanted) {
             b += run;
-            found.push(b as u32);
+            let page = PageId {
+                space,
+                page_no: blocks[b].page_no,
+            };
+            found.push(Found {
+                local: b as u32,
+                cell: inst.page_hash.cell(page) as u32,
+            });
             b += 1;
         }
         found

@@ -11,6 +11,7 @@
 //! now cached) the first descriptor of its chain, then (that descriptor cached) the
 //! LRU neighbours of the page the chain leads to. On wasm32 a prefetch is nothing.
 
+use super::lru::Found;
 use super::{BufBlock, BufPool, PageId, FRAME_NONE};
 use prefetch_index::prefetch_index;
 
@@ -40,15 +41,13 @@ pub const REPLAY_PREFETCH: ReplayPrefetch = ReplayPrefetch {
 struct FreePrefetch {
     descriptor: usize,
     neighbours: usize,
-    chain_head: usize,
     chain_link: usize,
 }
 
 const FREE_AHEAD: FreePrefetch = FreePrefetch {
     descriptor: 32,
     neighbours: 16,
-    chain_head: 8,
-    chain_link: 3,
+    chain_link: 8,
 };
 
 impl BufPool {
@@ -104,56 +103,77 @@ impl BufPool {
             prefetch_link(blocks, b.next);
         }
     }
+}
 
-    /// Prefetches, in stages as a replay does, what freeing the pages of instance `i`
-    /// at `locals` will touch, before `locals[0]` is freed: the descriptor itself
-    /// farthest ahead; then (it cached) its LRU neighbours and its page's hash cell;
-    /// then (the cell cached) the first descriptor of its chain; then (that cached) the
-    /// chain's next, the one whose link a page second in its chain rewrites; and the
-    /// block before the old sublist's boundary, where a removal may move it.
-    #[inline]
-    pub(super) fn prefetch_free(&self, i: usize, locals: &[u32]) {
-        let inst = &self.instances[i];
-        let blocks: &[BufBlock] = &inst.blocks;
-        if let Some(&far) = locals.get(FREE_AHEAD.descriptor) {
-            prefetch_index(blocks, far as usize);
+/// Prefetches, in stages as a replay does, what freeing the pages `ahead` of an
+/// instance (its descriptors `blocks`, its page hash's `cells`, its `LRU_old`) will
+/// touch, before `ahead[0]` is freed ([`BufPool::remove_space_pages`]): the
+/// descriptor (both its cache lines, when it straddles two) and its page's hash cell
+/// (the sweep found it) farthest ahead; then (they cached) the fields of its LRU
+/// neighbours the unlinking writes, and the link of its chain's first descriptor;
+/// then (that cached) the chain's next one's, the link a page third in its chain
+/// rewrites; and the blocks on either side of the old sublist's boundary, where a
+/// removal may move it.
+#[inline]
+pub(super) fn prefetch_free(blocks: &[BufBlock], cells: &[u32], ahead: &[Found], lru_old: u32) {
+    if let Some(far) = ahead.get(FREE_AHEAD.descriptor) {
+        prefetch_field(blocks, far.local, 0);
+        prefetch_field(blocks, far.local, DESC_LAST);
+        prefetch_index(cells, far.cell as usize);
+    }
+    if let Some(mid) = ahead.get(FREE_AHEAD.neighbours) {
+        let b = &blocks[mid.local as usize];
+        prefetch_field(blocks, b.prev, OFFSET_NEXT);
+        prefetch_field(blocks, b.next, OFFSET_PREV);
+        let head = cells[mid.cell as usize].wrapping_sub(1);
+        if head != mid.local {
+            prefetch_field(blocks, head, OFFSET_HASH);
         }
-        if let Some(&mid) = locals.get(FREE_AHEAD.neighbours) {
-            let b = &blocks[mid as usize];
-            prefetch_link(blocks, b.prev);
-            prefetch_link(blocks, b.next);
-            inst.page_hash.prefetch_cell(self.page_of_block(b));
-        }
-        if let Some(&near) = locals.get(FREE_AHEAD.chain_head) {
-            prefetch_link(blocks, self.chain_head_of(i, near));
-        }
-        if let Some(&nearest) = locals.get(FREE_AHEAD.chain_link) {
-            let head = self.chain_head_of(i, nearest);
-            if head != nearest && head != FRAME_NONE {
-                prefetch_link(blocks, blocks[head as usize].hash.wrapping_sub(1));
+    }
+    if let Some(near) = ahead.get(FREE_AHEAD.chain_link) {
+        let head = cells[near.cell as usize].wrapping_sub(1);
+        if head != near.local && head != FRAME_NONE {
+            let second = blocks[head as usize].hash.wrapping_sub(1);
+            if second != near.local {
+                prefetch_field(blocks, second, OFFSET_HASH);
             }
         }
-        if inst.lru_old != FRAME_NONE {
-            prefetch_link(blocks, blocks[inst.lru_old as usize].prev);
-        }
     }
-
-    /// The first descriptor of the hash chain of the page `blocks[local]` of instance
-    /// `i` holds ([`FRAME_NONE`] for an empty cell).
-    #[inline]
-    fn chain_head_of(&self, i: usize, local: u32) -> u32 {
-        let inst = &self.instances[i];
-        let page = self.page_of_block(&inst.blocks[local as usize]);
-        inst.hash_head(page).wrapping_sub(1)
+    if lru_old != FRAME_NONE {
+        let old = &blocks[lru_old as usize];
+        prefetch_field(blocks, old.prev, OFFSET_FLAGS);
+        prefetch_field(blocks, old.next, OFFSET_FLAGS);
     }
+}
 
-    /// The page a descriptor holds.
-    #[inline]
-    fn page_of_block(&self, b: &BufBlock) -> PageId {
-        PageId {
-            space: self.block_space(b),
-            page_no: b.page_no,
-        }
+/// Where fields sit in a [`BufBlock`] (`repr(C)`).
+const OFFSET_HASH: usize = 4;
+const OFFSET_FLAGS: usize = 10;
+const OFFSET_PREV: usize = 12;
+const OFFSET_NEXT: usize = 16;
+/// Its last byte.
+const DESC_LAST: usize = std::mem::size_of::<BufBlock>() - 1;
+
+/// The cache line of byte `offset` of the descriptor `local` names, if it names one: a
+/// descriptor is 28 bytes, so the field a step writes is often not in the line its
+/// first byte is in.
+#[inline]
+fn prefetch_field(blocks: &[BufBlock], local: u32, offset: usize) {
+    if local == FRAME_NONE {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let bytes: &[u8] = bytemuck::cast_slice(blocks);
+        prefetch_index(
+            bytes,
+            local as usize * std::mem::size_of::<BufBlock>() + offset,
+        );
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = offset;
+        prefetch_index(blocks, local as usize);
     }
 }
 

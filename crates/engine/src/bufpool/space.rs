@@ -144,7 +144,7 @@ impl Spaces {
     }
 
     /// A page of slot `s` left the pool; the slot is freed with its last page.
-    fn give_back(&mut self, s: Slot) {
+    pub(super) fn give_back(&mut self, s: Slot) {
         let slot = &mut self.slots[usize::from(s)];
         slot.pages -= 1;
         if slot.pages == 0 {

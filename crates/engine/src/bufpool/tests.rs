@@ -185,6 +185,75 @@ fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
 }
 
 #[test]
+fn the_sweeps_frees_are_evict_locals() {
+    // A pool whose LRU lists are long enough for the plain frees, with dirty pages,
+    // pages with AHI entries, stale ones and pages under I/O among those freed: the
+    // pass leaves the pool exactly as evict_local on each page found, in order.
+    let mut pool = BufPool::new(8192, 2, 37);
+    pool.register_space(T);
+    pool.register_space(SpaceId(2));
+    for p in 0..3000 {
+        pool.replay_access(
+            PageId {
+                space: T,
+                page_no: p,
+            },
+            p,
+            1000,
+        );
+    }
+    pool.bump_space_version(T);
+    for p in 0..7000 {
+        let space = if p % 3 == 0 { T } else { SpaceId(2) };
+        pool.replay_access(
+            PageId {
+                space,
+                page_no: p + 5000,
+            },
+            p,
+            1000,
+        );
+    }
+    for p in (5000..12000).step_by(7) {
+        if let Lookup::Hit(f) = pool.lookup(PageId {
+            space: T,
+            page_no: p,
+        }) {
+            match p % 4 {
+                0 => pool.mark_dirty(f, Lsn(u64::from(p))),
+                1 => {
+                    pool.ahi_mark(f, 1);
+                }
+                _ => {}
+            }
+        }
+    }
+    // Pages still being read.
+    for p in 20_000..20_008 {
+        let page = PageId {
+            space: T,
+            page_no: p,
+        };
+        let inst = pool.instance_of(page);
+        if let FreeBlock::FromFreeList(f) | FreeBlock::Evicted { frame: f, .. } =
+            pool.get_free_block(inst, LRU_SEARCH_SCAN_THRESHOLD)
+        {
+            pool.init_for_read(f, page);
+        }
+    }
+    pool.validate();
+    let mut reference = pool.clone();
+    for i in 0..2 {
+        assert_eq!(
+            pool.remove_space_pages(i, T),
+            reference.remove_space_pages_one_by_one(i, T)
+        );
+    }
+    assert_eq!(format!("{pool:?}"), format!("{reference:?}"));
+    pool.validate();
+}
+
+#[test]
 fn instances_share_extents() {
     let pool = BufPool::new(8 * 1024, 8, 37);
     let inst = |p| {
