@@ -8,18 +8,12 @@
 //! `BUF_LRU_OLD_TOLERANCE`. The list is linked through `u32` indices into the
 //! instance's descriptor `Vec`.
 
+use super::prefetch::Found;
 use super::{
     BufBlock, BufPool, BufPoolInstance, FrameId, FreeBlock, Lookup, LruPolicy, PageId, PageLook,
     SpaceId, FRAME_NONE, F_DIRTY, F_IO, F_OLD, LRU_NON_OLD_MIN_LEN, LRU_OLD_MIN_LEN,
     LRU_OLD_TOLERANCE, PAGE_CLOCK_MASK, STATE_FILE,
 };
-
-/// A page a tablespace sweep found: its descriptor and its page's hash cell.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Found {
-    pub(super) local: u32,
-    pub(super) cell: u32,
-}
 
 /// `LRU_old_ratio` from `innodb_old_blocks_pct` (`buf_LRU_old_ratio_update_instance()`).
 pub(super) fn old_ratio(pct: u32) -> u32 {

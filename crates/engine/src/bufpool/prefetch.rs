@@ -11,9 +11,15 @@
 //! now cached) the first descriptor of its chain, then (that descriptor cached) the
 //! LRU neighbours of the page the chain leads to. On wasm32 a prefetch is nothing.
 
-use super::lru::Found;
 use super::{BufBlock, BufPool, PageId, FRAME_NONE};
 use prefetch_index::prefetch_index;
+
+/// A page a tablespace sweep found: its descriptor and its page's hash cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Found {
+    pub(super) local: u32,
+    pub(super) cell: u32,
+}
 
 /// How many accesses ahead of the one being made each stage of a replay's prefetch
 /// runs. Each stage reads what the stage before it brought into the cache; the gaps
