@@ -13,14 +13,24 @@ use std::path::PathBuf;
 const TSV_HEADER: &str =
     "autoinc_lock_mode\tplaybook\topen_txn_s\tddl_start_s\tddl_end_s\terror\tsecond\ttps";
 
+const TSV: &str = "calibrate-playbooks.tsv";
+const DISK: &str = "calibrate-playbooks-disk.txt";
+
 fn tsv_path() -> PathBuf {
-    target_dir().join("calibrate-playbooks.tsv")
+    target_dir().join(TSV)
 }
 
-/// The real runs the README's table comes from, kept in the repository so that
-/// `--sim-only` works on a machine that never ran them.
-fn kept_tsv_path() -> PathBuf {
-    crate::util::workspace_root().join("assets/calibration/playbooks-real.tsv")
+/// Where `--sim-only` reads the last real runs and the disk measured after them:
+/// this machine's `target/` when it holds both, else the runs the README's table comes
+/// from, kept in the repository (`assets/calibration/`) so that it works on a machine
+/// that never ran them. One place for both, so runs and disk are never mixed.
+fn runs_dir() -> PathBuf {
+    let target = target_dir();
+    if target.join(TSV).exists() && target.join(DISK).exists() {
+        target
+    } else {
+        crate::util::workspace_root().join("assets/calibration")
+    }
 }
 
 fn behind(row: &Row) -> String {
@@ -166,27 +176,22 @@ fn write_status(rows: &[Row]) -> Result {
     std::fs::write(&path, tsv).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The disk figures measured after the real runs: `write_us fsync_us`.
-fn disk_path(dir: &std::path::Path) -> PathBuf {
-    dir.join("calibrate-playbooks-disk.txt")
-}
-
 /// Keeps the disk measured after the real runs beside them.
 pub fn write_disk(disk: Disk) -> Result {
-    let path = disk_path(&target_dir());
+    let path = target_dir().join(DISK);
     std::fs::write(&path, format!("{} {}\n", disk.write_us, disk.fsync_us))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The disk measured after the real runs `--sim-only` reads (this machine's last
-/// run, else the one kept in the repository).
+/// The disk measured after the real runs `--sim-only` reads ([`runs_dir`]).
 pub fn read_disk() -> Result<Disk> {
-    let kept = crate::util::workspace_root().join("assets/calibration");
-    let path = [disk_path(&target_dir()), disk_path(&kept)]
-        .into_iter()
-        .find(|p| p.exists())
-        .ok_or("no disk figures of a real run: run `cargo xtask calibrate-playbooks` first")?;
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = runs_dir().join(DISK);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: {e}; run `cargo xtask calibrate-playbooks` first",
+            path.display()
+        )
+    })?;
     let bad = || format!("{}: not `WRITE_US FSYNC_US`", path.display());
     let mut nums = text.split_whitespace().map(|n| n.parse::<u64>());
     match (nums.next(), nums.next()) {
@@ -195,13 +200,9 @@ pub fn read_disk() -> Result<Disk> {
     }
 }
 
-/// The real runs of the last calibration, read back from its `.tsv` (this
-/// machine's last run, else the runs kept in the repository).
+/// The real runs of the last calibration, read back from its `.tsv` ([`runs_dir`]).
 pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
-    let path = [tsv_path(), kept_tsv_path()]
-        .into_iter()
-        .find(|p| p.exists())
-        .unwrap_or_else(tsv_path);
+    let path = runs_dir().join(TSV);
     note(format!("the real runs: {}", path.display()));
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
