@@ -186,24 +186,20 @@ fn advise_rows(rows: &mut [Row], table_rows: u64, sim_only: bool) -> Result {
         disk
     };
     note(format!(
-        "this machine's disk: a 16 KB direct write {} µs, a synced one {} µs",
-        disk.write_us, disk.fsync_us
+        "this machine's disk: a 16 KB direct write {} µs, a synced one {} µs, {} at once",
+        disk.write_us, disk.fsync_us, disk.channels
     ));
     let mut advice = sim::Advice::new(disk);
-    // Each lock mode's runs were one server: its statements' measured CPU.
-    let cpu_us = |mode: u8| {
-        let baselines: Vec<f64> = rows
-            .iter()
-            .filter(|r| r.autoinc_lock_mode == mode)
-            .filter_map(|r| r.figures.as_ref().map(|f| f.baseline_tps))
-            .collect();
-        sim::statement_cpu_us(&baselines).unwrap_or(50)
-    };
-    let per_mode = [(1, cpu_us(1)), (2, cpu_us(2))];
-    for (mode, us) in per_mode {
+    // Each lock mode's runs were one server: the statement CPU at which the simulated
+    // workload runs its median baseline.
+    let mut per_mode = Vec::new();
+    for mode in [1, 2] {
+        let baseline = median_baseline(rows, mode).ok_or("a lock mode without a baseline")?;
+        let us = sim::fit_statement_cpu_us(&ddlscope, table_rows, mode, disk, baseline)?;
         note(format!(
-            "innodb_autoinc_lock_mode={mode}: {us} µs of the cores a statement (median baseline)"
+            "innodb_autoinc_lock_mode={mode}: {us} µs of the cores a statement (the simulated baseline at the real median, {baseline:.0} tps)"
         ));
+        per_mode.push((mode, us));
     }
     for row in rows.iter_mut() {
         let statement_cpu_us = per_mode
@@ -224,6 +220,18 @@ fn advise_rows(rows: &mut [Row], table_rows: u64, sim_only: bool) -> Result {
         };
     }
     Ok(())
+}
+
+/// The median of the baselines of the runs at lock mode `mode`.
+fn median_baseline(rows: &[Row], mode: u8) -> Option<f64> {
+    let mut b: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.autoinc_lock_mode == mode)
+        .filter_map(|r| r.figures.as_ref().map(|f| f.baseline_tps))
+        .filter(|t| *t > 0.0)
+        .collect();
+    b.sort_by(f64::total_cmp);
+    b.get(b.len() / 2).copied()
 }
 
 /// `cargo xtask calibrate-playbooks`: the real runs (unless `sim_only`, which reads

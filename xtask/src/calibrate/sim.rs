@@ -36,7 +36,7 @@ const STATEMENTS_PER_TXN: f64 = 20.0;
 /// a second of the runs' median baseline (sysbench's 8 threads keep both cores busy,
 /// its own client work included, so this is what a statement costs the machine).
 /// `None` without a baseline.
-pub fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
+fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
     let mut b: Vec<f64> = baselines.iter().copied().filter(|t| *t > 0.0).collect();
     if b.is_empty() {
         return None;
@@ -45,6 +45,91 @@ pub fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
     let median = b[b.len() / 2];
     let us = cores() as f64 * 1e6 / (median * STATEMENTS_PER_TXN);
     Some(us.round().max(1.0) as u64)
+}
+
+/// A statement's round trip between sysbench and the private server besides the CPU
+/// either spends, µs: a Unix socket's wake-ups. Measured on the calibration machine,
+/// idle (6 December 2026): oltp_read_write at 1 thread ran 2.47 ms a transaction; at
+/// 8 threads both cores served 1,595 a second (1.25 ms of the cores each); less a 0.2 ms
+/// log flush, (2.47 - 1.25 - 0.2) ms over 20 statements.
+const LOCAL_ROUND_TRIP_US: u64 = 50;
+
+/// The statement CPU at which the simulated workload runs the real baseline's
+/// transactions a second, on this server and disk: [`statement_cpu_us`] first (all of
+/// the cores' time in the statements), then scaled by simulated over real tps until they
+/// agree within 1 % (at most 8 tries), since the simulator also spends CPU on rows and
+/// pages.
+pub fn fit_statement_cpu_us(
+    ddlscope: &Path,
+    rows: u64,
+    mode: u8,
+    disk: Disk,
+    real_tps: f64,
+) -> Result<u64> {
+    let mut us = statement_cpu_us(&[real_tps]).ok_or("no real baseline to fit")?;
+    let q = Question {
+        ddl: BASELINE_DDL,
+        autoinc_lock_mode: mode,
+        open_txn_s: None,
+        statement_cpu_us: us,
+    };
+    advise(ddlscope, rows, q, disk)?;
+    let dir = crate::util::target_dir().join("calibrate-advice");
+    let scenario = std::fs::read_to_string(dir.join("advise-alter-instant.toml"))
+        .map_err(|e| format!("the advice's INSTANT scenario: {e}"))?;
+    let fit = dir.join("fit-baseline.toml");
+    for _ in 0..8 {
+        std::fs::write(&fit, with_statement_cpu(&scenario, us)?)
+            .map_err(|e| format!("{}: {e}", fit.display()))?;
+        let ratio = simulated_baseline_tps(ddlscope, &fit)? / real_tps;
+        if (ratio - 1.0).abs() < 0.01 {
+            break;
+        }
+        us = ((us as f64) * ratio).round().max(1.0) as u64;
+    }
+    Ok(us)
+}
+
+/// The question whose INSTANT playbook's scenario the fit replays (any DDL would do: the
+/// seconds before it are the baseline).
+const BASELINE_DDL: &str = "ALTER TABLE sbtest1 ADD COLUMN extra INT NOT NULL DEFAULT 0";
+
+/// The scenario text with `workload.statement_cpu_us` set to `us`.
+fn with_statement_cpu(scenario: &str, us: u64) -> Result<String> {
+    let key = "statement_cpu_us = ";
+    let at = scenario
+        .find(key)
+        .ok_or("the advice's scenario has no statement_cpu_us")?;
+    let end = scenario[at..].find('\n').map_or(scenario.len(), |n| at + n);
+    Ok(format!("{}{key}{us}{}", &scenario[..at], &scenario[end..]))
+}
+
+/// Mean tps of seconds 4 to 10 of `ddlscope run FILE --format csv` (the DDL starts at
+/// 10 s; the first seconds warm up).
+fn simulated_baseline_tps(ddlscope: &Path, scenario: &Path) -> Result<f64> {
+    let out = Command::new(ddlscope)
+        .arg("run")
+        .arg(scenario)
+        .args(["--format", "csv"])
+        .output()
+        .map_err(|e| format!("{}: {e}", ddlscope.display()))?;
+    let csv = String::from_utf8_lossy(&out.stdout);
+    mean_tps(&csv, 4, 10).ok_or_else(|| format!("{}: no tps column", scenario.display()))
+}
+
+/// Mean of the `tps` column over `t_s` in `from..=to`.
+fn mean_tps(csv: &str, from: u32, to: u32) -> Option<f64> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next()?.split(',').collect();
+    let t = header.iter().position(|h| *h == "t_s")?;
+    let tps = header.iter().position(|h| *h == "tps")?;
+    let values: Vec<f64> = lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f.len() == header.len())
+        .filter(|f| f[t].parse::<u32>().is_ok_and(|s| (from..=to).contains(&s)))
+        .filter_map(|f| f[tps].parse().ok())
+        .collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// The advice for each question asked so far, on one disk.
@@ -110,14 +195,17 @@ fn advise(ddlscope: &Path, rows: u64, q: Question, disk: Disk) -> Result<String>
     .arg(format!("innodb_autoinc_lock_mode={}", q.autoinc_lock_mode))
     // The private server's redo log (crate::mariadb: --innodb-log-file-size=16M).
     .args(["--set", "innodb_redo_log_capacity=16M"])
+    .arg("--round-trip-us")
+    .arg(LOCAL_ROUND_TRIP_US.to_string())
     .arg("--statement-cpu-us")
     .arg(q.statement_cpu_us.to_string())
-    // This machine's disk, one write at a time (calibrate::disk).
+    // This machine's disk (calibrate::disk).
     .arg("--write-us")
     .arg(disk.write_us.to_string())
     .arg("--fsync-us")
     .arg(disk.fsync_us.to_string())
-    .args(["--io-channels", "1"])
+    .arg("--io-channels")
+    .arg(disk.channels.to_string())
     .args(["--ddl", q.ddl, "--json", "--out"])
     // The playbooks' scenario files go beside the table, not into the working tree.
     .arg(crate::util::target_dir().join("calibrate-advice"));
@@ -190,6 +278,18 @@ mod tests {
         let got = statement_cpu_us(&[1000.0, 0.0, 1100.0, 900.0]).unwrap() as f64;
         assert!((got - cores * 1e6 / 20_000.0).abs() <= 1.0, "{got}");
         assert_eq!(statement_cpu_us(&[0.0]), None);
+    }
+
+    #[test]
+    fn the_fit_reads_the_baseline_seconds_and_rewrites_the_statement_cpu() {
+        let csv = "t_s,tps,qps\n3,1,2\n4,100,2\n10,200,2\n11,5,2\n";
+        assert_eq!(mean_tps(csv, 4, 10), Some(150.0));
+        assert_eq!(mean_tps("t_s,qps\n4,1\n", 4, 10), None);
+        let s = "[workload]\nthreads = 8\nstatement_cpu_us = 70\nround_trip_us = 50\n";
+        assert_eq!(
+            with_statement_cpu(s, 64).unwrap(),
+            "[workload]\nthreads = 8\nstatement_cpu_us = 64\nround_trip_us = 50\n"
+        );
     }
 
     #[test]

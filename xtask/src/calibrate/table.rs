@@ -179,8 +179,12 @@ fn write_status(rows: &[Row]) -> Result {
 /// Keeps the disk measured after the real runs beside them.
 pub fn write_disk(disk: Disk) -> Result {
     let path = target_dir().join(DISK);
-    std::fs::write(&path, format!("{} {}\n", disk.write_us, disk.fsync_us))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let d = disk;
+    std::fs::write(
+        &path,
+        format!("{} {} {}\n", d.write_us, d.fsync_us, d.channels),
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The disk measured after the real runs `--sim-only` reads ([`runs_dir`]).
@@ -192,10 +196,14 @@ pub fn read_disk() -> Result<Disk> {
             path.display()
         )
     })?;
-    let bad = || format!("{}: not `WRITE_US FSYNC_US`", path.display());
+    let bad = || format!("{}: not `WRITE_US FSYNC_US CHANNELS`", path.display());
     let mut nums = text.split_whitespace().map(|n| n.parse::<u64>());
-    match (nums.next(), nums.next()) {
-        (Some(Ok(write_us)), Some(Ok(fsync_us))) => Ok(Disk { write_us, fsync_us }),
+    match (nums.next(), nums.next(), nums.next()) {
+        (Some(Ok(write_us)), Some(Ok(fsync_us)), Some(Ok(channels))) => Ok(Disk {
+            write_us,
+            fsync_us,
+            channels: u32::try_from(channels).map_err(|_| bad())?,
+        }),
         _ => Err(bad()),
     }
 }

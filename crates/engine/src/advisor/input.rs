@@ -75,6 +75,10 @@ pub struct AdviceInput {
     /// optimise, execute), µs: `workload.statement_cpu_us`, which with `cpus` > 0 sets
     /// how many statements a second the cores serve.
     pub statement_cpu_us: u64,
+    /// A statement's round trip between the client and the server besides the CPU
+    /// either spends, µs (`workload.round_trip_us`): the network, or a local socket's
+    /// wake-ups.
+    pub round_trip_us: u64,
     /// The table.
     pub table: TableInput,
     /// The sysbench script the application's load looks like.
@@ -101,6 +105,7 @@ pub struct InputBuilder {
     io_channels: Option<u32>,
     cpus: Option<u32>,
     statement_cpu_us: Option<u64>,
+    round_trip_us: Option<u64>,
     size: Option<ByteSize>,
     rows: Option<u64>,
     row_format: Option<RowFormatConfig>,
@@ -113,8 +118,12 @@ pub struct InputBuilder {
     notes: Vec<String>,
 }
 
+/// A statement's round trip unless `--round-trip-us` says otherwise: I1's clients, on
+/// the server's LAN (0.3 ms).
+pub const I1_ROUND_TRIP_US: u64 = 300;
+
 /// The field names [`InputBuilder::set`] takes (the CLI's flags without `--`).
-pub const FIELDS: [&str; 21] = [
+pub const FIELDS: [&str; 22] = [
     "profile",
     "set",
     "open-txn",
@@ -128,6 +137,7 @@ pub const FIELDS: [&str; 21] = [
     "io-channels",
     "cpus",
     "statement-cpu-us",
+    "round-trip-us",
     "table-size",
     "table-rows",
     "row-format",
@@ -221,6 +231,11 @@ impl InputBuilder {
                 let n = number(field, value, "1 to 100000")?;
                 in_range(field, n, 1, 100_000)?;
                 self.statement_cpu_us = Some(n);
+            }
+            "round-trip-us" => {
+                let n = number(field, value, "0 to 1000000")?;
+                in_range(field, n, 0, 1_000_000)?;
+                self.round_trip_us = Some(n);
             }
             _ => return self.set_table_or_workload(field, value),
         }
@@ -380,6 +395,7 @@ impl InputBuilder {
                 "a core for every runnable thread (no CPU contention; give --cpus)",
             ),
             statement_cpu_us: self.statement_cpu_us(),
+            round_trip_us: self.round_trip_us.unwrap_or(I1_ROUND_TRIP_US),
             workload: assume(
                 &mut self.notes,
                 self.workload,

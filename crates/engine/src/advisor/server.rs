@@ -135,8 +135,7 @@ fn workload(input: &AdviceInput, tables: Vec<String>) -> WorkloadConfig {
     w.kind = input.workload;
     w.tables = tables;
     w.distribution = Distribution::Special;
-    // I1's clients: a 0.3 ms round trip.
-    w.round_trip_us = 300;
+    w.round_trip_us = input.round_trip_us;
     w.statement_cpu_us = input.statement_cpu_us;
     w
 }

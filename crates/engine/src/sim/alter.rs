@@ -11,6 +11,7 @@
 //!     │     buffer is sorted in memory and written to the temp file as one run
 //!     ▼
 //!  merge    ceil(log2(runs)) passes, each reading and writing the whole temp file
+//!     │     (through the OS page cache: copies on the build's core, `sort_file.rs`)
 //!     ▼
 //!  insert   BtrBulk: fill new leaf pages in order (buf_page_create + no-redo mtr); each
 //!     │     page joins the flush list, tagged with the build's FlushObserver
@@ -33,6 +34,7 @@
 //! from the workload: I4's 6.87 s idle against 31.97 s under sysbench.
 
 mod bulk_io;
+mod sort_file;
 
 use super::locks::MdlPoll;
 use super::{Next, Sim};
@@ -332,12 +334,10 @@ impl Sim {
             BuildStep::ReadRows => self.index_build_read_rows(b),
             BuildStep::RunWritten => {
                 // row_merge_write(): the sorted buffer goes to the temp file.
-                let bytes = b.in_buffer * b.entry_bytes;
-                let done = self.device.submit(self.sched.now, IoOp::Write, bytes);
+                let copy = self.sort_file_copy(b.in_buffer * b.entry_bytes);
                 b.runs += 1;
                 b.in_buffer = 0;
-                b.step = BuildStep::ReadLeaf;
-                Next::After(done - self.sched.now)
+                b.burn(copy, BuildStep::ReadLeaf)
             }
             BuildStep::MergeBlock => self.index_build_merge_block(b),
             BuildStep::BulkPage => self.index_build_bulk_page(t, b),
@@ -639,17 +639,14 @@ impl Sim {
             b.step = BuildStep::BulkPage;
             return Next::After(Tick::ZERO);
         }
-        // Read one block of two runs, merge it, write it out.
-        let read = self.device.submit(self.sched.now, IoOp::Read, block_bytes);
-        let write = self.device.submit(read, IoOp::Write, block_bytes);
+        // Read one block of two runs, merge it, write it out (`sort_file.rs`).
         b.block += 1;
         if b.block >= blocks {
             b.block = 0;
             b.pass += 1;
         }
-        let entries = block_bytes / b.entry_bytes.max(1);
-        let merge = Tick(self.profile.costs.sort_compare_ns).times(entries);
-        self.cpu_left_after_io(b, write - self.sched.now, merge)
+        let cpu = self.sort_file_merge_cpu(b, block_bytes);
+        b.burn(cpu, BuildStep::MergeBlock)
     }
 
     /// `BulkPage`: `BtrBulk::insert()` fills the next new page.
@@ -838,14 +835,6 @@ impl Sim {
         self.build_phase(b, "reading clustered index");
         b.step = BuildStep::ReadLeaf;
         Next::After(Tick::ZERO)
-    }
-
-    /// Waits for `io` and then runs `cpu`, continuing the merge.
-    fn cpu_left_after_io(&mut self, b: &mut IndexBuild, io: Tick, cpu: Tick) -> Next {
-        b.cpu_left = cpu;
-        b.after_cpu = BuildStep::MergeBlock;
-        b.step = BuildStep::Cpu;
-        Next::After(io)
     }
 
     fn sort_run(&mut self, b: &mut IndexBuild) -> Next {

@@ -15,6 +15,16 @@
 //!   checkpoint, batch after batch, until the target is met; after any other batch that
 //!   wrote pages (or found none dirty) it writes a checkpoint too.
 //!
+//!   Each mini-transaction's commit looks at the age too (`log_close()`, mtr0mtr.cc):
+//!   past `max_modified_age_async` it calls `buf_flush_ahead(commit_lsn, false)`, past
+//!   `max_checkpoint_age` `buf_flush_ahead(commit_lsn, true)` (buf0flu.cc). The first
+//!   sets `buf_flush_async_lsn`: the page cleaner writes `innodb_io_capacity_max` pages
+//!   older than it a batch, with a checkpoint after each, until the oldest
+//!   modification passes it. The second sets `buf_flush_sync_lsn` to the commit's LSN,
+//!   so the furious flush aims at the whole log, not at the writers' 1 MB step: a bulk
+//!   load's writers then wait for batches of `innodb_io_capacity_max` pages, not for a
+//!   megabyte every 10 ms.
+//!
 //! ```text
 //!  writer ── lsn − last_checkpoint > max_checkpoint_age? ── no ──▶ its mini-transaction
 //!               │ yes: buf_flush_sync_lsn = min(ckpt + max age, ckpt + 1 MB)
@@ -22,6 +32,9 @@
 //!       sleeps 10 ms, looks again     page cleaner: batch ≤ io_capacity_max pages older
 //!                                     than the target ──▶ fsync ──▶ checkpoint at the
 //!                                     oldest modification (the LSN, none dirty)
+//!
+//!  mtr commit ── age > max_modified_age_async? ── yes ─▶ buf_flush_async_lsn = its LSN
+//!               age > max_checkpoint_age?      ── yes ─▶ buf_flush_sync_lsn  = its LSN
 //! ```
 
 use super::Sim;
@@ -39,6 +52,51 @@ const SYNC_FLUSH_STEP: u64 = 1 << 20;
 const WRITER_SAFETY_PAGES: u64 = 48;
 
 impl Sim {
+    /// `mtr_t::commit()` of `bytes` of redo: the LSN it ends at, after `log_close()`'s
+    /// flush-ahead (`mechanisms.checkpoint_margin`).
+    pub(super) fn mtr_commit_redo(&mut self, bytes: u64) -> Lsn {
+        let lsn = self.log.append(bytes);
+        if self.profile.mechanisms.checkpoint_margin {
+            let age = self.checkpoint_age();
+            if age > self.max_checkpoint_age() {
+                self.buf_flush_ahead(lsn, true);
+            } else if age > self.max_modified_age_async() {
+                self.buf_flush_ahead(lsn, false);
+            }
+        }
+        lsn
+    }
+
+    /// `buf_flush_ahead()`: raise the furious or the ahead target to `lsn` and wake the
+    /// page cleaner.
+    fn buf_flush_ahead(&mut self, lsn: Lsn, furious: bool) {
+        let limit = if furious {
+            &mut self.buf_flush_sync_lsn
+        } else {
+            &mut self.buf_flush_async_lsn
+        };
+        if limit.is_some_and(|l| l >= lsn) {
+            return;
+        }
+        *limit = Some(lsn);
+        self.signal_page_cleaner();
+    }
+
+    /// The page cleaner's next batch: `innodb_io_capacity_max` pages older than the
+    /// furious target, else than the ahead target while the oldest modification is
+    /// short of it (met, it is cleared), else `None` (adaptive flushing).
+    pub(super) fn flush_ahead_limit(&mut self) -> Option<Lsn> {
+        if let Some(target) = self.buf_flush_sync_lsn {
+            return Some(target);
+        }
+        let target = self.buf_flush_async_lsn?;
+        if self.pool.oldest_modification().is_some_and(|o| o < target) {
+            return Some(target);
+        }
+        self.buf_flush_async_lsn = None;
+        None
+    }
+
     /// Redo bytes the next checkpoint must cover: from the last checkpoint written
     /// (`mechanisms.checkpoint_margin`) or from the oldest unflushed modification.
     pub fn checkpoint_age(&self) -> u64 {

@@ -15,7 +15,9 @@
 //! With `mechanisms.checkpoint_margin` (MariaDB 10.5+, `sim/checkpoint.rs`) a batch
 //! that wrote is followed by a sync and a checkpoint, and a writer's sync-flush target
 //! makes the next batches furious: `innodb_io_capacity_max` pages older than the
-//! target, one after another with no sleep, until a checkpoint passes it.
+//! target, one after another with no sleep, until a checkpoint passes it; a
+//! mini-transaction past the async age makes them flush-ahead batches, as many pages
+//! older than its LSN, each commit that raises the target waking the cleaner again.
 //!
 //! Adaptive flushing, simplified from `page_cleaner_flush_pages_recommendation()`: the
 //! percentage of `innodb_io_capacity` to use is the larger of one for dirty pages
@@ -135,9 +137,9 @@ impl Sim {
                 // started, so an early wake-up shifts the cadence, as in the server.
                 p.next_round = self.sched.now + p.period;
                 let n = u32::from(self.pool.n_instances());
-                // buf_flush_sync_for_checkpoint(): a sync flush writes io_capacity_max
-                // pages older than its target.
-                let (quota, limit) = match self.buf_flush_sync_lsn {
+                // buf_flush_sync_for_checkpoint() and the flush-ahead batch: io_capacity_max
+                // pages older than the target.
+                let (quota, limit) = match self.flush_ahead_limit() {
                     Some(target) => (self.scenario.innodb.io_capacity_max, target),
                     None => (self.flush_recommendation(), Lsn(u64::MAX)),
                 };

@@ -159,6 +159,9 @@ pub struct Sim {
     /// `buf_flush_sync_lsn`: a writer waits for the pages older than this to be
     /// written and a checkpoint past it (`mechanisms.checkpoint_margin`).
     buf_flush_sync_lsn: Option<crate::bufpool::Lsn>,
+    /// `buf_flush_async_lsn`: the page cleaner writes `innodb_io_capacity_max` pages a
+    /// batch older than this, batch after batch (`sim/checkpoint.rs`).
+    buf_flush_async_lsn: Option<crate::bufpool::Lsn>,
     /// Bytes of row-lock structures held by open transactions (`trx->lock.lock_heap`).
     lock_heap_bytes: u64,
     /// Next instance to lend a frame from.
@@ -256,6 +259,7 @@ impl Sim {
             cleaner_sleeping: false,
             last_checkpoint_lsn: crate::bufpool::Lsn(0),
             buf_flush_sync_lsn: None,
+            buf_flush_async_lsn: None,
             lock_heap_bytes: 0,
             lend_cursor: 0,
             warm_rng: SimRng::stream(scenario.seed, "warm.ahi"),

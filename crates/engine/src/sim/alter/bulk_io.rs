@@ -84,7 +84,7 @@ impl Sim {
     /// load writes redo, the current LSN (a no-redo mini-transaction) when not.
     pub(super) fn bulk_page_lsn(&mut self) -> Lsn {
         if self.profile.mechanisms.bulk_load_redo {
-            self.log.append(PAGE_SIZE * 15 / 16)
+            self.mtr_commit_redo(PAGE_SIZE * 15 / 16)
         } else {
             self.log.lsn
         }

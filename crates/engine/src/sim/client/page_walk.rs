@@ -410,7 +410,7 @@ impl Sim {
 
     /// `mtr_commit()` of a row change: redo, the page dirty as of its LSN, the row lock.
     fn apply_modification(&mut self, w: &mut PageWalk) {
-        let lsn = self.log.append(self.scenario.innodb.redo_bytes_per_row);
+        let lsn = self.mtr_commit_redo(self.scenario.innodb.redo_bytes_per_row);
         self.pool.mark_dirty(w.frame, lsn);
         w.last_lsn = lsn;
         w.wrote = true;
