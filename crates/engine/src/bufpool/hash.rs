@@ -95,14 +95,17 @@ impl BufPoolInstance {
     /// that the pages read first, often the hottest, are found first.
     pub(super) fn hash_insert(&mut self, local: u32, page: PageId) {
         let c = self.page_hash.cell(page);
-        self.blocks[local as usize].hash = 0;
-        let mut at = self.page_hash.cells[c];
+        // The slices once, not a checked view of the mapping a link (`HugeArray`).
+        let blocks: &mut [BufBlock] = &mut self.blocks;
+        let cells = self.page_hash.cells_mut();
+        blocks[local as usize].hash = 0;
+        let mut at = cells[c];
         if at == 0 {
-            self.page_hash.cells[c] = local + 1;
+            cells[c] = local + 1;
             return;
         }
         loop {
-            let b = &mut self.blocks[at as usize - 1];
+            let b = &mut blocks[at as usize - 1];
             if b.hash == 0 {
                 b.hash = local + 1;
                 return;
