@@ -95,14 +95,17 @@ impl BufPoolInstance {
     /// that the pages read first, often the hottest, are found first.
     pub(super) fn hash_insert(&mut self, local: u32, page: PageId) {
         let c = self.page_hash.cell(page);
-        self.blocks[local as usize].hash = 0;
-        let mut at = self.page_hash.cells[c];
+        // The slices once, not a checked view of the mapping a link (`HugeArray`).
+        let blocks: &mut [BufBlock] = &mut self.blocks;
+        let cells = self.page_hash.cells_mut();
+        blocks[local as usize].hash = 0;
+        let mut at = cells[c];
         if at == 0 {
-            self.page_hash.cells[c] = local + 1;
+            cells[c] = local + 1;
             return;
         }
         loop {
-            let b = &mut self.blocks[at as usize - 1];
+            let b = &mut blocks[at as usize - 1];
             if b.hash == 0 {
                 b.hash = local + 1;
                 return;
@@ -151,6 +154,7 @@ impl BufPoolInstance {
     }
 
     /// The chain of `page`'s cell, as local descriptor indices.
+    #[inline(always)]
     fn hash_chain(&self, page: PageId) -> impl Iterator<Item = u32> + '_ {
         let mut at = self.page_hash.cells[self.page_hash.cell(page)];
         // The slice once, not a checked view of the mapping a link (`HugeArray`).
@@ -165,8 +169,10 @@ impl BufPoolInstance {
 
 impl BufPool {
     /// InnoDB: `buf_page_hash_get_low()`: the local index of the descriptor holding
-    /// `page` (any version) in instance `i`.
-    #[inline]
+    /// `page` (any version) in instance `i`. Always inlined: a replay's lookup and its
+    /// prefetch are most of its instructions, and the call kept the chain's state on
+    /// the stack.
+    #[inline(always)]
     pub(super) fn hash_find(&self, i: usize, page: PageId) -> Option<u32> {
         let inst = &self.instances[i];
         let blocks: &[BufBlock] = &inst.blocks;

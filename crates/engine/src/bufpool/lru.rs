@@ -21,32 +21,36 @@ pub(super) fn old_ratio(pct: u32) -> u32 {
 }
 
 impl BufPoolInstance {
+    // The list primitives take the descriptors as a slice once, not a checked view of
+    // the mapped array at every link they read or write (`huge_array.rs`).
     fn unlink(&mut self, b: u32) {
-        let BufBlock { prev, next, .. } = self.blocks[b as usize];
+        let blocks: &mut [BufBlock] = &mut self.blocks;
+        let BufBlock { prev, next, .. } = blocks[b as usize];
         if prev == FRAME_NONE {
             self.lru_head = next;
         } else {
-            self.blocks[prev as usize].next = next;
+            blocks[prev as usize].next = next;
         }
         if next == FRAME_NONE {
             self.lru_tail = prev;
         } else {
-            self.blocks[next as usize].prev = prev;
+            blocks[next as usize].prev = prev;
         }
-        self.blocks[b as usize].prev = FRAME_NONE;
-        self.blocks[b as usize].next = FRAME_NONE;
+        blocks[b as usize].prev = FRAME_NONE;
+        blocks[b as usize].next = FRAME_NONE;
         self.lru_len -= 1;
         self.note_lengths();
     }
 
     fn link_first(&mut self, b: u32) {
         let head = self.lru_head;
-        self.blocks[b as usize].prev = FRAME_NONE;
-        self.blocks[b as usize].next = head;
+        let blocks: &mut [BufBlock] = &mut self.blocks;
+        blocks[b as usize].prev = FRAME_NONE;
+        blocks[b as usize].next = head;
         if head == FRAME_NONE {
             self.lru_tail = b;
         } else {
-            self.blocks[head as usize].prev = b;
+            blocks[head as usize].prev = b;
         }
         self.lru_head = b;
         self.lru_len += 1;
@@ -54,14 +58,15 @@ impl BufPoolInstance {
     }
 
     fn link_after(&mut self, after: u32, b: u32) {
-        let next = self.blocks[after as usize].next;
-        self.blocks[b as usize].prev = after;
-        self.blocks[b as usize].next = next;
-        self.blocks[after as usize].next = b;
+        let blocks: &mut [BufBlock] = &mut self.blocks;
+        let next = blocks[after as usize].next;
+        blocks[b as usize].prev = after;
+        blocks[b as usize].next = next;
+        blocks[after as usize].next = b;
         if next == FRAME_NONE {
             self.lru_tail = b;
         } else {
-            self.blocks[next as usize].prev = b;
+            blocks[next as usize].prev = b;
         }
         self.lru_len += 1;
         self.note_lengths();
@@ -75,16 +80,17 @@ impl BufPoolInstance {
         }
         let new_len = (self.lru_len as u64 * self.old_ratio as u64 / 1024) as u32;
         let new_len = new_len.min(self.lru_len - (LRU_OLD_TOLERANCE + LRU_NON_OLD_MIN_LEN));
+        let blocks: &mut [BufBlock] = &mut self.blocks;
         loop {
             let old = self.lru_old;
             if self.lru_old_len + LRU_OLD_TOLERANCE < new_len {
-                let prev = self.blocks[old as usize].prev;
+                let prev = blocks[old as usize].prev;
                 self.lru_old = prev;
-                self.blocks[prev as usize].set(F_OLD, true);
+                blocks[prev as usize].set(F_OLD, true);
                 self.lru_old_len += 1;
             } else if self.lru_old_len > new_len + LRU_OLD_TOLERANCE {
-                self.blocks[old as usize].set(F_OLD, false);
-                self.lru_old = self.blocks[old as usize].next;
+                blocks[old as usize].set(F_OLD, false);
+                self.lru_old = blocks[old as usize].next;
                 self.lru_old_len -= 1;
             } else {
                 return;
@@ -113,9 +119,10 @@ impl BufPoolInstance {
         }
         if !old || self.lru_len < LRU_OLD_MIN_LEN {
             self.link_first(b);
-            self.blocks[b as usize].set(F_OLD, false);
             let clock = self.freed_page_clock;
-            self.blocks[b as usize].set_page_clock(clock);
+            let block = &mut self.blocks[b as usize];
+            block.set(F_OLD, false);
+            block.set_page_clock(clock);
         } else {
             self.link_after(self.lru_old, b);
             self.blocks[b as usize].set(F_OLD, true);

@@ -731,8 +731,9 @@ impl BufPool {
         b.page_no == page.page_no && b.holds_page() && self.block_space(b) == page.space
     }
 
-    /// The look of `blocks[local]` of instance `i`, a descriptor holding a page.
-    #[inline]
+    /// The look of `blocks[local]` of instance `i`, a descriptor holding a page. Always
+    /// inlined, as [`BufPool::hash_find`] before it, so a lookup reads the descriptors once.
+    #[inline(always)]
     fn look_at(&self, i: usize, local: u32) -> PageLook {
         let inst = &self.instances[i];
         let frame = inst.frame_id(local);

@@ -81,12 +81,15 @@ impl BufPool {
             .prefetch_cell(page);
     }
 
-    /// The first descriptor of `page`'s chain (its cell read).
+    /// The first descriptor of `page`'s chain (its cell read): both its cache lines when
+    /// it straddles two, as the access reads its LRU links and access time too.
     #[inline]
     fn prefetch_chain_head(&self, page: PageId) {
         let inst = &self.instances[usize::from(self.instance_of(page))];
         if let Some(local) = inst.hash_head(page).checked_sub(1) {
-            prefetch_index::<BufBlock>(&*inst.blocks, local as usize);
+            let blocks: &[BufBlock] = &inst.blocks;
+            prefetch_field(blocks, local, 0);
+            prefetch_field(blocks, local, DESC_LAST);
         }
     }
 
@@ -104,9 +107,10 @@ impl BufPool {
             return;
         };
         if inst.may_make_young(local) {
+            // The fields the unlinking writes, which may not be in a descriptor's first line.
             let b = &blocks[local as usize];
-            prefetch_link(blocks, b.prev);
-            prefetch_link(blocks, b.next);
+            prefetch_field(blocks, b.prev, OFFSET_NEXT);
+            prefetch_field(blocks, b.next, OFFSET_PREV);
         }
     }
 }
@@ -180,13 +184,5 @@ fn prefetch_field(blocks: &[BufBlock], local: u32, offset: usize) {
     {
         let _ = offset;
         prefetch_index(blocks, local as usize);
-    }
-}
-
-/// The descriptor an LRU link names, if it names one.
-#[inline]
-fn prefetch_link(blocks: &[BufBlock], link: u32) {
-    if link != FRAME_NONE {
-        prefetch_index(blocks, link as usize);
     }
 }
