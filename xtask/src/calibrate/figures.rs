@@ -31,6 +31,24 @@ pub struct Figures {
     /// The longest run of consecutive seconds under a tenth: the advisor's
     /// `worst_write_stall_s`.
     pub longest_stall_s: u32,
+    /// The seconds that overlap the DDL.
+    pub seconds_during: u32,
+    /// The baseline seconds' standard deviation, in percent of their mean: how far
+    /// one second strays with no DDL at all.
+    pub baseline_sd_pct: f64,
+}
+
+impl Figures {
+    /// The dip, in percent of the baseline.
+    pub fn dip_pct(&self) -> f64 {
+        100.0 * (1.0 - self.mean_tps_during / self.baseline_tps)
+    }
+
+    /// Two standard errors of a mean of `seconds_during` baseline seconds, in points
+    /// of dip: a dip measured over that few seconds is not told from no dip within it.
+    pub fn dip_noise_pct(&self) -> f64 {
+        2.0 * self.baseline_sd_pct / f64::from(self.seconds_during.max(1)).sqrt()
+    }
 }
 
 /// A second sysbench reports before this is warm-up, not baseline: the pool and
@@ -69,7 +87,14 @@ pub fn figures(seconds: &[Second], ddl: Window) -> Option<Figures> {
         return None;
     }
     let baseline_tps = mean(&before);
+    let variance = before
+        .iter()
+        .map(|t| (t - baseline_tps).powi(2))
+        .sum::<f64>()
+        / before.len() as f64;
     Some(Figures {
+        seconds_during: during.len() as u32,
+        baseline_sd_pct: 100.0 * variance.sqrt() / baseline_tps,
         duration_s: ddl.end_s - ddl.start_s,
         baseline_tps,
         mean_tps_during: mean(&during),
@@ -137,6 +162,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f.baseline_tps, 100.0);
+        assert_eq!(f.baseline_sd_pct, 0.0);
+        assert_eq!(f.seconds_during, 4);
         assert_eq!(f.duration_s, 3.5);
         assert_eq!(f.worst_second_tps, 5.0);
         assert_eq!(f.seconds_under_tenth, 2);
@@ -157,6 +184,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!((f.seconds_under_tenth, f.longest_stall_s), (5, 3));
+    }
+
+    #[test]
+    fn a_one_second_dip_is_held_to_the_baselines_own_spread() {
+        // Baseline seconds 6-10: 90, 110, 90, 110, 100 (sd 8.9 %); a 0.1 s DDL at 10.5
+        // overlaps second 11 alone, at 80: a 20 % dip, just past two sd from none.
+        let tps = [
+            1.0, 1.0, 1.0, 1.0, 1.0, 90.0, 110.0, 90.0, 110.0, 100.0, 80.0,
+        ];
+        let f = figures(
+            &run(&tps),
+            Window {
+                start_s: 10.5,
+                end_s: 10.6,
+            },
+        )
+        .unwrap();
+        assert_eq!(f.seconds_during, 1);
+        assert!(
+            (f.baseline_sd_pct - 8.94).abs() < 0.01,
+            "{}",
+            f.baseline_sd_pct
+        );
+        assert!((f.dip_pct() - 20.0).abs() < 1e-9);
+        assert!((f.dip_noise_pct() - 17.89).abs() < 0.01);
     }
 
     #[test]

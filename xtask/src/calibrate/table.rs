@@ -2,7 +2,7 @@
 //! `--sim-only` reads back) and the table of real against simulated (`.md`).
 
 use super::disk::Disk;
-use super::figures::{figures, Second, Window};
+use super::figures::{figures, Figures, Second, Window};
 use super::real::{Playbook, RealRun};
 use super::sim::agree;
 use super::Row;
@@ -66,6 +66,21 @@ fn pair(real: f64, sim: f64, slack: f64, unit: &str) -> String {
     format!("{real:.0}{unit} / {sim:.0}{unit}{mark}")
 }
 
+/// The dip pair: ✗ where they do not agree, ≈ where they do not by the issue's bar
+/// but the real dip, over so few seconds, is within two standard errors of the
+/// simulated one (the baseline's own spread, [`Figures::dip_noise_pct`]).
+fn dip_pair(f: &Figures, sim: f64) -> String {
+    let real = f.dip_pct();
+    let mark = if agree(real, sim, 5.0) {
+        ""
+    } else if (real - sim).abs() <= f.dip_noise_pct() {
+        " ≈"
+    } else {
+        " ✗"
+    };
+    format!("{real:.0} % / {sim:.0} %{mark}")
+}
+
 fn table_line(row: &Row) -> String {
     let head = format!(
         "| {} | {} | {} |",
@@ -79,14 +94,14 @@ fn table_line(row: &Row) -> String {
             .error
             .as_deref()
             .unwrap_or("no warm second before the change");
-        return format!("{head} failed: {why} | | | | |");
+        return format!("{head} failed: {why} | | | | | |");
     };
-    let dip = 100.0 * (1.0 - f.mean_tps_during / f.baseline_tps);
+    let dip = f.dip_pct();
     let sim = match &row.advised {
         Ok(a) => format!(
             " {} | {} | {} |",
             pair(f.duration_s, a.total_s, 1.0, " s"),
-            pair(dip, a.tps_dip_pct, 5.0, " %"),
+            dip_pair(&f, a.tps_dip_pct),
             pair(
                 f64::from(f.longest_stall_s),
                 a.worst_write_stall_s,
@@ -100,8 +115,8 @@ fn table_line(row: &Row) -> String {
         ),
     };
     format!(
-        "{head}{sim} {} | {:.0} |",
-        f.seconds_under_tenth, f.worst_second_tps
+        "{head}{sim} {} | {:.0} | ±{:.0} % |",
+        f.seconds_under_tenth, f.worst_second_tps, f.baseline_sd_pct
     )
 }
 
@@ -109,8 +124,9 @@ fn table_line(row: &Row) -> String {
 pub fn write(rows: &[Row]) -> Result {
     let mut md = String::from(
         "| lock mode | playbook | behind | duration real / sim | tps dip real / sim | \
-         longest stall real / sim | real s under 10 % | real worst second (tps) |\n\
-         |---|---|---|---|---|---|---|---|\n",
+         longest stall real / sim | real s under 10 % | real worst second (tps) | \
+         real baseline's second-to-second sd |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         let _ = writeln!(md, "{}", table_line(row));
@@ -119,7 +135,8 @@ pub fn write(rows: &[Row]) -> Result {
     let path = target_dir().join("calibrate-playbooks.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     note(format!(
-        "wrote {} (✗: real and simulated differ by more than the issue's bar)",
+        "wrote {} (✗: real and simulated differ by more than the issue's bar; ≈: by more \
+         than the bar but not than the real dip's own noise over so few seconds)",
         path.display()
     ));
     Ok(())
