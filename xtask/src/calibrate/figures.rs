@@ -113,7 +113,7 @@ fn longest_run(values: &[f64], stalled: impl Fn(f64) -> bool) -> u32 {
     longest
 }
 
-fn mean(values: &[f64]) -> f64 {
+pub(super) fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
 }
 

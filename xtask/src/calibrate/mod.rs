@@ -224,14 +224,12 @@ fn advise_rows(rows: &mut [Row], table_rows: u64, sim_only: bool) -> Result {
 
 /// The median of the baselines of the runs at lock mode `mode`.
 fn median_baseline(rows: &[Row], mode: u8) -> Option<f64> {
-    let mut b: Vec<f64> = rows
+    let baselines: Vec<f64> = rows
         .iter()
         .filter(|r| r.autoinc_lock_mode == mode)
         .filter_map(|r| r.figures.as_ref().map(|f| f.baseline_tps))
-        .filter(|t| *t > 0.0)
         .collect();
-    b.sort_by(f64::total_cmp);
-    b.get(b.len() / 2).copied()
+    sim::median_tps(&baselines)
 }
 
 /// `cargo xtask calibrate-playbooks`: the real runs (unless `sim_only`, which reads

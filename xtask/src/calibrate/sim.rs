@@ -32,19 +32,22 @@ pub struct Question {
 /// 4 ranges, 2 updates, a delete, an insert, COMMIT (the engine's `event_statements`).
 const STATEMENTS_PER_TXN: f64 = 20.0;
 
-/// The core time one statement took in the real runs: the cores over the statements
-/// a second of the runs' median baseline (sysbench's 8 threads keep both cores busy,
-/// its own client work included, so this is what a statement costs the machine).
-/// `None` without a baseline.
-fn statement_cpu_us(baselines: &[f64]) -> Option<u64> {
+/// The median of the runs' baselines (transactions a second), those with any; `None`
+/// without one.
+pub fn median_tps(baselines: &[f64]) -> Option<f64> {
     let mut b: Vec<f64> = baselines.iter().copied().filter(|t| *t > 0.0).collect();
-    if b.is_empty() {
-        return None;
-    }
     b.sort_by(f64::total_cmp);
-    let median = b[b.len() / 2];
-    let us = cores() as f64 * 1e6 / (median * STATEMENTS_PER_TXN);
-    Some(us.round().max(1.0) as u64)
+    b.get(b.len() / 2).copied()
+}
+
+/// The core time one statement took at `tps` transactions a second: the cores over the
+/// statements a second (sysbench's 8 threads keep both cores busy, its own client work
+/// included, so this is what a statement costs the machine). `None` for no throughput.
+fn statement_cpu_us(tps: f64) -> Option<u64> {
+    (tps > 0.0).then(|| {
+        let us = cores() as f64 * 1e6 / (tps * STATEMENTS_PER_TXN);
+        us.round().max(1.0) as u64
+    })
 }
 
 /// A statement's round trip between sysbench and the private server besides the CPU
@@ -66,7 +69,7 @@ pub fn fit_statement_cpu_us(
     disk: Disk,
     real_tps: f64,
 ) -> Result<u64> {
-    let mut us = statement_cpu_us(&[real_tps]).ok_or("no real baseline to fit")?;
+    let mut us = statement_cpu_us(real_tps).ok_or("no real baseline to fit")?;
     let q = Question {
         ddl: BASELINE_DDL,
         autoinc_lock_mode: mode,
@@ -129,7 +132,7 @@ fn mean_tps(csv: &str, from: u32, to: u32) -> Option<f64> {
         .filter(|f| f[t].parse::<u32>().is_ok_and(|s| (from..=to).contains(&s)))
         .filter_map(|f| f[tps].parse().ok())
         .collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    (!values.is_empty()).then(|| super::figures::mean(&values))
 }
 
 /// The advice for each question asked so far, on one disk.
@@ -275,9 +278,11 @@ mod tests {
     #[test]
     fn a_statement_costs_the_cores_over_the_statements_a_second() {
         let cores = cores() as f64;
-        let got = statement_cpu_us(&[1000.0, 0.0, 1100.0, 900.0]).unwrap() as f64;
+        let median = median_tps(&[1000.0, 0.0, 1100.0, 900.0]).unwrap();
+        let got = statement_cpu_us(median).unwrap() as f64;
         assert!((got - cores * 1e6 / 20_000.0).abs() <= 1.0, "{got}");
-        assert_eq!(statement_cpu_us(&[0.0]), None);
+        assert_eq!(median_tps(&[0.0]), None);
+        assert_eq!(statement_cpu_us(0.0), None);
     }
 
     #[test]

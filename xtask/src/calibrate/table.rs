@@ -196,12 +196,8 @@ fn write_status(rows: &[Row]) -> Result {
 /// Keeps the disk measured after the real runs beside them.
 pub fn write_disk(disk: Disk) -> Result {
     let path = target_dir().join(DISK);
-    let d = disk;
-    std::fs::write(
-        &path,
-        format!("{} {} {}\n", d.write_us, d.fsync_us, d.channels),
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))
+    let line = format!("{} {} {}\n", disk.write_us, disk.fsync_us, disk.channels);
+    std::fs::write(&path, line).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The disk measured after the real runs `--sim-only` reads ([`runs_dir`]).
