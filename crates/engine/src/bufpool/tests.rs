@@ -5,6 +5,11 @@ use super::*;
 
 const T: SpaceId = SpaceId(1);
 
+/// A replayed access to `space`'s page `page_no` at `at_ms` (old_blocks_time 1 s).
+fn replay(pool: &mut BufPool, space: SpaceId, page_no: u32, at_ms: u32) {
+    pool.replay_access(PageId { space, page_no }, at_ms, 1000);
+}
+
 fn read(pool: &mut BufPool, page_no: u32) -> FrameId {
     let page = PageId { space: T, page_no };
     let inst = pool.instance_of(page);
@@ -131,7 +136,7 @@ fn the_sweep_frees_every_version_of_a_space() {
     pool.register_space(SpaceId(2));
     let read = |pool: &mut BufPool, space, pages: std::ops::Range<u32>| {
         for p in pages {
-            pool.replay_access(PageId { space, page_no: p }, p, 1000);
+            replay(pool, space, p, p);
         }
     };
     read(&mut pool, T, 0..800);
@@ -152,15 +157,7 @@ fn the_sweep_frees_the_same_pages_as_the_lru_walk() {
         pool.register_space(T);
         pool.register_space(SpaceId(2));
         for p in 0..3000 {
-            let sp = if p % 3 == 0 { T } else { SpaceId(2) };
-            pool.replay_access(
-                PageId {
-                    space: sp,
-                    page_no: p,
-                },
-                p,
-                1000,
-            );
+            replay(&mut pool, if p % 3 == 0 { T } else { SpaceId(2) }, p, p);
         }
         pool
     };
@@ -193,25 +190,15 @@ fn the_sweeps_frees_are_evict_locals() {
     pool.register_space(T);
     pool.register_space(SpaceId(2));
     for p in 0..3000 {
-        pool.replay_access(
-            PageId {
-                space: T,
-                page_no: p,
-            },
-            p,
-            1000,
-        );
+        replay(&mut pool, T, p, p);
     }
     pool.bump_space_version(T);
     for p in 0..7000 {
-        let space = if p % 3 == 0 { T } else { SpaceId(2) };
-        pool.replay_access(
-            PageId {
-                space,
-                page_no: p + 5000,
-            },
+        replay(
+            &mut pool,
+            if p % 3 == 0 { T } else { SpaceId(2) },
+            p + 5000,
             p,
-            1000,
         );
     }
     for p in (5000..12000).step_by(7) {
