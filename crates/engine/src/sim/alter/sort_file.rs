@@ -17,8 +17,8 @@ impl Sim {
         Tick(self.profile.costs.sort_file_ns_per_kb).times(bytes.div_ceil(1024))
     }
 
-    /// The merge of one block of one pass: its two reads and its write copied, its
-    /// entries compared.
+    /// The merge of one block of one pass: the block read (from the two runs it merges)
+    /// and written, each a copy, and its entries compared.
     pub(super) fn sort_file_merge_cpu(&self, b: &IndexBuild, block_bytes: u64) -> Tick {
         let entries = block_bytes / b.entry_bytes.max(1);
         let compare = Tick(self.profile.costs.sort_compare_ns).times(entries);
