@@ -286,6 +286,14 @@ fn input_the_engine_cannot_model_is_refused_naming_the_field() {
             "--statement-cpu-us fast: not a whole number (1 to 100000)",
         ),
         (
+            &["--ddl", "DROP TABLE big", "--round-trip-us", "2000000"],
+            "--round-trip-us 2000000: must be between 0 and 1000000",
+        ),
+        (
+            &["--ddl", "DROP TABLE big", "--round-trip-us", "abc"],
+            "--round-trip-us abc: not a whole number (0 to 1000000)",
+        ),
+        (
             &["--ddl", "DROP TABLE big", "--write-us", "0"],
             "--write-us 0: must be between 1 and 1000000",
         ),
