@@ -70,19 +70,21 @@ pub fn parse_report(line: &str) -> Option<Second> {
     Some(Second { end_s, tps })
 }
 
-/// The figures of one run: the baseline is the mean of the warm seconds wholly
-/// before the DDL; "during" are the seconds that overlap the DDL's window.
-pub fn figures(seconds: &[Second], ddl: Window) -> Option<Figures> {
+/// The figures of one run. The change was made once, or several times when it
+/// takes under a second (`calibrate::real`: one second of dip is within a second's
+/// noise, so a sub-second DDL is measured over several). The baseline is the mean of
+/// the warm seconds wholly before the first window; "during" are the seconds that
+/// overlap any window; the duration is a window's mean length and the longest stall
+/// the longest within one window.
+pub fn figures(seconds: &[Second], windows: &[Window]) -> Option<Figures> {
+    let first = windows.first()?;
     let before: Vec<f64> = seconds
         .iter()
-        .filter(|s| s.end_s > WARM_UP_S && f64::from(s.end_s) <= ddl.start_s)
+        .filter(|s| s.end_s > WARM_UP_S && f64::from(s.end_s) <= first.start_s)
         .map(|s| s.tps)
         .collect();
-    let during: Vec<f64> = seconds
-        .iter()
-        .filter(|s| f64::from(s.end_s) > ddl.start_s && f64::from(s.end_s) - 1.0 < ddl.end_s)
-        .map(|s| s.tps)
-        .collect();
+    let per_window: Vec<Vec<f64>> = windows.iter().map(|w| overlapping(seconds, *w)).collect();
+    let during: Vec<f64> = per_window.concat();
     if before.is_empty() || during.is_empty() {
         return None;
     }
@@ -92,16 +94,31 @@ pub fn figures(seconds: &[Second], ddl: Window) -> Option<Figures> {
         .map(|t| (t - baseline_tps).powi(2))
         .sum::<f64>()
         / before.len() as f64;
+    let stalled = |t: f64| t < baseline_tps / 10.0;
+    let durations: Vec<f64> = windows.iter().map(|w| w.end_s - w.start_s).collect();
     Some(Figures {
         seconds_during: during.len() as u32,
         baseline_sd_pct: 100.0 * variance.sqrt() / baseline_tps,
-        duration_s: ddl.end_s - ddl.start_s,
+        duration_s: mean(&durations),
         baseline_tps,
         mean_tps_during: mean(&during),
         worst_second_tps: during.iter().copied().fold(f64::INFINITY, f64::min),
-        seconds_under_tenth: during.iter().filter(|&&t| t < baseline_tps / 10.0).count() as u32,
-        longest_stall_s: longest_run(&during, |t| t < baseline_tps / 10.0),
+        seconds_under_tenth: during.iter().filter(|&&t| stalled(t)).count() as u32,
+        longest_stall_s: per_window
+            .iter()
+            .map(|w| longest_run(w, stalled))
+            .max()
+            .unwrap_or(0),
     })
+}
+
+/// The throughput of the seconds that overlap `window`.
+fn overlapping(seconds: &[Second], window: Window) -> Vec<f64> {
+    seconds
+        .iter()
+        .filter(|s| f64::from(s.end_s) > window.start_s && f64::from(s.end_s) - 1.0 < window.end_s)
+        .map(|s| s.tps)
+        .collect()
 }
 
 fn longest_run(values: &[f64], stalled: impl Fn(f64) -> bool) -> u32 {
@@ -155,10 +172,10 @@ mod tests {
         ];
         let f = figures(
             &run(&tps),
-            Window {
+            &[Window {
                 start_s: 10.0,
                 end_s: 13.5,
-            },
+            }],
         )
         .unwrap();
         assert_eq!(f.baseline_tps, 100.0);
@@ -177,10 +194,10 @@ mod tests {
         tps.extend([5.0, 5.0, 50.0, 5.0, 5.0, 5.0, 100.0]);
         let f = figures(
             &run(&tps),
-            Window {
+            &[Window {
                 start_s: 10.0,
                 end_s: 16.0,
-            },
+            }],
         )
         .unwrap();
         assert_eq!((f.seconds_under_tenth, f.longest_stall_s), (5, 3));
@@ -195,10 +212,10 @@ mod tests {
         ];
         let f = figures(
             &run(&tps),
-            Window {
+            &[Window {
                 start_s: 10.5,
                 end_s: 10.6,
-            },
+            }],
         )
         .unwrap();
         assert_eq!(f.seconds_during, 1);
@@ -212,14 +229,49 @@ mod tests {
     }
 
     #[test]
+    fn a_change_made_several_times_is_measured_over_all_its_windows() {
+        // Baseline 6-10 at 100; three 0.2 s changes at 10, 14 and 18 overlap seconds
+        // 11, 15 and 19 (90, 60, 0); the undo's seconds between (13, 17: 40) are in
+        // neither the baseline nor the dip.
+        let mut tps = vec![100.0; 20];
+        tps[..5].fill(1.0);
+        (tps[10], tps[14], tps[18]) = (90.0, 60.0, 0.0);
+        (tps[12], tps[16]) = (40.0, 40.0);
+        let windows = [10.0, 14.0, 18.0].map(|start_s| Window {
+            start_s,
+            end_s: start_s + 0.2,
+        });
+        let f = figures(&run(&tps), &windows).unwrap();
+        assert_eq!(f.baseline_tps, 100.0);
+        assert_eq!(f.seconds_during, 3);
+        assert_eq!(f.mean_tps_during, 50.0);
+        assert!((f.duration_s - 0.2).abs() < 1e-9);
+        assert_eq!((f.worst_second_tps, f.seconds_under_tenth), (0.0, 1));
+        assert_eq!(f.longest_stall_s, 1);
+    }
+
+    #[test]
+    fn a_stall_does_not_run_on_across_windows() {
+        // Two changes each stalling their one second: two stalls of one second, not one of two.
+        let mut tps = vec![100.0; 16];
+        (tps[10], tps[14]) = (0.0, 0.0);
+        let windows = [10.0, 14.0].map(|start_s| Window {
+            start_s,
+            end_s: start_s + 0.5,
+        });
+        let f = figures(&run(&tps), &windows).unwrap();
+        assert_eq!((f.seconds_under_tenth, f.longest_stall_s), (2, 1));
+    }
+
+    #[test]
     fn a_ddl_before_any_warm_second_has_no_figures() {
         assert_eq!(
             figures(
                 &run(&[100.0; 8]),
-                Window {
+                &[Window {
                     start_s: 3.0,
                     end_s: 4.0
-                }
+                }]
             ),
             None
         );

@@ -156,7 +156,7 @@ fn runs_at_mode(shape: &Shape, mode: u8, rows: &mut Vec<Row>) -> Result {
                 autoinc_lock_mode: mode,
                 playbook,
                 open_txn_s,
-                figures: figures(&run.seconds, run.ddl),
+                figures: figures(&run.seconds, &run.ddl),
                 run,
                 advised: Err("not asked yet".into()),
             };

@@ -10,6 +10,8 @@ use crate::util::{note, target_dir, Result};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+/// One line a second of a run. `ddl_start_s` and `ddl_end_s` list each time the change
+/// was made, comma-separated (once, or `real::REPEATS` times for a short change).
 const TSV_HEADER: &str =
     "autoinc_lock_mode\tplaybook\topen_txn_s\tddl_start_s\tddl_end_s\terror\tsecond\ttps";
 
@@ -38,12 +40,20 @@ fn behind(row: &Row) -> String {
         .map_or("–".to_string(), |s| format!("{s} s txn"))
 }
 
+/// The playbook's name, with how many times a short change was made and measured.
+fn made(row: &Row) -> String {
+    match row.run.ddl.len() {
+        1 => row.playbook.name.to_string(),
+        n => format!("{} (×{n})", row.playbook.name),
+    }
+}
+
 /// The real side of a row, as printed while the runs go.
 pub fn real_line(row: &Row) -> String {
     let head = format!(
         "{} | {} | {}",
         row.autoinc_lock_mode,
-        row.playbook.name,
+        made(row),
         behind(row)
     );
     match (&row.figures, &row.run.error) {
@@ -85,7 +95,7 @@ fn table_line(row: &Row) -> String {
     let head = format!(
         "| {} | {} | {} |",
         row.autoinc_lock_mode,
-        row.playbook.name,
+        made(row),
         behind(row)
     );
     let Some(f) = row.figures.filter(|_| row.run.error.is_none()) else {
@@ -152,15 +162,15 @@ pub fn write_runs(rows: &[Row]) -> Result {
             .as_deref()
             .unwrap_or("")
             .replace(['\t', '\n'], " ");
+        let starts = join_s(row.run.ddl.iter().map(|w| w.start_s));
+        let ends = join_s(row.run.ddl.iter().map(|w| w.end_s));
         for s in &row.run.seconds {
             let _ = writeln!(
                 tsv,
-                "{}\t{}\t{}\t{:.2}\t{:.2}\t{error}\t{}\t{:.2}",
+                "{}\t{}\t{}\t{starts}\t{ends}\t{error}\t{}\t{:.2}",
                 row.autoinc_lock_mode,
                 row.playbook.name,
                 row.open_txn_s.unwrap_or(0),
-                row.run.ddl.start_s,
-                row.run.ddl.end_s,
                 s.end_s,
                 s.tps
             );
@@ -169,6 +179,27 @@ pub fn write_runs(rows: &[Row]) -> Result {
     std::fs::create_dir_all(target_dir()).map_err(|e| e.to_string())?;
     std::fs::write(tsv_path(), tsv).map_err(|e| format!("{}: {e}", tsv_path().display()))?;
     write_status(rows)
+}
+
+fn join_s(seconds: impl Iterator<Item = f64>) -> String {
+    seconds
+        .map(|s| format!("{s:.2}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The windows of a `.tsv` line: its starts and ends, paired.
+fn parse_windows(starts: &str, ends: &str) -> Option<Vec<Window>> {
+    let list =
+        |text: &str| -> Option<Vec<f64>> { text.split(',').map(|n| n.parse().ok()).collect() };
+    let (starts, ends) = (list(starts)?, list(ends)?);
+    (starts.len() == ends.len()).then(|| {
+        starts
+            .into_iter()
+            .zip(ends)
+            .map(|(start_s, end_s)| Window { start_s, end_s })
+            .collect()
+    })
 }
 
 /// Writes the InnoDB counters sampled during every real run to
@@ -255,10 +286,7 @@ pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
             r.autoinc_lock_mode == mode && r.playbook.name == name && r.open_txn_s == open_txn_s
         });
         if !same {
-            let ddl = Window {
-                start_s: start.parse().map_err(|_| bad())?,
-                end_s: end.parse().map_err(|_| bad())?,
-            };
+            let ddl = parse_windows(start, end).ok_or_else(bad)?;
             let error = Some(error.to_string()).filter(|e| !e.is_empty());
             rows.push(Row {
                 autoinc_lock_mode: mode,
@@ -281,7 +309,44 @@ pub fn read_runs(playbooks: &'static [Playbook]) -> Result<Vec<Row>> {
             .push(second);
     }
     for row in &mut rows {
-        row.figures = figures(&row.run.seconds, row.run.ddl);
+        row.figures = figures(&row.run.seconds, &row.run.ddl);
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lines_windows_round_trip_through_the_tsv_columns() {
+        let windows = parse_windows("20.00,24.00", "20.13,24.09").unwrap();
+        assert_eq!(
+            windows,
+            [
+                Window {
+                    start_s: 20.0,
+                    end_s: 20.13
+                },
+                Window {
+                    start_s: 24.0,
+                    end_s: 24.09
+                }
+            ]
+        );
+        let starts = join_s(windows.iter().map(|w| w.start_s));
+        let ends = join_s(windows.iter().map(|w| w.end_s));
+        assert_eq!(
+            (starts.as_str(), ends.as_str()),
+            ("20.00,24.00", "20.13,24.09")
+        );
+        assert_eq!(parse_windows("20.00", "24.09").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn windows_that_do_not_pair_are_not_read() {
+        assert_eq!(parse_windows("20.00,24.00", "20.13"), None);
+        assert_eq!(parse_windows("20.00,x", "20.13,24.09"), None);
+        assert_eq!(parse_windows("", "20.13"), None);
+    }
 }
