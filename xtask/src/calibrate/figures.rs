@@ -36,18 +36,16 @@ pub struct Figures {
     /// The baseline seconds' standard deviation, in percent of their mean: how far
     /// one second strays with no DDL at all.
     pub baseline_sd_pct: f64,
+    /// Two standard errors of the dip, in points: a real dip is not told from the
+    /// simulated one within it. Made once, from the baseline's spread over the
+    /// seconds during; made several times, from the makings' own dips.
+    pub dip_noise_pct: f64,
 }
 
 impl Figures {
     /// The dip, in percent of the baseline.
     pub fn dip_pct(&self) -> f64 {
         100.0 * (1.0 - self.mean_tps_during / self.baseline_tps)
-    }
-
-    /// Two standard errors of a mean of `seconds_during` baseline seconds, in points
-    /// of dip: a dip measured over that few seconds is not told from no dip within it.
-    pub fn dip_noise_pct(&self) -> f64 {
-        2.0 * self.baseline_sd_pct / f64::from(self.seconds_during.max(1)).sqrt()
     }
 }
 
@@ -71,11 +69,16 @@ pub fn parse_report(line: &str) -> Option<Second> {
 }
 
 /// The figures of one run. The change was made once, or several times when it
-/// takes under a second (`calibrate::real`: one second of dip is within a second's
-/// noise, so a sub-second DDL is measured over several). The baseline is the mean of
-/// the warm seconds wholly before the first window; "during" are the seconds that
-/// overlap any window; the duration is a window's mean length and the longest stall
-/// the longest within one window.
+/// takes under a second (`calibrate::real`: one second's dip is within a second's
+/// noise, so a sub-second DDL is measured over several makings).
+///
+/// Made once, its baseline is the mean of the warm seconds wholly before it and
+/// "during" the seconds that overlap it. Made several times, each making is held to
+/// the seconds around it (the last wholly before it and the first wholly after it,
+/// both clear of the undo between makings): the workload drifts by a fifth over
+/// the half minute the makings span, and a baseline from before the first would
+/// read that drift as the DDL's. The duration is a making's mean length, the longest
+/// stall the longest within one making.
 pub fn figures(seconds: &[Second], windows: &[Window]) -> Option<Figures> {
     let first = windows.first()?;
     let before: Vec<f64> = seconds
@@ -88,17 +91,19 @@ pub fn figures(seconds: &[Second], windows: &[Window]) -> Option<Figures> {
     if before.is_empty() || during.is_empty() {
         return None;
     }
-    let baseline_tps = mean(&before);
-    let variance = before
-        .iter()
-        .map(|t| (t - baseline_tps).powi(2))
-        .sum::<f64>()
-        / before.len() as f64;
+    let baseline_sd_pct = 100.0 * sd(&before) / mean(&before);
+    let (baseline_tps, dip_noise_pct) = if windows.len() == 1 {
+        let noise = 2.0 * baseline_sd_pct / (during.len() as f64).sqrt();
+        (mean(&before), noise)
+    } else {
+        local_baseline(seconds, windows, &per_window)?
+    };
     let stalled = |t: f64| t < baseline_tps / 10.0;
     let durations: Vec<f64> = windows.iter().map(|w| w.end_s - w.start_s).collect();
     Some(Figures {
         seconds_during: during.len() as u32,
-        baseline_sd_pct: 100.0 * variance.sqrt() / baseline_tps,
+        baseline_sd_pct,
+        dip_noise_pct,
         duration_s: mean(&durations),
         baseline_tps,
         mean_tps_during: mean(&during),
@@ -110,6 +115,36 @@ pub fn figures(seconds: &[Second], windows: &[Window]) -> Option<Figures> {
             .max()
             .unwrap_or(0),
     })
+}
+
+/// A repeated change's baseline, the mean of the seconds around each making, and
+/// the noise of its dip: two standard errors of the makings' own dips.
+fn local_baseline(
+    seconds: &[Second],
+    windows: &[Window],
+    per_window: &[Vec<f64>],
+) -> Option<(f64, f64)> {
+    let mut around_all = Vec::new();
+    let mut dips = Vec::new();
+    for (w, during) in windows.iter().zip(per_window) {
+        let around = around(seconds, *w)?;
+        dips.push(100.0 * (1.0 - mean(during) / mean(&around)));
+        around_all.extend(around);
+    }
+    let noise = 2.0 * sample_sd(&dips) / (dips.len() as f64).sqrt();
+    Some((mean(&around_all), noise))
+}
+
+/// The last second wholly before `window` and the first wholly after it.
+fn around(seconds: &[Second], window: Window) -> Option<[f64; 2]> {
+    let before = seconds
+        .iter()
+        .rev()
+        .find(|s| f64::from(s.end_s) <= window.start_s)?;
+    let after = seconds
+        .iter()
+        .find(|s| f64::from(s.end_s) - 1.0 >= window.end_s)?;
+    Some([before.tps, after.tps])
 }
 
 /// The throughput of the seconds that overlap `window`.
@@ -132,6 +167,19 @@ fn longest_run(values: &[f64], stalled: impl Fn(f64) -> bool) -> u32 {
 
 pub(super) fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// The standard deviation of a whole population (the baseline's seconds).
+fn sd(values: &[f64]) -> f64 {
+    let m = mean(values);
+    (values.iter().map(|v| (v - m).powi(2)).sum::<f64>() / values.len() as f64).sqrt()
+}
+
+/// The standard deviation of a sample (the makings' dips), n − 1 in the divisor.
+fn sample_sd(values: &[f64]) -> f64 {
+    let m = mean(values);
+    let n = values.len().max(2) as f64;
+    (values.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
 }
 
 #[cfg(test)]
@@ -225,7 +273,7 @@ mod tests {
             f.baseline_sd_pct
         );
         assert!((f.dip_pct() - 20.0).abs() < 1e-9);
-        assert!((f.dip_noise_pct() - 17.89).abs() < 0.01);
+        assert!((f.dip_noise_pct - 17.89).abs() < 0.01);
     }
 
     #[test]
@@ -248,6 +296,30 @@ mod tests {
         assert!((f.duration_s - 0.2).abs() < 1e-9);
         assert_eq!((f.worst_second_tps, f.seconds_under_tenth), (0.0, 1));
         assert_eq!(f.longest_stall_s, 1);
+        // The makings' dips, 10, 40 and 100 %: sd 45.8, two standard errors 52.9.
+        assert!(
+            (f.dip_noise_pct - 52.92).abs() < 0.01,
+            "{}",
+            f.dip_noise_pct
+        );
+    }
+
+    #[test]
+    fn a_repeated_change_reads_no_dip_from_the_workloads_drift() {
+        // The workload climbs 5 tps a second; changes that cost nothing, at 10, 14 and
+        // 18, see each of their seconds at the mean of the seconds around it.
+        let tps: Vec<f64> = (0..24).map(|i| 100.0 + 5.0 * f64::from(i)).collect();
+        let windows = [10.0, 14.0, 18.0].map(|start_s| Window {
+            start_s,
+            end_s: start_s + 0.1,
+        });
+        let f = figures(&run(&tps), &windows).unwrap();
+        assert!(f.dip_pct().abs() < 1e-9, "{}", f.dip_pct());
+        assert!(f.dip_noise_pct < 1e-6);
+        // The making at 18 alone, held to the warm seconds before it (6-18, mean
+        // 155), reads the climb as a dip of -23 %.
+        let once = figures(&run(&tps), &windows[2..]).unwrap();
+        assert!((once.dip_pct() + 22.58).abs() < 0.01, "{}", once.dip_pct());
     }
 
     #[test]

@@ -78,12 +78,12 @@ fn pair(real: f64, sim: f64, slack: f64, unit: &str) -> String {
 
 /// The dip pair: ✗ where they do not agree, ≈ where they do not by the bar
 /// but the real dip, over so few seconds, is within two standard errors of the
-/// simulated one (the baseline's own spread, [`Figures::dip_noise_pct`]).
+/// simulated one ([`Figures::dip_noise_pct`]).
 fn dip_pair(f: &Figures, sim: f64) -> String {
     let real = f.dip_pct();
     let mark = if agree(real, sim, 5.0) {
         ""
-    } else if (real - sim).abs() <= f.dip_noise_pct() {
+    } else if (real - sim).abs() <= f.dip_noise_pct {
         " ≈"
     } else {
         " ✗"
