@@ -242,6 +242,19 @@ pub struct Costs {
     /// update, redo; secondary-index maintenance for `k`).
     #[serde(default = "default_row_update_ns")]
     pub row_update_ns_per_row: u64,
+    /// ...and per row it inserts, into the clustered index (`row_ins_clust_index_entry()`):
+    /// default the changed row's cost, as I4 gives no other figure.
+    #[serde(default = "default_row_update_ns")]
+    pub row_insert_ns_per_row: u64,
+    /// An inserted row's entry in each secondary index (`row_ins_sec_index_entry()`:
+    /// the descent and the insert), besides its key's bytes; default 0 (included in
+    /// the row's cost).
+    #[serde(default)]
+    pub sec_index_insert_ns: u64,
+    /// ...and per byte of that index's key: the descent compares the key at every
+    /// level (`cmp_dtuple_rec()`, by the column's collation). Default 0.
+    #[serde(default)]
+    pub sec_index_key_byte_ns: u64,
     /// An index build or table rebuild, per row (read the clustered index, sort, bulk
     /// load): I4's CREATE INDEX took 6.87 s on an idle 1,000,000-row table.
     #[serde(default = "default_index_build_ns")]

@@ -435,11 +435,15 @@ impl Sim {
             cpu += Tick(self.profile.costs.row_log_ns);
         }
         if self.cpu.limited() {
-            // Each trigger body runs as a statement of its own (`sp_head::execute()`).
-            // Without contention modelled (`server.cpus = 0`) the bodies cost only
-            // their pages, as before.
+            // Each trigger body runs as a statement of its own (`sp_head::execute()`),
+            // and an inserting body's row goes into its table's indexes
+            // (`session/cpu.rs`). Without contention modelled (`server.cpus = 0`) the
+            // bodies cost only their pages, as before.
             let bodies = c.triggers.len() as u64;
             cpu += Tick::from_us(self.scenario.workload.statement_cpu_us).times(bodies);
+            for body in c.triggers.iter().filter(|b| b.insert) {
+                cpu += self.insert_row_cpu(body.table);
+            }
         }
         self.cpu_run(t, cpu)
     }

@@ -713,6 +713,8 @@ impl Sim {
             let Some(&given) = ins.keys.get(ins.next) else {
                 run.rows_matched = ins.inserted.len() as u64 + ins.updated + ins.replaced;
                 run.rows_changed = run.rows_matched;
+                let inserted = ins.inserted.len() as u64 + ins.replaced;
+                self.note_inserted(run, ins.table, inserted);
                 self.set_state(id, self.work_state(&run.command));
                 let changed = ins.rows_changed();
                 if let Err(e) = self.after_rows(run, ins.table, &changed) {

@@ -315,6 +315,7 @@ impl Sim {
     fn insert_select_done(&mut self, id: u32, run: &mut Running, is: &mut InsertSelectRun) -> Next {
         run.rows_matched = is.counts.rows;
         run.rows_changed = is.counts.inserted + is.counts.replaced + is.counts.updated;
+        self.note_inserted(run, is.target, is.counts.inserted + is.counts.replaced);
         let pages = std::mem::take(&mut is.target_pages);
         if !pages.is_empty() {
             run.walks.push((is.target, pages));

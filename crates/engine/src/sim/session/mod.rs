@@ -418,6 +418,10 @@ pub(in crate::sim) struct Running {
     rows_scanned: u64,
     rows_matched: u64,
     rows_changed: u64,
+    /// Of `rows_changed`, the rows inserted, and their CPU by the indexes of the
+    /// tables they went into ([`Sim::insert_row_cpu`]).
+    rows_inserted: u64,
+    insert_cpu: Tick,
     ddl: Vec<DdlOp>,
     ddl_idx: usize,
     ddl_thread: Option<ThreadId>,

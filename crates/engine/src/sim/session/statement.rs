@@ -81,6 +81,8 @@ impl Sim {
                 rows_scanned: 0,
                 rows_matched: 0,
                 rows_changed: 0,
+                rows_inserted: 0,
+                insert_cpu: Tick::ZERO,
                 ddl: Vec::new(),
                 ddl_idx: 0,
                 ddl_thread: None,
@@ -296,8 +298,10 @@ impl Sim {
                     } => c.consistent_read_ns_per_row,
                     _ => c.row_search_ns_per_row,
                 };
+                let updated = run.rows_changed.saturating_sub(run.rows_inserted);
                 let cpu = Tick(per_row_read).times(run.rows_scanned)
-                    + Tick(c.row_update_ns_per_row).times(run.rows_changed);
+                    + Tick(c.row_update_ns_per_row).times(updated)
+                    + run.insert_cpu;
                 let mut cost = Tick::ZERO;
                 if self.cpu.limited() {
                     run.cpu_left = cpu;

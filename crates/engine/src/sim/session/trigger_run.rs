@@ -256,6 +256,7 @@ impl Sim {
                 WritePoll::Done(done) => {
                     let table = w.table;
                     run.rows_changed += done.inserted_rows + span_len(&done.deleted);
+                    self.note_inserted(run, table, done.inserted_rows);
                     if !done.pages.is_empty() {
                         run.walks.push((table, done.pages));
                     }
