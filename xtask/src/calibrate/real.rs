@@ -59,7 +59,7 @@ pub struct RealRun {
 /// How many times a change that takes under a second is made in one run. One second
 /// of an 8-thread workload strays by several percent with no DDL at all
 /// (`Figures::baseline_sd_pct`), so a sub-second DDL's dip measured once is noise:
-/// INSTANT ADD COLUMN measured once dipped −17 % one run, +14 % another. Over eight
+/// INSTANT ADD COLUMN measured once dipped −17 % one run, +17 % another. Over eight
 /// the mean's two standard errors are about a third as wide.
 pub const REPEATS: usize = 8;
 /// Seconds from one making of a short change to the next: its undo halfway between,
